@@ -1,0 +1,90 @@
+# fwin — windowed aggregation for Unix pipelines.
+PREFIX ?= /usr/local
+BINDIR ?= $(PREFIX)/bin
+MANDIR ?= $(PREFIX)/share/man/man1
+
+CC = gcc
+CFLAGS ?= -O2 -g
+WARNFLAGS = -Wall -Wextra
+CPPFLAGS += -D_GNU_SOURCE
+LDLIBS = -lcsv -lxxhash -lm
+
+SRCS := $(wildcard src/*.c)
+LIBSRCS := $(filter-out src/main.c,$(SRCS))
+OBJS := $(SRCS:.c=.o)
+LIBOBJS := $(LIBSRCS:.c=.o)
+UNITSRCS := $(wildcard tests/unit/test_*.c)
+UNITS := $(UNITSRCS:.c=)
+
+ASANDIR = build-asan
+ASANFLAGS = -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+.PHONY: all check unit bats asan demo install uninstall clean deps
+
+all: fwin
+
+fwin: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+src/%.o: src/%.c src/*.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -c -o $@ $<
+
+tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIBOBJS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LDLIBS)
+
+deps:
+	@./scripts/deps
+
+unit: $(UNITS)
+	@set -e; for t in $(UNITS); do ./$$t; done
+
+bats: fwin
+	bats tests
+
+check: deps
+	$(MAKE) fwin
+	$(MAKE) unit
+	$(MAKE) bats
+
+# The whole suite again, with every object built under AddressSanitizer and
+# UndefinedBehaviorSanitizer (LeakSanitizer comes with ASan).
+asan: deps
+	$(MAKE) clean-asan
+	mkdir -p $(ASANDIR)/src $(ASANDIR)/tests/unit
+	$(MAKE) CFLAGS="$(ASANFLAGS)" LDFLAGS="-fsanitize=address,undefined" \
+		OBJS="$(SRCS:src/%.c=$(ASANDIR)/src/%.o)" \
+		LIBOBJS="$(LIBSRCS:src/%.c=$(ASANDIR)/src/%.o)" \
+		$(ASANDIR)/fwin $(UNITS:tests/unit/%=$(ASANDIR)/tests/unit/%)
+	@set -e; for t in $(UNITS:tests/unit/%=$(ASANDIR)/tests/unit/%); do ./$$t; done
+	FWIN=$(CURDIR)/$(ASANDIR)/fwin bats tests
+
+$(ASANDIR)/fwin: $(OBJS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
+
+$(ASANDIR)/src/%.o: src/%.c src/*.h
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -c -o $@ $<
+
+$(ASANDIR)/tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIBOBJS)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LDLIBS)
+
+clean-asan:
+	rm -rf $(ASANDIR)
+
+demo: deps fwin
+	@echo '$$ ./fwin --csv -H -t ts -k host --tumble 1m --count --sum bytes --max latency_ms tests/data/access.csv'
+	@./fwin --csv -H -t ts -k host --tumble 1m --count --sum bytes --max latency_ms tests/data/access.csv
+	@echo
+	@echo '$$ ./fwin --csv -H -t ts -k host --slide 2m,1m -l 30s --avg latency_ms --output-format json tests/data/access.csv'
+	@./fwin --csv -H -t ts -k host --slide 2m,1m -l 30s --avg latency_ms --output-format json tests/data/access.csv
+
+install: fwin
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)
+	install -m 755 fwin $(DESTDIR)$(BINDIR)/fwin
+	install -m 644 man/fwin.1 $(DESTDIR)$(MANDIR)/fwin.1
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fwin $(DESTDIR)$(MANDIR)/fwin.1
+
+clean: clean-asan
+	rm -f fwin src/*.o $(UNITS)

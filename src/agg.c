@@ -1,0 +1,637 @@
+/* agg: the aggregate table; see agg.h.
+ *
+ * Each aggregate owns a fixed slot of the accumulator block. Values that
+ * must be printed as written (min, max, first, last, min-by, max-by) are
+ * kept as arena blobs; ties and first/last are decided by the record's
+ * arrival number, so that merging slices in any order gives the answer
+ * of adding the records one by one. */
+#include <stdlib.h>
+#include <string.h>
+
+#include <xxhash.h>
+
+#include "agg.h"
+#include "num.h"
+
+struct acc_count {
+	uint64_t n;
+};
+
+struct acc_sum {		/* sum and avg */
+	int64_t isum;
+	double fsum;
+	uint64_t n;
+	uint64_t inexact;	/* a non-integer was seen, or isum overflowed */
+};
+
+struct acc_ext {		/* min, max, min-by, max-by */
+	double v;
+	uint64_t seq;
+	aoff text;
+	uint64_t set;
+};
+
+struct acc_pick {		/* first, last */
+	uint64_t seq;
+	aoff text;		/* 0 until a value is seen */
+};
+
+struct acc_distinct {
+	aoff set;
+};
+
+/* An open-addressing set of distinct values, in the arena. */
+struct dslot {
+	uint64_t h;
+	aoff blob;
+};
+struct dset {
+	uint64_t ds_cap;	/* a power of two */
+	uint64_t ds_n;
+	struct dslot ds_slot[];
+};
+
+/* The fold scratch of a distinct aggregate: the same set, outside the
+ * arena, holding offsets of the arena's blobs. */
+struct dscratch {
+	aoff single;		/* the only set folded so far, or 0 */
+	int nfolded;
+	struct dslot *slot;
+	uint64_t cap, n;
+};
+
+struct agg {
+	enum aggkind kind;
+	size_t off;		/* of its slot in the accumulator block */
+	size_t fidx, oidx;
+	int has_out;
+	const struct fieldref *f, *o;
+	struct dscratch ds;
+};
+
+struct aggs {
+	struct agg *v;
+	size_t n;
+	size_t accsize;
+	unsigned char *fold;	/* the fold accumulator block */
+};
+
+static size_t
+slot_size(enum aggkind k)
+{
+	switch (k) {
+	case AG_COUNT:
+		return sizeof(struct acc_count);
+	case AG_SUM:
+	case AG_AVG:
+		return sizeof(struct acc_sum);
+	case AG_MIN:
+	case AG_MAX:
+	case AG_MIN_BY:
+	case AG_MAX_BY:
+		return sizeof(struct acc_ext);
+	case AG_FIRST:
+	case AG_LAST:
+		return sizeof(struct acc_pick);
+	case AG_DISTINCT:
+		return sizeof(struct acc_distinct);
+	}
+	abort();
+}
+
+static int
+is_numeric(enum aggkind k)
+{
+	return k == AG_SUM || k == AG_AVG || k == AG_MIN || k == AG_MAX ||
+	    k == AG_MIN_BY || k == AG_MAX_BY;
+}
+
+struct aggs *
+aggs_new(const struct config *c)
+{
+	struct aggs *g;
+	size_t i, off = 0;
+
+	if ((g = calloc(1, sizeof(*g))) == NULL ||
+	    (g->v = calloc(c->naggs ? c->naggs : 1, sizeof(*g->v))) == NULL)
+		abort();
+	g->n = c->naggs;
+	for (i = 0; i < c->naggs; i++) {
+		struct agg *a = &g->v[i];
+
+		a->kind = c->aggs[i].kind;
+		a->f = &c->aggs[i].f;
+		a->o = &c->aggs[i].out;
+		a->fidx = c->aggs[i].f.idx;
+		a->oidx = c->aggs[i].out.idx;
+		a->has_out = c->aggs[i].has_out;
+		a->off = off;
+		off += slot_size(a->kind);
+	}
+	g->accsize = off;
+	if ((g->fold = calloc(1, off ? off : 1)) == NULL)
+		abort();
+	return g;
+}
+
+void
+aggs_free(struct aggs *g)
+{
+	size_t i;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < g->n; i++)
+		free(g->v[i].ds.slot);
+	free(g->v);
+	free(g->fold);
+	free(g);
+}
+
+size_t
+aggs_accsize(const struct aggs *g)
+{
+	return g->accsize;
+}
+
+int
+aggs_extract(const struct aggs *g, const struct record *r,
+    struct aval *vals, struct badfield *bad)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		const struct agg *a = &g->v[i];
+		struct aval *v = &vals[i];
+		struct num nu;
+
+		v->p = NULL;
+		v->n = 0;
+		if (a->kind == AG_COUNT)
+			continue;
+		if (a->fidx >= r->nf) {
+			bad->f = a->f;
+			bad->what = "missing";
+			return -1;
+		}
+		if (r->f[a->fidx].n == 0)
+			continue;	/* NULL: every aggregate skips it */
+		v->p = r->f[a->fidx].p;
+		v->n = r->f[a->fidx].n;
+		if (is_numeric(a->kind)) {
+			if (num_parse(v->p, v->n, &nu) != 0) {
+				bad->f = a->f;
+				bad->what = "not a number";
+				return -1;
+			}
+			v->d = nu.d;
+			v->i = nu.i;
+			v->is_int = nu.is_int;
+		}
+		if (a->kind == AG_MIN_BY || a->kind == AG_MAX_BY) {
+			if (!a->has_out) {
+				v->out = r->raw;
+				v->outn = r->rawlen;
+			} else if (a->oidx >= r->nf) {
+				bad->f = a->o;
+				bad->what = "missing";
+				return -1;
+			} else {
+				v->out = r->f[a->oidx].p;
+				v->outn = r->f[a->oidx].n;
+			}
+		}
+	}
+	return 0;
+}
+
+static int
+blob_eq(const struct arena *a, aoff b, const char *p, size_t n)
+{
+	const struct blob *x = blob_at(a, b);
+
+	return x->b_len == n && memcmp(x->b_data, p, n) == 0;
+}
+
+/* Inserts slot s into the table t (cap a power of two) unless present. */
+static int
+dslot_insert(const struct arena *a, struct dslot *t, uint64_t cap,
+    uint64_t h, aoff blob, const char *p, size_t n)
+{
+	uint64_t i, mask = cap - 1;
+
+	for (i = h & mask; t[i].blob != 0; i = (i + 1) & mask)
+		if (t[i].h == h && blob_eq(a, t[i].blob, p, n))
+			return 0;
+	t[i].h = h;
+	t[i].blob = blob;
+	return 1;
+}
+
+static aoff
+dset_new(struct arena *a, uint64_t cap)
+{
+	aoff off = arena_alloc(a, sizeof(struct dset) + cap * sizeof(struct dslot));
+
+	((struct dset *)arena_ptr(a, off))->ds_cap = cap;
+	return off;
+}
+
+static void
+distinct_add(struct arena *a, aoff slot, const char *p, size_t n)
+{
+	struct acc_distinct *d = arena_ptr(a, slot);
+	struct dset *s;
+	uint64_t h = XXH3_64bits(p, n), i, mask;
+	aoff blob, grown;
+
+	if (d->set == 0) {
+		grown = dset_new(a, 8);
+		((struct acc_distinct *)arena_ptr(a, slot))->set = grown;
+	}
+	d = arena_ptr(a, slot);
+	s = arena_ptr(a, d->set);
+	mask = s->ds_cap - 1;
+	for (i = h & mask; s->ds_slot[i].blob != 0; i = (i + 1) & mask)
+		if (s->ds_slot[i].h == h && blob_eq(a, s->ds_slot[i].blob, p, n))
+			return;
+	if ((s->ds_n + 1) * 2 > s->ds_cap) {
+		uint64_t cap = s->ds_cap * 2;
+		struct dset *o;
+
+		grown = dset_new(a, cap);
+		d = arena_ptr(a, slot);
+		o = arena_ptr(a, d->set);
+		s = arena_ptr(a, grown);
+		for (i = 0; i < o->ds_cap; i++)
+			if (o->ds_slot[i].blob != 0) {
+				const struct blob *b = blob_at(a, o->ds_slot[i].blob);
+
+				dslot_insert(a, s->ds_slot, cap, o->ds_slot[i].h,
+				    o->ds_slot[i].blob, b->b_data, b->b_len);
+			}
+		s->ds_n = o->ds_n;
+		arena_free(a, d->set, sizeof(struct dset) +
+		    o->ds_cap * sizeof(struct dslot));
+		d->set = grown;
+	}
+	/* Keep the blob's offset in the arena while allocating it. */
+	blob = arena_alloc(a, sizeof(struct blob) + n);
+	{
+		struct blob *b = blob_at(a, blob);
+
+		b->b_len = b->b_cap = (uint32_t)n;
+		memcpy(b->b_data, p, n);
+	}
+	d = arena_ptr(a, slot);
+	s = arena_ptr(a, d->set);
+	dslot_insert(a, s->ds_slot, s->ds_cap, h, blob, p, n);
+	s->ds_n++;
+}
+
+/* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
+ * or max (want_max = 1): strictly better value, or equal and earlier. */
+static int
+ext_better(int want_max, double v, uint64_t seq, const struct acc_ext *e)
+{
+	if (!e->set)
+		return 1;
+	if (v != e->v)
+		return want_max ? v > e->v : v < e->v;
+	return seq < e->seq;
+}
+
+void
+aggs_add(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		const struct agg *ag = &g->v[i];
+		const struct aval *v = &vals[i];
+		aoff slot = acc + ag->off;
+
+		if (ag->kind == AG_COUNT) {
+			((struct acc_count *)arena_ptr(a, slot))->n++;
+			continue;
+		}
+		if (v->p == NULL)
+			continue;
+		switch (ag->kind) {
+		case AG_SUM:
+		case AG_AVG: {
+			struct acc_sum *s = arena_ptr(a, slot);
+
+			s->n++;
+			s->fsum += v->d;
+			if (!v->is_int ||
+			    __builtin_add_overflow(s->isum, v->i, &s->isum))
+				s->inexact = 1;
+			break;
+		}
+		case AG_MIN:
+		case AG_MAX:
+		case AG_MIN_BY:
+		case AG_MAX_BY: {
+			struct acc_ext *e = arena_ptr(a, slot);
+			int want_max = ag->kind == AG_MAX || ag->kind == AG_MAX_BY;
+			int by = ag->kind == AG_MIN_BY || ag->kind == AG_MAX_BY;
+
+			if (!ext_better(want_max, v->d, seq, e))
+				break;
+			e->v = v->d;
+			e->seq = seq;
+			e->set = 1;
+			if (by)
+				blob_set(a, slot + offsetof(struct acc_ext, text),
+				    v->out, v->outn);
+			else
+				blob_set(a, slot + offsetof(struct acc_ext, text),
+				    v->p, v->n);
+			break;
+		}
+		case AG_FIRST: {
+			struct acc_pick *pk = arena_ptr(a, slot);
+
+			if (pk->text != 0)
+				break;
+			pk->seq = seq;
+			blob_set(a, slot + offsetof(struct acc_pick, text),
+			    v->p, v->n);
+			break;
+		}
+		case AG_LAST: {
+			struct acc_pick *pk = arena_ptr(a, slot);
+
+			pk->seq = seq;
+			blob_set(a, slot + offsetof(struct acc_pick, text),
+			    v->p, v->n);
+			break;
+		}
+		case AG_DISTINCT:
+			distinct_add(a, slot, v->p, v->n);
+			break;
+		case AG_COUNT:
+			break;
+		}
+	}
+}
+
+void
+aggs_release(const struct aggs *g, struct arena *a, aoff acc)
+{
+	size_t i;
+	uint64_t j;
+
+	for (i = 0; i < g->n; i++) {
+		const struct agg *ag = &g->v[i];
+		aoff slot = acc + ag->off;
+
+		switch (ag->kind) {
+		case AG_MIN:
+		case AG_MAX:
+		case AG_MIN_BY:
+		case AG_MAX_BY:
+			blob_free(a, ((struct acc_ext *)arena_ptr(a, slot))->text);
+			break;
+		case AG_FIRST:
+		case AG_LAST:
+			blob_free(a, ((struct acc_pick *)arena_ptr(a, slot))->text);
+			break;
+		case AG_DISTINCT: {
+			aoff set = ((struct acc_distinct *)arena_ptr(a, slot))->set;
+			struct dset *s;
+
+			if (set == 0)
+				break;
+			s = arena_ptr(a, set);
+			for (j = 0; j < s->ds_cap; j++)
+				blob_free(a, s->ds_slot[j].blob);
+			arena_free(a, set, sizeof(struct dset) +
+			    s->ds_cap * sizeof(struct dslot));
+			break;
+		}
+		default:
+			break;
+		}
+	}
+}
+
+void
+aggs_fold_begin(struct aggs *g)
+{
+	size_t i;
+
+	memset(g->fold, 0, g->accsize);
+	for (i = 0; i < g->n; i++) {
+		g->v[i].ds.single = 0;
+		g->v[i].ds.nfolded = 0;
+	}
+}
+
+static void
+scratch_insert(struct dscratch *ds, const struct arena *a, uint64_t h,
+    aoff blob)
+{
+	const struct blob *b = blob_at(a, blob);
+
+	if ((ds->n + 1) * 2 > ds->cap) {
+		uint64_t cap = ds->cap ? ds->cap * 2 : 64, i;
+		struct dslot *t = calloc(cap, sizeof(*t));
+
+		if (t == NULL)
+			abort();
+		for (i = 0; i < ds->cap; i++)
+			if (ds->slot[i].blob != 0) {
+				const struct blob *x = blob_at(a, ds->slot[i].blob);
+
+				dslot_insert(a, t, cap, ds->slot[i].h,
+				    ds->slot[i].blob, x->b_data, x->b_len);
+			}
+		free(ds->slot);
+		ds->slot = t;
+		ds->cap = cap;
+	}
+	ds->n += dslot_insert(a, ds->slot, ds->cap, h, blob, b->b_data, b->b_len);
+}
+
+static void
+scratch_merge(struct dscratch *ds, const struct arena *a, aoff set)
+{
+	const struct dset *s = arena_ptr(a, set);
+	uint64_t i;
+
+	for (i = 0; i < s->ds_cap; i++)
+		if (s->ds_slot[i].blob != 0)
+			scratch_insert(ds, a, s->ds_slot[i].h, s->ds_slot[i].blob);
+}
+
+/* Folds a distinct set: a single slice's set is counted where it lies;
+ * only a second one makes the union in the scratch table. */
+static void
+fold_distinct(struct dscratch *ds, const struct arena *a, aoff set)
+{
+	if (set == 0)
+		return;
+	if (ds->nfolded++ == 0) {
+		ds->single = set;
+		return;
+	}
+	if (ds->nfolded == 2) {
+		if (ds->cap)
+			memset(ds->slot, 0, ds->cap * sizeof(*ds->slot));
+		ds->n = 0;
+		scratch_merge(ds, a, ds->single);
+	}
+	scratch_merge(ds, a, set);
+}
+
+void
+aggs_fold(struct aggs *g, const struct arena *a, aoff acc)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		struct agg *ag = &g->v[i];
+		const void *src = arena_ptr(a, acc + ag->off);
+		void *dst = g->fold + ag->off;
+
+		switch (ag->kind) {
+		case AG_COUNT:
+			((struct acc_count *)dst)->n +=
+			    ((const struct acc_count *)src)->n;
+			break;
+		case AG_SUM:
+		case AG_AVG: {
+			const struct acc_sum *s = src;
+			struct acc_sum *d = dst;
+
+			d->n += s->n;
+			d->fsum += s->fsum;
+			d->inexact |= s->inexact;
+			if (__builtin_add_overflow(d->isum, s->isum, &d->isum))
+				d->inexact = 1;
+			break;
+		}
+		case AG_MIN:
+		case AG_MAX:
+		case AG_MIN_BY:
+		case AG_MAX_BY: {
+			const struct acc_ext *s = src;
+			struct acc_ext *d = dst;
+
+			if (s->set && ext_better(ag->kind == AG_MAX ||
+			    ag->kind == AG_MAX_BY, s->v, s->seq, d))
+				*d = *s;
+			break;
+		}
+		case AG_FIRST:
+		case AG_LAST: {
+			const struct acc_pick *s = src;
+			struct acc_pick *d = dst;
+
+			if (s->text != 0 && (d->text == 0 ||
+			    (ag->kind == AG_FIRST ? s->seq < d->seq :
+			    s->seq > d->seq)))
+				*d = *s;
+			break;
+		}
+		case AG_DISTINCT:
+			fold_distinct(&ag->ds, a,
+			    ((const struct acc_distinct *)src)->set);
+			break;
+		}
+	}
+}
+
+static void
+emit_int(struct out *o, int64_t v)
+{
+	char buf[NUM_BUFSZ];
+
+	out_num(o, buf, num_format_int(buf, v));
+}
+
+static void
+emit_double(struct out *o, double v)
+{
+	char buf[NUM_BUFSZ];
+
+	out_num(o, buf, num_format_double(buf, v));
+}
+
+void
+aggs_emit(struct aggs *g, const struct arena *a, struct out *o)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		struct agg *ag = &g->v[i];
+		const void *acc = g->fold + ag->off;
+
+		switch (ag->kind) {
+		case AG_COUNT:
+			emit_int(o, (int64_t)((const struct acc_count *)acc)->n);
+			break;
+		case AG_SUM:
+		case AG_AVG: {
+			const struct acc_sum *s = acc;
+
+			if (s->n == 0)
+				out_null(o);
+			else if (ag->kind == AG_AVG)
+				emit_double(o, s->inexact ? s->fsum / s->n :
+				    (double)s->isum / s->n);
+			else if (!s->inexact)
+				emit_int(o, s->isum);
+			else
+				emit_double(o, s->fsum);
+			break;
+		}
+		case AG_MIN:
+		case AG_MAX:
+		case AG_MIN_BY:
+		case AG_MAX_BY: {
+			const struct acc_ext *e = acc;
+			const struct blob *b;
+
+			if (!e->set) {
+				out_null(o);
+				break;
+			}
+			b = blob_at(a, e->text);
+			if (ag->kind == AG_MIN || ag->kind == AG_MAX)
+				out_num(o, b->b_data, b->b_len);
+			else
+				out_str(o, b->b_data, b->b_len);
+			break;
+		}
+		case AG_FIRST:
+		case AG_LAST: {
+			const struct acc_pick *pk = acc;
+			const struct blob *b;
+
+			if (pk->text == 0) {
+				out_null(o);
+				break;
+			}
+			b = blob_at(a, pk->text);
+			out_str(o, b->b_data, b->b_len);
+			break;
+		}
+		case AG_DISTINCT: {
+			const struct dscratch *ds = &ag->ds;
+
+			if (ds->nfolded == 0)
+				out_null(o);
+			else if (ds->nfolded == 1)
+				emit_int(o, (int64_t)((const struct dset *)
+				    arena_ptr(a, ds->single))->ds_n);
+			else
+				emit_int(o, (int64_t)ds->n);
+			break;
+		}
+		}
+	}
+}

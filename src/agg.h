@@ -1,0 +1,62 @@
+/* agg: the aggregate table. Every aggregate has the same four operations,
+ * the shape of Flink's AggregateFunction: init (a zeroed accumulator),
+ * add (one record), merge (fold an accumulator into the fold scratch:
+ * slices, and later sessions, are merged this way) and result (cells).
+ * Accumulators live in the arena, at a fixed offset inside each window
+ * slice; strings and distinct sets they keep are arena blobs too. */
+#ifndef FWIN_AGG_H
+#define FWIN_AGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "config.h"
+#include "input.h"
+#include "output.h"
+
+/* One aggregate's input from one record. */
+struct aval {
+	const char *p;		/* the field's text; NULL when NULL (empty) */
+	size_t n;
+	double d;		/* its value, for numeric aggregates */
+	int64_t i;
+	int is_int;
+	const char *out;	/* min-by / max-by: the OUT text */
+	size_t outn;
+};
+
+/* Why a record could not be read; filled by aggs_extract(). */
+struct badfield {
+	const struct fieldref *f;
+	const char *what;	/* "missing" or "not a number" */
+};
+
+struct aggs;
+
+/* Compiles the aggregates of c. Never NULL. */
+struct aggs *aggs_new(const struct config *c);
+void aggs_free(struct aggs *g);
+
+/* Bytes of one set of accumulators. */
+size_t aggs_accsize(const struct aggs *g);
+
+/* Reads each aggregate's fields from r into vals (one per aggregate).
+ * Returns 0, or -1 and fills *bad. */
+int aggs_extract(const struct aggs *g, const struct record *r,
+    struct aval *vals, struct badfield *bad);
+
+/* Adds one record (arrival number seq) to the accumulators at acc. */
+void aggs_add(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq);
+
+/* Frees what the accumulators at acc keep in the arena. */
+void aggs_release(const struct aggs *g, struct arena *a, aoff acc);
+
+/* Folding: begin, merge one or more accumulators, then write the result
+ * cells. The arena must not change between begin and emit. */
+void aggs_fold_begin(struct aggs *g);
+void aggs_fold(struct aggs *g, const struct arena *a, aoff acc);
+void aggs_emit(struct aggs *g, const struct arena *a, struct out *o);
+
+#endif

@@ -1,0 +1,155 @@
+/* arena: offset-addressed, growable memory with size-class free lists.
+ *
+ * Blocks are rounded to a size class: multiples of 16 bytes up to 1 KiB,
+ * then powers of two. A freed block goes on its class's free list (the
+ * list links live in the free blocks themselves, as offsets), so the
+ * space of expired windows is reused and memory follows live state, not
+ * input length. The region grows with mremap(2), which may move it. */
+#include <sys/mman.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "arena.h"
+
+#define SMALL_MAX	1024
+#define NSMALL		(SMALL_MAX / 16)
+#define INITIAL_CAP	(1u << 20)
+
+static unsigned
+size_class(size_t n, size_t *rounded)
+{
+	unsigned c;
+	size_t sz;
+
+	if (n == 0)
+		n = 1;
+	if (n <= SMALL_MAX) {
+		*rounded = (n + 15) & ~(size_t)15;
+		return *rounded / 16 - 1;
+	}
+	for (c = NSMALL, sz = 2 * SMALL_MAX; sz < n; sz <<= 1)
+		c++;
+	*rounded = sz;
+	return c;
+}
+
+int
+arena_init(struct arena *a)
+{
+	void *p;
+
+	p = mmap(NULL, INITIAL_CAP, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		return -1;
+	a->base = p;
+	a->cap = INITIAL_CAP;
+	memset(a->base, 0, sizeof(struct arena_hdr));
+	arena_hdr(a)->ah_used = (sizeof(struct arena_hdr) + 15) & ~(uint64_t)15;
+	arena_hdr(a)->ah_peak = arena_hdr(a)->ah_used;
+	return 0;
+}
+
+void
+arena_fini(struct arena *a)
+{
+	if (a->base != NULL)
+		munmap(a->base, a->cap);
+	a->base = NULL;
+	a->cap = 0;
+}
+
+static void
+grow(struct arena *a, uint64_t need)
+{
+	uint64_t cap = a->cap;
+	void *p;
+
+	while (cap < need)
+		cap *= 2;
+	p = mremap(a->base, a->cap, cap, MREMAP_MAYMOVE);
+	if (p == MAP_FAILED) {
+		fprintf(stderr, "fwin: cannot grow state to %llu bytes: %s\n",
+		    (unsigned long long)cap, strerror(errno));
+		exit(1);
+	}
+	a->base = p;
+	a->cap = cap;
+}
+
+aoff
+arena_alloc(struct arena *a, size_t n)
+{
+	struct arena_hdr *h = arena_hdr(a);
+	size_t sz;
+	unsigned c = size_class(n, &sz);
+	aoff off;
+
+	if (c >= ARENA_NCLASS) {
+		fprintf(stderr, "fwin: state block of %zu bytes is too large\n", n);
+		exit(1);
+	}
+	if ((off = h->ah_free[c]) != 0) {
+		h->ah_free[c] = *(aoff *)(a->base + off);
+	} else {
+		off = h->ah_used;
+		if (off + sz > a->cap) {
+			grow(a, off + sz);
+			h = arena_hdr(a);
+		}
+		h->ah_used = off + sz;
+		if (h->ah_used > h->ah_peak)
+			h->ah_peak = h->ah_used;
+	}
+	h->ah_live += sz;
+	memset(a->base + off, 0, sz);
+	return off;
+}
+
+void
+arena_free(struct arena *a, aoff off, size_t n)
+{
+	struct arena_hdr *h = arena_hdr(a);
+	size_t sz;
+	unsigned c = size_class(n, &sz);
+
+	if (off == 0)
+		return;
+	*(aoff *)(a->base + off) = h->ah_free[c];
+	h->ah_free[c] = off;
+	h->ah_live -= sz;
+}
+
+void
+blob_set(struct arena *a, aoff slot_off, const char *p, size_t n)
+{
+	aoff cur = *(aoff *)(a->base + slot_off), off;
+	struct blob *b;
+
+	if (cur != 0) {
+		b = blob_at(a, cur);
+		if (b->b_cap >= n) {
+			memcpy(b->b_data, p, n);
+			b->b_len = (uint32_t)n;
+			return;
+		}
+		blob_free(a, cur);
+	}
+	/* p never points into the arena, so it stays valid if it moves. */
+	off = arena_alloc(a, sizeof(struct blob) + n);
+	b = blob_at(a, off);
+	b->b_len = (uint32_t)n;
+	b->b_cap = (uint32_t)n;
+	memcpy(b->b_data, p, n);
+	*(aoff *)(a->base + slot_off) = off;
+}
+
+void
+blob_free(struct arena *a, aoff off)
+{
+	if (off != 0)
+		arena_free(a, off, sizeof(struct blob) + blob_at(a, off)->b_cap);
+}

@@ -1,0 +1,74 @@
+/* arena: one contiguous, growable region addressed by offsets.
+ * Nothing stored in it is a pointer, so its bytes can be saved and mapped
+ * back as they are (the checkpoint's payload). Offsets are uint64_t; 0
+ * means "none" (offset 0 holds the arena's own header). A pointer made
+ * from an offset is valid only until the next arena_alloc(), which may
+ * move the region. */
+#ifndef FWIN_ARENA_H
+#define FWIN_ARENA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t aoff;
+
+#define ARENA_NCLASS 96
+
+/* At offset 0 of the region. */
+struct arena_hdr {
+	uint64_t ah_used;		/* bytes in use from the start (bump) */
+	uint64_t ah_live;		/* bytes in allocated blocks */
+	uint64_t ah_peak;		/* largest ah_used seen */
+	aoff ah_free[ARENA_NCLASS];	/* free lists, by size class */
+	aoff ah_root;			/* the owner's root object */
+};
+
+struct arena {
+	uint8_t *base;
+	uint64_t cap;		/* bytes mapped */
+};
+
+/* Maps a new empty arena. Returns 0, or -1 with errno set. */
+int arena_init(struct arena *a);
+void arena_fini(struct arena *a);
+
+/* Allocates n bytes (8-aligned, zeroed). Returns the offset; exits with a
+ * message when memory is exhausted (state that cannot grow is fatal). */
+aoff arena_alloc(struct arena *a, size_t n);
+
+/* Returns a block of n bytes (as given to arena_alloc) to its free list. */
+void arena_free(struct arena *a, aoff off, size_t n);
+
+static inline void *
+arena_ptr(const struct arena *a, aoff off)
+{
+	return a->base + off;
+}
+
+static inline struct arena_hdr *
+arena_hdr(const struct arena *a)
+{
+	return (struct arena_hdr *)a->base;
+}
+
+/* Byte strings in the arena, reusable in place when a new value fits. */
+struct blob {
+	uint32_t b_len;
+	uint32_t b_cap;
+	char b_data[];
+};
+
+/* Sets *slot (a blob offset or 0) to hold p[0..n). slot_off is the
+ * offset of the aoff field that holds the blob, so that it can be written
+ * after the arena moves. */
+void blob_set(struct arena *a, aoff slot_off, const char *p, size_t n);
+/* Frees the blob at off (0 is a no-op). */
+void blob_free(struct arena *a, aoff off);
+
+static inline struct blob *
+blob_at(const struct arena *a, aoff off)
+{
+	return (struct blob *)(a->base + off);
+}
+
+#endif

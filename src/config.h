@@ -1,0 +1,77 @@
+/* config: the pipeline definition, as parsed from the command line. */
+#ifndef FWIN_CONFIG_H
+#define FWIN_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "input.h"
+#include "output.h"
+#include "timefmt.h"
+
+enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE };
+
+enum aggkind {
+	AG_COUNT, AG_SUM, AG_AVG, AG_MIN, AG_MAX, AG_FIRST, AG_LAST,
+	AG_DISTINCT, AG_MIN_BY, AG_MAX_BY
+};
+
+/* A FIELD as the user wrote it: a 1-based number, or a header name. */
+struct fieldref {
+	const char *spec;	/* as written */
+	size_t idx;		/* 0-based column, once resolved */
+	const char *name;	/* for messages and headers, once resolved */
+};
+
+struct aggspec {
+	enum aggkind kind;
+	struct fieldref f;	/* unused for AG_COUNT */
+	struct fieldref out;	/* min-by / max-by OUT */
+	int has_out;
+};
+
+struct config {
+	/* records */
+	enum infmt fmt;
+	int delim;			/* -1: the format's default */
+	int header;
+	struct fieldref *keys;
+	size_t nkeys;
+	/* time */
+	int has_time;
+	struct fieldref time;
+	enum tfmt time_fmt;
+	const char *strp;		/* strptime format */
+	enum tfmt out_time;
+	/* windows */
+	enum wkind wkind;
+	int64_t size, step, offset;
+	int64_t lateness, allowed;
+	const char *late_file;
+	int flush;			/* -1: default */
+	/* aggregates */
+	struct aggspec *aggs;
+	size_t naggs;
+	/* output */
+	int outfmt_set;
+	enum outfmt outfmt;
+	const char *output;
+	int strict, stats;
+	/* input */
+	char **files;
+	int nfiles;
+};
+
+/* Resolves every FIELD against the header names (names may be NULL when
+ * there is no header). Returns 0, or -1 after printing a usage message. */
+int config_resolve(struct config *c, const struct field *names, size_t n);
+
+/* The largest 0-based column any FIELD refers to, plus one. */
+size_t config_maxfield(const struct config *c);
+
+/* Parses a FIELD: stores the spec; a number is resolved now. Returns 0, or
+ * -1 for a name without -H or a number < 1 (message printed). */
+int config_field(struct config *c, struct fieldref *f, const char *spec,
+    const char *opt);
+
+#endif

@@ -1,0 +1,720 @@
+/* engine: watermark, lateness and firing; see engine.h and SPEC §5.
+ *
+ * Each record, with W the watermark before it:
+ *   1. its windows are assigned (window_of);
+ *   2. if every one is expired (end + allowed <= W) it is late: dropped,
+ *      and copied to the late file; otherwise it is added to its pane;
+ *   3. its windows whose end is <= W (kept by allowed lateness) fire at
+ *      once with the updated result;
+ *   4. W advances; every window with end <= W that holds data and has not
+ *      fired, fires.
+ * Each key has one timer: the earliest of its next unfired window end and
+ * the time its oldest pane may be purged. When W passes timers, the
+ * windows due are collected from every key, sorted by (end, start, key)
+ * and fired together; then the keys' expired panes are purged. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "agg.h"
+#include "engine.h"
+#include "input.h"
+#include "output.h"
+#include "state.h"
+#include "timefmt.h"
+#include "window.h"
+
+#define MAX_BAD_MESSAGES 10
+
+struct fire {
+	int64_t end;
+	aoff key;
+};
+
+struct engine {
+	struct config *c;
+	struct state st;
+	struct aggs *g;
+	struct wspec w;
+	struct input *in;
+	struct out *out, *late;
+	int outfd, latefd;
+	const char *outname;
+	struct aval *vals;
+	char *keybuf;
+	size_t keycap;
+	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
+	struct fire *batch;
+	size_t nbatch, capbatch;
+	aoff *touched;
+	size_t ntouched, captouched;
+	int fatal;
+	struct timespec t0;
+};
+
+static void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n)) == NULL) {
+		fprintf(stderr, "fwin: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+/* Appends a short, printable rendering of p[0..n) for messages. */
+static void
+quote_value(char *buf, size_t bufsz, const char *p, size_t n)
+{
+	size_t i, j = 0, max = 40;
+
+	buf[j++] = '"';
+	for (i = 0; i < n && i < max && j + 5 < bufsz; i++)
+		buf[j++] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
+	if (i < n && j + 5 < bufsz) {
+		memcpy(buf + j, "...", 3);
+		j += 3;
+	}
+	buf[j++] = '"';
+	buf[j] = '\0';
+}
+
+static void
+bad(struct engine *e, const struct record *r, const char *fmt, ...)
+{
+	struct st_root *root = st_root(&e->st);
+	va_list ap;
+
+	root->sr_bad++;
+	if (!e->c->strict && root->sr_bad > MAX_BAD_MESSAGES)
+		return;
+	fprintf(stderr, "fwin: %s:%llu: ", r->file, (unsigned long long)r->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(e->c->strict ? "\n" : "; record skipped\n", stderr);
+	if (e->c->strict)
+		e->fatal = 1;
+}
+
+static void
+bad_field(struct engine *e, const struct record *r, const struct fieldref *f,
+    const char *what, const struct field *v)
+{
+	char q[64];
+
+	if (v == NULL) {
+		bad(e, r, "field %s: missing (record has %zu field%s)", f->name,
+		    r->nf, r->nf == 1 ? "" : "s");
+		return;
+	}
+	quote_value(q, sizeof(q), v->p, v->n);
+	bad(e, r, "field %s: %s %s", f->name, what, q);
+}
+
+static int64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* --- output of rows --- */
+
+static void
+emit_time(struct engine *e, int64_t t)
+{
+	char buf[TF_BUFSZ];
+	size_t n = tf_format(buf, t, e->ofmt);
+
+	if (e->ofmt == TF_ISO)
+		out_str(e->out, buf, n);
+	else
+		out_num(e->out, buf, n);
+}
+
+static void
+emit_key(struct engine *e, const struct key *k)
+{
+	const char *p = k->k_bytes, *end = k->k_bytes + k->k_len;
+	uint32_t len;
+
+	if (e->c->nkeys == 1) {
+		out_str(e->out, p, k->k_len);
+		return;
+	}
+	while (p < end) {
+		memcpy(&len, p, sizeof(len));
+		out_str(e->out, p + sizeof(len), len);
+		p += sizeof(len) + len;
+	}
+}
+
+/* Compares two keys' canonical bytes field by field, as bytes. */
+static int
+key_cmp(size_t nkeys, const struct key *a, const struct key *b)
+{
+	const char *pa = a->k_bytes, *pb = b->k_bytes;
+	const char *ea = pa + a->k_len, *eb = pb + b->k_len;
+	uint32_t la, lb;
+	int c;
+
+	if (nkeys <= 1) {
+		c = memcmp(pa, pb, a->k_len < b->k_len ? a->k_len : b->k_len);
+		return c != 0 ? c : (a->k_len > b->k_len) - (a->k_len < b->k_len);
+	}
+	while (pa < ea && pb < eb) {
+		memcpy(&la, pa, sizeof(la));
+		memcpy(&lb, pb, sizeof(lb));
+		pa += sizeof(la);
+		pb += sizeof(lb);
+		c = memcmp(pa, pb, la < lb ? la : lb);
+		if (c != 0)
+			return c;
+		if (la != lb)
+			return la < lb ? -1 : 1;
+		pa += la;
+		pb += lb;
+	}
+	return 0;
+}
+
+/* Fires key k's window ending at end: merges its panes and writes a row. */
+static void
+fire_one(struct engine *e, aoff k, int64_t end)
+{
+	struct state *s = &e->st;
+	int64_t start = end - e->w.size;
+	aoff p;
+
+	aggs_fold_begin(e->g);
+	for (p = st_keyp(s, k)->k_head; p != 0 && st_panep(s, p)->p_start < end;
+	    p = st_panep(s, p)->p_next)
+		if (st_panep(s, p)->p_start >= start)
+			aggs_fold(e->g, &s->a, st_acc(p));
+	if (e->ofmt == TF_AUTO)	/* no time was read: processing time */
+		e->ofmt = TF_ISO;
+	emit_time(e, start);
+	emit_time(e, end);
+	emit_key(e, st_keyp(s, k));
+	aggs_emit(e->g, &s->a, e->out);
+	out_end_row(e->out);
+	st_root(s)->sr_fired++;
+}
+
+/* The last window end of the pane starting at ps. */
+static int64_t
+pane_last_end(const struct engine *e, int64_t ps)
+{
+	int64_t fe, le;
+
+	(void)window_of(&e->w, ps, &fe, &le);
+	return le;
+}
+
+/* The smallest window end > after of a window that holds one of k's
+ * panes, or T_NONE. Panes are ordered by start, so the first pane with a
+ * window ending after `after` gives it. */
+static int64_t
+next_end_with_data(const struct engine *e, aoff k, int64_t after)
+{
+	const struct state *s = &e->st;
+	int64_t fe, le, cand;
+	aoff p;
+
+	for (p = st_keyp(s, k)->k_head; p != 0; p = st_panep(s, p)->p_next) {
+		(void)window_of(&e->w, st_panep(s, p)->p_start, &fe, &le);
+		if (le <= after)
+			continue;
+		cand = window_end_after(&e->w, after);
+		return cand > fe ? cand : fe;
+	}
+	return T_NONE;
+}
+
+/* Sets k's timer to the earlier of its next fire and its oldest pane's
+ * purge time, if that is earlier than the timer it has. */
+static void
+schedule(struct engine *e, aoff k)
+{
+	struct key *kp = st_keyp(&e->st, k);
+	int64_t when = kp->k_next_fire, purge;
+
+	if (kp->k_head != 0) {
+		purge = sat_add(pane_last_end(e, st_panep(&e->st, kp->k_head)->p_start),
+		    e->c->allowed);
+		if (purge < when)
+			when = purge;
+	}
+	if (when < kp->k_timer) {
+		kp->k_timer = when;
+		st_timer_push(&e->st, when, k);
+	}
+}
+
+/* Frees k's panes whose every window has expired at watermark w. */
+static void
+purge(struct engine *e, aoff k, int64_t w)
+{
+	struct state *s = &e->st;
+	aoff p;
+
+	while ((p = st_keyp(s, k)->k_head) != 0 &&
+	    sat_add(pane_last_end(e, st_panep(s, p)->p_start), e->c->allowed) <= w) {
+		aggs_release(e->g, &s->a, st_acc(p));
+		st_pane_free(s, k, p);
+	}
+}
+
+static struct engine *sort_engine;	/* for the qsort comparator */
+
+static int
+fire_cmp(const void *va, const void *vb)
+{
+	const struct fire *a = va, *b = vb;
+	const struct state *s = &sort_engine->st;
+
+	if (a->end != b->end)
+		return a->end < b->end ? -1 : 1;
+	return key_cmp(sort_engine->c->nkeys, st_keyp(s, a->key),
+	    st_keyp(s, b->key));
+}
+
+/* Moves the watermark to w and fires every window it passes. */
+static void
+advance(struct engine *e, int64_t w)
+{
+	struct state *s = &e->st;
+	struct timer tm;
+	struct key *kp;
+	int64_t end;
+	size_t i;
+
+	st_root(s)->sr_wm = w;
+	e->nbatch = e->ntouched = 0;
+	while (st_timer_pop(s, w, &tm)) {
+		kp = st_keyp(s, tm.t_key);
+		if (kp->k_timer != tm.t_when)
+			continue;	/* stale: the key was rescheduled */
+		kp->k_timer = T_NONE;
+		if (e->ntouched == e->captouched) {
+			e->captouched = e->captouched ? 2 * e->captouched : 256;
+			e->touched = xrealloc(e->touched,
+			    e->captouched * sizeof(*e->touched));
+		}
+		e->touched[e->ntouched++] = tm.t_key;
+		for (end = kp->k_next_fire; end != T_NONE && end <= w;
+		    end = next_end_with_data(e, tm.t_key, end)) {
+			if (e->nbatch == e->capbatch) {
+				e->capbatch = e->capbatch ? 2 * e->capbatch : 256;
+				e->batch = xrealloc(e->batch,
+				    e->capbatch * sizeof(*e->batch));
+			}
+			e->batch[e->nbatch].end = end;
+			e->batch[e->nbatch++].key = tm.t_key;
+		}
+		st_keyp(s, tm.t_key)->k_next_fire = end;
+	}
+	if (e->nbatch > 1) {
+		sort_engine = e;
+		qsort(e->batch, e->nbatch, sizeof(*e->batch), fire_cmp);
+	}
+	for (i = 0; i < e->nbatch; i++)
+		fire_one(e, e->batch[i].key, e->batch[i].end);
+	for (i = 0; i < e->ntouched; i++) {
+		purge(e, e->touched[i], w);
+		schedule(e, e->touched[i]);
+	}
+}
+
+static void
+write_late(struct engine *e, const struct record *r)
+{
+	st_root(&e->st)->sr_late++;
+	if (e->late == NULL)
+		return;
+	out_str(e->late, r->raw, r->rawlen);
+	out_end_row(e->late);
+}
+
+/* The record's key as canonical bytes: one field as it is, several as
+ * (u32 length, bytes) pairs in the engine's key buffer. */
+static const char *
+record_key(struct engine *e, const struct record *r, size_t *n)
+{
+	const struct config *c = e->c;
+	size_t i, len = 0;
+	uint32_t l;
+
+	if (c->nkeys == 0) {
+		*n = 0;
+		return "";
+	}
+	if (c->nkeys == 1) {
+		*n = r->f[c->keys[0].idx].n;
+		return r->f[c->keys[0].idx].p;
+	}
+	for (i = 0; i < c->nkeys; i++)
+		len += sizeof(l) + r->f[c->keys[i].idx].n;
+	if (len > e->keycap) {
+		e->keycap = len * 2;
+		e->keybuf = xrealloc(e->keybuf, e->keycap);
+	}
+	len = 0;
+	for (i = 0; i < c->nkeys; i++) {
+		const struct field *f = &r->f[c->keys[i].idx];
+
+		l = (uint32_t)f->n;
+		memcpy(e->keybuf + len, &l, sizeof(l));
+		memcpy(e->keybuf + len + sizeof(l), f->p, f->n);
+		len += sizeof(l) + f->n;
+	}
+	*n = len;
+	return e->keybuf;
+}
+
+/* Reads the record's event time into *t. Returns 0, or -1 (reported). */
+static int
+record_time(struct engine *e, const struct record *r, int64_t *t)
+{
+	const struct config *c = e->c;
+	struct st_root *root = st_root(&e->st);
+	const struct field *f;
+	enum tfmt fmt;
+
+	if (!c->has_time) {
+		*t = now_ns();
+		return 0;
+	}
+	if (c->time.idx >= r->nf) {
+		bad_field(e, r, &c->time, NULL, NULL);
+		return -1;
+	}
+	f = &r->f[c->time.idx];
+	fmt = (enum tfmt)root->sr_timefmt;
+	if (fmt == TF_AUTO && (fmt = tf_detect(f->p, f->n)) == TF_AUTO) {
+		bad_field(e, r, &c->time, "bad time", f);
+		return -1;
+	}
+	if (tf_parse_time(f->p, f->n, fmt, c->strp, t) != 0) {
+		bad_field(e, r, &c->time, "bad time", f);
+		return -1;
+	}
+	if (root->sr_timefmt == TF_AUTO) {
+		root->sr_timefmt = fmt;
+		if (e->ofmt == TF_AUTO)
+			e->ofmt = fmt == TF_STRPTIME ? TF_ISO : fmt;
+	}
+	return 0;
+}
+
+static void
+process(struct engine *e, const struct record *r)
+{
+	const struct config *c = e->c;
+	struct state *s = &e->st;
+	struct st_root *root = st_root(s);
+	struct badfield bf;
+	int64_t t, w, fe, le, first, end;
+	const char *kb;
+	size_t i, kn;
+	aoff k, p;
+	int created;
+
+	root->sr_read++;
+	if (r->bad != NULL) {
+		bad(e, r, "%s", r->bad);
+		return;
+	}
+	for (i = 0; i < c->nkeys; i++)
+		if (c->keys[i].idx >= r->nf) {
+			bad_field(e, r, &c->keys[i], NULL, NULL);
+			return;
+		}
+	if (record_time(e, r, &t) != 0)
+		return;
+	if (aggs_extract(e->g, r, e->vals, &bf) != 0) {
+		bad_field(e, r, bf.f, bf.what,
+		    bf.f->idx < r->nf ? &r->f[bf.f->idx] : NULL);
+		return;
+	}
+	if (window_of(&e->w, t, &fe, &le) != 0) {
+		root->sr_nowin++;	/* in a gap between windows */
+		return;
+	}
+	w = root->sr_wm;
+	if (sat_add(le, c->allowed) <= w) {
+		write_late(e, r);
+		return;
+	}
+	kb = record_key(e, r, &kn);
+	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
+	p = st_pane(s, k, window_pane(&e->w, t), &created);
+	aggs_add(e->g, &s->a, st_acc(p), e->vals, root->sr_seq);
+	root = st_root(s);
+	root->sr_seq++;
+
+	/* Step 3: windows past their end but kept by allowed lateness. */
+	if (fe <= w) {
+		first = window_end_after(&e->w, sat_add(w, -c->allowed));
+		if (first < fe)
+			first = fe;
+		for (end = first; end <= le && end <= w; end += e->w.step)
+			fire_one(e, k, end);
+	}
+	/* The record's earliest window still to fire. */
+	if (le > w) {
+		first = window_end_after(&e->w, w);
+		if (first < fe)
+			first = fe;
+		if (first < st_keyp(s, k)->k_next_fire) {
+			st_keyp(s, k)->k_next_fire = first;
+			created = 1;
+		}
+	}
+	if (created)
+		schedule(e, k);
+
+	/* Step 4: the watermark advances. */
+	root = st_root(s);
+	if (t > root->sr_maxt) {
+		root->sr_maxt = t;
+		w = sat_add(t, -c->lateness);
+		if (w > root->sr_wm)
+			advance(e, w);
+	}
+}
+
+static void
+flush_outputs(void *arg)
+{
+	struct engine *e = arg;
+
+	out_flush(e->out);
+	if (e->late != NULL)
+		out_flush(e->late);
+}
+
+static int
+open_append(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		fprintf(stderr, "fwin: %s: %s\n", path, strerror(errno));
+	return fd;
+}
+
+static const char *
+agg_prefix(enum aggkind k)
+{
+	static const char *names[] = {
+		[AG_COUNT] = "count", [AG_SUM] = "sum", [AG_AVG] = "avg",
+		[AG_MIN] = "min", [AG_MAX] = "max", [AG_FIRST] = "first",
+		[AG_LAST] = "last", [AG_DISTINCT] = "distinct",
+		[AG_MIN_BY] = "min_by", [AG_MAX_BY] = "max_by",
+	};
+	return names[k];
+}
+
+/* Builds the output's column names and opens it. Returns 0 or -1. */
+static int
+open_output(struct engine *e)
+{
+	const struct config *c = e->c;
+	size_t ncols = 2 + c->nkeys + c->naggs, i, j = 0;
+	const char **cols = xrealloc(NULL, ncols * sizeof(*cols));
+	char **owned = xrealloc(NULL, ncols * sizeof(*owned));
+	enum outfmt of;
+
+	cols[j++] = "window_start";
+	cols[j++] = "window_end";
+	for (i = 0; i < c->nkeys; i++, j++) {
+		owned[j] = NULL;
+		if (c->header)
+			cols[j] = c->keys[i].name;
+		else {
+			if (asprintf(&owned[j], "key%zu", i + 1) < 0)
+				abort();
+			cols[j] = owned[j];
+		}
+	}
+	for (i = 0; i < c->naggs; i++, j++) {
+		owned[j] = NULL;
+		if (c->aggs[i].kind == AG_COUNT)
+			cols[j] = "count";
+		else {
+			if (asprintf(&owned[j], "%s_%s", agg_prefix(c->aggs[i].kind),
+			    c->aggs[i].f.name) < 0)
+				abort();
+			cols[j] = owned[j];
+		}
+	}
+	e->outfd = 1;
+	e->outname = "standard output";
+	if (c->output != NULL) {
+		if ((e->outfd = open_append(c->output)) < 0)
+			goto fail;
+		e->outname = c->output;
+	}
+	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
+	e->out = out_open(e->outfd, e->outname, of, cols, ncols);
+	if (c->header)
+		out_header(e->out);
+	for (i = 2 + c->nkeys; i < ncols; i++)
+		free(owned[i]);
+	for (i = 2; i < 2 + c->nkeys; i++)
+		free(owned[i]);
+	free(owned);
+	free(cols);
+	return 0;
+fail:
+	for (i = 2; i < ncols; i++)
+		free(owned[i]);
+	free(owned);
+	free(cols);
+	return -1;
+}
+
+static void
+print_stats(struct engine *e)
+{
+	const struct st_root *r = st_root(&e->st);
+	struct timespec t1;
+	double secs;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - e->t0.tv_sec) + (t1.tv_nsec - e->t0.tv_nsec) / 1e9;
+	fprintf(stderr, "fwin: stats: records %llu, bad %llu, late %llu, "
+	    "in no window %llu, windows fired %llu, open windows %llu, "
+	    "keys %llu, peak state %llu bytes, %.3f s, %.0f records/s\n",
+	    (unsigned long long)r->sr_read, (unsigned long long)r->sr_bad,
+	    (unsigned long long)r->sr_late, (unsigned long long)r->sr_nowin,
+	    (unsigned long long)r->sr_fired, (unsigned long long)r->sr_npanes,
+	    (unsigned long long)r->sr_nkeys,
+	    (unsigned long long)arena_hdr(&e->st.a)->ah_peak, secs,
+	    secs > 0 ? r->sr_read / secs : 0.0);
+}
+
+/* Closes a sink and reports its write error. Returns 0 or -1. */
+static int
+close_out(struct out *o, const char *name)
+{
+	if (o == NULL || out_close(o) == 0)
+		return 0;
+	fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
+	return -1;
+}
+
+int
+engine_run(struct config *c)
+{
+	struct engine e;
+	struct input_opts io;
+	const struct field *names = NULL;
+	struct record r;
+	size_t nnames = 0;
+	int status = 0, rc, flush;
+	uint64_t nbad;
+	const char *late_col = "record";
+
+	memset(&e, 0, sizeof(e));
+	e.c = c;
+	e.latefd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &e.t0);
+	memset(&io, 0, sizeof(io));
+	io.fmt = c->fmt;
+	io.delim = c->delim;
+	io.header = c->header;
+	io.before_wait = flush_outputs;
+	io.wait_arg = &e;
+	e.in = input_open(c->files, c->nfiles, &io);
+	if (c->header) {
+		rc = input_header(e.in, &names, &nnames);
+		if (rc < 0) {
+			input_close(e.in);
+			return 1;
+		}
+		if (rc == 0) {		/* empty input: nothing to name */
+			status = input_failed(e.in) ? 1 : 0;
+			input_close(e.in);
+			return status;
+		}
+	}
+	if (config_resolve(c, names, nnames) != 0) {
+		input_close(e.in);
+		return 2;
+	}
+	/* Split only the columns in use; the raw record (late file, min-by
+	 * without OUT) is kept whole by the framer anyway. */
+	input_set_maxfields(e.in, config_maxfield(c));
+
+	window_init(&e.w, c->size, c->step, c->offset);
+	e.g = aggs_new(c);
+	e.vals = xrealloc(NULL, (c->naggs ? c->naggs : 1) * sizeof(*e.vals));
+	if (st_init(&e.st, aggs_accsize(e.g)) != 0) {
+		fprintf(stderr, "fwin: cannot map state: %s\n", strerror(errno));
+		return 1;
+	}
+	e.ofmt = c->out_time;
+	if (e.ofmt == TF_AUTO && !c->has_time)
+		e.ofmt = TF_ISO;
+	if (c->late_file != NULL) {
+		if ((e.latefd = open_append(c->late_file)) < 0) {
+			status = 1;
+			goto done;
+		}
+		e.late = out_open(e.latefd, c->late_file, OF_TSV, &late_col, 1);
+	}
+	if (open_output(&e) != 0) {
+		status = 1;
+		goto done;
+	}
+
+	while ((rc = input_next(e.in, &r)) > 0) {
+		process(&e, &r);
+		if (e.fatal)
+			break;
+	}
+	if (rc < 0 || e.fatal)
+		status = 1;
+	flush = c->flush < 0 ? 1 : c->flush;
+	if (status == 0 && flush)
+		advance(&e, INT64_MAX);
+	if (input_failed(e.in))
+		status = 1;
+	if (c->stats)
+		print_stats(&e);
+	nbad = st_root(&e.st)->sr_bad;
+	if (nbad > 0 && !c->strict)
+		fprintf(stderr, "fwin: %llu bad record%s skipped\n",
+		    (unsigned long long)nbad, nbad == 1 ? "" : "s");
+done:
+	if (close_out(e.out, e.outname) != 0)
+		status = 1;
+	if (close_out(e.late, c->late_file) != 0)
+		status = 1;
+	if (e.outfd > 1)
+		close(e.outfd);
+	if (e.latefd >= 0)
+		close(e.latefd);
+	input_close(e.in);
+	aggs_free(e.g);
+	st_fini(&e.st);
+	free(e.vals);
+	free(e.keybuf);
+	free(e.batch);
+	free(e.touched);
+	return status;
+}

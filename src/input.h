@@ -1,0 +1,72 @@
+/* input: the read buffer and the record framers (lines, csv, tsv).
+ * The only module that includes <csv.h>. Records are slices of the read
+ * buffer (or, for quoted CSV, of a reused scratch buffer): nothing is
+ * allocated per record. */
+#ifndef FWIN_INPUT_H
+#define FWIN_INPUT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum infmt { IF_LINES, IF_CSV, IF_TSV };
+
+struct field {
+	const char *p;
+	size_t n;
+};
+
+struct record {
+	const struct field *f;	/* fields, valid until the next input_next() */
+	size_t nf;		/* number of fields split (see maxfields) */
+	const char *raw;	/* the record as read, without its final newline */
+	size_t rawlen;
+	const char *file;	/* input name for messages, "-" for stdin */
+	uint64_t line;		/* 1-based line where the record starts */
+	const char *bad;	/* non-NULL when the record could not be framed
+				   (e.g. "unterminated quoted field"): the
+				   reason; f and nf are then not meaningful */
+};
+
+struct input_opts {
+	enum infmt fmt;
+	int delim;		/* separator byte, or -1 for the default */
+	int header;		/* -H: each file starts with a header record */
+	size_t maxfields;	/* split at most this many fields, 0 for all */
+	/* Called right before a read(2) that may block (the fd has no data
+	 * ready), so that buffered output reaches a live pipeline. */
+	void (*before_wait)(void *arg);
+	void *wait_arg;
+};
+
+/* Opens the FILEs (nfiles of them; none means stdin; "-" is stdin) as one
+ * stream. Files are opened lazily, in order. Never NULL (aborts on OOM). */
+struct input *input_open(char *const *files, int nfiles,
+    const struct input_opts *o);
+
+/* With -H: reads the first file's header record and returns 1 with its
+ * field names (valid for the life of the input), 0 when the input is empty,
+ * -1 on an I/O error (reported). Without -H: returns 0. */
+int input_header(struct input *in, const struct field **names, size_t *n);
+
+/* Reads the next record. Returns 1 and fills *r, 0 at end of input, or -1
+ * on a fatal error (reported with "fwin: " on stderr; e.g. a later file's
+ * header that differs from the first). A file that cannot be opened or
+ * read is reported, skipped, and remembered for input_failed(). */
+int input_next(struct input *in, struct record *r);
+
+/* Changes how many fields are split from now on (see maxfields), once
+ * the header has told which columns are needed. */
+void input_set_maxfields(struct input *in, size_t maxfields);
+
+/* Nonzero when some file could not be opened or read. */
+int input_failed(const struct input *in);
+
+/* Where the stream stands after the last record returned: the index of
+ * the current file among the FILEs, and how many of its bytes have been
+ * consumed (through that record's line end). */
+int input_file_index(const struct input *in);
+uint64_t input_offset(const struct input *in);
+
+void input_close(struct input *in);
+
+#endif

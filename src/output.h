@@ -1,0 +1,33 @@
+/* output: row formatting (tsv, csv, json) and the buffered sink.
+ * Rows are built cell by cell into one large buffer that is written with
+ * write(2) when full and at out_flush(); no stdio. */
+#ifndef FWIN_OUTPUT_H
+#define FWIN_OUTPUT_H
+
+#include <stddef.h>
+
+enum outfmt { OF_TSV, OF_CSV, OF_JSON };
+
+/* Opens a sink on fd (not closed by out_close) named name in messages, in
+ * format f, with the given column names (copied; json uses them as keys).
+ * Never NULL. */
+struct out *out_open(int fd, const char *name, enum outfmt f,
+    const char *const *cols, size_t ncols);
+
+/* Writes the header row of column names (tsv and csv; nothing for json). */
+void out_header(struct out *o);
+
+/* Cells, in column order; then out_end_row(). */
+void out_str(struct out *o, const char *p, size_t n);	/* text */
+void out_num(struct out *o, const char *p, size_t n);	/* a number: bare in json */
+void out_null(struct out *o);		/* empty cell; null in json */
+void out_end_row(struct out *o);
+
+/* Writes out what is buffered. Returns 0, or -1 with errno set; after a
+ * failed write every later call fails too (the error is sticky). */
+int out_flush(struct out *o);
+
+/* Flushes and frees. Returns 0, or -1 with errno set (as out_flush). */
+int out_close(struct out *o);
+
+#endif

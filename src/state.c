@@ -1,0 +1,208 @@
+/* state: keys, panes and timers in the arena; see state.h.
+ *
+ * Keys are interned once in an open-addressing table (linear probing,
+ * resized at half load) that keeps each key's hash beside its offset, so
+ * a probe rarely touches a key that does not match. A key's panes form a
+ * doubly linked list ordered by start; records arrive nearly in time
+ * order, so the search for a record's pane starts at the tail. */
+#include <string.h>
+
+#include "state.h"
+
+int
+st_init(struct state *s, size_t accsize)
+{
+	struct st_root *r;
+	aoff root, tab;
+
+	if (arena_init(&s->a) != 0)
+		return -1;
+	s->accsize = accsize;
+	root = arena_alloc(&s->a, sizeof(struct st_root));
+	arena_hdr(&s->a)->ah_root = root;
+	tab = arena_alloc(&s->a, 64 * sizeof(struct keyslot));
+	r = st_root(s);
+	r->sr_keytab = tab;
+	r->sr_keycap = 64;
+	r->sr_wm = INT64_MIN;
+	r->sr_maxt = INT64_MIN;
+	return 0;
+}
+
+void
+st_fini(struct state *s)
+{
+	arena_fini(&s->a);
+}
+
+static void
+keytab_grow(struct state *s)
+{
+	struct st_root *r = st_root(s);
+	uint64_t oldcap = r->sr_keycap, cap = oldcap * 2, i, j;
+	aoff old = r->sr_keytab, tab;
+	struct keyslot *o, *t;
+
+	tab = arena_alloc(&s->a, cap * sizeof(struct keyslot));
+	r = st_root(s);
+	o = arena_ptr(&s->a, old);
+	t = arena_ptr(&s->a, tab);
+	for (i = 0; i < oldcap; i++) {
+		if (o[i].ks_key == 0)
+			continue;
+		for (j = o[i].ks_hash & (cap - 1); t[j].ks_key != 0;
+		    j = (j + 1) & (cap - 1))
+			;
+		t[j] = o[i];
+	}
+	arena_free(&s->a, old, oldcap * sizeof(struct keyslot));
+	r->sr_keytab = tab;
+	r->sr_keycap = cap;
+}
+
+aoff
+st_key(struct state *s, const char *b, size_t n, uint64_t h)
+{
+	struct st_root *r = st_root(s);
+	struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
+	uint64_t mask = r->sr_keycap - 1, i;
+	struct key *k;
+	aoff off;
+
+	for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask) {
+		if (t[i].ks_hash != h)
+			continue;
+		k = st_keyp(s, t[i].ks_key);
+		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
+			return t[i].ks_key;
+	}
+	if ((r->sr_nkeys + 1) * 2 > r->sr_keycap) {
+		keytab_grow(s);
+		r = st_root(s);
+		t = arena_ptr(&s->a, r->sr_keytab);
+		mask = r->sr_keycap - 1;
+		for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask)
+			;
+	}
+	off = arena_alloc(&s->a, sizeof(struct key) + n);
+	k = st_keyp(s, off);
+	k->k_hash = h;
+	k->k_next_fire = T_NONE;
+	k->k_timer = T_NONE;
+	k->k_len = (uint32_t)n;
+	memcpy(k->k_bytes, b, n);
+	r = st_root(s);
+	t = arena_ptr(&s->a, r->sr_keytab);
+	t[i].ks_hash = h;
+	t[i].ks_key = off;
+	r->sr_nkeys++;
+	return off;
+}
+
+aoff
+st_pane(struct state *s, aoff k, int64_t start, int *created)
+{
+	struct key *kp = st_keyp(s, k);
+	aoff after = kp->k_tail, p;
+	struct pane *pp;
+
+	/* the last pane that starts at or before start */
+	while (after != 0 && st_panep(s, after)->p_start > start)
+		after = st_panep(s, after)->p_prev;
+	if (after != 0 && st_panep(s, after)->p_start == start) {
+		*created = 0;
+		return after;
+	}
+	*created = 1;
+	p = arena_alloc(&s->a, sizeof(struct pane) + s->accsize);
+	kp = st_keyp(s, k);
+	pp = st_panep(s, p);
+	pp->p_start = start;
+	pp->p_prev = after;
+	pp->p_next = after != 0 ? st_panep(s, after)->p_next : kp->k_head;
+	if (pp->p_next != 0)
+		st_panep(s, pp->p_next)->p_prev = p;
+	else
+		kp->k_tail = p;
+	if (after != 0)
+		st_panep(s, after)->p_next = p;
+	else
+		kp->k_head = p;
+	st_root(s)->sr_npanes++;
+	return p;
+}
+
+void
+st_pane_free(struct state *s, aoff k, aoff p)
+{
+	struct key *kp = st_keyp(s, k);
+	struct pane *pp = st_panep(s, p);
+
+	if (pp->p_prev != 0)
+		st_panep(s, pp->p_prev)->p_next = pp->p_next;
+	else
+		kp->k_head = pp->p_next;
+	if (pp->p_next != 0)
+		st_panep(s, pp->p_next)->p_prev = pp->p_prev;
+	else
+		kp->k_tail = pp->p_prev;
+	arena_free(&s->a, p, sizeof(struct pane) + s->accsize);
+	st_root(s)->sr_npanes--;
+}
+
+void
+st_timer_push(struct state *s, int64_t when, aoff k)
+{
+	struct st_root *r = st_root(s);
+	struct timer *h;
+	uint64_t i;
+
+	if (r->sr_heaplen == r->sr_heapcap) {
+		uint64_t cap = r->sr_heapcap ? r->sr_heapcap * 2 : 64;
+		aoff nh = arena_alloc(&s->a, cap * sizeof(struct timer));
+
+		r = st_root(s);
+		if (r->sr_heap != 0) {
+			memcpy(arena_ptr(&s->a, nh), arena_ptr(&s->a, r->sr_heap),
+			    r->sr_heaplen * sizeof(struct timer));
+			arena_free(&s->a, r->sr_heap,
+			    r->sr_heapcap * sizeof(struct timer));
+		}
+		r->sr_heap = nh;
+		r->sr_heapcap = cap;
+	}
+	h = arena_ptr(&s->a, r->sr_heap);
+	for (i = r->sr_heaplen++; i > 0; i = (i - 1) / 2) {
+		if (h[(i - 1) / 2].t_when <= when)
+			break;
+		h[i] = h[(i - 1) / 2];
+	}
+	h[i].t_when = when;
+	h[i].t_key = k;
+}
+
+int
+st_timer_pop(struct state *s, int64_t now, struct timer *t)
+{
+	struct st_root *r = st_root(s);
+	struct timer *h, last;
+	uint64_t i, c, n;
+
+	if (r->sr_heaplen == 0)
+		return 0;
+	h = arena_ptr(&s->a, r->sr_heap);
+	if (h[0].t_when > now)
+		return 0;
+	*t = h[0];
+	n = --r->sr_heaplen;
+	last = h[n];
+	for (i = 0; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && h[c + 1].t_when < h[c].t_when)
+			c++;
+		if (last.t_when <= h[c].t_when)
+			break;
+		h[i] = h[c];
+	}
+	h[i] = last;
+	return 1;
+}

@@ -1,0 +1,112 @@
+/* state: keyed window state in the arena — interned keys, their slices
+ * (panes) and the timer queue. Everything is addressed by arena offsets.
+ * Pointers returned by st_* accessors are valid until the next call that
+ * allocates (st_key, st_pane, st_timer_push, aggs_add). */
+#ifndef FWIN_STATE_H
+#define FWIN_STATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+
+#define T_NONE INT64_MAX	/* no time: a timer or fire that is not set */
+
+/* The root object: what a run must carry over besides the arena's
+ * contents. */
+struct st_root {
+	aoff sr_keytab;		/* open-addressing table of struct keyslot */
+	uint64_t sr_keycap;	/* a power of two */
+	uint64_t sr_nkeys;
+	aoff sr_heap;		/* binary min-heap of struct timer */
+	uint64_t sr_heapcap, sr_heaplen;
+	uint64_t sr_npanes;	/* live panes */
+	int64_t sr_wm;		/* the watermark */
+	int64_t sr_maxt;	/* the largest event time seen */
+	uint64_t sr_seq;	/* records added so far: the arrival number */
+	uint32_t sr_timefmt;	/* the input time format fixed by auto */
+	uint32_t sr_pad;
+	uint64_t sr_read, sr_bad, sr_late, sr_nowin, sr_fired;	/* counters */
+};
+
+struct keyslot {
+	uint64_t ks_hash;
+	aoff ks_key;		/* 0: empty */
+};
+
+struct key {
+	uint64_t k_hash;
+	aoff k_head, k_tail;	/* panes, ordered by start */
+	int64_t k_next_fire;	/* smallest unfired window end holding data */
+	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
+	uint32_t k_len;
+	uint32_t k_pad;
+	char k_bytes[];		/* the key's canonical bytes */
+};
+
+struct pane {
+	aoff p_next, p_prev;
+	int64_t p_start;
+	uint64_t p_pad;
+	/* the accumulators follow */
+};
+
+struct timer {
+	int64_t t_when;
+	aoff t_key;
+};
+
+struct state {
+	struct arena a;
+	size_t accsize;
+};
+
+/* Creates empty state for accumulator blocks of accsize bytes. Returns 0,
+ * or -1 with errno set. */
+int st_init(struct state *s, size_t accsize);
+void st_fini(struct state *s);
+
+static inline struct st_root *
+st_root(const struct state *s)
+{
+	return arena_ptr(&s->a, arena_hdr(&s->a)->ah_root);
+}
+
+static inline struct key *
+st_keyp(const struct state *s, aoff k)
+{
+	return arena_ptr(&s->a, k);
+}
+
+static inline struct pane *
+st_panep(const struct state *s, aoff p)
+{
+	return arena_ptr(&s->a, p);
+}
+
+/* The accumulators of pane p. */
+static inline aoff
+st_acc(aoff p)
+{
+	return p + sizeof(struct pane);
+}
+
+/* Finds or interns the key with canonical bytes b[0..n) and hash h. */
+aoff st_key(struct state *s, const char *b, size_t n, uint64_t h);
+
+/* Finds or makes key k's pane starting at start; *created tells which. */
+aoff st_pane(struct state *s, aoff k, int64_t start, int *created);
+
+/* Unlinks and frees pane p of key k (its accumulators must have been
+ * released). */
+void st_pane_free(struct state *s, aoff k, aoff p);
+
+/* Timers: a min-heap of (when, key). Entries are not removed when a key's
+ * timer moves earlier; a popped entry whose when differs from the key's
+ * k_timer is stale and skipped by the caller. */
+void st_timer_push(struct state *s, int64_t when, aoff k);
+/* Pops the earliest entry due at or before now into *t; returns 0 when
+ * none is due. */
+int st_timer_pop(struct state *s, int64_t now, struct timer *t);
+
+#endif

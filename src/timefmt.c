@@ -1,0 +1,703 @@
+/*
+ * timefmt: parse and print event times and durations.
+ *
+ * All arithmetic is exact, on integers: a time is int64 nanoseconds, a
+ * decimal is read as its integer part and its fraction digits, never
+ * through a double. Civil dates go through Howard Hinnant's
+ * days_from_civil / civil_from_days (proleptic Gregorian calendar), not
+ * timegm(3) or the locale, so times before 1970 need no special case and
+ * the TZ of the machine never leaks into the result.
+ *
+ * The parsers run once per record on slices of the read buffer: no
+ * malloc, no stdio.
+ */
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+#include "timefmt.h"
+
+#define S_PER_DAY	86400LL
+#define NS_PER_MS	1000000LL
+#define NS_PER_US	1000LL
+
+static const char *const tf_names[] = {
+	[TF_AUTO] = "auto",
+	[TF_S] = "s",
+	[TF_MS] = "ms",
+	[TF_US] = "us",
+	[TF_NS] = "ns",
+	[TF_ISO] = "iso",
+	[TF_STRPTIME] = "strptime",
+};
+
+/* Duration units. Two-letter names come first so that "ms" is not read
+ * as "m" followed by junk. */
+static const struct unit {
+	const char	*u_name;
+	size_t		 u_len;
+	uint64_t	 u_ns;
+} units[] = {
+	{ "ns", 2, 1 },
+	{ "us", 2, NS_PER_US },
+	{ "ms", 2, NS_PER_MS },
+	{ "s", 1, NS_PER_S },
+	{ "m", 1, 60 * NS_PER_S },
+	{ "h", 1, 3600 * NS_PER_S },
+	{ "d", 1, S_PER_DAY * NS_PER_S },
+	{ "w", 1, 7 * S_PER_DAY * NS_PER_S },
+};
+#define UNIT_S	3	/* units[UNIT_S]: seconds, for bare numbers */
+
+/* A decimal number as written: an integer part and fraction digits. */
+struct dec {
+	uint64_t	 d_int;		/* integer part, when !d_big */
+	int		 d_big;		/* integer part > 2^64 - 1 */
+	int		 d_dot;		/* a '.' was written */
+	const char	*d_frac;	/* fraction digits, not copied */
+	size_t		 d_nfrac;
+};
+
+/* ctype's isdigit() depends on the locale and is undefined for negative
+ * chars; input bytes are arbitrary. */
+static int
+isdig(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+/*
+ * Scans digits, then optionally '.' and digits, from p[0..n). Returns the
+ * bytes used, or 0 when there is no digit at all ("", ".", "-").
+ */
+static size_t
+dec_scan(const char *p, size_t n, struct dec *d)
+{
+	size_t i, nint;
+	unsigned dg;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < n && isdig(p[i]); i++) {
+		dg = p[i] - '0';
+		if (d->d_big || d->d_int > (UINT64_MAX - dg) / 10)
+			d->d_big = 1;
+		else
+			d->d_int = d->d_int * 10 + dg;
+	}
+	nint = i;
+	if (i < n && p[i] == '.') {
+		d->d_dot = 1;
+		d->d_frac = p + ++i;
+		while (i < n && isdig(p[i]))
+			i++;
+		d->d_nfrac = p + i - d->d_frac;
+	}
+	if (nint == 0 && d->d_nfrac == 0)
+		return 0;
+	return i;
+}
+
+/*
+ * The fraction 0.f[0..n) times unit, truncated toward zero: a fraction
+ * finer than the unit (finer than 1 ns when unit is the ns count of
+ * something) is dropped, never rounded up. Horner's rule from the last
+ * digit keeps the running value below unit, so nothing overflows for any
+ * unit < UINT64_MAX / 10, and since floor((a + floor(x)) / 10) equals
+ * floor((a + x) / 10) for an integer a, the truncation is exact however
+ * many digits there are.
+ */
+static uint64_t
+frac_scale(const char *f, size_t n, uint64_t unit)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = ((uint64_t)(f[n] - '0') * unit + v) / 10;
+	return v;
+}
+
+/* Sets *v to d times unit (see frac_scale); -1 when that exceeds max. */
+static int
+dec_scale(const struct dec *d, uint64_t unit, uint64_t max, uint64_t *v)
+{
+	uint64_t f;
+
+	if (d->d_big || d->d_int > max / unit)
+		return -1;
+	f = frac_scale(d->d_frac, d->d_nfrac, unit);
+	if (d->d_int * unit > max - f)
+		return -1;
+	*v = d->d_int * unit + f;
+	return 0;
+}
+
+/* The int64 whose magnitude is v (v <= 2^63 when neg), without the
+ * overflow of negating INT64_MIN's magnitude as a signed number. */
+static int64_t
+to_signed(int neg, uint64_t v)
+{
+	if (!neg)
+		return (int64_t)v;
+	if (v == 0)
+		return 0;
+	return -(int64_t)(v - 1) - 1;
+}
+
+static uint64_t
+magnitude(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+static int
+is_leap(int64_t y)
+{
+	return y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+}
+
+static int
+month_days(int64_t y, int m)
+{
+	static const int mdays[] = {
+	    31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31
+	};
+
+	return m == 2 && is_leap(y) ? 29 : mdays[m - 1];
+}
+
+/* Days from 1970-01-01 to y-m-d (m 1..12, d 1..31); Hinnant's algorithm,
+ * on 400-year eras so that negative years need no special case. */
+static int64_t
+days_from_civil(int64_t y, int m, int d)
+{
+	int64_t era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+/* The inverse of days_from_civil. */
+static void
+civil_from_days(int64_t z, int64_t *y, int *m, int *d)
+{
+	int64_t era, doe, yoe, doy, mp;
+
+	z += 719468;
+	era = (z >= 0 ? z : z - 146096) / 146097;
+	doe = z - era * 146097;
+	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = yoe + era * 400 + (*m <= 2);
+}
+
+/*
+ * secs + frac_ns / 1e9 as ns, or -1 on overflow. A negative secs with a
+ * fraction is first moved one second up, so that times just above
+ * INT64_MIN (1677-09-21T00:12:43.145224192Z) are not refused because the
+ * whole second below them is out of range.
+ */
+static int
+secs_to_ns(int64_t secs, int64_t frac_ns, int64_t *ns)
+{
+	int64_t v;
+
+	if (secs < 0 && frac_ns > 0) {
+		secs++;
+		frac_ns -= NS_PER_S;
+	}
+	if (__builtin_mul_overflow(secs, NS_PER_S, &v) ||
+	    __builtin_add_overflow(v, frac_ns, &v))
+		return -1;
+	*ns = v;
+	return 0;
+}
+
+int
+tf_parse_name(const char *s, enum tfmt *f)
+{
+	int i;
+
+	if (strchr(s, '%') != NULL) {
+		*f = TF_STRPTIME;
+		return 0;
+	}
+	/* "strptime" is a name for printing, not a format one can ask for. */
+	for (i = TF_AUTO; i <= TF_ISO; i++) {
+		if (strcmp(s, tf_names[i]) == 0) {
+			*f = i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+const char *
+tf_name(enum tfmt f)
+{
+	if ((unsigned)f >= sizeof(tf_names) / sizeof(tf_names[0]))
+		return "?";
+	return tf_names[f];
+}
+
+static const struct unit *
+unit_find(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
+		if (units[i].u_len <= n &&
+		    memcmp(p, units[i].u_name, units[i].u_len) == 0)
+			return &units[i];
+	}
+	return NULL;
+}
+
+/*
+ * Terms may come in any order and repeat ("30m1h" is 90m), as in Go's
+ * time.ParseDuration. Each term is exact; only the sub-nanosecond part of
+ * a fraction ("1.0000000005s") is dropped, truncating toward zero.
+ */
+int
+tf_parse_duration(const char *s, int allow_neg, int64_t *ns)
+{
+	const struct unit *u;
+	struct dec d;
+	uint64_t total = 0, v;
+	size_t n, i = 0, k;
+	int neg = 0, terms = 0;
+
+	n = strlen(s);
+	if (n > 0 && s[0] == '-') {
+		if (!allow_neg)
+			return -1;
+		neg = 1;
+		i = 1;
+	}
+	while (i < n) {
+		if ((k = dec_scan(s + i, n - i, &d)) == 0)
+			return -1;
+		i += k;
+		if ((u = unit_find(s + i, n - i)) != NULL)
+			i += u->u_len;
+		else if (i == n && terms == 0)
+			u = &units[UNIT_S];	/* a bare number: seconds */
+		else
+			return -1;
+		if (dec_scale(&d, u->u_ns, INT64_MAX - total, &v) == -1)
+			return -1;
+		total += v;
+		terms++;
+	}
+	if (terms == 0)
+		return -1;
+	*ns = neg ? -(int64_t)total : (int64_t)total;
+	return 0;
+}
+
+/* Writes v in decimal, zero-padded to at least width digits (width <= 20);
+ * returns the end. */
+static char *
+put_uint(char *p, uint64_t v, int width)
+{
+	char tmp[20];
+	int i = 0;
+
+	do {
+		tmp[i++] = '0' + v % 10;
+		v /= 10;
+	} while (v != 0);
+	while (i < width)
+		tmp[i++] = '0';
+	while (i > 0)
+		*p++ = tmp[--i];
+	return p;
+}
+
+static char *
+put_str(char *p, const char *s)
+{
+	while (*s != '\0')
+		*p++ = *s++;
+	return p;
+}
+
+/*
+ * Units of w, d, h and m are written greedily ("1h30m"); what is left
+ * below a minute is one term in the largest unit that holds it exactly
+ * ("30s", "1500ms", "500us"): one number rather than "1s500ms". Every
+ * result reads back through tf_parse_duration to the same value.
+ */
+size_t
+tf_format_duration(char *buf, int64_t ns)
+{
+	const struct unit *u;
+	uint64_t v;
+	char *p = buf;
+	int i;
+
+	if (ns == 0) {
+		memcpy(buf, "0s", 3);
+		return 2;
+	}
+	if (ns < 0)
+		*p++ = '-';
+	v = magnitude(ns);
+	for (i = sizeof(units) / sizeof(units[0]) - 1; i > UNIT_S; i--) {
+		u = &units[i];
+		if (v >= u->u_ns) {
+			p = put_uint(p, v / u->u_ns, 0);
+			p = put_str(p, u->u_name);
+			v %= u->u_ns;
+		}
+	}
+	if (v != 0) {
+		for (i = UNIT_S; i > 0 && v % units[i].u_ns != 0; i--)
+			;
+		p = put_uint(p, v / units[i].u_ns, 0);
+		p = put_str(p, units[i].u_name);
+	}
+	*p = '\0';
+	return p - buf;
+}
+
+/* A number of unit-ns steps: [+-]digits, with [.digits] when frac_ok. */
+static int
+parse_count(const char *p, size_t n, uint64_t unit, int frac_ok, int64_t *ns)
+{
+	struct dec d;
+	uint64_t v, max = INT64_MAX;
+	size_t i = 0, k;
+	int neg = 0;
+
+	if (n > 0 && (p[0] == '-' || p[0] == '+')) {
+		neg = p[0] == '-';
+		i = 1;
+	}
+	if ((k = dec_scan(p + i, n - i, &d)) == 0 || k != n - i)
+		return -1;
+	if (d.d_dot && !frac_ok)
+		return -1;
+	if (neg)
+		max = (uint64_t)INT64_MAX + 1;
+	if (dec_scale(&d, unit, max, &v) == -1)
+		return -1;
+	*ns = to_signed(neg, v);
+	return 0;
+}
+
+/* Reads exactly k digits from *pp (before e) into *v and advances. */
+static int
+get_digits(const char **pp, const char *e, int k, int *v)
+{
+	const char *p = *pp;
+	int x = 0;
+
+	if (e - p < k)
+		return -1;
+	for (; k > 0; k--, p++) {
+		if (!isdig(*p))
+			return -1;
+		x = x * 10 + (*p - '0');
+	}
+	*pp = p;
+	*v = x;
+	return 0;
+}
+
+static int
+get_char(const char **pp, const char *e, char c)
+{
+	if (*pp == e || **pp != c)
+		return -1;
+	(*pp)++;
+	return 0;
+}
+
+/*
+ * RFC 3339, with what ISO 8601 and common logs add: 't' or ' ' for 'T',
+ * 'z' for 'Z', offsets +HH:MM, +HHMM or +HH, no zone for UTC, a date alone
+ * for its midnight UTC, any number of fraction digits (beyond 9
+ * truncated). Seconds are required when a time of day is given. Second 60
+ * (a leap second) is taken arithmetically: 23:59:60 is the next midnight.
+ */
+static int
+parse_iso(const char *p, size_t n, int64_t *ns)
+{
+	const char *e = p + n, *f;
+	int y, mo, d, h = 0, mi = 0, s = 0, oh, om = 0;
+	int64_t secs, off = 0, frac = 0;
+
+	if (get_digits(&p, e, 4, &y) == -1 || get_char(&p, e, '-') == -1 ||
+	    get_digits(&p, e, 2, &mo) == -1 || get_char(&p, e, '-') == -1 ||
+	    get_digits(&p, e, 2, &d) == -1)
+		return -1;
+	if (mo < 1 || mo > 12 || d < 1 || d > month_days(y, mo))
+		return -1;
+	if (p < e) {
+		if (*p != 'T' && *p != 't' && *p != ' ')
+			return -1;
+		p++;
+		if (get_digits(&p, e, 2, &h) == -1 ||
+		    get_char(&p, e, ':') == -1 ||
+		    get_digits(&p, e, 2, &mi) == -1 ||
+		    get_char(&p, e, ':') == -1 ||
+		    get_digits(&p, e, 2, &s) == -1)
+			return -1;
+		if (h > 23 || mi > 59 || s > 60)
+			return -1;
+		if (p < e && *p == '.') {
+			f = ++p;
+			while (p < e && isdig(*p))
+				p++;
+			if (p == f)
+				return -1;
+			frac = frac_scale(f, p - f, NS_PER_S);
+		}
+		if (p < e && (*p == 'Z' || *p == 'z'))
+			p++;
+		else if (p < e && (*p == '+' || *p == '-')) {
+			int neg = *p++ == '-';
+
+			if (get_digits(&p, e, 2, &oh) == -1)
+				return -1;
+			if (p < e) {
+				if (*p == ':')
+					p++;
+				if (get_digits(&p, e, 2, &om) == -1)
+					return -1;
+			}
+			if (oh > 23 || om > 59)
+				return -1;
+			off = (oh * 3600 + om * 60) * (neg ? -1 : 1);
+		}
+		if (p != e)
+			return -1;
+	}
+	secs = days_from_civil(y, mo, d) * S_PER_DAY + h * 3600 + mi * 60 + s -
+	    off;
+	return secs_to_ns(secs, frac, ns);
+}
+
+/* Whether a strptime(3) format sets tm_gmtoff: %z does, and glibc's %s
+ * fills the struct from localtime_r(3), gmtoff included. "%%z" is a
+ * literal; glibc's flags, widths and E/O modifiers are skipped. */
+static int
+strp_has_zone(const char *fmt)
+{
+	while ((fmt = strchr(fmt, '%')) != NULL) {
+		fmt++;
+		while (*fmt == '-' || *fmt == '_' || *fmt == '0' ||
+		    *fmt == '^' || *fmt == '#')
+			fmt++;
+		while (isdig(*fmt))
+			fmt++;
+		if (*fmt == 'E' || *fmt == 'O')
+			fmt++;
+		if (*fmt == 'z' || *fmt == 's')
+			return 1;
+		if (*fmt == '\0')
+			break;
+		fmt++;
+	}
+	return 0;
+}
+
+/* Longest text given to strptime(3): it needs a NUL-terminated copy. */
+#define STRP_MAX	255
+
+/*
+ * The text must be used up exactly by the format. Fields the format does
+ * not set default to 1900-01-01 00:00:00 UTC (tm_mday starts at 1, not
+ * 0, so that a format without %d means the first of the month). The
+ * calendar date is checked, since glibc accepts "31/02".
+ */
+static int
+parse_strp(const char *p, size_t n, const char *fmt, int64_t *ns)
+{
+	char buf[STRP_MAX + 1];
+	struct tm tm;
+	const char *end;
+	int64_t y, secs;
+
+	if (fmt == NULL || n == 0 || n > STRP_MAX || memchr(p, '\0', n) != NULL)
+		return -1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	memset(&tm, 0, sizeof(tm));
+	tm.tm_mday = 1;
+	if ((end = strptime(buf, fmt, &tm)) == NULL || end != buf + n)
+		return -1;
+	y = (int64_t)tm.tm_year + 1900;
+	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
+	    tm.tm_mday > month_days(y, tm.tm_mon + 1) ||
+	    tm.tm_hour < 0 || tm.tm_min < 0 || tm.tm_sec < 0)
+		return -1;
+	secs = days_from_civil(y, tm.tm_mon + 1, tm.tm_mday) * S_PER_DAY +
+	    tm.tm_hour * 3600LL + tm.tm_min * 60LL + tm.tm_sec;
+	if (strp_has_zone(fmt))
+		secs -= tm.tm_gmtoff;
+	return secs_to_ns(secs, 0, ns);
+}
+
+int
+tf_parse_time(const char *p, size_t n, enum tfmt f, const char *strp,
+    int64_t *ns)
+{
+	switch (f) {
+	case TF_S:
+		return parse_count(p, n, NS_PER_S, 1, ns);
+	case TF_MS:
+		return parse_count(p, n, NS_PER_MS, 0, ns);
+	case TF_US:
+		return parse_count(p, n, NS_PER_US, 0, ns);
+	case TF_NS:
+		return parse_count(p, n, 1, 0, ns);
+	case TF_ISO:
+		return parse_iso(p, n, ns);
+	case TF_STRPTIME:
+		return parse_strp(p, n, strp, ns);
+	default:
+		return -1;
+	}
+}
+
+/*
+ * The magnitude is judged on the integer part as written ("|v| < 1e11"
+ * holds exactly when the integer part is < 1e11). A format is returned
+ * only if the text parses in it, so a number past the int64 range (in
+ * seconds, anything after 2262) is TF_AUTO, not a format that then fails.
+ */
+enum tfmt
+tf_detect(const char *p, size_t n)
+{
+	struct dec d;
+	enum tfmt f;
+	int64_t t;
+	size_t i = 0, k;
+
+	if (n >= 5 && isdig(p[0]) && isdig(p[1]) && isdig(p[2]) &&
+	    isdig(p[3]) && p[4] == '-')
+		return parse_iso(p, n, &t) == 0 ? TF_ISO : TF_AUTO;
+	if (n > 0 && (p[0] == '-' || p[0] == '+'))
+		i = 1;
+	if ((k = dec_scan(p + i, n - i, &d)) == 0 || k != n - i)
+		return TF_AUTO;
+	if (d.d_big || d.d_int >= 100000000000000000ULL)
+		f = TF_NS;
+	else if (d.d_int >= 100000000000000ULL)
+		f = TF_US;
+	else if (d.d_int >= 100000000000ULL)
+		f = TF_MS;
+	else
+		f = TF_S;
+	/* ms, us and ns are integers: a fraction only makes sense in s. */
+	if (d.d_dot && f != TF_S)
+		return TF_AUTO;
+	return tf_parse_time(p, n, f, NULL, &t) == 0 ? f : TF_AUTO;
+}
+
+/* t / unit as an exact decimal: the shortest fraction that is exact,
+ * digits is the fraction width of one ns in that unit. */
+static char *
+put_scaled(char *p, int64_t t, uint64_t unit, int digits)
+{
+	uint64_t v, r;
+
+	if (t < 0)
+		*p++ = '-';
+	v = magnitude(t);
+	p = put_uint(p, v / unit, 0);
+	if ((r = v % unit) != 0) {
+		*p++ = '.';
+		while (r % 10 == 0) {
+			r /= 10;
+			digits--;
+		}
+		p = put_uint(p, r, digits);
+	}
+	return p;
+}
+
+/* UTC, floor division so that -0.5 s is 1969-12-31T23:59:59.5Z. */
+static char *
+put_iso(char *p, int64_t t)
+{
+	int64_t s, r, days, sod, y;
+	int m, d, w;
+
+	s = t / NS_PER_S;
+	r = t % NS_PER_S;
+	if (r < 0) {
+		r += NS_PER_S;
+		s--;
+	}
+	days = s / S_PER_DAY;
+	sod = s % S_PER_DAY;
+	if (sod < 0) {
+		sod += S_PER_DAY;
+		days--;
+	}
+	civil_from_days(days, &y, &m, &d);
+	if (y < 0)
+		*p++ = '-';
+	p = put_uint(p, magnitude(y), 4);
+	*p++ = '-';
+	p = put_uint(p, m, 2);
+	*p++ = '-';
+	p = put_uint(p, d, 2);
+	*p++ = 'T';
+	p = put_uint(p, sod / 3600, 2);
+	*p++ = ':';
+	p = put_uint(p, sod / 60 % 60, 2);
+	*p++ = ':';
+	p = put_uint(p, sod % 60, 2);
+	if (r != 0) {
+		if (r % NS_PER_MS == 0) {
+			r /= NS_PER_MS;
+			w = 3;
+		} else if (r % NS_PER_US == 0) {
+			r /= NS_PER_US;
+			w = 6;
+		} else
+			w = 9;
+		*p++ = '.';
+		p = put_uint(p, r, w);
+	}
+	*p++ = 'Z';
+	return p;
+}
+
+/* TF_AUTO and TF_STRPTIME are not output formats; they print as ISO, the
+ * output SPEC §3 gives strptime input. */
+size_t
+tf_format(char *buf, int64_t t, enum tfmt f)
+{
+	char *p;
+
+	switch (f) {
+	case TF_S:
+		p = put_scaled(buf, t, NS_PER_S, 9);
+		break;
+	case TF_MS:
+		p = put_scaled(buf, t, NS_PER_MS, 6);
+		break;
+	case TF_US:
+		p = put_scaled(buf, t, NS_PER_US, 3);
+		break;
+	case TF_NS:
+		p = put_scaled(buf, t, 1, 0);
+		break;
+	default:
+		p = put_iso(buf, t);
+		break;
+	}
+	*p = '\0';
+	return p - buf;
+}

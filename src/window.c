@@ -1,0 +1,81 @@
+/* window: assigner arithmetic; see window.h. Intermediate values are
+ * computed in 128 bits so that times near the int64 limits are judged,
+ * not wrapped. */
+#include "window.h"
+
+static int64_t
+gcd(int64_t a, int64_t b)
+{
+	while (b != 0) {
+		int64_t t = a % b;
+
+		a = b;
+		b = t;
+	}
+	return a;
+}
+
+/* floor(a / b) for b > 0 */
+static __int128
+floor_div(__int128 a, __int128 b)
+{
+	__int128 q = a / b;
+
+	if (a % b != 0 && a < 0)
+		q--;
+	return q;
+}
+
+void
+window_init(struct wspec *w, int64_t size, int64_t step, int64_t offset)
+{
+	w->size = size;
+	w->step = step;
+	w->offset = offset;
+	w->pane = gcd(size, step);
+}
+
+static int
+fits(__int128 v)
+{
+	return v >= INT64_MIN && v <= INT64_MAX;
+}
+
+int
+window_of(const struct wspec *w, int64_t t, int64_t *first_end,
+    int64_t *last_end)
+{
+	__int128 last_start, first_start, k;
+
+	/* the latest start <= t */
+	last_start = floor_div((__int128)t - w->offset, w->step) * w->step +
+	    w->offset;
+	if (last_start + w->size <= t)
+		return -1;		/* in a gap */
+	/* the earliest start > t - size */
+	k = floor_div(last_start - ((__int128)t - w->size) - 1, w->step);
+	first_start = last_start - k * w->step;
+	if (!fits(first_start) || !fits(last_start + w->size))
+		return -1;
+	*first_end = (int64_t)(first_start + w->size);
+	*last_end = (int64_t)(last_start + w->size);
+	return 0;
+}
+
+int64_t
+window_pane(const struct wspec *w, int64_t t)
+{
+	return (int64_t)(floor_div((__int128)t - w->offset, w->pane) * w->pane +
+	    w->offset);
+}
+
+int64_t
+window_end_after(const struct wspec *w, int64_t after)
+{
+	/* ends lie on the grid offset + size + k*step */
+	__int128 base = (__int128)w->offset + w->size;
+	__int128 e = (floor_div((__int128)after - base, w->step) + 1) * w->step +
+	    base;
+
+	return fits(e) ? (int64_t)e : INT64_MAX;
+}

@@ -1,0 +1,346 @@
+/* Unit tests of num: parsing, and printing that reads back exactly. */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "num.h"
+#include "unit.h"
+
+#define NEL(a)	(sizeof(a) / sizeof((a)[0]))
+
+/* Parses s as a slice without its NUL, so reading past n trips ASan. */
+static int
+parse(const char *s, struct num *out)
+{
+	size_t n = strlen(s);
+	char *copy = malloc(n + 1);
+	int rc;
+
+	memcpy(copy, s, n);
+	rc = num_parse(copy, n, out);
+	free(copy);
+	return rc;
+}
+
+static void
+test_parse_int(void)
+{
+	static const struct {
+		const char *in;
+		int64_t want;
+	} t[] = {
+		{ "0", 0 },
+		{ "-0", 0 },
+		{ "+0", 0 },
+		{ "7", 7 },
+		{ "-3", -3 },
+		{ "+42", 42 },
+		{ "007", 7 },
+		{ "-007", -7 },
+		{ "1700000000", 1700000000 },
+		{ "9007199254740993", INT64_C(9007199254740993) },
+		{ "9223372036854775807", INT64_MAX },
+		{ "-9223372036854775807", -INT64_MAX },
+		{ "-9223372036854775808", INT64_MIN },
+	};
+	struct num n;
+	size_t i;
+
+	for (i = 0; i < NEL(t); i++) {
+		memset(&n, 0xff, sizeof(n));
+		CHECK(parse(t[i].in, &n) == 0);
+		CHECK(n.is_int == 1);
+		CHECK(n.i == t[i].want);
+		CHECK(n.d == (double)t[i].want);
+		if (n.is_int != 1 || n.i != t[i].want)
+			fprintf(stderr, "  \"%s\": is_int %d, %lld\n", t[i].in,
+			    n.is_int, (long long)n.i);
+	}
+}
+
+static void
+test_parse_double(void)
+{
+	static const struct {
+		const char *in;
+		double want;
+	} t[] = {
+		{ "2.50", 2.5 },
+		{ "2.5", 2.5 },
+		{ "-2.5", -2.5 },
+		{ "+2.5", 2.5 },
+		{ ".5", 0.5 },
+		{ "-.5", -0.5 },
+		{ "5.", 5.0 },
+		{ "5.0", 5.0 },
+		{ "0.1", 0.1 },
+		{ "1e3", 1000.0 },
+		{ "1E3", 1000.0 },
+		{ "1e+3", 1000.0 },
+		{ "1e-3", 0.001 },
+		{ "-1.5e-3", -0.0015 },
+		{ ".5e1", 5.0 },
+		{ "5.e1", 50.0 },
+		{ "0e999999999999999999", 0.0 },
+		{ "1e-400", 0.0 },		/* underflow is a number */
+		{ "4.9406564584124654e-324", 4.9406564584124654e-324 },
+		{ "1.7976931348623157e308", DBL_MAX },
+		{ "-1.7976931348623157e308", -DBL_MAX },
+		{ "9223372036854775808", 9223372036854775808.0 },
+		{ "-9223372036854775809", -9223372036854775808.0 },
+		{ "99999999999999999999999", 1e23 },
+		/* Correctly rounded: halfway cases and long digit strings. */
+		{ "9007199254740993.0", 9007199254740992.0 },
+		{ "9007199254740993.00000000000000000001", 9007199254740994.0 },
+		{ "0.30000000000000001665", 0.3 },	/* just below half */
+		{ "0.30000000000000001666", 0.30000000000000004 },
+		{ "2.2250738585072011e-308", 2.2250738585072011e-308 },
+	};
+	struct num n;
+	size_t i;
+
+	for (i = 0; i < NEL(t); i++) {
+		memset(&n, 0xff, sizeof(n));
+		CHECK(parse(t[i].in, &n) == 0);
+		CHECK(n.is_int == 0);
+		CHECK(n.d == t[i].want);
+		if (n.is_int != 0 || n.d != t[i].want)
+			fprintf(stderr, "  \"%s\": is_int %d, %.17g\n", t[i].in,
+			    n.is_int, n.d);
+	}
+	/* The sign of zero survives the double path. */
+	CHECK(parse("-0.0", &n) == 0 && n.d == 0 && signbit(n.d));
+	CHECK(parse("-0e5", &n) == 0 && n.d == 0 && signbit(n.d));
+}
+
+static void
+test_parse_reject(void)
+{
+	static const char *const t[] = {
+		"", "-", "+", ".", "-.", "+.", "e", "e5", ".e5", "-e5",
+		"1e", "1e+", "1e-", "1e+-3", "1ee3", "1e3.5", "1e 3", "1.2.3",
+		"1..2", "--1", "+-1", "-+1", " 1", "1 ", "1\n", "\t1",
+		"1,5", "1_000", "0x10", "0X1p3", "1p3", "inf", "-inf",
+		"infinity", "nan", "NaN", "1d", "1f", "1L", "12a", "a12",
+		"1e309", "-1e309", "1.8e308", "1e99999999999999999999",
+		"\xef\xbc\x91",	/* fullwidth digit one */
+	};
+	struct num n;
+	size_t i;
+
+	for (i = 0; i < NEL(t); i++) {
+		CHECK(parse(t[i], &n) == -1);
+		if (parse(t[i], &n) != -1)
+			fprintf(stderr, "  accepted \"%s\"\n", t[i]);
+	}
+	/* An embedded NUL is not the end of the number. */
+	CHECK(num_parse("1\0002", 3, &n) == -1);
+	CHECK(num_parse("1.5\0", 4, &n) == -1);
+	/* A slice stops at n, whatever follows. */
+	CHECK(num_parse("12x", 2, &n) == 0 && n.is_int && n.i == 12);
+	CHECK(num_parse("1.5e", 3, &n) == 0 && !n.is_int && n.d == 1.5);
+	CHECK(num_parse("5", 0, &n) == -1);
+}
+
+static void
+test_parse_long(void)
+{
+	static char buf[5000];
+	struct num n;
+
+	/* Long but within the bound: exact by strtod. */
+	buf[0] = '0';
+	buf[1] = '.';
+	memset(buf + 2, '0', 3000);
+	buf[3002] = '1';
+	CHECK(num_parse(buf, 3003, &n) == 0 && !n.is_int && n.d == 0.0);
+	memset(buf, '0', 4095);
+	buf[4095] = '5';
+	CHECK(num_parse(buf, 4096, &n) == 0 && n.is_int && n.i == 5);
+	/* An integer too long for int64 but within 4096 bytes: a double. */
+	memset(buf, '1', 300);
+	CHECK(num_parse(buf, 300, &n) == 0 && !n.is_int && n.d > 1e299);
+	memset(buf, '0', 4094);
+	buf[4094] = '.';
+	buf[4095] = '5';
+	CHECK(num_parse(buf, 4096, &n) == 0 && !n.is_int && n.d == 0.5);
+	/* Past the bound: refused, without a crash. */
+	memset(buf, '0', 4095);
+	buf[4095] = '.';
+	buf[4096] = '5';
+	CHECK(num_parse(buf, 4097, &n) == -1);
+	memset(buf, '9', sizeof(buf));
+	CHECK(num_parse(buf, sizeof(buf), &n) == -1);
+	/* An integer of any length still parses: no copy is needed. */
+	memset(buf, '0', sizeof(buf));
+	buf[sizeof(buf) - 1] = '3';
+	CHECK(num_parse(buf, sizeof(buf), &n) == 0 && n.is_int && n.i == 3);
+
+	/* errno is left alone, even on overflow and underflow. */
+	errno = 1234;
+	CHECK(num_parse("1e-400", 6, &n) == 0 && errno == 1234);
+	CHECK(num_parse("1e400", 5, &n) == -1 && errno == 1234);
+}
+
+static void
+test_format_double(void)
+{
+	static const struct {
+		double d;
+		const char *want;
+	} t[] = {
+		{ 2.5, "2.5" },
+		{ 0.1, "0.1" },
+		{ 1e21, "1e+21" },
+		{ 100, "100" },
+		{ 1e16, "1e+16" },
+		{ 1e15, "1000000000000000" },
+		{ 123456789012345680.0, "1.2345678901234568e+17" },
+		{ 1234567890123456.0, "1234567890123456" },
+		{ 0, "0" },
+		{ -0.0, "-0" },
+		{ 1, "1" },
+		{ -1, "-1" },
+		{ 10, "10" },
+		{ 1000, "1000" },
+		{ 100000, "100000" },
+		{ 1.5, "1.5" },
+		{ -2.5, "-2.5" },
+		{ 0.3, "0.3" },
+		{ 0.1 + 0.2, "0.30000000000000004" },
+		{ 1.0 / 3, "0.3333333333333333" },
+		{ 2.0 / 3, "0.6666666666666666" },
+		{ 0.001, "0.001" },
+		{ 0.0001, "0.0001" },
+		{ 0.00001, "1e-05" },
+		{ 0.000123, "0.000123" },
+		{ 1.5e-7, "1.5e-07" },
+		{ 1e100, "1e+100" },
+		{ 123.456, "123.456" },
+		{ 9007199254740993.0, "9007199254740992" },
+		{ 5e-324, "5e-324" },
+		{ DBL_MAX, "1.7976931348623157e+308" },
+		{ -DBL_MAX, "-1.7976931348623157e+308" },
+		{ DBL_MIN, "2.2250738585072014e-308" },
+		{ 9.5, "9.5" },
+		{ 0.5, "0.5" },
+		{ 99.99, "99.99" },
+		{ HUGE_VAL, "inf" },
+		{ -HUGE_VAL, "-inf" },
+		{ NAN, "nan" },
+		{ -NAN, "nan" },
+	};
+	char buf[NUM_BUFSZ];
+	size_t i, n;
+
+	for (i = 0; i < NEL(t); i++) {
+		memset(buf, 'X', sizeof(buf));
+		n = num_format_double(buf, t[i].d);
+		CHECK_STR(buf, t[i].want);
+		CHECK(n == strlen(t[i].want));
+	}
+}
+
+/* Shortest and exact over many doubles: the text reads back (through
+ * num_parse too), is < NUM_BUFSZ, and one digit fewer would not do. */
+static void
+test_roundtrip(void)
+{
+	char buf[NUM_BUFSZ], fewer[64];
+	uint64_t x = 2463534242ULL;
+	struct num nm;
+	double d;
+	size_t n;
+	int i, k, z, ok = 1, sig;
+
+	for (i = 0; i < 300000 && ok; i++) {
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		if (i % 2 == 0)
+			memcpy(&d, &x, sizeof(d));	/* any bit pattern */
+		else
+			/* like decimals from input */
+			d = (double)(int64_t)(x >> 20) / 1000;
+		if (!isfinite(d))
+			continue;
+		n = num_format_double(buf, d);
+		if (n >= NUM_BUFSZ || strtod(buf, NULL) != d ||
+		    num_parse(buf, n, &nm) != 0 || nm.d != d) {
+			fprintf(stderr, "  %a: \"%s\"\n", d, buf);
+			ok = 0;
+			break;
+		}
+		/* Its significant digits, without leading and trailing
+		 * zeros ("100" has one): one fewer must not read back. */
+		sig = 0;
+		for (k = 0, z = 0; buf[k] != '\0' && buf[k] != 'e'; k++) {
+			if (buf[k] < '0' || buf[k] > '9')
+				continue;
+			if (buf[k] == '0') {
+				if (sig > 0)
+					z++;
+			} else {
+				sig += z + 1;
+				z = 0;
+			}
+		}
+		if (sig > 1) {
+			snprintf(fewer, sizeof(fewer), "%.*e", sig - 2, d);
+			if (strtod(fewer, NULL) == d) {
+				fprintf(stderr, "  %a: \"%s\" not shortest\n",
+				    d, buf);
+				ok = 0;
+			}
+		}
+	}
+	CHECK(ok);
+}
+
+static void
+test_format_int(void)
+{
+	static const struct {
+		int64_t v;
+		const char *want;
+	} t[] = {
+		{ 0, "0" },
+		{ 1, "1" },
+		{ -1, "-1" },
+		{ 9, "9" },
+		{ 10, "10" },
+		{ -10, "-10" },
+		{ 1700000000, "1700000000" },
+		{ INT64_MAX, "9223372036854775807" },
+		{ -INT64_MAX, "-9223372036854775807" },
+		{ INT64_MIN, "-9223372036854775808" },
+	};
+	char buf[NUM_BUFSZ];
+	struct num nm;
+	size_t i, n;
+
+	for (i = 0; i < NEL(t); i++) {
+		memset(buf, 'X', sizeof(buf));
+		n = num_format_int(buf, t[i].v);
+		CHECK_STR(buf, t[i].want);
+		CHECK(n == strlen(t[i].want));
+		CHECK(num_parse(buf, n, &nm) == 0 && nm.is_int &&
+		    nm.i == t[i].v);
+	}
+}
+
+int
+main(void)
+{
+	test_parse_int();
+	test_parse_double();
+	test_parse_reject();
+	test_parse_long();
+	test_format_double();
+	test_roundtrip();
+	test_format_int();
+	return unit_done("num");
+}
