@@ -55,7 +55,7 @@ resolve(const struct config *c, struct fieldref *f, const struct field *names,
 
 			if (s == NULL)
 				abort();
-			f->name = s;
+			f->name = f->owned = s;
 		}
 		return 0;
 	}
@@ -112,4 +112,20 @@ config_maxfield(const struct config *c)
 	}
 #undef SEE
 	return m;
+}
+
+void
+config_free(struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nkeys; i++)
+		free(c->keys[i].owned);
+	free(c->time.owned);
+	for (i = 0; i < c->naggs; i++) {
+		free(c->aggs[i].f.owned);
+		free(c->aggs[i].out.owned);
+	}
+	free(c->keys);
+	free(c->aggs);
 }

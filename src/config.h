@@ -21,6 +21,7 @@ struct fieldref {
 	const char *spec;	/* as written */
 	size_t idx;		/* 0-based column, once resolved */
 	const char *name;	/* for messages and headers, once resolved */
+	char *owned;		/* name, when copied from the header */
 };
 
 struct aggspec {
@@ -65,6 +66,9 @@ struct config {
 /* Resolves every FIELD against the header names (names may be NULL when
  * there is no header). Returns 0, or -1 after printing a usage message. */
 int config_resolve(struct config *c, const struct field *names, size_t n);
+
+/* Frees what parsing and resolving allocated. */
+void config_free(struct config *c);
 
 /* The largest 0-based column any FIELD refers to, plus one. */
 size_t config_maxfield(const struct config *c);

@@ -461,9 +461,10 @@ process(struct engine *e, const struct record *r)
 	kb = record_key(e, r, &kn);
 	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
 	p = st_pane(s, k, window_pane(&e->w, t), &created);
-	aggs_add(e->g, &s->a, st_acc(p), e->vals, root->sr_seq);
-	root = st_root(s);
-	root->sr_seq++;
+	/* st_key and st_pane may have moved the arena: no pointer into it
+	 * taken before them is used after. */
+	aggs_add(e->g, &s->a, st_acc(p), e->vals, st_root(s)->sr_seq);
+	st_root(s)->sr_seq++;
 
 	/* Step 3: windows past their end but kept by allowed lateness. */
 	if (fe <= w) {

@@ -194,7 +194,7 @@ int
 main(int argc, char **argv)
 {
 	struct config c;
-	int ch, explicit_fmt = 0;
+	int ch, status;
 	char opt[3] = "-?";
 	const char *prev;
 
@@ -220,15 +220,12 @@ main(int argc, char **argv)
 				c.fmt = IF_TSV;
 			else
 				usage_error("--format: unknown format '%s'", optarg);
-			explicit_fmt = 1;
 			break;
 		case O_CSV:
 			c.fmt = IF_CSV;
-			explicit_fmt = 1;
 			break;
 		case O_TSV:
 			c.fmt = IF_TSV;
-			explicit_fmt = 1;
 			break;
 		case 'd':
 			if (strcmp(optarg, "\\t") == 0)
@@ -351,7 +348,6 @@ main(int argc, char **argv)
 			usage_error("unknown option '%s'", prev);
 		}
 	}
-	(void)explicit_fmt;
 	if (c.wkind == WK_NONE)
 		usage_error("a window is needed: --tumble SIZE or "
 		    "--slide SIZE,STEP%s%s", "", "");
@@ -359,5 +355,7 @@ main(int argc, char **argv)
 		add_agg(&c, AG_COUNT, NULL, "--count");
 	c.files = argv + optind;
 	c.nfiles = argc - optind;
-	return engine_run(&c);
+	status = engine_run(&c);
+	config_free(&c);
+	return status;
 }
