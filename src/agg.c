@@ -213,7 +213,8 @@ blob_eq(const struct arena *a, aoff b, const char *p, size_t n)
 	return x->b_len == n && memcmp(x->b_data, p, n) == 0;
 }
 
-/* Inserts slot s into the table t (cap a power of two) unless present. */
+/* Inserts (h, blob) into the table t (cap a power of two) unless the value
+ * p[0..n) is there; p == NULL means it is known to be absent. */
 static int
 dslot_insert(const struct arena *a, struct dslot *t, uint64_t cap,
     uint64_t h, aoff blob, const char *p, size_t n)
@@ -221,7 +222,7 @@ dslot_insert(const struct arena *a, struct dslot *t, uint64_t cap,
 	uint64_t i, mask = cap - 1;
 
 	for (i = h & mask; t[i].blob != 0; i = (i + 1) & mask)
-		if (t[i].h == h && blob_eq(a, t[i].blob, p, n))
+		if (t[i].h == h && p != NULL && blob_eq(a, t[i].blob, p, n))
 			return 0;
 	t[i].h = h;
 	t[i].blob = blob;
@@ -237,24 +238,32 @@ dset_new(struct arena *a, uint64_t cap)
 	return off;
 }
 
+/* Adds the value p[0..n) with hash h to the distinct set of the slot at
+ * `slot`. With blob != 0 the value is that arena blob, moved into the set
+ * (or freed when the set has it already); p then points into it. */
 static void
-distinct_add(struct arena *a, aoff slot, const char *p, size_t n)
+distinct_put(struct arena *a, aoff slot, uint64_t h, const char *p, size_t n,
+    aoff blob)
 {
 	struct acc_distinct *d = arena_ptr(a, slot);
 	struct dset *s;
-	uint64_t h = XXH3_64bits(p, n), i, mask;
-	aoff blob, grown;
+	uint64_t i, mask;
+	aoff grown;
 
 	if (d->set == 0) {
 		grown = dset_new(a, 8);
-		((struct acc_distinct *)arena_ptr(a, slot))->set = grown;
+		d = arena_ptr(a, slot);
+		d->set = grown;
+		if (blob != 0)
+			p = blob_at(a, blob)->b_data;
 	}
-	d = arena_ptr(a, slot);
 	s = arena_ptr(a, d->set);
 	mask = s->ds_cap - 1;
 	for (i = h & mask; s->ds_slot[i].blob != 0; i = (i + 1) & mask)
-		if (s->ds_slot[i].h == h && blob_eq(a, s->ds_slot[i].blob, p, n))
+		if (s->ds_slot[i].h == h && blob_eq(a, s->ds_slot[i].blob, p, n)) {
+			blob_free(a, blob);
 			return;
+		}
 	if ((s->ds_n + 1) * 2 > s->ds_cap) {
 		uint64_t cap = s->ds_cap * 2;
 		struct dset *o;
@@ -275,17 +284,19 @@ distinct_add(struct arena *a, aoff slot, const char *p, size_t n)
 		    o->ds_cap * sizeof(struct dslot));
 		d->set = grown;
 	}
-	/* Keep the blob's offset in the arena while allocating it. */
-	blob = arena_alloc(a, sizeof(struct blob) + n);
-	{
-		struct blob *b = blob_at(a, blob);
+	if (blob == 0) {
+		/* p is outside the arena: it survives the arena moving */
+		struct blob *b;
 
+		blob = arena_alloc(a, sizeof(struct blob) + n);
+		b = blob_at(a, blob);
 		b->b_len = b->b_cap = (uint32_t)n;
 		memcpy(b->b_data, p, n);
 	}
 	d = arena_ptr(a, slot);
 	s = arena_ptr(a, d->set);
-	dslot_insert(a, s->ds_slot, s->ds_cap, h, blob, p, n);
+	/* the value is known to be absent: no comparison is made */
+	dslot_insert(a, s->ds_slot, s->ds_cap, h, blob, NULL, 0);
 	s->ds_n++;
 }
 
@@ -370,10 +381,102 @@ aggs_add(const struct aggs *g, struct arena *a, aoff acc,
 			break;
 		}
 		case AG_DISTINCT:
-			distinct_add(a, slot, v->p, v->n);
+			distinct_put(a, slot, XXH3_64bits(v->p, v->n), v->p, v->n, 0);
 			break;
 		case AG_COUNT:
 			break;
+		}
+	}
+}
+
+void
+aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
+{
+	size_t i;
+	uint64_t j;
+
+	for (i = 0; i < g->n; i++) {
+		const struct agg *ag = &g->v[i];
+		aoff ds = dst + ag->off, ss = src + ag->off;
+
+		switch (ag->kind) {
+		case AG_COUNT:
+			((struct acc_count *)arena_ptr(a, ds))->n +=
+			    ((struct acc_count *)arena_ptr(a, ss))->n;
+			break;
+		case AG_SUM:
+		case AG_AVG: {
+			struct acc_sum *d = arena_ptr(a, ds);
+			const struct acc_sum *s = arena_ptr(a, ss);
+
+			d->n += s->n;
+			d->fsum += s->fsum;
+			d->inexact |= s->inexact;
+			if (__builtin_add_overflow(d->isum, s->isum, &d->isum))
+				d->inexact = 1;
+			break;
+		}
+		case AG_MIN:
+		case AG_MAX:
+		case AG_MIN_BY:
+		case AG_MAX_BY: {
+			struct acc_ext *d = arena_ptr(a, ds), *s = arena_ptr(a, ss);
+
+			if (s->set && ext_better(ag->kind == AG_MAX ||
+			    ag->kind == AG_MAX_BY, s->v, s->seq, d)) {
+				aoff old = d->text;
+
+				*d = *s;
+				s->text = old;
+			}
+			blob_free(a, s->text);
+			s->text = 0;
+			break;
+		}
+		case AG_FIRST:
+		case AG_LAST: {
+			struct acc_pick *d = arena_ptr(a, ds), *s = arena_ptr(a, ss);
+
+			if (s->text != 0 && (d->text == 0 ||
+			    (ag->kind == AG_FIRST ? s->seq < d->seq :
+			    s->seq > d->seq))) {
+				aoff old = d->text;
+
+				*d = *s;
+				s->text = old;
+			}
+			blob_free(a, s->text);
+			s->text = 0;
+			break;
+		}
+		case AG_DISTINCT: {
+			struct acc_distinct *d = arena_ptr(a, ds);
+			aoff set = ((struct acc_distinct *)arena_ptr(a, ss))->set;
+			uint64_t cap;
+
+			if (set == 0)
+				break;
+			((struct acc_distinct *)arena_ptr(a, ss))->set = 0;
+			if (d->set == 0) {
+				d->set = set;
+				break;
+			}
+			cap = ((struct dset *)arena_ptr(a, set))->ds_cap;
+			for (j = 0; j < cap; j++) {
+				const struct dslot *sl =
+				    &((struct dset *)arena_ptr(a, set))->ds_slot[j];
+				const struct blob *b;
+
+				if (sl->blob == 0)
+					continue;
+				b = blob_at(a, sl->blob);
+				distinct_put(a, ds, sl->h, b->b_data, b->b_len,
+				    sl->blob);
+			}
+			arena_free(a, set, sizeof(struct dset) +
+			    cap * sizeof(struct dslot));
+			break;
+		}
 		}
 	}
 }

@@ -50,6 +50,11 @@ int aggs_extract(const struct aggs *g, const struct record *r,
 void aggs_add(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq);
 
+/* Merges the accumulators at src into those at dst, both in the arena
+ * (sessions that merge). Whatever src kept moves to dst or is freed: src
+ * needs no aggs_release() afterwards. */
+void aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src);
+
 /* Frees what the accumulators at acc keep in the arena. */
 void aggs_release(const struct aggs *g, struct arena *a, aoff acc);
 

@@ -16,29 +16,22 @@ all_digits(const char *s)
 	return 1;
 }
 
-int
-config_field(struct config *c, struct fieldref *f, const char *spec,
-    const char *opt)
+const char *
+config_field(struct fieldref *f, const char *spec)
 {
-	(void)c;
 	f->spec = spec;
 	f->name = spec;
-	if (*spec == '\0') {
-		fprintf(stderr, "fwin: %s: empty field\n", opt);
-		return -1;
-	}
+	if (*spec == '\0')
+		return "empty";
 	if (all_digits(spec)) {
 		unsigned long long v = strtoull(spec, NULL, 10);
 
-		if (v < 1 || v > 1000000000) {
-			fprintf(stderr, "fwin: %s: field number %s out of range\n",
-			    opt, spec);
-			return -1;
-		}
+		if (v < 1 || v > 1000000000)
+			return "field numbers run from 1 to 1000000000";
 		f->idx = (size_t)v - 1;
 	} else
 		f->idx = SIZE_MAX;	/* a name: resolved with the header */
-	return 0;
+	return NULL;
 }
 
 /* Resolves one reference; returns 0 or -1 (reported). */

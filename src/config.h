@@ -9,7 +9,8 @@
 #include "output.h"
 #include "timefmt.h"
 
-enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE };
+/* WK_NONE is rolling mode: a running aggregate per key. */
+enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT };
 
 enum aggkind {
 	AG_COUNT, AG_SUM, AG_AVG, AG_MIN, AG_MAX, AG_FIRST, AG_LAST,
@@ -46,7 +47,8 @@ struct config {
 	enum tfmt out_time;
 	/* windows */
 	enum wkind wkind;
-	int64_t size, step, offset;
+	int64_t size, step, offset;	/* size is the gap of --session */
+	uint64_t count_n, count_slide;	/* --count-window N,SLIDE */
 	int64_t lateness, allowed;
 	const char *late_file;
 	int flush;			/* -1: default */
@@ -73,9 +75,8 @@ void config_free(struct config *c);
 /* The largest 0-based column any FIELD refers to, plus one. */
 size_t config_maxfield(const struct config *c);
 
-/* Parses a FIELD: stores the spec; a number is resolved now. Returns 0, or
- * -1 for a name without -H or a number < 1 (message printed). */
-int config_field(struct config *c, struct fieldref *f, const char *spec,
-    const char *opt);
+/* Parses a FIELD: stores the spec; a number is resolved now, a name later
+ * by config_resolve(). Returns NULL, or what is wrong with it. */
+const char *config_field(struct fieldref *f, const char *spec);
 
 #endif

@@ -35,16 +35,12 @@
 
 #define MAX_BAD_MESSAGES 10
 
-struct fire {
-	int64_t end;
-	aoff key;
-};
-
 struct engine {
 	struct config *c;
 	struct state st;
 	struct aggs *g;
 	struct wspec w;
+	uint64_t count_pane;	/* records per pane of a count window */
 	struct input *in;
 	struct out *out, *late;
 	int outfd, latefd;
@@ -60,6 +56,18 @@ struct engine {
 	int fatal;
 	struct timespec t0;
 };
+
+static void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (p == NULL) {
+		fprintf(stderr, "fwin: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
 
 static void *
 xrealloc(void *p, size_t n)
@@ -190,51 +198,83 @@ key_cmp(size_t nkeys, const struct key *a, const struct key *b)
 	return 0;
 }
 
-/* Fires key k's window ending at end: merges its panes and writes a row. */
+/* A window to fire: [start, end) of key, made of the key's panes in that
+ * range, or of the one pane `pane` (a session). */
+struct fire {
+	int64_t end, start;
+	aoff key, pane;
+};
+
 static void
-fire_one(struct engine *e, aoff k, int64_t end)
+emit_row_end(struct engine *e)
+{
+	aggs_emit(e->g, &e->st.a, e->out);
+	out_end_row(e->out);
+	st_root(&e->st)->sr_fired++;
+}
+
+/* Fires one window: merges its panes and writes a row. */
+static void
+fire_one(struct engine *e, const struct fire *f)
 {
 	struct state *s = &e->st;
-	int64_t start = end - e->w.size;
 	aoff p;
 
 	aggs_fold_begin(e->g);
-	for (p = st_keyp(s, k)->k_head; p != 0 && st_panep(s, p)->p_start < end;
-	    p = st_panep(s, p)->p_next)
-		if (st_panep(s, p)->p_start >= start)
-			aggs_fold(e->g, &s->a, st_acc(p));
-	if (e->ofmt == TF_AUTO)	/* no time was read: processing time */
-		e->ofmt = TF_ISO;
-	emit_time(e, start);
-	emit_time(e, end);
-	emit_key(e, st_keyp(s, k));
-	aggs_emit(e->g, &s->a, e->out);
-	out_end_row(e->out);
-	st_root(s)->sr_fired++;
+	if (f->pane != 0)
+		aggs_fold(e->g, &s->a, st_acc(f->pane));
+	else
+		for (p = st_keyp(s, f->key)->k_head;
+		    p != 0 && st_panep(s, p)->p_start < f->end;
+		    p = st_panep(s, p)->p_next)
+			if (st_panep(s, p)->p_start >= f->start)
+				aggs_fold(e->g, &s->a, st_acc(p));
+	emit_time(e, f->start);
+	emit_time(e, f->end);
+	emit_key(e, st_keyp(s, f->key));
+	emit_row_end(e);
 }
 
-/* The last window end of the pane starting at ps. */
+static void
+fire_window(struct engine *e, aoff k, int64_t end)
+{
+	struct fire f = { end, end - e->w.size, k, 0 };
+
+	fire_one(e, &f);
+}
+
+/* The end of the last window that holds pane p: p can be purged once
+ * that window has expired. */
 static int64_t
-pane_last_end(const struct engine *e, int64_t ps)
+pane_last_end(const struct engine *e, const struct pane *p)
 {
 	int64_t fe, le;
 
-	(void)window_of(&e->w, ps, &fe, &le);
+	if (e->c->wkind == WK_SESSION)
+		return p->p_end;
+	(void)window_of(&e->w, p->p_start, &fe, &le);
 	return le;
 }
 
 /* The smallest window end > after of a window that holds one of k's
- * panes, or T_NONE. Panes are ordered by start, so the first pane with a
- * window ending after `after` gives it. */
+ * panes, or T_NONE. Panes are ordered by start (and so are their window
+ * ends), so the first pane with a window ending after `after` gives it. */
 static int64_t
 next_end_with_data(const struct engine *e, aoff k, int64_t after)
 {
 	const struct state *s = &e->st;
+	const struct pane *pp;
 	int64_t fe, le, cand;
 	aoff p;
 
-	for (p = st_keyp(s, k)->k_head; p != 0; p = st_panep(s, p)->p_next) {
-		(void)window_of(&e->w, st_panep(s, p)->p_start, &fe, &le);
+	for (p = st_keyp(s, k)->k_head; p != 0; p = pp->p_next) {
+		pp = st_panep(s, p);
+		if (e->c->wkind == WK_SESSION) {
+			if (pp->p_end > after)
+				return pp->p_end;
+			continue;
+		}
+		(void)window_of(&e->w, pp->p_start, &fe, &le);
 		if (le <= after)
 			continue;
 		cand = window_end_after(&e->w, after);
@@ -252,7 +292,7 @@ schedule(struct engine *e, aoff k)
 	int64_t when = kp->k_next_fire, purge;
 
 	if (kp->k_head != 0) {
-		purge = sat_add(pane_last_end(e, st_panep(&e->st, kp->k_head)->p_start),
+		purge = sat_add(pane_last_end(e, st_panep(&e->st, kp->k_head)),
 		    e->c->allowed);
 		if (purge < when)
 			when = purge;
@@ -263,6 +303,13 @@ schedule(struct engine *e, aoff k)
 	}
 }
 
+static void
+pane_drop(struct engine *e, aoff k, aoff p)
+{
+	aggs_release(e->g, &e->st.a, st_acc(p));
+	st_pane_free(&e->st, k, p);
+}
+
 /* Frees k's panes whose every window has expired at watermark w. */
 static void
 purge(struct engine *e, aoff k, int64_t w)
@@ -271,10 +318,20 @@ purge(struct engine *e, aoff k, int64_t w)
 	aoff p;
 
 	while ((p = st_keyp(s, k)->k_head) != 0 &&
-	    sat_add(pane_last_end(e, st_panep(s, p)->p_start), e->c->allowed) <= w) {
-		aggs_release(e->g, &s->a, st_acc(p));
-		st_pane_free(s, k, p);
+	    sat_add(pane_last_end(e, st_panep(s, p)), e->c->allowed) <= w)
+		pane_drop(e, k, p);
+}
+
+static uint64_t
+gcd_u64(uint64_t a, uint64_t b)
+{
+	while (b != 0) {
+		uint64_t t = a % b;
+
+		a = b;
+		b = t;
 	}
+	return a;
 }
 
 static struct engine *sort_engine;	/* for the qsort comparator */
@@ -287,8 +344,67 @@ fire_cmp(const void *va, const void *vb)
 
 	if (a->end != b->end)
 		return a->end < b->end ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
 	return key_cmp(sort_engine->c->nkeys, st_keyp(s, a->key),
 	    st_keyp(s, b->key));
+}
+
+static void
+batch_add(struct engine *e, int64_t end, int64_t start, aoff k, aoff p)
+{
+	if (e->nbatch == e->capbatch) {
+		e->capbatch = e->capbatch ? 2 * e->capbatch : 256;
+		e->batch = xrealloc(e->batch, e->capbatch * sizeof(*e->batch));
+	}
+	e->batch[e->nbatch].end = end;
+	e->batch[e->nbatch].start = start;
+	e->batch[e->nbatch].key = k;
+	e->batch[e->nbatch++].pane = p;
+}
+
+/* Fires the batch in (end, start, key) order. */
+static void
+batch_fire(struct engine *e)
+{
+	size_t i;
+
+	if (e->nbatch > 1) {
+		sort_engine = e;
+		qsort(e->batch, e->nbatch, sizeof(*e->batch), fire_cmp);
+	}
+	for (i = 0; i < e->nbatch; i++)
+		fire_one(e, &e->batch[i]);
+	e->nbatch = 0;
+}
+
+/* Adds to the batch key k's windows that end in [k_next_fire, w], and
+ * moves k_next_fire past w. */
+static void
+collect_due(struct engine *e, aoff k, int64_t w)
+{
+	struct state *s = &e->st;
+	const struct pane *pp;
+	int64_t end, from = st_keyp(s, k)->k_next_fire;
+	aoff p;
+
+	if (e->c->wkind == WK_SESSION) {
+		/* sessions ending before k_next_fire have fired already */
+		end = T_NONE;
+		for (p = st_keyp(s, k)->k_head; p != 0; p = pp->p_next) {
+			pp = st_panep(s, p);
+			if (pp->p_end > w) {
+				end = pp->p_end;
+				break;
+			}
+			if (pp->p_end >= from)
+				batch_add(e, pp->p_end, pp->p_start, k, p);
+		}
+	} else
+		for (end = from; end != T_NONE && end <= w;
+		    end = next_end_with_data(e, k, end))
+			batch_add(e, end, end - e->w.size, k, 0);
+	st_keyp(s, k)->k_next_fire = end;
 }
 
 /* Moves the watermark to w and fires every window it passes. */
@@ -298,7 +414,6 @@ advance(struct engine *e, int64_t w)
 	struct state *s = &e->st;
 	struct timer tm;
 	struct key *kp;
-	int64_t end;
 	size_t i;
 
 	st_root(s)->sr_wm = w;
@@ -314,24 +429,9 @@ advance(struct engine *e, int64_t w)
 			    e->captouched * sizeof(*e->touched));
 		}
 		e->touched[e->ntouched++] = tm.t_key;
-		for (end = kp->k_next_fire; end != T_NONE && end <= w;
-		    end = next_end_with_data(e, tm.t_key, end)) {
-			if (e->nbatch == e->capbatch) {
-				e->capbatch = e->capbatch ? 2 * e->capbatch : 256;
-				e->batch = xrealloc(e->batch,
-				    e->capbatch * sizeof(*e->batch));
-			}
-			e->batch[e->nbatch].end = end;
-			e->batch[e->nbatch++].key = tm.t_key;
-		}
-		st_keyp(s, tm.t_key)->k_next_fire = end;
+		collect_due(e, tm.t_key, w);
 	}
-	if (e->nbatch > 1) {
-		sort_engine = e;
-		qsort(e->batch, e->nbatch, sizeof(*e->batch), fire_cmp);
-	}
-	for (i = 0; i < e->nbatch; i++)
-		fire_one(e, e->batch[i].key, e->batch[i].end);
+	batch_fire(e);
 	for (i = 0; i < e->ntouched; i++) {
 		purge(e, e->touched[i], w);
 		schedule(e, e->touched[i]);
@@ -419,41 +519,51 @@ record_time(struct engine *e, const struct record *r, int64_t *t)
 	return 0;
 }
 
+/* Step 4: the watermark follows the largest event time. */
 static void
-process(struct engine *e, const struct record *r)
+watermark_after(struct engine *e, int64_t t)
+{
+	struct st_root *root = st_root(&e->st);
+	int64_t w;
+
+	if (t <= root->sr_maxt)
+		return;
+	root->sr_maxt = t;
+	w = sat_add(t, -e->c->lateness);
+	if (w > root->sr_wm)
+		advance(e, w);
+}
+
+static void
+add_record(struct engine *e, aoff p)
+{
+	struct state *s = &e->st;
+
+	/* st_key and st_pane may have moved the arena: no pointer into it
+	 * taken before them is used after. */
+	aggs_add(e->g, &s->a, st_acc(p), e->vals, st_root(s)->sr_seq);
+	st_root(s)->sr_seq++;
+}
+
+/* Tumbling and sliding windows. */
+static void
+process_window(struct engine *e, const struct record *r, int64_t t)
 {
 	const struct config *c = e->c;
 	struct state *s = &e->st;
-	struct st_root *root = st_root(s);
-	struct badfield bf;
-	int64_t t, w, fe, le, first, end;
+	int64_t w, fe, le, first, end;
 	const char *kb;
-	size_t i, kn;
+	size_t kn;
 	aoff k, p;
 	int created;
 
-	root->sr_read++;
-	if (r->bad != NULL) {
-		bad(e, r, "%s", r->bad);
-		return;
-	}
-	for (i = 0; i < c->nkeys; i++)
-		if (c->keys[i].idx >= r->nf) {
-			bad_field(e, r, &c->keys[i], NULL, NULL);
-			return;
-		}
-	if (record_time(e, r, &t) != 0)
-		return;
-	if (aggs_extract(e->g, r, e->vals, &bf) != 0) {
-		bad_field(e, r, bf.f, bf.what,
-		    bf.f->idx < r->nf ? &r->f[bf.f->idx] : NULL);
-		return;
-	}
 	if (window_of(&e->w, t, &fe, &le) != 0) {
-		root->sr_nowin++;	/* in a gap between windows */
+		/* in a gap between windows: in none, but still a time seen */
+		st_root(s)->sr_nowin++;
+		watermark_after(e, t);
 		return;
 	}
-	w = root->sr_wm;
+	w = st_root(s)->sr_wm;
 	if (sat_add(le, c->allowed) <= w) {
 		write_late(e, r);
 		return;
@@ -461,10 +571,7 @@ process(struct engine *e, const struct record *r)
 	kb = record_key(e, r, &kn);
 	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
 	p = st_pane(s, k, window_pane(&e->w, t), &created);
-	/* st_key and st_pane may have moved the arena: no pointer into it
-	 * taken before them is used after. */
-	aggs_add(e->g, &s->a, st_acc(p), e->vals, st_root(s)->sr_seq);
-	st_root(s)->sr_seq++;
+	add_record(e, p);
 
 	/* Step 3: windows past their end but kept by allowed lateness. */
 	if (fe <= w) {
@@ -472,7 +579,7 @@ process(struct engine *e, const struct record *r)
 		if (first < fe)
 			first = fe;
 		for (end = first; end <= le && end <= w; end += e->w.step)
-			fire_one(e, k, end);
+			fire_window(e, k, end);
 	}
 	/* The record's earliest window still to fire. */
 	if (le > w) {
@@ -486,14 +593,212 @@ process(struct engine *e, const struct record *r)
 	}
 	if (created)
 		schedule(e, k);
+	watermark_after(e, t);
+}
 
-	/* Step 4: the watermark advances. */
-	root = st_root(s);
-	if (t > root->sr_maxt) {
-		root->sr_maxt = t;
-		w = sat_add(t, -c->lateness);
-		if (w > root->sr_wm)
-			advance(e, w);
+/* Session windows: the record's [t, t + gap) merges with every session
+ * of its key that it overlaps or touches. */
+static void
+process_session(struct engine *e, const struct record *r, int64_t t)
+{
+	const struct config *c = e->c;
+	struct state *s = &e->st;
+	int64_t w = st_root(s)->sr_wm, lo = t, hi = sat_add(t, c->size);
+	const struct pane *pp;
+	const char *kb;
+	size_t kn;
+	uint64_t h;
+	aoff k, p, q, after = 0, first = 0;
+
+	kb = record_key(e, r, &kn);
+	h = XXH3_64bits(kb, kn);
+	if ((k = st_key_find(s, kb, kn, h)) != 0) {
+		/* sessions are disjoint and ordered: the touching ones are
+		 * consecutive, found from the tail */
+		for (p = st_keyp(s, k)->k_tail; p != 0; p = pp->p_prev) {
+			pp = st_panep(s, p);
+			if (pp->p_start > hi)
+				continue;
+			if (pp->p_end < t) {
+				after = p;
+				break;
+			}
+			first = p;
+			if (pp->p_start < lo)
+				lo = pp->p_start;
+			if (pp->p_end > hi)
+				hi = pp->p_end;
+		}
+	}
+	/* Step 1-2: lateness is judged on the merged session; a live
+	 * session is never expired, so only a lone record can be late. */
+	if (sat_add(hi, c->allowed) <= w) {
+		write_late(e, r);
+		return;
+	}
+	if (k == 0)
+		k = st_key(s, kb, kn, h);
+	if (first == 0) {
+		p = st_pane_insert(s, k, after, t);
+	} else {
+		p = first;
+		while ((q = st_panep(s, p)->p_next) != 0 &&
+		    st_panep(s, q)->p_start <= sat_add(t, c->size)) {
+			aggs_merge(e->g, &s->a, st_acc(p), st_acc(q));
+			st_pane_free(s, k, q);
+		}
+	}
+	st_panep(s, p)->p_start = lo;
+	st_panep(s, p)->p_end = hi;
+	add_record(e, p);
+	if (hi <= w) {
+		/* Step 3: kept by allowed lateness; fires again at once */
+		struct fire f = { hi, lo, k, p };
+
+		fire_one(e, &f);
+	} else if (hi < st_keyp(s, k)->k_next_fire)
+		st_keyp(s, k)->k_next_fire = hi;
+	schedule(e, k);
+	watermark_after(e, t);
+}
+
+/* Fires key k's count window: all the panes it keeps. */
+static void
+fire_count(struct engine *e, aoff k)
+{
+	struct state *s = &e->st;
+	aoff p;
+
+	aggs_fold_begin(e->g);
+	for (p = st_keyp(s, k)->k_head; p != 0; p = st_panep(s, p)->p_next)
+		aggs_fold(e->g, &s->a, st_acc(p));
+	emit_key(e, st_keyp(s, k));
+	emit_row_end(e);
+}
+
+static int
+key_order(const void *va, const void *vb)
+{
+	const struct state *s = &sort_engine->st;
+
+	return key_cmp(sort_engine->c->nkeys, st_keyp(s, *(const aoff *)va),
+	    st_keyp(s, *(const aoff *)vb));
+}
+
+/* End of input with --flush: every key's pending count window fires with
+ * the records it has so far, in key order. */
+static void
+flush_count_windows(struct engine *e)
+{
+	struct state *s = &e->st;
+	const struct st_root *r = st_root(s);
+	const struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
+	aoff *keys = xrealloc(NULL, (r->sr_nkeys + 1) * sizeof(*keys));
+	size_t n = 0, i;
+
+	for (i = 0; i < r->sr_keycap; i++)
+		if (t[i].ks_key != 0 &&
+		    st_keyp(s, t[i].ks_key)->k_count % e->c->count_slide != 0)
+			keys[n++] = t[i].ks_key;
+	sort_engine = e;
+	qsort(keys, n, sizeof(*keys), key_order);
+	for (i = 0; i < n; i++)
+		fire_count(e, keys[i]);
+	free(keys);
+}
+
+/* Count windows: per key, by arrival. Panes hold runs of gcd(N, SLIDE)
+ * records; a window is the last N/gcd panes. */
+static void
+process_count(struct engine *e, const struct record *r)
+{
+	const struct config *c = e->c;
+	struct state *s = &e->st;
+	uint64_t n, next;
+	int64_t idx, keep_from;
+	const char *kb;
+	size_t kn;
+	aoff k, p;
+	int created;
+
+	kb = record_key(e, r, &kn);
+	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
+	n = ++st_keyp(s, k)->k_count;
+	idx = (int64_t)((n - 1) / e->count_pane);
+	p = st_pane(s, k, idx, &created);
+	add_record(e, p);
+	if (n % c->count_slide == 0)
+		fire_count(e, k);
+	/* keep only the panes the next window needs */
+	next = (n / c->count_slide + 1) * c->count_slide;
+	keep_from = (int64_t)((next - 1) / e->count_pane) -
+	    (int64_t)(c->count_n / e->count_pane) + 1;
+	while ((p = st_keyp(s, k)->k_head) != 0 &&
+	    st_panep(s, p)->p_start < keep_from)
+		pane_drop(e, k, p);
+}
+
+/* Rolling mode: one running aggregate per key, a row per record. */
+static void
+process_rolling(struct engine *e, const struct record *r, int64_t t)
+{
+	struct state *s = &e->st;
+	const char *kb;
+	size_t kn;
+	aoff k, p;
+	int created;
+
+	kb = record_key(e, r, &kn);
+	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
+	p = st_pane(s, k, 0, &created);
+	add_record(e, p);
+	aggs_fold_begin(e->g);
+	aggs_fold(e->g, &s->a, st_acc(p));
+	if (e->c->has_time)
+		emit_time(e, t);
+	emit_key(e, st_keyp(s, k));
+	emit_row_end(e);
+}
+
+static void
+process(struct engine *e, const struct record *r)
+{
+	const struct config *c = e->c;
+	struct badfield bf;
+	int64_t t = 0;
+	size_t i;
+
+	st_root(&e->st)->sr_read++;
+	if (r->bad != NULL) {
+		bad(e, r, "%s", r->bad);
+		return;
+	}
+	for (i = 0; i < c->nkeys; i++)
+		if (c->keys[i].idx >= r->nf) {
+			bad_field(e, r, &c->keys[i], NULL, NULL);
+			return;
+		}
+	if (c->wkind != WK_COUNT && record_time(e, r, &t) != 0)
+		return;
+	if (aggs_extract(e->g, r, e->vals, &bf) != 0) {
+		bad_field(e, r, bf.f, bf.what,
+		    bf.f->idx < r->nf ? &r->f[bf.f->idx] : NULL);
+		return;
+	}
+	switch (c->wkind) {
+	case WK_TUMBLE:
+	case WK_SLIDE:
+		process_window(e, r, t);
+		break;
+	case WK_SESSION:
+		process_session(e, r, t);
+		break;
+	case WK_COUNT:
+		process_count(e, r);
+		break;
+	case WK_NONE:
+		process_rolling(e, r, t);
+		break;
 	}
 }
 
@@ -536,11 +841,18 @@ open_output(struct engine *e)
 	const struct config *c = e->c;
 	size_t ncols = 2 + c->nkeys + c->naggs, i, j = 0;
 	const char **cols = xrealloc(NULL, ncols * sizeof(*cols));
-	char **owned = xrealloc(NULL, ncols * sizeof(*owned));
+	char **owned = xcalloc(ncols, sizeof(*owned));
 	enum outfmt of;
+	int status = -1;
 
-	cols[j++] = "window_start";
-	cols[j++] = "window_end";
+	if (c->wkind == WK_NONE) {
+		if (c->has_time)
+			cols[j++] = "time";
+	} else if (c->wkind != WK_COUNT) {
+		cols[j++] = "window_start";
+		cols[j++] = "window_end";
+	}
+	ncols = j + c->nkeys + c->naggs;
 	for (i = 0; i < c->nkeys; i++, j++) {
 		owned[j] = NULL;
 		if (c->header)
@@ -573,19 +885,13 @@ open_output(struct engine *e)
 	e->out = out_open(e->outfd, e->outname, of, cols, ncols);
 	if (c->header)
 		out_header(e->out);
-	for (i = 2 + c->nkeys; i < ncols; i++)
-		free(owned[i]);
-	for (i = 2; i < 2 + c->nkeys; i++)
-		free(owned[i]);
-	free(owned);
-	free(cols);
-	return 0;
+	status = 0;
 fail:
-	for (i = 2; i < ncols; i++)
+	for (i = 0; i < ncols; i++)
 		free(owned[i]);
 	free(owned);
 	free(cols);
-	return -1;
+	return status;
 }
 
 static void
@@ -662,15 +968,21 @@ engine_run(struct config *c)
 	input_set_maxfields(e.in, config_maxfield(c));
 
 	window_init(&e.w, c->size, c->step, c->offset);
+	if (c->wkind == WK_COUNT)
+		e.count_pane = gcd_u64(c->count_n, c->count_slide);
 	e.g = aggs_new(c);
 	e.vals = xrealloc(NULL, (c->naggs ? c->naggs : 1) * sizeof(*e.vals));
 	if (st_init(&e.st, aggs_accsize(e.g)) != 0) {
 		fprintf(stderr, "fwin: cannot map state: %s\n", strerror(errno));
 		return 1;
 	}
+	/* auto stays open until the first time is read */
+	st_root(&e.st)->sr_timefmt = c->time_fmt;
 	e.ofmt = c->out_time;
 	if (e.ofmt == TF_AUTO && !c->has_time)
 		e.ofmt = TF_ISO;
+	else if (e.ofmt == TF_AUTO && c->time_fmt != TF_AUTO)
+		e.ofmt = c->time_fmt == TF_STRPTIME ? TF_ISO : c->time_fmt;
 	if (c->late_file != NULL) {
 		if ((e.latefd = open_append(c->late_file)) < 0) {
 			status = 1;
@@ -690,9 +1002,18 @@ engine_run(struct config *c)
 	}
 	if (rc < 0 || e.fatal)
 		status = 1;
-	flush = c->flush < 0 ? 1 : c->flush;
-	if (status == 0 && flush)
-		advance(&e, INT64_MAX);
+	/* End of input: W becomes +inf. Count windows fire a partial window
+	 * only when --flush is given, as in Flink. */
+	if (c->wkind == WK_COUNT)
+		flush = c->flush == 1;
+	else
+		flush = c->flush < 0 ? 1 : c->flush;
+	if (status == 0 && flush) {
+		if (c->wkind == WK_COUNT)
+			flush_count_windows(&e);
+		else if (c->wkind != WK_NONE)
+			advance(&e, INT64_MAX);
+	}
 	if (input_failed(e.in))
 		status = 1;
 	if (c->stats)

@@ -1,8 +1,10 @@
 /* fwin: windowed aggregation of record streams, with the semantics of
  * Apache Flink's event-time windows. This file is the command line: it
  * turns options into a struct config and hands it to the engine. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +19,7 @@ enum {
 	O_FORMAT = 256, O_CSV, O_TSV, O_TIMEFMT, O_OUTTIME, O_TUMBLE, O_SLIDE,
 	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH, O_SUM, O_AVG,
 	O_MIN, O_MAX, O_FIRST, O_LAST, O_DISTINCT, O_MINBY, O_MAXBY,
-	O_OUTFMT, O_STRICT, O_STATS
+	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN
 };
 
 static const struct option longopts[] = {
@@ -32,6 +34,8 @@ static const struct option longopts[] = {
 	{ "output-time",	required_argument,	NULL, O_OUTTIME },
 	{ "tumble",		required_argument,	NULL, O_TUMBLE },
 	{ "slide",		required_argument,	NULL, O_SLIDE },
+	{ "session",		required_argument,	NULL, O_SESSION },
+	{ "count-window",	required_argument,	NULL, O_COUNTWIN },
 	{ "offset",		required_argument,	NULL, O_OFFSET },
 	{ "lateness",		required_argument,	NULL, 'l' },
 	{ "allowed-lateness",	required_argument,	NULL, O_ALLOWED },
@@ -76,6 +80,9 @@ usage(FILE *fp)
 "Windows:\n"
 "  --tumble SIZE            tumbling windows\n"
 "  --slide SIZE,STEP        sliding windows\n"
+"  --session GAP            session windows per key\n"
+"  --count-window N[,SLIDE] count windows per key (by arrival)\n"
+"  (no window option: rolling mode, a running aggregate per record)\n"
 "  --offset D               shift window alignment\n"
 "  -l, --lateness D         bounded out-of-orderness of the watermark\n"
 "  --allowed-lateness A     keep fired windows until W >= end + A\n"
@@ -107,6 +114,40 @@ usage_error(const char *fmt, ...)
 	exit(2);
 }
 
+/* Reports an option that getopt_long refused (ch is ':' for a missing
+ * value), naming it as the user typed it. */
+static void __attribute__((noreturn))
+bad_option(int ch, const char *arg)
+{
+	const struct option *o;
+	int n;
+
+	if (strncmp(arg, "--", 2) != 0) {
+		if (ch == ':')
+			usage_error("option '-%c' needs a value", optopt);
+		usage_error("unknown option '-%c'", optopt);
+	}
+	n = (int)strcspn(arg, "=");
+	if (ch == ':')
+		usage_error("option '%.*s' needs a value", n, arg);
+	for (o = longopts; o->name != NULL; o++)
+		if ((int)strlen(o->name) == n - 2 &&
+		    strncmp(o->name, arg + 2, n - 2) == 0 && arg[n] == '=')
+			usage_error("option '%.*s' takes no value", n, arg);
+	usage_error("unknown option '%.*s'", n, arg);
+}
+
+/* Exit status after --help or --version: a write error is a failure. */
+static int
+close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "fwin: standard output: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 static int64_t
 duration(const char *opt, const char *s, int allow_neg, int positive)
 {
@@ -120,11 +161,12 @@ duration(const char *opt, const char *s, int allow_neg, int positive)
 }
 
 static void
-add_field(struct config *c, struct fieldref *f, const char *spec,
-    const char *opt)
+add_field(struct fieldref *f, const char *spec, const char *opt)
 {
-	if (config_field(c, f, spec, opt) != 0)
-		exit(2);
+	const char *err = config_field(f, spec);
+
+	if (err != NULL)
+		usage_error("%s: bad field '%s' (%s)", opt, spec, err);
 }
 
 static void
@@ -145,9 +187,9 @@ add_agg(struct config *c, enum aggkind kind, char *arg, const char *opt)
 	    (colon = strchr(arg, ':')) != NULL) {
 		*colon = '\0';
 		a->has_out = 1;
-		add_field(c, &a->out, colon + 1, opt);
+		add_field(&a->out, colon + 1, opt);
 	}
-	add_field(c, &a->f, arg, opt);
+	add_field(&a->f, arg, opt);
 }
 
 static void
@@ -160,7 +202,7 @@ add_keys(struct config *c, char *arg)
 		if (c->keys == NULL)
 			abort();
 		memset(&c->keys[c->nkeys], 0, sizeof(*c->keys));
-		add_field(c, &c->keys[c->nkeys++], tok, "-k");
+		add_field(&c->keys[c->nkeys++], tok, "-k");
 	}
 }
 
@@ -169,6 +211,8 @@ set_window(struct config *c, enum wkind k, const char *opt)
 {
 	static const char *first;
 
+	if (c->wkind != WK_NONE && strcmp(first, opt) == 0)
+		usage_error("%s may be given only once", opt);
 	if (c->wkind != WK_NONE)
 		usage_error("%s and %s cannot be used together", first, opt);
 	c->wkind = k;
@@ -190,13 +234,42 @@ parse_slide(struct config *c, const char *arg)
 	free(copy);
 }
 
+/* A count: decimal digits only, 1 to 2^32. */
+static uint64_t
+count_value(const char *s, const char *all)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		usage_error("--count-window: bad count '%s'", all);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < 1 || v > UINT32_MAX)
+		usage_error("--count-window: bad count '%s'", all);
+	return v;
+}
+
+static void
+parse_count_window(struct config *c, const char *arg)
+{
+	char *copy = strdup(arg), *comma;
+
+	if (copy == NULL)
+		abort();
+	if ((comma = strchr(copy, ',')) != NULL)
+		*comma = '\0';
+	c->count_n = count_value(copy, arg);
+	c->count_slide = comma != NULL ? count_value(comma + 1, arg) :
+	    c->count_n;
+	free(copy);
+}
+
 int
 main(int argc, char **argv)
 {
 	struct config c;
 	int ch, status;
-	char opt[3] = "-?";
-	const char *prev;
 
 	memset(&c, 0, sizeof(c));
 	c.delim = -1;
@@ -207,9 +280,6 @@ main(int argc, char **argv)
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":d:Hk:t:l:co:hV", longopts,
 	    NULL)) != -1) {
-		/* the option a message names: "-x", or the long one as given */
-		opt[1] = (char)optopt;
-		prev = optopt > 0 && optopt < 256 ? opt : argv[optind - 1];
 		switch (ch) {
 		case O_FORMAT:
 			if (strcmp(optarg, "lines") == 0)
@@ -245,7 +315,7 @@ main(int argc, char **argv)
 			break;
 		case 't':
 			c.has_time = 1;
-			add_field(&c, &c.time, optarg, "-t");
+			add_field(&c.time, optarg, "-t");
 			break;
 		case O_TIMEFMT:
 			if (tf_parse_name(optarg, &c.time_fmt) != 0)
@@ -265,6 +335,14 @@ main(int argc, char **argv)
 		case O_SLIDE:
 			set_window(&c, WK_SLIDE, "--slide");
 			parse_slide(&c, optarg);
+			break;
+		case O_SESSION:
+			set_window(&c, WK_SESSION, "--session");
+			c.size = duration("--session", optarg, 0, 1);
+			break;
+		case O_COUNTWIN:
+			set_window(&c, WK_COUNT, "--count-window");
+			parse_count_window(&c, optarg);
 			break;
 		case O_OFFSET:
 			c.offset = duration("--offset", optarg, 1, 0);
@@ -337,20 +415,14 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
-			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+			return close_stdout();
 		case 'V':
 			puts("fwin " FWIN_VERSION);
-			return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
-		case ':':
-			usage_error("option '%s' needs a value", prev);
-			break;
+			return close_stdout();
 		default:
-			usage_error("unknown option '%s'", prev);
+			bad_option(ch, argv[optind - 1]);
 		}
 	}
-	if (c.wkind == WK_NONE)
-		usage_error("a window is needed: --tumble SIZE or "
-		    "--slide SIZE,STEP%s%s", "", "");
 	if (c.naggs == 0)
 		add_agg(&c, AG_COUNT, NULL, "--count");
 	c.files = argv + optind;

@@ -61,6 +61,24 @@ keytab_grow(struct state *s)
 }
 
 aoff
+st_key_find(const struct state *s, const char *b, size_t n, uint64_t h)
+{
+	const struct st_root *r = st_root(s);
+	const struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
+	uint64_t mask = r->sr_keycap - 1, i;
+	const struct key *k;
+
+	for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask) {
+		if (t[i].ks_hash != h)
+			continue;
+		k = st_keyp(s, t[i].ks_key);
+		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
+			return t[i].ks_key;
+	}
+	return 0;
+}
+
+aoff
 st_key(struct state *s, const char *b, size_t n, uint64_t h)
 {
 	struct st_root *r = st_root(s);
@@ -102,9 +120,7 @@ st_key(struct state *s, const char *b, size_t n, uint64_t h)
 aoff
 st_pane(struct state *s, aoff k, int64_t start, int *created)
 {
-	struct key *kp = st_keyp(s, k);
-	aoff after = kp->k_tail, p;
-	struct pane *pp;
+	aoff after = st_keyp(s, k)->k_tail;
 
 	/* the last pane that starts at or before start */
 	while (after != 0 && st_panep(s, after)->p_start > start)
@@ -114,6 +130,16 @@ st_pane(struct state *s, aoff k, int64_t start, int *created)
 		return after;
 	}
 	*created = 1;
+	return st_pane_insert(s, k, after, start);
+}
+
+aoff
+st_pane_insert(struct state *s, aoff k, aoff after, int64_t start)
+{
+	struct key *kp;
+	struct pane *pp;
+	aoff p;
+
 	p = arena_alloc(&s->a, sizeof(struct pane) + s->accsize);
 	kp = st_keyp(s, k);
 	pp = st_panep(s, p);

@@ -39,15 +39,19 @@ struct key {
 	aoff k_head, k_tail;	/* panes, ordered by start */
 	int64_t k_next_fire;	/* smallest unfired window end holding data */
 	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
+	uint64_t k_count;	/* count windows: records seen */
 	uint32_t k_len;
 	uint32_t k_pad;
 	char k_bytes[];		/* the key's canonical bytes */
 };
 
+/* A slice of a key's records: a pane of a tumbling or sliding window
+ * (p_start), a session ([p_start, p_end)), a run of records of a count
+ * window (p_start is its index), or the running total of rolling mode. */
 struct pane {
 	aoff p_next, p_prev;
 	int64_t p_start;
-	uint64_t p_pad;
+	int64_t p_end;
 	/* the accumulators follow */
 };
 
@@ -91,11 +95,18 @@ st_acc(aoff p)
 	return p + sizeof(struct pane);
 }
 
+/* Finds the key with canonical bytes b[0..n) and hash h, or returns 0. */
+aoff st_key_find(const struct state *s, const char *b, size_t n, uint64_t h);
+
 /* Finds or interns the key with canonical bytes b[0..n) and hash h. */
 aoff st_key(struct state *s, const char *b, size_t n, uint64_t h);
 
 /* Finds or makes key k's pane starting at start; *created tells which. */
 aoff st_pane(struct state *s, aoff k, int64_t start, int *created);
+
+/* Makes a pane starting at start, linked right after pane `after` (0: as
+ * the key's first pane). */
+aoff st_pane_insert(struct state *s, aoff k, aoff after, int64_t start);
 
 /* Unlinks and frees pane p of key k (its accumulators must have been
  * released). */

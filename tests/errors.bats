@@ -1,0 +1,254 @@
+#!/usr/bin/env bats
+# Bad records, --strict, -o and write errors, --stats. SPEC §7 and §9.
+load common
+
+STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? records/s$'
+
+# --- bad records ---
+
+@test "bad record: a missing field" {
+	printf '10 a 1 5\n11 a 2\n12 a 3 7\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --sum 4 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\ta\t12'
+	assert_equal "$stderr" $'fwin: in:2: field 4: missing (record has 3 fields); record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: a missing key field, the record has one field" {
+	printf '10 a\n11\n12 a\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\ta\t2'
+	assert_equal "$stderr" $'fwin: in:2: field 2: missing (record has 1 field); record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: a missing field is named from the header with -H" {
+	printf 'ts,user,amount\n10,a,1\n11,a\n12,b,2\n' > in
+	run --separate-stderr fwin --csv -H -t ts -k user --sum amount --tumble 5s in
+	assert_success
+	assert_output $'window_start,window_end,user,sum_amount\n10,15,a,1\n10,15,b,2'
+	assert_equal "$stderr" $'fwin: in:3: field amount: missing (record has 2 fields); record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: a bad time" {
+	printf '10 a\nabc a\n12 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2'
+	assert_equal "$stderr" $'fwin: in:2: field 1: bad time "abc"; record skipped\nfwin: 1 bad record skipped'
+	printf 'abc a\n10 a\n12 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2'
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "abc"; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: a bad time, by name with -H, header is line 1" {
+	printf 'ts,user\n10,a\nsoon,b\n11,a\n' > in
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 5s in
+	assert_success
+	assert_output $'window_start,window_end,user,count\n10,15,a,2'
+	assert_equal "$stderr" $'fwin: in:3: field ts: bad time "soon"; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: the value shown is cut at 40 bytes" {
+	printf '10 a\nabcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRS a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t1'
+	assert_equal "$stderr" $'fwin: in:2: field 1: bad time "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN..."; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: not a number" {
+	printf '10 a 1\n11 a x1\n12 a 2\n' > in
+	run --separate-stderr fwin -t 1 -c --sum 3 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2\t3'
+	assert_equal "$stderr" $'fwin: in:2: field 3: not a number "x1"; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: not a number, by name with -H" {
+	printf 'ts,amount\n10,1\n11,abc\n12,2.5\n' > in
+	run --separate-stderr fwin --csv -H -t ts --sum amount --tumble 5s in
+	assert_success
+	assert_output $'window_start,window_end,sum_amount\n10,15,3.5'
+	assert_equal "$stderr" $'fwin: in:3: field amount: not a number "abc"; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: an unterminated quoted field at end of input" {
+	printf 'ts,user\n10,a\n11,"b\n12,c\n' > in
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 5s in
+	assert_success
+	assert_output $'window_start,window_end,user,count\n10,15,a,1'
+	assert_equal "$stderr" $'fwin: in:3: unterminated quoted field; record skipped\nfwin: 1 bad record skipped'
+	printf '10,a\n11,"b' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s in
+	assert_success
+	assert_output '10,15,a,1'
+	assert_equal "$stderr" $'fwin: in:2: unterminated quoted field; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: LINE is the physical line, after a record spanning lines" {
+	printf 'ts,user\n10,"a\nb"\nxx,c\n11,d\n' > in
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 5s in
+	assert_success
+	assert_output 'window_start,window_end,user,count
+10,15,"a
+b",1
+10,15,d,1'
+	assert_equal "$stderr" $'fwin: in:4: field ts: bad time "xx"; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "bad record: FILE and LINE of the file it is in, among several" {
+	printf '10 a\nq a\n' > a
+	printf '11 a\nzz a\n12 a\n' > b
+	run --separate-stderr fwin -t 1 --tumble 5s a - b < a
+	assert_success
+	assert_output $'10\t15\t4'
+	assert_equal "$stderr" $'fwin: a:2: field 1: bad time "q"; record skipped\nfwin: -:2: field 1: bad time "q"; record skipped\nfwin: b:2: field 1: bad time "zz"; record skipped\nfwin: 3 bad records skipped'
+}
+
+@test "bad records: at most 10 messages, then the count; the rest is processed" {
+	{
+		printf '10 a\n'
+		for i in 1 2 3 4 5 6 7 8 9 10 11 12; do printf 'x%d a\n' "$i"; done
+		printf '12 a\n16 a\n'
+	} > in
+	run --separate-stderr fwin -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2\n15\t20\t1'
+	local want="" i
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		want+="fwin: in:$((i + 1)): field 1: bad time \"x$i\"; record skipped"$'\n'
+	done
+	want+="fwin: 12 bad records skipped"
+	assert_equal "$stderr" "$want"
+}
+
+@test "bad records: mixed kinds, each message and the plural count" {
+	printf '10 a 1\n11 a\n12 a b\nzz a 1\n13 a 2\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --sum 3 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\ta\t3'
+	assert_equal "$stderr" 'fwin: in:2: field 3: missing (record has 2 fields); record skipped
+fwin: in:3: field 3: not a number "b"; record skipped
+fwin: in:4: field 1: bad time "zz"; record skipped
+fwin: 3 bad records skipped'
+}
+
+# --- --strict ---
+
+@test "--strict: the first bad record is fatal, exit 1, no count" {
+	printf '10 a\n16 a\nabc a\n20 a\nxyz a\n' > in
+	run --separate-stderr fwin --strict -t 1 --tumble 5s in
+	assert_failure 1
+	assert_output $'10\t15\t1'
+	assert_equal "$stderr" 'fwin: in:3: field 1: bad time "abc"'
+}
+
+@test "--strict: an unterminated quote" {
+	printf 'ts,user\n10,a\n11,"b\n' > in
+	run --separate-stderr fwin --strict --csv -H -t ts -k user --tumble 5s in
+	assert_failure 1
+	assert_output 'window_start,window_end,user,count'
+	assert_equal "$stderr" 'fwin: in:3: unterminated quoted field'
+}
+
+@test "--strict: no bad record, exit 0" {
+	printf '10 a\n12 a\n' > in
+	run --separate-stderr fwin --strict -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2'
+	assert_equal "$stderr" ""
+}
+
+# --- -o ---
+
+@test "-o FILE: rows go to FILE, which is created, then appended to" {
+	printf '10 a\n16 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s -o out in
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_equal "$(cat out)" $'10\t15\t1\n15\t20\t1'
+	printf 'old\n' > out
+	printf '10 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s -o out in
+	assert_success
+	run --separate-stderr fwin -t 1 --tumble 5s --output=out in
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	assert_equal "$(cat out)" $'old\n10\t15\t1\n10\t15\t1'
+}
+
+@test "-o FILE in a directory that does not exist: exit 1" {
+	printf '10 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s -o nodir/out in
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "fwin: nodir/out: No such file or directory"
+}
+
+@test "-o /dev/full and > /dev/full: exit 1, 'No space left on device'" {
+	printf '10 a\n16 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s -o /dev/full in
+	assert_failure 1
+	assert_output ""
+	assert_regex "$stderr" '^fwin: [^'$'\n'']*No space left on device$'
+	printf '10 a\n16 a\n' > in
+	run --separate-stderr bash -c '"$1" -t 1 --tumble 5s in > /dev/full' _ "$FWIN"
+	assert_failure 1
+	assert_regex "$stderr" '^fwin: [^'$'\n'']*No space left on device$'
+}
+
+# --- --stats ---
+
+@test "--stats: one line on stderr with the counts" {
+	printf '10 a\n12 b\n16 a\n11 a\n' > in
+	run --separate-stderr fwin --stats -t 1 -k 2 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\ta\t1\n10\t15\tb\t1\n15\t20\ta\t1'
+	assert_regex "$stderr" "^fwin: stats: records 4, bad 0, late 1, in no window 0, windows fired 3, open windows 0, keys 2, $STATS_TAIL"
+}
+
+@test "--stats: records in a gap between sliding windows" {
+	printf '10 a\n13 a\n16 a\n' > in
+	run --separate-stderr fwin --stats -t 1 --slide 2s,5s in
+	assert_success
+	assert_output $'10\t12\t1\n15\t17\t1'
+	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, $STATS_TAIL"
+}
+
+@test "--stats: --no-flush leaves windows open" {
+	printf '10 a\n12 b\n16 a\n' > in
+	run --separate-stderr fwin --stats --no-flush -t 1 -k 2 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\ta\t1\n10\t15\tb\t1'
+	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 0, windows fired 2, open windows 1, keys 2, $STATS_TAIL"
+}
+
+@test "--stats: bad records are counted among the records read" {
+	printf '10 a\nabc a\n12 a\n' > in
+	run --separate-stderr fwin --stats -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2'
+	local lines
+	mapfile -t lines <<< "$stderr"
+	assert_equal "${#lines[@]}" 3
+	assert_equal "${lines[0]}" 'fwin: in:2: field 1: bad time "abc"; record skipped'
+	# the stats line and the count, in either order
+	if [[ ${lines[1]} == "fwin: 1 bad record skipped" ]]; then
+		assert_regex "${lines[2]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, $STATS_TAIL"
+	else
+		assert_equal "${lines[2]}" "fwin: 1 bad record skipped"
+		assert_regex "${lines[1]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, $STATS_TAIL"
+	fi
+}
+
+@test "--stats with an empty input" {
+	run --separate-stderr fwin --stats -t 1 --tumble 5s < /dev/null
+	assert_success
+	assert_output ""
+	assert_regex "$stderr" "^fwin: stats: records 0, bad 0, late 0, in no window 0, windows fired 0, open windows 0, keys 0, $STATS_TAIL"
+}
