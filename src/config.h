@@ -50,6 +50,7 @@ struct config {
 	int64_t size, step, offset;	/* size is the gap of --session */
 	uint64_t count_n, count_slide;	/* --count-window N,SLIDE */
 	int64_t lateness, allowed;
+	int64_t idle_timeout;		/* 0: none */
 	const char *late_file;
 	int flush;			/* -1: default */
 	/* aggregates */

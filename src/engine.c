@@ -15,6 +15,8 @@
 #include <sys/stat.h>
 
 #include <errno.h>
+#include <poll.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,6 +56,9 @@ struct engine {
 	aoff *touched;
 	size_t ntouched, captouched;
 	int fatal;
+	/* --idle-timeout: input idle since this wall time, with this W */
+	uint64_t idle_read;
+	int64_t idle_since, idle_wm;
 	struct timespec t0;
 };
 
@@ -802,14 +807,111 @@ process(struct engine *e, const struct record *r)
 	}
 }
 
+/* --- live input: timers while fwin waits --- */
+
+static volatile sig_atomic_t stop_requested;
+
 static void
-flush_outputs(void *arg)
+on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* SIGINT, SIGTERM and SIGHUP end the input as its end would. No
+ * SA_RESTART: they interrupt poll(2), so a waiting fwin notices at once. */
+static void
+catch_stop_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+/* The watermark that the wall clock gives now, or INT64_MIN when the
+ * clock does not move it: processing time follows the clock; event time
+ * with --idle-timeout follows it once input has been idle that long. */
+static int64_t
+clock_watermark(struct engine *e, int64_t now)
+{
+	const struct config *c = e->c;
+	int64_t idle_from;
+
+	if (!c->has_time)
+		return sat_add(now, -c->lateness);
+	if (c->idle_timeout <= 0)
+		return INT64_MIN;
+	idle_from = sat_add(e->idle_since, c->idle_timeout);
+	if (now < idle_from)
+		return INT64_MIN;
+	return sat_add(e->idle_wm, now - idle_from);
+}
+
+/* Wall time at which the clock watermark reaches w, or T_NONE. */
+static int64_t
+clock_due(struct engine *e, int64_t w)
+{
+	const struct config *c = e->c;
+
+	if (w == T_NONE)
+		return T_NONE;
+	if (!c->has_time)
+		return sat_add(w, c->lateness);
+	if (c->idle_timeout <= 0)
+		return T_NONE;
+	w = sat_add(sat_add(e->idle_since, c->idle_timeout), w - e->idle_wm);
+	return w;
+}
+
+/*
+ * The input's wait hook: fires what the clock makes due, flushes output,
+ * and sleeps in poll(2) until input is readable or the next timer is due.
+ * Returns -1 to stop reading (a signal, or output that cannot be written).
+ */
+static int
+wait_input(void *arg, int fd)
 {
 	struct engine *e = arg;
+	struct pollfd pfd;
+	int64_t now, w, due;
+	int timeout;
 
-	out_flush(e->out);
-	if (e->late != NULL)
-		out_flush(e->late);
+	if (st_root(&e->st)->sr_read != e->idle_read) {
+		/* records came since the last wait: idle from now */
+		e->idle_read = st_root(&e->st)->sr_read;
+		e->idle_since = now_ns();
+		e->idle_wm = st_root(&e->st)->sr_wm;
+	}
+	for (;;) {
+		if (stop_requested)
+			return -1;
+		now = now_ns();
+		w = clock_watermark(e, now);
+		if (w > st_root(&e->st)->sr_wm && e->c->wkind != WK_COUNT &&
+		    e->c->wkind != WK_NONE)
+			advance(e, w);
+		if (out_flush(e->out) != 0 ||
+		    (e->late != NULL && out_flush(e->late) != 0))
+			return -1;
+		due = clock_due(e, st_timer_next(&e->st));
+		if (due == T_NONE)
+			timeout = -1;
+		else if (due <= now)
+			continue;
+		else if (due - now > (int64_t)INT32_MAX * 1000000)
+			timeout = INT32_MAX;
+		else	/* round up: waking early would only spin */
+			timeout = (int)((due - now + 999999) / 1000000);
+		pfd.fd = fd;
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, timeout) > 0)
+			return 0;
+	}
 }
 
 static int
@@ -920,6 +1022,11 @@ close_out(struct out *o, const char *name)
 {
 	if (o == NULL || out_close(o) == 0)
 		return 0;
+	if (errno == EPIPE) {
+		/* the reader is gone: end as a filter does, without a word */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
 	fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
 	return -1;
 }
@@ -932,7 +1039,7 @@ engine_run(struct config *c)
 	const struct field *names = NULL;
 	struct record r;
 	size_t nnames = 0;
-	int status = 0, rc, flush;
+	int status = 0, rc = 0, flush;
 	uint64_t nbad;
 	const char *late_col = "record";
 
@@ -944,7 +1051,7 @@ engine_run(struct config *c)
 	io.fmt = c->fmt;
 	io.delim = c->delim;
 	io.header = c->header;
-	io.before_wait = flush_outputs;
+	io.wait = wait_input;
 	io.wait_arg = &e;
 	e.in = input_open(c->files, c->nfiles, &io);
 	if (c->header) {
@@ -995,7 +1102,8 @@ engine_run(struct config *c)
 		goto done;
 	}
 
-	while ((rc = input_next(e.in, &r)) > 0) {
+	catch_stop_signals();
+	while (!stop_requested && (rc = input_next(e.in, &r)) > 0) {
 		process(&e, &r);
 		if (e.fatal)
 			break;

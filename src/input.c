@@ -58,6 +58,7 @@ struct input {
 	int fd;			/* -1 when no file is open */
 	int fdown;		/* we opened fd, so we close it */
 	int isreg;		/* read(2) never blocks: no poll, no hook */
+	int stop;		/* the wait hook said to stop reading */
 	int eof;		/* the file is read to its end (or abandoned) */
 	int needhdr;		/* the file's next record is its header */
 	int failed;
@@ -154,12 +155,18 @@ fill(struct input *in)
 		in->cap = in->cap * 2 > BUF_MAX ? BUF_MAX : in->cap * 2;
 		in->buf = xrealloc(in->buf, in->cap + SLACK);
 	}
-	if (!in->isreg && in->o.before_wait != NULL) {
+	if (!in->isreg && in->o.wait != NULL) {
 		/* Output waits in a buffer until fwin would block: now. */
 		pfd.fd = in->fd;
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, 0) == 0)
-			in->o.before_wait(in->o.wait_arg);
+		if (poll(&pfd, 1, 0) == 0 &&
+		    in->o.wait(in->o.wait_arg, in->fd) != 0) {
+			/* Stop: what is buffered is no whole record. */
+			in->stop = 1;
+			in->eof = 1;
+			in->pos = in->end = 0;
+			return 0;
+		}
 	}
 	for (;;) {
 		r = read(in->fd, in->buf + in->end, in->cap - in->end);
@@ -778,6 +785,8 @@ next_record(struct input *in, struct record *r, int *ishdr)
 	int hdr;
 
 	for (;;) {
+		if (in->stop)
+			return 0;
 		if (in->fd == -1 && !open_next(in)) {
 			/* All consumed: the last file tried, to its end. */
 			in->outfi = in->fi < 0 ? 0 : in->fi;

@@ -32,9 +32,12 @@ struct input_opts {
 	int delim;		/* separator byte, or -1 for the default */
 	int header;		/* -H: each file starts with a header record */
 	size_t maxfields;	/* split at most this many fields, 0 for all */
-	/* Called right before a read(2) that may block (the fd has no data
-	 * ready), so that buffered output reaches a live pipeline. */
-	void (*before_wait)(void *arg);
+	/* Called when the next read(2) of fd would block (no data is ready):
+	 * the caller flushes its output, runs its timers and waits (poll)
+	 * until fd is readable. It returns 0 to go on reading, or -1 to stop:
+	 * input_next() then returns 0 as at end of input, and an incomplete
+	 * last line stays unread. NULL: just block in read(2). */
+	int (*wait)(void *arg, int fd);
 	void *wait_arg;
 };
 

@@ -19,7 +19,7 @@ enum {
 	O_FORMAT = 256, O_CSV, O_TSV, O_TIMEFMT, O_OUTTIME, O_TUMBLE, O_SLIDE,
 	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH, O_SUM, O_AVG,
 	O_MIN, O_MAX, O_FIRST, O_LAST, O_DISTINCT, O_MINBY, O_MAXBY,
-	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN
+	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE
 };
 
 static const struct option longopts[] = {
@@ -39,6 +39,7 @@ static const struct option longopts[] = {
 	{ "offset",		required_argument,	NULL, O_OFFSET },
 	{ "lateness",		required_argument,	NULL, 'l' },
 	{ "allowed-lateness",	required_argument,	NULL, O_ALLOWED },
+	{ "idle-timeout",	required_argument,	NULL, O_IDLE },
 	{ "late-file",		required_argument,	NULL, O_LATEFILE },
 	{ "flush",		no_argument,		NULL, O_FLUSH },
 	{ "no-flush",		no_argument,		NULL, O_NOFLUSH },
@@ -87,6 +88,7 @@ usage(FILE *fp)
 "  -l, --lateness D         bounded out-of-orderness of the watermark\n"
 "  --allowed-lateness A     keep fired windows until W >= end + A\n"
 "  --late-file FILE         append dropped late records to FILE\n"
+"  --idle-timeout D         idle input for D: W follows the wall clock\n"
 "  --flush, --no-flush      fire open windows at end of input (or not)\n"
 "Aggregates (default --count):\n"
 "  -c, --count  --sum F  --avg F  --min F  --max F  --first F  --last F\n"
@@ -352,6 +354,9 @@ main(int argc, char **argv)
 			break;
 		case O_ALLOWED:
 			c.allowed = duration("--allowed-lateness", optarg, 0, 0);
+			break;
+		case O_IDLE:
+			c.idle_timeout = duration("--idle-timeout", optarg, 0, 1);
 			break;
 		case O_LATEFILE:
 			c.late_file = optarg;

@@ -207,6 +207,16 @@ st_timer_push(struct state *s, int64_t when, aoff k)
 	h[i].t_key = k;
 }
 
+int64_t
+st_timer_next(const struct state *s)
+{
+	const struct st_root *r = st_root(s);
+
+	if (r->sr_heaplen == 0)
+		return T_NONE;
+	return ((const struct timer *)arena_ptr(&s->a, r->sr_heap))[0].t_when;
+}
+
 int
 st_timer_pop(struct state *s, int64_t now, struct timer *t)
 {

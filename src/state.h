@@ -116,6 +116,8 @@ void st_pane_free(struct state *s, aoff k, aoff p);
  * timer moves earlier; a popped entry whose when differs from the key's
  * k_timer is stale and skipped by the caller. */
 void st_timer_push(struct state *s, int64_t when, aoff k);
+/* The earliest entry's time, or T_NONE. */
+int64_t st_timer_next(const struct state *s);
 /* Pops the earliest entry due at or before now into *t; returns 0 when
  * none is due. */
 int st_timer_pop(struct state *s, int64_t now, struct timer *t);

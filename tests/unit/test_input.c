@@ -701,15 +701,57 @@ struct hook {
 	int gofd;
 };
 
-static void
-hook(void *arg)
+static int
+hook(void *arg, int fd)
 {
 	struct hook *h = arg;
 
+	(void)fd;
 	h->calls++;
 	if (write(h->gofd, "g", 1) < 0) {
 		/* the writer is gone; reading will show EOF */
 	}
+	return 0;
+}
+
+static int
+stop_hook(void *arg, int fd)
+{
+	(void)arg;
+	(void)fd;
+	return -1;
+}
+
+/* A wait hook that says stop: input ends there, and a partial line that
+ * has no newline yet is not returned as a record. */
+static void
+test_stop(void)
+{
+	struct input_opts o = opts(IF_LINES, -1);
+	struct input *in;
+	struct record r;
+	int data[2], saved;
+
+	if (pipe(data) != 0) {
+		perror("pipe");
+		exit(1);
+	}
+	if (write(data[1], "a 1\nb 2", 7) != 7)
+		exit(1);
+	saved = dup(0);
+	dup2(data[0], 0);
+	close(data[0]);
+	o.wait = stop_hook;
+	in = input_open(NULL, 0, &o);
+	CHECK(input_next(in, &r) == 1);
+	CHECK_STR(RAW(r), "a 1");
+	CHECK(input_next(in, &r) == 0);
+	CHECK(input_offset(in) == 4);
+	CHECK(input_next(in, &r) == 0);
+	input_close(in);
+	dup2(saved, 0);
+	close(saved);
+	close(data[1]);
 }
 
 /* Reading stdin from a pipe: the hook runs before each read that would
@@ -751,7 +793,7 @@ test_pipe(void)
 	close(data[0]);
 	h.calls = 0;
 	h.gofd = go[1];
-	o.before_wait = hook;
+	o.wait = hook;
 	o.wait_arg = &h;
 	in = input_open(NULL, 0, &o);
 	CHECK(input_next(in, &r) == 1);
@@ -804,6 +846,7 @@ main(void)
 	test_maxfields();
 	test_long_record();
 	test_pipe();
+	test_stop();
 	cleanup();
 	return unit_done("input");
 }
