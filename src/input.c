@@ -126,8 +126,9 @@ quotes_moved(struct input *in)
 /*
  * Reads more of the current file, after moving the unconsumed bytes to the
  * front of the buffer (doubling it when they fill it). Returns 1 when bytes
- * were added, 0 at end of file, -1 after a read error: then it is reported
- * and the file abandoned (its buffered bytes dropped, eof set).
+ * were added, 0 at end of file, -1 after a read error or when the wait hook
+ * says stop: then the file is abandoned (its buffered bytes dropped, eof
+ * set) and a read error is reported.
  */
 static int
 fill(struct input *in)
@@ -161,11 +162,12 @@ fill(struct input *in)
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, 0) == 0 &&
 		    in->o.wait(in->o.wait_arg, in->fd) != 0) {
-			/* Stop: what is buffered is no whole record. */
+			/* Stop: what is buffered is no whole record, and
+			 * the file is abandoned as after a read error. */
 			in->stop = 1;
 			in->eof = 1;
 			in->pos = in->end = 0;
-			return 0;
+			return -1;
 		}
 	}
 	for (;;) {
