@@ -47,6 +47,7 @@ arena_init(struct arena *a)
 		return -1;
 	a->base = p;
 	a->cap = INITIAL_CAP;
+	a->filemap = 0;
 	memset(a->base, 0, sizeof(struct arena_hdr));
 	arena_hdr(a)->ah_used = (sizeof(struct arena_hdr) + 15) & ~(uint64_t)15;
 	arena_hdr(a)->ah_peak = arena_hdr(a)->ah_used;
@@ -62,6 +63,14 @@ arena_fini(struct arena *a)
 	a->cap = 0;
 }
 
+void
+arena_attach(struct arena *a, void *base, uint64_t cap)
+{
+	a->base = base;
+	a->cap = cap;
+	a->filemap = 1;
+}
+
 static void
 grow(struct arena *a, uint64_t need)
 {
@@ -70,7 +79,18 @@ grow(struct arena *a, uint64_t need)
 
 	while (cap < need)
 		cap *= 2;
-	p = mremap(a->base, a->cap, cap, MREMAP_MAYMOVE);
+	if (a->filemap) {
+		/* Past the file's end a private file mapping would fault
+		 * (SIGBUS): copy the state to anonymous memory, once. */
+		p = mmap(NULL, cap, PROT_READ | PROT_WRITE,
+		    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p != MAP_FAILED) {
+			memcpy(p, a->base, a->cap);
+			munmap(a->base, a->cap);
+			a->filemap = 0;
+		}
+	} else
+		p = mremap(a->base, a->cap, cap, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED) {
 		fprintf(stderr, "fwin: cannot grow state to %llu bytes: %s\n",
 		    (unsigned long long)cap, strerror(errno));

@@ -26,11 +26,17 @@ struct arena_hdr {
 struct arena {
 	uint8_t *base;
 	uint64_t cap;		/* bytes mapped */
+	int filemap;		/* base is a private mapping of a checkpoint */
 };
 
 /* Maps a new empty arena. Returns 0, or -1 with errno set. */
 int arena_init(struct arena *a);
 void arena_fini(struct arena *a);
+
+/* Adopts base[0..cap), a private (copy-on-write) mapping of a checkpoint's
+ * payload, as the arena, where it lies. Should it have to grow past cap,
+ * it moves to anonymous memory then. */
+void arena_attach(struct arena *a, void *base, uint64_t cap);
 
 /* Allocates n bytes (8-aligned, zeroed). Returns the offset; exits with a
  * message when memory is exhausted (state that cannot grow is fatal). */

@@ -702,7 +702,7 @@ flush_count_windows(struct engine *e)
 	size_t n = 0, i;
 
 	for (i = 0; i < r->sr_keycap; i++)
-		if (t[i].ks_key != 0 &&
+		if (t[i].ks_key != 0 && st_keyp(s, t[i].ks_key)->k_head != 0 &&
 		    st_keyp(s, t[i].ks_key)->k_count % e->c->count_slide != 0)
 			keys[n++] = t[i].ks_key;
 	sort_engine = e;

@@ -67,6 +67,11 @@ struct input {
 	uint64_t consumed;	/* bytes of the file consumed */
 	int outfi;		/* where the last returned record ended */
 	uint64_t outoff;
+	struct input_pos *ipos;	/* per FILE: identity and consumption */
+	uint64_t skip;		/* resume: bytes of this file to skip */
+	uint64_t skiplines;
+	struct input_pos *resume; /* per FILE, from input_resume() */
+	int nresume;
 
 	/* buf[pos..end) is read but not consumed */
 	char *buf;
@@ -737,6 +742,42 @@ frame(struct input *in, struct record *r, size_t max)
 	}
 }
 
+/* Decides how much of the file just opened a resumed run skips. */
+static void
+plan_skip(struct input *in, const struct input_pos *p, const struct stat *sb)
+{
+	if (in->isreg && (p->ip_dev != (uint64_t)sb->st_dev ||
+	    p->ip_ino != (uint64_t)sb->st_ino || !p->ip_isreg)) {
+		fprintf(stderr, "fwin: %s: not the file of the checkpoint; "
+		    "reading it from the start\n", in->name);
+		return;
+	}
+	if (in->isreg && (uint64_t)sb->st_size < p->ip_off) {
+		fprintf(stderr, "fwin: %s: shorter than its checkpoint position; "
+		    "reading it from the start\n", in->name);
+		return;
+	}
+	in->skip = p->ip_off;
+	in->skiplines = p->ip_lines;
+}
+
+/* A regular file jumps to its resume position (after its header). */
+static void
+seek_resume(struct input *in)
+{
+	if (lseek(in->fd, (off_t)in->skip, SEEK_SET) == -1) {
+		report(in, errno);
+		in->eof = 1;
+		return;
+	}
+	in->pos = in->end = 0;
+	in->eof = 0;
+	quotes_moved(in);
+	in->consumed = in->skip;
+	in->lineno = in->skiplines;
+	in->skip = 0;
+}
+
 /* Opens the next file that can be opened. Returns 0 when none is left. */
 static int
 open_next(struct input *in)
@@ -762,6 +803,12 @@ open_next(struct input *in)
 		} else
 			in->fdown = 1;
 		in->isreg = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode);
+		in->ipos[i].ip_dev = sb.st_dev;
+		in->ipos[i].ip_ino = sb.st_ino;
+		in->ipos[i].ip_isreg = in->isreg;
+		in->skip = in->skiplines = 0;
+		if (i < in->nresume && in->resume[i].ip_off > 0)
+			plan_skip(in, &in->resume[i], &sb);
 		return 1;
 	}
 	return 0;
@@ -796,11 +843,25 @@ next_record(struct input *in, struct record *r, int *ishdr)
 			return 0;
 		}
 		hdr = in->needhdr;
+		if (!hdr && in->skip > 0 && in->isreg)
+			seek_resume(in);
 		if (!frame(in, r, hdr ? 0 : in->o.maxfields)) {
+			if (in->skip > 0 && !in->failed && !in->stop)
+				fprintf(stderr, "fwin: %s: ended before its "
+				    "checkpoint position\n", in->name);
+			in->skip = 0;
 			close_file(in);
 			continue;
 		}
 		in->needhdr = 0;
+		if (!hdr && in->skip > 0) {
+			/* a replayed pipe: records already counted */
+			if (in->consumed <= in->skip)
+				continue;
+			in->skip = 0;
+		}
+		in->ipos[in->fi].ip_off = in->consumed;
+		in->ipos[in->fi].ip_lines = in->lineno;
 		r->file = in->name;
 		in->outfi = in->fi;
 		in->outoff = in->consumed;
@@ -846,6 +907,8 @@ input_open(char *const *files, int nfiles, const struct input_opts *o)
 	in->buf = xrealloc(NULL, in->cap + SLACK);
 	in->fcap = 16;
 	in->f = xrealloc(NULL, in->fcap * sizeof(*in->f));
+	in->ipos = xrealloc(NULL, nfiles * sizeof(*in->ipos));
+	memset(in->ipos, 0, nfiles * sizeof(*in->ipos));
 	quotes_moved(in);
 	return in;
 }
@@ -953,6 +1016,33 @@ input_next(struct input *in, struct record *r)
 }
 
 int
+input_nfiles(const struct input *in)
+{
+	return in->nfiles;
+}
+
+const char *
+input_name(const struct input *in, int i)
+{
+	return in->files[i];
+}
+
+const struct input_pos *
+input_positions(const struct input *in)
+{
+	return in->ipos;
+}
+
+void
+input_resume(struct input *in, const struct input_pos *pos, int n)
+{
+	free(in->resume);
+	in->resume = xrealloc(NULL, (n > 0 ? n : 1) * sizeof(*pos));
+	memcpy(in->resume, pos, n * sizeof(*pos));
+	in->nresume = n;
+}
+
+int
 input_failed(const struct input *in)
 {
 	return in->failed;
@@ -985,5 +1075,7 @@ input_close(struct input *in)
 	free(in->hbytes);
 	free(in->cx);
 	free(in->scr);
+	free(in->ipos);
+	free(in->resume);
 	free(in);
 }

@@ -70,6 +70,33 @@ int input_failed(const struct input *in);
 int input_file_index(const struct input *in);
 uint64_t input_offset(const struct input *in);
 
+/* How far the stream has been consumed, per FILE operand: what a
+ * checkpoint records so that a later run skips it. */
+struct input_pos {
+	uint64_t ip_dev, ip_ino;	/* the file's identity when opened */
+	uint64_t ip_off;		/* bytes consumed through the last record */
+	uint64_t ip_lines;		/* lines consumed */
+	uint32_t ip_isreg;		/* a regular file (identity is checked) */
+	uint32_t ip_pad;
+};
+
+/* The number of FILE operands (stdin alone counts as one). */
+int input_nfiles(const struct input *in);
+
+/* The name of FILE operand i, as given ("-" for stdin). */
+const char *input_name(const struct input *in, int i);
+
+/* Where each FILE operand stands: pos[i] for i < input_nfiles(). A file
+ * not reached yet has ip_off 0. */
+const struct input_pos *input_positions(const struct input *in);
+
+/* Before the first read: skip what an earlier run consumed, pos[0..n)
+ * per FILE operand. A regular file is seeked, after its header; one that
+ * is not the same file (device, inode) or is shorter than its position is
+ * read from its start, with a warning. Other input is read and its
+ * records are discarded up to the position. */
+void input_resume(struct input *in, const struct input_pos *pos, int n);
+
 void input_close(struct input *in);
 
 #endif

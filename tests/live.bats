@@ -1,0 +1,267 @@
+#!/usr/bin/env bats
+# Live streams (SPEC §5, §7; issue 4): processing time fires windows by the
+# wall clock, --idle-timeout moves an idle event-time watermark, rows are
+# flushed before fwin waits, partial lines wait for their newline, signals
+# end the input, a closed downstream ends fwin quietly.
+#
+# fwin runs in the background between two FIFOs held open by the test (see
+# live-helper.bash). Every wait has a generous upper bound and no timing is
+# asserted exactly; "nothing happens" is checked over a short, fixed wait.
+load common
+load live-helper
+
+teardown() {
+	stop_fwin
+}
+
+# iso_ms ISO: epoch milliseconds of an ISO-8601 UTC time.
+iso_ms() {
+	date -u -d "$1" +%s%3N
+}
+
+ISO='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z'
+
+# check_iso_row ROW SIZE_MS REST T0 T1: ROW is "start<TAB>end<TAB>REST" with
+# ISO bounds, end - start = SIZE_MS, and the window overlaps [T0, T1] (the
+# record was read between T0 and T1, epoch ms). Sets START and END (ms).
+check_iso_row() {
+	[[ $1 =~ ^($ISO)$'\t'($ISO)$'\t'(.*)$ ]] ||
+		fail "not an ISO row: $1"
+	assert_equal "${BASH_REMATCH[3]}" "$3"
+	START=$(iso_ms "${BASH_REMATCH[1]}")
+	END=$(iso_ms "${BASH_REMATCH[2]}")
+	assert_equal $((END - START)) "$2"
+	((END > $4 && START <= $5)) ||
+		fail "window [$START, $END) misses the read time [$4, $5]: $1"
+}
+
+# next_row: read the next row into ROW (bounded wait).
+next_row() {
+	local rc=0
+	ROW=
+	IFS= read -r -t "$LIVE_WAIT" ROW <&"$OUT" || rc=$?
+	((rc == 0)) || fail "no row within ${LIVE_WAIT}s (status $rc)"
+}
+
+finish_ok() {
+	close_input
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+# -------------------------------------------------------- processing time
+
+@test "processing time: a tumbling window fires by the clock, input still open" {
+	start_fwin --tumble 300ms --count
+	t0=$(date +%s%3N)
+	put 'x\n'
+	next_row
+	t1=$(date +%s%3N)
+	running || fail "fwin exited"
+	check_iso_row "$ROW" 300 1 "$t0" "$t1"
+	# aligned to the epoch
+	assert_equal $((START % 300)) 0
+	# it fired once: nothing more, not even at end of input
+	finish_ok
+}
+
+@test "processing time: a session closes GAP after its last record, by the clock" {
+	start_fwin --session 300ms -k 1
+	t0=$(date +%s%3N)
+	put 'a\n'
+	next_row
+	t1=$(date +%s%3N)
+	running || fail "fwin exited"
+	# one record at t: the session is [t, t + gap)
+	check_iso_row "$ROW" 300 $'a\t1' "$t0" "$t1"
+	finish_ok
+}
+
+@test "processing time: both sliding windows of a record fire by the clock" {
+	start_fwin --slide 400ms,200ms
+	t0=$(date +%s%3N)
+	put 'x\n'
+	next_row
+	first=$ROW
+	next_row
+	t1=$(date +%s%3N)
+	running || fail "fwin exited"
+	check_iso_row "$first" 400 1 "$t0" "$t1"
+	s1=$START
+	check_iso_row "$ROW" 400 1 "$t0" "$t1"
+	assert_equal $((START - s1)) 200
+	finish_ok
+}
+
+# ----------------------------------------------------------- idle timeout
+
+@test "--idle-timeout: an idle event-time watermark follows the clock and fires" {
+	start_fwin -t 1 --tumble 1s --idle-timeout 300ms
+	put '10.0\n10.9\n'
+	# W = 10.9; after 300 ms idle it grows with the clock and passes 11
+	expect_row $'10\t11\t2'
+	running || fail "fwin exited"
+	# W is now a little past 11 (seconds of wall time at most): a record
+	# far ahead is on time and counted
+	put '1000\n'
+	close_input
+	expect_row $'1000\t1001\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+@test "no --idle-timeout: an idle event-time window waits for end of input" {
+	start_fwin -t 1 --tumble 1s
+	put '10.0\n10.9\n'
+	expect_nothing 0.7
+	close_input
+	expect_row $'10\t11\t2'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+# --------------------------------------------------------- prompt output
+
+@test "output: a fired row is readable before end of input" {
+	start_fwin -t 1 --tumble 5s
+	put '1\n7\n'
+	expect_row $'0\t5\t1'
+	running || fail "fwin exited"
+	close_input
+	expect_row $'5\t10\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+@test "output: every row of a burst is flushed when fwin waits again" {
+	start_fwin -t 1 --tumble 1s
+	# 2000 records fire 1999 windows at once (well over one output block);
+	# all of them must be readable while the input is still open.
+	put "$(seq 0 1999)\n"
+	for ((i = 0; i < 1999; i++)); do
+		expect_row "$i	$((i + 1))	1"
+	done
+	expect_nothing 0.2
+	close_input
+	expect_row $'1999\t2000\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+}
+
+@test "input: a partial line waits for its newline" {
+	start_fwin -t 1 --tumble 5s
+	put '1\n7'
+	# "7" alone would fire [0,5): it must not be processed yet
+	expect_nothing 0.5
+	# the line is "72": W = 72 fires [0,5)
+	put '2\n'
+	expect_row $'0\t5\t1'
+	running || fail "fwin exited"
+	close_input
+	expect_row $'70\t75\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+@test "input: a partial line at end of input is a record" {
+	start_fwin -t 1 --tumble 5s
+	put '1\n7'
+	expect_nothing 0.3
+	close_input
+	expect_row $'0\t5\t1'
+	expect_row $'5\t10\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+# --------------------------------------------------------------- signals
+
+# signal_mid_stream SIG: records 1 2 7 (W=7 fired [0,5) so fwin has read
+# them all), then SIG: [5,10) is open and fires as at end of input.
+signal_mid_stream() {
+	start_fwin -t 1 --tumble 5s
+	put '1\n2\n7\n'
+	expect_row $'0\t5\t2'
+	running || fail "fwin exited"
+	kill -"$1" "$FWIN_PID"
+	expect_row $'5\t10\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+@test "SIGTERM mid-stream: open windows fire, output flushed, exit 0" {
+	signal_mid_stream TERM
+}
+
+@test "SIGINT mid-stream: open windows fire, output flushed, exit 0" {
+	signal_mid_stream INT
+}
+
+@test "SIGHUP mid-stream: open windows fire, output flushed, exit 0" {
+	signal_mid_stream HUP
+}
+
+@test "SIGTERM: a partial line pending at the signal is not processed" {
+	start_fwin -t 1 --tumble 5s
+	put '1\n6\n'
+	expect_row $'0\t5\t1'
+	put '8'
+	# give fwin a moment to read the "8" (if it has not, the outcome
+	# must be the same)
+	sleep 0.2
+	kill -TERM "$FWIN_PID"
+	expect_row $'5\t10\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+@test "SIGTERM with the input still open in processing time exits 0" {
+	start_fwin --tumble 10s --count
+	# no row can be awaited here; the signal itself must end fwin promptly
+	expect_nothing 0.1
+	kill -TERM "$FWIN_PID"
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
+# ------------------------------------------------------ downstream closed
+
+@test "downstream closed (| head -1): fwin exits quietly, killed by SIGPIPE" {
+	seq 1 1000000 | fwin -t 1 --tumble 1s 2>err | head -1 >out
+	st=("${PIPESTATUS[@]}")
+	assert_equal "$(cat out)" $'1\t2\t1'
+	assert_equal "$(cat err)" ""
+	assert_equal "${st[1]}" 141
+	assert_equal "${st[2]}" 0
+}
+
+@test "downstream closed with SIGPIPE ignored: fwin still exits quietly" {
+	# as under a parent that ignores SIGPIPE: fwin sees EPIPE instead
+	(
+		trap '' PIPE
+		seq 1 1000000 | "$FWIN" -t 1 --tumble 1s 2>err | head -1 >out
+		echo "${PIPESTATUS[1]}" >st
+	)
+	assert_equal "$(cat out)" $'1\t2\t1'
+	assert_equal "$(cat err)" ""
+	[ "$(cat st)" -ne 0 ]
+}
