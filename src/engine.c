@@ -560,9 +560,15 @@ process_window(struct engine *e, const struct record *r, int64_t t)
 	const char *kb;
 	size_t kn;
 	aoff k, p;
-	int created;
+	int created, rc;
 
-	if (window_of(&e->w, t, &fe, &le) != 0) {
+	if ((rc = window_of(&e->w, t, &fe, &le)) == -2) {
+		/* only an event time can be this far out */
+		bad_field(e, r, &c->time, "window out of range for time",
+		    &r->f[c->time.idx]);
+		return;
+	}
+	if (rc != 0) {
 		/* in a gap between windows: in none, but still a time seen */
 		st_root(s)->sr_nowin++;
 		watermark_after(e, t);

@@ -56,7 +56,7 @@ window_of(const struct wspec *w, int64_t t, int64_t *first_end,
 	k = floor_div(last_start - ((__int128)t - w->size) - 1, w->step);
 	first_start = last_start - k * w->step;
 	if (!fits(first_start) || !fits(last_start + w->size))
-		return -1;
+		return -2;
 	*first_end = (int64_t)(first_start + w->size);
 	*last_end = (int64_t)(last_start + w->size);
 	return 0;

@@ -18,8 +18,8 @@ struct wspec {
 void window_init(struct wspec *w, int64_t size, int64_t step, int64_t offset);
 
 /* The windows of time t: their ends are first_end, first_end + step, ...,
- * last_end. Returns 0, or -1 when t lies in a gap between windows (step >
- * size) or its windows do not fit in int64. */
+ * last_end. Returns 0; -1 when t lies in a gap between windows (step >
+ * size); -2 when its windows do not fit in int64. */
 int window_of(const struct wspec *w, int64_t t, int64_t *first_end,
     int64_t *last_end);
 
