@@ -481,6 +481,81 @@ aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
 	}
 }
 
+static int
+blob_ok(const struct arena *a, aoff b)
+{
+	uint64_t used = arena_hdr(a)->ah_used;
+	const struct blob *x;
+
+	if (b < sizeof(struct arena_hdr) || b % 8 != 0 || b >= used ||
+	    used - b < sizeof(struct blob))
+		return 0;
+	x = blob_at(a, b);
+	return x->b_len <= x->b_cap && x->b_cap <= used - b - sizeof(struct blob);
+}
+
+const char *
+aggs_check(void *arg, const struct arena *a, aoff acc)
+{
+	const struct aggs *g = arg;
+	uint64_t used = arena_hdr(a)->ah_used, j, n;
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		const void *slot = arena_ptr(a, acc + g->v[i].off);
+
+		switch (g->v[i].kind) {
+		case AG_MIN:
+		case AG_MAX:
+		case AG_MIN_BY:
+		case AG_MAX_BY: {
+			const struct acc_ext *e = slot;
+
+			if ((e->set || e->text != 0) && !blob_ok(a, e->text))
+				return "bad value in an accumulator";
+			break;
+		}
+		case AG_FIRST:
+		case AG_LAST: {
+			const struct acc_pick *pk = slot;
+
+			if (pk->text != 0 && !blob_ok(a, pk->text))
+				return "bad value in an accumulator";
+			break;
+		}
+		case AG_DISTINCT: {
+			aoff set = ((const struct acc_distinct *)slot)->set;
+			const struct dset *ds;
+
+			if (set == 0)
+				break;
+			if (set < sizeof(struct arena_hdr) || set % 8 != 0 ||
+			    set >= used || used - set < sizeof(*ds))
+				return "bad distinct set";
+			ds = arena_ptr(a, set);
+			if (ds->ds_cap < 2 || (ds->ds_cap & (ds->ds_cap - 1)) ||
+			    ds->ds_cap > (used - set - sizeof(*ds)) /
+			    sizeof(struct dslot) || ds->ds_n >= ds->ds_cap)
+				return "bad distinct set";
+			for (j = 0, n = 0; j < ds->ds_cap; j++) {
+				if (ds->ds_slot[j].blob == 0)
+					continue;
+				if (!blob_ok(a, ds->ds_slot[j].blob))
+					return "bad distinct value";
+				n++;
+			}
+			/* probing ends only if some slot is empty */
+			if (n != ds->ds_n)
+				return "bad distinct set count";
+			break;
+		}
+		default:
+			break;
+		}
+	}
+	return NULL;
+}
+
 void
 aggs_release(const struct aggs *g, struct arena *a, aoff acc)
 {

@@ -122,3 +122,114 @@ config_free(struct config *c)
 	free(c->keys);
 	free(c->aggs);
 }
+
+static const char *const agg_option[] = {
+	[AG_COUNT] = "--count", [AG_SUM] = "--sum", [AG_AVG] = "--avg",
+	[AG_MIN] = "--min", [AG_MAX] = "--max", [AG_FIRST] = "--first",
+	[AG_LAST] = "--last", [AG_DISTINCT] = "--distinct",
+	[AG_MIN_BY] = "--min-by", [AG_MAX_BY] = "--max-by",
+};
+
+/* Appends a line to the fingerprint being built in a memstream. */
+static void
+fp_duration(FILE *f, const char *opt, int64_t ns)
+{
+	char buf[TF_BUFSZ];
+
+	tf_format_duration(buf, ns);
+	fprintf(f, "%s %s\n", opt, buf);
+}
+
+char *
+config_fingerprint(const struct config *c)
+{
+	static const char *const fmts[] = { "lines", "csv", "tsv" };
+	char *text = NULL, buf[TF_BUFSZ], buf2[TF_BUFSZ];
+	size_t len = 0, i;
+	FILE *f;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		abort();
+	fprintf(f, "--format %s\n", fmts[c->fmt]);
+	if (c->delim < 0)
+		fputs("--delimiter default\n", f);
+	else if (c->delim == '\t')
+		fputs("--delimiter '\\t'\n", f);
+	else
+		fprintf(f, "--delimiter '%c'\n", c->delim);
+	fputs(c->header ? "--header\n" : "no --header\n", f);
+	if (c->nkeys == 0)
+		fputs("no --key\n", f);
+	else {
+		fputs("--key ", f);
+		for (i = 0; i < c->nkeys; i++)
+			fprintf(f, "%s%s", i ? "," : "", c->keys[i].spec);
+		fputc('\n', f);
+	}
+	if (c->has_time)
+		fprintf(f, "--time %s\n", c->time.spec);
+	else
+		fputs("no --time (processing time)\n", f);
+	fprintf(f, "--time-format %s\n", c->time_fmt == TF_STRPTIME ?
+	    c->strp : tf_name(c->time_fmt));
+	switch (c->wkind) {
+	case WK_TUMBLE:
+		tf_format_duration(buf, c->size);
+		fprintf(f, "--tumble %s\n", buf);
+		break;
+	case WK_SLIDE:
+		tf_format_duration(buf, c->size);
+		tf_format_duration(buf2, c->step);
+		fprintf(f, "--slide %s,%s\n", buf, buf2);
+		break;
+	case WK_SESSION:
+		tf_format_duration(buf, c->size);
+		fprintf(f, "--session %s\n", buf);
+		break;
+	case WK_COUNT:
+		fprintf(f, "--count-window %llu,%llu\n",
+		    (unsigned long long)c->count_n,
+		    (unsigned long long)c->count_slide);
+		break;
+	case WK_NONE:
+		fputs("no window option (rolling mode)\n", f);
+		break;
+	}
+	fp_duration(f, "--offset", c->offset);
+	fp_duration(f, "--lateness", c->lateness);
+	fp_duration(f, "--allowed-lateness", c->allowed);
+	fputs("aggregates", f);
+	for (i = 0; i < c->naggs; i++) {
+		fprintf(f, " %s", agg_option[c->aggs[i].kind]);
+		if (c->aggs[i].kind != AG_COUNT)
+			fprintf(f, " %s", c->aggs[i].f.spec);
+		if (c->aggs[i].has_out)
+			fprintf(f, ":%s", c->aggs[i].out.spec);
+	}
+	fputc('\n', f);
+	if (fclose(f) != 0)
+		abort();
+	return text;
+}
+
+int
+config_fingerprint_diff(const char *old, const char *cur, char **was,
+    char **now)
+{
+	size_t a, b;
+
+	for (;;) {
+		a = strcspn(old, "\n");
+		b = strcspn(cur, "\n");
+		if (a != b || memcmp(old, cur, a) != 0) {
+			if ((*was = strndup(old, a)) == NULL ||
+			    (*now = strndup(cur, b)) == NULL)
+				abort();
+			return 1;
+		}
+		if (old[a] == '\0' && cur[b] == '\0')
+			return 0;
+		old += a + (old[a] != '\0');
+		cur += b + (cur[b] != '\0');
+	}
+}

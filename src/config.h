@@ -61,6 +61,12 @@ struct config {
 	enum outfmt outfmt;
 	const char *output;
 	int strict, stats;
+	/* checkpoints */
+	const char *checkpoint;		/* --checkpoint, or --state */
+	const char *restore;		/* --restore, or --state if it exists */
+	int new_input;
+	uint64_t ckpt_every_n;		/* records; 0: by time */
+	int64_t ckpt_every_ns;
 	/* input */
 	char **files;
 	int nfiles;
@@ -69,6 +75,17 @@ struct config {
 /* Resolves every FIELD against the header names (names may be NULL when
  * there is no header). Returns 0, or -1 after printing a usage message. */
 int config_resolve(struct config *c, const struct field *names, size_t n);
+
+/* The canonical text of the options that define the pipeline's state, one
+ * per line, as a user would write them ("--tumble 1h"). Options that do
+ * not change state (output format, -o, --stats) are not in it. The
+ * caller frees it. */
+char *config_fingerprint(const struct config *c);
+
+/* Compares two fingerprints. Returns 0 when equal; otherwise 1, and sets
+ * *was and *now (malloc'd) to the first lines that differ. */
+int config_fingerprint_diff(const char *old, const char *cur, char **was,
+    char **now);
 
 /* Frees what parsing and resolving allocated. */
 void config_free(struct config *c);

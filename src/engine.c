@@ -28,6 +28,7 @@
 #include <xxhash.h>
 
 #include "agg.h"
+#include "ckpt.h"
 #include "engine.h"
 #include "input.h"
 #include "output.h"
@@ -56,6 +57,15 @@ struct engine {
 	aoff *touched;
 	size_t ntouched, captouched;
 	int fatal;
+	char *fingerprint;
+	/* checkpoints */
+	uint64_t generation;	/* of the last checkpoint saved or restored */
+	uint64_t since_save;	/* records since the last check */
+	uint64_t save_check;	/* records between checks of the clock */
+	int64_t next_save;	/* wall time of the next periodic save */
+	int save_failed;
+	int restored;
+	uint64_t outlen, latelen;	/* restored output lengths */
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;
 	int64_t idle_since, idle_wm;
@@ -815,28 +825,177 @@ process(struct engine *e, const struct record *r)
 
 /* --- live input: timers while fwin waits --- */
 
-static volatile sig_atomic_t stop_requested;
+static volatile sig_atomic_t stop_requested, save_requested;
 
 static void
-on_stop_signal(int sig)
+on_signal(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	if (sig == SIGUSR1)
+		save_requested = 1;
+	else
+		stop_requested = 1;
 }
 
-/* SIGINT, SIGTERM and SIGHUP end the input as its end would. No
- * SA_RESTART: they interrupt poll(2), so a waiting fwin notices at once. */
+/* SIGINT, SIGTERM and SIGHUP end the input as its end would; SIGUSR1
+ * asks for a checkpoint. No SA_RESTART: they interrupt poll(2), so a
+ * waiting fwin notices at once. */
 static void
-catch_stop_signals(void)
+catch_signals(void)
 {
 	struct sigaction sa;
 
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop_signal;
+	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+/* --- checkpoints --- */
+
+/* The length of the file open on fd, or CK_NONE without one. */
+static uint64_t
+file_length(int fd)
+{
+	struct stat sb;
+
+	if (fd < 0 || fstat(fd, &sb) != 0)
+		return CK_NONE;
+	return (uint64_t)sb.st_size;
+}
+
+/* Saves a checkpoint: output first (the checkpoint records how long it
+ * is), then the state with the input positions it reflects. */
+static int
+save(struct engine *e)
+{
+	const struct config *c = e->c;
+	struct ckpt_meta m;
+	const char **names;
+	int i, n = input_nfiles(e->in), rc;
+
+	if (out_flush(e->out) != 0 ||
+	    (e->late != NULL && out_flush(e->late) != 0)) {
+		fprintf(stderr, "fwin: %s: %s\n", e->outname, strerror(errno));
+		return -1;
+	}
+	/* rows before state: a power loss must not leave a checkpoint that
+	 * counts rows the output file lost */
+	if ((c->output != NULL && fdatasync(e->outfd) != 0 && errno != EINVAL) ||
+	    (e->latefd >= 0 && fdatasync(e->latefd) != 0 && errno != EINVAL)) {
+		fprintf(stderr, "fwin: cannot sync output: %s\n", strerror(errno));
+		return -1;
+	}
+	names = xrealloc(NULL, n * sizeof(*names));
+	for (i = 0; i < n; i++)
+		names[i] = input_name(e->in, i);
+	memset(&m, 0, sizeof(m));
+	m.generation = e->generation + 1;
+	m.outlen = c->output != NULL ? file_length(e->outfd) : CK_NONE;
+	m.latelen = e->latefd >= 0 ? file_length(e->latefd) : CK_NONE;
+	m.saved = now_ns();
+	m.fingerprint = e->fingerprint;
+	m.inputs = input_positions(e->in);
+	m.ninputs = n;
+	m.names = names;
+	rc = ckpt_save(c->checkpoint, &e->st.a, &m);
+	free(names);
+	if (rc == 0)
+		e->generation++;
+	return rc;
+}
+
+/* Saves when a checkpoint is due: every N records, every D of wall time
+ * (the clock is read only every save_check records), or on SIGUSR1. */
+static void
+maybe_save(struct engine *e)
+{
+	const struct config *c = e->c;
+	int64_t now;
+
+	e->since_save = 0;
+	if (c->ckpt_every_n == 0 && !save_requested) {
+		now = now_ns();
+		if (now < e->next_save)
+			return;
+		e->next_save = sat_add(now, c->ckpt_every_ns);
+	}
+	save_requested = 0;
+	if (save(e) != 0)
+		e->save_failed = 1;
+}
+
+/* Opens --restore's checkpoint and checks that it was made by this
+ * pipeline; sets up skipping the input it consumed. Returns 0, or the
+ * exit status after a message. */
+static int
+open_restore(struct engine *e, struct ckpt **ckp)
+{
+	const struct config *c = e->c;
+	const struct ckpt_meta *m;
+	char *was, *now;
+
+	if ((*ckp = ckpt_open(c->restore)) == NULL)
+		return 1;
+	m = ckpt_meta(*ckp);
+	if (config_fingerprint_diff(m->fingerprint, e->fingerprint, &was,
+	    &now) != 0) {
+		fprintf(stderr, "fwin: %s was made with %s, not %s\n",
+		    c->restore, was, now);
+		free(was);
+		free(now);
+		ckpt_close(*ckp);
+		*ckp = NULL;
+		return 2;
+	}
+	if (!c->new_input)
+		input_resume(e->in, m->inputs, m->ninputs);
+	e->generation = m->generation;
+	e->outlen = m->outlen;
+	e->latelen = m->latelen;
+	return 0;
+}
+
+/* Takes the verified checkpoint's state as ours, where it is mapped. */
+static int
+adopt_restored(struct engine *e, struct ckpt *ck)
+{
+	struct arena a;
+	uint64_t used = ckpt_take_arena(ck, &a);
+	const char *why;
+
+	why = st_adopt(&e->st, &a, used, aggs_accsize(e->g), aggs_check, e->g);
+	if (why != NULL) {
+		fprintf(stderr, "fwin: %s: corrupt state: %s\n", e->c->restore,
+		    why);
+		arena_fini(&a);
+		return 1;
+	}
+	e->restored = 1;
+	return 0;
+}
+
+/* Cuts an output file back to the length a checkpoint recorded, so that
+ * rows written after it are not written twice. */
+static int
+truncate_back(const char *path, uint64_t len)
+{
+	struct stat sb;
+
+	if (path == NULL || len == CK_NONE)
+		return 0;
+	if (stat(path, &sb) != 0 || (uint64_t)sb.st_size < len) {
+		fprintf(stderr, "fwin: %s: shorter than its checkpoint "
+		    "length %llu; left as it is\n", path, (unsigned long long)len);
+		return 0;
+	}
+	if (truncate(path, (off_t)len) != 0) {
+		fprintf(stderr, "fwin: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 /* The watermark that the wall clock gives now, or INT64_MIN when the
@@ -904,7 +1063,13 @@ wait_input(void *arg, int fd)
 		if (out_flush(e->out) != 0 ||
 		    (e->late != NULL && out_flush(e->late) != 0))
 			return -1;
+		if (e->c->checkpoint != NULL && (save_requested ||
+		    (e->c->ckpt_every_n == 0 && now >= e->next_save)))
+			maybe_save(e);
 		due = clock_due(e, st_timer_next(&e->st));
+		if (e->c->checkpoint != NULL && e->c->ckpt_every_n == 0 &&
+		    e->next_save < due)
+			due = e->next_save;
 		if (due == T_NONE)
 			timeout = -1;
 		else if (due <= now)
@@ -1044,6 +1209,7 @@ engine_run(struct config *c)
 	struct input_opts io;
 	const struct field *names = NULL;
 	struct record r;
+	struct ckpt *ck = NULL;
 	size_t nnames = 0;
 	int status = 0, rc = 0, flush;
 	uint64_t nbad;
@@ -1051,6 +1217,8 @@ engine_run(struct config *c)
 
 	memset(&e, 0, sizeof(e));
 	e.c = c;
+	e.fingerprint = config_fingerprint(c);
+	e.save_check = c->ckpt_every_n > 0 ? c->ckpt_every_n : 1024;
 	e.latefd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &e.t0);
 	memset(&io, 0, sizeof(io));
@@ -1060,19 +1228,27 @@ engine_run(struct config *c)
 	io.wait = wait_input;
 	io.wait_arg = &e;
 	e.in = input_open(c->files, c->nfiles, &io);
+	if (c->restore != NULL &&
+	    (status = open_restore(&e, &ck)) != 0) {
+		input_close(e.in);
+		return status;
+	}
 	if (c->header) {
 		rc = input_header(e.in, &names, &nnames);
 		if (rc < 0) {
+			ckpt_close(ck);
 			input_close(e.in);
 			return 1;
 		}
 		if (rc == 0) {		/* empty input: nothing to name */
+			ckpt_close(ck);
 			status = input_failed(e.in) ? 1 : 0;
 			input_close(e.in);
 			return status;
 		}
 	}
 	if (config_resolve(c, names, nnames) != 0) {
+		ckpt_close(ck);
 		input_close(e.in);
 		return 2;
 	}
@@ -1085,17 +1261,28 @@ engine_run(struct config *c)
 		e.count_pane = gcd_u64(c->count_n, c->count_slide);
 	e.g = aggs_new(c);
 	e.vals = xrealloc(NULL, (c->naggs ? c->naggs : 1) * sizeof(*e.vals));
-	if (st_init(&e.st, aggs_accsize(e.g)) != 0) {
+	if (ck != NULL) {
+		status = adopt_restored(&e, ck);
+		ckpt_close(ck);
+		if (status != 0)
+			goto early;
+	} else if (st_init(&e.st, aggs_accsize(e.g)) != 0) {
 		fprintf(stderr, "fwin: cannot map state: %s\n", strerror(errno));
-		return 1;
-	}
-	/* auto stays open until the first time is read */
-	st_root(&e.st)->sr_timefmt = c->time_fmt;
+		status = 1;
+		goto early;
+	} else	/* auto stays open until the first time is read */
+		st_root(&e.st)->sr_timefmt = c->time_fmt;
 	e.ofmt = c->out_time;
 	if (e.ofmt == TF_AUTO && !c->has_time)
 		e.ofmt = TF_ISO;
-	else if (e.ofmt == TF_AUTO && c->time_fmt != TF_AUTO)
-		e.ofmt = c->time_fmt == TF_STRPTIME ? TF_ISO : c->time_fmt;
+	else if (e.ofmt == TF_AUTO && st_root(&e.st)->sr_timefmt != TF_AUTO)
+		e.ofmt = st_root(&e.st)->sr_timefmt == TF_STRPTIME ? TF_ISO :
+		    (enum tfmt)st_root(&e.st)->sr_timefmt;
+	if (e.restored && (truncate_back(c->output, e.outlen) != 0 ||
+	    truncate_back(c->late_file, e.latelen) != 0)) {
+		status = 1;
+		goto done;
+	}
 	if (c->late_file != NULL) {
 		if ((e.latefd = open_append(c->late_file)) < 0) {
 			status = 1;
@@ -1108,11 +1295,14 @@ engine_run(struct config *c)
 		goto done;
 	}
 
-	catch_stop_signals();
+	catch_signals();
+	e.next_save = sat_add(now_ns(), c->ckpt_every_ns);
 	while (!stop_requested && (rc = input_next(e.in, &r)) > 0) {
 		process(&e, &r);
 		if (e.fatal)
 			break;
+		if (c->checkpoint != NULL && ++e.since_save >= e.save_check)
+			maybe_save(&e);
 	}
 	if (rc < 0 || e.fatal)
 		status = 1;
@@ -1121,13 +1311,20 @@ engine_run(struct config *c)
 	if (c->wkind == WK_COUNT)
 		flush = c->flush == 1;
 	else
-		flush = c->flush < 0 ? 1 : c->flush;
+		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
 	if (status == 0 && flush) {
 		if (c->wkind == WK_COUNT)
 			flush_count_windows(&e);
 		else if (c->wkind != WK_NONE)
 			advance(&e, INT64_MAX);
 	}
+	/* With a checkpoint, open windows are saved unfired for the next
+	 * run (unless --flush fired them), and on a fatal error the last
+	 * good checkpoint is kept. */
+	if (c->checkpoint != NULL && status == 0 && save(&e) != 0)
+		status = 1;
+	if (e.save_failed)
+		status = 1;
 	if (input_failed(e.in))
 		status = 1;
 	if (c->stats)
@@ -1145,6 +1342,7 @@ done:
 		close(e.outfd);
 	if (e.latefd >= 0)
 		close(e.latefd);
+early:
 	input_close(e.in);
 	aggs_free(e.g);
 	st_fini(&e.st);
@@ -1152,5 +1350,6 @@ done:
 	free(e.keybuf);
 	free(e.batch);
 	free(e.touched);
+	free(e.fingerprint);
 	return status;
 }

@@ -3,12 +3,14 @@
  * turns options into a struct config and hands it to the engine. */
 #include <errno.h>
 #include <getopt.h>
+#include <sys/stat.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ckpt.h"
 #include "config.h"
 #include "engine.h"
 #include "timefmt.h"
@@ -19,7 +21,8 @@ enum {
 	O_FORMAT = 256, O_CSV, O_TSV, O_TIMEFMT, O_OUTTIME, O_TUMBLE, O_SLIDE,
 	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH, O_SUM, O_AVG,
 	O_MIN, O_MAX, O_FIRST, O_LAST, O_DISTINCT, O_MINBY, O_MAXBY,
-	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE
+	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
+	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT
 };
 
 static const struct option longopts[] = {
@@ -55,6 +58,12 @@ static const struct option longopts[] = {
 	{ "max-by",		required_argument,	NULL, O_MAXBY },
 	{ "output-format",	required_argument,	NULL, O_OUTFMT },
 	{ "output",		required_argument,	NULL, 'o' },
+	{ "checkpoint",		required_argument,	NULL, O_CHECKPOINT },
+	{ "checkpoint-every",	required_argument,	NULL, O_CKEVERY },
+	{ "restore",		required_argument,	NULL, O_RESTORE },
+	{ "state",		required_argument,	NULL, O_STATE },
+	{ "new-input",		no_argument,		NULL, O_NEWINPUT },
+	{ "inspect",		required_argument,	NULL, O_INSPECT },
 	{ "strict",		no_argument,		NULL, O_STRICT },
 	{ "stats",		no_argument,		NULL, O_STATS },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -96,6 +105,14 @@ usage(FILE *fp)
 "Output:\n"
 "  --output-format tsv|csv|json\n"
 "  -o, --output FILE        append rows to FILE\n"
+"Checkpoints:\n"
+"  --checkpoint FILE        save state to FILE (atomically)\n"
+"  --checkpoint-every N|D   every N records or D of wall time (default 10s)\n"
+"  --restore FILE           start from FILE's state\n"
+"  --state FILE             --restore FILE if it exists, and --checkpoint FILE\n"
+"  --new-input              after restore, skip no input\n"
+"  --inspect FILE           describe a checkpoint and exit\n"
+"Misc:\n"
 "  --strict                 a bad record is fatal\n"
 "  --stats                  print statistics to stderr at exit\n"
 "  -h, --help  -V, --version\n"
@@ -238,17 +255,17 @@ parse_slide(struct config *c, const char *arg)
 
 /* A count: decimal digits only, 1 to 2^32. */
 static uint64_t
-count_value(const char *s, const char *all)
+count_value(const char *opt, const char *s)
 {
 	char *end;
 	unsigned long long v;
 
 	if (*s < '0' || *s > '9')
-		usage_error("--count-window: bad count '%s'", all);
+		usage_error("%s: bad count '%s'", opt, s);
 	errno = 0;
 	v = strtoull(s, &end, 10);
 	if (*end != '\0' || errno != 0 || v < 1 || v > UINT32_MAX)
-		usage_error("--count-window: bad count '%s'", all);
+		usage_error("%s: bad count '%s'", opt, s);
 	return v;
 }
 
@@ -261,9 +278,9 @@ parse_count_window(struct config *c, const char *arg)
 		abort();
 	if ((comma = strchr(copy, ',')) != NULL)
 		*comma = '\0';
-	c->count_n = count_value(copy, arg);
-	c->count_slide = comma != NULL ? count_value(comma + 1, arg) :
-	    c->count_n;
+	c->count_n = count_value("--count-window", copy);
+	c->count_slide = comma != NULL ?
+	    count_value("--count-window", comma + 1) : c->count_n;
 	free(copy);
 }
 
@@ -272,12 +289,15 @@ main(int argc, char **argv)
 {
 	struct config c;
 	int ch, status;
+	const char *state = NULL, *inspect = NULL;
+	struct stat sb;
 
 	memset(&c, 0, sizeof(c));
 	c.delim = -1;
 	c.flush = -1;
 	c.time_fmt = TF_AUTO;
 	c.out_time = TF_AUTO;
+	c.ckpt_every_ns = 10 * NS_PER_S;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":d:Hk:t:l:co:hV", longopts,
@@ -412,6 +432,32 @@ main(int argc, char **argv)
 		case 'o':
 			c.output = optarg;
 			break;
+		case O_CHECKPOINT:
+			c.checkpoint = optarg;
+			break;
+		case O_CKEVERY:
+			if (optarg[strspn(optarg, "0123456789")] == '\0') {
+				c.ckpt_every_n = count_value("--checkpoint-every",
+				    optarg);
+				c.ckpt_every_ns = 0;
+			} else {
+				c.ckpt_every_n = 0;
+				c.ckpt_every_ns = duration("--checkpoint-every",
+				    optarg, 0, 1);
+			}
+			break;
+		case O_RESTORE:
+			c.restore = optarg;
+			break;
+		case O_STATE:
+			state = optarg;
+			break;
+		case O_NEWINPUT:
+			c.new_input = 1;
+			break;
+		case O_INSPECT:
+			inspect = optarg;
+			break;
 		case O_STRICT:
 			c.strict = 1;
 			break;
@@ -428,6 +474,20 @@ main(int argc, char **argv)
 			bad_option(ch, argv[optind - 1]);
 		}
 	}
+	if (inspect != NULL) {
+		status = ckpt_inspect(inspect, stdout);
+		return close_stdout() != 0 ? 1 : status;
+	}
+	if (state != NULL) {
+		if (c.checkpoint != NULL || c.restore != NULL)
+			usage_error("--state cannot be used with --checkpoint "
+			    "or --restore");
+		c.checkpoint = state;
+		if (stat(state, &sb) == 0)
+			c.restore = state;
+	}
+	if (c.new_input && c.restore == NULL)
+		usage_error("--new-input needs --restore or --state");
 	if (c.naggs == 0)
 		add_agg(&c, AG_COUNT, NULL, "--count");
 	c.files = argv + optind;

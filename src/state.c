@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "state.h"
+#include "timefmt.h"
 
 int
 st_init(struct state *s, size_t accsize)
@@ -241,4 +242,95 @@ st_timer_pop(struct state *s, int64_t now, struct timer *t)
 	}
 	h[i] = last;
 	return 1;
+}
+
+/* Whether [off, off + n) lies in the used arena, 8-aligned, after the
+ * arena's header. */
+static int
+in_range(uint64_t used, aoff off, uint64_t n)
+{
+	return off >= sizeof(struct arena_hdr) && off % 8 == 0 && off < used &&
+	    n <= used - off;
+}
+
+const char *
+st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
+    const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc),
+    void *arg)
+{
+	const struct arena_hdr *ah = arena_hdr(a);
+	const struct st_root *r;
+	const struct keyslot *t;
+	const struct timer *h;
+	const struct key *k;
+	const struct pane *pp;
+	uint64_t i, n, npanes = 0, nkeys = 0, limit = used / 16;
+	const char *why;
+	aoff p, prev;
+	unsigned c;
+
+	if (ah->ah_used != used || used > a->cap)
+		return "bad arena length";
+	for (c = 0; c < ARENA_NCLASS; c++)
+		for (p = ah->ah_free[c], n = 0; p != 0; p = *(const aoff *)
+		    arena_ptr(a, p))
+			if (!in_range(used, p, 16) || ++n > limit)
+				return "bad free list";
+	if (!in_range(used, ah->ah_root, sizeof(*r)))
+		return "bad root offset";
+	r = arena_ptr(a, ah->ah_root);
+	if (r->sr_keycap < 2 || (r->sr_keycap & (r->sr_keycap - 1)) != 0 ||
+	    r->sr_keycap > used ||
+	    !in_range(used, r->sr_keytab, r->sr_keycap * sizeof(*t)))
+		return "bad key table";
+	if (r->sr_timefmt > TF_STRPTIME)
+		return "bad time format";
+	t = arena_ptr(a, r->sr_keytab);
+	for (i = 0; i < r->sr_keycap; i++) {
+		if (t[i].ks_key == 0)
+			continue;
+		nkeys++;
+		if (!in_range(used, t[i].ks_key, sizeof(*k)))
+			return "bad key offset";
+		k = arena_ptr(a, t[i].ks_key);
+		if (k->k_len > used - t[i].ks_key - sizeof(*k) ||
+		    k->k_hash != t[i].ks_hash)
+			return "bad key";
+		for (p = k->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
+			if (!in_range(used, p, sizeof(*pp) + accsize) ||
+			    ++npanes > limit)
+				return "bad window list";
+			pp = arena_ptr(a, p);
+			if (pp->p_prev != prev)
+				return "bad window list links";
+			if ((why = acc_ok(arg, a, p + sizeof(*pp))) != NULL)
+				return why;
+		}
+		if (k->k_tail != prev)
+			return "bad window list tail";
+	}
+	if (nkeys != r->sr_nkeys || nkeys * 2 > r->sr_keycap ||
+	    npanes != r->sr_npanes)
+		return "bad counts";
+	if (r->sr_heaplen > r->sr_heapcap || r->sr_heapcap > used ||
+	    (r->sr_heapcap > 0 &&
+	    !in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h))))
+		return "bad timer queue";
+	s->a = *a;
+	s->accsize = accsize;
+	h = arena_ptr(a, r->sr_heap);
+	for (i = 0; i < r->sr_heaplen; i++) {
+		/* a timer must name a key of the table */
+		if (!in_range(used, h[i].t_key, sizeof(*k))) {
+			memset(&s->a, 0, sizeof(s->a));
+			return "bad timer";
+		}
+		k = arena_ptr(a, h[i].t_key);
+		if (k->k_len > used - h[i].t_key - sizeof(*k) ||
+		    st_key_find(s, k->k_bytes, k->k_len, k->k_hash) != h[i].t_key) {
+			memset(&s->a, 0, sizeof(s->a));
+			return "bad timer";
+		}
+	}
+	return NULL;
 }
