@@ -775,6 +775,8 @@ seek_resume(struct input *in)
 	quotes_moved(in);
 	in->consumed = in->skip;
 	in->lineno = in->skiplines;
+	in->ipos[in->fi].ip_off = in->consumed;
+	in->ipos[in->fi].ip_lines = in->lineno;
 	in->skip = 0;
 }
 
@@ -854,14 +856,14 @@ next_record(struct input *in, struct record *r, int *ishdr)
 			continue;
 		}
 		in->needhdr = 0;
+		in->ipos[in->fi].ip_off = in->consumed;
+		in->ipos[in->fi].ip_lines = in->lineno;
 		if (!hdr && in->skip > 0) {
 			/* a replayed pipe: records already counted */
 			if (in->consumed <= in->skip)
 				continue;
 			in->skip = 0;
 		}
-		in->ipos[in->fi].ip_off = in->consumed;
-		in->ipos[in->fi].ip_lines = in->lineno;
 		r->file = in->name;
 		in->outfi = in->fi;
 		in->outoff = in->consumed;

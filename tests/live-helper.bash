@@ -4,6 +4,9 @@
 #
 #   start_fwin ARGS...   start "$FWIN ARGS..." in the background
 #   put STRING           write STRING (printf %b escapes) to its input
+#   put_file FILE        copy FILE to its input in the background (a
+#                        writer that may block on a full pipe); wait_put
+#                        waits (bounded) for it to finish
 #   close_input          end its input
 #   expect_row WANT      the next row is WANT (waits up to $LIVE_WAIT s)
 #   expect_nothing SECS  no row comes within SECS s, fwin still running
@@ -17,6 +20,7 @@
 LIVE_WAIT=${LIVE_WAIT:-5}
 
 FWIN_PID=
+PUT_PID=
 IN=
 OUT=
 
@@ -40,6 +44,22 @@ start_fwin() {
 # the test fails on put's status instead of the test shell being killed.
 put() {
 	(printf '%b' "$1" >&"$IN")
+}
+
+put_file() {
+	cat "$1" >&"$IN" 3>&- &
+	PUT_PID=$!
+}
+
+wait_put() {
+	local i
+	for ((i = 0; i < LIVE_WAIT * 20; i++)); do
+		kill -0 "$PUT_PID" 2>/dev/null || break
+		[[ $(ps -o stat= -p "$PUT_PID" 2>/dev/null) == Z* ]] && break
+		sleep 0.05
+	done
+	wait "$PUT_PID" || fail "writing the input failed or took over ${LIVE_WAIT}s"
+	PUT_PID=
 }
 
 close_input() {
@@ -102,6 +122,11 @@ wait_fwin() {
 }
 
 stop_fwin() {
+	if [[ -n $PUT_PID ]]; then
+		kill -KILL "$PUT_PID" 2>/dev/null || true
+		wait "$PUT_PID" 2>/dev/null || true
+		PUT_PID=
+	fi
 	close_input
 	if [[ -n $OUT ]]; then
 		exec {OUT}<&-

@@ -14,22 +14,30 @@ teardown() {
 	stop_fwin
 }
 
-# iso_ms ISO: epoch milliseconds of an ISO-8601 UTC time.
-iso_ms() {
-	date -u -d "$1" +%s%3N
+# iso_ns ISO: epoch nanoseconds of an ISO-8601 UTC time.
+iso_ns() {
+	date -u -d "$1" +%s%N
 }
 
-ISO='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3}Z'
+# now_ns: the wall clock, epoch nanoseconds.
+now_ns() {
+	date +%s%N
+}
 
-# check_iso_row ROW SIZE_MS REST T0 T1: ROW is "start<TAB>end<TAB>REST" with
-# ISO bounds, end - start = SIZE_MS, and the window overlaps [T0, T1] (the
-# record was read between T0 and T1, epoch ms). Sets START and END (ms).
+MS=1000000
+# ISO UTC, a fraction only when non-zero, with 3, 6 or 9 digits (SPEC §3)
+ISO='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3}|\.[0-9]{6}|\.[0-9]{9})?Z'
+
+# check_iso_row ROW SIZE REST T0 T1: ROW is "start<TAB>end<TAB>REST" with
+# ISO bounds, end - start = SIZE, and the window overlaps [T0, T1] (the
+# record was read between T0 and T1). All times in epoch ns; sets START
+# and END.
 check_iso_row() {
-	[[ $1 =~ ^($ISO)$'\t'($ISO)$'\t'(.*)$ ]] ||
-		fail "not an ISO row: $1"
-	assert_equal "${BASH_REMATCH[3]}" "$3"
-	START=$(iso_ms "${BASH_REMATCH[1]}")
-	END=$(iso_ms "${BASH_REMATCH[2]}")
+	local re="^($ISO)"$'\t'"($ISO)"$'\t'"(.*)\$"
+	[[ $1 =~ $re ]] || fail "not an ISO row: $1"
+	assert_equal "${BASH_REMATCH[5]}" "$3"
+	START=$(iso_ns "${BASH_REMATCH[1]}")
+	END=$(iso_ns "${BASH_REMATCH[3]}")
 	assert_equal $((END - START)) "$2"
 	((END > $4 && START <= $5)) ||
 		fail "window [$START, $END) misses the read time [$4, $5]: $1"
@@ -55,43 +63,43 @@ finish_ok() {
 
 @test "processing time: a tumbling window fires by the clock, input still open" {
 	start_fwin --tumble 300ms --count
-	t0=$(date +%s%3N)
+	t0=$(now_ns)
 	put 'x\n'
 	next_row
-	t1=$(date +%s%3N)
+	t1=$(now_ns)
 	running || fail "fwin exited"
-	check_iso_row "$ROW" 300 1 "$t0" "$t1"
+	check_iso_row "$ROW" $((300 * MS)) 1 "$t0" "$t1"
 	# aligned to the epoch
-	assert_equal $((START % 300)) 0
+	assert_equal $((START % (300 * MS))) 0
 	# it fired once: nothing more, not even at end of input
 	finish_ok
 }
 
 @test "processing time: a session closes GAP after its last record, by the clock" {
 	start_fwin --session 300ms -k 1
-	t0=$(date +%s%3N)
+	t0=$(now_ns)
 	put 'a\n'
 	next_row
-	t1=$(date +%s%3N)
+	t1=$(now_ns)
 	running || fail "fwin exited"
 	# one record at t: the session is [t, t + gap)
-	check_iso_row "$ROW" 300 $'a\t1' "$t0" "$t1"
+	check_iso_row "$ROW" $((300 * MS)) $'a\t1' "$t0" "$t1"
 	finish_ok
 }
 
 @test "processing time: both sliding windows of a record fire by the clock" {
 	start_fwin --slide 400ms,200ms
-	t0=$(date +%s%3N)
+	t0=$(now_ns)
 	put 'x\n'
 	next_row
 	first=$ROW
 	next_row
-	t1=$(date +%s%3N)
+	t1=$(now_ns)
 	running || fail "fwin exited"
-	check_iso_row "$first" 400 1 "$t0" "$t1"
+	check_iso_row "$first" $((400 * MS)) 1 "$t0" "$t1"
 	s1=$START
-	check_iso_row "$ROW" 400 1 "$t0" "$t1"
-	assert_equal $((START - s1)) 200
+	check_iso_row "$ROW" $((400 * MS)) 1 "$t0" "$t1"
+	assert_equal $((START - s1)) $((200 * MS))
 	finish_ok
 }
 
@@ -114,10 +122,21 @@ finish_ok() {
 	assert_equal "$(cat err)" ""
 }
 
+@test "--idle-timeout: no watermark to advance before the first record" {
+	start_fwin -t 1 --tumble 1s --idle-timeout 300ms
+	# idle for longer than D before any record: W stays -inf, so these
+	# small times are not late
+	expect_nothing 0.4
+	put '0.1\n0.9\n'
+	expect_row $'0\t1\t2'
+	running || fail "fwin exited"
+	finish_ok
+}
+
 @test "no --idle-timeout: an idle event-time window waits for end of input" {
 	start_fwin -t 1 --tumble 1s
 	put '10.0\n10.9\n'
-	expect_nothing 0.7
+	expect_nothing 0.5
 	close_input
 	expect_row $'10\t11\t2'
 	expect_eof
@@ -141,27 +160,32 @@ finish_ok() {
 	assert_equal "$(cat err)" ""
 }
 
-@test "output: every row of a burst is flushed when fwin waits again" {
+@test "output: every row of a burst is written, and flushed when fwin waits" {
 	start_fwin -t 1 --tumble 1s
-	# 2000 records fire 1999 windows at once (well over one output block);
-	# all of them must be readable while the input is still open.
-	put "$(seq 0 1999)\n"
-	for ((i = 0; i < 1999; i++)); do
-		expect_row "$i	$((i + 1))	1"
-	done
+	# 30000 records fire 29999 windows: over 300 KB of rows, more than the
+	# output buffer and the pipe hold, written while fwin still reads.
+	# Every row must be readable while the input is still open.
+	seq 0 29999 > burst
+	seq 0 29998 | awk '{ print $1 "\t" $1 + 1 "\t1" }' > want
+	put_file burst
+	timeout "$LIVE_WAIT" head -n 29999 <&"$OUT" > got ||
+		fail "not all rows within ${LIVE_WAIT}s: got $(wc -l < got)"
+	cmp got want
+	wait_put
 	expect_nothing 0.2
 	close_input
-	expect_row $'1999\t2000\t1'
+	expect_row $'29999\t30000\t1'
 	expect_eof
 	wait_fwin
 	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
 }
 
 @test "input: a partial line waits for its newline" {
 	start_fwin -t 1 --tumble 5s
 	put '1\n7'
 	# "7" alone would fire [0,5): it must not be processed yet
-	expect_nothing 0.5
+	expect_nothing 0.4
 	# the line is "72": W = 72 fires [0,5)
 	put '2\n'
 	expect_row $'0\t5\t1'
@@ -177,7 +201,7 @@ finish_ok() {
 @test "input: a partial line at end of input is a record" {
 	start_fwin -t 1 --tumble 5s
 	put '1\n7'
-	expect_nothing 0.3
+	expect_nothing 0.2
 	close_input
 	expect_row $'0\t5\t1'
 	expect_row $'5\t10\t1'
