@@ -12,7 +12,9 @@
  * the time its oldest pane may be purged. When W passes timers, the
  * windows due are collected from every key, sorted by (end, start, key)
  * and fired together; then the keys' expired panes are purged. */
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 
 #include <errno.h>
 #include <poll.h>
@@ -64,6 +66,7 @@ struct engine {
 	uint64_t save_check;	/* records between checks of the clock */
 	int64_t next_save;	/* wall time of the next periodic save */
 	int save_failed;
+	pid_t saver;		/* a background save's writer, or 0 */
 	int restored;
 	uint64_t outlen, latelen;	/* restored output lengths */
 	/* --idle-timeout: input idle since this wall time, with this W */
@@ -866,10 +869,34 @@ file_length(int fd)
 	return (uint64_t)sb.st_size;
 }
 
-/* Saves a checkpoint: output first (the checkpoint records how long it
- * is), then the state with the input positions it reflects. */
+/* Waits for a background save, if one runs (block: wait for it to end).
+ * A failed one makes the exit status 1; it has said why. */
+static void
+reap_saver(struct engine *e, int block)
+{
+	int st;
+
+	if (e->saver <= 0 || waitpid(e->saver, &st, block ? 0 : WNOHANG) == 0)
+		return;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		if (!WIFEXITED(st))
+			fprintf(stderr, "fwin: %s: checkpoint writer died\n",
+			    e->c->checkpoint);
+		e->save_failed = 1;
+	}
+	e->saver = 0;
+}
+
+/*
+ * Saves a checkpoint: output first (the checkpoint records how long it
+ * is), then the state with the input positions it reflects. In the
+ * background (periodic saves), a fork(2) child writes the snapshot from
+ * copy-on-write memory while fwin goes on, as Redis's BGSAVE does; the
+ * state is private memory (anonymous, or a MAP_PRIVATE file mapping), so
+ * the child sees it frozen at the fork.
+ */
 static int
-save(struct engine *e)
+save(struct engine *e, int background)
 {
 	const struct config *c = e->c;
 	struct ckpt_meta m;
@@ -900,6 +927,26 @@ save(struct engine *e)
 	m.inputs = input_positions(e->in);
 	m.ninputs = n;
 	m.names = names;
+	if (background) {
+		pid_t parent = getpid(), pid = fork();
+
+		if (pid == 0) {
+			/* die with fwin: a stale writer must not rename
+			 * an old snapshot over a newer run's */
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			if (getppid() != parent)
+				_exit(1);
+			_exit(ckpt_save(c->checkpoint, &e->st.a, &m) == 0 ?
+			    0 : 1);
+		}
+		if (pid > 0) {
+			free(names);
+			e->saver = pid;
+			e->generation++;
+			return 0;
+		}
+		/* no fork: save in the foreground */
+	}
 	rc = ckpt_save(c->checkpoint, &e->st.a, &m);
 	free(names);
 	if (rc == 0)
@@ -922,8 +969,12 @@ maybe_save(struct engine *e)
 			return;
 		e->next_save = sat_add(now, c->ckpt_every_ns);
 	}
+	/* one writer at a time: a save due while one runs is skipped */
+	reap_saver(e, 0);
+	if (e->saver > 0)
+		return;
 	save_requested = 0;
-	if (save(e) != 0)
+	if (save(e, 1) != 0)
 		e->save_failed = 1;
 }
 
@@ -1321,7 +1372,8 @@ engine_run(struct config *c)
 	/* With a checkpoint, open windows are saved unfired for the next
 	 * run (unless --flush fired them), and on a fatal error the last
 	 * good checkpoint is kept. */
-	if (c->checkpoint != NULL && status == 0 && save(&e) != 0)
+	reap_saver(&e, 1);
+	if (c->checkpoint != NULL && status == 0 && save(&e, 0) != 0)
 		status = 1;
 	if (e.save_failed)
 		status = 1;
@@ -1342,6 +1394,7 @@ done:
 		close(e.outfd);
 	if (e.latefd >= 0)
 		close(e.latefd);
+	reap_saver(&e, 1);
 early:
 	input_close(e.in);
 	aggs_free(e.g);
