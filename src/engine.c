@@ -1060,8 +1060,8 @@ clock_watermark(struct engine *e, int64_t now)
 
 	if (!c->has_time)
 		return sat_add(now, -c->lateness);
-	if (c->idle_timeout <= 0)
-		return INT64_MIN;
+	if (c->idle_timeout <= 0 || e->idle_wm == INT64_MIN)
+		return INT64_MIN;	/* no event time yet: nothing to advance */
 	idle_from = sat_add(e->idle_since, c->idle_timeout);
 	if (now < idle_from)
 		return INT64_MIN;
@@ -1078,7 +1078,7 @@ clock_due(struct engine *e, int64_t w)
 		return T_NONE;
 	if (!c->has_time)
 		return sat_add(w, c->lateness);
-	if (c->idle_timeout <= 0)
+	if (c->idle_timeout <= 0 || e->idle_wm == INT64_MIN)
 		return T_NONE;
 	w = sat_add(sat_add(e->idle_since, c->idle_timeout), w - e->idle_wm);
 	return w;
@@ -1269,6 +1269,7 @@ engine_run(struct config *c)
 	memset(&e, 0, sizeof(e));
 	e.c = c;
 	e.fingerprint = config_fingerprint(c);
+	e.idle_wm = INT64_MIN;
 	e.save_check = c->ckpt_every_n > 0 ? c->ckpt_every_n : 1024;
 	e.latefd = -1;
 	clock_gettime(CLOCK_MONOTONIC, &e.t0);
