@@ -41,11 +41,37 @@ fits(__int128 v)
 	return v >= INT64_MIN && v <= INT64_MAX;
 }
 
+/* (a - b) mod m, in [0, m), when a - b fits in int64 (else -1). */
+static int64_t
+mod_diff(int64_t a, int64_t b, int64_t m)
+{
+	int64_t d, r;
+
+	if (__builtin_sub_overflow(a, b, &d))
+		return -1;
+	r = d % m;
+	return r < 0 ? r + m : r;
+}
+
 int
 window_of(const struct wspec *w, int64_t t, int64_t *first_end,
     int64_t *last_end)
 {
 	__int128 last_start, first_start, k;
+	int64_t r, ls, fs;
+
+	/* The common case in 64 bits: r is how far t is past the latest
+	 * start; the earliest window is (size - 1 - r) / step steps back. */
+	if ((r = mod_diff(t, w->offset, w->step)) >= 0) {
+		if (r >= w->size)
+			return -1;
+		if (!__builtin_sub_overflow(t, r, &ls) &&
+		    !__builtin_sub_overflow(ls, w->step == w->size ? 0 :
+		    (w->size - 1 - r) / w->step * w->step, &fs) &&
+		    !__builtin_add_overflow(fs, w->size, first_end) &&
+		    !__builtin_add_overflow(ls, w->size, last_end))
+			return 0;
+	}
 
 	/* the latest start <= t */
 	last_start = floor_div((__int128)t - w->offset, w->step) * w->step +
@@ -65,6 +91,10 @@ window_of(const struct wspec *w, int64_t t, int64_t *first_end,
 int64_t
 window_pane(const struct wspec *w, int64_t t)
 {
+	int64_t r = mod_diff(t, w->offset, w->pane), ps;
+
+	if (r >= 0 && !__builtin_sub_overflow(t, r, &ps))
+		return ps;
 	return (int64_t)(floor_div((__int128)t - w->offset, w->pane) * w->pane +
 	    w->offset);
 }
