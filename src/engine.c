@@ -316,8 +316,7 @@ schedule(struct engine *e, aoff k)
 			when = purge;
 	}
 	if (when < kp->k_timer) {
-		kp->k_timer = when;
-		st_timer_push(&e->st, when, k);
+		st_timer_set(&e->st, k, when);
 	}
 }
 
@@ -430,29 +429,29 @@ static void
 advance(struct engine *e, int64_t w)
 {
 	struct state *s = &e->st;
-	struct timer tm;
-	struct key *kp;
 	size_t i;
+	aoff k;
 
 	st_root(s)->sr_wm = w;
 	e->nbatch = e->ntouched = 0;
-	while (st_timer_pop(s, w, &tm)) {
-		kp = st_keyp(s, tm.t_key);
-		if (kp->k_timer != tm.t_when)
-			continue;	/* stale: the key was rescheduled */
-		kp->k_timer = T_NONE;
+	while ((k = st_timer_pop(s, w)) != 0) {
 		if (e->ntouched == e->captouched) {
 			e->captouched = e->captouched ? 2 * e->captouched : 256;
 			e->touched = xrealloc(e->touched,
 			    e->captouched * sizeof(*e->touched));
 		}
-		e->touched[e->ntouched++] = tm.t_key;
-		collect_due(e, tm.t_key, w);
+		e->touched[e->ntouched++] = k;
+		collect_due(e, k, w);
 	}
 	batch_fire(e);
 	for (i = 0; i < e->ntouched; i++) {
-		purge(e, e->touched[i], w);
-		schedule(e, e->touched[i]);
+		k = e->touched[i];
+		purge(e, k, w);
+		schedule(e, k);
+		/* a key with nothing left is forgotten: memory follows the
+		 * live windows, not every key ever seen */
+		if (st_keyp(s, k)->k_head == 0 && st_keyp(s, k)->k_timer == T_NONE)
+			st_key_delete(s, k);
 	}
 }
 
@@ -1097,6 +1096,8 @@ wait_input(void *arg, int fd)
 	int64_t now, w, due;
 	int timeout;
 
+	if (e->st.a.base == NULL)	/* -H: the header comes before any state */
+		return 0;		/* nothing to fire: block in read(2) */
 	if (st_root(&e->st)->sr_read != e->idle_read) {
 		/* records came since the last wait: idle from now */
 		e->idle_read = st_root(&e->st)->sr_read;
@@ -1233,7 +1234,7 @@ print_stats(struct engine *e)
 	    (unsigned long long)r->sr_read, (unsigned long long)r->sr_bad,
 	    (unsigned long long)r->sr_late, (unsigned long long)r->sr_nowin,
 	    (unsigned long long)r->sr_fired, (unsigned long long)r->sr_npanes,
-	    (unsigned long long)r->sr_nkeys,
+	    (unsigned long long)r->sr_peak_keys,
 	    (unsigned long long)arena_hdr(&e->st.a)->ah_peak, secs,
 	    secs > 0 ? r->sr_read / secs : 0.0);
 }

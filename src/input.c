@@ -848,7 +848,7 @@ next_record(struct input *in, struct record *r, int *ishdr)
 		if (!hdr && in->skip > 0 && in->isreg)
 			seek_resume(in);
 		if (!frame(in, r, hdr ? 0 : in->o.maxfields)) {
-			if (in->skip > 0 && !in->failed && !in->stop)
+			if (in->consumed < in->skip && !in->failed && !in->stop)
 				fprintf(stderr, "fwin: %s: ended before its "
 				    "checkpoint position\n", in->name);
 			in->skip = 0;

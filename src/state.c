@@ -114,7 +114,8 @@ st_key(struct state *s, const char *b, size_t n, uint64_t h)
 	t = arena_ptr(&s->a, r->sr_keytab);
 	t[i].ks_hash = h;
 	t[i].ks_key = off;
-	r->sr_nkeys++;
+	if (++r->sr_nkeys > r->sr_peak_keys)
+		r->sr_peak_keys = r->sr_nkeys;
 	return off;
 }
 
@@ -177,13 +178,84 @@ st_pane_free(struct state *s, aoff k, aoff p)
 	st_root(s)->sr_npanes--;
 }
 
-void
-st_timer_push(struct state *s, int64_t when, aoff k)
+static struct timer *
+heap(const struct state *s)
+{
+	return arena_ptr(&s->a, st_root(s)->sr_heap);
+}
+
+/* Puts entry x at index i and tells its key where it is. */
+static void
+heap_put(struct state *s, uint64_t i, struct timer x)
+{
+	heap(s)[i] = x;
+	st_keyp(s, x.t_key)->k_hpos = i + 1;
+}
+
+static void
+sift_up(struct state *s, uint64_t i, struct timer x)
+{
+	struct timer *h = heap(s);
+
+	for (; i > 0 && h[(i - 1) / 2].t_when > x.t_when; i = (i - 1) / 2)
+		heap_put(s, i, h[(i - 1) / 2]);
+	heap_put(s, i, x);
+}
+
+static void
+sift_down(struct state *s, uint64_t i, struct timer x)
+{
+	struct timer *h = heap(s);
+	uint64_t c, n = st_root(s)->sr_heaplen;
+
+	for (; (c = 2 * i + 1) < n; i = c) {
+		if (c + 1 < n && h[c + 1].t_when < h[c].t_when)
+			c++;
+		if (x.t_when <= h[c].t_when)
+			break;
+		heap_put(s, i, h[c]);
+	}
+	heap_put(s, i, x);
+}
+
+/* Removes the entry at index i. */
+static void
+heap_remove(struct state *s, uint64_t i)
 {
 	struct st_root *r = st_root(s);
-	struct timer *h;
+	struct timer last;
+
+	st_keyp(s, heap(s)[i].t_key)->k_hpos = 0;
+	last = heap(s)[--r->sr_heaplen];
+	if (i == r->sr_heaplen)
+		return;
+	if (i > 0 && heap(s)[(i - 1) / 2].t_when > last.t_when)
+		sift_up(s, i, last);
+	else
+		sift_down(s, i, last);
+}
+
+void
+st_timer_set(struct state *s, aoff k, int64_t when)
+{
+	struct st_root *r = st_root(s);
+	struct key *kp = st_keyp(s, k);
+	struct timer x = { when, k };
 	uint64_t i;
 
+	kp->k_timer = when;
+	if (kp->k_hpos != 0) {
+		i = kp->k_hpos - 1;
+		if (when == T_NONE)
+			heap_remove(s, i);
+		else if (when < heap(s)[i].t_when)
+			sift_up(s, i, x);
+		else
+			sift_down(s, i, x);
+		return;
+	}
+	if (when == T_NONE)
+		return;
 	if (r->sr_heaplen == r->sr_heapcap) {
 		uint64_t cap = r->sr_heapcap ? r->sr_heapcap * 2 : 64;
 		aoff nh = arena_alloc(&s->a, cap * sizeof(struct timer));
@@ -198,14 +270,7 @@ st_timer_push(struct state *s, int64_t when, aoff k)
 		r->sr_heap = nh;
 		r->sr_heapcap = cap;
 	}
-	h = arena_ptr(&s->a, r->sr_heap);
-	for (i = r->sr_heaplen++; i > 0; i = (i - 1) / 2) {
-		if (h[(i - 1) / 2].t_when <= when)
-			break;
-		h[i] = h[(i - 1) / 2];
-	}
-	h[i].t_when = when;
-	h[i].t_key = k;
+	sift_up(s, r->sr_heaplen++, x);
 }
 
 int64_t
@@ -215,33 +280,44 @@ st_timer_next(const struct state *s)
 
 	if (r->sr_heaplen == 0)
 		return T_NONE;
-	return ((const struct timer *)arena_ptr(&s->a, r->sr_heap))[0].t_when;
+	return heap(s)[0].t_when;
 }
 
-int
-st_timer_pop(struct state *s, int64_t now, struct timer *t)
+aoff
+st_timer_pop(struct state *s, int64_t now)
+{
+	aoff k;
+
+	if (st_root(s)->sr_heaplen == 0 || heap(s)[0].t_when > now)
+		return 0;
+	k = heap(s)[0].t_key;
+	heap_remove(s, 0);
+	st_keyp(s, k)->k_timer = T_NONE;
+	return k;
+}
+
+void
+st_key_delete(struct state *s, aoff k)
 {
 	struct st_root *r = st_root(s);
-	struct timer *h, last;
-	uint64_t i, c, n;
+	struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
+	uint64_t mask = r->sr_keycap - 1, i, j, home;
+	struct key *kp = st_keyp(s, k);
 
-	if (r->sr_heaplen == 0)
-		return 0;
-	h = arena_ptr(&s->a, r->sr_heap);
-	if (h[0].t_when > now)
-		return 0;
-	*t = h[0];
-	n = --r->sr_heaplen;
-	last = h[n];
-	for (i = 0; (c = 2 * i + 1) < n; i = c) {
-		if (c + 1 < n && h[c + 1].t_when < h[c].t_when)
-			c++;
-		if (last.t_when <= h[c].t_when)
-			break;
-		h[i] = h[c];
+	for (i = kp->k_hash & mask; t[i].ks_key != k; i = (i + 1) & mask)
+		;
+	/* backward-shift deletion keeps every probe chain unbroken */
+	for (j = (i + 1) & mask; t[j].ks_key != 0; j = (j + 1) & mask) {
+		home = t[j].ks_hash & mask;
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			t[i] = t[j];
+			i = j;
+		}
 	}
-	h[i] = last;
-	return 1;
+	t[i].ks_key = 0;
+	t[i].ks_hash = 0;
+	r->sr_nkeys--;
+	arena_free(&s->a, k, sizeof(struct key) + kp->k_len);
 }
 
 /* Whether [off, off + n) lies in the used arena, 8-aligned, after the
@@ -294,7 +370,7 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 			return "bad key offset";
 		k = arena_ptr(a, t[i].ks_key);
 		if (k->k_len > used - t[i].ks_key - sizeof(*k) ||
-		    k->k_hash != t[i].ks_hash)
+		    k->k_hash != t[i].ks_hash || k->k_hpos > r->sr_heaplen)
 			return "bad key";
 		for (p = k->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
 			if (!in_range(used, p, sizeof(*pp) + accsize) ||
@@ -327,6 +403,7 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		}
 		k = arena_ptr(a, h[i].t_key);
 		if (k->k_len > used - h[i].t_key - sizeof(*k) ||
+		    k->k_hpos != i + 1 || k->k_timer != h[i].t_when ||
 		    st_key_find(s, k->k_bytes, k->k_len, k->k_hash) != h[i].t_key) {
 			memset(&s->a, 0, sizeof(s->a));
 			return "bad timer";

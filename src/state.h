@@ -18,6 +18,7 @@ struct st_root {
 	aoff sr_keytab;		/* open-addressing table of struct keyslot */
 	uint64_t sr_keycap;	/* a power of two */
 	uint64_t sr_nkeys;
+	uint64_t sr_peak_keys;	/* the most keys held at once */
 	aoff sr_heap;		/* binary min-heap of struct timer */
 	uint64_t sr_heapcap, sr_heaplen;
 	uint64_t sr_npanes;	/* live panes */
@@ -40,6 +41,7 @@ struct key {
 	int64_t k_next_fire;	/* smallest unfired window end holding data */
 	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
 	uint64_t k_count;	/* count windows: records seen */
+	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
 	uint32_t k_len;
 	uint32_t k_pad;
 	char k_bytes[];		/* the key's canonical bytes */
@@ -121,14 +123,17 @@ aoff st_pane_insert(struct state *s, aoff k, aoff after, int64_t start);
  * released). */
 void st_pane_free(struct state *s, aoff k, aoff p);
 
-/* Timers: a min-heap of (when, key). Entries are not removed when a key's
- * timer moves earlier; a popped entry whose when differs from the key's
- * k_timer is stale and skipped by the caller. */
-void st_timer_push(struct state *s, int64_t when, aoff k);
-/* The earliest entry's time, or T_NONE. */
+/* Timers: an indexed min-heap of (when, key), one entry per key at most
+ * (the key knows its place), so a timer can move either way and a key
+ * can be deleted. Sets key k's timer to when (T_NONE removes it). */
+void st_timer_set(struct state *s, aoff k, int64_t when);
+/* The earliest timer's time, or T_NONE. */
 int64_t st_timer_next(const struct state *s);
-/* Pops the earliest entry due at or before now into *t; returns 0 when
- * none is due. */
-int st_timer_pop(struct state *s, int64_t now, struct timer *t);
+/* Removes the earliest timer if it is due at or before now and returns
+ * its key (whose k_timer is then T_NONE); returns 0 when none is due. */
+aoff st_timer_pop(struct state *s, int64_t now);
+
+/* Deletes key k, which has no panes and no timer. */
+void st_key_delete(struct state *s, aoff k);
 
 #endif

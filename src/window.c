@@ -69,7 +69,8 @@ window_of(const struct wspec *w, int64_t t, int64_t *first_end,
 		    !__builtin_sub_overflow(ls, w->step == w->size ? 0 :
 		    (w->size - 1 - r) / w->step * w->step, &fs) &&
 		    !__builtin_add_overflow(fs, w->size, first_end) &&
-		    !__builtin_add_overflow(ls, w->size, last_end))
+		    !__builtin_add_overflow(ls, w->size, last_end) &&
+		    *last_end != INT64_MAX)
 			return 0;
 	}
 
@@ -81,7 +82,9 @@ window_of(const struct wspec *w, int64_t t, int64_t *first_end,
 	/* the earliest start > t - size */
 	k = floor_div(last_start - ((__int128)t - w->size) - 1, w->step);
 	first_start = last_start - k * w->step;
-	if (!fits(first_start) || !fits(last_start + w->size))
+	/* an end of INT64_MAX would be T_NONE, a window that never fires */
+	if (!fits(first_start) || !fits(last_start + w->size) ||
+	    last_start + w->size == INT64_MAX)
 		return -2;
 	*first_end = (int64_t)(first_start + w->size);
 	*last_end = (int64_t)(last_start + w->size);
