@@ -1281,29 +1281,18 @@ engine_run(struct config *c)
 	io.wait = wait_input;
 	io.wait_arg = &e;
 	e.in = input_open(c->files, c->nfiles, &io);
-	if (c->restore != NULL &&
-	    (status = open_restore(&e, &ck)) != 0) {
-		input_close(e.in);
-		return status;
-	}
+	if (c->restore != NULL && (status = open_restore(&e, &ck)) != 0)
+		goto early;
 	if (c->header) {
 		rc = input_header(e.in, &names, &nnames);
-		if (rc < 0) {
-			ckpt_close(ck);
-			input_close(e.in);
-			return 1;
-		}
-		if (rc == 0) {		/* empty input: nothing to name */
-			ckpt_close(ck);
-			status = input_failed(e.in) ? 1 : 0;
-			input_close(e.in);
-			return status;
+		if (rc <= 0) {	/* an error, or empty input: nothing to name */
+			status = rc < 0 || input_failed(e.in) ? 1 : 0;
+			goto early;
 		}
 	}
 	if (config_resolve(c, names, nnames) != 0) {
-		ckpt_close(ck);
-		input_close(e.in);
-		return 2;
+		status = 2;
+		goto early;
 	}
 	/* Split only the columns in use; the raw record (late file, min-by
 	 * without OUT) is kept whole by the framer anyway. */
@@ -1317,6 +1306,7 @@ engine_run(struct config *c)
 	if (ck != NULL) {
 		status = adopt_restored(&e, ck);
 		ckpt_close(ck);
+		ck = NULL;
 		if (status != 0)
 			goto early;
 	} else if (st_init(&e.st, aggs_accsize(e.g)) != 0) {
@@ -1398,6 +1388,7 @@ done:
 		close(e.latefd);
 	reap_saver(&e, 1);
 early:
+	ckpt_close(ck);
 	input_close(e.in);
 	aggs_free(e.g);
 	st_fini(&e.st);

@@ -100,6 +100,8 @@ struct input {
 	size_t sclen, sccap;
 };
 
+#define FEED_CHUNK	(1u << 20)	/* bytes per csv_parse() call */
+
 static char *const stdin_only[] = { (char *)"-" };
 
 static void *
@@ -559,12 +561,25 @@ term_lf(unsigned char c)
 static void
 feed(struct input *in, const char *s, size_t n)
 {
-	/* libcsv stops short only when it cannot grow its field buffer. */
-	if (csv_parse(&in->csv, s, n, csv_field, csv_row, in) != n) {
-		fprintf(stderr, "fwin: %s\n",
-		    csv_strerror(csv_error(&in->csv)));
-		abort();
-	}
+	size_t k;
+
+	/* libcsv grows its field buffer by blk_size at a time. Fed in
+	 * chunks, with blk_size raised to the buffer's size between them,
+	 * a long field costs O(log n) reallocs rather than O(n / blk_size):
+	 * quadratic copying where realloc cannot mremap (ASan, valgrind). */
+	do {
+		k = n < FEED_CHUNK ? n : FEED_CHUNK;
+		if (in->csv.entry_size > FEED_CHUNK)
+			csv_set_blk_size(&in->csv, in->csv.entry_size);
+		/* libcsv stops short only when it cannot grow that buffer. */
+		if (csv_parse(&in->csv, s, k, csv_field, csv_row, in) != k) {
+			fprintf(stderr, "fwin: %s\n",
+			    csv_strerror(csv_error(&in->csv)));
+			abort();
+		}
+		s += k;
+		n -= k;
+	} while (n > 0);
 }
 
 /* Returns libcsv to the start of a record, dropping what it holds. */

@@ -13,6 +13,7 @@
 #   expect_eof           its output ends (fwin closed it) with no more rows
 #   wait_fwin            wait (bounded) for fwin to exit; status in $status
 #   running              fwin has not exited yet
+#   assert_running       fail, with fwin's status and stderr, if it exited
 #   stop_fwin            teardown: kill fwin if still there, close the FIFOs
 
 # Generous upper bound, in seconds, on any wait for something that should
@@ -75,6 +76,14 @@ running() {
 	[[ -n $st && $st != Z* ]]
 }
 
+assert_running() {
+	local st=0
+	running && return 0
+	wait "$FWIN_PID" || st=$?
+	FWIN_PID=
+	fail "fwin exited, status $st, stderr: $(cat err)"
+}
+
 expect_row() {
 	local line rc=0
 	IFS= read -r -t "$LIVE_WAIT" line <&"$OUT" || rc=$?
@@ -94,7 +103,7 @@ expect_nothing() {
 	elif ((rc <= 128)); then
 		fail "fwin's output ended (stderr: $(cat err))"
 	fi
-	running || fail "fwin exited"
+	assert_running
 }
 
 expect_eof() {

@@ -67,7 +67,7 @@ finish_ok() {
 	put 'x\n'
 	next_row
 	t1=$(now_ns)
-	running || fail "fwin exited"
+	assert_running
 	check_iso_row "$ROW" $((300 * MS)) 1 "$t0" "$t1"
 	# aligned to the epoch
 	assert_equal $((START % (300 * MS))) 0
@@ -81,7 +81,7 @@ finish_ok() {
 	put 'a\n'
 	next_row
 	t1=$(now_ns)
-	running || fail "fwin exited"
+	assert_running
 	# one record at t: the session is [t, t + gap)
 	check_iso_row "$ROW" $((300 * MS)) $'a\t1' "$t0" "$t1"
 	finish_ok
@@ -95,7 +95,7 @@ finish_ok() {
 	first=$ROW
 	next_row
 	t1=$(now_ns)
-	running || fail "fwin exited"
+	assert_running
 	check_iso_row "$first" $((400 * MS)) 1 "$t0" "$t1"
 	s1=$START
 	check_iso_row "$ROW" $((400 * MS)) 1 "$t0" "$t1"
@@ -110,7 +110,7 @@ finish_ok() {
 	put '10.0\n10.9\n'
 	# W = 10.9; after 300 ms idle it grows with the clock and passes 11
 	expect_row $'10\t11\t2'
-	running || fail "fwin exited"
+	assert_running
 	# W is now a little past 11 (seconds of wall time at most): a record
 	# far ahead is on time and counted
 	put '1000\n'
@@ -129,7 +129,7 @@ finish_ok() {
 	expect_nothing 0.4
 	put '0.1\n0.9\n'
 	expect_row $'0\t1\t2'
-	running || fail "fwin exited"
+	assert_running
 	finish_ok
 }
 
@@ -151,7 +151,7 @@ finish_ok() {
 	start_fwin -t 1 --tumble 5s
 	put '1\n7\n'
 	expect_row $'0\t5\t1'
-	running || fail "fwin exited"
+	assert_running
 	close_input
 	expect_row $'5\t10\t1'
 	expect_eof
@@ -189,7 +189,7 @@ finish_ok() {
 	# the line is "72": W = 72 fires [0,5)
 	put '2\n'
 	expect_row $'0\t5\t1'
-	running || fail "fwin exited"
+	assert_running
 	close_input
 	expect_row $'70\t75\t1'
 	expect_eof
@@ -219,7 +219,7 @@ signal_mid_stream() {
 	start_fwin -t 1 --tumble 5s
 	put '1\n2\n7\n'
 	expect_row $'0\t5\t2'
-	running || fail "fwin exited"
+	assert_running
 	kill -"$1" "$FWIN_PID"
 	expect_row $'5\t10\t1'
 	expect_eof
