@@ -60,6 +60,7 @@ struct engine {
 	size_t ntouched, captouched;
 	int fatal;
 	char *fingerprint;
+	struct st_root at_start;	/* counters as restored: stats are per run */
 	/* checkpoints */
 	uint64_t generation;	/* of the last checkpoint saved or restored */
 	uint64_t since_save;	/* records since the last check */
@@ -121,7 +122,7 @@ bad(struct engine *e, const struct record *r, const char *fmt, ...)
 	va_list ap;
 
 	root->sr_bad++;
-	if (!e->c->strict && root->sr_bad > MAX_BAD_MESSAGES)
+	if (!e->c->strict && root->sr_bad - e->at_start.sr_bad > MAX_BAD_MESSAGES)
 		return;
 	fprintf(stderr, "fwin: %s:%llu: ", r->file, (unsigned long long)r->line);
 	va_start(ap, fmt);
@@ -626,13 +627,18 @@ process_session(struct engine *e, const struct record *r, int64_t t)
 {
 	const struct config *c = e->c;
 	struct state *s = &e->st;
-	int64_t w = st_root(s)->sr_wm, lo = t, hi = sat_add(t, c->size);
+	int64_t w = st_root(s)->sr_wm, lo = t, hi;
 	const struct pane *pp;
 	const char *kb;
 	size_t kn;
 	uint64_t h;
 	aoff k, p, q, after = 0, first = 0;
 
+	if (__builtin_add_overflow(t, c->size, &hi)) {
+		bad_field(e, r, &c->time, "window out of range for time",
+		    &r->f[c->time.idx]);
+		return;
+	}
 	kb = record_key(e, r, &kn);
 	h = XXH3_64bits(kb, kn);
 	if ((k = st_key_find(s, kb, kn, h)) != 0) {
@@ -666,7 +672,7 @@ process_session(struct engine *e, const struct record *r, int64_t t)
 	} else {
 		p = first;
 		while ((q = st_panep(s, p)->p_next) != 0 &&
-		    st_panep(s, q)->p_start <= sat_add(t, c->size)) {
+		    st_panep(s, q)->p_start <= t + c->size) {
 			aggs_merge(e->g, &s->a, st_acc(p), st_acc(q));
 			st_pane_free(s, k, q);
 		}
@@ -1041,7 +1047,7 @@ truncate_back(const char *path, uint64_t len)
 		    "length %llu; left as it is\n", path, (unsigned long long)len);
 		return 0;
 	}
-	if (truncate(path, (off_t)len) != 0) {
+	if (S_ISREG(sb.st_mode) && truncate(path, (off_t)len) != 0) {
 		fprintf(stderr, "fwin: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
@@ -1096,8 +1102,18 @@ wait_input(void *arg, int fd)
 	int64_t now, w, due;
 	int timeout;
 
-	if (e->st.a.base == NULL)	/* -H: the header comes before any state */
-		return 0;		/* nothing to fire: block in read(2) */
+	if (e->st.a.base == NULL) {
+		/* -H: the header comes before any state; only a signal to
+		 * stop can happen while it is awaited */
+		for (;;) {
+			if (stop_requested)
+				return -1;
+			pfd.fd = fd;
+			pfd.events = POLLIN;
+			if (poll(&pfd, 1, -1) > 0)
+				return 0;
+		}
+	}
 	if (st_root(&e->st)->sr_read != e->idle_read) {
 		/* records came since the last wait: idle from now */
 		e->idle_read = st_root(&e->st)->sr_read;
@@ -1208,7 +1224,10 @@ open_output(struct engine *e)
 	}
 	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
 	e->out = out_open(e->outfd, e->outname, of, cols, ncols);
-	if (c->header)
+	/* a restored run continues its output: the header row is there
+	 * already (and a file that has rows keeps them without a second) */
+	if (c->header && !e->restored &&
+	    (c->output == NULL || file_length(e->outfd) == 0))
 		out_header(e->out);
 	status = 0;
 fail:
@@ -1222,21 +1241,25 @@ fail:
 static void
 print_stats(struct engine *e)
 {
-	const struct st_root *r = st_root(&e->st);
+	const struct st_root *r = st_root(&e->st), *b = &e->at_start;
 	struct timespec t1;
 	double secs;
+	uint64_t nread = r->sr_read - b->sr_read;
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - e->t0.tv_sec) + (t1.tv_nsec - e->t0.tv_nsec) / 1e9;
 	fprintf(stderr, "fwin: stats: records %llu, bad %llu, late %llu, "
 	    "in no window %llu, windows fired %llu, open windows %llu, "
 	    "keys %llu, peak state %llu bytes, %.3f s, %.0f records/s\n",
-	    (unsigned long long)r->sr_read, (unsigned long long)r->sr_bad,
-	    (unsigned long long)r->sr_late, (unsigned long long)r->sr_nowin,
-	    (unsigned long long)r->sr_fired, (unsigned long long)r->sr_npanes,
+	    (unsigned long long)nread,
+	    (unsigned long long)(r->sr_bad - b->sr_bad),
+	    (unsigned long long)(r->sr_late - b->sr_late),
+	    (unsigned long long)(r->sr_nowin - b->sr_nowin),
+	    (unsigned long long)(r->sr_fired - b->sr_fired),
+	    (unsigned long long)r->sr_npanes,
 	    (unsigned long long)r->sr_peak_keys,
 	    (unsigned long long)arena_hdr(&e->st.a)->ah_peak, secs,
-	    secs > 0 ? r->sr_read / secs : 0.0);
+	    secs > 0 ? nread / secs : 0.0);
 }
 
 /* Closes a sink and reports its write error. Returns 0 or -1. */
@@ -1280,6 +1303,7 @@ engine_run(struct config *c)
 	io.header = c->header;
 	io.wait = wait_input;
 	io.wait_arg = &e;
+	catch_signals();
 	e.in = input_open(c->files, c->nfiles, &io);
 	if (c->restore != NULL && (status = open_restore(&e, &ck)) != 0)
 		goto early;
@@ -1338,8 +1362,15 @@ engine_run(struct config *c)
 		goto done;
 	}
 
-	catch_signals();
 	e.next_save = sat_add(now_ns(), c->ckpt_every_ns);
+	e.at_start = *st_root(&e.st);
+	/* Exactly-once from the first record: a fresh run records where
+	 * its output starts before writing any, so that a run killed before
+	 * its first periodic save is undone too. */
+	if (c->checkpoint != NULL && !e.restored && save(&e, 0) != 0) {
+		status = 1;
+		goto done;
+	}
 	while (!stop_requested && (rc = input_next(e.in, &r)) > 0) {
 		process(&e, &r);
 		if (e.fatal)
@@ -1373,7 +1404,7 @@ engine_run(struct config *c)
 		status = 1;
 	if (c->stats)
 		print_stats(&e);
-	nbad = st_root(&e.st)->sr_bad;
+	nbad = st_root(&e.st)->sr_bad - e.at_start.sr_bad;
 	if (nbad > 0 && !c->strict)
 		fprintf(stderr, "fwin: %llu bad record%s skipped\n",
 		    (unsigned long long)nbad, nbad == 1 ? "" : "s");
