@@ -68,7 +68,21 @@ num_parse(const char *p, size_t n, struct num *out)
 	int64_t v;
 	double d;
 	int digits_only, saved;
+	uint64_t u;
 
+	/* The common case, a short integer, in one pass (18 digits fit). */
+	if (n > 0 && n <= 18) {
+		i = p[0] == '-' || p[0] == '+';
+		for (u = 0; i < n && (unsigned)(p[i] - '0') < 10; i++)
+			u = u * 10 + (unsigned)(p[i] - '0');
+		if (i == n && n > (size_t)(p[0] == '-' || p[0] == '+')) {
+			out->i = p[0] == '-' ? -(int64_t)u : (int64_t)u;
+			out->d = (double)out->i;
+			out->is_int = 1;
+			return 0;
+		}
+		i = 0;
+	}
 	if (i < n && (p[i] == '-' || p[i] == '+'))
 		i++;
 	for (; i < n && isdig(p[i]); i++)

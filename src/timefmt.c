@@ -76,8 +76,16 @@ dec_scan(const char *p, size_t n, struct dec *d)
 	size_t i, nint;
 	unsigned dg;
 
+	uint64_t v = 0;
+	size_t lim = n < 19 ? n : 19;
+
 	memset(d, 0, sizeof(*d));
-	for (i = 0; i < n && isdig(p[i]); i++) {
+	/* Up to 19 digits cannot overflow: no check per digit, and a local
+	 * (d may alias p for the compiler) keeps it in a register. */
+	for (i = 0; i < lim && (unsigned)(p[i] - '0') < 10; i++)
+		v = v * 10 + (unsigned)(p[i] - '0');
+	d->d_int = v;
+	for (; i < n && isdig(p[i]); i++) {
 		dg = p[i] - '0';
 		if (d->d_big || d->d_int > (UINT64_MAX - dg) / 10)
 			d->d_big = 1;

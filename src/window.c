@@ -106,6 +106,13 @@ int64_t
 window_end_after(const struct wspec *w, int64_t after)
 {
 	/* ends lie on the grid offset + size + k*step */
+	int64_t b, r, e64;
+
+	if (!__builtin_add_overflow(w->offset, w->size, &b) &&
+	    (r = mod_diff(after, b, w->step)) >= 0 &&
+	    !__builtin_sub_overflow(after, r, &e64) &&
+	    !__builtin_add_overflow(e64, w->step, &e64))
+		return e64;
 	__int128 base = (__int128)w->offset + w->size;
 	__int128 e = (floor_div((__int128)after - base, w->step) + 1) * w->step +
 	    base;
