@@ -300,7 +300,8 @@ open_verified(const char *path, const char **why)
 		return NULL;
 	}
 	k->map = MAP_FAILED;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) {
+	/* O_NONBLOCK: a FIFO in its place must not hang the open */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		*why = strerror(errno);
 		goto fail;
 	}
@@ -315,10 +316,17 @@ open_verified(const char *path, const char **why)
 	}
 	if ((*why = read_header(k, fd, (uint64_t)sb.st_size)) != NULL)
 		goto fail;
+	/* Only the pages in use come from the file; the rest of the arena's
+	 * room is anonymous memory. A page of the file's hole would have to
+	 * be supplied by its file system, and one that is full (tmpfs)
+	 * answers with SIGBUS. */
 	k->maplen = k->h.ck_mapcap;
-	k->map = mmap(NULL, k->maplen, PROT_READ | PROT_WRITE, MAP_PRIVATE,
-	    fd, k->h.ck_hdrlen);
-	if (k->map == MAP_FAILED) {
+	k->map = mmap(NULL, k->maplen, PROT_READ | PROT_WRITE,
+	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (k->map == MAP_FAILED ||
+	    mmap(k->map, (k->h.ck_paylen + CK_PAGE - 1) & ~(uint64_t)(CK_PAGE - 1),
+	    PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_FIXED, fd,
+	    k->h.ck_hdrlen) == MAP_FAILED) {
 		*why = strerror(errno);
 		goto fail;
 	}
@@ -433,7 +441,7 @@ ckpt_inspect(const char *path, FILE *out)
 	print_time(out, "saved", k->h.ck_saved);
 	fprintf(out, "%-16s ok (XXH3-64 %016llx over %llu bytes)\n", "checksum",
 	    (unsigned long long)k->h.ck_checksum,
-	    (unsigned long long)(k->h.ck_hdrlen + k->h.ck_paylen));
+	    (unsigned long long)k->h.ck_hdrlen + k->h.ck_paylen);
 	fprintf(out, "pipeline:\n");
 	for (p = k->fp; *p != '\0'; p = nl + (*nl != '\0')) {
 		nl = strchr(p, '\n');
@@ -442,7 +450,11 @@ ckpt_inspect(const char *path, FILE *out)
 		fprintf(out, "    %.*s\n", (int)(nl - p), p);
 	}
 	ah = k->map;
-	if (ah->ah_root <= k->h.ck_paylen - sizeof(*r)) {
+	/* the root as st_adopt would take it: inside the payload, aligned
+	 * (paylen may be smaller than a root) */
+	if (k->h.ck_paylen >= sizeof(*r) && ah->ah_root % 8 == 0 &&
+	    ah->ah_root >= sizeof(*ah) &&
+	    ah->ah_root <= k->h.ck_paylen - sizeof(*r)) {
 		r = (const struct st_root *)((const char *)k->map + ah->ah_root);
 		print_time(out, "watermark", r->sr_wm);
 		print_time(out, "max event time", r->sr_maxt);
@@ -459,7 +471,7 @@ ckpt_inspect(const char *path, FILE *out)
 	fprintf(out, "%-16s %llu in use, %llu live, file %llu\n", "state bytes",
 	    (unsigned long long)k->h.ck_paylen,
 	    (unsigned long long)ah->ah_live,
-	    (unsigned long long)(k->h.ck_hdrlen + k->h.ck_mapcap));
+	    (unsigned long long)k->h.ck_hdrlen + k->h.ck_mapcap);
 	for (i = 0; i < k->m.ninputs; i++)
 		fprintf(out, "input %-10d %s: %llu bytes, %llu lines "
 		    "(device %llu, inode %llu%s)\n", i + 1, k->names[i],

@@ -33,6 +33,7 @@
 #include "ckpt.h"
 #include "engine.h"
 #include "input.h"
+#include "oom.h"
 #include "output.h"
 #include "state.h"
 #include "timefmt.h"
@@ -634,7 +635,7 @@ process_session(struct engine *e, const struct record *r, int64_t t)
 	uint64_t h;
 	aoff k, p, q, after = 0, first = 0;
 
-	if (__builtin_add_overflow(t, c->size, &hi)) {
+	if (__builtin_add_overflow(t, c->size, &hi) || hi == T_NONE) {
 		bad_field(e, r, &c->time, "window out of range for time",
 		    &r->f[c->time.idx]);
 		return;
@@ -778,6 +779,7 @@ process_rolling(struct engine *e, const struct record *r, int64_t t)
 	int created;
 
 	kb = record_key(e, r, &kn);
+	/* NOLINTNEXTLINE(clang-analyzer-unix.Malloc): kb is e->keybuf */
 	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
 	p = st_pane(s, k, 0, &created);
 	add_record(e, p);
@@ -1200,7 +1202,7 @@ open_output(struct engine *e)
 			cols[j] = c->keys[i].name;
 		else {
 			if (asprintf(&owned[j], "key%zu", i + 1) < 0)
-				abort();
+				fwin_oom();
 			cols[j] = owned[j];
 		}
 	}
@@ -1211,7 +1213,7 @@ open_output(struct engine *e)
 		else {
 			if (asprintf(&owned[j], "%s_%s", agg_prefix(c->aggs[i].kind),
 			    c->aggs[i].f.name) < 0)
-				abort();
+				fwin_oom();
 			cols[j] = owned[j];
 		}
 	}
@@ -1301,6 +1303,9 @@ engine_run(struct config *c)
 	io.fmt = c->fmt;
 	io.delim = c->delim;
 	io.header = c->header;
+	/* with a checkpoint, an unfinished last line waits for the next run,
+	 * as open windows do (unless --flush ends the stream for good) */
+	io.hold_partial = c->checkpoint != NULL && c->flush != 1;
 	io.wait = wait_input;
 	io.wait_arg = &e;
 	catch_signals();

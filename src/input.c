@@ -30,6 +30,7 @@
 #endif
 
 #include "input.h"
+#include "oom.h"
 
 #define BUF_INIT	(1u << 20)
 #define BUF_SHRINK	(16u << 20)	/* give back a grown buffer once idle */
@@ -108,10 +109,8 @@ static void *
 xrealloc(void *p, size_t n)
 {
 	/* The contract is "never NULL": out of memory is not recoverable. */
-	if ((p = realloc(p, n)) == NULL) {
-		fprintf(stderr, "fwin: out of memory\n");
-		abort();
-	}
+	if ((p = realloc(p, n)) == NULL)
+		fwin_oom();
 	return p;
 }
 
@@ -231,7 +230,7 @@ find_eol(struct input *in, size_t from, size_t *eol)
 		if (avail > RECMAX)
 			return EOL_LONG;
 		if (in->eof) {
-			if (avail > from) {
+			if (avail > from && !in->o.hold_partial) {
 				*eol = avail;
 				return EOL_OK;
 			}
@@ -440,8 +439,11 @@ again:
 				(*lines)++;
 			break;
 		case SK_QQ:
+			/* '""' is a quote inside the field; any other byte
+			 * after a closing quote goes back into it too, as
+			 * libcsv (not strict) reads it: two cases, one state */
 			if (c == '"')
-				st = SK_Q;
+				st = SK_Q;	/* NOLINT(bugprone-branch-clone) */
 			else if (c == '\n')
 				goto end;
 			else if (c == delim)
@@ -572,11 +574,8 @@ feed(struct input *in, const char *s, size_t n)
 		if (in->csv.entry_size > FEED_CHUNK)
 			csv_set_blk_size(&in->csv, in->csv.entry_size);
 		/* libcsv stops short only when it cannot grow that buffer. */
-		if (csv_parse(&in->csv, s, k, csv_field, csv_row, in) != k) {
-			fprintf(stderr, "fwin: %s\n",
-			    csv_strerror(csv_error(&in->csv)));
-			abort();
-		}
+		if (csv_parse(&in->csv, s, k, csv_field, csv_row, in) != k)
+			fwin_oom();
 		s += k;
 		n -= k;
 	} while (n > 0);
@@ -592,8 +591,8 @@ csv_reset(struct input *in)
 static void
 csv_setup(struct input *in)
 {
-	if (csv_init(&in->csv, 0) != 0)
-		abort();
+	if (csv_init(&in->csv, 0) != 0)	/* fails only for memory */
+		fwin_oom();
 	csv_set_delim(&in->csv, (unsigned char)in->delim);
 	/* libcsv grows a field by this much at a time: the default, 128,
 	 * would make a long field cost a realloc every 128 bytes. */
@@ -670,10 +669,13 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		if ((rc = find_eol(in, from, &eol)) != EOL_OK)
 			break;
 	}
-	if (rc == EOL_ERR || rc == EOL_LONG)
+	if (rc == EOL_ERR || rc == EOL_LONG ||
+	    (rc == EOL_END && in->o.hold_partial))
 		csv_reset(in);
 	if (rc == EOL_ERR)
 		return 0;
+	if (rc == EOL_END && in->o.hold_partial)
+		return 0;	/* incomplete: left for a later run */
 	if (rc == EOL_LONG) {
 		too_long(in, r);
 		return 1;
@@ -826,6 +828,9 @@ open_next(struct input *in)
 		in->skip = in->skiplines = 0;
 		if (i < in->nresume && in->resume[i].ip_off > 0)
 			plan_skip(in, &in->resume[i], &sb);
+		/* until it is read: what the checkpoint had, or nothing */
+		in->ipos[i].ip_off = in->skip;
+		in->ipos[i].ip_lines = in->skiplines;
 		return 1;
 	}
 	return 0;
@@ -871,13 +876,17 @@ next_record(struct input *in, struct record *r, int *ishdr)
 			continue;
 		}
 		in->needhdr = 0;
-		in->ipos[in->fi].ip_off = in->consumed;
-		in->ipos[in->fi].ip_lines = in->lineno;
-		if (!hdr && in->skip > 0) {
+		if (in->skip > 0 && !hdr) {
 			/* a replayed pipe: records already counted */
 			if (in->consumed <= in->skip)
 				continue;
 			in->skip = 0;
+		}
+		/* While a replayed pipe is skipped (its header included), the
+		 * position stays where the checkpoint had it. */
+		if (in->skip == 0) {
+			in->ipos[in->fi].ip_off = in->consumed;
+			in->ipos[in->fi].ip_lines = in->lineno;
 		}
 		r->file = in->name;
 		in->outfi = in->fi;
@@ -1057,6 +1066,10 @@ input_resume(struct input *in, const struct input_pos *pos, int n)
 	in->resume = xrealloc(NULL, (n > 0 ? n : 1) * sizeof(*pos));
 	memcpy(in->resume, pos, n * sizeof(*pos));
 	in->nresume = n;
+	/* A FILE that this run does not get to (it cannot be opened, or the
+	 * run stops before it) keeps its position: a later run must not
+	 * read it again from the start. */
+	memcpy(in->ipos, pos, (n < in->nfiles ? n : in->nfiles) * sizeof(*pos));
 }
 
 int

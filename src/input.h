@@ -32,6 +32,10 @@ struct input_opts {
 	int delim;		/* separator byte, or -1 for the default */
 	int header;		/* -H: each file starts with a header record */
 	size_t maxfields;	/* split at most this many fields, 0 for all */
+	/* A file's last line without its newline is not a record yet: it
+	 * is left unconsumed, for a later run that sees the rest (a cron
+	 * run over a file that is being written). */
+	int hold_partial;
 	/* Called when the next read(2) of fd would block (no data is ready):
 	 * the caller flushes its output, runs its timers and waits (poll)
 	 * until fd is readable. It returns 0 to go on reading, or -1 to stop:

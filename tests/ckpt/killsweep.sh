@@ -1,0 +1,173 @@
+#!/bin/bash
+# killsweep.sh SEED KILLS INPUT -- ARGS...
+#
+# The kill -9 harness of tests/crash.bats. In the current directory:
+#
+#  1. ref.out: one uninterrupted run, "$FWIN ARGS --flush -o ref.out INPUT"
+#     (no checkpoint); and T, the time a run with checkpoints takes over
+#     INPUT, less S (below);
+#  2. again and again "$FWIN ARGS --state s.ckpt --checkpoint-every E -o out
+#     INPUT" in the background, each killed with SIGKILL after a delay,
+#     until KILLS kills have landed on a running fwin; E is drawn from EVERY
+#     (counts or durations; "1" keeps a save going all the time, so that
+#     kills land in the middle of writes) and the delay from S to S + 1.6 T
+#     / KILLS, where S is the time fwin takes to start and end on no input,
+#     or, one in five, from 0 to S, to hit the start and the restore; all
+#     drawn with awk's srand(SEED), so a sweep is the same but for timing;
+#  3. a last run with --flush, not killed;
+#  4. out must be byte-identical to ref.out (and out.late to ref.late with
+#     LATE=1, which adds --late-file to every run).
+#
+# When a run gets to the end of its input before its kill, the round ends
+# there (3 and 4), and a new round starts from nothing with delays half as
+# long, until KILLS kills have landed in all (at most 6 rounds).
+#
+# PIPE=1 feeds INPUT through a pipe (cat INPUT | fwin) instead of naming
+# it. Every run that is not killed must exit 0 with an empty stderr, and a
+# killed one must have said nothing. DEBUG=1 logs each run and the
+# checkpoint it left to sweep.log.
+#
+# Prints one line, "kills K in R rounds (M during a save, E in the first
+# 15 ms), N runs, records read before the last run of each round: X of Y,
+# T t ms, S s ms", and exits 0; or says what went wrong, exits 1.
+set -u
+FWIN=${FWIN:?FWIN is the binary under test}
+EVERY=${EVERY:-1 7 500 500 2000 20ms}
+seed=$1 kills=$2 input=$3
+shift 3
+[[ ${1:-} == -- ]] && shift
+args=("$@")
+
+die() {
+	echo "killsweep: $*" >&2
+	exit 1
+}
+
+late_ref=() late_out=()
+if [[ ${LATE:-0} == 1 ]]; then
+	late_ref=(--late-file ref.late)
+	late_out=(--late-file out.late)
+fi
+
+now_ms() {
+	echo $(($(date +%s%N) / 1000000))
+}
+
+# run_fwin ARGS...: fwin in the background, its input INPUT named or piped;
+# sets pid.
+run_fwin() {
+	if [[ ${PIPE:-0} == 1 ]]; then
+		"$FWIN" "$@" < <(cat "$input") 3>&- &
+	else
+		"$FWIN" "$@" "$input" 3>&- &
+	fi
+	pid=$!
+}
+
+# wait_fwin: waits for it (quietly: no "Killed" line); sets st.
+wait_fwin() {
+	st=0
+	wait "$pid" 2>/dev/null || st=$?
+	wait 2>/dev/null	# the cat of a pipe
+}
+
+rm -f ref.out ref.late out out.late s.ckpt s.ckpt.tmp t.ckpt t.out err.* sweep.log
+"$FWIN" "${args[@]}" --flush -o ref.out "${late_ref[@]}" "$input" 2>err.ref ||
+	die "the reference run failed: $(head -c 500 err.ref)"
+[[ -s err.ref ]] && die "the reference run said: $(head -c 500 err.ref)"
+[[ -s ref.out ]] || die "the reference run wrote nothing"
+
+t0=$(now_ms)
+"$FWIN" "${args[@]}" --checkpoint t.ckpt --checkpoint-every 500 -o t.out "$input" 2>/dev/null ||
+	die "the timing run failed"
+t_ms=$(($(now_ms) - t0))
+rm -f t.ckpt t.out
+# S, the time to start and end on no input (more under the sanitizers):
+# the least of three, the machine may be busy
+: > empty
+s_ms=
+for _ in 1 2 3; do
+	rm -f t.ckpt t.out
+	t0=$(now_ms)
+	"$FWIN" "${args[@]}" --checkpoint t.ckpt -o t.out empty 2>/dev/null ||
+		die "the run on no input failed"
+	t1=$(($(now_ms) - t0))
+	[[ -z $s_ms ]] || ((t1 < s_ms)) && s_ms=$t1
+done
+rm -f t.ckpt t.out empty
+t_ms=$((t_ms - s_ms))
+((t_ms < 20)) && t_ms=20
+
+# the draws, each "EVERY DELAY_US" (the delay of the first round)
+mapfile -t draws < <(awk -v seed="$seed" -v n=$((kills * 12 + 50)) \
+	-v every="$EVERY" -v span="$t_ms" -v start="$s_ms" -v kills="$kills" 'BEGIN {
+	srand(seed)
+	ne = split(every, ev, " ")
+	for (i = 0; i < n; i++) {
+		e = ev[int(rand() * ne) + 1]
+		if (rand() < 0.2)
+			d = rand() * start * 1000
+		else
+			d = start * 1000 + rand() * 1.6 * span * 1000 / kills
+		printf "%s %d\n", e, d
+	}
+}')
+
+total=0 midsave=0 early=0 runs=0 i=0 round=0 reached=
+while ((total < kills)); do
+	round=$((round + 1))
+	((round <= 6)) || die "only $total kills landed in 6 rounds"
+	rm -f out out.late s.ckpt s.ckpt.tmp
+	while ((total < kills)); do
+		((i < ${#draws[@]})) || die "out of draws after $runs runs, $total kills"
+		read -r every delay_us <<<"${draws[i]}"
+		i=$((i + 1))
+		delay_us=$((delay_us >> (round - 1)))
+		runs=$((runs + 1))
+		run_fwin "${args[@]}" --state s.ckpt --checkpoint-every "$every" -o out \
+			"${late_out[@]}" 2>"err.$runs"
+		started=$(now_ms)
+		sleep "$(printf '%d.%06d' $((delay_us / 1000000)) $((delay_us % 1000000)))"
+		kill -KILL "$pid" 2>/dev/null
+		wait_fwin
+		if [[ ${DEBUG:-0} == 1 ]]; then
+			echo "round $round run $runs every $every delay ${delay_us}us status $st" \
+				"tmp $([[ -e s.ckpt.tmp ]] && echo yes || echo no) out $(stat -c %s out 2>/dev/null)" >>sweep.log
+			"$FWIN" --inspect s.ckpt 2>&1 | grep -E '^(generation|records|input|output)' >>sweep.log
+		fi
+		if ((st == 137)); then
+			total=$((total + 1))
+			# a save was being written: its temporary file is left
+			[[ -e s.ckpt.tmp ]] && midsave=$((midsave + 1))
+			(($(now_ms) - started < 15)) && early=$((early + 1))
+			# a killed run can only have been cut short: no message
+			if [[ -s err.$runs ]]; then
+				die "run $runs (killed) said: $(head -c 1000 "err.$runs")"
+			fi
+		elif ((st == 0)); then
+			[[ -s err.$runs ]] && die "run $runs said: $(head -c 1000 "err.$runs")"
+			# at the end of the input before its kill: the round ends
+			break
+		else
+			die "run $runs (checkpoint-every $every) exited $st: $(head -c 1000 "err.$runs")"
+		fi
+	done
+	# how far the killed runs of the round got
+	got=$("$FWIN" --inspect s.ckpt 2>/dev/null | sed -n 's/^records *\([0-9]*\) read.*/\1/p')
+	reached="$reached ${got:-0}"
+	runs=$((runs + 1))
+	run_fwin "${args[@]}" --state s.ckpt --flush -o out "${late_out[@]}" 2>"err.$runs"
+	wait_fwin
+	((st == 0)) || die "the last run of round $round exited $st: $(head -c 1000 "err.$runs")"
+	[[ -s err.$runs ]] && die "the last run of round $round said: $(head -c 1000 "err.$runs")"
+	cmp ref.out out >/dev/null ||
+		die "round $round: out differs from the uninterrupted run's: $(cmp ref.out out 2>&1)"
+	if [[ ${LATE:-0} == 1 ]]; then
+		cmp ref.late out.late >/dev/null ||
+			die "round $round: out.late differs from the uninterrupted run's: $(cmp ref.late out.late 2>&1)"
+	fi
+done
+echo "kills $total in $round rounds ($midsave during a save, $early in the first 15 ms)," \
+	"$runs runs, records read before the last run of each round:$reached of $(wc -l <"$input")," \
+	"T $t_ms ms, S $s_ms ms"
+exit 0
