@@ -12,6 +12,7 @@
 
 #include "agg.h"
 #include "num.h"
+#include "oom.h"
 
 struct acc_count {
 	uint64_t n;
@@ -114,7 +115,7 @@ aggs_new(const struct config *c)
 
 	if ((g = calloc(1, sizeof(*g))) == NULL ||
 	    (g->v = calloc(c->naggs ? c->naggs : 1, sizeof(*g->v))) == NULL)
-		abort();
+		fwin_oom();
 	g->n = c->naggs;
 	for (i = 0; i < c->naggs; i++) {
 		struct agg *a = &g->v[i];
@@ -130,7 +131,7 @@ aggs_new(const struct config *c)
 	}
 	g->accsize = off;
 	if ((g->fold = calloc(1, off ? off : 1)) == NULL)
-		abort();
+		fwin_oom();
 	return g;
 }
 
@@ -481,8 +482,10 @@ aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
 	}
 }
 
+/* Whether b is a blob of the used arena, not overlapping another block;
+ * claims it in m. */
 static int
-blob_ok(const struct arena *a, aoff b)
+blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
 {
 	uint64_t used = arena_hdr(a)->ah_used;
 	const struct blob *x;
@@ -491,11 +494,13 @@ blob_ok(const struct arena *a, aoff b)
 	    used - b < sizeof(struct blob))
 		return 0;
 	x = blob_at(a, b);
-	return x->b_len <= x->b_cap && x->b_cap <= used - b - sizeof(struct blob);
+	return x->b_len <= x->b_cap &&
+	    x->b_cap <= used - b - sizeof(struct blob) &&
+	    arena_claim(m, b, sizeof(struct blob) + x->b_cap) == 0;
 }
 
 const char *
-aggs_check(void *arg, const struct arena *a, aoff acc)
+aggs_check(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
 {
 	const struct aggs *g = arg;
 	uint64_t used = arena_hdr(a)->ah_used, j, n;
@@ -511,7 +516,7 @@ aggs_check(void *arg, const struct arena *a, aoff acc)
 		case AG_MAX_BY: {
 			const struct acc_ext *e = slot;
 
-			if ((e->set || e->text != 0) && !blob_ok(a, e->text))
+			if ((e->set || e->text != 0) && !blob_ok(a, e->text, m))
 				return "bad value in an accumulator";
 			break;
 		}
@@ -519,7 +524,7 @@ aggs_check(void *arg, const struct arena *a, aoff acc)
 		case AG_LAST: {
 			const struct acc_pick *pk = slot;
 
-			if (pk->text != 0 && !blob_ok(a, pk->text))
+			if (pk->text != 0 && !blob_ok(a, pk->text, m))
 				return "bad value in an accumulator";
 			break;
 		}
@@ -535,12 +540,14 @@ aggs_check(void *arg, const struct arena *a, aoff acc)
 			ds = arena_ptr(a, set);
 			if (ds->ds_cap < 2 || (ds->ds_cap & (ds->ds_cap - 1)) ||
 			    ds->ds_cap > (used - set - sizeof(*ds)) /
-			    sizeof(struct dslot) || ds->ds_n >= ds->ds_cap)
+			    sizeof(struct dslot) || ds->ds_n >= ds->ds_cap ||
+			    arena_claim(m, set, sizeof(*ds) +
+			    ds->ds_cap * sizeof(struct dslot)) != 0)
 				return "bad distinct set";
 			for (j = 0, n = 0; j < ds->ds_cap; j++) {
 				if (ds->ds_slot[j].blob == 0)
 					continue;
-				if (!blob_ok(a, ds->ds_slot[j].blob))
+				if (!blob_ok(a, ds->ds_slot[j].blob, m))
 					return "bad distinct value";
 				n++;
 			}
@@ -619,7 +626,7 @@ scratch_insert(struct dscratch *ds, const struct arena *a, uint64_t h,
 		struct dslot *t = calloc(cap, sizeof(*t));
 
 		if (t == NULL)
-			abort();
+			fwin_oom();
 		for (i = 0; i < ds->cap; i++)
 			if (ds->slot[i].blob != 0) {
 				const struct blob *x = blob_at(a, ds->slot[i].blob);

@@ -55,10 +55,11 @@ void aggs_add(const struct aggs *g, struct arena *a, aoff acc,
  * needs no aggs_release() afterwards. */
 void aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src);
 
-/* Checks every offset in the accumulators at acc of a restored arena (a
- * callback of st_adopt; arg is the struct aggs). Returns NULL, or what is
- * wrong. */
-const char *aggs_check(void *arg, const struct arena *a, aoff acc);
+/* Checks every offset in the accumulators at acc of a restored arena, and
+ * claims in m the blocks they keep (a callback of st_adopt; arg is the
+ * struct aggs). Returns NULL, or what is wrong. */
+const char *aggs_check(void *arg, const struct arena *a, aoff acc,
+    struct arena_claims *m);
 
 /* Frees what the accumulators at acc keep in the arena. */
 void aggs_release(const struct aggs *g, struct arena *a, aoff acc);

@@ -173,3 +173,59 @@ blob_free(struct arena *a, aoff off)
 	if (off != 0)
 		arena_free(a, off, sizeof(struct blob) + blob_at(a, off)->b_cap);
 }
+
+int
+arena_claims_init(struct arena_claims *m, uint64_t used)
+{
+	m->used = used;
+	m->map = calloc(used / 16 / 8 + 1, 1);
+	return m->map != NULL ? 0 : -1;
+}
+
+void
+arena_claims_free(struct arena_claims *m)
+{
+	free(m->map);
+	m->map = NULL;
+}
+
+/* Claims [off, off + sz), sz a multiple of 16. */
+static int
+claim(struct arena_claims *m, aoff off, uint64_t sz)
+{
+	uint64_t g;
+
+	if (off < sizeof(struct arena_hdr) || off % 16 != 0 || off > m->used ||
+	    sz > m->used - off)
+		return -1;
+	for (g = off / 16; g < (off + sz) / 16; g++) {
+		if (m->map[g / 8] & (1u << (g % 8)))
+			return -1;
+		m->map[g / 8] |= 1u << (g % 8);
+	}
+	return 0;
+}
+
+int
+arena_claim(struct arena_claims *m, aoff off, uint64_t n)
+{
+	size_t sz;
+
+	if (n > m->used)	/* and size_class() cannot overflow */
+		return -1;
+	if (size_class(n, &sz) >= ARENA_NCLASS)
+		return -1;
+	return claim(m, off, sz);
+}
+
+int
+arena_claim_free(struct arena_claims *m, aoff off, unsigned c)
+{
+	uint64_t sz;
+
+	if (c >= ARENA_NCLASS)
+		return -1;
+	sz = c < NSMALL ? (uint64_t)(c + 1) * 16 :
+	    (uint64_t)2 * SMALL_MAX << (c - NSMALL);
+	return claim(m, off, sz);
+}

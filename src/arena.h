@@ -77,4 +77,25 @@ blob_at(const struct arena *a, aoff off)
 	return (struct blob *)(a->base + off);
 }
 
+/* Checking a restored arena: every block found through its offsets is
+ * claimed once, so that blocks that overlap each other (or a free block)
+ * are refused: writing one would corrupt the other's offsets. */
+struct arena_claims {
+	uint8_t *map;		/* a bit per 16-byte granule */
+	uint64_t used;
+};
+
+/* For an arena of used bytes. Returns 0, or -1 with errno set. */
+int arena_claims_init(struct arena_claims *m, uint64_t used);
+void arena_claims_free(struct arena_claims *m);
+
+/* Claims the block at off that arena_alloc(n) made (its size rounded to
+ * its class). Returns 0, or -1 when off is not a block start past the
+ * arena's header, the block passes the used bytes, or it overlaps a block
+ * claimed before. */
+int arena_claim(struct arena_claims *m, aoff off, uint64_t n);
+
+/* The same for a block on free list c. */
+int arena_claim_free(struct arena_claims *m, aoff off, unsigned c);
+
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "oom.h"
 
 static int
 all_digits(const char *s)
@@ -47,7 +48,7 @@ resolve(const struct config *c, struct fieldref *f, const struct field *names,
 			char *s = strndup(names[f->idx].p, names[f->idx].n);
 
 			if (s == NULL)
-				abort();
+				fwin_oom();
 			f->name = f->owned = s;
 		}
 		return 0;
@@ -149,7 +150,7 @@ config_fingerprint(const struct config *c)
 	FILE *f;
 
 	if ((f = open_memstream(&text, &len)) == NULL)
-		abort();
+		fwin_oom();
 	fprintf(f, "--format %s\n", fmts[c->fmt]);
 	if (c->delim < 0)
 		fputs("--delimiter default\n", f);
@@ -207,8 +208,9 @@ config_fingerprint(const struct config *c)
 			fprintf(f, ":%s", c->aggs[i].out.spec);
 	}
 	fputc('\n', f);
-	if (fclose(f) != 0)
-		abort();
+	/* a memstream that could not grow fails, or leaves no text */
+	if (fclose(f) != 0 || text == NULL)
+		fwin_oom();
 	return text;
 }
 
@@ -224,7 +226,7 @@ config_fingerprint_diff(const char *old, const char *cur, char **was,
 		if (a != b || memcmp(old, cur, a) != 0) {
 			if ((*was = strndup(old, a)) == NULL ||
 			    (*now = strndup(cur, b)) == NULL)
-				abort();
+				fwin_oom();
 			return 1;
 		}
 		if (old[a] == '\0' && cur[b] == '\0')

@@ -13,6 +13,7 @@
 #include "ckpt.h"
 #include "config.h"
 #include "engine.h"
+#include "oom.h"
 #include "timefmt.h"
 
 #define FWIN_VERSION "0.1.0"
@@ -196,7 +197,7 @@ add_agg(struct config *c, enum aggkind kind, char *arg, const char *opt)
 
 	c->aggs = realloc(c->aggs, (c->naggs + 1) * sizeof(*c->aggs));
 	if (c->aggs == NULL)
-		abort();
+		fwin_oom();
 	a = &c->aggs[c->naggs++];
 	memset(a, 0, sizeof(*a));
 	a->kind = kind;
@@ -219,7 +220,7 @@ add_keys(struct config *c, char *arg)
 	for (tok = strsep(&arg, ","); tok != NULL; tok = strsep(&arg, ",")) {
 		c->keys = realloc(c->keys, (c->nkeys + 1) * sizeof(*c->keys));
 		if (c->keys == NULL)
-			abort();
+			fwin_oom();
 		memset(&c->keys[c->nkeys], 0, sizeof(*c->keys));
 		add_field(&c->keys[c->nkeys++], tok, "-k");
 	}
@@ -230,7 +231,7 @@ set_window(struct config *c, enum wkind k, const char *opt)
 {
 	static const char *first;
 
-	if (c->wkind != WK_NONE && strcmp(first, opt) == 0)
+	if (c->wkind != WK_NONE && first != NULL && strcmp(first, opt) == 0)
 		usage_error("%s may be given only once", opt);
 	if (c->wkind != WK_NONE)
 		usage_error("%s and %s cannot be used together", first, opt);
@@ -244,7 +245,7 @@ parse_slide(struct config *c, const char *arg)
 	char *copy = strdup(arg), *comma;
 
 	if (copy == NULL)
-		abort();
+		fwin_oom();
 	if ((comma = strchr(copy, ',')) == NULL)
 		usage_error("--slide: '%s' is not SIZE,STEP", arg);
 	*comma = '\0';
@@ -275,7 +276,7 @@ parse_count_window(struct config *c, const char *arg)
 	char *copy = strdup(arg), *comma;
 
 	if (copy == NULL)
-		abort();
+		fwin_oom();
 	if ((comma = strchr(copy, ',')) != NULL)
 		*comma = '\0';
 	c->count_n = count_value("--count-window", copy);
@@ -466,15 +467,18 @@ main(int argc, char **argv)
 			break;
 		case 'h':
 			usage(stdout);
+			config_free(&c);
 			return close_stdout();
 		case 'V':
 			puts("fwin " FWIN_VERSION);
+			config_free(&c);
 			return close_stdout();
 		default:
 			bad_option(ch, argv[optind - 1]);
 		}
 	}
 	if (inspect != NULL) {
+		config_free(&c);
 		status = ckpt_inspect(inspect, stdout);
 		return close_stdout() != 0 ? 1 : status;
 	}

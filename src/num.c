@@ -161,7 +161,7 @@ num_format_double(char *buf, double d)
 	errno = saved;
 
 	x = strchr(e, 'e');
-	exp = atoi(x + 1);
+	exp = (int)strtol(x + 1, NULL, 10);	/* snprintf's own exponent */
 	if (exp >= -4 && exp < 16) {
 		/* The same rounding position as the %e text, so the same
 		 * digits. */

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "output.h"
+#include "oom.h"
 
 #define OUT_BUFSZ	(256 * 1024)
 
@@ -65,7 +66,7 @@ xmalloc(size_t n)
 	/* As input_open(): running out of memory here is not recoverable
 	 * and the contract is "never NULL". */
 	if ((p = malloc(n)) == NULL)
-		abort();
+		fwin_oom();
 	return p;
 }
 
@@ -112,7 +113,7 @@ drain(struct out *o)
 	if (o->o_collect) {
 		o->o_cap *= 2;
 		if ((o->o_buf = realloc(o->o_buf, o->o_cap)) == NULL)
-			abort();
+			fwin_oom();
 		return;
 	}
 	if (o->o_err == 0 && write_all(o->o_fd, o->o_buf, o->o_len) == -1)
@@ -232,6 +233,8 @@ json_str(struct out *o, const char *s, size_t n)
 			if (p[i] >= 0x80)
 				put(o, "\\ufffd", 6);
 			else {
+				/* six bytes for put(), not a C string */
+				/* NOLINTNEXTLINE(bugprone-not-null-terminated-result) */
 				memcpy(esc, "\\u00", 4);
 				esc[4] = hex[p[i] >> 4];
 				esc[5] = hex[p[i] & 0xf];

@@ -329,10 +329,10 @@ in_range(uint64_t used, aoff off, uint64_t n)
 	    n <= used - off;
 }
 
-const char *
-st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
-    const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc),
-    void *arg)
+static const char *
+adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
+    const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
+    struct arena_claims *m), void *arg, struct arena_claims *m)
 {
 	const struct arena_hdr *ah = arena_hdr(a);
 	const struct st_root *r;
@@ -350,14 +350,17 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	for (c = 0; c < ARENA_NCLASS; c++)
 		for (p = ah->ah_free[c], n = 0; p != 0; p = *(const aoff *)
 		    arena_ptr(a, p))
-			if (!in_range(used, p, 16) || ++n > limit)
+			if (!in_range(used, p, 16) || ++n > limit ||
+			    arena_claim_free(m, p, c) != 0)
 				return "bad free list";
-	if (!in_range(used, ah->ah_root, sizeof(*r)))
+	if (!in_range(used, ah->ah_root, sizeof(*r)) ||
+	    arena_claim(m, ah->ah_root, sizeof(*r)) != 0)
 		return "bad root offset";
 	r = arena_ptr(a, ah->ah_root);
 	if (r->sr_keycap < 2 || (r->sr_keycap & (r->sr_keycap - 1)) != 0 ||
 	    r->sr_keycap > used ||
-	    !in_range(used, r->sr_keytab, r->sr_keycap * sizeof(*t)))
+	    !in_range(used, r->sr_keytab, r->sr_keycap * sizeof(*t)) ||
+	    arena_claim(m, r->sr_keytab, r->sr_keycap * sizeof(*t)) != 0)
 		return "bad key table";
 	if (r->sr_timefmt > TF_STRPTIME)
 		return "bad time format";
@@ -370,16 +373,18 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 			return "bad key offset";
 		k = arena_ptr(a, t[i].ks_key);
 		if (k->k_len > used - t[i].ks_key - sizeof(*k) ||
-		    k->k_hash != t[i].ks_hash || k->k_hpos > r->sr_heaplen)
+		    k->k_hash != t[i].ks_hash || k->k_hpos > r->sr_heaplen ||
+		    arena_claim(m, t[i].ks_key, sizeof(*k) + k->k_len) != 0)
 			return "bad key";
 		for (p = k->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
 			if (!in_range(used, p, sizeof(*pp) + accsize) ||
-			    ++npanes > limit)
+			    ++npanes > limit ||
+			    arena_claim(m, p, sizeof(*pp) + accsize) != 0)
 				return "bad window list";
 			pp = arena_ptr(a, p);
 			if (pp->p_prev != prev)
 				return "bad window list links";
-			if ((why = acc_ok(arg, a, p + sizeof(*pp))) != NULL)
+			if ((why = acc_ok(arg, a, p + sizeof(*pp), m)) != NULL)
 				return why;
 		}
 		if (k->k_tail != prev)
@@ -390,7 +395,8 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		return "bad counts";
 	if (r->sr_heaplen > r->sr_heapcap || r->sr_heapcap > used ||
 	    (r->sr_heapcap > 0 &&
-	    !in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h))))
+	    (!in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h)) ||
+	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(*h)) != 0)))
 		return "bad timer queue";
 	s->a = *a;
 	s->accsize = accsize;
@@ -410,4 +416,21 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		}
 	}
 	return NULL;
+}
+
+const char *
+st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
+    const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
+    struct arena_claims *m), void *arg)
+{
+	struct arena_claims m;
+	const char *why;
+
+	if (used > a->cap)
+		return "bad arena length";
+	if (arena_claims_init(&m, used) != 0)
+		return "out of memory";
+	why = adopt(s, a, used, accsize, acc_ok, arg, &m);
+	arena_claims_free(&m);
+	return why;
 }
