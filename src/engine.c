@@ -1418,10 +1418,15 @@ done:
 		status = 1;
 	if (close_out(e.late, c->late_file) != 0)
 		status = 1;
-	if (e.outfd > 1)
-		close(e.outfd);
-	if (e.latefd >= 0)
-		close(e.latefd);
+	/* some file systems (NFS, quotas) report lost writes only here */
+	if (e.outfd > 1 && close(e.outfd) != 0) {
+		fprintf(stderr, "fwin: %s: %s\n", e.outname, strerror(errno));
+		status = 1;
+	}
+	if (e.latefd >= 0 && close(e.latefd) != 0) {
+		fprintf(stderr, "fwin: %s: %s\n", c->late_file, strerror(errno));
+		status = 1;
+	}
 	reap_saver(&e, 1);
 early:
 	ckpt_close(ck);

@@ -1,0 +1,181 @@
+#!/usr/bin/env bats
+# Fault injection: tests/faults/shim.c, an LD_PRELOAD library, makes the
+# N-th write, fsync, fdatasync, rename, ftruncate, truncate, msync, mmap,
+# mremap, malloc, open, read or close fail, and tests/faults/sweep sweeps N
+# over a small checkpointed run (see there for what each run must satisfy:
+# exit 0-2 with a message, never exit 0 after losing output, the previous
+# checkpoint never damaged, exactly-once after recovery). SPEC §8, §9.
+load common
+
+setup_file() {
+	SHIM=$BATS_FILE_TMPDIR/shim.so
+	gcc -O1 -g -Wall -Wextra -shared -fPIC -o "$SHIM" \
+	    "$BATS_TEST_DIRNAME/faults/shim.c" -ldl
+	export SHIM
+	# the sanitizer build wants its runtime first; the shim comes first
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+}
+
+sweep() {
+	run env FWIN="$FWIN" "$BATS_TEST_DIRNAME/faults/sweep" "$@"
+	assert_success
+	# a sweep to the end: its last N injected nothing
+	[ $# -gt 2 ] || assert_line --regexp 'ok\(no fault\) +none'
+}
+
+# --- the shim itself ---
+
+@test "shim: counts calls from main() on, and fails the N-th" {
+	printf '10 a\n11 b\n' > in
+	FAULT_COUNT=$PWD/count LD_PRELOAD=$SHIM fwin -t 1 --tumble 1s -o out in
+	run cat count
+	assert_output --regexp '^[0-9]+ main .*write=1( |$)'
+	run --separate-stderr env FAULT_CALL=write FAULT_N=1 FAULT_ERRNO=ENOSPC \
+	    FAULT_LOG=$PWD/log LD_PRELOAD=$SHIM "$FWIN" -t 1 --tumble 1s in
+	assert_failure 1
+	assert_output ''
+	assert_equal "$stderr" 'fwin: standard output: No space left on device'
+	run cat log
+	assert_output --regexp '^[0-9]+ main write 1 ENOSPC$'
+}
+
+# --- without a checkpoint: output that cannot be written ---
+
+@test "a write error on -o FILE or standard output is exit 1, said once" {
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d k%d\n", 1700000000 + i, i }' > in
+	for n in 1 2 3; do
+		run --separate-stderr env FAULT_CALL=write FAULT_N=$n FAULT_ERRNO=EIO \
+		    LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1s -o out in
+		assert_failure 1
+		assert_equal "$stderr" 'fwin: out: Input/output error'
+	done
+	# a disk that stays full
+	run --separate-stderr env FAULT_CALL=write FAULT_N=2 FAULT_ERRNO=ENOSPC \
+	    FAULT_MODE=sticky LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1s in
+	assert_failure 1
+	assert_equal "$stderr" 'fwin: standard output: No space left on device'
+}
+
+# close(2) is where NFS and some quota setups report a write that did not
+# make it; fwin ignores what close returns for -o FILE and --late-file.
+@test "a close error on -o FILE is exit 1" {
+	printf '10 a\n11 b\n' > in
+	# the closes at exit: in (5), out (4), late (3)
+	run --separate-stderr env FAULT_CALL=close FAULT_N=2 FAULT_ERRNO=EIO \
+	    LD_PRELOAD=$SHIM "$FWIN" -t 1 --tumble 1s -o out --late-file late in
+	assert_failure 1
+	assert_equal "$stderr" 'fwin: out: Input/output error'
+	run --separate-stderr env FAULT_CALL=close FAULT_N=3 FAULT_ERRNO=EIO \
+	    LD_PRELOAD=$SHIM "$FWIN" -t 1 --tumble 1s -o out --late-file late in
+	assert_failure 1
+	assert_equal "$stderr" 'fwin: late: Input/output error'
+}
+
+@test "short writes and reads lose nothing" {
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d k%d\n", 1700000000 + i, i }' > in
+	fwin -t 1 -k 2 --tumble 1s in > want
+	for n in 1 2 5; do
+		FAULT_CALL=write FAULT_N=$n FAULT_MODE=short LD_PRELOAD=$SHIM \
+		    fwin -t 1 -k 2 --tumble 1s in > out
+		cmp out want
+		FAULT_CALL=read FAULT_N=$n FAULT_MODE=short LD_PRELOAD=$SHIM \
+		    fwin -t 1 -k 2 --tumble 1s in > out
+		cmp out want
+	done
+}
+
+@test "a read error on an input is reported, the other files are read" {
+	printf '10 a\n' > in1
+	printf '11 b\n' > in2
+	run --separate-stderr env FAULT_CALL=read FAULT_N=1 FAULT_ERRNO=EIO \
+	    LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1s in1 in2
+	assert_failure 1
+	assert_output $'11\t12\tb\t1'
+	assert_equal "$stderr" 'fwin: in1: Input/output error'
+}
+
+# An input FILE that could not be opened had its checkpoint position
+# reset to 0 (and device 0, inode 0): the next run read it again from the
+# start and counted its records twice.
+@test "an input that cannot be opened keeps its checkpoint position" {
+	printf '10 a\n11 a\n' > f1
+	printf '12 b\n13 b\n' > f2
+	fwin -t 1 -k 2 --tumble 1s --state ck -o out f1 f2
+	printf '14 a\n' >> f1
+	printf '15 b\n' >> f2
+	mv f1 f1.away
+	run --separate-stderr fwin -t 1 -k 2 --tumble 1s --state ck -o out f1 f2
+	assert_failure 1
+	assert_equal "$stderr" 'fwin: f1: No such file or directory'
+	mv f1.away f1
+	printf '16 a\n' >> f1
+	run --separate-stderr fwin -t 1 -k 2 --tumble 1s --state ck -o out --flush --stats f1 f2
+	assert_success
+	# f1 from where the first run left it: 14 (late by now) and 16
+	[[ $stderr == 'fwin: stats: records 2, bad 0, late 1, in no window 0, windows fired 2,'* ]]
+	run cat out
+	assert_output $'10\t11\ta\t1\n11\t12\ta\t1\n12\t13\tb\t1\n13\t14\tb\t1\n15\t16\tb\t1\n16\t17\ta\t1'
+}
+
+# --- sweeps over a checkpointed run (tests/faults/sweep) ---
+
+@test "sweep: write fails (ENOSPC, EIO), every N" {
+	sweep write ENOSPC
+	sweep write EIO
+}
+
+@test "sweep: write fails with EINTR, and short writes" {
+	sweep write EINTR
+	FAULT_MODE=short sweep write EIO
+}
+
+@test "sweep: a disk that stays full from the N-th write on" {
+	FAULT_MODE=sticky sweep write ENOSPC
+}
+
+@test "sweep: fsync and fdatasync fail" {
+	sweep fsync EIO
+	sweep fdatasync EIO
+}
+
+@test "sweep: rename, ftruncate and truncate fail" {
+	sweep rename EIO
+	sweep ftruncate ENOSPC
+	sweep truncate EIO
+}
+
+@test "sweep: msync, mmap and mremap fail" {
+	sweep msync EIO
+	sweep mmap ENOMEM
+	sweep mremap ENOMEM
+}
+
+@test "sweep: open, read and close fail" {
+	sweep open EACCES
+	sweep read EIO
+	FAULT_MODE=short sweep read EIO
+	sweep close EIO
+}
+
+@test "sweep: malloc fails (ENOMEM), every N" {
+	sweep malloc ENOMEM
+}
+
+@test "sweep: a forked checkpoint writer's write, fsync and rename fail" {
+	FAULT_WHERE=child sweep write ENOSPC
+	FAULT_WHERE=child sweep fsync EIO
+	FAULT_WHERE=child sweep rename EIO
+}
+
+@test "sweep, big state: write, fsync, rename and ftruncate fail" {
+	SCENARIO=big sweep write ENOSPC
+	SCENARIO=big sweep fsync EIO
+	SCENARIO=big sweep rename EIO
+	SCENARIO=big sweep ftruncate EIO
+}
+
+@test "sweep, big state: mmap, mremap and malloc fail" {
+	SCENARIO=big sweep mmap ENOMEM
+	SCENARIO=big sweep mremap ENOMEM
+	SCENARIO=big sweep malloc ENOMEM 40
+}
