@@ -166,7 +166,7 @@ fill(struct input *in)
 		/* Output waits in a buffer until fwin would block: now. */
 		pfd.fd = in->fd;
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, 0) == 0 &&
+		if (poll(&pfd, 1, 0) <= 0 &&	/* EINTR too: the hook waits */
 		    in->o.wait(in->o.wait_arg, in->fd) != 0) {
 			/* Stop: what is buffered is no whole record, and
 			 * the file is abandoned as after a read error. */

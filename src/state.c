@@ -394,6 +394,7 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	    npanes != r->sr_npanes)
 		return "bad counts";
 	if (r->sr_heaplen > r->sr_heapcap || r->sr_heapcap > used ||
+	    (r->sr_heapcap == 0) != (r->sr_heap == 0) ||
 	    (r->sr_heapcap > 0 &&
 	    (!in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h)) ||
 	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(*h)) != 0)))

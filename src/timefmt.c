@@ -133,7 +133,7 @@ dec_scale(const struct dec *d, uint64_t unit, uint64_t max, uint64_t *v)
 	if (d->d_big || d->d_int > max / unit)
 		return -1;
 	f = frac_scale(d->d_frac, d->d_nfrac, unit);
-	if (d->d_int * unit > max - f)
+	if (f > max || d->d_int * unit > max - f)
 		return -1;
 	*v = d->d_int * unit + f;
 	return 0;
