@@ -399,23 +399,26 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	    (!in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h)) ||
 	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(*h)) != 0)))
 		return "bad timer queue";
+	/* Every timer must belong to a key of the table: each key that says
+	 * it has one must be named by that heap entry, and as many keys as
+	 * entries must say so (two keys cannot name one entry). A pass over
+	 * the table, no lookups. */
+	h = arena_ptr(a, r->sr_heap);
+	for (i = 0, n = 0; i < r->sr_keycap; i++) {
+		if (t[i].ks_key == 0)
+			continue;
+		k = arena_ptr(a, t[i].ks_key);
+		if (k->k_hpos == 0)
+			continue;
+		if (h[k->k_hpos - 1].t_key != t[i].ks_key ||
+		    h[k->k_hpos - 1].t_when != k->k_timer)
+			return "bad timer";
+		n++;
+	}
+	if (n != r->sr_heaplen)
+		return "bad timer count";
 	s->a = *a;
 	s->accsize = accsize;
-	h = arena_ptr(a, r->sr_heap);
-	for (i = 0; i < r->sr_heaplen; i++) {
-		/* a timer must name a key of the table */
-		if (!in_range(used, h[i].t_key, sizeof(*k))) {
-			memset(&s->a, 0, sizeof(s->a));
-			return "bad timer";
-		}
-		k = arena_ptr(a, h[i].t_key);
-		if (k->k_len > used - h[i].t_key - sizeof(*k) ||
-		    k->k_hpos != i + 1 || k->k_timer != h[i].t_when ||
-		    st_key_find(s, k->k_bytes, k->k_len, k->k_hash) != h[i].t_key) {
-			memset(&s->a, 0, sizeof(s->a));
-			return "bad timer";
-		}
-	}
 	return NULL;
 }
 
