@@ -301,6 +301,18 @@ distinct_put(struct arena *a, aoff slot, uint64_t h, const char *p, size_t n,
 	s->ds_n++;
 }
 
+/* Merges sum (or avg) accumulator s into d: the integer sum stays exact
+ * until a non-integer is seen or it overflows. */
+static void
+sum_merge(struct acc_sum *d, const struct acc_sum *s)
+{
+	d->n += s->n;
+	d->fsum += s->fsum;
+	d->inexact |= s->inexact;
+	if (__builtin_add_overflow(d->isum, s->isum, &d->isum))
+		d->inexact = 1;
+}
+
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
  * or max (want_max = 1): strictly better value, or equal and earlier. */
 static int
@@ -406,17 +418,9 @@ aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
 			    ((struct acc_count *)arena_ptr(a, ss))->n;
 			break;
 		case AG_SUM:
-		case AG_AVG: {
-			struct acc_sum *d = arena_ptr(a, ds);
-			const struct acc_sum *s = arena_ptr(a, ss);
-
-			d->n += s->n;
-			d->fsum += s->fsum;
-			d->inexact |= s->inexact;
-			if (__builtin_add_overflow(d->isum, s->isum, &d->isum))
-				d->inexact = 1;
+		case AG_AVG:
+			sum_merge(arena_ptr(a, ds), arena_ptr(a, ss));
 			break;
-		}
 		case AG_MIN:
 		case AG_MAX:
 		case AG_MIN_BY:
@@ -688,17 +692,9 @@ aggs_fold(struct aggs *g, const struct arena *a, aoff acc)
 			    ((const struct acc_count *)src)->n;
 			break;
 		case AG_SUM:
-		case AG_AVG: {
-			const struct acc_sum *s = src;
-			struct acc_sum *d = dst;
-
-			d->n += s->n;
-			d->fsum += s->fsum;
-			d->inexact |= s->inexact;
-			if (__builtin_add_overflow(d->isum, s->isum, &d->isum))
-				d->inexact = 1;
+		case AG_AVG:
+			sum_merge(dst, src);
 			break;
-		}
 		case AG_MIN:
 		case AG_MAX:
 		case AG_MIN_BY:

@@ -341,18 +341,6 @@ purge(struct engine *e, aoff k, int64_t w)
 		pane_drop(e, k, p);
 }
 
-static uint64_t
-gcd_u64(uint64_t a, uint64_t b)
-{
-	while (b != 0) {
-		uint64_t t = a % b;
-
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
 static struct engine *sort_engine;	/* for the qsort comparator */
 
 static int
@@ -1329,7 +1317,8 @@ engine_run(struct config *c)
 
 	window_init(&e.w, c->size, c->step, c->offset);
 	if (c->wkind == WK_COUNT)
-		e.count_pane = gcd_u64(c->count_n, c->count_slide);
+		e.count_pane = (uint64_t)window_gcd((int64_t)c->count_n,
+		    (int64_t)c->count_slide);
 	e.g = aggs_new(c);
 	e.vals = xrealloc(NULL, (c->naggs ? c->naggs : 1) * sizeof(*e.vals));
 	if (ck != NULL) {

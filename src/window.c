@@ -3,8 +3,8 @@
  * not wrapped. */
 #include "window.h"
 
-static int64_t
-gcd(int64_t a, int64_t b)
+int64_t
+window_gcd(int64_t a, int64_t b)
 {
 	while (b != 0) {
 		int64_t t = a % b;
@@ -32,7 +32,7 @@ window_init(struct wspec *w, int64_t size, int64_t step, int64_t offset)
 	w->size = size;
 	w->step = step;
 	w->offset = offset;
-	w->pane = gcd(size, step);
+	w->pane = window_gcd(size, step);
 }
 
 static int

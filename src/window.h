@@ -15,6 +15,9 @@ struct wspec {
 	int64_t pane;		/* gcd(size, step) */
 };
 
+/* The greatest common divisor of a, b > 0. */
+int64_t window_gcd(int64_t a, int64_t b);
+
 void window_init(struct wspec *w, int64_t size, int64_t step, int64_t offset);
 
 /* The windows of time t: their ends are first_end, first_end + step, ...,
