@@ -726,6 +726,23 @@ aggs_fold(struct aggs *g, const struct arena *a, aoff acc)
 	}
 }
 
+int
+aggs_keepable(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].kind == AG_DISTINCT)
+			return 0;
+	return 1;
+}
+
+void
+aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst)
+{
+	memcpy(arena_ptr(a, dst), g->fold, g->accsize);
+}
+
 static void
 emit_int(struct out *o, int64_t v)
 {

@@ -70,4 +70,11 @@ void aggs_fold_begin(struct aggs *g);
 void aggs_fold(struct aggs *g, const struct arena *a, aoff acc);
 void aggs_emit(struct aggs *g, const struct arena *a, struct out *o);
 
+/* Whether a fold can be kept as an accumulator block and folded again
+ * later (not with --distinct, whose fold is a table outside the arena). */
+int aggs_keepable(const struct aggs *g);
+/* Writes the fold as the accumulator block at dst, which must not be
+ * released: the values it names belong to the blocks folded. */
+void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
+
 #endif

@@ -17,7 +17,7 @@
  * ck_checksum is XXH3-64 over the header region (with ck_checksum zero)
  * followed by the payload's ck_paylen bytes. Nothing in a file is
  * trusted before magic, version, lengths and checksum agree; the state's
- * offsets are checked afterwards by st_validate().
+ * offsets are checked afterwards by st_adopt().
  *
  * Saving is Redis's scheme: write a temporary file beside the target,
  * fsync it, rename(2) it over the target, fsync the directory. rename is
@@ -48,7 +48,7 @@
 #include "timefmt.h"
 
 #define CK_MAGIC	"FWINCKPT"
-#define CK_VERSION	1
+#define CK_VERSION	2
 #define CK_PAGE		4096
 #define CK_HDRMAX	(1u << 24)	/* a sane bound on the header region */
 

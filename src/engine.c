@@ -35,6 +35,7 @@
 #include "input.h"
 #include "oom.h"
 #include "output.h"
+#include "slide.h"
 #include "state.h"
 #include "timefmt.h"
 #include "window.h"
@@ -47,6 +48,7 @@ struct engine {
 	struct aggs *g;
 	struct wspec w;
 	uint64_t count_pane;	/* records per pane of a count window */
+	struct slide slide;	/* slide.g != NULL: windows of many panes */
 	struct input *in;
 	struct out *out, *late;
 	int outfd, latefd;
@@ -243,6 +245,8 @@ fire_one(struct engine *e, const struct fire *f)
 	aggs_fold_begin(e->g);
 	if (f->pane != 0)
 		aggs_fold(e->g, &s->a, st_acc(f->pane));
+	else if (e->slide.g != NULL)
+		slide_fold(&e->slide, s, f->key, f->start);
 	else
 		for (p = st_keyp(s, f->key)->k_head;
 		    p != 0 && st_panep(s, p)->p_start < f->end;
@@ -276,25 +280,20 @@ pane_last_end(const struct engine *e, const struct pane *p)
 	return le;
 }
 
-/* The smallest window end > after of a window that holds one of k's
- * panes, or T_NONE. Panes are ordered by start (and so are their window
- * ends), so the first pane with a window ending after `after` gives it. */
+/* The smallest window end > after of a window that holds one of a key's
+ * panes (time windows), or T_NONE. Panes are ordered by start (and so are
+ * their window ends), so the first pane with a window ending after `after`
+ * gives it. The search starts at *p, a pane of the key (0: none left),
+ * and leaves *p at that pane: called with growing `after`, it walks the
+ * key's panes once, not once per window. */
 static int64_t
-next_end_with_data(const struct engine *e, aoff k, int64_t after)
+next_end_with_data(const struct engine *e, aoff *p, int64_t after)
 {
 	const struct state *s = &e->st;
-	const struct pane *pp;
 	int64_t fe, le, cand;
-	aoff p;
 
-	for (p = st_keyp(s, k)->k_head; p != 0; p = pp->p_next) {
-		pp = st_panep(s, p);
-		if (e->c->wkind == WK_SESSION) {
-			if (pp->p_end > after)
-				return pp->p_end;
-			continue;
-		}
-		(void)window_of(&e->w, pp->p_start, &fe, &le);
+	for (; *p != 0; *p = st_panep(s, *p)->p_next) {
+		(void)window_of(&e->w, st_panep(s, *p)->p_start, &fe, &le);
 		if (le <= after)
 			continue;
 		cand = window_end_after(&e->w, after);
@@ -326,6 +325,8 @@ static void
 pane_drop(struct engine *e, aoff k, aoff p)
 {
 	aggs_release(e->g, &e->st.a, st_acc(p));
+	if (e->slide.g != NULL)
+		slide_drop(&e->st, k, p);
 	st_pane_free(&e->st, k, p);
 }
 
@@ -408,8 +409,8 @@ collect_due(struct engine *e, aoff k, int64_t w)
 				batch_add(e, pp->p_end, pp->p_start, k, p);
 		}
 	} else
-		for (end = from; end != T_NONE && end <= w;
-		    end = next_end_with_data(e, k, end))
+		for (end = from, p = st_keyp(s, k)->k_head;
+		    end != T_NONE && end <= w; end = next_end_with_data(e, &p, end))
 			batch_add(e, end, end - e->w.size, k, 0);
 	st_keyp(s, k)->k_next_fire = end;
 }
@@ -558,7 +559,7 @@ process_window(struct engine *e, const struct record *r, int64_t t)
 {
 	const struct config *c = e->c;
 	struct state *s = &e->st;
-	int64_t w, fe, le, first, end;
+	int64_t w, fe, le, first, end, ps;
 	const char *kb;
 	size_t kn;
 	aoff k, p;
@@ -583,8 +584,11 @@ process_window(struct engine *e, const struct record *r, int64_t t)
 	}
 	kb = record_key(e, r, &kn);
 	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
-	p = st_pane(s, k, window_pane(&e->w, t), &created);
+	ps = window_pane(&e->w, t);
+	p = st_pane(s, k, ps, &created);
 	add_record(e, p);
+	if (e->slide.g != NULL)
+		slide_touch(s, k, ps);
 
 	/* Step 3: windows past their end but kept by allowed lateness. */
 	if (fe <= w) {
@@ -681,15 +685,24 @@ process_session(struct engine *e, const struct record *r, int64_t t)
 }
 
 /* Fires key k's count window: all the panes it keeps. */
+/* Fires key k's count window: its last N records, or with partial set
+ * (--flush at the end of input) whatever panes it holds. */
 static void
-fire_count(struct engine *e, aoff k)
+fire_count(struct engine *e, aoff k, int partial)
 {
 	struct state *s = &e->st;
+	int64_t last;
 	aoff p;
 
-	aggs_fold_begin(e->g);
-	for (p = st_keyp(s, k)->k_head; p != 0; p = st_panep(s, p)->p_next)
-		aggs_fold(e->g, &s->a, st_acc(p));
+	if (e->slide.g != NULL && !partial) {
+		last = (int64_t)((st_keyp(s, k)->k_count - 1) / e->count_pane);
+		slide_fold(&e->slide, s, k, last + 1 - e->slide.size);
+	} else {
+		aggs_fold_begin(e->g);
+		for (p = st_keyp(s, k)->k_head; p != 0;
+		    p = st_panep(s, p)->p_next)
+			aggs_fold(e->g, &s->a, st_acc(p));
+	}
 	emit_key(e, st_keyp(s, k));
 	emit_row_end(e);
 }
@@ -721,7 +734,7 @@ flush_count_windows(struct engine *e)
 	sort_engine = e;
 	qsort(keys, n, sizeof(*keys), key_order);
 	for (i = 0; i < n; i++)
-		fire_count(e, keys[i]);
+		fire_count(e, keys[i], 1);
 	free(keys);
 }
 
@@ -745,8 +758,10 @@ process_count(struct engine *e, const struct record *r)
 	idx = (int64_t)((n - 1) / e->count_pane);
 	p = st_pane(s, k, idx, &created);
 	add_record(e, p);
+	if (e->slide.g != NULL)
+		slide_touch(s, k, idx);
 	if (n % c->count_slide == 0)
-		fire_count(e, k);
+		fire_count(e, k, 0);
 	/* keep only the panes the next window needs */
 	next = (n / c->count_slide + 1) * c->count_slide;
 	keep_from = (int64_t)((next - 1) / e->count_pane) -
@@ -1004,6 +1019,14 @@ open_restore(struct engine *e, struct ckpt **ckp)
 	return 0;
 }
 
+/* Bytes behind a pane's header: its accumulators, and for windows of many
+ * panes room for a kept fold (see slide.h). */
+static size_t
+pane_block(const struct engine *e)
+{
+	return aggs_accsize(e->g) * (e->slide.g != NULL ? 2 : 1);
+}
+
 /* Takes the verified checkpoint's state as ours, where it is mapped. */
 static int
 adopt_restored(struct engine *e, struct ckpt *ck)
@@ -1012,7 +1035,7 @@ adopt_restored(struct engine *e, struct ckpt *ck)
 	uint64_t used = ckpt_take_arena(ck, &a);
 	const char *why;
 
-	why = st_adopt(&e->st, &a, used, aggs_accsize(e->g), aggs_check, e->g);
+	why = st_adopt(&e->st, &a, used, pane_block(e), aggs_check, e->g);
 	if (why != NULL) {
 		fprintf(stderr, "fwin: %s: corrupt state: %s\n", e->c->restore,
 		    why);
@@ -1320,6 +1343,12 @@ engine_run(struct config *c)
 		e.count_pane = (uint64_t)window_gcd((int64_t)c->count_n,
 		    (int64_t)c->count_slide);
 	e.g = aggs_new(c);
+	if ((c->wkind == WK_TUMBLE || c->wkind == WK_SLIDE) &&
+	    slide_worth(e.g, e.w.size / e.w.pane))
+		slide_init(&e.slide, e.g, e.w.size, e.w.offset);
+	else if (c->wkind == WK_COUNT &&
+	    slide_worth(e.g, (int64_t)(c->count_n / e.count_pane)))
+		slide_init(&e.slide, e.g, (int64_t)(c->count_n / e.count_pane), 0);
 	e.vals = xrealloc(NULL, (c->naggs ? c->naggs : 1) * sizeof(*e.vals));
 	if (ck != NULL) {
 		status = adopt_restored(&e, ck);
@@ -1327,7 +1356,7 @@ engine_run(struct config *c)
 		ck = NULL;
 		if (status != 0)
 			goto early;
-	} else if (st_init(&e.st, aggs_accsize(e.g)) != 0) {
+	} else if (st_init(&e.st, pane_block(&e)) != 0) {
 		fprintf(stderr, "fwin: cannot map state: %s\n", strerror(errno));
 		status = 1;
 		goto early;

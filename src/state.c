@@ -19,6 +19,7 @@ st_init(struct state *s, size_t accsize)
 	if (arena_init(&s->a) != 0)
 		return -1;
 	s->accsize = accsize;
+	s->epoch = 1;
 	root = arena_alloc(&s->a, sizeof(struct st_root));
 	arena_hdr(&s->a)->ah_root = root;
 	tab = arena_alloc(&s->a, 64 * sizeof(struct keyslot));
@@ -341,6 +342,7 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	const struct key *k;
 	const struct pane *pp;
 	uint64_t i, n, npanes = 0, nkeys = 0, limit = used / 16;
+	uint32_t epoch = 0;
 	const char *why;
 	aoff p, prev;
 	unsigned c;
@@ -376,6 +378,8 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		    k->k_hash != t[i].ks_hash || k->k_hpos > r->sr_heaplen ||
 		    arena_claim(m, t[i].ks_key, sizeof(*k) + k->k_len) != 0)
 			return "bad key";
+		if (k->k_epoch > epoch)
+			epoch = k->k_epoch;
 		for (p = k->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
 			if (!in_range(used, p, sizeof(*pp) + accsize) ||
 			    ++npanes > limit ||
@@ -417,8 +421,12 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	}
 	if (n != r->sr_heaplen)
 		return "bad timer count";
+	if (epoch == UINT32_MAX)
+		return "bad key epoch";
 	s->a = *a;
 	s->accsize = accsize;
+	/* no cached fold of the file is trusted: they are not checked */
+	s->epoch = epoch + 1;
 	return NULL;
 }
 

@@ -42,8 +42,12 @@ struct key {
 	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
 	uint64_t k_count;	/* count windows: records seen */
 	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
+	/* sliding windows' cumulative folds (see slide.h), trusted only
+	 * when k_epoch is the running process's state.epoch */
+	int64_t k_lo, k_pivot, k_hi;
+	aoff k_first;		/* the first pane of the last window folded */
+	uint32_t k_epoch;
 	uint32_t k_len;
-	uint32_t k_pad;
 	char k_bytes[];		/* the key's canonical bytes */
 };
 
@@ -64,10 +68,12 @@ struct timer {
 
 struct state {
 	struct arena a;
-	size_t accsize;
+	size_t accsize;		/* of the blocks behind a pane's header */
+	uint32_t epoch;		/* this run's mark: larger than any key's
+				 * k_epoch in a restored arena */
 };
 
-/* Creates empty state for accumulator blocks of accsize bytes. Returns 0,
+/* Creates empty state for blocks of accsize bytes behind each pane. Returns 0,
  * or -1 with errno set. */
 int st_init(struct state *s, size_t accsize);
 void st_fini(struct state *s);
@@ -97,8 +103,9 @@ st_acc(aoff p)
 	return p + sizeof(struct pane);
 }
 
-/* Adopts a restored arena (see ckpt_take_arena) holding used bytes, for
- * accumulator blocks of accsize bytes, after checking every offset in it:
+/* Adopts a restored arena (see ckpt_take_arena) holding used bytes, with
+ * blocks of accsize bytes behind each pane (the accumulators first), after
+ * checking every offset in it:
  * the root, free lists, key table, keys, panes and timers, and each
  * pane's accumulators through acc_ok, which claims the blocks they keep
  * in m (no two blocks may overlap). Returns NULL, or what is wrong (the

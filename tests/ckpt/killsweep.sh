@@ -20,7 +20,7 @@
 #
 # When a run gets to the end of its input before its kill, the round ends
 # there (3 and 4), and a new round starts from nothing with delays half as
-# long, until KILLS kills have landed in all (at most 6 rounds).
+# long, until KILLS kills have landed in all (at most 10 rounds).
 #
 # PIPE=1 feeds INPUT through a pipe (cat INPUT | fwin) instead of naming
 # it. Every run that is not killed must exit 0 with an empty stderr, and a
@@ -116,7 +116,7 @@ mapfile -t draws < <(awk -v seed="$seed" -v n=$((kills * 12 + 50)) \
 total=0 midsave=0 early=0 runs=0 i=0 round=0 reached=
 while ((total < kills)); do
 	round=$((round + 1))
-	((round <= 6)) || die "only $total kills landed in 6 rounds"
+	((round <= 10)) || die "only $total kills landed in 10 rounds"
 	rm -f out out.late s.ckpt s.ckpt.tmp
 	while ((total < kills)); do
 		((i < ${#draws[@]})) || die "out of draws after $runs runs, $total kills"

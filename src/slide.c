@@ -1,0 +1,119 @@
+/* slide: sliding windows in a constant number of merges; see slide.h. */
+#include "slide.h"
+
+int
+slide_worth(const struct aggs *g, int64_t panes_per_window)
+{
+	return panes_per_window > 2 && aggs_keepable(g);
+}
+
+void
+slide_init(struct slide *sl, struct aggs *g, int64_t size, int64_t offset)
+{
+	sl->g = g;
+	sl->size = size;
+	sl->offset = offset;
+	sl->accsize = aggs_accsize(g);
+}
+
+/* The largest grid point <= e. */
+static int64_t
+grid_point(const struct slide *sl, int64_t e)
+{
+	__int128 r = ((__int128)e - sl->offset) % sl->size;
+
+	if (r < 0)
+		r += sl->size;
+	return (int64_t)(e - r);
+}
+
+static int64_t
+start_of(const struct state *s, aoff p)
+{
+	return st_panep(s, p)->p_start;
+}
+
+static aoff
+kept(const struct slide *sl, aoff p)
+{
+	return st_acc(p) + sl->accsize;
+}
+
+/* Keeps in p the fold of the blocks a and b (0: none), in that order. */
+static void
+keep(const struct slide *sl, struct state *s, aoff p, aoff a, aoff b)
+{
+	aggs_fold_begin(sl->g);
+	if (a != 0)
+		aggs_fold(sl->g, &s->a, a);
+	if (b != 0)
+		aggs_fold(sl->g, &s->a, b);
+	aggs_fold_keep(sl->g, &s->a, kept(sl, p));
+}
+
+void
+slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start)
+{
+	struct key *kp = st_keyp(s, k);
+	int64_t end = start + sl->size, g = grid_point(sl, end);
+	aoff first, last, p, q;
+
+	/* the window's first and last panes */
+	first = kp->k_head;
+	if (kp->k_epoch == s->epoch && kp->k_first != 0 &&
+	    start_of(s, kp->k_first) <= start)
+		first = kp->k_first;
+	for (; first != 0 && start_of(s, first) < start;
+	    first = st_panep(s, first)->p_next)
+		;
+	for (last = kp->k_tail; last != 0 && start_of(s, last) >= end;
+	    last = st_panep(s, last)->p_prev)
+		;
+	aggs_fold_begin(sl->g);
+	if (first == 0 || last == 0 || start_of(s, first) >= end)
+		return;		/* no pane: nothing to fold */
+
+	if (kp->k_epoch != s->epoch || kp->k_pivot != g) {
+		kp->k_epoch = s->epoch;
+		kp->k_pivot = kp->k_lo = kp->k_hi = g;
+	}
+	kp->k_first = first;
+	/* suffixes from the last pane < k_lo down to the first, walking
+	 * back from the window's end: the panes near it are warm */
+	if (start_of(s, first) < kp->k_lo) {
+		for (q = last; start_of(s, q) >= kp->k_lo;
+		    q = st_panep(s, q)->p_prev)
+			;
+		for (;; q = st_panep(s, q)->p_prev) {
+			p = st_panep(s, q)->p_next;
+			keep(sl, s, q, st_acc(q),
+			    p != 0 && start_of(s, p) < g ? kept(sl, p) : 0);
+			if (q == first)
+				break;
+		}
+	}
+	if (start < kp->k_lo)
+		kp->k_lo = start;
+	/* prefixes from the first pane >= k_hi up to the last */
+	if (start_of(s, last) >= kp->k_hi) {
+		for (q = last; (p = st_panep(s, q)->p_prev) != 0 &&
+		    start_of(s, p) >= kp->k_hi; q = p)
+			;
+		for (;; q = st_panep(s, q)->p_next) {
+			p = st_panep(s, q)->p_prev;
+			keep(sl, s, q,
+			    p != 0 && start_of(s, p) >= g ? kept(sl, p) : 0,
+			    st_acc(q));
+			if (q == last)
+				break;
+		}
+	}
+	if (end > kp->k_hi)
+		kp->k_hi = end;
+
+	aggs_fold_begin(sl->g);
+	if (start_of(s, first) < g)
+		aggs_fold(sl->g, &s->a, kept(sl, first));
+	if (start_of(s, last) >= g)
+		aggs_fold(sl->g, &s->a, kept(sl, last));
+}

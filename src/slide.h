@@ -1,0 +1,73 @@
+/* slide: sliding windows folded in a constant number of merges.
+ *
+ * Folding a window's panes one by one costs SIZE/pane merges per window,
+ * and each pane is in SIZE/STEP windows: at --slide 10m,1s, 600 merges
+ * per row. Instead the time line is cut at grid points offset + k*SIZE.
+ * A window [s, e) holds exactly one, g, the largest <= e, and its result
+ * is suffix(first pane >= s) + prefix(last pane < e): suffix(x) folds the
+ * key's panes from x up to g, prefix(y) those from g up to y. Each pane
+ * keeps the one it needs in a second accumulator block behind its own
+ * (the two stacks of a FIFO aggregation queue). Because the cut is fixed,
+ * every merge is made in the same order whenever it is made, so results
+ * (float sums included) do not depend on when the folds were computed:
+ * a restored run writes the bytes of a run that never stopped.
+ *
+ * Per key: suffixes hold for panes in [k_lo, k_pivot), prefixes for panes
+ * in [k_pivot, k_hi), k_pivot being the grid point of the last window
+ * folded. A window reaching outside that extends it, so each pane is
+ * merged about twice per SIZE of time, not once per window; a record
+ * added to a pane shrinks it (slide_touch). k_first, the first pane of
+ * the last window, is where the next window's search for its first pane
+ * starts (at the end of input a key's windows all fire before any pane is
+ * purged). Count windows use the same code with pane indexes for times. */
+#ifndef FWIN_SLIDE_H
+#define FWIN_SLIDE_H
+
+#include "agg.h"
+#include "state.h"
+
+struct slide {
+	struct aggs *g;		/* NULL: windows are folded pane by pane */
+	int64_t size, offset;	/* the window and its grid, in pane starts */
+	size_t accsize;		/* where the kept fold lies behind a pane's
+				 * accumulators */
+};
+
+/* Whether windows of panes-per-window panes are worth folding this way
+ * with aggregates g (a fold of one or two panes costs no more). */
+int slide_worth(const struct aggs *g, int64_t panes_per_window);
+
+void slide_init(struct slide *sl, struct aggs *g, int64_t size,
+    int64_t offset);
+
+/* Folds key k's panes starting in [start, start + size) into g's fold,
+ * ready for aggs_emit. */
+void slide_fold(const struct slide *sl, struct state *s, aoff k,
+    int64_t start);
+
+/* A record was added to key k's pane starting at start: the kept folds
+ * that include it no longer hold. */
+static inline void
+slide_touch(struct state *s, aoff k, int64_t start)
+{
+	struct key *kp = st_keyp(s, k);
+
+	if (kp->k_epoch != s->epoch || start >= kp->k_hi)
+		return;
+	if (start >= kp->k_pivot)
+		kp->k_hi = start;
+	else if (start >= kp->k_lo)
+		kp->k_lo = start + 1;
+}
+
+/* Key k's pane p is being freed. */
+static inline void
+slide_drop(struct state *s, aoff k, aoff p)
+{
+	struct key *kp = st_keyp(s, k);
+
+	if (kp->k_first == p)
+		kp->k_first = 0;
+}
+
+#endif
