@@ -224,8 +224,35 @@ key_cmp(size_t nkeys, const struct key *a, const struct key *b)
  * range, or of the one pane `pane` (a session). */
 struct fire {
 	int64_t end, start;
+	uint64_t prefix;	/* key_prefix() of key */
 	aoff key, pane;
 };
+
+/* The first 8 bytes of the key's first field, big-endian, zero-padded.
+ * Keys whose prefixes differ are in the order of their prefixes; only a
+ * tie needs key_cmp (and the key's memory): sorting a batch compares
+ * integers. */
+static uint64_t
+key_prefix(size_t nkeys, const struct key *k)
+{
+	const unsigned char *p = (const unsigned char *)k->k_bytes;
+	size_t n = k->k_len, i;
+	uint64_t v = 0;
+	uint32_t l;
+
+	if (nkeys > 1) {	/* (u32 length, bytes) pairs */
+		memcpy(&l, p, sizeof(l));
+		p += sizeof(l);
+		n = l;
+	}
+	if (n >= 8) {
+		memcpy(&v, p, sizeof(v));
+		return __builtin_bswap64(v);
+	}
+	for (i = 0; i < 8; i++)
+		v = v << 8 | (i < n ? p[i] : 0);
+	return v;
+}
 
 static void
 emit_row_end(struct engine *e)
@@ -262,7 +289,7 @@ fire_one(struct engine *e, const struct fire *f)
 static void
 fire_window(struct engine *e, aoff k, int64_t end)
 {
-	struct fire f = { end, end - e->w.size, k, 0 };
+	struct fire f = { .end = end, .start = end - e->w.size, .key = k };
 
 	fire_one(e, &f);
 }
@@ -354,6 +381,8 @@ fire_cmp(const void *va, const void *vb)
 		return a->end < b->end ? -1 : 1;
 	if (a->start != b->start)
 		return a->start < b->start ? -1 : 1;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
 	return key_cmp(sort_engine->c->nkeys, st_keyp(s, a->key),
 	    st_keyp(s, b->key));
 }
@@ -368,6 +397,7 @@ batch_add(struct engine *e, int64_t end, int64_t start, aoff k, aoff p)
 	e->batch[e->nbatch].end = end;
 	e->batch[e->nbatch].start = start;
 	e->batch[e->nbatch].key = k;
+	e->batch[e->nbatch].prefix = key_prefix(e->c->nkeys, st_keyp(&e->st, k));
 	e->batch[e->nbatch++].pane = p;
 }
 
@@ -675,7 +705,7 @@ process_session(struct engine *e, const struct record *r, int64_t t)
 	add_record(e, p);
 	if (hi <= w) {
 		/* Step 3: kept by allowed lateness; fires again at once */
-		struct fire f = { hi, lo, k, p };
+		struct fire f = { .end = hi, .start = lo, .key = k, .pane = p };
 
 		fire_one(e, &f);
 	} else if (hi < st_keyp(s, k)->k_next_fire)

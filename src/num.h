@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Room for any number num_format_*() writes, with its NUL. */
 #define NUM_BUFSZ 32
@@ -27,5 +28,37 @@ size_t num_format_double(char *buf, double d);
 
 /* Writes v in decimal; returns the length; buf has NUM_BUFSZ bytes. */
 size_t num_format_int(char *buf, int64_t v);
+
+/* Writes v in decimal, zero-padded to at least width digits (width <=
+ * 20), not NUL-terminated; returns the end. */
+char *num_put_uint(char *p, uint64_t v, int width);
+
+/* Reads the decimal digits at the start of p[0..n), n <= 19 (so that
+ * they fit in 64 bits), into *v; returns how many there were. Eight at a
+ * time where there are eight: times and values are parsed per record. */
+static inline size_t
+num_digits(const char *p, size_t n, uint64_t *v)
+{
+	uint64_t x = 0, w, d;
+	size_t i = 0;
+
+	for (; n - i >= 8; i += 8) {
+		memcpy(&w, p + i, sizeof(w));	/* byte 0 lowest */
+		d = w - 0x3030303030303030ULL;
+		/* every byte 0x30-0x39: high nibble 3, and + 6 stays below 16 */
+		if ((w & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL ||
+		    ((d + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) != 0)
+			break;
+		/* pairs, then quads, then the eight (SWAR) */
+		d = d * 10 + (d >> 8);
+		d = ((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+		    ((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+		x = x * 100000000 + d;
+	}
+	for (; i < n && (unsigned)(p[i] - '0') < 10; i++)
+		x = x * 10 + (unsigned)(p[i] - '0');
+	*v = x;
+	return i;
+}
 
 #endif

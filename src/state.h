@@ -35,18 +35,23 @@ struct keyslot {
 	aoff ks_key;		/* 0: empty */
 };
 
+/* The fields a record touches come last, beside the key's bytes, so that
+ * they tend to share a cache line with what the lookup compares. */
 struct key {
 	uint64_t k_hash;
-	aoff k_head, k_tail;	/* panes, ordered by start */
+	aoff k_head;		/* panes, ordered by start (and k_tail) */
+	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
+	/* sliding windows' kept folds (see slide.h), trusted only when
+	 * k_epoch is the running process's state.epoch */
+	int64_t k_lo, k_pivot;
+	aoff k_first;		/* the first pane of the last window folded */
+	int64_t k_hi;
+	uint32_t k_epoch;
+	uint32_t k_pad;
+	aoff k_tail;
 	int64_t k_next_fire;	/* smallest unfired window end holding data */
 	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
 	uint64_t k_count;	/* count windows: records seen */
-	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
-	/* sliding windows' cumulative folds (see slide.h), trusted only
-	 * when k_epoch is the running process's state.epoch */
-	int64_t k_lo, k_pivot, k_hi;
-	aoff k_first;		/* the first pane of the last window folded */
-	uint32_t k_epoch;
 	uint32_t k_len;
 	char k_bytes[];		/* the key's canonical bytes */
 };

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "num.h"
 #include "timefmt.h"
 
 #define S_PER_DAY	86400LL
@@ -309,25 +310,6 @@ tf_parse_duration(const char *s, int allow_neg, int64_t *ns)
 	return 0;
 }
 
-/* Writes v in decimal, zero-padded to at least width digits (width <= 20);
- * returns the end. */
-static char *
-put_uint(char *p, uint64_t v, int width)
-{
-	char tmp[20];
-	int i = 0;
-
-	do {
-		tmp[i++] = '0' + v % 10;
-		v /= 10;
-	} while (v != 0);
-	while (i < width)
-		tmp[i++] = '0';
-	while (i > 0)
-		*p++ = tmp[--i];
-	return p;
-}
-
 static char *
 put_str(char *p, const char *s)
 {
@@ -360,7 +342,7 @@ tf_format_duration(char *buf, int64_t ns)
 	for (i = sizeof(units) / sizeof(units[0]) - 1; i > UNIT_S; i--) {
 		u = &units[i];
 		if (v >= u->u_ns) {
-			p = put_uint(p, v / u->u_ns, 0);
+			p = num_put_uint(p, v / u->u_ns, 0);
 			p = put_str(p, u->u_name);
 			v %= u->u_ns;
 		}
@@ -368,7 +350,7 @@ tf_format_duration(char *buf, int64_t ns)
 	if (v != 0) {
 		for (i = UNIT_S; i > 0 && v % units[i].u_ns != 0; i--)
 			;
-		p = put_uint(p, v / units[i].u_ns, 0);
+		p = num_put_uint(p, v / units[i].u_ns, 0);
 		p = put_str(p, units[i].u_name);
 	}
 	*p = '\0';
@@ -384,6 +366,13 @@ parse_count(const char *p, size_t n, uint64_t unit, int frac_ok, int64_t *ns)
 	size_t i = 0, k;
 	int neg = 0;
 
+	/* the common case: up to 18 plain digits (they fit) */
+	if (n > 0 && n <= 18 && num_digits(p, n, &v) == n) {
+		if (__builtin_mul_overflow(v, unit, &v) || v > INT64_MAX)
+			return -1;
+		*ns = (int64_t)v;
+		return 0;
+	}
 	if (n > 0 && (p[0] == '-' || p[0] == '+')) {
 		neg = p[0] == '-';
 		i = 1;
@@ -621,14 +610,14 @@ put_scaled(char *p, int64_t t, uint64_t unit, int digits)
 	if (t < 0)
 		*p++ = '-';
 	v = magnitude(t);
-	p = put_uint(p, v / unit, 0);
+	p = num_put_uint(p, v / unit, 0);
 	if ((r = v % unit) != 0) {
 		*p++ = '.';
 		while (r % 10 == 0) {
 			r /= 10;
 			digits--;
 		}
-		p = put_uint(p, r, digits);
+		p = num_put_uint(p, r, digits);
 	}
 	return p;
 }
@@ -655,17 +644,17 @@ put_iso(char *p, int64_t t)
 	civil_from_days(days, &y, &m, &d);
 	if (y < 0)
 		*p++ = '-';
-	p = put_uint(p, magnitude(y), 4);
+	p = num_put_uint(p, magnitude(y), 4);
 	*p++ = '-';
-	p = put_uint(p, m, 2);
+	p = num_put_uint(p, m, 2);
 	*p++ = '-';
-	p = put_uint(p, d, 2);
+	p = num_put_uint(p, d, 2);
 	*p++ = 'T';
-	p = put_uint(p, sod / 3600, 2);
+	p = num_put_uint(p, sod / 3600, 2);
 	*p++ = ':';
-	p = put_uint(p, sod / 60 % 60, 2);
+	p = num_put_uint(p, sod / 60 % 60, 2);
 	*p++ = ':';
-	p = put_uint(p, sod % 60, 2);
+	p = num_put_uint(p, sod % 60, 2);
 	if (r != 0) {
 		if (r % NS_PER_MS == 0) {
 			r /= NS_PER_MS;
@@ -676,7 +665,7 @@ put_iso(char *p, int64_t t)
 		} else
 			w = 9;
 		*p++ = '.';
-		p = put_uint(p, r, w);
+		p = num_put_uint(p, r, w);
 	}
 	*p++ = 'Z';
 	return p;

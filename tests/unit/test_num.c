@@ -332,6 +332,62 @@ test_format_int(void)
 	}
 }
 
+/* num_digits against a digit-by-digit reference: every length up to 19,
+ * and every position of a non-digit, with bytes on each side of '0'-'9'
+ * and bytes whose low nibble is a digit (0xB5, 0x35 + 0x80...). */
+static void
+test_digits(void)
+{
+	static const char bad[] = { '/', ':', ' ', '.', '-', (char)0xB5,
+	    (char)0x05, (char)0x3F, (char)0xF0, 'a', '\0' };
+	char buf[32];
+	size_t n, pos, b, got, want;
+	uint64_t v, ref;
+
+	for (n = 0; n <= 19; n++) {
+		for (pos = 0; pos <= n; pos++) {
+			for (b = 0; b < sizeof(bad); b++) {
+				for (size_t i = 0; i < n; i++)
+					buf[i] = (char)('0' + (i * 7 + n) % 10);
+				if (pos < n)
+					buf[pos] = bad[b];
+				for (want = 0, ref = 0; want < n &&
+				    buf[want] >= '0' && buf[want] <= '9'; want++)
+					ref = ref * 10 + (uint64_t)(buf[want] - '0');
+				got = num_digits(buf, n, &v);
+				CHECK(got == want && v == ref);
+			}
+		}
+	}
+	CHECK(num_digits("9999999999999999999", 19, &v) == 19 &&
+	    v == 9999999999999999999ULL);
+	CHECK(num_digits("12345678", 8, &v) == 8 && v == 12345678);
+	CHECK(num_digits("00000000012", 11, &v) == 11 && v == 12);
+}
+
+/* num_put_uint: widths, and every power of ten and its neighbours. */
+static void
+test_put_uint(void)
+{
+	char buf[32], want[32];
+	uint64_t v = 1;
+	int i, w;
+
+	for (i = 0; i < 20; i++, v *= 10) {
+		uint64_t t[3] = { v - 1, v, v + 1 };
+
+		for (int j = 0; j < 3; j++)
+			for (w = 0; w <= 20; w += 4) {
+				*num_put_uint(buf, t[j], w) = '\0';
+				snprintf(want, sizeof(want), "%0*llu", w,
+				    (unsigned long long)t[j]);
+				CHECK_STR(buf, want);
+			}
+	}
+	*num_put_uint(buf, UINT64_MAX, 0) = '\0';
+	CHECK_STR(buf, "18446744073709551615");
+}
+
 int
 main(void)
 {
@@ -342,5 +398,7 @@ main(void)
 	test_format_double();
 	test_roundtrip();
 	test_format_int();
+	test_digits();
+	test_put_uint();
 	return unit_done("num");
 }
