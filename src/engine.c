@@ -27,6 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include "agg.h"
@@ -49,6 +50,9 @@ struct engine {
 	struct wspec w;
 	uint64_t count_pane;	/* records per pane of a count window */
 	struct slide slide;	/* slide.g != NULL: windows of many panes */
+	/* the pane [pane_lo, pane_hi) of the last record and its windows'
+	 * ends: the next record is most likely in it too */
+	int64_t pane_lo, pane_hi, pane_fe, pane_le;
 	struct input *in;
 	struct out *out, *late;
 	int outfd, latefd;
@@ -595,7 +599,21 @@ process_window(struct engine *e, const struct record *r, int64_t t)
 	aoff k, p;
 	int created, rc;
 
-	if ((rc = window_of(&e->w, t, &fe, &le)) == -2) {
+	if (t >= e->pane_lo && t < e->pane_hi) {
+		fe = e->pane_fe;
+		le = e->pane_le;
+		ps = e->pane_lo;
+		rc = 0;
+	} else if ((rc = window_of(&e->w, t, &fe, &le)) == 0) {
+		ps = window_pane(&e->w, t);
+		if (!__builtin_add_overflow(ps, e->w.pane, &end)) {
+			e->pane_lo = ps;
+			e->pane_hi = end;
+			e->pane_fe = fe;
+			e->pane_le = le;
+		}
+	}
+	if (rc == -2) {
 		/* only an event time can be this far out */
 		bad_field(e, r, &c->time, "window out of range for time",
 		    &r->f[c->time.idx]);
@@ -614,7 +632,6 @@ process_window(struct engine *e, const struct record *r, int64_t t)
 	}
 	kb = record_key(e, r, &kn);
 	k = st_key(s, kb, kn, XXH3_64bits(kb, kn));
-	ps = window_pane(&e->w, t);
 	p = st_pane(s, k, ps, &created);
 	add_record(e, p);
 	if (e->slide.g != NULL)
@@ -630,9 +647,9 @@ process_window(struct engine *e, const struct record *r, int64_t t)
 	}
 	/* The record's earliest window still to fire. */
 	if (le > w) {
-		first = window_end_after(&e->w, w);
-		if (first < fe)
-			first = fe;
+		first = fe;
+		if (fe <= w)
+			first = window_end_after(&e->w, w);
 		if (first < st_keyp(s, k)->k_next_fire) {
 			st_keyp(s, k)->k_next_fire = first;
 			created = 1;
