@@ -178,7 +178,7 @@ int
 arena_claims_init(struct arena_claims *m, uint64_t used)
 {
 	m->used = used;
-	m->map = calloc(used / 16 / 8 + 1, 1);
+	m->map = calloc(used / 16 / 64 + 1, sizeof(*m->map));
 	return m->map != NULL ? 0 : -1;
 }
 
@@ -189,19 +189,24 @@ arena_claims_free(struct arena_claims *m)
 	m->map = NULL;
 }
 
-/* Claims [off, off + sz), sz a multiple of 16. */
+/* Claims [off, off + sz), sz a multiple of 16: a word of the map (64
+ * granules) at a time, a key table of millions of slots included. */
 static int
 claim(struct arena_claims *m, aoff off, uint64_t sz)
 {
-	uint64_t g;
+	uint64_t g, e, lo, hi, mask;
 
 	if (off < sizeof(struct arena_hdr) || off % 16 != 0 || off > m->used ||
 	    sz > m->used - off)
 		return -1;
-	for (g = off / 16; g < (off + sz) / 16; g++) {
-		if (m->map[g / 8] & (1u << (g % 8)))
+	for (g = off / 16, e = (off + sz) / 16; g < e; g = (g | 63) + 1) {
+		lo = g % 64;
+		hi = e - (g - lo) < 64 ? e - (g - lo) : 64;	/* bits [lo, hi) */
+		mask = (hi == 64 ? ~(uint64_t)0 : ((uint64_t)1 << hi) - 1) &
+		    ~(((uint64_t)1 << lo) - 1);
+		if (m->map[g / 64] & mask)
 			return -1;
-		m->map[g / 8] |= 1u << (g % 8);
+		m->map[g / 64] |= mask;
 	}
 	return 0;
 }

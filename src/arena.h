@@ -81,7 +81,7 @@ blob_at(const struct arena *a, aoff off)
  * claimed once, so that blocks that overlap each other (or a free block)
  * are refused: writing one would corrupt the other's offsets. */
 struct arena_claims {
-	uint8_t *map;		/* a bit per 16-byte granule */
+	uint64_t *map;		/* a bit per 16-byte granule */
 	uint64_t used;
 };
 

@@ -330,6 +330,8 @@ in_range(uint64_t used, aoff off, uint64_t n)
 	    n <= used - off;
 }
 
+#define ADOPT_AHEAD 16	/* key table slots */
+
 static const char *
 adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
     const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
@@ -341,7 +343,7 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	const struct timer *h;
 	const struct key *k;
 	const struct pane *pp;
-	uint64_t i, n, npanes = 0, nkeys = 0, limit = used / 16;
+	uint64_t i, n, npanes = 0, nkeys = 0, ntimers = 0, limit = used / 16;
 	uint32_t epoch = 0;
 	const char *why;
 	aoff p, prev;
@@ -366,8 +368,29 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		return "bad key table";
 	if (r->sr_timefmt > TF_STRPTIME)
 		return "bad time format";
+	if (r->sr_heaplen > r->sr_heapcap || r->sr_heapcap > used ||
+	    (r->sr_heapcap == 0) != (r->sr_heap == 0) ||
+	    (r->sr_heapcap > 0 &&
+	    (!in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h)) ||
+	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(*h)) != 0)))
+		return "bad timer queue";
+	h = arena_ptr(a, r->sr_heap);
 	t = arena_ptr(a, r->sr_keytab);
+	/* One pass over the key table. Keys lie anywhere in the file: the
+	 * walk fetches the keys some slots ahead, and the first pane of the
+	 * keys nearer, so that their cache misses overlap. */
 	for (i = 0; i < r->sr_keycap; i++) {
+		if (i + ADOPT_AHEAD < r->sr_keycap &&
+		    in_range(used, t[i + ADOPT_AHEAD].ks_key, sizeof(*k)))
+			__builtin_prefetch(arena_ptr(a, t[i + ADOPT_AHEAD].ks_key));
+		if (i + ADOPT_AHEAD / 2 < r->sr_keycap &&
+		    in_range(used, t[i + ADOPT_AHEAD / 2].ks_key, sizeof(*k))) {
+			k = arena_ptr(a, t[i + ADOPT_AHEAD / 2].ks_key);
+			if (in_range(used, k->k_head, sizeof(*pp)))
+				__builtin_prefetch(arena_ptr(a, k->k_head));
+			if (k->k_hpos != 0 && k->k_hpos <= r->sr_heaplen)
+				__builtin_prefetch(&h[k->k_hpos - 1]);
+		}
 		if (t[i].ks_key == 0)
 			continue;
 		nkeys++;
@@ -380,6 +403,16 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 			return "bad key";
 		if (k->k_epoch > epoch)
 			epoch = k->k_epoch;
+		/* Every timer must belong to a key of the table: each key
+		 * that says it has one must be named by that heap entry, and
+		 * as many keys as entries must say so (two keys cannot name
+		 * one entry). No lookups. */
+		if (k->k_hpos != 0) {
+			if (h[k->k_hpos - 1].t_key != t[i].ks_key ||
+			    h[k->k_hpos - 1].t_when != k->k_timer)
+				return "bad timer";
+			ntimers++;
+		}
 		for (p = k->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
 			if (!in_range(used, p, sizeof(*pp) + accsize) ||
 			    ++npanes > limit ||
@@ -397,29 +430,7 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	if (nkeys != r->sr_nkeys || nkeys * 2 > r->sr_keycap ||
 	    npanes != r->sr_npanes)
 		return "bad counts";
-	if (r->sr_heaplen > r->sr_heapcap || r->sr_heapcap > used ||
-	    (r->sr_heapcap == 0) != (r->sr_heap == 0) ||
-	    (r->sr_heapcap > 0 &&
-	    (!in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h)) ||
-	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(*h)) != 0)))
-		return "bad timer queue";
-	/* Every timer must belong to a key of the table: each key that says
-	 * it has one must be named by that heap entry, and as many keys as
-	 * entries must say so (two keys cannot name one entry). A pass over
-	 * the table, no lookups. */
-	h = arena_ptr(a, r->sr_heap);
-	for (i = 0, n = 0; i < r->sr_keycap; i++) {
-		if (t[i].ks_key == 0)
-			continue;
-		k = arena_ptr(a, t[i].ks_key);
-		if (k->k_hpos == 0)
-			continue;
-		if (h[k->k_hpos - 1].t_key != t[i].ks_key ||
-		    h[k->k_hpos - 1].t_when != k->k_timer)
-			return "bad timer";
-		n++;
-	}
-	if (n != r->sr_heaplen)
+	if (ntimers != r->sr_heaplen)
 		return "bad timer count";
 	if (epoch == UINT32_MAX)
 		return "bad key epoch";
