@@ -61,8 +61,8 @@ struct engine {
 	char *keybuf;
 	size_t keycap;
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
-	struct fire *batch;
-	size_t nbatch, capbatch;
+	struct fire *batch, *sortbuf;
+	size_t nbatch, capbatch, capsort;
 	aoff *touched;
 	size_t ntouched, captouched;
 	int fatal;
@@ -405,6 +405,44 @@ batch_add(struct engine *e, int64_t end, int64_t start, aoff k, aoff p)
 	e->batch[e->nbatch++].pane = p;
 }
 
+/* Sorts the n fires at v, which share their bounds, by key: a radix sort
+ * on the key prefix (one pass per byte that differs among them), then
+ * each run of equal prefixes by key_cmp. A tumbling window's end fires
+ * every key that has data in it: this is most of what fwin sorts. */
+static void
+sort_by_key(struct engine *e, struct fire *v, size_t n)
+{
+	size_t count[8][256] = { { 0 } }, i, j, b, pos, c;
+	struct fire *from = v, *to = e->sortbuf, *t;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 8; b++)
+			count[b][v[i].prefix >> (8 * b) & 0xff]++;
+	for (b = 0; b < 8; b++) {
+		if (count[b][v[0].prefix >> (8 * b) & 0xff] == n)
+			continue;	/* every key has this byte */
+		for (j = 0, pos = 0; j < 256; j++) {
+			c = count[b][j];
+			count[b][j] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[b][from[i].prefix >> (8 * b) & 0xff]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+	sort_engine = e;
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].prefix == v[i].prefix; j++)
+			;
+		if (j - i > 1)
+			qsort(v + i, j - i, sizeof(*v), fire_cmp);
+	}
+}
+
 /* Fires the batch in (end, start, key) order. */
 static void
 batch_fire(struct engine *e)
@@ -412,8 +450,21 @@ batch_fire(struct engine *e)
 	size_t i;
 
 	if (e->nbatch > 1) {
-		sort_engine = e;
-		qsort(e->batch, e->nbatch, sizeof(*e->batch), fire_cmp);
+		for (i = 1; i < e->nbatch && e->batch[i].end == e->batch[0].end &&
+		    e->batch[i].start == e->batch[0].start; i++)
+			;
+		/* a radix sort pays for its counts from some 64 keys on */
+		if (i < e->nbatch || e->nbatch < 64) {
+			sort_engine = e;
+			qsort(e->batch, e->nbatch, sizeof(*e->batch), fire_cmp);
+		} else {
+			if (e->capsort < e->nbatch) {
+				e->capsort = e->capbatch;
+				e->sortbuf = xrealloc(e->sortbuf,
+				    e->capsort * sizeof(*e->sortbuf));
+			}
+			sort_by_key(e, e->batch, e->nbatch);
+		}
 	}
 	for (i = 0; i < e->nbatch; i++)
 		fire_one(e, &e->batch[i]);
@@ -1501,6 +1552,7 @@ early:
 	free(e.vals);
 	free(e.keybuf);
 	free(e.batch);
+	free(e.sortbuf);
 	free(e.touched);
 	free(e.fingerprint);
 	return status;

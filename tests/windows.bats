@@ -611,3 +611,30 @@ ok() {
 	assert_equal "$stderr" ""
 	assert_output $'0\t10\t1\n10\t20\t1'
 }
+
+@test "tumble: hundreds of keys firing together are in byte order, shared prefixes and all" {
+	# keys of one window: equal first 8 bytes, prefixes of each other,
+	# bytes above 0x7f, lengths 1 to 20; two key fields as well
+	LC_ALL=C awk 'BEGIN {
+		for (i = 0; i < 400; i++) {
+			k = sprintf("%c", 97 + i % 3)
+			if (i % 4 == 1) k = "sameprefix" i % 17
+			if (i % 4 == 2) k = sprintf("%c%c", 200 + i % 50, 65 + i % 7)
+			if (i % 4 == 3) k = substr("abcdefghijklmnopqrst", 1, 1 + i % 20)
+			printf "%d,%s,%s\n", i % 10, k, (i * 7) % 5
+		}
+		print "100,z,0"
+	}' > in.csv
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s in.csv
+	assert_success
+	head -n -1 <<<"$output" | cut -d, -f3 > got
+	cut -d, -f2 in.csv | head -n -1 | LC_ALL=C sort -u > want
+	[ "$(wc -l < want)" -gt 64 ]
+	cmp want got
+	run --separate-stderr fwin --csv -t 1 -k 2,3 --tumble 10s in.csv
+	assert_success
+	head -n -1 <<<"$output" | cut -d, -f3,4 > got
+	# field by field: the first field's bytes, then the second's
+	cut -d, -f2,3 in.csv | head -n -1 | LC_ALL=C sort -t, -k1,1 -k2,2 -u > want
+	cmp want got
+}
