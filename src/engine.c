@@ -224,8 +224,9 @@ key_cmp(size_t nkeys, const struct key *a, const struct key *b)
 	return 0;
 }
 
-/* A window to fire: [start, end) of key, made of the key's panes in that
- * range, or of the one pane `pane` (a session). */
+/* A window to fire: [start, end) of key. A session is the one pane
+ * `pane`; a time window is made of the key's panes in that range, the
+ * first of which is `pane` (0: not known yet). */
 struct fire {
 	int64_t end, start;
 	uint64_t prefix;	/* key_prefix() of key */
@@ -273,17 +274,20 @@ fire_one(struct engine *e, const struct fire *f)
 	struct state *s = &e->st;
 	aoff p;
 
-	aggs_fold_begin(e->g);
-	if (f->pane != 0)
+	if (e->c->wkind == WK_SESSION) {
+		aggs_fold_begin(e->g);
 		aggs_fold(e->g, &s->a, st_acc(f->pane));
-	else if (e->slide.g != NULL)
-		slide_fold(&e->slide, s, f->key, f->start);
-	else
-		for (p = st_keyp(s, f->key)->k_head;
-		    p != 0 && st_panep(s, p)->p_start < f->end;
-		    p = st_panep(s, p)->p_next)
-			if (st_panep(s, p)->p_start >= f->start)
+	} else {
+		p = f->pane != 0 ? f->pane : st_first_pane(s, f->key, f->start);
+		if (e->slide.g != NULL)
+			slide_fold(&e->slide, s, f->key, f->start, p);
+		else {
+			aggs_fold_begin(e->g);
+			for (; p != 0 && st_panep(s, p)->p_start < f->end;
+			    p = st_panep(s, p)->p_next)
 				aggs_fold(e->g, &s->a, st_acc(p));
+		}
+	}
 	emit_time(e, f->start);
 	emit_time(e, f->end);
 	emit_key(e, st_keyp(s, f->key));
@@ -356,8 +360,6 @@ static void
 pane_drop(struct engine *e, aoff k, aoff p)
 {
 	aggs_release(e->g, &e->st.a, st_acc(p));
-	if (e->slide.g != NULL)
-		slide_drop(&e->st, k, p);
 	st_pane_free(&e->st, k, p);
 }
 
@@ -479,7 +481,7 @@ collect_due(struct engine *e, aoff k, int64_t w)
 	struct state *s = &e->st;
 	const struct pane *pp;
 	int64_t end, from = st_keyp(s, k)->k_next_fire;
-	aoff p;
+	aoff p, q;
 
 	if (e->c->wkind == WK_SESSION) {
 		/* sessions ending before k_next_fire have fired already */
@@ -494,9 +496,15 @@ collect_due(struct engine *e, aoff k, int64_t w)
 				batch_add(e, pp->p_end, pp->p_start, k, p);
 		}
 	} else
-		for (end = from, p = st_keyp(s, k)->k_head;
-		    end != T_NONE && end <= w; end = next_end_with_data(e, &p, end))
-			batch_add(e, end, end - e->w.size, k, 0);
+		/* p finds the ends, q each window's first pane: no pane is
+		 * freed or made until the batch has fired */
+		for (end = from, p = q = st_keyp(s, k)->k_head;
+		    end != T_NONE && end <= w;
+		    end = next_end_with_data(e, &p, end)) {
+			while (q != 0 && st_panep(s, q)->p_start < end - e->w.size)
+				q = st_panep(s, q)->p_next;
+			batch_add(e, end, end - e->w.size, k, q);
+		}
 	st_keyp(s, k)->k_next_fire = end;
 }
 
@@ -794,7 +802,8 @@ fire_count(struct engine *e, aoff k, int partial)
 
 	if (e->slide.g != NULL && !partial) {
 		last = (int64_t)((st_keyp(s, k)->k_count - 1) / e->count_pane);
-		slide_fold(&e->slide, s, k, last + 1 - e->slide.size);
+		slide_fold(&e->slide, s, k, last + 1 - e->slide.size,
+		    st_keyp(s, k)->k_head);
 	} else {
 		aggs_fold_begin(e->g);
 		for (p = st_keyp(s, k)->k_head; p != 0;

@@ -52,20 +52,14 @@ keep(const struct slide *sl, struct state *s, aoff p, aoff a, aoff b)
 }
 
 void
-slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start)
+slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start,
+    aoff first)
 {
 	struct key *kp = st_keyp(s, k);
 	int64_t end = start + sl->size, g = grid_point(sl, end);
-	aoff first, last, p, q;
+	aoff last, p, q;
 
-	/* the window's first and last panes */
-	first = kp->k_head;
-	if (kp->k_epoch == s->epoch && kp->k_first != 0 &&
-	    start_of(s, kp->k_first) <= start)
-		first = kp->k_first;
-	for (; first != 0 && start_of(s, first) < start;
-	    first = st_panep(s, first)->p_next)
-		;
+	/* the window's last pane */
 	for (last = kp->k_tail; last != 0 && start_of(s, last) >= end;
 	    last = st_panep(s, last)->p_prev)
 		;
@@ -77,7 +71,6 @@ slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start)
 		kp->k_epoch = s->epoch;
 		kp->k_pivot = kp->k_lo = kp->k_hi = g;
 	}
-	kp->k_first = first;
 	/* suffixes from the last pane < k_lo down to the first, walking
 	 * back from the window's end: the panes near it are warm */
 	if (start_of(s, first) < kp->k_lo) {

@@ -16,10 +16,8 @@
  * in [k_pivot, k_hi), k_pivot being the grid point of the last window
  * folded. A window reaching outside that extends it, so each pane is
  * merged about twice per SIZE of time, not once per window; a record
- * added to a pane shrinks it (slide_touch). k_first, the first pane of
- * the last window, is where the next window's search for its first pane
- * starts (at the end of input a key's windows all fire before any pane is
- * purged). Count windows use the same code with pane indexes for times. */
+ * added to a pane shrinks it (slide_touch). Count windows use the same
+ * code with pane indexes for times. */
 #ifndef FWIN_SLIDE_H
 #define FWIN_SLIDE_H
 
@@ -41,9 +39,9 @@ void slide_init(struct slide *sl, struct aggs *g, int64_t size,
     int64_t offset);
 
 /* Folds key k's panes starting in [start, start + size) into g's fold,
- * ready for aggs_emit. */
+ * ready for aggs_emit; first is the first of them (0: none). */
 void slide_fold(const struct slide *sl, struct state *s, aoff k,
-    int64_t start);
+    int64_t start, aoff first);
 
 /* A record was added to key k's pane starting at start: the kept folds
  * that include it no longer hold. */
@@ -58,16 +56,6 @@ slide_touch(struct state *s, aoff k, int64_t start)
 		kp->k_hi = start;
 	else if (start >= kp->k_lo)
 		kp->k_lo = start + 1;
-}
-
-/* Key k's pane p is being freed. */
-static inline void
-slide_drop(struct state *s, aoff k, aoff p)
-{
-	struct key *kp = st_keyp(s, k);
-
-	if (kp->k_first == p)
-		kp->k_first = 0;
 }
 
 #endif

@@ -137,6 +137,17 @@ st_pane(struct state *s, aoff k, int64_t start, int *created)
 }
 
 aoff
+st_first_pane(const struct state *s, aoff k, int64_t start)
+{
+	aoff p;
+
+	for (p = st_keyp(s, k)->k_head;
+	    p != 0 && st_panep(s, p)->p_start < start; p = st_panep(s, p)->p_next)
+		;
+	return p;
+}
+
+aoff
 st_pane_insert(struct state *s, aoff k, aoff after, int64_t start)
 {
 	struct key *kp;

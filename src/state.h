@@ -43,9 +43,7 @@ struct key {
 	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
 	/* sliding windows' kept folds (see slide.h), trusted only when
 	 * k_epoch is the running process's state.epoch */
-	int64_t k_lo, k_pivot;
-	aoff k_first;		/* the first pane of the last window folded */
-	int64_t k_hi;
+	int64_t k_lo, k_pivot, k_hi;
 	uint32_t k_epoch;
 	uint32_t k_pad;
 	aoff k_tail;
@@ -127,6 +125,9 @@ aoff st_key(struct state *s, const char *b, size_t n, uint64_t h);
 
 /* Finds or makes key k's pane starting at start; *created tells which. */
 aoff st_pane(struct state *s, aoff k, int64_t start, int *created);
+
+/* The first of key k's panes that starts at or after start, or 0. */
+aoff st_first_pane(const struct state *s, aoff k, int64_t start);
 
 /* Makes a pane starting at start, linked right after pane `after` (0: as
  * the key's first pane). */
