@@ -710,6 +710,56 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 	return 1;
 }
 
+#ifdef __SSE2__
+/*
+ * A delimited record already in the buffer, in one pass: its fields are
+ * split while its line end is looked for. Returns 1 with *r as frame()
+ * makes it; 0, having consumed nothing, for anything else (a line not
+ * all buffered, an empty line, a '\r' before the '\n', a quote in CSV,
+ * a record too long), which frame() then takes the long way.
+ */
+static int
+frame_fast(struct input *in, struct record *r, size_t max)
+{
+	const char *s = in->buf + in->pos, *e = in->buf + in->end, *p = s, *q;
+	const __m128i vd = _mm_set1_epi8((char)in->delim), vn = _mm_set1_epi8('\n');
+	size_t nf = 0, eol;
+	unsigned m;
+
+	for (;;) {
+		/* scan16(p, e, delim, '\n'), with the constants hoisted */
+		for (q = p; q < e; q += 16)
+			if ((m = match16(q, vd, vn)) != 0) {
+				q += __builtin_ctz(m);
+				break;
+			}
+		if (q >= e)
+			return 0;	/* the line end is not buffered yet */
+		if (*q == '\n' || (max != 0 && nf + 1 == max)) {
+			push(in, nf++, p, q - p);
+			if (*q != '\n' &&
+			    (q = memchr(q, '\n', e - q)) == NULL)
+				return 0;
+			break;
+		}
+		push(in, nf++, p, q - p);
+		p = q + 1;
+	}
+	eol = q - s;
+	if (eol == 0 || s[eol - 1] == '\r' || eol > RECMAX ||
+	    (in->o.fmt == IF_CSV && has_quote(in, in->pos, in->pos + eol)))
+		return 0;
+	consume(in, eol + 1);
+	r->line = ++in->lineno;
+	r->raw = s;
+	r->rawlen = eol;
+	r->f = in->f;
+	r->nf = nf;
+	r->bad = NULL;
+	return 1;
+}
+#endif
+
 /*
  * Frames the next record of the current file, splitting at most max
  * fields (0: all). Returns 1 with *r (all of it but r->file set),
@@ -722,6 +772,10 @@ frame(struct input *in, struct record *r, size_t max)
 	size_t eol, len;
 	int rc;
 
+#ifdef __SSE2__
+	if (in->delim >= 0 && frame_fast(in, r, max))
+		return 1;
+#endif
 	for (;;) {
 		if ((rc = find_eol(in, 0, &eol)) == EOL_END || rc == EOL_ERR)
 			return 0;
