@@ -215,18 +215,39 @@ fail:
 	return -1;
 }
 
+/* Reads n bytes at offset 0 of fd into buf, however many reads that takes
+ * (a file system may return fewer than asked). Returns NULL, or why not. */
+static const char *
+read_start(int fd, void *buf, size_t n)
+{
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = pread(fd, (char *)buf + got, n - got, (off_t)got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return strerror(errno);
+		if (r == 0)
+			return "truncated header";
+		got += (size_t)r;
+	}
+	return NULL;
+}
+
 /* Reads the header region of fd (a file of size `size`) into k. Returns
  * NULL, or what is wrong. */
 static const char *
 read_header(struct ckpt *k, int fd, uint64_t size)
 {
 	struct ck_header *h = &k->h;
-	ssize_t n;
+	const char *why;
 
 	if (size < sizeof(*h))
 		return "truncated: too short for a checkpoint header";
-	if ((n = pread(fd, h, sizeof(*h), 0)) != (ssize_t)sizeof(*h))
-		return n < 0 ? strerror(errno) : "truncated header";
+	if ((why = read_start(fd, h, sizeof(*h))) != NULL)
+		return why;
 	if (memcmp(h->ck_magic, CK_MAGIC, 8) != 0)
 		return "not an fwin checkpoint (bad magic number)";
 	if (h->ck_version != CK_VERSION)
@@ -245,9 +266,7 @@ read_header(struct ckpt *k, int fd, uint64_t size)
 		return "truncated or extended: the length does not match the header";
 	if ((k->hdr = malloc(h->ck_hdrlen)) == NULL)
 		return strerror(ENOMEM);
-	if (pread(fd, k->hdr, h->ck_hdrlen, 0) != (ssize_t)h->ck_hdrlen)
-		return "truncated header";
-	return NULL;
+	return read_start(fd, k->hdr, h->ck_hdrlen);
 }
 
 /* Splits the verified header region into k->m. */

@@ -84,6 +84,22 @@ sweep() {
 	done
 }
 
+@test "short reads of a checkpoint's header restore all the same" {
+	awk 'BEGIN { for (i = 0; i < 3000; i++) printf "%d k%d\n", 1700000000 + i, i % 7 }' > in
+	fwin -t 1 -k 2 --tumble 1m --checkpoint s.ckpt in > first
+	fwin -t 1 -k 2 --tumble 1m --restore s.ckpt --new-input --flush < /dev/null > want
+	[ -s want ]
+	# the header is the first pread(s) of the restore
+	for n in 1 2 3; do
+		run --separate-stderr env FAULT_CALL=read FAULT_N=$n FAULT_MODE=short \
+		    LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1m --restore s.ckpt \
+		    --new-input --flush < /dev/null
+		assert_success
+		assert_equal "$stderr" ""
+		assert_equal "$output" "$(cat want)"
+	done
+}
+
 @test "a read error on an input is reported, the other files are read" {
 	printf '10 a\n' > in1
 	printf '11 b\n' > in2
