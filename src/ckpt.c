@@ -185,6 +185,7 @@ ckpt_save(const char *path, const struct arena *a, const struct ckpt_meta *m)
 	what = "sync";
 	if (fsync(fd) != 0)
 		goto fail;
+	what = "close";
 	if (close(fd) != 0) {
 		fd = -1;
 		goto fail;
