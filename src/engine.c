@@ -1142,7 +1142,8 @@ adopt_restored(struct engine *e, struct ckpt *ck)
 	uint64_t used = ckpt_take_arena(ck, &a);
 	const char *why;
 
-	why = st_adopt(&e->st, &a, used, pane_block(e), aggs_check, e->g);
+	why = st_adopt(&e->st, &a, used, pane_block(e), e->c->nkeys, aggs_check,
+	    e->g);
 	if (why != NULL) {
 		fprintf(stderr, "fwin: %s: corrupt state: %s\n", e->c->restore,
 		    why);

@@ -341,12 +341,35 @@ in_range(uint64_t used, aoff off, uint64_t n)
 	    n <= used - off;
 }
 
+/* Whether a key's bytes are the canonical form of nfields key fields:
+ * none for no field, the field's bytes for one, else (u32 length, bytes)
+ * pairs that fill them exactly (the engine prints and compares them). */
+static int
+key_bytes_ok(const struct key *k, size_t nfields)
+{
+	const char *p = k->k_bytes, *e = p + k->k_len;
+	uint32_t l;
+	size_t n = 0;
+
+	if (nfields <= 1)
+		return nfields == 1 || k->k_len == 0;
+	while (e - p >= (ptrdiff_t)sizeof(l)) {
+		memcpy(&l, p, sizeof(l));
+		p += sizeof(l);
+		if (l > (size_t)(e - p))
+			return 0;
+		p += l;
+		n++;
+	}
+	return p == e && n == nfields;
+}
+
 #define ADOPT_AHEAD 16	/* key table slots */
 
 static const char *
 adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
-    const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
-    struct arena_claims *m), void *arg, struct arena_claims *m)
+    size_t nkeyfields, const char *(*acc_ok)(void *arg, const struct arena *a,
+    aoff acc, struct arena_claims *m), void *arg, struct arena_claims *m)
 {
 	const struct arena_hdr *ah = arena_hdr(a);
 	const struct st_root *r;
@@ -410,7 +433,8 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		k = arena_ptr(a, t[i].ks_key);
 		if (k->k_len > used - t[i].ks_key - sizeof(*k) ||
 		    k->k_hash != t[i].ks_hash || k->k_hpos > r->sr_heaplen ||
-		    arena_claim(m, t[i].ks_key, sizeof(*k) + k->k_len) != 0)
+		    arena_claim(m, t[i].ks_key, sizeof(*k) + k->k_len) != 0 ||
+		    !key_bytes_ok(k, nkeyfields))
 			return "bad key";
 		if (k->k_epoch > epoch)
 			epoch = k->k_epoch;
@@ -454,8 +478,8 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 
 const char *
 st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
-    const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
-    struct arena_claims *m), void *arg)
+    size_t nkeyfields, const char *(*acc_ok)(void *arg, const struct arena *a,
+    aoff acc, struct arena_claims *m), void *arg)
 {
 	struct arena_claims m;
 	const char *why;
@@ -464,7 +488,7 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		return "bad arena length";
 	if (arena_claims_init(&m, used) != 0)
 		return "out of memory";
-	why = adopt(s, a, used, accsize, acc_ok, arg, &m);
+	why = adopt(s, a, used, accsize, nkeyfields, acc_ok, arg, &m);
 	arena_claims_free(&m);
 	return why;
 }

@@ -107,15 +107,16 @@ st_acc(aoff p)
 }
 
 /* Adopts a restored arena (see ckpt_take_arena) holding used bytes, with
- * blocks of accsize bytes behind each pane (the accumulators first), after
- * checking every offset in it:
+ * blocks of accsize bytes behind each pane (the accumulators first) and
+ * keys of nkeyfields fields (see key_bytes_ok), after checking every
+ * offset in it:
  * the root, free lists, key table, keys, panes and timers, and each
  * pane's accumulators through acc_ok, which claims the blocks they keep
  * in m (no two blocks may overlap). Returns NULL, or what is wrong (the
  * arena is then not adopted). */
 const char *st_adopt(struct state *s, struct arena *a, uint64_t used,
-    size_t accsize, const char *(*acc_ok)(void *arg, const struct arena *a,
-    aoff acc, struct arena_claims *m), void *arg);
+    size_t accsize, size_t nkeyfields, const char *(*acc_ok)(void *arg,
+    const struct arena *a, aoff acc, struct arena_claims *m), void *arg);
 
 /* Finds the key with canonical bytes b[0..n) and hash h, or returns 0. */
 aoff st_key_find(const struct state *s, const char *b, size_t n, uint64_t h);

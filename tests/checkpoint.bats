@@ -1004,6 +1004,31 @@ flip() {
 	((refused_n > 0))
 }
 
+# A key of several fields is kept as (u32 length, bytes) pairs, which fwin
+# prints and compares: a length that runs past the key is refused, not read.
+@test "corruption: a key field's length behind a good checksum is refused" {
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
+		skip "cannot build ckmangle (libxxhash-dev)"
+	printf '1,alpha,beta\n2,alpha,gamma\n' > in.csv
+	args=(--csv -t 1 -k 2,3 --tumble 10s --count)
+	fwin "${args[@]}" --checkpoint s.ckpt in.csv
+	# the length of "alpha" is the 4 bytes before its first copy
+	pos=$(grep -obUa alpha s.ckpt | head -1 | cut -d: -f1)
+	[ -n "$pos" ]
+	[ "$(od -An -tu4 -j$((pos - 4)) -N4 s.ckpt | tr -d ' ')" = 5 ]
+	for mask in 0x40 0x02 0x01; do
+		./ckmangle s.ckpt bad.ckpt $((pos - 4)) $mask fix
+		run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input < /dev/null
+		assert_failure 1
+		assert_output ""
+		assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad key"
+	done
+	run --separate-stderr fwin "${args[@]}" --restore s.ckpt --new-input < /dev/null
+	assert_success
+	assert_output $'0,10,alpha,beta,1\n0,10,alpha,gamma,1'
+}
+
 # The file is longer than the state in use (the rest is a hole of zeros,
 # room to grow, not covered by the checksum). A byte changed there is not
 # state: it is refused, or restoring gives the output of the real file.
