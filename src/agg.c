@@ -748,7 +748,7 @@ emit_int(struct out *o, int64_t v)
 {
 	char buf[NUM_BUFSZ];
 
-	out_num(o, buf, num_format_int(buf, v));
+	out_own_num(o, buf, num_format_int(buf, v));
 }
 
 static void
@@ -756,7 +756,7 @@ emit_double(struct out *o, double v)
 {
 	char buf[NUM_BUFSZ];
 
-	out_num(o, buf, num_format_double(buf, v));
+	out_own_num(o, buf, num_format_double(buf, v));
 }
 
 void

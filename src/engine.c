@@ -175,7 +175,7 @@ emit_time(struct engine *e, int64_t t)
 	if (e->ofmt == TF_ISO)
 		out_str(e->out, buf, n);
 	else
-		out_num(e->out, buf, n);
+		out_own_num(e->out, buf, n);
 }
 
 static void

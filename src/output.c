@@ -441,6 +441,19 @@ out_num(struct out *o, const char *p, size_t n)
 }
 
 void
+out_own_num(struct out *o, const char *p, size_t n)
+{
+	/* digits, '-', '.', ':', 'T', 'Z', "e+", "inf", "nan": nothing that
+	 * needs csv quotes, so no byte is looked at */
+	if (o->o_fmt == OF_JSON)
+		out_num(o, p, n);
+	else {
+		cell_begin(o);
+		put(o, p, n);
+	}
+}
+
+void
 out_null(struct out *o)
 {
 	cell_begin(o);

@@ -20,6 +20,9 @@ void out_header(struct out *o);
 /* Cells, in column order; then out_end_row(). */
 void out_str(struct out *o, const char *p, size_t n);	/* text */
 void out_num(struct out *o, const char *p, size_t n);	/* a number: bare in json */
+/* A number or time fwin formatted itself (num_format_*, tf_format): as
+ * out_num, without looking for bytes that need quotes (it has none). */
+void out_own_num(struct out *o, const char *p, size_t n);
 void out_null(struct out *o);		/* empty cell; null in json */
 void out_end_row(struct out *o);
 

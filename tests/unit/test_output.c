@@ -775,6 +775,34 @@ test_nonblocking(void)
 	free(big);
 }
 
+/* out_own_num: bare in every format, but a JSON non-number is a string. */
+static void
+test_own_num(void)
+{
+	const char *cols[] = { "a", "b", "c" };
+	const enum outfmt f[3] = { OF_TSV, OF_CSV, OF_JSON };
+	const char *want[3] = {
+		"1700000000000\t-2.5\tinf\n",
+		"1700000000000,-2.5,inf\n",
+		"{\"a\":1700000000000,\"b\":-2.5,\"c\":\"inf\"}\n",
+	};
+	struct out *o;
+	char *s;
+	size_t n;
+	int i;
+
+	for (i = 0; i < 3; i++) {
+		o = sink(f[i], cols, 3);
+		out_own_num(o, "1700000000000", 13);
+		out_own_num(o, "-2.5", 4);
+		out_own_num(o, "inf", 3);
+		out_end_row(o);
+		s = done(o, &n);
+		CHECK_STR(s, want[i]);
+		free(s);
+	}
+}
+
 int
 main(void)
 {
@@ -784,6 +812,7 @@ main(void)
 	test_json_escapes();
 	test_json_utf8();
 	test_json_numbers();
+	test_own_num();
 	test_null();
 	test_header();
 	test_buffering();
