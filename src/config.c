@@ -144,7 +144,9 @@ fp_duration(FILE *f, const char *opt, int64_t ns)
 char *
 config_fingerprint(const struct config *c)
 {
-	static const char *const fmts[] = { "lines", "csv", "tsv" };
+	static const char *const fmts[] = {
+		"lines", "csv", "tsv"
+	};
 	char *text = NULL, buf[TF_BUFSZ], buf2[TF_BUFSZ];
 	size_t len = 0, i;
 	FILE *f;

@@ -39,14 +39,14 @@ static const struct unit {
 	size_t		 u_len;
 	uint64_t	 u_ns;
 } units[] = {
-	{ "ns", 2, 1 },
-	{ "us", 2, NS_PER_US },
-	{ "ms", 2, NS_PER_MS },
-	{ "s", 1, NS_PER_S },
-	{ "m", 1, 60 * NS_PER_S },
-	{ "h", 1, 3600 * NS_PER_S },
-	{ "d", 1, S_PER_DAY * NS_PER_S },
-	{ "w", 1, 7 * S_PER_DAY * NS_PER_S },
+	{ .u_name = "ns", .u_len = 2, .u_ns = 1 },
+	{ .u_name = "us", .u_len = 2, .u_ns = NS_PER_US },
+	{ .u_name = "ms", .u_len = 2, .u_ns = NS_PER_MS },
+	{ .u_name = "s", .u_len = 1, .u_ns = NS_PER_S },
+	{ .u_name = "m", .u_len = 1, .u_ns = 60 * NS_PER_S },
+	{ .u_name = "h", .u_len = 1, .u_ns = 3600 * NS_PER_S },
+	{ .u_name = "d", .u_len = 1, .u_ns = S_PER_DAY * NS_PER_S },
+	{ .u_name = "w", .u_len = 1, .u_ns = 7 * S_PER_DAY * NS_PER_S },
 };
 #define UNIT_S	3	/* units[UNIT_S]: seconds, for bare numbers */
 
