@@ -79,6 +79,24 @@ wait_until() {
 	fail "timed out after ${secs}s waiting for: $*"
 }
 
+# under_valgrind: FWIN is make valgrind's wrapper. There /proc/PID/exe is
+# valgrind and SigCgt shows valgrind's own handlers, not fwin's.
+under_valgrind() {
+	[[ $(basename "$FWIN") == valgrind-wrapper ]]
+}
+
+# reads_fifo PID: the process has "fifo" open. fwin opens its input only
+# after installing its signal handlers (catch_signals() comes first in
+# src/engine.c), so a signal sent from then on is caught; this holds under
+# valgrind too.
+reads_fifo() {
+	local fd
+	for fd in /proc/"$1"/fd/*; do
+		[[ $(readlink "$fd" 2>/dev/null) == "$PWD/fifo" ]] && return 0
+	done
+	return 1
+}
+
 # catches_usr1 PID: the process runs fwin (not the shell that is about to
 # exec it) and has a handler for SIGUSR1 (bit 10 of SigCgt), so that a
 # SIGUSR1 will not kill it.
@@ -104,7 +122,7 @@ start_bg() {
 	BG_PID=$!
 	# read-write: opening does not wait for fwin (nor hang if it is gone)
 	exec 5<>fifo
-	wait_until 5 catches_usr1 "$BG_PID"
+	wait_until 30 reads_fifo "$BG_PID"
 }
 
 # wait_bg: close the FIFO (end of input) and wait for fwin; sets $status.
@@ -485,6 +503,9 @@ make_state() {
 # to record the bytes discarded so far, a crash then would make the next
 # run read those records again.
 @test "pipe: a checkpoint taken while the replayed part is still being skipped keeps its position" {
+	# its timing (a stall of 2 s, saves every 50 ms) and its readiness
+	# check do not hold under valgrind; make check and make asan run it
+	under_valgrind && skip "timing and signal readiness not observable under valgrind"
 	gen_scaled 23 3000 5 > full.csv
 	args=(--csv -t 1 -k 2 --tumble 1h -l 300s --count)
 	fwin "${args[@]}" --flush -o ref.csv full.csv
