@@ -10,10 +10,12 @@ load common
 
 GEN=$BATS_TEST_DIRNAME/ckpt/gen.sh
 
-# sanitized: FWIN is the sanitizer build (make asan), several times slower
-# to start: the corruption tests then try fewer cases.
+# sanitized: FWIN is the sanitizer build (make asan) or make valgrind's
+# wrapper, several times slower to start: the corruption tests then try
+# fewer cases.
 sanitized() {
-	[[ $FWIN == *asan* ]] || ldd "$FWIN" 2>/dev/null | grep -q libasan
+	[[ $FWIN == *asan* || $FWIN == *valgrind* ]] ||
+		ldd "$FWIN" 2>/dev/null | grep -q libasan
 }
 
 # ok ARGS...: run fwin, expect exit 0 and an empty stderr.
