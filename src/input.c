@@ -722,18 +722,10 @@ static int
 frame_fast(struct input *in, struct record *r, size_t max)
 {
 	const char *s = in->buf + in->pos, *e = in->buf + in->end, *p = s, *q;
-	const __m128i vd = _mm_set1_epi8((char)in->delim), vn = _mm_set1_epi8('\n');
 	size_t nf = 0, eol;
-	unsigned m;
 
 	for (;;) {
-		/* scan16(p, e, delim, '\n'), with the constants hoisted */
-		for (q = p; q < e; q += 16)
-			if ((m = match16(q, vd, vn)) != 0) {
-				q += __builtin_ctz(m);
-				break;
-			}
-		if (q >= e)
+		if ((q = scan16(p, e, in->delim, '\n', 0)) == e)
 			return 0;	/* the line end is not buffered yet */
 		if (*q == '\n' || (max != 0 && nf + 1 == max)) {
 			push(in, nf++, p, q - p);
