@@ -491,7 +491,7 @@ aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
 static int
 blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
 {
-	uint64_t used = arena_hdr(a)->ah_used;
+	uint64_t used = m->used;	/* the restored bytes, not those since */
 	const struct blob *x;
 
 	if (b < sizeof(struct arena_hdr) || b % 8 != 0 || b >= used ||
@@ -507,7 +507,7 @@ const char *
 aggs_check(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
 {
 	const struct aggs *g = arg;
-	uint64_t used = arena_hdr(a)->ah_used, j, n;
+	uint64_t used = m->used, j, n;
 	size_t i;
 
 	for (i = 0; i < g->n; i++) {

@@ -18,6 +18,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -65,7 +66,9 @@ struct engine {
 	size_t nbatch, capbatch, capsort;
 	aoff *touched;
 	size_t ntouched, captouched;
+	aoff *flushkeys;	/* flush_count_windows's, until it returns */
 	int fatal;
+	jmp_buf corrupt;	/* where a restored key found bad ends the run */
 	char *fingerprint;
 	struct st_root at_start;	/* counters as restored: stats are per run */
 	/* checkpoints */
@@ -829,20 +832,22 @@ static void
 flush_count_windows(struct engine *e)
 {
 	struct state *s = &e->st;
-	const struct st_root *r = st_root(s);
-	const struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
-	aoff *keys = xrealloc(NULL, (r->sr_nkeys + 1) * sizeof(*keys));
+	aoff *keys, k;
 	size_t n = 0, i;
 
-	for (i = 0; i < r->sr_keycap; i++)
-		if (t[i].ks_key != 0 && st_keyp(s, t[i].ks_key)->k_head != 0 &&
-		    st_keyp(s, t[i].ks_key)->k_count % e->c->count_slide != 0)
-			keys[n++] = t[i].ks_key;
+	e->flushkeys = keys = xrealloc(NULL,
+	    (st_root(s)->sr_nkeys + 1) * sizeof(*keys));
+	for (i = 0; i < st_root(s)->sr_keycap; i++)
+		if ((k = st_key_slot(s, i)) != 0 &&
+		    st_keyp(s, k)->k_head != 0 &&
+		    st_keyp(s, k)->k_count % e->c->count_slide != 0)
+			keys[n++] = k;
 	sort_engine = e;
 	qsort(keys, n, sizeof(*keys), key_order);
 	for (i = 0; i < n; i++)
 		fire_count(e, keys[i], 1);
 	free(keys);
+	e->flushkeys = NULL;
 }
 
 /* Count windows: per key, by arrival. Panes hold runs of gcd(N, SLIDE)
@@ -1134,6 +1139,17 @@ pane_block(const struct engine *e)
 	return aggs_accsize(e->g) * (e->slide.g != NULL ? 2 : 1);
 }
 
+/* A restored key found bad on its first use (see st_adopt): the run
+ * stops there, and saves nothing. */
+static void __attribute__((noreturn))
+corrupt_state(void *arg, const char *why)
+{
+	struct engine *e = arg;
+
+	fprintf(stderr, "fwin: %s: corrupt state: %s\n", e->c->restore, why);
+	longjmp(e->corrupt, 1);
+}
+
 /* Takes the verified checkpoint's state as ours, where it is mapped. */
 static int
 adopt_restored(struct engine *e, struct ckpt *ck)
@@ -1142,8 +1158,13 @@ adopt_restored(struct engine *e, struct ckpt *ck)
 	uint64_t used = ckpt_take_arena(ck, &a);
 	const char *why;
 
-	why = st_adopt(&e->st, &a, used, pane_block(e), e->c->nkeys, aggs_check,
-	    e->g);
+	struct st_checks sc = {
+		.nkeyfields = e->c->nkeys,
+		.acc_ok = aggs_check, .acc_arg = e->g,
+		.corrupt = corrupt_state, .corrupt_arg = e,
+	};
+
+	why = st_adopt(&e->st, &a, used, pane_block(e), &sc);
 	if (why != NULL) {
 		fprintf(stderr, "fwin: %s: corrupt state: %s\n", e->c->restore,
 		    why);
@@ -1398,17 +1419,83 @@ close_out(struct out *o, const char *name)
 	return -1;
 }
 
+/* Reads the input to its end, fires what is due and saves; returns the
+ * exit status. */
+static int
+run_stream(struct engine *e)
+{
+	const struct config *c = e->c;
+	struct record r;
+	uint64_t nbad;
+	int status = 0, rc = 0, flush;
+
+	e->next_save = sat_add(now_ns(), c->ckpt_every_ns);
+	e->at_start = *st_root(&e->st);
+	/* Exactly-once from the first record: a fresh run records where
+	 * its output starts before writing any, so that a run killed before
+	 * its first periodic save is undone too. */
+	if (c->checkpoint != NULL && !e->restored && save(e, 0) != 0) {
+		return 1;
+	}
+	while (!stop_requested && (rc = input_next(e->in, &r)) > 0) {
+		process(e, &r);
+		if (e->fatal)
+			break;
+		if (c->checkpoint != NULL && ++e->since_save >= e->save_check)
+			maybe_save(e);
+	}
+	if (rc < 0 || e->fatal)
+		status = 1;
+	/* End of input: W becomes +inf. Count windows fire a partial window
+	 * only when --flush is given, as in Flink. */
+	if (c->wkind == WK_COUNT)
+		flush = c->flush == 1;
+	else
+		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
+	if (status == 0 && flush) {
+		if (c->wkind == WK_COUNT)
+			flush_count_windows(e);
+		else if (c->wkind != WK_NONE)
+			advance(e, INT64_MAX);
+	}
+	/* With a checkpoint, open windows are saved unfired for the next
+	 * run (unless --flush fired them), and on a fatal error the last
+	 * good checkpoint is kept. */
+	reap_saver(e, 1);
+	if (c->checkpoint != NULL && status == 0 && save(e, 0) != 0)
+		status = 1;
+	if (e->save_failed)
+		status = 1;
+	if (input_failed(e->in))
+		status = 1;
+	if (c->stats)
+		print_stats(e);
+	nbad = st_root(&e->st)->sr_bad - e->at_start.sr_bad;
+	if (nbad > 0 && !c->strict)
+		fprintf(stderr, "fwin: %llu bad record%s skipped\n",
+		    (unsigned long long)nbad, nbad == 1 ? "" : "s");
+	return status;
+}
+
+/* run_stream, ended early (status 1, nothing saved) if a restored key is
+ * found bad on its first use. */
+static int
+run_guarded(struct engine *e)
+{
+	if (setjmp(e->corrupt) != 0)
+		return 1;
+	return run_stream(e);
+}
+
 int
 engine_run(struct config *c)
 {
 	struct engine e;
 	struct input_opts io;
 	const struct field *names = NULL;
-	struct record r;
 	struct ckpt *ck = NULL;
 	size_t nnames = 0;
-	int status = 0, rc = 0, flush;
-	uint64_t nbad;
+	int status = 0, rc;
 	const char *late_col = "record";
 
 	memset(&e, 0, sizeof(e));
@@ -1493,52 +1580,7 @@ engine_run(struct config *c)
 		goto done;
 	}
 
-	e.next_save = sat_add(now_ns(), c->ckpt_every_ns);
-	e.at_start = *st_root(&e.st);
-	/* Exactly-once from the first record: a fresh run records where
-	 * its output starts before writing any, so that a run killed before
-	 * its first periodic save is undone too. */
-	if (c->checkpoint != NULL && !e.restored && save(&e, 0) != 0) {
-		status = 1;
-		goto done;
-	}
-	while (!stop_requested && (rc = input_next(e.in, &r)) > 0) {
-		process(&e, &r);
-		if (e.fatal)
-			break;
-		if (c->checkpoint != NULL && ++e.since_save >= e.save_check)
-			maybe_save(&e);
-	}
-	if (rc < 0 || e.fatal)
-		status = 1;
-	/* End of input: W becomes +inf. Count windows fire a partial window
-	 * only when --flush is given, as in Flink. */
-	if (c->wkind == WK_COUNT)
-		flush = c->flush == 1;
-	else
-		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
-	if (status == 0 && flush) {
-		if (c->wkind == WK_COUNT)
-			flush_count_windows(&e);
-		else if (c->wkind != WK_NONE)
-			advance(&e, INT64_MAX);
-	}
-	/* With a checkpoint, open windows are saved unfired for the next
-	 * run (unless --flush fired them), and on a fatal error the last
-	 * good checkpoint is kept. */
-	reap_saver(&e, 1);
-	if (c->checkpoint != NULL && status == 0 && save(&e, 0) != 0)
-		status = 1;
-	if (e.save_failed)
-		status = 1;
-	if (input_failed(e.in))
-		status = 1;
-	if (c->stats)
-		print_stats(&e);
-	nbad = st_root(&e.st)->sr_bad - e.at_start.sr_bad;
-	if (nbad > 0 && !c->strict)
-		fprintf(stderr, "fwin: %llu bad record%s skipped\n",
-		    (unsigned long long)nbad, nbad == 1 ? "" : "s");
+	status = run_guarded(&e);
 done:
 	if (close_out(e.out, e.outname) != 0)
 		status = 1;
@@ -1564,6 +1606,7 @@ early:
 	free(e.batch);
 	free(e.sortbuf);
 	free(e.touched);
+	free(e.flushkeys);
 	free(e.fingerprint);
 	return status;
 }

@@ -67,10 +67,8 @@ slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start,
 	if (first == 0 || last == 0 || start_of(s, first) >= end)
 		return;		/* no pane: nothing to fold */
 
-	if (kp->k_epoch != s->epoch || kp->k_pivot != g) {
-		kp->k_epoch = s->epoch;
+	if (kp->k_pivot != g)	/* nothing kept is of use: start at g */
 		kp->k_pivot = kp->k_lo = kp->k_hi = g;
-	}
 	/* suffixes from the last pane < k_lo down to the first, walking
 	 * back from the window's end: the panes near it are warm */
 	if (start_of(s, first) < kp->k_lo) {

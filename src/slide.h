@@ -14,9 +14,10 @@
  *
  * Per key: suffixes hold for panes in [k_lo, k_pivot), prefixes for panes
  * in [k_pivot, k_hi), k_pivot being the grid point of the last window
- * folded. A window reaching outside that extends it, so each pane is
- * merged about twice per SIZE of time, not once per window; a record
- * added to a pane shrinks it (slide_touch). Count windows use the same
+ * folded; all three equal (zero in a new key) hold none. A window
+ * reaching outside that extends it, so each pane is merged about twice
+ * per SIZE of time, not once per window; a record added to a pane
+ * shrinks it (slide_touch). Count windows use the same
  * code with pane indexes for times. */
 #ifndef FWIN_SLIDE_H
 #define FWIN_SLIDE_H
@@ -50,7 +51,7 @@ slide_touch(struct state *s, aoff k, int64_t start)
 {
 	struct key *kp = st_keyp(s, k);
 
-	if (kp->k_epoch != s->epoch || start >= kp->k_hi)
+	if (start >= kp->k_hi)
 		return;
 	if (start >= kp->k_pivot)
 		kp->k_hi = start;

@@ -5,10 +5,49 @@
  * a probe rarely touches a key that does not match. A key's panes form a
  * doubly linked list ordered by start; records arrive nearly in time
  * order, so the search for a record's pane starts at the tail. */
+#include <sys/random.h>
+
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "state.h"
 #include "timefmt.h"
+
+/* A restored arena's keys not checked yet (see st_adopt). */
+struct st_lazy {
+	uint64_t used;		/* the restored bytes: keys lie below */
+	struct arena_claims claims;	/* every block claimed so far */
+	struct st_checks ck;
+};
+
+static void key_check(struct state *, aoff);
+
+/* Restored keys are checked once, on first use: a key is checked when
+ * its k_run is this run's mark. The mark is random so that no file can
+ * carry it (a file holds an earlier run's marks). */
+static uint64_t
+new_run_mark(void)
+{
+	uint64_t m = 0;
+	struct timespec ts;
+
+	if (getrandom(&m, sizeof(m), GRND_NONBLOCK) != sizeof(m)) {
+		clock_gettime(CLOCK_REALTIME, &ts);
+		m = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
+		    ((uint64_t)getpid() << 40);
+	}
+	return m != 0 ? m : 1;
+}
+
+/* Checks key k, restored from a checkpoint, on its first use. */
+static inline void
+key_used(struct state *s, aoff k)
+{
+	if (__builtin_expect(s->lazy != NULL, 0))
+		key_check(s, k);
+}
 
 int
 st_init(struct state *s, size_t accsize)
@@ -19,7 +58,8 @@ st_init(struct state *s, size_t accsize)
 	if (arena_init(&s->a) != 0)
 		return -1;
 	s->accsize = accsize;
-	s->epoch = 1;
+	s->run = new_run_mark();
+	s->lazy = NULL;
 	root = arena_alloc(&s->a, sizeof(struct st_root));
 	arena_hdr(&s->a)->ah_root = root;
 	tab = arena_alloc(&s->a, 64 * sizeof(struct keyslot));
@@ -34,6 +74,11 @@ st_init(struct state *s, size_t accsize)
 void
 st_fini(struct state *s)
 {
+	if (s->lazy != NULL) {
+		arena_claims_free(&s->lazy->claims);
+		free(s->lazy);
+		s->lazy = NULL;
+	}
 	arena_fini(&s->a);
 }
 
@@ -63,7 +108,7 @@ keytab_grow(struct state *s)
 }
 
 aoff
-st_key_find(const struct state *s, const char *b, size_t n, uint64_t h)
+st_key_find(struct state *s, const char *b, size_t n, uint64_t h)
 {
 	const struct st_root *r = st_root(s);
 	const struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
@@ -73,6 +118,7 @@ st_key_find(const struct state *s, const char *b, size_t n, uint64_t h)
 	for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask) {
 		if (t[i].ks_hash != h)
 			continue;
+		key_used(s, t[i].ks_key);
 		k = st_keyp(s, t[i].ks_key);
 		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
 			return t[i].ks_key;
@@ -92,6 +138,7 @@ st_key(struct state *s, const char *b, size_t n, uint64_t h)
 	for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask) {
 		if (t[i].ks_hash != h)
 			continue;
+		key_used(s, t[i].ks_key);
 		k = st_keyp(s, t[i].ks_key);
 		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
 			return t[i].ks_key;
@@ -107,6 +154,7 @@ st_key(struct state *s, const char *b, size_t n, uint64_t h)
 	off = arena_alloc(&s->a, sizeof(struct key) + n);
 	k = st_keyp(s, off);
 	k->k_hash = h;
+	k->k_run = s->run;
 	k->k_next_fire = T_NONE;
 	k->k_timer = T_NONE;
 	k->k_len = (uint32_t)n;
@@ -118,6 +166,17 @@ st_key(struct state *s, const char *b, size_t n, uint64_t h)
 	if (++r->sr_nkeys > r->sr_peak_keys)
 		r->sr_peak_keys = r->sr_nkeys;
 	return off;
+}
+
+aoff
+st_key_slot(struct state *s, uint64_t i)
+{
+	aoff k = ((const struct keyslot *)arena_ptr(&s->a,
+	    st_root(s)->sr_keytab))[i].ks_key;
+
+	if (k != 0)
+		key_used(s, k);
+	return k;
 }
 
 aoff
@@ -196,10 +255,13 @@ heap(const struct state *s)
 	return arena_ptr(&s->a, st_root(s)->sr_heap);
 }
 
-/* Puts entry x at index i and tells its key where it is. */
+/* Puts entry x at index i and tells its key where it is. An entry moved
+ * within the heap is still in its old place here, where a restored key's
+ * check looks for it. */
 static void
 heap_put(struct state *s, uint64_t i, struct timer x)
 {
+	key_used(s, x.t_key);
 	heap(s)[i] = x;
 	st_keyp(s, x.t_key)->k_hpos = i + 1;
 }
@@ -237,6 +299,8 @@ heap_remove(struct state *s, uint64_t i)
 	struct st_root *r = st_root(s);
 	struct timer last;
 
+	key_used(s, heap(s)[i].t_key);
+	key_used(s, heap(s)[r->sr_heaplen - 1].t_key);
 	st_keyp(s, heap(s)[i].t_key)->k_hpos = 0;
 	last = heap(s)[--r->sr_heaplen];
 	if (i == r->sr_heaplen)
@@ -303,6 +367,7 @@ st_timer_pop(struct state *s, int64_t now)
 	if (st_root(s)->sr_heaplen == 0 || heap(s)[0].t_when > now)
 		return 0;
 	k = heap(s)[0].t_key;
+	key_used(s, k);
 	heap_remove(s, 0);
 	st_keyp(s, k)->k_timer = T_NONE;
 	return k;
@@ -329,6 +394,7 @@ st_key_delete(struct state *s, aoff k)
 	t[i].ks_key = 0;
 	t[i].ks_hash = 0;
 	r->sr_nkeys--;
+	kp->k_run = 0;	/* a stale offset to it is no key of this run */
 	arena_free(&s->a, k, sizeof(struct key) + kp->k_len);
 }
 
@@ -364,23 +430,86 @@ key_bytes_ok(const struct key *k, size_t nfields)
 	return p == e && n == nfields;
 }
 
-#define ADOPT_AHEAD 16	/* key table slots */
+static void __attribute__((noreturn))
+corrupt(const struct state *s, const char *why)
+{
+	s->lazy->ck.corrupt(s->lazy->ck.corrupt_arg, why);
+}
 
+/* The first use of restored key k: everything the key holds is checked,
+ * and claimed, before anything in it is trusted. */
+static void
+key_validate(struct state *s, aoff k)
+{
+	struct st_lazy *l = s->lazy;
+	const struct st_root *r = st_root(s);
+	const struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
+	const struct timer *h = heap(s);
+	uint64_t mask = r->sr_keycap - 1, i, n = 0, used = l->used;
+	struct key *kp;
+	const struct pane *pp;
+	const char *why;
+	aoff p, prev;
+
+	if (!in_range(used, k, sizeof(*kp)))
+		corrupt(s, "bad key offset");
+	kp = st_keyp(s, k);
+	if (kp->k_len > used - k - sizeof(*kp) ||
+	    !key_bytes_ok(kp, l->ck.nkeyfields) ||
+	    arena_claim(&l->claims, k, sizeof(*kp) + kp->k_len) != 0)
+		corrupt(s, "bad key");
+	/* in the table, where a lookup of it finds it (there is an empty
+	 * slot: st_adopt counted them) */
+	for (i = kp->k_hash & mask; t[i].ks_key != k; i = (i + 1) & mask)
+		if (t[i].ks_key == 0)
+			corrupt(s, "bad key");
+	if (t[i].ks_hash != kp->k_hash)
+		corrupt(s, "bad key");
+	/* in the timer queue where it says, if it says so */
+	if (kp->k_hpos > r->sr_heaplen || (kp->k_hpos != 0 &&
+	    (h[kp->k_hpos - 1].t_key != k ||
+	    h[kp->k_hpos - 1].t_when != kp->k_timer)))
+		corrupt(s, "bad timer");
+	for (p = kp->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
+		if (!in_range(used, p, sizeof(*pp) + s->accsize) ||
+		    ++n > used / 16 ||
+		    arena_claim(&l->claims, p, sizeof(*pp) + s->accsize) != 0)
+			corrupt(s, "bad window list");
+		pp = st_panep(s, p);
+		if (pp->p_prev != prev)
+			corrupt(s, "bad window list links");
+		if ((why = l->ck.acc_ok(l->ck.acc_arg, &s->a, st_acc(p),
+		    &l->claims)) != NULL)
+			corrupt(s, why);
+	}
+	if (kp->k_tail != prev)
+		corrupt(s, "bad window list tail");
+	kp->k_run = s->run;
+	/* no kept fold of the file is trusted: they are not checked */
+	kp->k_lo = kp->k_pivot = kp->k_hi = 0;
+}
+
+static void
+key_check(struct state *s, aoff k)
+{
+	/* k may be anything a file held: its mark is read only where a key
+	 * could lie; keys made by this run lie past the restored bytes */
+	if (k < sizeof(struct arena_hdr) || k % 8 != 0 ||
+	    k > s->a.cap - sizeof(struct key))
+		corrupt(s, "bad key offset");
+	if (st_keyp(s, k)->k_run != s->run)
+		key_validate(s, k);
+}
+
+/* The checks made at restore; see st_adopt. */
 static const char *
-adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
-    size_t nkeyfields, const char *(*acc_ok)(void *arg, const struct arena *a,
-    aoff acc, struct arena_claims *m), void *arg, struct arena_claims *m)
+adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
 {
 	const struct arena_hdr *ah = arena_hdr(a);
 	const struct st_root *r;
 	const struct keyslot *t;
-	const struct timer *h;
-	const struct key *k;
-	const struct pane *pp;
-	uint64_t i, n, npanes = 0, nkeys = 0, ntimers = 0, limit = used / 16;
-	uint32_t epoch = 0;
-	const char *why;
-	aoff p, prev;
+	uint64_t i, n, nkeys = 0, limit = used / 16;
+	aoff p;
 	unsigned c;
 
 	if (ah->ah_used != used || used > a->cap)
@@ -402,93 +531,55 @@ adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		return "bad key table";
 	if (r->sr_timefmt > TF_STRPTIME)
 		return "bad time format";
-	if (r->sr_heaplen > r->sr_heapcap || r->sr_heapcap > used ||
+	if (r->sr_heaplen > r->sr_heapcap ||
+	    r->sr_heapcap > used / sizeof(struct timer) ||
 	    (r->sr_heapcap == 0) != (r->sr_heap == 0) ||
 	    (r->sr_heapcap > 0 &&
-	    (!in_range(used, r->sr_heap, r->sr_heapcap * sizeof(*h)) ||
-	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(*h)) != 0)))
+	    (!in_range(used, r->sr_heap, r->sr_heapcap * sizeof(struct timer)) ||
+	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(struct timer)) !=
+	    0)))
 		return "bad timer queue";
-	h = arena_ptr(a, r->sr_heap);
+	/* The key table is read in order, the keys not at all: every
+	 * offset must be one a key could have, and the count right, so that
+	 * probing ends at an empty slot and a walk over the table finds
+	 * sr_nkeys keys. */
 	t = arena_ptr(a, r->sr_keytab);
-	/* One pass over the key table. Keys lie anywhere in the file: the
-	 * walk fetches the keys some slots ahead, and the first pane of the
-	 * keys nearer, so that their cache misses overlap. */
 	for (i = 0; i < r->sr_keycap; i++) {
-		if (i + ADOPT_AHEAD < r->sr_keycap &&
-		    in_range(used, t[i + ADOPT_AHEAD].ks_key, sizeof(*k)))
-			__builtin_prefetch(arena_ptr(a, t[i + ADOPT_AHEAD].ks_key));
-		if (i + ADOPT_AHEAD / 2 < r->sr_keycap &&
-		    in_range(used, t[i + ADOPT_AHEAD / 2].ks_key, sizeof(*k))) {
-			k = arena_ptr(a, t[i + ADOPT_AHEAD / 2].ks_key);
-			if (in_range(used, k->k_head, sizeof(*pp)))
-				__builtin_prefetch(arena_ptr(a, k->k_head));
-			if (k->k_hpos != 0 && k->k_hpos <= r->sr_heaplen)
-				__builtin_prefetch(&h[k->k_hpos - 1]);
-		}
 		if (t[i].ks_key == 0)
 			continue;
-		nkeys++;
-		if (!in_range(used, t[i].ks_key, sizeof(*k)))
+		if (!in_range(used, t[i].ks_key, sizeof(struct key)))
 			return "bad key offset";
-		k = arena_ptr(a, t[i].ks_key);
-		if (k->k_len > used - t[i].ks_key - sizeof(*k) ||
-		    k->k_hash != t[i].ks_hash || k->k_hpos > r->sr_heaplen ||
-		    arena_claim(m, t[i].ks_key, sizeof(*k) + k->k_len) != 0 ||
-		    !key_bytes_ok(k, nkeyfields))
-			return "bad key";
-		if (k->k_epoch > epoch)
-			epoch = k->k_epoch;
-		/* Every timer must belong to a key of the table: each key
-		 * that says it has one must be named by that heap entry, and
-		 * as many keys as entries must say so (two keys cannot name
-		 * one entry). No lookups. */
-		if (k->k_hpos != 0) {
-			if (h[k->k_hpos - 1].t_key != t[i].ks_key ||
-			    h[k->k_hpos - 1].t_when != k->k_timer)
-				return "bad timer";
-			ntimers++;
-		}
-		for (p = k->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
-			if (!in_range(used, p, sizeof(*pp) + accsize) ||
-			    ++npanes > limit ||
-			    arena_claim(m, p, sizeof(*pp) + accsize) != 0)
-				return "bad window list";
-			pp = arena_ptr(a, p);
-			if (pp->p_prev != prev)
-				return "bad window list links";
-			if ((why = acc_ok(arg, a, p + sizeof(*pp), m)) != NULL)
-				return why;
-		}
-		if (k->k_tail != prev)
-			return "bad window list tail";
+		nkeys++;
 	}
-	if (nkeys != r->sr_nkeys || nkeys * 2 > r->sr_keycap ||
-	    npanes != r->sr_npanes)
+	if (nkeys != r->sr_nkeys || nkeys * 2 > r->sr_keycap)
 		return "bad counts";
-	if (ntimers != r->sr_heaplen)
-		return "bad timer count";
-	if (epoch == UINT32_MAX)
-		return "bad key epoch";
-	s->a = *a;
-	s->accsize = accsize;
-	/* no cached fold of the file is trusted: they are not checked */
-	s->epoch = epoch + 1;
 	return NULL;
 }
 
 const char *
 st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
-    size_t nkeyfields, const char *(*acc_ok)(void *arg, const struct arena *a,
-    aoff acc, struct arena_claims *m), void *arg)
+    const struct st_checks *ck)
 {
-	struct arena_claims m;
+	struct st_lazy *l;
 	const char *why;
 
 	if (used > a->cap)
 		return "bad arena length";
-	if (arena_claims_init(&m, used) != 0)
+	if ((l = calloc(1, sizeof(*l))) == NULL ||
+	    arena_claims_init(&l->claims, used) != 0) {
+		free(l);
 		return "out of memory";
-	why = adopt(s, a, used, accsize, nkeyfields, acc_ok, arg, &m);
-	arena_claims_free(&m);
-	return why;
+	}
+	if ((why = adopt(a, used, &l->claims)) != NULL) {
+		arena_claims_free(&l->claims);
+		free(l);
+		return why;
+	}
+	l->used = used;
+	l->ck = *ck;
+	s->a = *a;
+	s->accsize = accsize;
+	s->run = new_run_mark();
+	s->lazy = l;
+	return NULL;
 }

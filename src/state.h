@@ -41,11 +41,9 @@ struct key {
 	uint64_t k_hash;
 	aoff k_head;		/* panes, ordered by start (and k_tail) */
 	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
-	/* sliding windows' kept folds (see slide.h), trusted only when
-	 * k_epoch is the running process's state.epoch */
+	/* sliding windows' kept folds (see slide.h); all equal: none */
 	int64_t k_lo, k_pivot, k_hi;
-	uint32_t k_epoch;
-	uint32_t k_pad;
+	uint64_t k_run;		/* state.run once checked or made by this run */
 	aoff k_tail;
 	int64_t k_next_fire;	/* smallest unfired window end holding data */
 	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
@@ -69,11 +67,13 @@ struct timer {
 	aoff t_key;
 };
 
+struct st_lazy;
+
 struct state {
 	struct arena a;
 	size_t accsize;		/* of the blocks behind a pane's header */
-	uint32_t epoch;		/* this run's mark: larger than any key's
-				 * k_epoch in a restored arena */
+	uint64_t run;		/* this run's mark, random and never 0 */
+	struct st_lazy *lazy;	/* restored keys not yet checked, or NULL */
 };
 
 /* Creates empty state for blocks of accsize bytes behind each pane. Returns 0,
@@ -106,20 +106,38 @@ st_acc(aoff p)
 	return p + sizeof(struct pane);
 }
 
+/* How a restored arena's keys are judged. */
+struct st_checks {
+	size_t nkeyfields;	/* of each key (see key_bytes_ok) */
+	/* Checks the accumulators at acc, claiming in m the blocks they
+	 * keep (no two blocks may overlap). Returns NULL or what is wrong. */
+	const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
+	    struct arena_claims *m);
+	void *acc_arg;
+	/* Called with what is wrong with a key found bad on first use;
+	 * must not return. */
+	void (*corrupt)(void *arg, const char *why) __attribute__((noreturn));
+	void *corrupt_arg;
+};
+
 /* Adopts a restored arena (see ckpt_take_arena) holding used bytes, with
- * blocks of accsize bytes behind each pane (the accumulators first) and
- * keys of nkeyfields fields (see key_bytes_ok), after checking every
- * offset in it:
- * the root, free lists, key table, keys, panes and timers, and each
- * pane's accumulators through acc_ok, which claims the blocks they keep
- * in m (no two blocks may overlap). Returns NULL, or what is wrong (the
- * arena is then not adopted). */
+ * blocks of accsize bytes behind each pane (the accumulators first).
+ * Checked now, in time that grows only with the key table and the free
+ * lists: the arena's header, free lists, root, key table (every slot's
+ * offset, the count) and timer queue. Each key is checked the first time
+ * it is used (looked up, or reached from a timer): its bytes, its place
+ * in the table and the queue, its panes and their accumulators, every
+ * block claimed once so that none overlaps another; a bad one ends the
+ * run through ck->corrupt. Returns NULL, or what is wrong (the arena is
+ * then not adopted). */
 const char *st_adopt(struct state *s, struct arena *a, uint64_t used,
-    size_t accsize, size_t nkeyfields, const char *(*acc_ok)(void *arg,
-    const struct arena *a, aoff acc, struct arena_claims *m), void *arg);
+    size_t accsize, const struct st_checks *ck);
 
 /* Finds the key with canonical bytes b[0..n) and hash h, or returns 0. */
-aoff st_key_find(const struct state *s, const char *b, size_t n, uint64_t h);
+aoff st_key_find(struct state *s, const char *b, size_t n, uint64_t h);
+
+/* The key in slot i of the key table (i < sr_keycap), or 0. */
+aoff st_key_slot(struct state *s, uint64_t i);
 
 /* Finds or interns the key with canonical bytes b[0..n) and hash h. */
 aoff st_key(struct state *s, const char *b, size_t n, uint64_t h);
