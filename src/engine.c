@@ -66,7 +66,7 @@ struct engine {
 	size_t nbatch, capbatch, capsort;
 	aoff *touched;
 	size_t ntouched, captouched;
-	aoff *flushkeys;	/* flush_count_windows's, until it returns */
+	aoff *flushkeys;	/* the keys flush_count_windows fires */
 	int fatal;
 	jmp_buf corrupt;	/* where a restored key found bad ends the run */
 	char *fingerprint;
@@ -832,22 +832,26 @@ static void
 flush_count_windows(struct engine *e)
 {
 	struct state *s = &e->st;
-	aoff *keys, k;
-	size_t n = 0, i;
+	size_t n = 0, cap = 0, i;
+	aoff k;
 
-	e->flushkeys = keys = xrealloc(NULL,
-	    (st_root(s)->sr_nkeys + 1) * sizeof(*keys));
-	for (i = 0; i < st_root(s)->sr_keycap; i++)
-		if ((k = st_key_slot(s, i)) != 0 &&
-		    st_keyp(s, k)->k_head != 0 &&
-		    st_keyp(s, k)->k_count % e->c->count_slide != 0)
-			keys[n++] = k;
+	for (i = 0; i < st_root(s)->sr_keycap; i++) {
+		if ((k = st_key_slot(s, i)) == 0 ||
+		    st_keyp(s, k)->k_head == 0 ||
+		    st_keyp(s, k)->k_count % e->c->count_slide == 0)
+			continue;
+		if (n == cap) {
+			cap = cap ? cap * 2 : 64;
+			e->flushkeys = xrealloc(e->flushkeys,
+			    cap * sizeof(*e->flushkeys));
+		}
+		e->flushkeys[n++] = k;
+	}
 	sort_engine = e;
-	qsort(keys, n, sizeof(*keys), key_order);
+	if (n > 1)
+		qsort(e->flushkeys, n, sizeof(*e->flushkeys), key_order);
 	for (i = 0; i < n; i++)
-		fire_count(e, keys[i], 1);
-	free(keys);
-	e->flushkeys = NULL;
+		fire_count(e, e->flushkeys[i], 1);
 }
 
 /* Count windows: per key, by arrival. Panes hold runs of gcd(N, SLIDE)

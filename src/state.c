@@ -23,6 +23,7 @@ struct st_lazy {
 };
 
 static void key_check(struct state *, aoff);
+static void table_full(const struct state *) __attribute__((noreturn));
 
 /* Restored keys are checked once, on first use: a key is checked when
  * its k_run is this run's mark. The mark is random so that no file can
@@ -107,15 +108,19 @@ keytab_grow(struct state *s)
 	r->sr_keycap = cap;
 }
 
-aoff
-st_key_find(struct state *s, const char *b, size_t n, uint64_t h)
+/* Probes the table for the key with bytes b[0..n) and hash h: returns
+ * it, or 0 with *empty the slot where it would go. */
+static aoff
+probe(struct state *s, const char *b, size_t n, uint64_t h, uint64_t *empty)
 {
 	const struct st_root *r = st_root(s);
 	const struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
-	uint64_t mask = r->sr_keycap - 1, i;
+	uint64_t mask = r->sr_keycap - 1, i, seen = 0;
 	const struct key *k;
 
 	for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask) {
+		if (seen++ > mask)
+			table_full(s);
 		if (t[i].ks_hash != h)
 			continue;
 		key_used(s, t[i].ks_key);
@@ -123,26 +128,30 @@ st_key_find(struct state *s, const char *b, size_t n, uint64_t h)
 		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
 			return t[i].ks_key;
 	}
+	*empty = i;
 	return 0;
+}
+
+aoff
+st_key_find(struct state *s, const char *b, size_t n, uint64_t h)
+{
+	uint64_t i;
+
+	return probe(s, b, n, h, &i);
 }
 
 aoff
 st_key(struct state *s, const char *b, size_t n, uint64_t h)
 {
-	struct st_root *r = st_root(s);
-	struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
-	uint64_t mask = r->sr_keycap - 1, i;
+	struct st_root *r;
+	struct keyslot *t;
+	uint64_t mask, i;
 	struct key *k;
 	aoff off;
 
-	for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask) {
-		if (t[i].ks_hash != h)
-			continue;
-		key_used(s, t[i].ks_key);
-		k = st_keyp(s, t[i].ks_key);
-		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
-			return t[i].ks_key;
-	}
+	if ((off = probe(s, b, n, h, &i)) != 0)
+		return off;
+	r = st_root(s);
 	if ((r->sr_nkeys + 1) * 2 > r->sr_keycap) {
 		keytab_grow(s);
 		r = st_root(s);
@@ -378,13 +387,17 @@ st_key_delete(struct state *s, aoff k)
 {
 	struct st_root *r = st_root(s);
 	struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
-	uint64_t mask = r->sr_keycap - 1, i, j, home;
+	uint64_t mask = r->sr_keycap - 1, i, j, home, n = 0;
 	struct key *kp = st_keyp(s, k);
 
 	for (i = kp->k_hash & mask; t[i].ks_key != k; i = (i + 1) & mask)
 		;
+	if (r->sr_nkeys == 0)
+		table_full(s);
 	/* backward-shift deletion keeps every probe chain unbroken */
 	for (j = (i + 1) & mask; t[j].ks_key != 0; j = (j + 1) & mask) {
+		if (n++ > mask)
+			table_full(s);
 		home = t[j].ks_hash & mask;
 		if (((j - home) & mask) >= ((j - i) & mask)) {
 			t[i] = t[j];
@@ -434,6 +447,15 @@ static void __attribute__((noreturn))
 corrupt(const struct state *s, const char *why)
 {
 	s->lazy->ck.corrupt(s->lazy->ck.corrupt_arg, why);
+	exit(1);
+}
+
+/* A key table without an empty slot, or with fewer keys than it counts:
+ * only a file can make one (st_adopt does not read the table). */
+static void
+table_full(const struct state *s)
+{
+	corrupt(s, "bad key table");
 }
 
 /* The first use of restored key k: everything the key holds is checked,
@@ -460,8 +482,9 @@ key_validate(struct state *s, aoff k)
 		corrupt(s, "bad key");
 	/* in the table, where a lookup of it finds it (there is an empty
 	 * slot: st_adopt counted them) */
-	for (i = kp->k_hash & mask; t[i].ks_key != k; i = (i + 1) & mask)
-		if (t[i].ks_key == 0)
+	for (i = kp->k_hash & mask, n = 0; t[i].ks_key != k;
+	    i = (i + 1) & mask)
+		if (t[i].ks_key == 0 || n++ > mask)
 			corrupt(s, "bad key");
 	if (t[i].ks_hash != kp->k_hash)
 		corrupt(s, "bad key");
@@ -470,7 +493,7 @@ key_validate(struct state *s, aoff k)
 	    (h[kp->k_hpos - 1].t_key != k ||
 	    h[kp->k_hpos - 1].t_when != kp->k_timer)))
 		corrupt(s, "bad timer");
-	for (p = kp->k_head, prev = 0; p != 0; prev = p, p = pp->p_next) {
+	for (p = kp->k_head, prev = 0, n = 0; p != 0; prev = p, p = pp->p_next) {
 		if (!in_range(used, p, sizeof(*pp) + s->accsize) ||
 		    ++n > used / 16 ||
 		    arena_claim(&l->claims, p, sizeof(*pp) + s->accsize) != 0)
@@ -507,8 +530,7 @@ adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
 {
 	const struct arena_hdr *ah = arena_hdr(a);
 	const struct st_root *r;
-	const struct keyslot *t;
-	uint64_t i, n, nkeys = 0, limit = used / 16;
+	uint64_t n, limit = used / 16;
 	aoff p;
 	unsigned c;
 
@@ -526,8 +548,9 @@ adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
 	r = arena_ptr(a, ah->ah_root);
 	if (r->sr_keycap < 2 || (r->sr_keycap & (r->sr_keycap - 1)) != 0 ||
 	    r->sr_keycap > used ||
-	    !in_range(used, r->sr_keytab, r->sr_keycap * sizeof(*t)) ||
-	    arena_claim(m, r->sr_keytab, r->sr_keycap * sizeof(*t)) != 0)
+	    !in_range(used, r->sr_keytab, r->sr_keycap * sizeof(struct keyslot)) ||
+	    arena_claim(m, r->sr_keytab, r->sr_keycap * sizeof(struct keyslot)) !=
+	    0)
 		return "bad key table";
 	if (r->sr_timefmt > TF_STRPTIME)
 		return "bad time format";
@@ -539,19 +562,9 @@ adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
 	    arena_claim(m, r->sr_heap, r->sr_heapcap * sizeof(struct timer)) !=
 	    0)))
 		return "bad timer queue";
-	/* The key table is read in order, the keys not at all: every
-	 * offset must be one a key could have, and the count right, so that
-	 * probing ends at an empty slot and a walk over the table finds
-	 * sr_nkeys keys. */
-	t = arena_ptr(a, r->sr_keytab);
-	for (i = 0; i < r->sr_keycap; i++) {
-		if (t[i].ks_key == 0)
-			continue;
-		if (!in_range(used, t[i].ks_key, sizeof(struct key)))
-			return "bad key offset";
-		nkeys++;
-	}
-	if (nkeys != r->sr_nkeys || nkeys * 2 > r->sr_keycap)
+	/* The table's slots are read when probed, their keys when used
+	 * (key_check); a table fuller than this says is found then. */
+	if (r->sr_nkeys > r->sr_keycap / 2)
 		return "bad counts";
 	return NULL;
 }

@@ -115,8 +115,8 @@ struct st_checks {
 	    struct arena_claims *m);
 	void *acc_arg;
 	/* Called with what is wrong with a key found bad on first use;
-	 * must not return. */
-	void (*corrupt)(void *arg, const char *why) __attribute__((noreturn));
+	 * it should not return (if it does, fwin exits 1). */
+	void (*corrupt)(void *arg, const char *why);
 	void *corrupt_arg;
 };
 
