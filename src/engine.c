@@ -1029,6 +1029,7 @@ save(struct engine *e, int background)
 	const char **names;
 	int i, n = input_nfiles(e->in), rc;
 
+	st_check_all(&e->st);	/* a restored key is saved only checked */
 	if (out_flush(e->out) != 0 ||
 	    (e->late != NULL && out_flush(e->late) != 0)) {
 		fprintf(stderr, "fwin: %s: %s\n", e->outname, strerror(errno));

@@ -18,6 +18,7 @@
 /* A restored arena's keys not checked yet (see st_adopt). */
 struct st_lazy {
 	uint64_t used;		/* the restored bytes: keys lie below */
+	int all;		/* st_check_all has been */
 	struct arena_claims claims;	/* every block claimed so far */
 	struct st_checks ck;
 };
@@ -522,6 +523,30 @@ key_check(struct state *s, aoff k)
 		corrupt(s, "bad key offset");
 	if (st_keyp(s, k)->k_run != s->run)
 		key_validate(s, k);
+}
+
+void
+st_check_all(struct state *s)
+{
+	const struct st_root *r = st_root(s);
+	const struct timer *h;
+	uint64_t i, n = 0;
+	aoff k;
+
+	if (s->lazy == NULL || s->lazy->all)
+		return;
+	for (i = 0; i < r->sr_keycap; i++)
+		if (st_key_slot(s, i) != 0)
+			n++;
+	if (n != r->sr_nkeys)
+		corrupt(s, "bad counts");
+	/* each timer is its key's (whose check found its own there) */
+	for (i = 0, h = heap(s); i < r->sr_heaplen; i++) {
+		key_check(s, k = h[i].t_key);
+		if (st_keyp(s, k)->k_hpos != i + 1)
+			corrupt(s, "bad timer");
+	}
+	s->lazy->all = 1;
 }
 
 /* The checks made at restore; see st_adopt. */

@@ -127,11 +127,17 @@ struct st_checks {
  * offset, the count) and timer queue. Each key is checked the first time
  * it is used (looked up, or reached from a timer): its bytes, its place
  * in the table and the queue, its panes and their accumulators, every
- * block claimed once so that none overlaps another; a bad one ends the
- * run through ck->corrupt. Returns NULL, or what is wrong (the arena is
+ * block claimed once so that none overlaps another (and all of them
+ * before a save: st_check_all); a bad one ends the run through
+ * ck->corrupt. Returns NULL, or what is wrong (the arena is
  * then not adopted). */
 const char *st_adopt(struct state *s, struct arena *a, uint64_t used,
     size_t accsize, const struct st_checks *ck);
+
+/* Checks every restored key not used yet, and the timer queue, so that a
+ * checkpoint saved next holds nothing unchecked; ends the run through
+ * ck->corrupt if one is bad. Only the first call costs anything. */
+void st_check_all(struct state *s);
 
 /* Finds the key with canonical bytes b[0..n) and hash h, or returns 0. */
 aoff st_key_find(struct state *s, const char *b, size_t n, uint64_t h);
