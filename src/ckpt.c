@@ -17,7 +17,8 @@
  * ck_checksum is XXH3-64 over the header region (with ck_checksum zero)
  * followed by the payload's ck_paylen bytes. Nothing in a file is
  * trusted before magic, version, lengths and checksum agree; the state's
- * offsets are checked afterwards by st_adopt().
+ * offsets are checked afterwards: its index by st_adopt(), each key and
+ * what it holds on first use (see state.h).
  *
  * Saving is Redis's scheme: write a temporary file beside the target,
  * fsync it, rename(2) it over the target, fsync the directory. rename is
@@ -28,7 +29,8 @@
  *
  * Restoring maps the payload MAP_PRIVATE and uses it where it lies (the
  * arena is offset-addressed): restore costs one checksum pass, not a
- * rebuild, and writes touch only copy-on-write pages.
+ * rebuild nor a walk of the state, and writes touch only copy-on-write
+ * pages.
  */
 #include <sys/mman.h>
 #include <sys/stat.h>

@@ -1052,6 +1052,37 @@ flip() {
 	assert_output $'0,10,alpha,beta,1\n0,10,alpha,gamma,1'
 }
 
+# Restore reads no key: each is checked on its first use, and all of them
+# before a save. A bad one found then ends the run with exit 1 and saves
+# nothing; one that a run never uses is not read.
+@test "corruption: a bad key behind a good checksum is found on first use, or before a save" {
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
+		skip "cannot build ckmangle (libxxhash-dev)"
+	printf '1,alpha,beta\n2,omega,x\n' > in.csv
+	args=(--csv -t 1 -k 2,3 --tumble 10s --count)
+	fwin "${args[@]}" --checkpoint s.ckpt in.csv
+	pos=$(grep -obUa alpha s.ckpt | head -1 | cut -d: -f1)
+	./ckmangle s.ckpt bad.ckpt $((pos - 4)) 0x40 fix
+	cp bad.ckpt bad.orig
+	printf '3,omega,x\n' > more.csv
+	# the run uses only omega,x and saves nothing: alpha,beta is not read
+	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input --no-flush more.csv
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" ""
+	# the same run saving its state checks every key first
+	run --separate-stderr fwin "${args[@]}" --state bad.ckpt --new-input more.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad key"
+	cmp bad.ckpt bad.orig
+	# a record of alpha,beta uses it: the run stops there
+	printf '4,alpha,beta\n' > alpha.csv
+	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input --no-flush alpha.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad key"
+}
+
 # The file is longer than the state in use (the rest is a hole of zeros,
 # room to grow, not covered by the checksum). A byte changed there is not
 # state: it is refused, or restoring gives the output of the real file.
