@@ -481,8 +481,7 @@ key_validate(struct state *s, aoff k)
 	    !key_bytes_ok(kp, l->ck.nkeyfields) ||
 	    arena_claim(&l->claims, k, sizeof(*kp) + kp->k_len) != 0)
 		corrupt(s, "bad key");
-	/* in the table, where a lookup of it finds it (there is an empty
-	 * slot: st_adopt counted them) */
+	/* in the table, where a lookup of it finds it */
 	for (i = kp->k_hash & mask, n = 0; t[i].ks_key != k;
 	    i = (i + 1) & mask)
 		if (t[i].ks_key == 0 || n++ > mask)
