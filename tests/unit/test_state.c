@@ -1,0 +1,375 @@
+/* Unit tests for state's checks of a restored arena: what st_adopt refuses
+ * at once, and what a key's check finds on its first use (a stale or
+ * duplicated slot, a full table, a timer that names no key, a key that
+ * names another's timer, a window list that loops) or before a save. */
+
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "state.h"
+#include "unit.h"
+
+#define ACC	16	/* bytes behind each pane */
+#define NKEYS	20
+
+static jmp_buf on_bad;
+static const char *found;	/* what the check found, or NULL */
+
+static void
+corrupt(void *arg, const char *why)
+{
+	(void)arg;
+	found = why;
+	longjmp(on_bad, 1);
+}
+
+static const char *
+acc_ok(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
+{
+	(void)arg;
+	(void)a;
+	(void)acc;
+	(void)m;
+	return NULL;
+}
+
+static const struct st_checks checks = {
+	.nkeyfields = 1,
+	.acc_ok = acc_ok,
+	.corrupt = corrupt,
+};
+
+static uint64_t
+hash(const char *b)
+{
+	uint64_t h = 1469598103934665603u;	/* FNV-1a */
+
+	for (; *b != '\0'; b++)
+		h = (h ^ (unsigned char)*b) * 1099511628211u;
+	return h;
+}
+
+static aoff
+key(struct state *s, int i)
+{
+	char b[16];
+
+	snprintf(b, sizeof(b), "k%d", i);
+	return st_key_find(s, b, strlen(b), hash(b));
+}
+
+/* NKEYS keys "k0".., each with one pane starting at 10*i and a timer at
+ * 100+i. */
+static void
+build(struct state *s)
+{
+	char b[16];
+	aoff k;
+	int i, created;
+
+	if (st_init(s, ACC) != 0)
+		abort();
+	for (i = 0; i < NKEYS; i++) {
+		snprintf(b, sizeof(b), "k%d", i);
+		k = st_key(s, b, strlen(b), hash(b));
+		(void)st_pane(s, k, 10 * i, &created);
+		st_timer_set(s, k, 100 + i);
+		st_keyp(s, k)->k_lo = 5;	/* a kept fold to forget */
+		st_keyp(s, k)->k_hi = 7;
+	}
+}
+
+/* Takes s's arena as a restore would take a checkpoint's. */
+static const char *
+restore(struct state *s, struct state *r)
+{
+	struct arena a = s->a;
+
+	memset(r, 0, sizeof(*r));
+	return st_adopt(r, &a, arena_hdr(&a)->ah_used, ACC, &checks);
+}
+
+static struct keyslot *
+table(struct state *s)
+{
+	return arena_ptr(&s->a, st_root(s)->sr_keytab);
+}
+
+static uint64_t
+slot_of(struct state *s, aoff k)
+{
+	uint64_t i;
+
+	for (i = 0; table(s)[i].ks_key != k; i++)
+		;
+	return i;
+}
+
+static struct timer *
+timers(struct state *s)
+{
+	return arena_ptr(&s->a, st_root(s)->sr_heap);
+}
+
+/* The uses a run makes of restored keys. */
+static void
+use_all(struct state *r)
+{
+	int i;
+
+	for (i = 0; i < NKEYS; i++)
+		if (key(r, i) == 0)
+			abort();
+}
+
+static void
+use_k0(struct state *r)
+{
+	(void)key(r, 0);
+}
+
+static void
+use_absent(struct state *r)
+{
+	(void)st_key_find(r, "absent", 6, hash("absent"));
+}
+
+static void
+pop_all(struct state *r)
+{
+	while (st_timer_pop(r, INT64_MAX) != 0)
+		;
+}
+
+static void
+check_all(struct state *r)
+{
+	st_check_all(r);
+}
+
+/* Runs f(r); returns what a key's check found bad, or NULL. */
+static const char *
+try(void (*f)(struct state *), struct state *r)
+{
+	found = NULL;
+	if (setjmp(on_bad) == 0)
+		f(r);
+	return found;
+}
+
+static void
+test_intact(void)
+{
+	struct state s, r;
+	const struct key *kp;
+	aoff k;
+	int i;
+
+	build(&s);
+	CHECK(restore(&s, &r) == NULL);
+	CHECK(try(use_all, &r) == NULL);
+	k = key(&r, 3);
+	kp = st_keyp(&r, k);
+	CHECK(kp->k_run == r.run && kp->k_lo == 0 && kp->k_hi == 0);
+	CHECK(st_panep(&r, kp->k_head)->p_start == 30);
+	CHECK(try(check_all, &r) == NULL);
+	for (i = 0; i < NKEYS; i++)
+		CHECK(st_timer_pop(&r, INT64_MAX) == key(&r, i));
+	CHECK(st_timer_pop(&r, INT64_MAX) == 0);
+	/* a key made by the run after the restore */
+	CHECK(st_key(&r, "new", 3, hash("new")) == st_key_find(&r, "new", 3,
+	    hash("new")));
+	st_fini(&r);
+}
+
+/* Only the timer queue's keys are checked by popping it. */
+static void
+test_timers_first(void)
+{
+	struct state s, r;
+
+	build(&s);
+	CHECK(restore(&s, &r) == NULL);
+	CHECK(try(pop_all, &r) == NULL);
+	CHECK(try(check_all, &r) == NULL);
+	st_fini(&r);
+}
+
+static void
+test_adopt_refuses(void)
+{
+	struct state s, r;
+
+	build(&s);
+	st_root(&s)->sr_keycap = 48;
+	CHECK_STR(restore(&s, &r), "bad key table");
+	st_root(&s)->sr_keycap = 64;
+	st_root(&s)->sr_heapcap = UINT64_MAX / 8;
+	CHECK_STR(restore(&s, &r), "bad timer queue");
+	st_root(&s)->sr_heapcap = 64;
+	st_root(&s)->sr_nkeys = 33;
+	CHECK_STR(restore(&s, &r), "bad counts");
+	st_root(&s)->sr_nkeys = NKEYS;
+	arena_hdr(&s.a)->ah_root = 12;
+	CHECK_STR(restore(&s, &r), "bad root offset");
+	st_fini(&s);
+}
+
+/* Two slots name k0: once k0 is deleted, the other is found stale. */
+static void
+test_duplicate_slot(void)
+{
+	struct state s, r;
+	struct keyslot *t;
+	uint64_t i, mask;
+	aoff k;
+
+	build(&s);
+	k = key(&s, 0);
+	t = table(&s);
+	mask = st_root(&s)->sr_keycap - 1;
+	for (i = slot_of(&s, k); t[i].ks_key != 0; i = (i + 1) & mask)
+		;
+	t[i] = t[slot_of(&s, k)];
+	CHECK(restore(&s, &r) == NULL);
+	CHECK(try(use_all, &r) == NULL);
+	k = key(&r, 0);
+	st_pane_free(&r, k, st_keyp(&r, k)->k_head);
+	st_timer_set(&r, k, T_NONE);
+	st_key_delete(&r, k);
+	CHECK_STR(try(use_k0, &r), "bad key");
+	st_fini(&r);
+}
+
+/* A table with no empty slot (its count says 20): a probe for a key it
+ * does not hold ends. */
+static void
+test_full_table(void)
+{
+	struct state s, r;
+	struct keyslot *t;
+	uint64_t i;
+
+	build(&s);
+	t = table(&s);
+	for (i = 0; i < st_root(&s)->sr_keycap; i++)
+		if (t[i].ks_key == 0) {
+			t[i].ks_key = key(&s, 1);
+			t[i].ks_hash = 1;
+		}
+	CHECK(restore(&s, &r) == NULL);
+	CHECK_STR(try(use_absent, &r), "bad key table");
+	st_fini(&r);
+}
+
+/* A timer that names a pane, not a key. */
+static void
+test_timer_names_pane(void)
+{
+	struct state s, r;
+	aoff k;
+
+	build(&s);
+	k = key(&s, 0);
+	timers(&s)[0].t_key = st_keyp(&s, k)->k_head;
+	CHECK(restore(&s, &r) == NULL);
+	CHECK_STR(try(pop_all, &r), "bad key");
+	st_fini(&r);
+}
+
+/* A timer that names no place a key could be. */
+static void
+test_timer_offset(void)
+{
+	struct state s, r;
+
+	build(&s);
+	timers(&s)[1].t_key = s.a.cap + 8;
+	CHECK(restore(&s, &r) == NULL);
+	CHECK_STR(try(pop_all, &r), "bad key offset");
+	st_fini(&r);
+}
+
+/* k2 says k5's timer is its own. */
+static void
+test_key_names_other_timer(void)
+{
+	struct state s, r;
+
+	build(&s);
+	st_keyp(&s, key(&s, 2))->k_hpos = st_keyp(&s, key(&s, 5))->k_hpos;
+	CHECK(restore(&s, &r) == NULL);
+	CHECK_STR(try(use_all, &r), "bad timer");
+	st_fini(&r);
+}
+
+/* k4's window list loops back to its own pane. */
+static void
+test_window_loop(void)
+{
+	struct state s, r;
+	aoff k, p;
+
+	build(&s);
+	k = key(&s, 4);
+	p = st_keyp(&s, k)->k_head;
+	st_panep(&s, p)->p_next = p;
+	CHECK(restore(&s, &r) == NULL);
+	CHECK_STR(try(use_all, &r), "bad window list");
+	st_fini(&r);
+}
+
+/* k6's pane is k7's too: the second check finds it claimed. */
+static void
+test_shared_pane(void)
+{
+	struct state s, r;
+
+	build(&s);
+	st_keyp(&s, key(&s, 7))->k_head = st_keyp(&s, key(&s, 6))->k_head;
+	st_keyp(&s, key(&s, 7))->k_tail = st_keyp(&s, key(&s, 6))->k_tail;
+	CHECK(restore(&s, &r) == NULL);
+	CHECK_STR(try(use_all, &r), "bad window list");
+	st_fini(&r);
+}
+
+/* A key the run never uses is found before a save; so is a count that
+ * is not the table's. */
+static void
+test_before_save(void)
+{
+	struct state s, r;
+
+	build(&s);
+	st_keyp(&s, key(&s, 9))->k_len = 1u << 30;
+	CHECK(restore(&s, &r) == NULL);
+	CHECK(try(use_absent, &r) == NULL);
+	CHECK_STR(try(check_all, &r), "bad key");
+	st_fini(&r);
+
+	build(&s);
+	st_root(&s)->sr_nkeys = NKEYS + 1;
+	CHECK(restore(&s, &r) == NULL);
+	CHECK_STR(try(check_all, &r), "bad counts");
+	st_fini(&r);
+}
+
+int
+main(void)
+{
+	test_intact();
+	test_timers_first();
+	test_adopt_refuses();
+	test_duplicate_slot();
+	test_full_table();
+	test_timer_names_pane();
+	test_timer_offset();
+	test_key_names_other_timer();
+	test_window_loop();
+	test_shared_pane();
+	test_before_save();
+	return unit_done("test_state");
+}
