@@ -371,5 +371,5 @@ main(void)
 	test_window_loop();
 	test_shared_pane();
 	test_before_save();
-	return unit_done("test_state");
+	return unit_done("state");
 }
