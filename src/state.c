@@ -558,7 +558,8 @@ adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
 	aoff p;
 	unsigned c;
 
-	if (ah->ah_used != used || used > a->cap)
+	/* blocks are made at ah_used, in multiples of 16 bytes */
+	if (ah->ah_used != used || used > a->cap || used % 16 != 0)
 		return "bad arena length";
 	for (c = 0; c < ARENA_NCLASS; c++)
 		for (p = ah->ah_free[c], n = 0; p != 0; p = *(const aoff *)

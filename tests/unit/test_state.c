@@ -202,6 +202,7 @@ static void
 test_adopt_refuses(void)
 {
 	struct state s, r;
+	aoff root;
 
 	build(&s);
 	st_root(&s)->sr_keycap = 48;
@@ -213,8 +214,12 @@ test_adopt_refuses(void)
 	st_root(&s)->sr_nkeys = 33;
 	CHECK_STR(restore(&s, &r), "bad counts");
 	st_root(&s)->sr_nkeys = NKEYS;
+	root = arena_hdr(&s.a)->ah_root;
 	arena_hdr(&s.a)->ah_root = 12;
 	CHECK_STR(restore(&s, &r), "bad root offset");
+	arena_hdr(&s.a)->ah_root = root;
+	arena_hdr(&s.a)->ah_used += 8;	/* the next block would be misaligned */
+	CHECK_STR(restore(&s, &r), "bad arena length");
 	st_fini(&s);
 }
 
