@@ -824,6 +824,25 @@ make_real() {
 	printf '16,a,4\n' >> b.csv
 }
 
+# ckmangle (tests/ckpt/ckmangle.c) changes a checkpoint's bytes and can
+# write a good checksum over them.
+need_ckmangle() {
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
+		skip "cannot build ckmangle (libxxhash-dev)"
+}
+
+# two_field_keys KEY2: s.ckpt holds the keys (alpha,beta) and KEY2, each of
+# two fields kept as (u32 length, bytes) pairs; pos is where the length of
+# "alpha" is.
+two_field_keys() {
+	printf '1,alpha,beta\n2,%s\n' "$1" > in.csv
+	args=(--csv -t 1 -k 2,3 --tumble 10s --count)
+	fwin "${args[@]}" --checkpoint s.ckpt in.csv
+	pos=$(($(grep -obUa alpha s.ckpt | head -1 | cut -d: -f1) - 4))
+	[ "$(od -An -tu4 -j$pos -N4 s.ckpt | tr -d ' ')" = 5 ]
+}
+
 # lengths: hdrlen and paylen of real.ckpt, from its header (u32 at 12, u64
 # at 32; see src/ckpt.c)
 lengths() {
@@ -982,9 +1001,7 @@ flip() {
 # every such change (a count changed is still a count) but must not crash,
 # hang, read out of bounds or leak: exit 0 or 1.
 @test "corruption: bytes changed behind a good checksum never crash fwin" {
-	command -v cc >/dev/null || skip "no C compiler"
-	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
-		skip "cannot build ckmangle (libxxhash-dev)"
+	need_ckmangle
 	make_real
 	read -r hdrlen paylen mapcap < <(./ckmangle --info real.ckpt)
 	./ckmangle real.ckpt same.ckpt 0 0 fix
@@ -1030,18 +1047,10 @@ flip() {
 # A key of several fields is kept as (u32 length, bytes) pairs, which fwin
 # prints and compares: a length that runs past the key is refused, not read.
 @test "corruption: a key field's length behind a good checksum is refused" {
-	command -v cc >/dev/null || skip "no C compiler"
-	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
-		skip "cannot build ckmangle (libxxhash-dev)"
-	printf '1,alpha,beta\n2,alpha,gamma\n' > in.csv
-	args=(--csv -t 1 -k 2,3 --tumble 10s --count)
-	fwin "${args[@]}" --checkpoint s.ckpt in.csv
-	# the length of "alpha" is the 4 bytes before its first copy
-	pos=$(grep -obUa alpha s.ckpt | head -1 | cut -d: -f1)
-	[ -n "$pos" ]
-	[ "$(od -An -tu4 -j$((pos - 4)) -N4 s.ckpt | tr -d ' ')" = 5 ]
+	need_ckmangle
+	two_field_keys alpha,gamma
 	for mask in 0x40 0x02 0x01; do
-		./ckmangle s.ckpt bad.ckpt $((pos - 4)) $mask fix
+		./ckmangle s.ckpt bad.ckpt $pos $mask fix
 		run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input < /dev/null
 		assert_failure 1
 		assert_output ""
@@ -1056,14 +1065,9 @@ flip() {
 # before a save. A bad one found then ends the run with exit 1 and saves
 # nothing; one that a run never uses is not read.
 @test "corruption: a bad key behind a good checksum is found on first use, or before a save" {
-	command -v cc >/dev/null || skip "no C compiler"
-	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
-		skip "cannot build ckmangle (libxxhash-dev)"
-	printf '1,alpha,beta\n2,omega,x\n' > in.csv
-	args=(--csv -t 1 -k 2,3 --tumble 10s --count)
-	fwin "${args[@]}" --checkpoint s.ckpt in.csv
-	pos=$(grep -obUa alpha s.ckpt | head -1 | cut -d: -f1)
-	./ckmangle s.ckpt bad.ckpt $((pos - 4)) 0x40 fix
+	need_ckmangle
+	two_field_keys omega,x
+	./ckmangle s.ckpt bad.ckpt $pos 0x40 fix
 	cp bad.ckpt bad.orig
 	printf '3,omega,x\n' > more.csv
 	# the run uses only omega,x and saves nothing: alpha,beta is not read
