@@ -1159,15 +1159,14 @@ corrupt_state(void *arg, const char *why)
 static int
 adopt_restored(struct engine *e, struct ckpt *ck)
 {
-	struct arena a;
-	uint64_t used = ckpt_take_arena(ck, &a);
-	const char *why;
-
 	struct st_checks sc = {
 		.nkeyfields = e->c->nkeys,
 		.acc_ok = aggs_check, .acc_arg = e->g,
 		.corrupt = corrupt_state, .corrupt_arg = e,
 	};
+	struct arena a;
+	uint64_t used = ckpt_take_arena(ck, &a);
+	const char *why;
 
 	why = st_adopt(&e->st, &a, used, pane_block(e), &sc);
 	if (why != NULL) {
@@ -1439,9 +1438,8 @@ run_stream(struct engine *e)
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
 	 * its first periodic save is undone too. */
-	if (c->checkpoint != NULL && !e->restored && save(e, 0) != 0) {
+	if (c->checkpoint != NULL && !e->restored && save(e, 0) != 0)
 		return 1;
-	}
 	while (!stop_requested && (rc = input_next(e->in, &r)) > 0) {
 		process(e, &r);
 		if (e->fatal)

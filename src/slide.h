@@ -17,8 +17,8 @@
  * folded; all three equal (zero in a new key) hold none. A window
  * reaching outside that extends it, so each pane is merged about twice
  * per SIZE of time, not once per window; a record added to a pane
- * shrinks it (slide_touch). Count windows use the same
- * code with pane indexes for times. */
+ * shrinks it (slide_touch). Count windows use the same code with pane
+ * indexes for times. */
 #ifndef FWIN_SLIDE_H
 #define FWIN_SLIDE_H
 

@@ -468,7 +468,7 @@ key_validate(struct state *s, aoff k)
 	const struct st_root *r = st_root(s);
 	const struct keyslot *t = arena_ptr(&s->a, r->sr_keytab);
 	const struct timer *h = heap(s);
-	uint64_t mask = r->sr_keycap - 1, i, n = 0, used = l->used;
+	uint64_t mask = r->sr_keycap - 1, i, n, used = l->used;
 	struct key *kp;
 	const struct pane *pp;
 	const char *why;

@@ -122,15 +122,15 @@ struct st_checks {
 
 /* Adopts a restored arena (see ckpt_take_arena) holding used bytes, with
  * blocks of accsize bytes behind each pane (the accumulators first).
- * Checked now, in time that grows only with the key table and the free
- * lists: the arena's header, free lists, root, key table (every slot's
- * offset, the count) and timer queue. Each key is checked the first time
- * it is used (looked up, or reached from a timer): its bytes, its place
- * in the table and the queue, its panes and their accumulators, every
- * block claimed once so that none overlaps another (and all of them
- * before a save: st_check_all); a bad one ends the run through
- * ck->corrupt. Returns NULL, or what is wrong (the arena is
- * then not adopted). */
+ * Checked now, in time that grows only with the free lists: the arena's
+ * header and length, its free lists, the root, and where the key table
+ * and the timer queue lie. A slot of the table is read when a probe
+ * reaches it; each key is checked the first time it is used (looked up,
+ * reached from a timer, or walked): its bytes, its place in the table
+ * and the queue, its panes and their accumulators, every block claimed
+ * once so that none overlaps another. All of them are checked before a
+ * save (st_check_all). A bad one ends the run through ck->corrupt.
+ * Returns NULL, or what is wrong (the arena is then not adopted). */
 const char *st_adopt(struct state *s, struct arena *a, uint64_t used,
     size_t accsize, const struct st_checks *ck);
 
