@@ -249,117 +249,117 @@ test_duplicate_slot(void)
 	st_fini(&r);
 }
 
-/* A table with no empty slot (its count says 20): a probe for a key it
- * does not hold ends. */
+/* Damages done to a state before it is restored. */
+
+/* A table with no empty slot (its count says 20). */
 static void
-test_full_table(void)
+fill_table(struct state *s)
 {
-	struct state s, r;
-	struct keyslot *t;
+	struct keyslot *t = table(s);
 	uint64_t i;
 
-	build(&s);
-	t = table(&s);
-	for (i = 0; i < st_root(&s)->sr_keycap; i++)
+	for (i = 0; i < st_root(s)->sr_keycap; i++)
 		if (t[i].ks_key == 0) {
-			t[i].ks_key = key(&s, 1);
+			t[i].ks_key = key(s, 1);
 			t[i].ks_hash = 1;
 		}
-	CHECK(restore(&s, &r) == NULL);
-	CHECK_STR(try(use_absent, &r), "bad key table");
-	st_fini(&r);
 }
 
 /* A timer that names a pane, not a key. */
 static void
-test_timer_names_pane(void)
+timer_names_pane(struct state *s)
 {
-	struct state s, r;
-	aoff k;
-
-	build(&s);
-	k = key(&s, 0);
-	timers(&s)[0].t_key = st_keyp(&s, k)->k_head;
-	CHECK(restore(&s, &r) == NULL);
-	CHECK_STR(try(pop_all, &r), "bad key");
-	st_fini(&r);
+	timers(s)[0].t_key = st_keyp(s, key(s, 0))->k_head;
 }
 
 /* A timer that names no place a key could be. */
 static void
-test_timer_offset(void)
+timer_off_arena(struct state *s)
 {
-	struct state s, r;
-
-	build(&s);
-	timers(&s)[1].t_key = s.a.cap + 8;
-	CHECK(restore(&s, &r) == NULL);
-	CHECK_STR(try(pop_all, &r), "bad key offset");
-	st_fini(&r);
+	timers(s)[1].t_key = s->a.cap + 8;
 }
 
 /* k2 says k5's timer is its own. */
 static void
-test_key_names_other_timer(void)
+key_names_other_timer(struct state *s)
 {
-	struct state s, r;
-
-	build(&s);
-	st_keyp(&s, key(&s, 2))->k_hpos = st_keyp(&s, key(&s, 5))->k_hpos;
-	CHECK(restore(&s, &r) == NULL);
-	CHECK_STR(try(use_all, &r), "bad timer");
-	st_fini(&r);
+	st_keyp(s, key(s, 2))->k_hpos = st_keyp(s, key(s, 5))->k_hpos;
 }
 
 /* k4's window list loops back to its own pane. */
 static void
-test_window_loop(void)
+window_loop(struct state *s)
 {
-	struct state s, r;
-	aoff k, p;
+	aoff p = st_keyp(s, key(s, 4))->k_head;
 
-	build(&s);
-	k = key(&s, 4);
-	p = st_keyp(&s, k)->k_head;
-	st_panep(&s, p)->p_next = p;
-	CHECK(restore(&s, &r) == NULL);
-	CHECK_STR(try(use_all, &r), "bad window list");
-	st_fini(&r);
+	st_panep(s, p)->p_next = p;
 }
 
 /* k6's pane is k7's too: the second check finds it claimed. */
 static void
-test_shared_pane(void)
+shared_pane(struct state *s)
 {
-	struct state s, r;
-
-	build(&s);
-	st_keyp(&s, key(&s, 7))->k_head = st_keyp(&s, key(&s, 6))->k_head;
-	st_keyp(&s, key(&s, 7))->k_tail = st_keyp(&s, key(&s, 6))->k_tail;
-	CHECK(restore(&s, &r) == NULL);
-	CHECK_STR(try(use_all, &r), "bad window list");
-	st_fini(&r);
+	st_keyp(s, key(s, 7))->k_head = st_keyp(s, key(s, 6))->k_head;
+	st_keyp(s, key(s, 7))->k_tail = st_keyp(s, key(s, 6))->k_tail;
 }
 
-/* A key the run never uses is found before a save; so is a count that
- * is not the table's. */
+/* A key the run never uses (found before a save). */
 static void
-test_before_save(void)
+long_key(struct state *s)
+{
+	st_keyp(s, key(s, 9))->k_len = 1u << 30;
+}
+
+/* A count that is not the table's (found before a save). */
+static void
+miscount(struct state *s)
+{
+	st_root(s)->sr_nkeys = NKEYS + 1;
+}
+
+static const struct {
+	const char *name;
+	void (*damage)(struct state *);
+	void (*use)(struct state *);	/* the use that meets it */
+	const char *want;		/* what the check says */
+} damaged[] = {
+	{ "full table", fill_table, use_absent, "bad key table" },
+	{ "timer names a pane", timer_names_pane, pop_all, "bad key" },
+	{ "timer off the arena", timer_off_arena, pop_all, "bad key offset" },
+	{ "key names another's timer", key_names_other_timer, use_all,
+	    "bad timer" },
+	{ "window list loops", window_loop, use_all, "bad window list" },
+	{ "window shared by two keys", shared_pane, use_all,
+	    "bad window list" },
+	{ "key never used", long_key, use_absent, "nothing found" },
+	{ "key never used, then a save", long_key, check_all, "bad key" },
+	{ "count", miscount, check_all, "bad counts" },
+};
+
+/* Each damage is met by its use, not before, and named. */
+static void
+test_damaged(void)
 {
 	struct state s, r;
+	const char *got;
+	size_t i;
 
-	build(&s);
-	st_keyp(&s, key(&s, 9))->k_len = 1u << 30;
-	CHECK(restore(&s, &r) == NULL);
-	CHECK(try(use_absent, &r) == NULL);
-	CHECK_STR(try(check_all, &r), "bad key");
-	st_fini(&r);
-
-	build(&s);
-	st_root(&s)->sr_nkeys = NKEYS + 1;
-	CHECK(restore(&s, &r) == NULL);
-	CHECK_STR(try(check_all, &r), "bad counts");
-	st_fini(&r);
+	for (i = 0; i < sizeof(damaged) / sizeof(damaged[0]); i++) {
+		build(&s);
+		damaged[i].damage(&s);
+		if (restore(&s, &r) != NULL) {
+			st_fini(&s);
+			got = "refused at restore";
+		} else {
+			got = try(damaged[i].use, &r);
+			st_fini(&r);
+		}
+		if (got == NULL)
+			got = "nothing found";
+		if (strcmp(got, damaged[i].want) != 0)
+			fprintf(stderr, "damage \"%s\": ", damaged[i].name);
+		CHECK_STR(got, damaged[i].want);
+	}
 }
 
 int
@@ -369,12 +369,6 @@ main(void)
 	test_timers_first();
 	test_adopt_refuses();
 	test_duplicate_slot();
-	test_full_table();
-	test_timer_names_pane();
-	test_timer_offset();
-	test_key_names_other_timer();
-	test_window_loop();
-	test_shared_pane();
-	test_before_save();
+	test_damaged();
 	return unit_done("state");
 }
