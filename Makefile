@@ -91,7 +91,7 @@ clean: clean-asan
 	rm -f fwin src/*.o $(UNITS)
 
 # Fuzzing (tests/fuzz/, scripts/fuzz). Each target tests/fuzz/fuzz_NAME.c
-# links every src/ object, main.c compiled as fwin_main(). build-fuzz/fuzz_NAME
+# links every src/ object but main.o (it calls fwin_cli()). build-fuzz/fuzz_NAME
 # is the libFuzzer binary (clang); build-fuzz/replay_NAME runs files through
 # the same target once, without libFuzzer (gcc): `make fuzz-replay` feeds it
 # every seed and every saved crasher, as regression inputs.
@@ -101,8 +101,8 @@ FUZZCC = clang
 FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
 FUZZHDRS = tests/fuzz/fuzz.h src/*.h
-FUZZLFOBJS = $(SRCS:src/%.c=$(FUZZDIR)/lf/%.o)
-FUZZRPOBJS = $(SRCS:src/%.c=$(FUZZDIR)/rp/%.o)
+FUZZLFOBJS = $(LIBSRCS:src/%.c=$(FUZZDIR)/lf/%.o)
+FUZZRPOBJS = $(LIBSRCS:src/%.c=$(FUZZDIR)/rp/%.o)
 
 .PHONY: fuzz fuzz-replay clean-fuzz
 .SECONDARY: $(FUZZLFOBJS) $(FUZZRPOBJS)
@@ -114,16 +114,14 @@ fuzz-replay: $(FUZZTARGETS:%=$(FUZZDIR)/replay_%)
 		./$(FUZZDIR)/replay_$$t tests/fuzz/corpus tests/fuzz/crashers; \
 	done
 
-$(FUZZDIR)/lf/main.o $(FUZZDIR)/rp/main.o: FUZZMAIN = -Dmain=fwin_main
-
 $(FUZZDIR)/lf/%.o: src/%.c src/*.h
 	@mkdir -p $(@D)
 	$(FUZZCC) $(CPPFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
-		$(WARNFLAGS) $(FUZZMAIN) -c -o $@ $<
+		$(WARNFLAGS) -c -o $@ $<
 
 $(FUZZDIR)/rp/%.o: src/%.c src/*.h
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(FUZZFLAGS) $(WARNFLAGS) $(FUZZMAIN) -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(FUZZFLAGS) $(WARNFLAGS) -c -o $@ $<
 
 $(FUZZDIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZHDRS) $(FUZZLFOBJS)
 	$(FUZZCC) $(CPPFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer $(WARNFLAGS) \

@@ -12,11 +12,12 @@
 
 #include "agg.h"
 #include "num.h"
-#include "oom.h"
+#include "util.h"
 
 struct acc_count {
 	uint64_t n;
 };
+ARENA_LAYOUT(struct acc_count, 8);
 
 struct acc_sum {		/* sum and avg */
 	int64_t isum;
@@ -24,6 +25,7 @@ struct acc_sum {		/* sum and avg */
 	uint64_t n;
 	uint64_t inexact;	/* a non-integer was seen, or isum overflowed */
 };
+ARENA_LAYOUT(struct acc_sum, 32);
 
 struct acc_ext {		/* min, max, min-by, max-by */
 	double v;
@@ -31,15 +33,18 @@ struct acc_ext {		/* min, max, min-by, max-by */
 	aoff text;
 	uint64_t set;
 };
+ARENA_LAYOUT(struct acc_ext, 32);
 
 struct acc_pick {		/* first, last */
 	uint64_t seq;
 	aoff text;		/* 0 until a value is seen */
 };
+ARENA_LAYOUT(struct acc_pick, 16);
 
 struct acc_distinct {
 	aoff set;
 };
+ARENA_LAYOUT(struct acc_distinct, 8);
 
 /* An open-addressing set of distinct values, in the arena. */
 struct dslot {
@@ -51,6 +56,8 @@ struct dset {
 	uint64_t ds_n;
 	struct dslot ds_slot[];
 };
+ARENA_LAYOUT(struct dslot, 16);
+ARENA_LAYOUT(struct dset, 16);
 
 /* The fold scratch of a distinct aggregate: the same set, outside the
  * arena, holding offsets of the arena's blobs. */
@@ -62,12 +69,12 @@ struct dscratch {
 };
 
 struct agg {
-	enum aggkind kind;
+	const struct aggop *op;
 	size_t off;		/* of its slot in the accumulator block */
 	size_t fidx, oidx;
 	int has_out;
 	const struct fieldref *f, *o;
-	struct dscratch ds;
+	struct dscratch ds;	/* --distinct's fold */
 };
 
 struct aggs {
@@ -76,135 +83,6 @@ struct aggs {
 	size_t accsize;
 	unsigned char *fold;	/* the fold accumulator block */
 };
-
-static size_t
-slot_size(enum aggkind k)
-{
-	switch (k) {
-	case AG_COUNT:
-		return sizeof(struct acc_count);
-	case AG_SUM:
-	case AG_AVG:
-		return sizeof(struct acc_sum);
-	case AG_MIN:
-	case AG_MAX:
-	case AG_MIN_BY:
-	case AG_MAX_BY:
-		return sizeof(struct acc_ext);
-	case AG_FIRST:
-	case AG_LAST:
-		return sizeof(struct acc_pick);
-	case AG_DISTINCT:
-		return sizeof(struct acc_distinct);
-	}
-	abort();
-}
-
-static int
-is_numeric(enum aggkind k)
-{
-	return k == AG_SUM || k == AG_AVG || k == AG_MIN || k == AG_MAX ||
-	    k == AG_MIN_BY || k == AG_MAX_BY;
-}
-
-struct aggs *
-aggs_new(const struct config *c)
-{
-	struct aggs *g;
-	size_t i, off = 0;
-
-	if ((g = calloc(1, sizeof(*g))) == NULL ||
-	    (g->v = calloc(c->naggs ? c->naggs : 1, sizeof(*g->v))) == NULL)
-		fwin_oom();
-	g->n = c->naggs;
-	for (i = 0; i < c->naggs; i++) {
-		struct agg *a = &g->v[i];
-
-		a->kind = c->aggs[i].kind;
-		a->f = &c->aggs[i].f;
-		a->o = &c->aggs[i].out;
-		a->fidx = c->aggs[i].f.idx;
-		a->oidx = c->aggs[i].out.idx;
-		a->has_out = c->aggs[i].has_out;
-		a->off = off;
-		off += slot_size(a->kind);
-	}
-	g->accsize = off;
-	if ((g->fold = calloc(1, off ? off : 1)) == NULL)
-		fwin_oom();
-	return g;
-}
-
-void
-aggs_free(struct aggs *g)
-{
-	size_t i;
-
-	if (g == NULL)
-		return;
-	for (i = 0; i < g->n; i++)
-		free(g->v[i].ds.slot);
-	free(g->v);
-	free(g->fold);
-	free(g);
-}
-
-size_t
-aggs_accsize(const struct aggs *g)
-{
-	return g->accsize;
-}
-
-int
-aggs_extract(const struct aggs *g, const struct record *r,
-    struct aval *vals, struct badfield *bad)
-{
-	size_t i;
-
-	for (i = 0; i < g->n; i++) {
-		const struct agg *a = &g->v[i];
-		struct aval *v = &vals[i];
-		struct num nu;
-
-		v->p = NULL;
-		v->n = 0;
-		if (a->kind == AG_COUNT)
-			continue;
-		if (a->fidx >= r->nf) {
-			bad->f = a->f;
-			bad->what = "missing";
-			return -1;
-		}
-		if (r->f[a->fidx].n == 0)
-			continue;	/* NULL: every aggregate skips it */
-		v->p = r->f[a->fidx].p;
-		v->n = r->f[a->fidx].n;
-		if (is_numeric(a->kind)) {
-			if (num_parse(v->p, v->n, &nu) != 0) {
-				bad->f = a->f;
-				bad->what = "not a number";
-				return -1;
-			}
-			v->d = nu.d;
-			v->i = nu.i;
-			v->is_int = nu.is_int;
-		}
-		if (a->kind == AG_MIN_BY || a->kind == AG_MAX_BY) {
-			if (!a->has_out) {
-				v->out = r->raw;
-				v->outn = r->rawlen;
-			} else if (a->oidx >= r->nf) {
-				bad->f = a->o;
-				bad->what = "missing";
-				return -1;
-			} else {
-				v->out = r->f[a->oidx].p;
-				v->outn = r->f[a->oidx].n;
-			}
-		}
-	}
-	return 0;
-}
 
 static int
 blob_eq(const struct arena *a, aoff b, const char *p, size_t n)
@@ -325,167 +203,6 @@ ext_better(int want_max, double v, uint64_t seq, const struct acc_ext *e)
 	return seq < e->seq;
 }
 
-void
-aggs_add(const struct aggs *g, struct arena *a, aoff acc,
-    const struct aval *vals, uint64_t seq)
-{
-	size_t i;
-
-	for (i = 0; i < g->n; i++) {
-		const struct agg *ag = &g->v[i];
-		const struct aval *v = &vals[i];
-		aoff slot = acc + ag->off;
-
-		if (ag->kind == AG_COUNT) {
-			((struct acc_count *)arena_ptr(a, slot))->n++;
-			continue;
-		}
-		if (v->p == NULL)
-			continue;
-		switch (ag->kind) {
-		case AG_SUM:
-		case AG_AVG: {
-			struct acc_sum *s = arena_ptr(a, slot);
-
-			s->n++;
-			s->fsum += v->d;
-			if (!v->is_int ||
-			    __builtin_add_overflow(s->isum, v->i, &s->isum))
-				s->inexact = 1;
-			break;
-		}
-		case AG_MIN:
-		case AG_MAX:
-		case AG_MIN_BY:
-		case AG_MAX_BY: {
-			struct acc_ext *e = arena_ptr(a, slot);
-			int want_max = ag->kind == AG_MAX || ag->kind == AG_MAX_BY;
-			int by = ag->kind == AG_MIN_BY || ag->kind == AG_MAX_BY;
-
-			if (!ext_better(want_max, v->d, seq, e))
-				break;
-			e->v = v->d;
-			e->seq = seq;
-			e->set = 1;
-			if (by)
-				blob_set(a, slot + offsetof(struct acc_ext, text),
-				    v->out, v->outn);
-			else
-				blob_set(a, slot + offsetof(struct acc_ext, text),
-				    v->p, v->n);
-			break;
-		}
-		case AG_FIRST: {
-			struct acc_pick *pk = arena_ptr(a, slot);
-
-			if (pk->text != 0)
-				break;
-			pk->seq = seq;
-			blob_set(a, slot + offsetof(struct acc_pick, text),
-			    v->p, v->n);
-			break;
-		}
-		case AG_LAST: {
-			struct acc_pick *pk = arena_ptr(a, slot);
-
-			pk->seq = seq;
-			blob_set(a, slot + offsetof(struct acc_pick, text),
-			    v->p, v->n);
-			break;
-		}
-		case AG_DISTINCT:
-			distinct_put(a, slot, XXH3_64bits(v->p, v->n), v->p, v->n, 0);
-			break;
-		case AG_COUNT:
-			break;
-		}
-	}
-}
-
-void
-aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
-{
-	size_t i;
-	uint64_t j;
-
-	for (i = 0; i < g->n; i++) {
-		const struct agg *ag = &g->v[i];
-		aoff ds = dst + ag->off, ss = src + ag->off;
-
-		switch (ag->kind) {
-		case AG_COUNT:
-			((struct acc_count *)arena_ptr(a, ds))->n +=
-			    ((struct acc_count *)arena_ptr(a, ss))->n;
-			break;
-		case AG_SUM:
-		case AG_AVG:
-			sum_merge(arena_ptr(a, ds), arena_ptr(a, ss));
-			break;
-		case AG_MIN:
-		case AG_MAX:
-		case AG_MIN_BY:
-		case AG_MAX_BY: {
-			struct acc_ext *d = arena_ptr(a, ds), *s = arena_ptr(a, ss);
-
-			if (s->set && ext_better(ag->kind == AG_MAX ||
-			    ag->kind == AG_MAX_BY, s->v, s->seq, d)) {
-				aoff old = d->text;
-
-				*d = *s;
-				s->text = old;
-			}
-			blob_free(a, s->text);
-			s->text = 0;
-			break;
-		}
-		case AG_FIRST:
-		case AG_LAST: {
-			struct acc_pick *d = arena_ptr(a, ds), *s = arena_ptr(a, ss);
-
-			if (s->text != 0 && (d->text == 0 ||
-			    (ag->kind == AG_FIRST ? s->seq < d->seq :
-			    s->seq > d->seq))) {
-				aoff old = d->text;
-
-				*d = *s;
-				s->text = old;
-			}
-			blob_free(a, s->text);
-			s->text = 0;
-			break;
-		}
-		case AG_DISTINCT: {
-			struct acc_distinct *d = arena_ptr(a, ds);
-			aoff set = ((struct acc_distinct *)arena_ptr(a, ss))->set;
-			uint64_t cap;
-
-			if (set == 0)
-				break;
-			((struct acc_distinct *)arena_ptr(a, ss))->set = 0;
-			if (d->set == 0) {
-				d->set = set;
-				break;
-			}
-			cap = ((struct dset *)arena_ptr(a, set))->ds_cap;
-			for (j = 0; j < cap; j++) {
-				const struct dslot *sl =
-				    &((struct dset *)arena_ptr(a, set))->ds_slot[j];
-				const struct blob *b;
-
-				if (sl->blob == 0)
-					continue;
-				b = blob_at(a, sl->blob);
-				distinct_put(a, ds, sl->h, b->b_data, b->b_len,
-				    sl->blob);
-			}
-			arena_free(a, set, sizeof(struct dset) +
-			    cap * sizeof(struct dslot));
-			break;
-		}
-		}
-	}
-}
-
 /* Whether b is a blob of the used arena, not overlapping another block;
  * claims it in m. */
 static int
@@ -501,122 +218,6 @@ blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
 	return x->b_len <= x->b_cap &&
 	    x->b_cap <= used - b - sizeof(struct blob) &&
 	    arena_claim(m, b, sizeof(struct blob) + x->b_cap) == 0;
-}
-
-const char *
-aggs_check(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
-{
-	const struct aggs *g = arg;
-	uint64_t used = m->used, j, n;
-	size_t i;
-
-	for (i = 0; i < g->n; i++) {
-		const void *slot = arena_ptr(a, acc + g->v[i].off);
-
-		switch (g->v[i].kind) {
-		case AG_MIN:
-		case AG_MAX:
-		case AG_MIN_BY:
-		case AG_MAX_BY: {
-			const struct acc_ext *e = slot;
-
-			if ((e->set || e->text != 0) && !blob_ok(a, e->text, m))
-				return "bad value in an accumulator";
-			break;
-		}
-		case AG_FIRST:
-		case AG_LAST: {
-			const struct acc_pick *pk = slot;
-
-			if (pk->text != 0 && !blob_ok(a, pk->text, m))
-				return "bad value in an accumulator";
-			break;
-		}
-		case AG_DISTINCT: {
-			aoff set = ((const struct acc_distinct *)slot)->set;
-			const struct dset *ds;
-
-			if (set == 0)
-				break;
-			if (set < sizeof(struct arena_hdr) || set % 8 != 0 ||
-			    set >= used || used - set < sizeof(*ds))
-				return "bad distinct set";
-			ds = arena_ptr(a, set);
-			if (ds->ds_cap < 2 || (ds->ds_cap & (ds->ds_cap - 1)) ||
-			    ds->ds_cap > (used - set - sizeof(*ds)) /
-			    sizeof(struct dslot) || ds->ds_n >= ds->ds_cap ||
-			    arena_claim(m, set, sizeof(*ds) +
-			    ds->ds_cap * sizeof(struct dslot)) != 0)
-				return "bad distinct set";
-			for (j = 0, n = 0; j < ds->ds_cap; j++) {
-				if (ds->ds_slot[j].blob == 0)
-					continue;
-				if (!blob_ok(a, ds->ds_slot[j].blob, m))
-					return "bad distinct value";
-				n++;
-			}
-			/* probing ends only if some slot is empty */
-			if (n != ds->ds_n)
-				return "bad distinct set count";
-			break;
-		}
-		default:
-			break;
-		}
-	}
-	return NULL;
-}
-
-void
-aggs_release(const struct aggs *g, struct arena *a, aoff acc)
-{
-	size_t i;
-	uint64_t j;
-
-	for (i = 0; i < g->n; i++) {
-		const struct agg *ag = &g->v[i];
-		aoff slot = acc + ag->off;
-
-		switch (ag->kind) {
-		case AG_MIN:
-		case AG_MAX:
-		case AG_MIN_BY:
-		case AG_MAX_BY:
-			blob_free(a, ((struct acc_ext *)arena_ptr(a, slot))->text);
-			break;
-		case AG_FIRST:
-		case AG_LAST:
-			blob_free(a, ((struct acc_pick *)arena_ptr(a, slot))->text);
-			break;
-		case AG_DISTINCT: {
-			aoff set = ((struct acc_distinct *)arena_ptr(a, slot))->set;
-			struct dset *s;
-
-			if (set == 0)
-				break;
-			s = arena_ptr(a, set);
-			for (j = 0; j < s->ds_cap; j++)
-				blob_free(a, s->ds_slot[j].blob);
-			arena_free(a, set, sizeof(struct dset) +
-			    s->ds_cap * sizeof(struct dslot));
-			break;
-		}
-		default:
-			break;
-		}
-	}
-}
-
-void
-aggs_fold_begin(struct aggs *g)
-{
-	size_t i;
-
-	memset(g->fold, 0, g->accsize);
-	for (i = 0; i < g->n; i++) {
-		g->v[i].ds.single = 0;
-		g->v[i].ds.nfolded = 0;
-	}
 }
 
 static void
@@ -676,73 +277,6 @@ fold_distinct(struct dscratch *ds, const struct arena *a, aoff set)
 	scratch_merge(ds, a, set);
 }
 
-void
-aggs_fold(struct aggs *g, const struct arena *a, aoff acc)
-{
-	size_t i;
-
-	for (i = 0; i < g->n; i++) {
-		struct agg *ag = &g->v[i];
-		const void *src = arena_ptr(a, acc + ag->off);
-		void *dst = g->fold + ag->off;
-
-		switch (ag->kind) {
-		case AG_COUNT:
-			((struct acc_count *)dst)->n +=
-			    ((const struct acc_count *)src)->n;
-			break;
-		case AG_SUM:
-		case AG_AVG:
-			sum_merge(dst, src);
-			break;
-		case AG_MIN:
-		case AG_MAX:
-		case AG_MIN_BY:
-		case AG_MAX_BY: {
-			const struct acc_ext *s = src;
-			struct acc_ext *d = dst;
-
-			if (s->set && ext_better(ag->kind == AG_MAX ||
-			    ag->kind == AG_MAX_BY, s->v, s->seq, d))
-				*d = *s;
-			break;
-		}
-		case AG_FIRST:
-		case AG_LAST: {
-			const struct acc_pick *s = src;
-			struct acc_pick *d = dst;
-
-			if (s->text != 0 && (d->text == 0 ||
-			    (ag->kind == AG_FIRST ? s->seq < d->seq :
-			    s->seq > d->seq)))
-				*d = *s;
-			break;
-		}
-		case AG_DISTINCT:
-			fold_distinct(&ag->ds, a,
-			    ((const struct acc_distinct *)src)->set);
-			break;
-		}
-	}
-}
-
-int
-aggs_keepable(const struct aggs *g)
-{
-	size_t i;
-
-	for (i = 0; i < g->n; i++)
-		if (g->v[i].kind == AG_DISTINCT)
-			return 0;
-	return 1;
-}
-
-void
-aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst)
-{
-	memcpy(arena_ptr(a, dst), g->fold, g->accsize);
-}
-
 static void
 emit_int(struct out *o, int64_t v)
 {
@@ -759,77 +293,690 @@ emit_double(struct out *o, double v)
 	out_own_num(o, buf, num_format_double(buf, v));
 }
 
+
+/* --- count --- */
+
+static void
+count_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	(void)v;
+	(void)seq;
+	((struct acc_count *)arena_ptr(a, slot))->n++;
+}
+
+static void
+count_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	(void)ag;
+	(void)a;
+	((struct acc_count *)dst)->n += ((const struct acc_count *)src)->n;
+}
+
+static void
+count_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	(void)ag;
+	(void)a;
+	emit_int(o, (int64_t)((const struct acc_count *)acc)->n);
+}
+
+/* --- sum and avg --- */
+
+static void
+sum_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	struct acc_sum *s = arena_ptr(a, slot);
+
+	(void)seq;
+	s->n++;
+	s->fsum += v->d;
+	if (!v->is_int || __builtin_add_overflow(s->isum, v->i, &s->isum))
+		s->inexact = 1;
+}
+
+static void
+sum_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	(void)ag;
+	(void)a;
+	sum_merge(dst, src);
+}
+
+static void
+sum_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
+{
+	const struct acc_sum *s = acc;
+
+	(void)ag;
+	(void)a;
+	if (s->n == 0)
+		out_null(o);
+	else if (!s->inexact)
+		emit_int(o, s->isum);
+	else
+		emit_double(o, s->fsum);
+}
+
+static void
+avg_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
+{
+	const struct acc_sum *s = acc;
+
+	(void)ag;
+	(void)a;
+	if (s->n == 0)
+		out_null(o);
+	else
+		emit_double(o, s->inexact ? s->fsum / s->n :
+		    (double)s->isum / s->n);
+}
+
+/* --- min, max, min-by, max-by: the extreme value and its text --- */
+
+static void
+ext_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq,
+    int want_max, int by)
+{
+	struct acc_ext *e = arena_ptr(a, slot);
+
+	if (!ext_better(want_max, v->d, seq, e))
+		return;
+	e->v = v->d;
+	e->seq = seq;
+	e->set = 1;
+	blob_set(a, slot + offsetof(struct acc_ext, text), by ? v->out : v->p,
+	    by ? v->outn : v->n);
+}
+
+static void
+min_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	ext_add(a, slot, v, seq, 0, 0);
+}
+
+static void
+max_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	ext_add(a, slot, v, seq, 1, 0);
+}
+
+static void
+min_by_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	ext_add(a, slot, v, seq, 0, 1);
+}
+
+static void
+max_by_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	ext_add(a, slot, v, seq, 1, 1);
+}
+
+static void
+ext_merge(struct arena *a, aoff dst, aoff src, int want_max)
+{
+	struct acc_ext *d = arena_ptr(a, dst), *s = arena_ptr(a, src);
+
+	if (s->set && ext_better(want_max, s->v, s->seq, d)) {
+		aoff old = d->text;
+
+		*d = *s;
+		s->text = old;
+	}
+	blob_free(a, s->text);
+	s->text = 0;
+}
+
+static void
+min_merge(struct arena *a, aoff dst, aoff src)
+{
+	ext_merge(a, dst, src, 0);
+}
+
+static void
+max_merge(struct arena *a, aoff dst, aoff src)
+{
+	ext_merge(a, dst, src, 1);
+}
+
+static void
+min_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	const struct acc_ext *s = src;
+
+	(void)ag;
+	(void)a;
+	if (s->set && ext_better(0, s->v, s->seq, dst))
+		*(struct acc_ext *)dst = *s;
+}
+
+static void
+max_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	const struct acc_ext *s = src;
+
+	(void)ag;
+	(void)a;
+	if (s->set && ext_better(1, s->v, s->seq, dst))
+		*(struct acc_ext *)dst = *s;
+}
+
+/* min and max print the value as it was written: a number */
+static void
+ext_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	const struct acc_ext *e = acc;
+	const struct blob *b;
+
+	(void)ag;
+	if (!e->set) {
+		out_null(o);
+		return;
+	}
+	b = blob_at(a, e->text);
+	out_num(o, b->b_data, b->b_len);
+}
+
+/* min-by and max-by print a field or a record: text */
+static void
+by_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
+{
+	const struct acc_ext *e = acc;
+	const struct blob *b;
+
+	(void)ag;
+	if (!e->set) {
+		out_null(o);
+		return;
+	}
+	b = blob_at(a, e->text);
+	out_str(o, b->b_data, b->b_len);
+}
+
+static const char *
+ext_check(const struct arena *a, const void *slot, struct arena_claims *m)
+{
+	const struct acc_ext *e = slot;
+
+	if ((e->set || e->text != 0) && !blob_ok(a, e->text, m))
+		return "bad value in an accumulator";
+	return NULL;
+}
+
+static void
+ext_release(struct arena *a, aoff slot)
+{
+	blob_free(a, ((struct acc_ext *)arena_ptr(a, slot))->text);
+}
+
+/* --- first, last: by arrival number --- */
+
+static void
+first_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	struct acc_pick *pk = arena_ptr(a, slot);
+
+	if (pk->text != 0)
+		return;
+	pk->seq = seq;
+	blob_set(a, slot + offsetof(struct acc_pick, text), v->p, v->n);
+}
+
+static void
+last_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	struct acc_pick *pk = arena_ptr(a, slot);
+
+	pk->seq = seq;
+	blob_set(a, slot + offsetof(struct acc_pick, text), v->p, v->n);
+}
+
+/* Whether pick s replaces pick d: an earlier (first) or later (last)
+ * arrival. */
+static int
+pick_better(int last, const struct acc_pick *s, const struct acc_pick *d)
+{
+	return s->text != 0 && (d->text == 0 ||
+	    (last ? s->seq > d->seq : s->seq < d->seq));
+}
+
+static void
+pick_merge(struct arena *a, aoff dst, aoff src, int last)
+{
+	struct acc_pick *d = arena_ptr(a, dst), *s = arena_ptr(a, src);
+
+	if (pick_better(last, s, d)) {
+		aoff old = d->text;
+
+		*d = *s;
+		s->text = old;
+	}
+	blob_free(a, s->text);
+	s->text = 0;
+}
+
+static void
+first_merge(struct arena *a, aoff dst, aoff src)
+{
+	pick_merge(a, dst, src, 0);
+}
+
+static void
+last_merge(struct arena *a, aoff dst, aoff src)
+{
+	pick_merge(a, dst, src, 1);
+}
+
+static void
+first_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	(void)ag;
+	(void)a;
+	if (pick_better(0, src, dst))
+		*(struct acc_pick *)dst = *(const struct acc_pick *)src;
+}
+
+static void
+last_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	(void)ag;
+	(void)a;
+	if (pick_better(1, src, dst))
+		*(struct acc_pick *)dst = *(const struct acc_pick *)src;
+}
+
+static void
+pick_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	const struct acc_pick *pk = acc;
+	const struct blob *b;
+
+	(void)ag;
+	if (pk->text == 0) {
+		out_null(o);
+		return;
+	}
+	b = blob_at(a, pk->text);
+	out_str(o, b->b_data, b->b_len);
+}
+
+static const char *
+pick_check(const struct arena *a, const void *slot, struct arena_claims *m)
+{
+	const struct acc_pick *pk = slot;
+
+	if (pk->text != 0 && !blob_ok(a, pk->text, m))
+		return "bad value in an accumulator";
+	return NULL;
+}
+
+static void
+pick_release(struct arena *a, aoff slot)
+{
+	blob_free(a, ((struct acc_pick *)arena_ptr(a, slot))->text);
+}
+
+/* --- distinct: a set of the values, in the arena --- */
+
+static void
+distinct_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	(void)seq;
+	distinct_put(a, slot, XXH3_64bits(v->p, v->n), v->p, v->n, 0);
+}
+
+static void
+distinct_merge(struct arena *a, aoff dst, aoff src)
+{
+	struct acc_distinct *d = arena_ptr(a, dst);
+	aoff set = ((struct acc_distinct *)arena_ptr(a, src))->set;
+	uint64_t cap, j;
+
+	if (set == 0)
+		return;
+	((struct acc_distinct *)arena_ptr(a, src))->set = 0;
+	if (d->set == 0) {
+		d->set = set;
+		return;
+	}
+	cap = ((struct dset *)arena_ptr(a, set))->ds_cap;
+	for (j = 0; j < cap; j++) {
+		const struct dslot *sl = &((struct dset *)arena_ptr(a, set))->ds_slot[j];
+		const struct blob *b;
+
+		if (sl->blob == 0)
+			continue;
+		b = blob_at(a, sl->blob);
+		distinct_put(a, dst, sl->h, b->b_data, b->b_len, sl->blob);
+	}
+	arena_free(a, set, sizeof(struct dset) + cap * sizeof(struct dslot));
+}
+
+static void
+distinct_fold(struct agg *ag, const struct arena *a, void *dst,
+    const void *src)
+{
+	(void)dst;
+	fold_distinct(&ag->ds, a, ((const struct acc_distinct *)src)->set);
+}
+
+static void
+distinct_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	const struct dscratch *ds = &ag->ds;
+
+	(void)acc;
+	if (ds->nfolded == 0)
+		out_null(o);
+	else if (ds->nfolded == 1)
+		emit_int(o, (int64_t)((const struct dset *)
+		    arena_ptr(a, ds->single))->ds_n);
+	else
+		emit_int(o, (int64_t)ds->n);
+}
+
+static const char *
+distinct_check(const struct arena *a, const void *slot,
+    struct arena_claims *m)
+{
+	aoff set = ((const struct acc_distinct *)slot)->set;
+	uint64_t used = m->used, j, n;
+	const struct dset *ds;
+
+	if (set == 0)
+		return NULL;
+	if (set < sizeof(struct arena_hdr) || set % 8 != 0 ||
+	    set >= used || used - set < sizeof(*ds))
+		return "bad distinct set";
+	ds = arena_ptr(a, set);
+	if (ds->ds_cap < 2 || (ds->ds_cap & (ds->ds_cap - 1)) ||
+	    ds->ds_cap > (used - set - sizeof(*ds)) / sizeof(struct dslot) ||
+	    ds->ds_n >= ds->ds_cap ||
+	    arena_claim(m, set, sizeof(*ds) + ds->ds_cap * sizeof(struct dslot)) !=
+	    0)
+		return "bad distinct set";
+	for (j = 0, n = 0; j < ds->ds_cap; j++) {
+		if (ds->ds_slot[j].blob == 0)
+			continue;
+		if (!blob_ok(a, ds->ds_slot[j].blob, m))
+			return "bad distinct value";
+		n++;
+	}
+	/* probing ends only if some slot is empty */
+	if (n != ds->ds_n)
+		return "bad distinct set count";
+	return NULL;
+}
+
+static void
+distinct_release(struct arena *a, aoff slot)
+{
+	aoff set = ((struct acc_distinct *)arena_ptr(a, slot))->set;
+	struct dset *s;
+	uint64_t j;
+
+	if (set == 0)
+		return;
+	s = arena_ptr(a, set);
+	for (j = 0; j < s->ds_cap; j++)
+		blob_free(a, s->ds_slot[j].blob);
+	arena_free(a, set, sizeof(struct dset) + s->ds_cap * sizeof(struct dslot));
+}
+
+/* --- the table --- */
+
+#define NUM (AGF_FIELD | AGF_NUMBER)
+
+static const struct aggop table[] = {
+	{ "count", "count", 0, sizeof(struct acc_count),
+	    count_add, NULL, count_fold, count_emit, NULL, NULL },
+	{ "sum", "sum", NUM, sizeof(struct acc_sum),
+	    sum_add, NULL, sum_fold, sum_emit, NULL, NULL },
+	{ "avg", "avg", NUM, sizeof(struct acc_sum),
+	    sum_add, NULL, sum_fold, avg_emit, NULL, NULL },
+	{ "min", "min", NUM, sizeof(struct acc_ext),
+	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
+	{ "max", "max", NUM, sizeof(struct acc_ext),
+	    max_add, max_merge, max_fold, ext_emit, ext_check, ext_release },
+	{ "first", "first", AGF_FIELD, sizeof(struct acc_pick),
+	    first_add, first_merge, first_fold, pick_emit, pick_check,
+	    pick_release },
+	{ "last", "last", AGF_FIELD, sizeof(struct acc_pick),
+	    last_add, last_merge, last_fold, pick_emit, pick_check,
+	    pick_release },
+	{ "distinct", "distinct", AGF_FIELD | AGF_NOKEEP,
+	    sizeof(struct acc_distinct), distinct_add, distinct_merge,
+	    distinct_fold, distinct_emit, distinct_check, distinct_release },
+	{ "min-by", "min_by", NUM | AGF_OUT, sizeof(struct acc_ext),
+	    min_by_add, min_merge, min_fold, by_emit, ext_check, ext_release },
+	{ "max-by", "max_by", NUM | AGF_OUT, sizeof(struct acc_ext),
+	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release },
+};
+
+#undef NUM
+
+const struct aggop *
+agg_lookup(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(table) / sizeof(table[0]); i++)
+		if (strcmp(table[i].option, name) == 0)
+			return &table[i];
+	return NULL;
+}
+
+const struct aggop *
+agg_at(size_t i)
+{
+	return i < sizeof(table) / sizeof(table[0]) ? &table[i] : NULL;
+}
+
+/* --- the compiled aggregates of a pipeline --- */
+
+struct aggs *
+aggs_new(const struct config *c)
+{
+	struct aggs *g = xcalloc(1, sizeof(*g));
+	size_t i, off = 0;
+
+	g->v = xcalloc(c->naggs ? c->naggs : 1, sizeof(*g->v));
+	g->n = c->naggs;
+	for (i = 0; i < c->naggs; i++) {
+		struct agg *a = &g->v[i];
+
+		a->op = c->aggs[i].op;
+		a->f = &c->aggs[i].f;
+		a->o = &c->aggs[i].out;
+		a->fidx = c->aggs[i].f.idx;
+		a->oidx = c->aggs[i].out.idx;
+		a->has_out = c->aggs[i].has_out;
+		a->off = off;
+		off += a->op->size;
+	}
+	g->accsize = off;
+	g->fold = xcalloc(1, off ? off : 1);
+	return g;
+}
+
 void
-aggs_emit(struct aggs *g, const struct arena *a, struct out *o)
+aggs_free(struct aggs *g)
+{
+	size_t i;
+
+	if (g == NULL)
+		return;
+	for (i = 0; i < g->n; i++)
+		free(g->v[i].ds.slot);
+	free(g->v);
+	free(g->fold);
+	free(g);
+}
+
+size_t
+aggs_accsize(const struct aggs *g)
+{
+	return g->accsize;
+}
+
+int
+aggs_extract(const struct aggs *g, const struct record *r,
+    struct aval *vals, struct badfield *bad)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		const struct agg *a = &g->v[i];
+		unsigned fl = a->op->flags;
+		struct aval *v = &vals[i];
+		struct num nu;
+
+		v->p = NULL;
+		v->n = 0;
+		if (!(fl & AGF_FIELD))
+			continue;
+		if (a->fidx >= r->nf) {
+			bad->f = a->f;
+			bad->what = "missing";
+			return -1;
+		}
+		if (r->f[a->fidx].n == 0)
+			continue;	/* NULL: every aggregate skips it */
+		v->p = r->f[a->fidx].p;
+		v->n = r->f[a->fidx].n;
+		if (fl & AGF_NUMBER) {
+			if (num_parse(v->p, v->n, &nu) != 0) {
+				bad->f = a->f;
+				bad->what = "not a number";
+				return -1;
+			}
+			v->d = nu.d;
+			v->i = nu.i;
+			v->is_int = nu.is_int;
+		}
+		if (fl & AGF_OUT) {
+			if (!a->has_out) {
+				v->out = r->raw;
+				v->outn = r->rawlen;
+			} else if (a->oidx >= r->nf) {
+				bad->f = a->o;
+				bad->what = "missing";
+				return -1;
+			} else {
+				v->out = r->f[a->oidx].p;
+				v->outn = r->f[a->oidx].n;
+			}
+		}
+	}
+	return 0;
+}
+
+void
+aggs_add(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		const struct agg *ag = &g->v[i];
+
+		if ((ag->op->flags & AGF_FIELD) && vals[i].p == NULL)
+			continue;	/* NULL */
+		ag->op->add(a, acc + ag->off, &vals[i], seq);
+	}
+}
+
+void
+aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		const struct agg *ag = &g->v[i];
+		aoff d = dst + ag->off, s = src + ag->off;
+
+		if (ag->op->merge != NULL)
+			ag->op->merge(a, d, s);
+		else	/* a slot that keeps no offset folds in place */
+			ag->op->fold(NULL, a, arena_ptr(a, d), arena_ptr(a, s));
+	}
+}
+
+const char *
+aggs_check(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
+{
+	const struct aggs *g = arg;
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->check != NULL && (why = g->v[i].op->check(a,
+		    arena_ptr(a, acc + g->v[i].off), m)) != NULL)
+			return why;
+	return NULL;
+}
+
+void
+aggs_release(const struct aggs *g, struct arena *a, aoff acc)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->release != NULL)
+			g->v[i].op->release(a, acc + g->v[i].off);
+}
+
+void
+aggs_fold_begin(struct aggs *g)
+{
+	size_t i;
+
+	memset(g->fold, 0, g->accsize);
+	for (i = 0; i < g->n; i++) {
+		g->v[i].ds.single = 0;
+		g->v[i].ds.nfolded = 0;
+	}
+}
+
+void
+aggs_fold(struct aggs *g, const struct arena *a, aoff acc)
 {
 	size_t i;
 
 	for (i = 0; i < g->n; i++) {
 		struct agg *ag = &g->v[i];
-		const void *acc = g->fold + ag->off;
 
-		switch (ag->kind) {
-		case AG_COUNT:
-			emit_int(o, (int64_t)((const struct acc_count *)acc)->n);
-			break;
-		case AG_SUM:
-		case AG_AVG: {
-			const struct acc_sum *s = acc;
-
-			if (s->n == 0)
-				out_null(o);
-			else if (ag->kind == AG_AVG)
-				emit_double(o, s->inexact ? s->fsum / s->n :
-				    (double)s->isum / s->n);
-			else if (!s->inexact)
-				emit_int(o, s->isum);
-			else
-				emit_double(o, s->fsum);
-			break;
-		}
-		case AG_MIN:
-		case AG_MAX:
-		case AG_MIN_BY:
-		case AG_MAX_BY: {
-			const struct acc_ext *e = acc;
-			const struct blob *b;
-
-			if (!e->set) {
-				out_null(o);
-				break;
-			}
-			b = blob_at(a, e->text);
-			if (ag->kind == AG_MIN || ag->kind == AG_MAX)
-				out_num(o, b->b_data, b->b_len);
-			else
-				out_str(o, b->b_data, b->b_len);
-			break;
-		}
-		case AG_FIRST:
-		case AG_LAST: {
-			const struct acc_pick *pk = acc;
-			const struct blob *b;
-
-			if (pk->text == 0) {
-				out_null(o);
-				break;
-			}
-			b = blob_at(a, pk->text);
-			out_str(o, b->b_data, b->b_len);
-			break;
-		}
-		case AG_DISTINCT: {
-			const struct dscratch *ds = &ag->ds;
-
-			if (ds->nfolded == 0)
-				out_null(o);
-			else if (ds->nfolded == 1)
-				emit_int(o, (int64_t)((const struct dset *)
-				    arena_ptr(a, ds->single))->ds_n);
-			else
-				emit_int(o, (int64_t)ds->n);
-			break;
-		}
-		}
+		ag->op->fold(ag, a, g->fold + ag->off,
+		    arena_ptr(a, acc + ag->off));
 	}
+}
+
+int
+aggs_keepable(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->flags & AGF_NOKEEP)
+			return 0;
+	return 1;
+}
+
+void
+aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst)
+{
+	memcpy(arena_ptr(a, dst), g->fold, g->accsize);
+}
+
+void
+aggs_emit(struct aggs *g, const struct arena *a, struct out *o)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		g->v[i].op->emit(&g->v[i], a, g->fold + g->v[i].off, o);
 }

@@ -1,9 +1,13 @@
-/* agg: the aggregate table. Every aggregate has the same four operations,
- * the shape of Flink's AggregateFunction: init (a zeroed accumulator),
- * add (one record), merge (fold an accumulator into the fold scratch:
- * slices, and later sessions, are merged this way) and result (cells).
- * Accumulators live in the arena, at a fixed offset inside each window
- * slice; strings and distinct sets they keep are arena blobs too. */
+/* agg: the aggregate table. Every aggregate is one entry of operations,
+ * the shape of Flink's AggregateFunction: add (one record), merge (move
+ * one accumulator into another: sessions that merge), fold (merge into
+ * the fold scratch without taking anything: slices folded into a window)
+ * and emit (the result cells), with check (for restored state) and
+ * release (what it keeps in the arena). Accumulators live in the arena,
+ * at a fixed offset inside each pane; strings and sets they keep are
+ * arena blocks too. The command line's options, the usage text, the
+ * header names and the pipeline's fingerprint are derived from the
+ * table: a new aggregate is one entry and its functions. */
 #ifndef FWIN_AGG_H
 #define FWIN_AGG_H
 
@@ -31,6 +35,46 @@ struct badfield {
 	const struct fieldref *f;
 	const char *what;	/* "missing" or "not a number" */
 };
+
+struct agg;
+
+enum {
+	AGF_FIELD = 1,		/* takes a FIELD (--sum F); NULLs are skipped */
+	AGF_NUMBER = 2,		/* the FIELD must be a number */
+	AGF_OUT = 4,		/* F[:OUT] */
+	AGF_NOKEEP = 8		/* its fold is not a block that can be kept */
+};
+
+struct aggop {
+	const char *option;	/* the long option, without "--" */
+	const char *column;	/* header: "count", or column_F */
+	unsigned flags;		/* AGF_* */
+	size_t size;		/* bytes of its accumulator, a multiple of 8 */
+	/* Adds a record's value (arrival number seq) to the slot at off. */
+	void (*add)(struct arena *a, aoff slot, const struct aval *v,
+	    uint64_t seq);
+	/* Merges the slot at src into the one at dst; what src kept moves
+	 * to dst or is freed. NULL: fold works on arena slots too. */
+	void (*merge)(struct arena *a, aoff dst, aoff src);
+	/* Merges the slot src (in the arena) into the fold scratch dst,
+	 * taking nothing from src. */
+	void (*fold)(struct agg *ag, const struct arena *a, void *dst,
+	    const void *src);
+	/* Writes the folded result's cells. */
+	void (*emit)(struct agg *ag, const struct arena *a, const void *fold,
+	    struct out *o);
+	/* Checks a restored slot, claiming in m the blocks it keeps; NULL,
+	 * or what is wrong. NULL: a slot holds no offset. */
+	const char *(*check)(const struct arena *a, const void *slot,
+	    struct arena_claims *m);
+	/* Frees what the slot keeps. NULL: nothing. */
+	void (*release)(struct arena *a, aoff slot);
+};
+
+/* The aggregate whose option is name, or NULL. */
+const struct aggop *agg_lookup(const char *name);
+/* The table's i-th entry, or NULL past its end. */
+const struct aggop *agg_at(size_t i);
 
 struct aggs;
 
@@ -64,7 +108,7 @@ const char *aggs_check(void *arg, const struct arena *a, aoff acc,
 /* Frees what the accumulators at acc keep in the arena. */
 void aggs_release(const struct aggs *g, struct arena *a, aoff acc);
 
-/* Folding: begin, merge one or more accumulators, then write the result
+/* Folding: begin, fold one or more accumulators, then write the result
  * cells. The arena must not change between begin and emit. */
 void aggs_fold_begin(struct aggs *g);
 void aggs_fold(struct aggs *g, const struct arena *a, aoff acc);

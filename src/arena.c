@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "arena.h"
+#include "util.h"
 
 #define SMALL_MAX	1024
 #define NSMALL		(SMALL_MAX / 16)
@@ -107,9 +108,8 @@ grow(struct arena *a, uint64_t need)
 	} else
 		p = mremap(a->base, a->cap, cap, MREMAP_MAYMOVE);
 	if (p == MAP_FAILED) {
-		fprintf(stderr, "fwin: cannot grow state to %llu bytes: %s\n",
+		fwin_die("cannot grow state to %llu bytes: %s",
 		    (unsigned long long)cap, strerror(errno));
-		exit(1);
 	}
 	huge_pages(p, cap);
 	a->base = p;
@@ -125,8 +125,7 @@ arena_alloc(struct arena *a, size_t n)
 	aoff off;
 
 	if (c >= ARENA_NCLASS) {
-		fprintf(stderr, "fwin: state block of %zu bytes is too large\n", n);
-		exit(1);
+		fwin_die("state block of %zu bytes is too large", n);
 	}
 	if ((off = h->ah_free[c]) != 0) {
 		h->ah_free[c] = *(aoff *)(a->base + off);

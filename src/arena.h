@@ -12,6 +12,23 @@
 
 typedef uint64_t aoff;
 
+/*
+ * The checkpoint format's version. A checkpoint's payload is the arena's
+ * bytes as they are, so every struct stored in the arena is part of the
+ * format: each is pinned, where it is defined, to this version with
+ * ARENA_LAYOUT. Changing a layout fails the build until the version is
+ * raised (older files are then refused) and the pinned sizes with it.
+ * Version 3: keys carry their key group and the operator's block; the
+ * driver's counters left the root for a block of their own.
+ */
+#define ARENA_FORMAT 3
+#define ARENA_LAYOUT(type, size) \
+	_Static_assert(ARENA_FORMAT == 3 && sizeof(type) == (size), \
+	    #type " is stored in checkpoints of format 3")
+#define ARENA_OFFSET(type, field, off) \
+	_Static_assert(ARENA_FORMAT == 3 && offsetof(type, field) == (off), \
+	    #type "." #field " is stored in checkpoints of format 3")
+
 #define ARENA_NCLASS 96
 
 /* At offset 0 of the region. */
@@ -22,6 +39,9 @@ struct arena_hdr {
 	aoff ah_free[ARENA_NCLASS];	/* free lists, by size class */
 	aoff ah_root;			/* the owner's root object */
 };
+
+ARENA_LAYOUT(struct arena_hdr, 800);
+ARENA_OFFSET(struct arena_hdr, ah_root, 792);
 
 struct arena {
 	uint8_t *base;
@@ -63,6 +83,7 @@ struct blob {
 	uint32_t b_cap;
 	char b_data[];
 };
+ARENA_LAYOUT(struct blob, 8);
 
 /* Sets *slot (a blob offset or 0) to hold p[0..n). slot_off is the
  * offset of the aoff field that holds the blob, so that it can be written

@@ -46,11 +46,12 @@
 #include <xxhash.h>
 
 #include "ckpt.h"
+#include "operator.h"
 #include "state.h"
 #include "timefmt.h"
+#include "util.h"
 
 #define CK_MAGIC	"FWINCKPT"
-#define CK_VERSION	2
 #define CK_PAGE		4096
 #define CK_HDRMAX	(1u << 24)	/* a sane bound on the header region */
 
@@ -71,6 +72,9 @@ struct ck_header {
 	uint32_t ck_pad;
 };
 
+ARENA_LAYOUT(struct ck_header, 88);
+ARENA_LAYOUT(struct input_pos, 40);
+
 struct ckpt {
 	char *path;
 	char *hdr;		/* the header region */
@@ -86,24 +90,6 @@ static size_t
 fp_end(uint32_t fplen)
 {
 	return (sizeof(struct ck_header) + fplen + 7) & ~(size_t)7;
-}
-
-static int
-write_all(int fd, const void *p, size_t n)
-{
-	const char *c = p;
-	ssize_t w;
-
-	while (n > 0) {
-		if ((w = write(fd, c, n > (1u << 30) ? (1u << 30) : n)) < 0) {
-			if (errno == EINTR)
-				continue;
-			return -1;
-		}
-		c += w;
-		n -= (size_t)w;
-	}
-	return 0;
 }
 
 /* fsyncs the directory holding path, so that a rename in it is durable. */
@@ -151,7 +137,7 @@ ckpt_save(const char *path, const struct arena *a, const struct ckpt_meta *m)
 	}
 	h = (struct ck_header *)hdr;
 	memcpy(h->ck_magic, CK_MAGIC, 8);
-	h->ck_version = CK_VERSION;
+	h->ck_version = ARENA_FORMAT;
 	h->ck_hdrlen = (uint32_t)hdrlen;
 	h->ck_generation = m->generation;
 	h->ck_paylen = paylen;
@@ -253,7 +239,7 @@ read_header(struct ckpt *k, int fd, uint64_t size)
 		return why;
 	if (memcmp(h->ck_magic, CK_MAGIC, 8) != 0)
 		return "not an fwin checkpoint (bad magic number)";
-	if (h->ck_version != CK_VERSION)
+	if (h->ck_version != ARENA_FORMAT)
 		return "unsupported checkpoint format version";
 	if (h->ck_hdrlen < sizeof(*h) || h->ck_hdrlen % CK_PAGE != 0 ||
 	    h->ck_hdrlen > CK_HDRMAX)
@@ -447,6 +433,7 @@ ckpt_inspect(const char *path, FILE *out)
 	const char *why;
 	struct ckpt *k = open_verified(path, &why);
 	const struct st_root *r;
+	const struct op_globals *g;
 	const struct arena_hdr *ah;
 	const char *p, *nl;
 	int i;
@@ -478,17 +465,26 @@ ckpt_inspect(const char *path, FILE *out)
 	    ah->ah_root >= sizeof(*ah) &&
 	    ah->ah_root <= k->h.ck_paylen - sizeof(*r)) {
 		r = (const struct st_root *)((const char *)k->map + ah->ah_root);
-		print_time(out, "watermark", r->sr_wm);
-		print_time(out, "max event time", r->sr_maxt);
+		g = NULL;
+		if (r->sr_globals % 8 == 0 && r->sr_globals >= sizeof(*ah) &&
+		    r->sr_globals <= k->h.ck_paylen - sizeof(*g))
+			g = (const struct op_globals *)((const char *)k->map +
+			    r->sr_globals);
+		if (g != NULL) {
+			print_time(out, "watermark", g->g_wm);
+			print_time(out, "max event time", g->g_maxt);
+		}
 		fprintf(out, "%-16s %llu\n", "keys",
 		    (unsigned long long)r->sr_nkeys);
 		fprintf(out, "%-16s %llu\n", "open windows",
 		    (unsigned long long)r->sr_npanes);
-		fprintf(out, "%-16s %llu read, %llu bad, %llu late, "
-		    "%llu windows fired\n", "records",
-		    (unsigned long long)r->sr_read, (unsigned long long)r->sr_bad,
-		    (unsigned long long)r->sr_late,
-		    (unsigned long long)r->sr_fired);
+		if (g != NULL)
+			fprintf(out, "%-16s %llu read, %llu bad, %llu late, "
+			    "%llu windows fired\n", "records",
+			    (unsigned long long)g->g_read,
+			    (unsigned long long)g->g_bad,
+			    (unsigned long long)g->g_late,
+			    (unsigned long long)g->g_fired);
 	}
 	fprintf(out, "%-16s %llu in use, %llu live, file %llu\n", "state bytes",
 	    (unsigned long long)k->h.ck_paylen,

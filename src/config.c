@@ -3,8 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "agg.h"
 #include "config.h"
-#include "oom.h"
+#include "util.h"
 
 static int
 all_digits(const char *s)
@@ -78,7 +79,7 @@ config_resolve(struct config *c, const struct field *names, size_t n)
 	if (c->has_time && resolve(c, &c->time, names, n) != 0)
 		return -1;
 	for (i = 0; i < c->naggs; i++) {
-		if (c->aggs[i].kind != AG_COUNT &&
+		if ((c->aggs[i].op->flags & AGF_FIELD) &&
 		    resolve(c, &c->aggs[i].f, names, n) != 0)
 			return -1;
 		if (c->aggs[i].has_out &&
@@ -99,7 +100,7 @@ config_maxfield(const struct config *c)
 	if (c->has_time)
 		SEE(c->time);
 	for (i = 0; i < c->naggs; i++) {
-		if (c->aggs[i].kind != AG_COUNT)
+		if (c->aggs[i].op->flags & AGF_FIELD)
 			SEE(c->aggs[i].f);
 		if (c->aggs[i].has_out)
 			SEE(c->aggs[i].out);
@@ -123,13 +124,6 @@ config_free(struct config *c)
 	free(c->keys);
 	free(c->aggs);
 }
-
-static const char *const agg_option[] = {
-	[AG_COUNT] = "--count", [AG_SUM] = "--sum", [AG_AVG] = "--avg",
-	[AG_MIN] = "--min", [AG_MAX] = "--max", [AG_FIRST] = "--first",
-	[AG_LAST] = "--last", [AG_DISTINCT] = "--distinct",
-	[AG_MIN_BY] = "--min-by", [AG_MAX_BY] = "--max-by",
-};
 
 /* Appends a line to the fingerprint being built in a memstream. */
 static void
@@ -203,8 +197,8 @@ config_fingerprint(const struct config *c)
 	fp_duration(f, "--allowed-lateness", c->allowed);
 	fputs("aggregates", f);
 	for (i = 0; i < c->naggs; i++) {
-		fprintf(f, " %s", agg_option[c->aggs[i].kind]);
-		if (c->aggs[i].kind != AG_COUNT)
+		fprintf(f, " --%s", c->aggs[i].op->option);
+		if (c->aggs[i].op->flags & AGF_FIELD)
 			fprintf(f, " %s", c->aggs[i].f.spec);
 		if (c->aggs[i].has_out)
 			fprintf(f, ":%s", c->aggs[i].out.spec);

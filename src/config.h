@@ -12,10 +12,7 @@
 /* WK_NONE is rolling mode: a running aggregate per key. */
 enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT };
 
-enum aggkind {
-	AG_COUNT, AG_SUM, AG_AVG, AG_MIN, AG_MAX, AG_FIRST, AG_LAST,
-	AG_DISTINCT, AG_MIN_BY, AG_MAX_BY
-};
+struct aggop;		/* an entry of the aggregate table (agg.h) */
 
 /* A FIELD as the user wrote it: a 1-based number, or a header name. */
 struct fieldref {
@@ -26,8 +23,8 @@ struct fieldref {
 };
 
 struct aggspec {
-	enum aggkind kind;
-	struct fieldref f;	/* unused for AG_COUNT */
+	const struct aggop *op;
+	struct fieldref f;	/* when op takes a FIELD */
 	struct fieldref out;	/* min-by / max-by OUT */
 	int has_out;
 };

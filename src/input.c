@@ -30,7 +30,7 @@
 #endif
 
 #include "input.h"
-#include "oom.h"
+#include "util.h"
 
 #define BUF_INIT	(1u << 20)
 #define BUF_SHRINK	(16u << 20)	/* give back a grown buffer once idle */
@@ -42,7 +42,9 @@
 #define ERR_LONG	"record longer than 1 GiB"
 #define ERR_QUOTE	"unterminated quoted field"
 
-enum { EOL_OK = 1, EOL_END = 0, EOL_LONG = -1, EOL_ERR = -2 };
+enum { EOL_OK = 1, EOL_END = 0, EOL_LONG = -1, EOL_ERR = -2, EOL_WAIT = -3 };
+enum { FILL_MORE = 1, FILL_EOF = 0, FILL_ERR = -1, FILL_WAIT = -2 };
+enum { FR_RECORD = 1, FR_END = 0, FR_WAIT = -1 };
 enum { HDR_UNREAD, HDR_HAVE, HDR_EMPTY, HDR_ERR };
 
 struct slot {
@@ -58,8 +60,7 @@ struct input {
 	const char *name;
 	int fd;			/* -1 when no file is open */
 	int fdown;		/* we opened fd, so we close it */
-	int isreg;		/* read(2) never blocks: no poll, no hook */
-	int stop;		/* the wait hook said to stop reading */
+	int isreg;		/* read(2) never blocks: no poll */
 	int eof;		/* the file is read to its end (or abandoned) */
 	int needhdr;		/* the file's next record is its header */
 	int failed;
@@ -105,15 +106,6 @@ struct input {
 
 static char *const stdin_only[] = { (char *)"-" };
 
-static void *
-xrealloc(void *p, size_t n)
-{
-	/* The contract is "never NULL": out of memory is not recoverable. */
-	if ((p = realloc(p, n)) == NULL)
-		fwin_oom();
-	return p;
-}
-
 static void
 report(struct input *in, int errnum)
 {
@@ -131,18 +123,19 @@ quotes_moved(struct input *in)
 
 /*
  * Reads more of the current file, after moving the unconsumed bytes to the
- * front of the buffer (doubling it when they fill it). Returns 1 when bytes
- * were added, 0 at end of file, -1 after a read error or when the wait hook
- * says stop: then the file is abandoned (its buffered bytes dropped, eof
- * set) and a read error is reported.
+ * front of the buffer (doubling it when they fill it). Returns FILL_MORE
+ * when bytes were added, FILL_EOF at end of file, FILL_ERR after a read
+ * error (the file is then abandoned: its buffered bytes dropped, eof set,
+ * the error reported), or, unless block is set, FILL_WAIT when the input
+ * may wait (see may_wait) and the read would block.
  */
 static int
-fill(struct input *in)
+fill(struct input *in, int block)
 {
 	struct pollfd pfd;
 	size_t n = in->end - in->pos;
 	ssize_t r;
-	int rc = 1;
+	int rc = FILL_MORE;
 
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, n);
@@ -162,19 +155,11 @@ fill(struct input *in)
 		in->cap = in->cap * 2 > BUF_MAX ? BUF_MAX : in->cap * 2;
 		in->buf = xrealloc(in->buf, in->cap + SLACK);
 	}
-	if (!in->isreg && in->o.wait != NULL) {
-		/* Output waits in a buffer until fwin would block: now. */
+	if (!block && !in->isreg && in->o.may_wait) {
 		pfd.fd = in->fd;
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, 0) <= 0 &&	/* EINTR too: the hook waits */
-		    in->o.wait(in->o.wait_arg, in->fd) != 0) {
-			/* Stop: what is buffered is no whole record, and
-			 * the file is abandoned as after a read error. */
-			in->stop = 1;
-			in->eof = 1;
-			in->pos = in->end = 0;
-			return -1;
-		}
+		if (poll(&pfd, 1, 0) <= 0)	/* EINTR too: the caller waits */
+			return FILL_WAIT;
 	}
 	for (;;) {
 		r = read(in->fd, in->buf + in->end, in->cap - in->end);
@@ -182,7 +167,7 @@ fill(struct input *in)
 			in->end += r;
 		else if (r == 0) {
 			in->eof = 1;
-			rc = 0;
+			rc = FILL_EOF;
 		} else if (errno == EINTR)
 			continue;
 		else if (errno == EAGAIN) {
@@ -195,7 +180,7 @@ fill(struct input *in)
 			report(in, errno);
 			in->eof = 1;
 			in->pos = in->end = 0;
-			rc = -1;
+			rc = FILL_ERR;
 		}
 		break;
 	}
@@ -211,7 +196,8 @@ fill(struct input *in)
  * data when the file ends without one. Offsets are from pos because fill()
  * moves the bytes. Returns EOL_OK; EOL_END when nothing is left at from;
  * EOL_LONG when the bytes from pos pass RECMAX without a '\n'; EOL_ERR
- * after a read error (the file is abandoned).
+ * after a read error (the file is abandoned); EOL_WAIT when the line end
+ * is not there yet and reading would block.
  */
 static int
 find_eol(struct input *in, size_t from, size_t *eol)
@@ -236,8 +222,12 @@ find_eol(struct input *in, size_t from, size_t *eol)
 			}
 			return EOL_END;
 		}
-		if (fill(in) == -1)
+		switch (fill(in, 0)) {
+		case FILL_ERR:
 			return EOL_ERR;
+		case FILL_WAIT:
+			return EOL_WAIT;
+		}
 	}
 }
 
@@ -493,7 +483,8 @@ too_long(struct input *in, struct record *r)
 			used = done ? (size_t)(nl - s) + 1 : n;
 		}
 		consume(in, used);
-		if (done || in->eof || fill(in) == -1)
+		/* a record past 1 GiB is rare: its rest is read blocking */
+		if (done || in->eof || fill(in, 1) == FILL_ERR)
 			break;
 	}
 	in->lineno += lines + 1;
@@ -637,8 +628,11 @@ feed_line(struct input *in, const char *s, size_t n, int has_nl)
 
 /*
  * Frames a CSV record that has a '"' in its first line, [pos, pos + eol).
- * Returns 1 with *r (bad when the quote is still open at end of file), or 0
- * after a read error abandoned the file.
+ * Returns FR_RECORD with *r (bad when the quote is still open at end of
+ * file); FR_END after a read error abandoned the file, or when the record
+ * is unfinished and held for a later run; FR_WAIT, having consumed
+ * nothing, when the rest is not there yet (it is framed again from its
+ * start next time).
  */
 static int
 frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
@@ -669,16 +663,18 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		if ((rc = find_eol(in, from, &eol)) != EOL_OK)
 			break;
 	}
-	if (rc == EOL_ERR || rc == EOL_LONG ||
+	if (rc == EOL_ERR || rc == EOL_LONG || rc == EOL_WAIT ||
 	    (rc == EOL_END && in->o.hold_partial))
 		csv_reset(in);
+	if (rc == EOL_WAIT)
+		return FR_WAIT;
 	if (rc == EOL_ERR)
-		return 0;
+		return FR_END;
 	if (rc == EOL_END && in->o.hold_partial)
-		return 0;	/* incomplete: left for a later run */
+		return FR_END;	/* incomplete: left for a later run */
 	if (rc == EOL_LONG) {
 		too_long(in, r);
-		return 1;
+		return FR_RECORD;
 	}
 	r->line = in->lineno + 1;
 	r->raw = in->buf + in->pos;
@@ -754,8 +750,9 @@ frame_fast(struct input *in, struct record *r, size_t max)
 
 /*
  * Frames the next record of the current file, splitting at most max
- * fields (0: all). Returns 1 with *r (all of it but r->file set),
- * or 0 when the file has no more records.
+ * fields (0: all). Returns FR_RECORD with *r (all of it but r->file set),
+ * FR_END when the file has no more records, or FR_WAIT when the next one
+ * is not all there and reading would block.
  */
 static int
 frame(struct input *in, struct record *r, size_t max)
@@ -766,14 +763,16 @@ frame(struct input *in, struct record *r, size_t max)
 
 #ifdef __SSE2__
 	if (in->delim >= 0 && frame_fast(in, r, max))
-		return 1;
+		return FR_RECORD;
 #endif
 	for (;;) {
-		if ((rc = find_eol(in, 0, &eol)) == EOL_END || rc == EOL_ERR)
-			return 0;
+		if ((rc = find_eol(in, 0, &eol)) == EOL_WAIT)
+			return FR_WAIT;
+		if (rc == EOL_END || rc == EOL_ERR)
+			return FR_END;
 		if (rc == EOL_LONG) {
 			too_long(in, r);
-			return 1;
+			return FR_RECORD;
 		}
 		if (in->o.fmt == IF_CSV &&
 		    has_quote(in, in->pos, in->pos + eol))
@@ -793,7 +792,7 @@ frame(struct input *in, struct record *r, size_t max)
 		if (len > RECMAX) {
 			r->nf = 0;
 			r->bad = ERR_LONG;
-			return 1;
+			return FR_RECORD;
 		}
 		if (in->delim == -1)
 			r->nf = split_blanks(in, s, len, max);
@@ -801,7 +800,7 @@ frame(struct input *in, struct record *r, size_t max)
 			r->nf = split_delim(in, s, len, in->delim, max);
 		r->f = in->f;
 		r->bad = NULL;
-		return 1;
+		return FR_RECORD;
 	}
 }
 
@@ -894,27 +893,27 @@ close_file(struct input *in)
 
 /*
  * The stream's next record, headers included (*ishdr says which).
- * Returns 1, or 0 at the end of the input.
+ * Returns INPUT_RECORD, INPUT_END at the end of the input, or INPUT_WAIT.
  */
 static int
 next_record(struct input *in, struct record *r, int *ishdr)
 {
-	int hdr;
+	int hdr, rc;
 
 	for (;;) {
-		if (in->stop)
-			return 0;
 		if (in->fd == -1 && !open_next(in)) {
 			/* All consumed: the last file tried, to its end. */
 			in->outfi = in->fi < 0 ? 0 : in->fi;
 			in->outoff = in->consumed;
-			return 0;
+			return INPUT_END;
 		}
 		hdr = in->needhdr;
 		if (!hdr && in->skip > 0 && in->isreg)
 			seek_resume(in);
-		if (!frame(in, r, hdr ? 0 : in->o.maxfields)) {
-			if (in->consumed < in->skip && !in->failed && !in->stop)
+		if ((rc = frame(in, r, hdr ? 0 : in->o.maxfields)) == FR_WAIT)
+			return INPUT_WAIT;
+		if (rc == FR_END) {
+			if (in->consumed < in->skip && !in->failed)
 				fprintf(stderr, "fwin: %s: ended before its "
 				    "checkpoint position\n", in->name);
 			in->skip = 0;
@@ -938,7 +937,7 @@ next_record(struct input *in, struct record *r, int *ishdr)
 		in->outfi = in->fi;
 		in->outoff = in->consumed;
 		*ishdr = hdr;
-		return 1;
+		return INPUT_RECORD;
 	}
 }
 
@@ -998,14 +997,16 @@ input_header(struct input *in, const struct field **names, size_t *n)
 	struct record r;
 	size_t i, tot = 0;
 	char *p;
-	int ishdr;
+	int ishdr, rc;
 
 	if (!in->o.header)
 		return 0;
 	if (in->hdr == HDR_UNREAD) {
 		if (in->fatal)
 			in->hdr = HDR_ERR;
-		else if (!next_record(in, &r, &ishdr))
+		else if ((rc = next_record(in, &r, &ishdr)) == INPUT_WAIT)
+			return INPUT_WAIT;
+		else if (rc == INPUT_END)
 			in->hdr = HDR_EMPTY;
 		else if (r.bad != NULL) {
 			bad_header(in, &r);
@@ -1062,18 +1063,18 @@ input_next(struct input *in, struct record *r)
 {
 	const struct field *names;
 	size_t n;
-	int ishdr;
+	int ishdr, rc;
 
 	if (in->fatal)
 		return -1;
 	if (in->o.header && in->hdr == HDR_UNREAD &&
-	    input_header(in, &names, &n) == -1)
-		return -1;
+	    (rc = input_header(in, &names, &n)) != 0 && rc != 1)
+		return rc;
 	for (;;) {
-		if (!next_record(in, r, &ishdr))
-			return 0;
+		if ((rc = next_record(in, r, &ishdr)) != INPUT_RECORD)
+			return rc;
 		if (!ishdr)
-			return 1;
+			return INPUT_RECORD;
 		if (r->bad != NULL) {
 			bad_header(in, r);
 			return -1;
@@ -1154,4 +1155,10 @@ input_close(struct input *in)
 	free(in->ipos);
 	free(in->resume);
 	free(in);
+}
+
+int
+input_fd(const struct input *in)
+{
+	return in->fd;
 }

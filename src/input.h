@@ -36,14 +36,15 @@ struct input_opts {
 	 * is left unconsumed, for a later run that sees the rest (a cron
 	 * run over a file that is being written). */
 	int hold_partial;
-	/* Called when the next read(2) of fd would block (no data is ready):
-	 * the caller flushes its output, runs its timers and waits (poll)
-	 * until fd is readable. It returns 0 to go on reading, or -1 to stop:
-	 * input_next() then returns 0 as at end of input, and an incomplete
-	 * last line stays unread. NULL: just block in read(2). */
-	int (*wait)(void *arg, int fd);
-	void *wait_arg;
+	/* When the next read(2) of a file that is not regular would block,
+	 * return INPUT_WAIT instead of blocking: the caller flushes its
+	 * output, runs its timers and waits (poll) until input_fd() is
+	 * readable, then calls again. 0: block in read(2). */
+	int may_wait;
 };
+
+/* What input_next() and input_header() return besides records. */
+enum { INPUT_END = 0, INPUT_RECORD = 1, INPUT_WAIT = 2 };
 
 /* Opens the FILEs (nfiles of them; none means stdin; "-" is stdin) as one
  * stream. Files are opened lazily, in order. Never NULL (aborts on OOM). */
@@ -52,14 +53,19 @@ struct input *input_open(char *const *files, int nfiles,
 
 /* With -H: reads the first file's header record and returns 1 with its
  * field names (valid for the life of the input), 0 when the input is empty,
- * -1 on an I/O error (reported). Without -H: returns 0. */
+ * -1 on an I/O error (reported), or INPUT_WAIT (see may_wait; call again
+ * once input_fd() is readable). Without -H: returns 0. */
 int input_header(struct input *in, const struct field **names, size_t *n);
 
-/* Reads the next record. Returns 1 and fills *r, 0 at end of input, or -1
- * on a fatal error (reported with "fwin: " on stderr; e.g. a later file's
- * header that differs from the first). A file that cannot be opened or
- * read is reported, skipped, and remembered for input_failed(). */
+/* Reads the next record. Returns INPUT_RECORD and fills *r, INPUT_END at
+ * end of input, INPUT_WAIT (see may_wait), or -1 on a fatal error
+ * (reported with "fwin: " on stderr; e.g. a later file's header that
+ * differs from the first). A file that cannot be opened or read is
+ * reported, skipped, and remembered for input_failed(). */
 int input_next(struct input *in, struct record *r);
+
+/* The descriptor to poll after INPUT_WAIT. */
+int input_fd(const struct input *in);
 
 /* Changes how many fields are split from now on (see maxfields), once
  * the header has told which columns are needed. */

@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "output.h"
-#include "oom.h"
+#include "util.h"
 
 #define OUT_BUFSZ	(256 * 1024)
 
@@ -57,53 +57,6 @@ static const unsigned char json_plain[256] = {
 static const unsigned char csv_special[256] = {
 	[','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1,
 };
-
-static void *
-xmalloc(size_t n)
-{
-	void *p;
-
-	/* As input_open(): running out of memory here is not recoverable
-	 * and the contract is "never NULL". */
-	if ((p = malloc(n)) == NULL)
-		fwin_oom();
-	return p;
-}
-
-/* Writes all of p[0..n), through short writes, EINTR, and an fd that
- * someone else made non-blocking (a shared terminal or pipe). Returns 0,
- * or -1 with errno set. */
-static int
-write_all(int fd, const char *p, size_t n)
-{
-	struct pollfd pfd;
-	ssize_t r;
-
-	while (n > 0) {
-		r = write(fd, p, n);
-		if (r < 0) {
-			if (errno == EINTR)
-				continue;
-			if (errno == EAGAIN || errno == EWOULDBLOCK) {
-				pfd.fd = fd;
-				pfd.events = POLLOUT;
-				if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
-					return -1;
-				continue;
-			}
-			return -1;
-		}
-		if (r == 0) {
-			/* No progress and no reason given: looping
-			 * would never end. */
-			errno = EIO;
-			return -1;
-		}
-		p += r;
-		n -= (size_t)r;
-	}
-	return 0;
-}
 
 /* Empties the full buffer: to the fd, or, while out_open() builds the json
  * keys in it, into more room. */

@@ -52,27 +52,26 @@ keep(const struct slide *sl, struct state *s, aoff p, aoff a, aoff b)
 }
 
 void
-slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start,
-    aoff first)
+slide_fold(const struct slide *sl, struct state *s, aoff k,
+    struct slide_kept *kk, int64_t start, aoff first)
 {
-	struct key *kp = st_keyp(s, k);
 	int64_t end = start + sl->size, g = grid_point(sl, end);
 	aoff last, p, q;
 
 	/* the window's last pane */
-	for (last = kp->k_tail; last != 0 && start_of(s, last) >= end;
+	for (last = st_keyp(s, k)->k_tail; last != 0 && start_of(s, last) >= end;
 	    last = st_panep(s, last)->p_prev)
 		;
 	aggs_fold_begin(sl->g);
 	if (first == 0 || last == 0 || start_of(s, first) >= end)
 		return;		/* no pane: nothing to fold */
 
-	if (kp->k_pivot != g)	/* nothing kept is of use: start at g */
-		kp->k_pivot = kp->k_lo = kp->k_hi = g;
+	if (kk->pivot != g)	/* nothing kept is of use: start at g */
+		kk->pivot = kk->lo = kk->hi = g;
 	/* suffixes from the last pane < k_lo down to the first, walking
 	 * back from the window's end: the panes near it are warm */
-	if (start_of(s, first) < kp->k_lo) {
-		for (q = last; start_of(s, q) >= kp->k_lo;
+	if (start_of(s, first) < kk->lo) {
+		for (q = last; start_of(s, q) >= kk->lo;
 		    q = st_panep(s, q)->p_prev)
 			;
 		for (;; q = st_panep(s, q)->p_prev) {
@@ -83,12 +82,12 @@ slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start,
 				break;
 		}
 	}
-	if (start < kp->k_lo)
-		kp->k_lo = start;
+	if (start < kk->lo)
+		kk->lo = start;
 	/* prefixes from the first pane >= k_hi up to the last */
-	if (start_of(s, last) >= kp->k_hi) {
+	if (start_of(s, last) >= kk->hi) {
 		for (q = last; (p = st_panep(s, q)->p_prev) != 0 &&
-		    start_of(s, p) >= kp->k_hi; q = p)
+		    start_of(s, p) >= kk->hi; q = p)
 			;
 		for (;; q = st_panep(s, q)->p_next) {
 			p = st_panep(s, q)->p_prev;
@@ -99,8 +98,8 @@ slide_fold(const struct slide *sl, struct state *s, aoff k, int64_t start,
 				break;
 		}
 	}
-	if (end > kp->k_hi)
-		kp->k_hi = end;
+	if (end > kk->hi)
+		kk->hi = end;
 
 	aggs_fold_begin(sl->g);
 	if (start_of(s, first) < g)

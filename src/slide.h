@@ -12,9 +12,10 @@
  * (float sums included) do not depend on when the folds were computed:
  * a restored run writes the bytes of a run that never stopped.
  *
- * Per key: suffixes hold for panes in [k_lo, k_pivot), prefixes for panes
- * in [k_pivot, k_hi), k_pivot being the grid point of the last window
- * folded; all three equal (zero in a new key) hold none. A window
+ * Per key (struct slide_kept, in the operator's block of the key):
+ * suffixes hold for panes in [lo, pivot), prefixes for panes in
+ * [pivot, hi), pivot being the grid point of the last window folded; all
+ * three equal (zero in a new key) hold none. A window
  * reaching outside that extends it, so each pane is merged about twice
  * per SIZE of time, not once per window; a record added to a pane
  * shrinks it (slide_touch). Count windows use the same code with pane
@@ -24,6 +25,11 @@
 
 #include "agg.h"
 #include "state.h"
+
+/* What of a key's panes holds a kept fold. */
+struct slide_kept {
+	int64_t lo, pivot, hi;
+};
 
 struct slide {
 	struct aggs *g;		/* NULL: windows are folded pane by pane */
@@ -40,23 +46,29 @@ void slide_init(struct slide *sl, struct aggs *g, int64_t size,
     int64_t offset);
 
 /* Folds key k's panes starting in [start, start + size) into g's fold,
- * ready for aggs_emit; first is the first of them (0: none). */
+ * ready for aggs_emit; first is the first of them (0: none), kk the key's
+ * kept-fold bounds. */
 void slide_fold(const struct slide *sl, struct state *s, aoff k,
-    int64_t start, aoff first);
+    struct slide_kept *kk, int64_t start, aoff first);
 
-/* A record was added to key k's pane starting at start: the kept folds
- * that include it no longer hold. */
+/* A record was added to the pane starting at start: the kept folds that
+ * include it no longer hold. */
 static inline void
-slide_touch(struct state *s, aoff k, int64_t start)
+slide_touch(struct slide_kept *kk, int64_t start)
 {
-	struct key *kp = st_keyp(s, k);
-
-	if (start >= kp->k_hi)
+	if (start >= kk->hi)
 		return;
-	if (start >= kp->k_pivot)
-		kp->k_hi = start;
-	else if (start >= kp->k_lo)
-		kp->k_lo = start + 1;
+	if (start >= kk->pivot)
+		kk->hi = start;
+	else if (start >= kk->lo)
+		kk->lo = start + 1;
+}
+
+/* Forgets every kept fold (of a restored key: they are not checked). */
+static inline void
+slide_forget(struct slide_kept *kk)
+{
+	kk->lo = kk->pivot = kk->hi = 0;
 }
 
 #endif

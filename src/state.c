@@ -12,8 +12,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "keycodec.h"
 #include "state.h"
-#include "timefmt.h"
 
 /* A restored arena's keys not checked yet (see st_adopt). */
 struct st_lazy {
@@ -23,8 +23,8 @@ struct st_lazy {
 	struct st_checks ck;
 };
 
-static void key_check(struct state *, aoff);
-static void table_full(const struct state *) __attribute__((noreturn));
+static int key_check(struct state *, aoff);
+static void corrupt(struct state *, const char *);
 
 /* Restored keys are checked once, on first use: a key is checked when
  * its k_run is this run's mark. The mark is random so that no file can
@@ -43,33 +43,45 @@ new_run_mark(void)
 	return m != 0 ? m : 1;
 }
 
-/* Checks key k, restored from a checkpoint, on its first use. */
-static inline void
+/* Checks key k, restored from a checkpoint, on its first use: whether it
+ * may be used (0 after a bad one, with s->corrupt set). */
+static inline int
 key_used(struct state *s, aoff k)
 {
 	if (__builtin_expect(s->lazy != NULL, 0))
-		key_check(s, k);
+		return key_check(s, k);
+	return 1;
+}
+
+/* The bytes of a key with k_len n: header, bytes padded to 8, block. */
+static size_t
+key_size(const struct state *s, uint64_t n)
+{
+	return sizeof(struct key) + ((n + 7) & ~(uint64_t)7) + s->keyext;
 }
 
 int
-st_init(struct state *s, size_t accsize)
+st_init(struct state *s, size_t accsize, size_t keyext, size_t globalsize)
 {
 	struct st_root *r;
-	aoff root, tab;
+	aoff root, tab, g;
 
 	if (arena_init(&s->a) != 0)
 		return -1;
 	s->accsize = accsize;
+	s->keyext = keyext;
 	s->run = new_run_mark();
 	s->lazy = NULL;
+	s->corrupt = NULL;
 	root = arena_alloc(&s->a, sizeof(struct st_root));
 	arena_hdr(&s->a)->ah_root = root;
 	tab = arena_alloc(&s->a, 64 * sizeof(struct keyslot));
+	g = arena_alloc(&s->a, globalsize);
 	r = st_root(s);
 	r->sr_keytab = tab;
 	r->sr_keycap = 64;
-	r->sr_wm = INT64_MIN;
-	r->sr_maxt = INT64_MIN;
+	r->sr_globals = g;
+	r->sr_globalsize = globalsize;
 	return 0;
 }
 
@@ -110,7 +122,8 @@ keytab_grow(struct state *s)
 }
 
 /* Probes the table for the key with bytes b[0..n) and hash h: returns
- * it, or 0 with *empty the slot where it would go. */
+ * it, or 0 with *empty the slot where it would go (UINT64_MAX once the
+ * state is found corrupt). */
 static aoff
 probe(struct state *s, const char *b, size_t n, uint64_t h, uint64_t *empty)
 {
@@ -119,12 +132,20 @@ probe(struct state *s, const char *b, size_t n, uint64_t h, uint64_t *empty)
 	uint64_t mask = r->sr_keycap - 1, i, seen = 0;
 	const struct key *k;
 
+	*empty = UINT64_MAX;
+	if (s->corrupt != NULL)
+		return 0;
 	for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask) {
-		if (seen++ > mask)
-			table_full(s);
+		if (seen++ > mask) {
+			/* no empty slot: only a file can make one (st_adopt
+			 * does not read the table) */
+			corrupt(s, "bad key table");
+			return 0;
+		}
 		if (t[i].ks_hash != h)
 			continue;
-		key_used(s, t[i].ks_key);
+		if (!key_used(s, t[i].ks_key))
+			return 0;
 		k = st_keyp(s, t[i].ks_key);
 		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
 			return t[i].ks_key;
@@ -142,7 +163,7 @@ st_key_find(struct state *s, const char *b, size_t n, uint64_t h)
 }
 
 aoff
-st_key(struct state *s, const char *b, size_t n, uint64_t h)
+st_key(struct state *s, const char *b, size_t n, uint64_t h, int *created)
 {
 	struct st_root *r;
 	struct keyslot *t;
@@ -150,8 +171,10 @@ st_key(struct state *s, const char *b, size_t n, uint64_t h)
 	struct key *k;
 	aoff off;
 
-	if ((off = probe(s, b, n, h, &i)) != 0)
+	*created = 0;
+	if ((off = probe(s, b, n, h, &i)) != 0 || i == UINT64_MAX)
 		return off;
+	*created = 1;
 	r = st_root(s);
 	if ((r->sr_nkeys + 1) * 2 > r->sr_keycap) {
 		keytab_grow(s);
@@ -161,13 +184,13 @@ st_key(struct state *s, const char *b, size_t n, uint64_t h)
 		for (i = h & mask; t[i].ks_key != 0; i = (i + 1) & mask)
 			;
 	}
-	off = arena_alloc(&s->a, sizeof(struct key) + n);
+	off = arena_alloc(&s->a, key_size(s, n));
 	k = st_keyp(s, off);
 	k->k_hash = h;
 	k->k_run = s->run;
-	k->k_next_fire = T_NONE;
 	k->k_timer = T_NONE;
 	k->k_len = (uint32_t)n;
+	k->k_group = key_group(h);
 	memcpy(k->k_bytes, b, n);
 	r = st_root(s);
 	t = arena_ptr(&s->a, r->sr_keytab);
@@ -184,8 +207,8 @@ st_key_slot(struct state *s, uint64_t i)
 	aoff k = ((const struct keyslot *)arena_ptr(&s->a,
 	    st_root(s)->sr_keytab))[i].ks_key;
 
-	if (k != 0)
-		key_used(s, k);
+	if (k != 0 && !key_used(s, k))
+		return 0;
 	return k;
 }
 
@@ -271,9 +294,9 @@ heap(const struct state *s)
 static void
 heap_put(struct state *s, uint64_t i, struct timer x)
 {
-	key_used(s, x.t_key);
 	heap(s)[i] = x;
-	st_keyp(s, x.t_key)->k_hpos = i + 1;
+	if (key_used(s, x.t_key))
+		st_keyp(s, x.t_key)->k_hpos = i + 1;
 }
 
 static void
@@ -309,8 +332,9 @@ heap_remove(struct state *s, uint64_t i)
 	struct st_root *r = st_root(s);
 	struct timer last;
 
-	key_used(s, heap(s)[i].t_key);
-	key_used(s, heap(s)[r->sr_heaplen - 1].t_key);
+	if (!key_used(s, heap(s)[i].t_key) ||
+	    !key_used(s, heap(s)[r->sr_heaplen - 1].t_key))
+		return;
 	st_keyp(s, heap(s)[i].t_key)->k_hpos = 0;
 	last = heap(s)[--r->sr_heaplen];
 	if (i == r->sr_heaplen)
@@ -374,11 +398,15 @@ st_timer_pop(struct state *s, int64_t now)
 {
 	aoff k;
 
-	if (st_root(s)->sr_heaplen == 0 || heap(s)[0].t_when > now)
+	if (s->corrupt != NULL || st_root(s)->sr_heaplen == 0 ||
+	    heap(s)[0].t_when > now)
 		return 0;
 	k = heap(s)[0].t_key;
-	key_used(s, k);
+	if (!key_used(s, k))
+		return 0;
 	heap_remove(s, 0);
+	if (s->corrupt != NULL)
+		return 0;
 	st_keyp(s, k)->k_timer = T_NONE;
 	return k;
 }
@@ -393,12 +421,16 @@ st_key_delete(struct state *s, aoff k)
 
 	for (i = kp->k_hash & mask; t[i].ks_key != k; i = (i + 1) & mask)
 		;
-	if (r->sr_nkeys == 0)
-		table_full(s);
+	if (r->sr_nkeys == 0) {
+		corrupt(s, "bad key table");
+		return;
+	}
 	/* backward-shift deletion keeps every probe chain unbroken */
 	for (j = (i + 1) & mask; t[j].ks_key != 0; j = (j + 1) & mask) {
-		if (n++ > mask)
-			table_full(s);
+		if (n++ > mask) {
+			corrupt(s, "bad key table");
+			return;
+		}
 		home = t[j].ks_hash & mask;
 		if (((j - home) & mask) >= ((j - i) & mask)) {
 			t[i] = t[j];
@@ -409,7 +441,7 @@ st_key_delete(struct state *s, aoff k)
 	t[i].ks_hash = 0;
 	r->sr_nkeys--;
 	kp->k_run = 0;	/* a stale offset to it is no key of this run */
-	arena_free(&s->a, k, sizeof(struct key) + kp->k_len);
+	arena_free(&s->a, k, key_size(s, kp->k_len));
 }
 
 /* Whether [off, off + n) lies in the used arena, 8-aligned, after the
@@ -421,47 +453,18 @@ in_range(uint64_t used, aoff off, uint64_t n)
 	    n <= used - off;
 }
 
-/* Whether a key's bytes are the canonical form of nfields key fields:
- * none for no field, the field's bytes for one, else (u32 length, bytes)
- * pairs that fill them exactly (the engine prints and compares them). */
-static int
-key_bytes_ok(const struct key *k, size_t nfields)
-{
-	const char *p = k->k_bytes, *e = p + k->k_len;
-	uint32_t l;
-	size_t n = 0;
-
-	if (nfields <= 1)
-		return nfields == 1 || k->k_len == 0;
-	while (e - p >= (ptrdiff_t)sizeof(l)) {
-		memcpy(&l, p, sizeof(l));
-		p += sizeof(l);
-		if (l > (size_t)(e - p))
-			return 0;
-		p += l;
-		n++;
-	}
-	return p == e && n == nfields;
-}
-
-static void __attribute__((noreturn))
-corrupt(const struct state *s, const char *why)
-{
-	s->lazy->ck.corrupt(s->lazy->ck.corrupt_arg, why);
-	exit(1);
-}
-
-/* A key table without an empty slot, or with fewer keys than it counts:
- * only a file can make one (st_adopt does not read the table). */
+/* Records the first thing found wrong with restored state. */
 static void
-table_full(const struct state *s)
+corrupt(struct state *s, const char *why)
 {
-	corrupt(s, "bad key table");
+	if (s->corrupt == NULL)
+		s->corrupt = why;
 }
 
 /* The first use of restored key k: everything the key holds is checked,
- * and claimed, before anything in it is trusted. */
-static void
+ * and claimed, before anything in it is trusted. Returns NULL, or what is
+ * wrong. */
+static const char *
 key_validate(struct state *s, aoff k)
 {
 	struct st_lazy *l = s->lazy;
@@ -475,56 +478,70 @@ key_validate(struct state *s, aoff k)
 	aoff p, prev;
 
 	if (!in_range(used, k, sizeof(*kp)))
-		corrupt(s, "bad key offset");
+		return "bad key offset";
 	kp = st_keyp(s, k);
 	if (kp->k_len > used - k - sizeof(*kp) ||
-	    !key_bytes_ok(kp, l->ck.nkeyfields) ||
-	    arena_claim(&l->claims, k, sizeof(*kp) + kp->k_len) != 0)
-		corrupt(s, "bad key");
+	    key_size(s, kp->k_len) > used - k ||
+	    !key_valid(l->ck.nkeyfields, kp->k_bytes, kp->k_len) ||
+	    kp->k_hash != key_hash(kp->k_bytes, kp->k_len) ||
+	    kp->k_group != key_group(kp->k_hash) ||
+	    arena_claim(&l->claims, k, key_size(s, kp->k_len)) != 0)
+		return "bad key";
 	/* in the table, where a lookup of it finds it */
 	for (i = kp->k_hash & mask, n = 0; t[i].ks_key != k;
 	    i = (i + 1) & mask)
 		if (t[i].ks_key == 0 || n++ > mask)
-			corrupt(s, "bad key");
+			return "bad key";
 	if (t[i].ks_hash != kp->k_hash)
-		corrupt(s, "bad key");
+		return "bad key";
 	/* in the timer queue where it says, if it says so */
 	if (kp->k_hpos > r->sr_heaplen || (kp->k_hpos != 0 &&
 	    (h[kp->k_hpos - 1].t_key != k ||
 	    h[kp->k_hpos - 1].t_when != kp->k_timer)))
-		corrupt(s, "bad timer");
+		return "bad timer";
 	for (p = kp->k_head, prev = 0, n = 0; p != 0; prev = p, p = pp->p_next) {
 		if (!in_range(used, p, sizeof(*pp) + s->accsize) ||
 		    ++n > used / 16 ||
 		    arena_claim(&l->claims, p, sizeof(*pp) + s->accsize) != 0)
-			corrupt(s, "bad window list");
+			return "bad window list";
 		pp = st_panep(s, p);
 		if (pp->p_prev != prev)
-			corrupt(s, "bad window list links");
+			return "bad window list links";
 		if ((why = l->ck.acc_ok(l->ck.acc_arg, &s->a, st_acc(p),
 		    &l->claims)) != NULL)
-			corrupt(s, why);
+			return why;
 	}
 	if (kp->k_tail != prev)
-		corrupt(s, "bad window list tail");
+		return "bad window list tail";
+	if ((why = l->ck.ext_ok(l->ck.ext_arg, st_keyext(s, k))) != NULL)
+		return why;
 	kp->k_run = s->run;
-	/* no kept fold of the file is trusted: they are not checked */
-	kp->k_lo = kp->k_pivot = kp->k_hi = 0;
+	return NULL;
 }
 
-static void
+static int
 key_check(struct state *s, aoff k)
 {
+	const char *why;
+
+	if (s->corrupt != NULL)
+		return 0;
 	/* k may be anything a file held: its mark is read only where a key
 	 * could lie; keys made by this run lie past the restored bytes */
 	if (k < sizeof(struct arena_hdr) || k % 8 != 0 ||
-	    k > s->a.cap - sizeof(struct key))
+	    k > s->a.cap - sizeof(struct key)) {
 		corrupt(s, "bad key offset");
-	if (st_keyp(s, k)->k_run != s->run)
-		key_validate(s, k);
+		return 0;
+	}
+	if (st_keyp(s, k)->k_run != s->run &&
+	    (why = key_validate(s, k)) != NULL) {
+		corrupt(s, why);
+		return 0;
+	}
+	return 1;
 }
 
-void
+int
 st_check_all(struct state *s)
 {
 	const struct st_root *r = st_root(s);
@@ -532,25 +549,30 @@ st_check_all(struct state *s)
 	uint64_t i, n = 0;
 	aoff k;
 
+	if (s->corrupt != NULL)
+		return -1;
 	if (s->lazy == NULL || s->lazy->all)
-		return;
+		return 0;
 	for (i = 0; i < r->sr_keycap; i++)
 		if (st_key_slot(s, i) != 0)
 			n++;
-	if (n != r->sr_nkeys)
+	if (s->corrupt == NULL && n != r->sr_nkeys)
 		corrupt(s, "bad counts");
 	/* each timer is its key's (whose check found its own there) */
-	for (i = 0, h = heap(s); i < r->sr_heaplen; i++) {
-		key_check(s, k = h[i].t_key);
-		if (st_keyp(s, k)->k_hpos != i + 1)
+	for (i = 0, h = heap(s); s->corrupt == NULL && i < r->sr_heaplen; i++)
+		if (key_check(s, k = h[i].t_key) &&
+		    st_keyp(s, k)->k_hpos != i + 1)
 			corrupt(s, "bad timer");
-	}
+	if (s->corrupt != NULL)
+		return -1;
 	s->lazy->all = 1;
+	return 0;
 }
 
 /* The checks made at restore; see st_adopt. */
 static const char *
-adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
+adopt(const struct arena *a, uint64_t used, uint64_t globalsize,
+    struct arena_claims *m)
 {
 	const struct arena_hdr *ah = arena_hdr(a);
 	const struct st_root *r;
@@ -577,8 +599,10 @@ adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
 	    arena_claim(m, r->sr_keytab, r->sr_keycap * sizeof(struct keyslot)) !=
 	    0)
 		return "bad key table";
-	if (r->sr_timefmt > TF_STRPTIME)
-		return "bad time format";
+	if (r->sr_globalsize != globalsize ||
+	    !in_range(used, r->sr_globals, globalsize) ||
+	    arena_claim(m, r->sr_globals, globalsize) != 0)
+		return "bad driver block";
 	if (r->sr_heaplen > r->sr_heapcap ||
 	    r->sr_heapcap > used / sizeof(struct timer) ||
 	    (r->sr_heapcap == 0) != (r->sr_heap == 0) ||
@@ -596,7 +620,7 @@ adopt(const struct arena *a, uint64_t used, struct arena_claims *m)
 
 const char *
 st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
-    const struct st_checks *ck)
+    size_t keyext, size_t globalsize, const struct st_checks *ck)
 {
 	struct st_lazy *l;
 	const char *why;
@@ -608,7 +632,7 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 		free(l);
 		return "out of memory";
 	}
-	if ((why = adopt(a, used, &l->claims)) != NULL) {
+	if ((why = adopt(a, used, globalsize, &l->claims)) != NULL) {
 		arena_claims_free(&l->claims);
 		free(l);
 		return why;
@@ -617,7 +641,9 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	l->ck = *ck;
 	s->a = *a;
 	s->accsize = accsize;
+	s->keyext = keyext;
 	s->run = new_run_mark();
 	s->lazy = l;
+	s->corrupt = NULL;
 	return NULL;
 }

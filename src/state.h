@@ -1,7 +1,11 @@
-/* state: keyed window state in the arena — interned keys, their slices
- * (panes) and the timer queue. Everything is addressed by arena offsets.
+/* state: keyed state in the arena — interned keys, their slices (panes)
+ * and the timer queue. It knows keys, panes and timers, not window kinds:
+ * what a window kind keeps per key lives in a block the operator owns
+ * behind each key (st_keyext), as accumulators sit behind panes; what the
+ * driver carries over between runs (watermark, counters) lives in a block
+ * of its own (st_globals). Everything is addressed by arena offsets.
  * Pointers returned by st_* accessors are valid until the next call that
- * allocates (st_key, st_pane, st_timer_push, aggs_add). */
+ * allocates (st_key, st_pane, st_timer_set, aggs_add). */
 #ifndef FWIN_STATE_H
 #define FWIN_STATE_H
 
@@ -12,8 +16,7 @@
 
 #define T_NONE INT64_MAX	/* no time: a timer or fire that is not set */
 
-/* The root object: what a run must carry over besides the arena's
- * contents. */
+/* The root object, at the arena header's ah_root. */
 struct st_root {
 	aoff sr_keytab;		/* open-addressing table of struct keyslot */
 	uint64_t sr_keycap;	/* a power of two */
@@ -22,35 +25,35 @@ struct st_root {
 	aoff sr_heap;		/* binary min-heap of struct timer */
 	uint64_t sr_heapcap, sr_heaplen;
 	uint64_t sr_npanes;	/* live panes */
-	int64_t sr_wm;		/* the watermark */
-	int64_t sr_maxt;	/* the largest event time seen */
-	uint64_t sr_seq;	/* records added so far: the arrival number */
-	uint32_t sr_timefmt;	/* the input time format fixed by auto */
-	uint32_t sr_pad;
-	uint64_t sr_read, sr_bad, sr_late, sr_nowin, sr_fired;	/* counters */
+	aoff sr_globals;	/* the driver's block (st_globals) */
+	uint64_t sr_globalsize;
 };
+ARENA_LAYOUT(struct st_root, 80);
+ARENA_OFFSET(struct st_root, sr_globals, 64);
 
 struct keyslot {
 	uint64_t ks_hash;
 	aoff ks_key;		/* 0: empty */
 };
+ARENA_LAYOUT(struct keyslot, 16);
 
-/* The fields a record touches come last, beside the key's bytes, so that
- * they tend to share a cache line with what the lookup compares. */
+/* A key: this header, its canonical bytes (see keycodec.h) padded to 8,
+ * then the operator's block of keyext bytes. A lookup compares the hash,
+ * length and bytes, which share the header's cache lines. */
 struct key {
 	uint64_t k_hash;
 	aoff k_head;		/* panes, ordered by start (and k_tail) */
-	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
-	/* sliding windows' kept folds (see slide.h); all equal: none */
-	int64_t k_lo, k_pivot, k_hi;
-	uint64_t k_run;		/* state.run once checked or made by this run */
 	aoff k_tail;
-	int64_t k_next_fire;	/* smallest unfired window end holding data */
+	uint64_t k_hpos;	/* 1 + its timer's index in the heap; 0: none */
+	uint64_t k_run;		/* state.run once checked or made by this run */
 	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
-	uint64_t k_count;	/* count windows: records seen */
 	uint32_t k_len;
+	uint32_t k_group;	/* key_group(k_hash) */
 	char k_bytes[];		/* the key's canonical bytes */
 };
+ARENA_LAYOUT(struct key, 56);
+ARENA_OFFSET(struct key, k_timer, 40);
+ARENA_OFFSET(struct key, k_group, 52);
 
 /* A slice of a key's records: a pane of a tumbling or sliding window
  * (p_start), a session ([p_start, p_end)), a run of records of a count
@@ -61,25 +64,47 @@ struct pane {
 	int64_t p_end;
 	/* the accumulators follow */
 };
+ARENA_LAYOUT(struct pane, 32);
 
 struct timer {
 	int64_t t_when;
 	aoff t_key;
 };
+ARENA_LAYOUT(struct timer, 16);
 
 struct st_lazy;
 
 struct state {
 	struct arena a;
 	size_t accsize;		/* of the blocks behind a pane's header */
+	size_t keyext;		/* of the operator's block behind a key */
 	uint64_t run;		/* this run's mark, random and never 0 */
 	struct st_lazy *lazy;	/* restored keys not yet checked, or NULL */
+	const char *corrupt;	/* a restored key found bad, or NULL */
 };
 
-/* Creates empty state for blocks of accsize bytes behind each pane. Returns 0,
- * or -1 with errno set. */
-int st_init(struct state *s, size_t accsize);
+/* Creates empty state for blocks of accsize bytes behind each pane and
+ * keyext behind each key, and a zeroed driver block of globalsize bytes.
+ * Returns 0, or -1 with errno set. */
+int st_init(struct state *s, size_t accsize, size_t keyext, size_t globalsize);
 void st_fini(struct state *s);
+
+/* The driver's block (see st_init). */
+static inline void *
+st_globals(const struct state *s)
+{
+	return arena_ptr(&s->a, ((const struct st_root *)arena_ptr(&s->a,
+	    arena_hdr(&s->a)->ah_root))->sr_globals);
+}
+
+/* What is wrong with a restored key met so far, or NULL. Once set, every
+ * lookup finds nothing and no timer is due: the caller stops the run
+ * (and saves nothing). */
+static inline const char *
+st_corrupt(const struct state *s)
+{
+	return s->corrupt;
+}
 
 static inline struct st_root *
 st_root(const struct state *s)
@@ -91,6 +116,15 @@ static inline struct key *
 st_keyp(const struct state *s, aoff k)
 {
 	return arena_ptr(&s->a, k);
+}
+
+/* The operator's block of key k. */
+static inline void *
+st_keyext(const struct state *s, aoff k)
+{
+	const struct key *kp = arena_ptr(&s->a, k);
+
+	return arena_ptr(&s->a, k + sizeof(*kp) + ((kp->k_len + 7) & ~7u));
 }
 
 static inline struct pane *
@@ -108,20 +142,21 @@ st_acc(aoff p)
 
 /* How a restored arena's keys are judged. */
 struct st_checks {
-	size_t nkeyfields;	/* of each key (see key_bytes_ok) */
+	size_t nkeyfields;	/* of each key (see key_valid) */
 	/* Checks the accumulators at acc, claiming in m the blocks they
 	 * keep (no two blocks may overlap). Returns NULL or what is wrong. */
 	const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
 	    struct arena_claims *m);
 	void *acc_arg;
-	/* Called with what is wrong with a key found bad on first use;
-	 * it should not return (if it does, fwin exits 1). */
-	void (*corrupt)(void *arg, const char *why);
-	void *corrupt_arg;
+	/* Checks (and may reset) the operator's block of a restored key:
+	 * NULL, or what is wrong. */
+	const char *(*ext_ok)(void *arg, void *ext);
+	void *ext_arg;
 };
 
 /* Adopts a restored arena (see ckpt_take_arena) holding used bytes, with
- * blocks of accsize bytes behind each pane (the accumulators first).
+ * blocks of accsize bytes behind each pane (the accumulators first),
+ * keyext behind each key and a driver block of globalsize bytes.
  * Checked now, in time that grows only with the free lists: the arena's
  * header and length, its free lists, the root, and where the key table
  * and the timer queue lie. A slot of the table is read when a probe
@@ -129,15 +164,16 @@ struct st_checks {
  * reached from a timer, or walked): its bytes, its place in the table
  * and the queue, its panes and their accumulators, every block claimed
  * once so that none overlaps another. All of them are checked before a
- * save (st_check_all). A bad one ends the run through ck->corrupt.
+ * save (st_check_all). A bad one sets st_corrupt().
  * Returns NULL, or what is wrong (the arena is then not adopted). */
 const char *st_adopt(struct state *s, struct arena *a, uint64_t used,
-    size_t accsize, const struct st_checks *ck);
+    size_t accsize, size_t keyext, size_t globalsize,
+    const struct st_checks *ck);
 
 /* Checks every restored key not used yet, and the timer queue, so that a
- * checkpoint saved next holds nothing unchecked; ends the run through
- * ck->corrupt if one is bad. Only the first call costs anything. */
-void st_check_all(struct state *s);
+ * checkpoint saved next holds nothing unchecked. Returns 0, or -1 with
+ * st_corrupt() set. Only the first call costs anything. */
+int st_check_all(struct state *s);
 
 /* Finds the key with canonical bytes b[0..n) and hash h, or returns 0. */
 aoff st_key_find(struct state *s, const char *b, size_t n, uint64_t h);
@@ -145,8 +181,11 @@ aoff st_key_find(struct state *s, const char *b, size_t n, uint64_t h);
 /* The key in slot i of the key table (i < sr_keycap), or 0. */
 aoff st_key_slot(struct state *s, uint64_t i);
 
-/* Finds or interns the key with canonical bytes b[0..n) and hash h. */
-aoff st_key(struct state *s, const char *b, size_t n, uint64_t h);
+/* Finds or interns the key with canonical bytes b[0..n) and hash h;
+ * *created tells which (a new key's operator block is zeroed). Returns 0
+ * only when st_corrupt() is set. */
+aoff st_key(struct state *s, const char *b, size_t n, uint64_t h,
+    int *created);
 
 /* Finds or makes key k's pane starting at start; *created tells which. */
 aoff st_pane(struct state *s, aoff k, int64_t start, int *created);

@@ -672,7 +672,7 @@ put_iso(char *p, int64_t t)
 }
 
 /* TF_AUTO and TF_STRPTIME are not output formats; they print as ISO, the
- * output SPEC §3 gives strptime input. */
+ * output fwin(1) (TIME FORMATS) gives strptime input. */
 size_t
 tf_format(char *buf, int64_t t, enum tfmt f)
 {

@@ -2,7 +2,7 @@
 # Adversarial input: huge lines, NUL bytes, invalid UTF-8, CR line ends,
 # unterminated quotes, a million keys, ten thousand fields, times at the
 # int64 limits, durations that overflow, empty input, no final newline.
-# Each has a defined result or a clear message, the exit status of SPEC §9,
+# Each has a defined result or a clear message, the exit status of fwin(1) EXIT STATUS,
 # and the records around it are not lost. Big inputs are generated into the
 # test's scratch dir and compared with cmp, never held in a bash variable.
 load common

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Aggregates, NULLs, number printing and column names (SPEC §6, §7).
-# Every expected output below is derived by hand from SPEC.md / fwin(1).
+# Aggregates, NULLs, number printing and column names (fwin(1): AGGREGATES, OUTPUT).
+# Every expected output below is derived by hand from fwin(1).
 load common
 
 # ok ARGS...: run fwin, expect exit 0 and an empty stderr; then assert_output.

@@ -1,11 +1,11 @@
 #!/usr/bin/env bats
-# Checkpoints and restore (SPEC §8, the end-of-input rule of §5; issue 5):
+# Checkpoints and restore (fwin(1): CHECKPOINTS, and the end of input in WINDOWS AND WATERMARKS):
 # cron replay, the end-of-input rule, --restore, the pipeline fingerprint,
 # input positions (files, pipes, replaced and shorter files, --new-input),
 # exactly-once -o and --late-file, --inspect, SIGUSR1 / SIGTERM, usage
 # errors, damaged checkpoints and failed saves. The kill -9 sweeps are in
 # crash.bats. Expected outputs come from a run of fwin without checkpoints
-# over the whole input, or are derived by hand from SPEC.md.
+# over the whole input, or are derived by hand from fwin(1).
 load common
 
 GEN=$BATS_TEST_DIRNAME/ckpt/gen.sh
@@ -640,7 +640,7 @@ make_state() {
 	assert_success
 	assert_equal "$stderr" ""
 	assert_line --index 0 'file             c.ckpt'
-	assert_line --index 1 'format version   2'
+	assert_line --index 1 'format version   3'
 	assert_line --index 2 --regexp '^generation       [1-9][0-9]*$'
 	assert_regex "${lines[3]}" '^saved            [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z \([0-9]+ ns\)$'
 	assert_regex "${lines[4]}" '^checksum         ok \(XXH3-64 [0-9a-f]{16} over [0-9]+ bytes\)$'

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # The command line: --help/--version, usage errors (exit 2, "fwin: ..." then
-# the Try line), option forms, -k lists, FILE operands. SPEC §1, §2, §9.
+# the Try line), option forms, -k lists, FILE operands. fwin(1): SYNOPSIS, OPTIONS, EXIT STATUS.
 load common
 
 TRY="Try 'fwin --help' for more information."

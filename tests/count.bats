@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Count windows: --count-window N[,SLIDE] (SPEC §4, §5, §6, §7; issue 3).
-# Every expected output below is derived by hand from SPEC.md and issue 3.
+# Count windows: --count-window N[,SLIDE] (fwin(1): Count windows).
+# Every expected output below is derived by hand from fwin(1).
 load common
 
 # ok ARGS...: run fwin, expect exit 0 and an empty stderr; then assert_output.
@@ -136,7 +136,7 @@ mkinput() {
 
 @test "count N,SLIDE: SLIDE > N, --flush when the next window holds nothing yet" {
 	printf 'a 1\n' > in
-	# 2,3: the next window (a2, a3) holds nothing: no row (SPEC §5).
+	# 2,3: the next window (a2, a3) holds nothing: no row (fwin(1): a window with no records never fires).
 	ok -k 1 --count-window 2,3 -c --sum 2 --flush in
 	assert_output ''
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# kill -9 at random moments (SPEC §8; issue 5): a run that is killed again
+# kill -9 at random moments (fwin(1): CHECKPOINTS): a run that is killed again
 # and again, restored each time with --state, and finished with --flush,
 # writes with -o exactly the bytes of a run that never stopped. The harness
 # is tests/ckpt/killsweep.sh; the input, ~100k records with times out of

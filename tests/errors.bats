@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Bad records, --strict, -o and write errors, --stats. SPEC §7 and §9.
+# Bad records, --strict, -o and write errors, --stats. fwin(1): OUTPUT, EXIT STATUS, DIAGNOSTICS.
 load common
 
 STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? records/s$'

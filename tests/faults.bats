@@ -4,7 +4,7 @@
 # mremap, malloc, open, read or close fail, and tests/faults/sweep sweeps N
 # over a small checkpointed run (see there for what each run must satisfy:
 # exit 0-2 with a message, never exit 0 after losing output, the previous
-# checkpoint never damaged, exactly-once after recovery). SPEC §8, §9.
+# checkpoint never damaged, exactly-once after recovery). fwin(1): CHECKPOINTS, EXIT STATUS.
 load common
 
 setup_file() {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # Input formats (lines, tsv, csv), -d, -H, and the output formats (tsv, csv,
-# json). SPEC §2 and §7.
+# json). fwin(1): OPTIONS (Records), OUTPUT.
 load common
 
 # --- lines ---

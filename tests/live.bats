@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Live streams (SPEC §5, §7; issue 4): processing time fires windows by the
+# Live streams (fwin(1): LIVE STREAMS): processing time fires windows by the
 # wall clock, --idle-timeout moves an idle event-time watermark, rows are
 # flushed before fwin waits, partial lines wait for their newline, signals
 # end the input, a closed downstream ends fwin quietly.
@@ -25,7 +25,7 @@ now_ns() {
 }
 
 MS=1000000
-# ISO UTC, a fraction only when non-zero, with 3, 6 or 9 digits (SPEC §3)
+# ISO UTC, a fraction only when non-zero, with 3, 6 or 9 digits (fwin(1): TIME FORMATS)
 ISO='[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\.[0-9]{3}|\.[0-9]{6}|\.[0-9]{9})?Z'
 
 # check_iso_row ROW SIZE REST T0 T1: ROW is "start<TAB>end<TAB>REST" with

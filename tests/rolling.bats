@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Rolling mode: no window option (SPEC §4, §5, §6, §7; issue 3).
-# Every expected output below is derived by hand from SPEC.md and issue 3.
+# Rolling mode: no window option (fwin(1): Rolling mode).
+# Every expected output below is derived by hand from fwin(1).
 load common
 
 # ok ARGS...: run fwin, expect exit 0 and an empty stderr; then assert_output.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Session windows: --session GAP (SPEC §4, §5, §6, §7; issue 3).
-# Every expected output below is derived by hand from SPEC.md and issue 3.
+# Session windows: --session GAP (fwin(1): Session windows).
+# Every expected output below is derived by hand from fwin(1).
 load common
 
 # ok ARGS...: run fwin, expect exit 0 and an empty stderr; then assert_output.

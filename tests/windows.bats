@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# Time windows, watermarks, lateness and time formats (SPEC §3-§5).
-# Every expected output below is derived by hand from SPEC.md / fwin(1).
+# Time windows, watermarks, lateness and time formats (fwin(1): TIME FORMATS, WINDOWS AND WATERMARKS).
+# Every expected output below is derived by hand from fwin(1).
 load common
 
 # ok ARGS...: run fwin, expect exit 0 and an empty stderr; then assert_output.

@@ -1,6 +1,5 @@
 /* Helpers shared by the fuzz targets (tests/fuzz/fuzz_*.c): a scratch
- * directory, files written from fuzz data, and fwin_main() (src/main.c
- * compiled with -Dmain=fwin_main) run in-process with its output caught.
+ * directory, files written from fuzz data, and fwin_cli() (src/cli.c) run in-process with its output caught.
  *
  * Every helper is static: each target is one translation unit. A broken
  * invariant is reported with fz_fail(), which aborts, so that libFuzzer
@@ -192,7 +191,7 @@ fz_slurp_fd(int fd, size_t *n)
 
 /* --- running fwin in-process --- */
 
-int fwin_main(int argc, char **argv);
+#include "cli.h"
 
 /* Signals that fwin's engine catches: put back after each run, so that
  * libFuzzer keeps its own handling (and no stray stop flag is left). */
@@ -200,7 +199,7 @@ static const int fz_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE };
 #define FZ_NSIGS (sizeof(fz_sigs) / sizeof(fz_sigs[0]))
 
 /*
- * Runs fwin_main with the given arguments (copied: fwin writes into some
+ * Runs fwin_cli with the given arguments (copied: fwin writes into some
  * of them), its standard input from /dev/null, standard output into the
  * file out_fd (or /dev/null when out_fd < 0) and its messages quieted
  * (see fz_quiet). Returns fwin's exit status.
@@ -235,7 +234,7 @@ fz_run_fwin(int argc, const char *const *args, int out_fd)
 	dup2(out_fd >= 0 ? out_fd : devnull, 1);
 	fz_quiet();
 	optind = 0;
-	rc = fwin_main(argc, argv);
+	rc = fwin_cli(argc, argv);
 	fflush(stdout);
 	fz_stderr_back();
 	dup2(so, 1);

@@ -1,6 +1,5 @@
 /*
- * Fuzz target "engine": the whole program, fwin_main() (src/main.c built
- * with -Dmain=fwin_main), over option sets chosen from a fixed menu of
+ * Fuzz target "engine": the whole program, fwin_cli() (src/cli.c), over option sets chosen from a fixed menu of
  * valid ones, on the rest of the data as its input file.
  *
  * Data layout: eight option bytes, then the input.
@@ -22,7 +21,7 @@
  *
  * Plain mode runs fwin once: it must not crash, leak, hang or exit().
  *
- * Split modes check SPEC section 8 (checkpoints): the input is cut at a
+ * Split modes check fwin(1) CHECKPOINTS: the input is cut at a
  * line end into two parts, and a run over the whole must write exactly
  * the bytes of a run over the first part with --checkpoint C followed by
  * a run that restores C and reads the rest, either
@@ -343,7 +342,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		fz_put_file(in, p, n, 0);
 		fz_arg(&args, in);
 		rc = fz_run_fwin(args.n, args.v, -1);
-		/* SPEC 9: 0, 1 for a runtime failure; every option here is
+		/* fwin(1) EXIT STATUS: 0, 1 for a runtime failure; every option here is
 		 * valid, and field names are used only with -H, so never 2
 		 * but for a name that the header lacks */
 		if (rc != 0 && rc != 1 && !(rc == 2 && o.header && o.names))

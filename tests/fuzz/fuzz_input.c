@@ -4,7 +4,7 @@
  *
  * Data layout: six option bytes, then the bytes of the input.
  *	b0	bits 0-1 format (lines, csv, tsv; 3 is csv), bit 2 -H,
- *		bit 3 two FILEs, bit 4 a wait hook that stops early
+ *		bit 3 two FILEs, bit 4 pass B stops early
  *	b1	delimiter: 0 the format's default, else that byte (the bytes
  *		fwin's -d refuses, '\n' '\r' '"', mean the default)
  *	b2	maxfields (low 3 bits; 0 is all)
@@ -15,12 +15,12 @@
  * Each input is read four ways, and all must agree record for record
  * (fields, raw text, line, file, offset, error):
  *	A  regular files (seekable, read(2) never blocks)
- *	B  pipes fed a few bytes at a time from the wait hook, so records
- *	   are cut at every possible place by the reads
+ *	B  pipes fed a few bytes at a time whenever input_next says
+ *	   INPUT_WAIT, so records are cut at every possible place by the reads
  *	C  regular files resumed (input_resume) at the positions A reported
  *	   after record k: must give A's records after k
  *	D  pipes resumed the same way (the consumed bytes read and dropped)
- * With b0 bit 4, pass B's hook says stop after a few waits: what it got
+ * With b0 bit 4, pass B stops reading after a few waits: what it got
  * must be a prefix of A's records.
  *
  * Per record: at most maxfields fields; for lines and tsv (and csv
@@ -134,15 +134,11 @@ feed_one(struct feed *f, int i)
 	f->left[i] -= n;
 }
 
-/* The wait hook: the reader has drained the pipe it reads (or its poll
- * was interrupted: then bytes may be there already). Files are read in
- * order, so it is the first pipe still open. */
+/* INPUT_WAIT: the reader has drained the pipe it reads. Files are read
+ * in order, so it is the first pipe still open. Returns -1 to stop. */
 static int
-feed_wait(void *arg, int fd)
+feed_wait(struct feed *f)
 {
-	struct feed *f = arg;
-
-	(void)fd;
 	if (f->stop_after >= 0 && f->waits++ >= f->stop_after)
 		return -1;
 	while (f->cur < f->nfiles && f->wfd[f->cur] < 0)
@@ -150,6 +146,31 @@ feed_wait(void *arg, int fd)
 	if (f->cur < f->nfiles)
 		feed_one(f, f->cur);
 	return 0;
+}
+
+/* input_header and input_next, feeding the pipes while they wait; a
+ * stopped read ends as input does (0). */
+static int
+fed_header(struct input *in, struct feed *f, const struct field **hn,
+    size_t *nh)
+{
+	int rc;
+
+	while ((rc = input_header(in, hn, nh)) == INPUT_WAIT)
+		if (feed_wait(f) != 0)
+			return 0;
+	return rc;
+}
+
+static int
+fed_next(struct input *in, struct feed *f, struct record *r)
+{
+	int rc;
+
+	while ((rc = input_next(in, r)) == INPUT_WAIT)
+		if (feed_wait(f) != 0)
+			return 0;
+	return rc;
 }
 
 /* Whether p[0..n) is only empty lines ("\n", "\r\n", or a last "\r"). */
@@ -312,8 +333,7 @@ pass(const struct params *pp, int pipes, struct feed *f,
 		f->cur = 0;
 		for (i = 0; i < pp->nfiles; i++)
 			feed_one(f, i);
-		o.wait = feed_wait;
-		o.wait_arg = f;
+		o.may_wait = 1;
 	}
 	o.maxfields = 0;
 	/* what the input says on stderr is checked below */
@@ -323,7 +343,7 @@ pass(const struct params *pp, int pipes, struct feed *f,
 	in = input_open(files, pp->nfiles, &o);
 	if (resume != NULL)
 		input_resume(in, resume, pp->nfiles);
-	rc = input_header(in, &hn, &nh);
+	rc = fed_header(in, f, &hn, &nh);
 	sb_u64(out, (uint64_t)rc);
 	if (rc == 1) {
 		sb_u64(out, nh);
@@ -347,7 +367,7 @@ pass(const struct params *pp, int pipes, struct feed *f,
 			memcpy(*pos + k * pp->nfiles, input_positions(in),
 			    pp->nfiles * sizeof(**pos));
 		}
-		rc = input_next(in, &r);
+		rc = fed_next(in, f, &r);
 		serialise(out, in, &r, rc);
 		if (rc <= 0)
 			break;

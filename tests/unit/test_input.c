@@ -696,36 +696,10 @@ test_long_record(void)
 	free(data);
 }
 
-struct hook {
-	int calls;
-	int gofd;
-};
-
-static int
-hook(void *arg, int fd)
-{
-	struct hook *h = arg;
-
-	(void)fd;
-	h->calls++;
-	if (write(h->gofd, "g", 1) < 0) {
-		/* the writer is gone; reading will show EOF */
-	}
-	return 0;
-}
-
-static int
-stop_hook(void *arg, int fd)
-{
-	(void)arg;
-	(void)fd;
-	return -1;
-}
-
-/* A wait hook that says stop: input ends there, and a partial line that
- * has no newline yet is not returned as a record. */
+/* With may_wait, a read that would block returns INPUT_WAIT, and a
+ * partial line is not a record until its newline comes. */
 static void
-test_stop(void)
+test_wait(void)
 {
 	struct input_opts o = opts(IF_LINES, -1);
 	struct input *in;
@@ -741,30 +715,56 @@ test_stop(void)
 	saved = dup(0);
 	dup2(data[0], 0);
 	close(data[0]);
-	o.wait = stop_hook;
+	o.may_wait = 1;
 	in = input_open(NULL, 0, &o);
-	CHECK(input_next(in, &r) == 1);
+	CHECK(input_next(in, &r) == INPUT_RECORD);
 	CHECK_STR(RAW(r), "a 1");
-	CHECK(input_next(in, &r) == 0);
+	CHECK(input_next(in, &r) == INPUT_WAIT);
 	CHECK(input_offset(in) == 4);
-	CHECK(input_next(in, &r) == 0);
+	CHECK(input_fd(in) == 0);
+	CHECK(input_next(in, &r) == INPUT_WAIT);
+	if (write(data[1], "\n", 1) != 1)
+		exit(1);
+	CHECK(input_next(in, &r) == INPUT_RECORD);
+	CHECK_STR(RAW(r), "b 2");
+	CHECK(input_offset(in) == 8);
+	close(data[1]);
+	CHECK(input_next(in, &r) == INPUT_END);
 	input_close(in);
 	dup2(saved, 0);
 	close(saved);
-	close(data[1]);
 }
 
-/* Reading stdin from a pipe: the hook runs before each read that would
- * block, and the writer writes only once it has run. */
+/* Reading stdin from a pipe: INPUT_WAIT comes before each read that
+ * would block, and the writer writes only once the reader has waited. */
+/* input_next, and on INPUT_WAIT: counts it, tells the writer to go on,
+ * and polls as the driver would, until a record or the end. */
+static int
+next_waiting(struct input *in, struct record *r, int gofd, int *waits)
+{
+	struct pollfd pfd;
+	int rc;
+
+	while ((rc = input_next(in, r)) == INPUT_WAIT) {
+		++*waits;
+		if (write(gofd, "g", 1) < 0) {
+			/* the writer is gone; reading will show EOF */
+		}
+		pfd.fd = input_fd(in);
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, 5000);
+	}
+	return rc;
+}
+
 static void
 test_pipe(void)
 {
 	struct input_opts o = opts(IF_LINES, -1);
 	struct input *in;
 	struct record r;
-	struct hook h;
 	struct pollfd pfd;
-	int data[2], go[2], saved, i, st;
+	int data[2], go[2], saved, i, st, waits = 0, rc;
 	char c;
 	pid_t pid;
 
@@ -791,24 +791,23 @@ test_pipe(void)
 	saved = dup(0);
 	dup2(data[0], 0);
 	close(data[0]);
-	h.calls = 0;
-	h.gofd = go[1];
-	o.wait = hook;
-	o.wait_arg = &h;
+	o.may_wait = 1;
 	in = input_open(NULL, 0, &o);
-	CHECK(input_next(in, &r) == 1);
-	CHECK(h.calls == 1);
+	while ((rc = next_waiting(in, &r, go[1], &waits)) == INPUT_WAIT)
+		;
+	CHECK(rc == INPUT_RECORD);
+	CHECK(waits == 1);
 	CHECK_STR(r.file, "-");
 	CHECK_STR(RAW(r), "a 1");
 	CHECK(r.nf == 2);
 	CHECK(input_offset(in) == 4);
-	CHECK(input_next(in, &r) == 1);
-	CHECK(h.calls >= 2);
+	CHECK(next_waiting(in, &r, go[1], &waits) == INPUT_RECORD);
+	CHECK(waits >= 2);
 	CHECK_STR(RAW(r), "b 2");
 	CHECK(r.line == 2);
 	CHECK(input_offset(in) == 8);
 	CHECK(input_file_index(in) == 0);
-	CHECK(input_next(in, &r) == 0);
+	CHECK(next_waiting(in, &r, go[1], &waits) == INPUT_END);
 	CHECK(input_failed(in) == 0);
 	input_close(in);
 	/* input_close() leaves fd 0 open. */
@@ -819,12 +818,11 @@ test_pipe(void)
 	CHECK(waitpid(pid, &st, 0) == pid && WIFEXITED(st) &&
 	    WEXITSTATUS(st) == 0);
 
-	/* A regular file never waits: no hook. */
-	h.calls = 0;
+	/* A regular file never waits. */
 	in = open1("a\nb\n", &o);
-	while (input_next(in, &r) == 1)
+	while ((rc = input_next(in, &r)) == INPUT_RECORD)
 		;
-	CHECK(h.calls == 0);
+	CHECK(rc == INPUT_END);
 	input_close(in);
 }
 
@@ -846,7 +844,7 @@ main(void)
 	test_maxfields();
 	test_long_record();
 	test_pipe();
-	test_stop();
+	test_wait();
 	cleanup();
 	return unit_done("input");
 }

@@ -3,27 +3,27 @@
  * duplicated slot, a full table, a timer that names no key, a key that
  * names another's timer, a window list that loops) or before a save. */
 
-#include <setjmp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "keycodec.h"
 #include "state.h"
 #include "unit.h"
 
 #define ACC	16	/* bytes behind each pane */
+#define EXT	16	/* bytes of the operator's block behind each key */
+#define GLOB	8	/* bytes of the driver's block */
 #define NKEYS	20
 
-static jmp_buf on_bad;
-static const char *found;	/* what the check found, or NULL */
-
-static void
-corrupt(void *arg, const char *why)
+/* The operator's block of a restored key: a kept value to forget. */
+static const char *
+ext_ok(void *arg, void *ext)
 {
 	(void)arg;
-	found = why;
-	longjmp(on_bad, 1);
+	memset(ext, 0, EXT);
+	return NULL;
 }
 
 static const char *
@@ -39,17 +39,13 @@ acc_ok(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
 static const struct st_checks checks = {
 	.nkeyfields = 1,
 	.acc_ok = acc_ok,
-	.corrupt = corrupt,
+	.ext_ok = ext_ok,
 };
 
 static uint64_t
 hash(const char *b)
 {
-	uint64_t h = 1469598103934665603u;	/* FNV-1a */
-
-	for (; *b != '\0'; b++)
-		h = (h ^ (unsigned char)*b) * 1099511628211u;
-	return h;
+	return key_hash(b, strlen(b));
 }
 
 static aoff
@@ -70,15 +66,15 @@ build(struct state *s)
 	aoff k;
 	int i, created;
 
-	if (st_init(s, ACC) != 0)
+	if (st_init(s, ACC, EXT, GLOB) != 0)
 		abort();
 	for (i = 0; i < NKEYS; i++) {
 		snprintf(b, sizeof(b), "k%d", i);
-		k = st_key(s, b, strlen(b), hash(b));
+		k = st_key(s, b, strlen(b), hash(b), &created);
 		(void)st_pane(s, k, 10 * i, &created);
 		st_timer_set(s, k, 100 + i);
-		st_keyp(s, k)->k_lo = 5;	/* a kept fold to forget */
-		st_keyp(s, k)->k_hi = 7;
+		((int64_t *)st_keyext(s, k))[0] = 5;	/* a kept fold to forget */
+		((int64_t *)st_keyext(s, k))[1] = 7;
 	}
 }
 
@@ -89,7 +85,7 @@ restore(struct state *s, struct state *r)
 	struct arena a = s->a;
 
 	memset(r, 0, sizeof(*r));
-	return st_adopt(r, &a, arena_hdr(&a)->ah_used, ACC, &checks);
+	return st_adopt(r, &a, arena_hdr(&a)->ah_used, ACC, EXT, GLOB, &checks);
 }
 
 static struct keyslot *
@@ -120,8 +116,9 @@ use_all(struct state *r)
 {
 	int i;
 
+	/* a key found bad is found no more: the run stops there */
 	for (i = 0; i < NKEYS; i++)
-		if (key(r, i) == 0)
+		if (key(r, i) == 0 && st_corrupt(r) == NULL)
 			abort();
 }
 
@@ -147,17 +144,15 @@ pop_all(struct state *r)
 static void
 check_all(struct state *r)
 {
-	st_check_all(r);
+	(void)st_check_all(r);
 }
 
 /* Runs f(r); returns what a key's check found bad, or NULL. */
 static const char *
 try(void (*f)(struct state *), struct state *r)
 {
-	found = NULL;
-	if (setjmp(on_bad) == 0)
-		f(r);
-	return found;
+	f(r);
+	return st_corrupt(r);
 }
 
 static void
@@ -166,22 +161,25 @@ test_intact(void)
 	struct state s, r;
 	const struct key *kp;
 	aoff k;
-	int i;
+	int i, created;
 
 	build(&s);
 	CHECK(restore(&s, &r) == NULL);
 	CHECK(try(use_all, &r) == NULL);
 	k = key(&r, 3);
 	kp = st_keyp(&r, k);
-	CHECK(kp->k_run == r.run && kp->k_lo == 0 && kp->k_hi == 0);
+	CHECK(kp->k_run == r.run && ((int64_t *)st_keyext(&r, k))[0] == 0 &&
+	    ((int64_t *)st_keyext(&r, k))[1] == 0);
+	CHECK(kp->k_group == key_group(kp->k_hash));
 	CHECK(st_panep(&r, kp->k_head)->p_start == 30);
 	CHECK(try(check_all, &r) == NULL);
 	for (i = 0; i < NKEYS; i++)
 		CHECK(st_timer_pop(&r, INT64_MAX) == key(&r, i));
 	CHECK(st_timer_pop(&r, INT64_MAX) == 0);
 	/* a key made by the run after the restore */
-	CHECK(st_key(&r, "new", 3, hash("new")) == st_key_find(&r, "new", 3,
-	    hash("new")));
+	CHECK(st_key(&r, "new", 3, hash("new"), &created) == st_key_find(&r,
+	    "new", 3, hash("new")));
+	CHECK(created == 1);
 	st_fini(&r);
 }
 
@@ -303,6 +301,13 @@ shared_pane(struct state *s)
 	st_keyp(s, key(s, 7))->k_tail = st_keyp(s, key(s, 6))->k_tail;
 }
 
+/* k8's group is not its hash's. */
+static void
+wrong_group(struct state *s)
+{
+	st_keyp(s, key(s, 8))->k_group ^= 1;
+}
+
 /* A key the run never uses (found before a save). */
 static void
 long_key(struct state *s)
@@ -331,6 +336,7 @@ static const struct {
 	{ "window list loops", window_loop, use_all, "bad window list" },
 	{ "window shared by two keys", shared_pane, use_all,
 	    "bad window list" },
+	{ "key group not its hash's", wrong_group, use_all, "bad key" },
 	{ "key never used", long_key, use_absent, "nothing found" },
 	{ "key never used, then a save", long_key, check_all, "bad key" },
 	{ "count", miscount, check_all, "bad counts" },

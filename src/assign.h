@@ -1,0 +1,76 @@
+/* assign: window assigners, in the shape of Flink's WindowAssigner and
+ * MergingWindowAssigner. An assigner says which windows a time (or, for
+ * count windows, an arrival number) belongs to, where a window starts
+ * given its end, which ends follow an end, and the last window end a
+ * pane belongs to; the operator does the rest the same way for all.
+ *
+ * Tumbling and sliding windows lie on a grid: they start at offset +
+ * k*step and last size (a tumbling window is a slide with step == size).
+ * Records are kept in slices ("panes") of gcd(size, step) on the same
+ * grid: every window is a whole number of panes, so a record updates one
+ * pane and a window is the merge of its panes when it fires. Sessions
+ * merge: a record at t makes [t, t + gap), and its pane is the session.
+ * Count windows are a grid over a key's arrival numbers. Rolling mode is
+ * one pane per key that never fires by time. All division floors, and
+ * intermediate values that could overflow are computed in 128 bits. */
+#ifndef FWIN_ASSIGN_H
+#define FWIN_ASSIGN_H
+
+#include <stdint.h>
+
+#include "config.h"
+
+/* What assign() found for a time. */
+struct span {
+	int64_t pane;		/* the start of the pane holding it */
+	int64_t pane_end;	/* and its end */
+	int64_t first_end;	/* the ends of the first and last windows */
+	int64_t last_end;	/* holding it (a session: its end) */
+};
+
+enum { AS_OK = 0, AS_GAP = -1, AS_RANGE = -2 };
+
+/* How the operator keeps an assigner's windows. */
+enum as_kind {
+	AS_PANES,	/* windows of panes on a grid (tumble, slide) */
+	AS_MERGING,	/* a pane per window; windows merge (sessions) */
+	AS_ARRIVAL,	/* panes over a key's arrival numbers (count) */
+	AS_ROLLING	/* one running pane per key, a row per record */
+};
+
+struct assigner;
+
+struct assigner_ops {
+	enum as_kind kind;
+	/* The pane and windows of t: AS_OK; AS_GAP when t is in no window
+	 * (a slide whose step passes its size); AS_RANGE when its windows
+	 * do not fit in int64 (an end of INT64_MAX would never fire). */
+	int (*assign)(const struct assigner *, int64_t t, struct span *);
+	/* The start of the window that ends at end. */
+	int64_t (*start)(const struct assigner *, int64_t end);
+	/* The smallest window end > after (INT64_MAX when none fits). */
+	int64_t (*end_after)(const struct assigner *, int64_t after);
+	/* The end of the last window holding the pane that starts at p. */
+	int64_t (*last_end)(const struct assigner *, int64_t p);
+};
+
+struct assigner {
+	const struct assigner_ops *ops;
+	int64_t size, step, offset;
+	int64_t pane;		/* gcd(size, step) */
+};
+
+/* The assigner of c's window option (rolling mode without one). */
+void assigner_init(struct assigner *a, const struct config *c);
+
+/* How many panes one window spans. */
+static inline int64_t
+assigner_panes(const struct assigner *a)
+{
+	return a->size / a->pane;
+}
+
+/* The greatest common divisor of a, b > 0. */
+int64_t assign_gcd(int64_t a, int64_t b);
+
+#endif

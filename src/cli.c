@@ -1,0 +1,527 @@
+/* cli: the command line. It turns options into a struct config and hands
+ * it to the driver (run.c). The aggregates' options and their part of the
+ * usage text come from the aggregate table (agg.h). Usage errors exit
+ * here, with status 2: this is main's file; nothing below it exits. */
+#include <errno.h>
+#include <getopt.h>
+#include <sys/stat.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "ckpt.h"
+#include "cli.h"
+#include "config.h"
+#include "run.h"
+#include "timefmt.h"
+#include "util.h"
+
+#define FWIN_VERSION "0.1.0"
+
+enum {
+	O_FORMAT = 256, O_CSV, O_TSV, O_TIMEFMT, O_OUTTIME, O_TUMBLE, O_SLIDE,
+	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH,
+	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
+	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
+	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
+};
+
+/* The options besides the aggregates; longopts() appends those. */
+static const struct option baseopts[] = {
+	{ "format",		required_argument,	NULL, O_FORMAT },
+	{ "csv",		no_argument,		NULL, O_CSV },
+	{ "tsv",		no_argument,		NULL, O_TSV },
+	{ "delimiter",		required_argument,	NULL, 'd' },
+	{ "header",		no_argument,		NULL, 'H' },
+	{ "key",		required_argument,	NULL, 'k' },
+	{ "time",		required_argument,	NULL, 't' },
+	{ "time-format",	required_argument,	NULL, O_TIMEFMT },
+	{ "output-time",	required_argument,	NULL, O_OUTTIME },
+	{ "tumble",		required_argument,	NULL, O_TUMBLE },
+	{ "slide",		required_argument,	NULL, O_SLIDE },
+	{ "session",		required_argument,	NULL, O_SESSION },
+	{ "count-window",	required_argument,	NULL, O_COUNTWIN },
+	{ "offset",		required_argument,	NULL, O_OFFSET },
+	{ "lateness",		required_argument,	NULL, 'l' },
+	{ "allowed-lateness",	required_argument,	NULL, O_ALLOWED },
+	{ "idle-timeout",	required_argument,	NULL, O_IDLE },
+	{ "late-file",		required_argument,	NULL, O_LATEFILE },
+	{ "flush",		no_argument,		NULL, O_FLUSH },
+	{ "no-flush",		no_argument,		NULL, O_NOFLUSH },
+	{ "output-format",	required_argument,	NULL, O_OUTFMT },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "checkpoint",		required_argument,	NULL, O_CHECKPOINT },
+	{ "checkpoint-every",	required_argument,	NULL, O_CKEVERY },
+	{ "restore",		required_argument,	NULL, O_RESTORE },
+	{ "state",		required_argument,	NULL, O_STATE },
+	{ "new-input",		no_argument,		NULL, O_NEWINPUT },
+	{ "inspect",		required_argument,	NULL, O_INSPECT },
+	{ "strict",		no_argument,		NULL, O_STRICT },
+	{ "stats",		no_argument,		NULL, O_STATS },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+};
+
+#define NBASE (sizeof(baseopts) / sizeof(baseopts[0]))
+
+/* Every long option: the base ones, then one per aggregate, then the
+ * terminating zeros. Built once. */
+static const struct option *
+longopts(void)
+{
+	static struct option all[NBASE + 64 + 1];
+	const struct aggop *op;
+	size_t i, n = NBASE;
+
+	if (all[0].name != NULL)
+		return all;
+	memcpy(all, baseopts, sizeof(baseopts));
+	for (i = 0; (op = agg_at(i)) != NULL && n < NBASE + 64; i++, n++) {
+		all[n].name = op->option;
+		all[n].has_arg = (op->flags & AGF_FIELD) ? required_argument :
+		    no_argument;
+		all[n].val = O_AGG + (int)i;
+	}
+	return all;
+}
+
+/* The aggregates' lines of the usage text, from the table. */
+static void
+usage_aggregates(FILE *fp)
+{
+	const struct aggop *op;
+	char item[64];
+	size_t i, col = 0, n;
+
+	fputs("Aggregates (default --count):\n ", fp);
+	for (i = 0; (op = agg_at(i)) != NULL; i++) {
+		n = (size_t)snprintf(item, sizeof(item), "%s--%s%s%s",
+		    strcmp(op->option, "count") == 0 ? "-c, " : "", op->option,
+		    (op->flags & AGF_FIELD) ? " F" : "",
+		    (op->flags & AGF_OUT) ? "[:OUT]" : "");
+		if (col > 0 && col + n + 2 > 74) {
+			fputs("\n ", fp);
+			col = 0;
+		}
+		fprintf(fp, " %s", item);
+		col += n + 2;
+	}
+	fputc('\n', fp);
+}
+
+static void
+usage(FILE *fp)
+{
+	fputs(
+"usage: fwin [OPTION]... [FILE]...\n"
+"Windowed aggregation of a record stream, with Flink's event-time semantics.\n"
+"\n"
+"Records:\n"
+"  --format lines|csv|tsv   input format (default lines); --csv, --tsv\n"
+"  -d, --delimiter C        field separator (one byte; '\\t' for TAB)\n"
+"  -H, --header             the first record names the fields\n"
+"  -k, --key FIELD[,FIELD]  key fields (repeatable)\n"
+"Time:\n"
+"  -t, --time FIELD         event time from FIELD (default: the wall clock)\n"
+"  --time-format F          auto, s, ms, us, ns, iso, or a strptime format\n"
+"  --output-time F          auto, s, ms, us, ns, iso\n"
+"Windows:\n"
+"  --tumble SIZE            tumbling windows\n"
+"  --slide SIZE,STEP        sliding windows\n"
+"  --session GAP            session windows per key\n"
+"  --count-window N[,SLIDE] count windows per key (by arrival)\n"
+"  (no window option: rolling mode, a running aggregate per record)\n"
+"  --offset D               shift window alignment\n"
+"  -l, --lateness D         bounded out-of-orderness of the watermark\n"
+"  --allowed-lateness A     keep fired windows until W >= end + A\n"
+"  --late-file FILE         append dropped late records to FILE\n"
+"  --idle-timeout D         idle input for D: W follows the wall clock\n"
+"  --flush, --no-flush      fire open windows at end of input (or not)\n"
+	, fp);
+	usage_aggregates(fp);
+	fputs(
+"Output:\n"
+"  --output-format tsv|csv|json\n"
+"  -o, --output FILE        append rows to FILE\n"
+"Checkpoints:\n"
+"  --checkpoint FILE        save state to FILE (atomically)\n"
+"  --checkpoint-every N|D   every N records or D of wall time (default 10s)\n"
+"  --restore FILE           start from FILE's state\n"
+"  --state FILE             --restore FILE if it exists, and --checkpoint FILE\n"
+"  --new-input              after restore, skip no input\n"
+"  --inspect FILE           describe a checkpoint and exit\n"
+"Misc:\n"
+"  --strict                 a bad record is fatal\n"
+"  --stats                  print statistics to stderr at exit\n"
+"  -h, --help  -V, --version\n"
+"\n"
+"See fwin(1).\n", fp);
+}
+
+static void __attribute__((format(printf, 1, 2), noreturn))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fwin: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'fwin --help' for more information.\n", stderr);
+	exit(2);
+}
+
+/* Reports an option that getopt_long refused (ch is ':' for a missing
+ * value), naming it as the user typed it. */
+static void __attribute__((noreturn))
+bad_option(int ch, const char *arg)
+{
+	const struct option *o;
+	int n;
+
+	if (strncmp(arg, "--", 2) != 0) {
+		if (ch == ':')
+			usage_error("option '-%c' needs a value", optopt);
+		usage_error("unknown option '-%c'", optopt);
+	}
+	n = (int)strcspn(arg, "=");
+	if (ch == ':')
+		usage_error("option '%.*s' needs a value", n, arg);
+	for (o = longopts(); o->name != NULL; o++)
+		if ((int)strlen(o->name) == n - 2 &&
+		    strncmp(o->name, arg + 2, n - 2) == 0 && arg[n] == '=')
+			usage_error("option '%.*s' takes no value", n, arg);
+	usage_error("unknown option '%.*s'", n, arg);
+}
+
+/* Exit status after --help or --version: a write error is a failure. */
+static int
+close_stdout(void)
+{
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		fprintf(stderr, "fwin: standard output: %s\n", strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
+static int64_t
+duration(const char *opt, const char *s, int allow_neg, int positive)
+{
+	int64_t ns;
+
+	if (tf_parse_duration(s, allow_neg, &ns) != 0)
+		usage_error("%s: bad duration '%s'", opt, s);
+	if (positive && ns <= 0)
+		usage_error("%s: '%s' must be greater than zero", opt, s);
+	return ns;
+}
+
+static void
+add_field(struct fieldref *f, const char *spec, const char *opt)
+{
+	const char *err = config_field(f, spec);
+
+	if (err != NULL)
+		usage_error("%s: bad field '%s' (%s)", opt, spec, err);
+}
+
+static void
+add_agg(struct config *c, const struct aggop *op, char *arg)
+{
+	struct aggspec *a;
+	char opt[64], *colon;
+
+	c->aggs = xrealloc(c->aggs, (c->naggs + 1) * sizeof(*c->aggs));
+	a = &c->aggs[c->naggs++];
+	memset(a, 0, sizeof(*a));
+	a->op = op;
+	if (!(op->flags & AGF_FIELD))
+		return;
+	snprintf(opt, sizeof(opt), "--%s", op->option);
+	if ((op->flags & AGF_OUT) && (colon = strchr(arg, ':')) != NULL) {
+		*colon = '\0';
+		a->has_out = 1;
+		add_field(&a->out, colon + 1, opt);
+	}
+	add_field(&a->f, arg, opt);
+}
+
+static void
+add_keys(struct config *c, char *arg)
+{
+	char *tok;
+
+	for (tok = strsep(&arg, ","); tok != NULL; tok = strsep(&arg, ",")) {
+		c->keys = realloc(c->keys, (c->nkeys + 1) * sizeof(*c->keys));
+		if (c->keys == NULL)
+			fwin_oom();
+		memset(&c->keys[c->nkeys], 0, sizeof(*c->keys));
+		add_field(&c->keys[c->nkeys++], tok, "-k");
+	}
+}
+
+static void
+set_window(struct config *c, enum wkind k, const char *opt)
+{
+	static const char *first;
+
+	if (c->wkind != WK_NONE && first != NULL && strcmp(first, opt) == 0)
+		usage_error("%s may be given only once", opt);
+	if (c->wkind != WK_NONE)
+		usage_error("%s and %s cannot be used together", first, opt);
+	c->wkind = k;
+	first = opt;
+}
+
+static void
+parse_slide(struct config *c, const char *arg)
+{
+	char *copy = strdup(arg), *comma;
+
+	if (copy == NULL)
+		fwin_oom();
+	if ((comma = strchr(copy, ',')) == NULL)
+		usage_error("--slide: '%s' is not SIZE,STEP", arg);
+	*comma = '\0';
+	c->size = duration("--slide", copy, 0, 1);
+	c->step = duration("--slide", comma + 1, 0, 1);
+	free(copy);
+}
+
+/* A count: decimal digits only, 1 to 2^32. */
+static uint64_t
+count_value(const char *opt, const char *s)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		usage_error("%s: bad count '%s'", opt, s);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < 1 || v > UINT32_MAX)
+		usage_error("%s: bad count '%s'", opt, s);
+	return v;
+}
+
+static void
+parse_count_window(struct config *c, const char *arg)
+{
+	char *copy = strdup(arg), *comma;
+
+	if (copy == NULL)
+		fwin_oom();
+	if ((comma = strchr(copy, ',')) != NULL)
+		*comma = '\0';
+	c->count_n = count_value("--count-window", copy);
+	c->count_slide = comma != NULL ?
+	    count_value("--count-window", comma + 1) : c->count_n;
+	free(copy);
+}
+
+/* Options that a config does not hold. */
+struct cli_extra {
+	const char *state, *inspect;
+};
+
+/* Applies one option (not an aggregate, --help or --version). */
+static void
+option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
+{
+	switch (ch) {
+	case O_FORMAT:
+		if (strcmp(optarg, "lines") == 0)
+			c->fmt = IF_LINES;
+		else if (strcmp(optarg, "csv") == 0)
+			c->fmt = IF_CSV;
+		else if (strcmp(optarg, "tsv") == 0)
+			c->fmt = IF_TSV;
+		else
+			usage_error("--format: unknown format '%s'", optarg);
+		break;
+	case O_CSV:
+		c->fmt = IF_CSV;
+		break;
+	case O_TSV:
+		c->fmt = IF_TSV;
+		break;
+	case 'd':
+		if (strcmp(optarg, "\\t") == 0)
+			c->delim = '\t';
+		else if (strlen(optarg) == 1 && optarg[0] != '\n' &&
+		    optarg[0] != '\r' && optarg[0] != '"')
+			c->delim = (unsigned char)optarg[0];
+		else
+			usage_error("-d: '%s' is not a single-byte "
+			    "delimiter", optarg);
+		break;
+	case 'H':
+		c->header = 1;
+		break;
+	case 'k':
+		add_keys(c, optarg);
+		break;
+	case 't':
+		c->has_time = 1;
+		add_field(&c->time, optarg, "-t");
+		break;
+	case O_TIMEFMT:
+		if (tf_parse_name(optarg, &c->time_fmt) != 0)
+			usage_error("--time-format: unknown format '%s'", optarg);
+		if (c->time_fmt == TF_STRPTIME)
+			c->strp = optarg;
+		break;
+	case O_OUTTIME:
+		if (tf_parse_name(optarg, &c->out_time) != 0 ||
+		    c->out_time == TF_STRPTIME)
+			usage_error("--output-time: unknown format '%s'", optarg);
+		break;
+	case O_TUMBLE:
+		set_window(c, WK_TUMBLE, "--tumble");
+		c->size = c->step = duration("--tumble", optarg, 0, 1);
+		break;
+	case O_SLIDE:
+		set_window(c, WK_SLIDE, "--slide");
+		parse_slide(c, optarg);
+		break;
+	case O_SESSION:
+		set_window(c, WK_SESSION, "--session");
+		c->size = duration("--session", optarg, 0, 1);
+		break;
+	case O_COUNTWIN:
+		set_window(c, WK_COUNT, "--count-window");
+		parse_count_window(c, optarg);
+		break;
+	case O_OFFSET:
+		c->offset = duration("--offset", optarg, 1, 0);
+		break;
+	case 'l':
+		c->lateness = duration("--lateness", optarg, 0, 0);
+		break;
+	case O_ALLOWED:
+		c->allowed = duration("--allowed-lateness", optarg, 0, 0);
+		break;
+	case O_IDLE:
+		c->idle_timeout = duration("--idle-timeout", optarg, 0, 1);
+		break;
+	case O_LATEFILE:
+		c->late_file = optarg;
+		break;
+	case O_FLUSH:
+		c->flush = 1;
+		break;
+	case O_NOFLUSH:
+		c->flush = 0;
+		break;
+	case O_OUTFMT:
+		c->outfmt_set = 1;
+		if (strcmp(optarg, "tsv") == 0)
+			c->outfmt = OF_TSV;
+		else if (strcmp(optarg, "csv") == 0)
+			c->outfmt = OF_CSV;
+		else if (strcmp(optarg, "json") == 0)
+			c->outfmt = OF_JSON;
+		else
+			usage_error("--output-format: unknown format "
+			    "'%s'", optarg);
+		break;
+	case 'o':
+		c->output = optarg;
+		break;
+	case O_CHECKPOINT:
+		c->checkpoint = optarg;
+		break;
+	case O_CKEVERY:
+		if (optarg[strspn(optarg, "0123456789")] == '\0') {
+			c->ckpt_every_n = count_value("--checkpoint-every",
+			    optarg);
+			c->ckpt_every_ns = 0;
+		} else {
+			c->ckpt_every_n = 0;
+			c->ckpt_every_ns = duration("--checkpoint-every",
+			    optarg, 0, 1);
+		}
+		break;
+	case O_RESTORE:
+		c->restore = optarg;
+		break;
+	case O_STATE:
+		x->state = optarg;
+		break;
+	case O_NEWINPUT:
+		c->new_input = 1;
+		break;
+	case O_INSPECT:
+		x->inspect = optarg;
+		break;
+	case O_STRICT:
+		c->strict = 1;
+		break;
+	case O_STATS:
+		c->stats = 1;
+		break;
+	default:
+		bad_option(ch, argv_opt);
+	}
+}
+
+int
+fwin_cli(int argc, char **argv)
+{
+	struct config c;
+	struct cli_extra x = { NULL, NULL };
+	int ch, status;
+	struct stat sb;
+
+	memset(&c, 0, sizeof(c));
+	c.delim = -1;
+	c.flush = -1;
+	c.time_fmt = TF_AUTO;
+	c.out_time = TF_AUTO;
+	c.ckpt_every_ns = 10 * NS_PER_S;
+
+	opterr = 0;
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, ":d:Hk:t:l:co:hV", longopts(),
+	    NULL)) != -1) {
+		if (ch >= O_AGG)
+			add_agg(&c, agg_at((size_t)(ch - O_AGG)), optarg);
+		else if (ch == 'c')
+			add_agg(&c, agg_lookup("count"), NULL);
+		else if (ch == 'h' || ch == 'V') {
+			if (ch == 'h')
+				usage(stdout);
+			else
+				puts("fwin " FWIN_VERSION);
+			config_free(&c);
+			return close_stdout();
+		} else
+			option(&c, &x, ch, argv[optind - 1]);
+	}
+	if (x.inspect != NULL) {
+		config_free(&c);
+		status = ckpt_inspect(x.inspect, stdout);
+		return close_stdout() != 0 ? 1 : status;
+	}
+	if (x.state != NULL) {
+		if (c.checkpoint != NULL || c.restore != NULL)
+			usage_error("--state cannot be used with --checkpoint "
+			    "or --restore");
+		c.checkpoint = x.state;
+		if (stat(x.state, &sb) == 0)
+			c.restore = x.state;
+	}
+	if (c.new_input && c.restore == NULL)
+		usage_error("--new-input needs --restore or --state");
+	if (c.naggs == 0)
+		add_agg(&c, agg_lookup("count"), NULL);
+	c.files = argv + optind;
+	c.nfiles = argc - optind;
+	status = run_pipeline(&c);
+	config_free(&c);
+	return status;
+}

@@ -1,0 +1,728 @@
+/* operator: the window operator; see operator.h.
+ *
+ * Each key has one timer: the earliest of its next unfired window end and
+ * the time its oldest pane may be purged. When the watermark passes
+ * timers, the windows due are collected from every key, sorted by (end,
+ * start, key) and fired together; then the keys' expired panes are
+ * purged, and a key left with nothing is forgotten, so that memory
+ * follows the live windows, not every key ever seen. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "assign.h"
+#include "keycodec.h"
+#include "operator.h"
+#include "slide.h"
+#include "util.h"
+
+/* The operator's block behind each key (st_keyext). */
+struct opkey {
+	int64_t ok_next_fire;	/* smallest unfired window end holding data */
+	uint64_t ok_count;	/* count windows: records seen */
+	struct slide_kept ok_kept;	/* sliding windows' kept folds */
+};
+ARENA_LAYOUT(struct opkey, 40);
+
+/* A window to fire: [start, end) of key. A session is the one pane
+ * `pane`; a time window is made of the key's panes in that range, the
+ * first of which is `pane` (0: not known yet). */
+struct fire {
+	int64_t end, start;
+	uint64_t prefix;	/* key_prefix() of the key */
+	aoff key, pane;
+};
+
+struct op {
+	const struct config *c;
+	struct assigner as;
+	struct aggs *g;
+	struct state st;
+	struct slide slide;	/* slide.g != NULL: windows of many panes */
+	int (*process)(struct op *, const struct op_rec *);
+	struct span last;	/* the last record's pane and windows */
+	op_emit_fn emit;
+	void *emit_arg;
+	struct fire *batch, *sortbuf;
+	size_t nbatch, capbatch, capsort;
+	aoff *touched;
+	size_t ntouched, captouched;
+};
+
+static struct opkey *
+opkey(const struct op *o, aoff k)
+{
+	return st_keyext(&o->st, k);
+}
+
+static struct op_globals *
+globals(const struct op *o)
+{
+	return st_globals(&o->st);
+}
+
+/* --- firing --- */
+
+static void
+emit_row(struct op *o, aoff k, int has_bounds, int64_t start, int64_t end,
+    int64_t time)
+{
+	const struct key *kp = st_keyp(&o->st, k);
+	struct op_row row = {
+		.start = start, .end = end, .time = time,
+		.has_bounds = has_bounds,
+		.key = kp->k_bytes, .keylen = kp->k_len,
+		.g = o->g, .a = &o->st.a,
+	};
+
+	o->emit(o->emit_arg, &row);
+	globals(o)->g_fired++;
+}
+
+/* Fires one window: merges its panes and hands the row over. */
+static void
+fire_one(struct op *o, const struct fire *f)
+{
+	struct state *s = &o->st;
+	aoff p;
+
+	if (o->as.ops->kind == AS_MERGING) {
+		aggs_fold_begin(o->g);
+		aggs_fold(o->g, &s->a, st_acc(f->pane));
+	} else {
+		p = f->pane != 0 ? f->pane : st_first_pane(s, f->key, f->start);
+		if (o->slide.g != NULL)
+			slide_fold(&o->slide, s, f->key,
+			    &opkey(o, f->key)->ok_kept, f->start, p);
+		else {
+			aggs_fold_begin(o->g);
+			for (; p != 0 && st_panep(s, p)->p_start < f->end;
+			    p = st_panep(s, p)->p_next)
+				aggs_fold(o->g, &s->a, st_acc(p));
+		}
+	}
+	emit_row(o, f->key, 1, f->start, f->end, 0);
+}
+
+static void
+fire_window(struct op *o, aoff k, int64_t end)
+{
+	struct fire f = {
+		.end = end, .start = o->as.ops->start(&o->as, end), .key = k
+	};
+
+	fire_one(o, &f);
+}
+
+/* The end of the last window that holds pane p: p can be purged once
+ * that window has expired. */
+static int64_t
+pane_last_end(const struct op *o, const struct pane *p)
+{
+	if (o->as.ops->kind == AS_MERGING)
+		return p->p_end;
+	return o->as.ops->last_end(&o->as, p->p_start);
+}
+
+/* The smallest window end > after of a window that holds one of a key's
+ * panes, or T_NONE. Panes are ordered by start (and so are their window
+ * ends), so the first pane with a window ending after `after` gives it.
+ * The search starts at *p, a pane of the key (0: none left), and leaves
+ * *p at that pane: called with growing `after`, it walks the key's panes
+ * once, not once per window. */
+static int64_t
+next_end_with_data(const struct op *o, aoff *p, int64_t after)
+{
+	const struct state *s = &o->st;
+	struct span sp;
+	int64_t cand;
+
+	for (; *p != 0; *p = st_panep(s, *p)->p_next) {
+		(void)o->as.ops->assign(&o->as, st_panep(s, *p)->p_start, &sp);
+		if (sp.last_end <= after)
+			continue;
+		cand = o->as.ops->end_after(&o->as, after);
+		return cand > sp.first_end ? cand : sp.first_end;
+	}
+	return T_NONE;
+}
+
+/* Sets k's timer to the earlier of its next fire and its oldest pane's
+ * purge time, if that is earlier than the timer it has. */
+static void
+schedule(struct op *o, aoff k)
+{
+	const struct key *kp = st_keyp(&o->st, k);
+	int64_t when = opkey(o, k)->ok_next_fire, purge;
+
+	if (kp->k_head != 0) {
+		purge = sat_add(pane_last_end(o, st_panep(&o->st, kp->k_head)),
+		    o->c->allowed);
+		if (purge < when)
+			when = purge;
+	}
+	if (when < kp->k_timer)
+		st_timer_set(&o->st, k, when);
+}
+
+static void
+pane_drop(struct op *o, aoff k, aoff p)
+{
+	aggs_release(o->g, &o->st.a, st_acc(p));
+	st_pane_free(&o->st, k, p);
+}
+
+/* Frees k's panes whose every window has expired at watermark w. */
+static void
+purge(struct op *o, aoff k, int64_t w)
+{
+	struct state *s = &o->st;
+	aoff p;
+
+	while ((p = st_keyp(s, k)->k_head) != 0 &&
+	    sat_add(pane_last_end(o, st_panep(s, p)), o->c->allowed) <= w)
+		pane_drop(o, k, p);
+}
+
+static int
+key_order(const struct op *o, aoff a, aoff b)
+{
+	const struct key *ka = st_keyp(&o->st, a), *kb = st_keyp(&o->st, b);
+
+	return key_cmp(o->c->nkeys, ka->k_bytes, ka->k_len, kb->k_bytes,
+	    kb->k_len);
+}
+
+static int
+fire_cmp(const void *va, const void *vb, void *arg)
+{
+	const struct fire *a = va, *b = vb;
+
+	if (a->end != b->end)
+		return a->end < b->end ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	return key_order(arg, a->key, b->key);
+}
+
+static void
+batch_add(struct op *o, int64_t end, int64_t start, aoff k, aoff p)
+{
+	const struct key *kp = st_keyp(&o->st, k);
+	struct fire *f;
+
+	xgrow(&o->batch, &o->capbatch, o->nbatch + 1, sizeof(*o->batch));
+	f = &o->batch[o->nbatch++];
+	f->end = end;
+	f->start = start;
+	f->key = k;
+	f->prefix = key_prefix(o->c->nkeys, kp->k_bytes, kp->k_len);
+	f->pane = p;
+}
+
+/* Sorts the n fires at v, which share their bounds, by key: a radix sort
+ * on the key prefix (one pass per byte that differs among them), then
+ * each run of equal prefixes by key. A tumbling window's end fires every
+ * key that has data in it: this is most of what fwin sorts. */
+static void
+sort_by_key(struct op *o, struct fire *v, size_t n)
+{
+	size_t count[8][256] = { { 0 } }, i, j, b, pos, c;
+	struct fire *from = v, *to = o->sortbuf, *t;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 8; b++)
+			count[b][v[i].prefix >> (8 * b) & 0xff]++;
+	for (b = 0; b < 8; b++) {
+		if (count[b][v[0].prefix >> (8 * b) & 0xff] == n)
+			continue;	/* every key has this byte */
+		for (j = 0, pos = 0; j < 256; j++) {
+			c = count[b][j];
+			count[b][j] = pos;
+			pos += c;
+		}
+		for (i = 0; i < n; i++)
+			to[count[b][from[i].prefix >> (8 * b) & 0xff]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].prefix == v[i].prefix; j++)
+			;
+		if (j - i > 1)
+			qsort_r(v + i, j - i, sizeof(*v), fire_cmp, o);
+	}
+}
+
+/* Fires the batch in (end, start, key) order. */
+static void
+batch_fire(struct op *o)
+{
+	size_t i;
+
+	if (o->nbatch > 1) {
+		for (i = 1; i < o->nbatch && o->batch[i].end == o->batch[0].end &&
+		    o->batch[i].start == o->batch[0].start; i++)
+			;
+		/* a radix sort pays for its counts from some 64 keys on */
+		if (i < o->nbatch || o->nbatch < 64)
+			qsort_r(o->batch, o->nbatch, sizeof(*o->batch),
+			    fire_cmp, o);
+		else {
+			xgrow(&o->sortbuf, &o->capsort, o->nbatch,
+			    sizeof(*o->sortbuf));
+			sort_by_key(o, o->batch, o->nbatch);
+		}
+	}
+	for (i = 0; i < o->nbatch; i++)
+		fire_one(o, &o->batch[i]);
+	o->nbatch = 0;
+}
+
+/* Adds to the batch key k's windows that end in [ok_next_fire, w], and
+ * moves ok_next_fire past w. */
+static void
+collect_due(struct op *o, aoff k, int64_t w)
+{
+	const struct assigner *as = &o->as;
+	struct state *s = &o->st;
+	const struct pane *pp;
+	int64_t end, from = opkey(o, k)->ok_next_fire;
+	aoff p, q;
+
+	if (as->ops->kind == AS_MERGING) {
+		/* sessions ending before ok_next_fire have fired already */
+		end = T_NONE;
+		for (p = st_keyp(s, k)->k_head; p != 0; p = pp->p_next) {
+			pp = st_panep(s, p);
+			if (pp->p_end > w) {
+				end = pp->p_end;
+				break;
+			}
+			if (pp->p_end >= from)
+				batch_add(o, pp->p_end, pp->p_start, k, p);
+		}
+	} else
+		/* p finds the ends, q each window's first pane: no pane is
+		 * freed or made until the batch has fired */
+		for (end = from, p = q = st_keyp(s, k)->k_head;
+		    end != T_NONE && end <= w;
+		    end = next_end_with_data(o, &p, end)) {
+			int64_t start = as->ops->start(as, end);
+
+			while (q != 0 && st_panep(s, q)->p_start < start)
+				q = st_panep(s, q)->p_next;
+			batch_add(o, end, start, k, q);
+		}
+	opkey(o, k)->ok_next_fire = end;
+}
+
+void
+op_advance(struct op *o, int64_t w)
+{
+	struct state *s = &o->st;
+	size_t i;
+	aoff k;
+
+	globals(o)->g_wm = w;
+	o->nbatch = o->ntouched = 0;
+	while ((k = st_timer_pop(s, w)) != 0) {
+		xgrow(&o->touched, &o->captouched, o->ntouched + 1,
+		    sizeof(*o->touched));
+		o->touched[o->ntouched++] = k;
+		collect_due(o, k, w);
+	}
+	if (st_corrupt(s) != NULL)
+		return;		/* the run ends: nothing more fires */
+	batch_fire(o);
+	for (i = 0; i < o->ntouched; i++) {
+		k = o->touched[i];
+		purge(o, k, w);
+		schedule(o, k);
+		if (st_keyp(s, k)->k_head == 0 && st_keyp(s, k)->k_timer == T_NONE)
+			st_key_delete(s, k);
+	}
+}
+
+int64_t
+op_next_timer(struct op *o)
+{
+	return st_timer_next(&o->st);
+}
+
+/* --- records --- */
+
+/* The record's key, interned: 0 only when restored state is corrupt. */
+static aoff
+intern(struct op *o, const struct op_rec *r)
+{
+	int created;
+	aoff k = st_key(&o->st, r->key, r->keylen, r->hash, &created);
+
+	if (k != 0 && created)
+		opkey(o, k)->ok_next_fire = T_NONE;
+	return k;
+}
+
+static void
+add_record(struct op *o, aoff p, const struct op_rec *r)
+{
+	struct state *s = &o->st;
+
+	/* st_key and st_pane may have moved the arena: no pointer into it
+	 * taken before them is used after. */
+	aggs_add(o->g, &s->a, st_acc(p), r->vals, globals(o)->g_seq);
+	globals(o)->g_seq++;
+}
+
+/* Windows of panes on a grid: tumbling and sliding. */
+static int
+process_panes(struct op *o, const struct op_rec *r)
+{
+	const struct assigner *as = &o->as;
+	const struct config *c = o->c;
+	struct state *s = &o->st;
+	int64_t w, first, end, t = r->t;
+	struct span sp;
+	aoff k, p;
+	int created, rc;
+
+	if (t >= o->last.pane && t < o->last.pane_end)
+		sp = o->last;
+	else if ((rc = as->ops->assign(as, t, &sp)) != AS_OK) {
+		if (rc == AS_RANGE)
+			return OP_RANGE;
+		globals(o)->g_nowin++;
+		return OP_NOWIN;
+	} else if (sp.pane_end != INT64_MAX)
+		o->last = sp;
+	w = globals(o)->g_wm;
+	if (sat_add(sp.last_end, c->allowed) <= w) {
+		globals(o)->g_late++;
+		return OP_LATE;
+	}
+	if ((k = intern(o, r)) == 0)
+		return OP_CORRUPT;
+	p = st_pane(s, k, sp.pane, &created);
+	add_record(o, p, r);
+	if (o->slide.g != NULL)
+		slide_touch(&opkey(o, k)->ok_kept, sp.pane);
+
+	/* Step 3: windows past their end but kept by allowed lateness. */
+	if (sp.first_end <= w) {
+		first = as->ops->end_after(as, sat_add(w, -c->allowed));
+		if (first < sp.first_end)
+			first = sp.first_end;
+		for (end = first; end <= sp.last_end && end <= w;
+		    end = as->ops->end_after(as, end))
+			fire_window(o, k, end);
+	}
+	/* The record's earliest window still to fire. */
+	if (sp.last_end > w) {
+		first = sp.first_end;
+		if (first <= w)
+			first = as->ops->end_after(as, w);
+		if (first < opkey(o, k)->ok_next_fire) {
+			opkey(o, k)->ok_next_fire = first;
+			created = 1;
+		}
+	}
+	if (created)
+		schedule(o, k);
+	return OP_ADDED;
+}
+
+/* Session windows: the record's [t, t + gap) merges with every session
+ * of its key that it overlaps or touches. */
+static int
+process_session(struct op *o, const struct op_rec *r)
+{
+	const struct config *c = o->c;
+	struct state *s = &o->st;
+	int64_t w = globals(o)->g_wm, t = r->t, lo = t, hi, reach;
+	const struct pane *pp;
+	struct span sp;
+	aoff k, p, q, after = 0, first = 0;
+
+	if (o->as.ops->assign(&o->as, t, &sp) != AS_OK)
+		return OP_RANGE;
+	hi = reach = sp.last_end;
+	if ((k = st_key_find(s, r->key, r->keylen, r->hash)) != 0) {
+		/* sessions are disjoint and ordered: the touching ones are
+		 * consecutive, found from the tail */
+		for (p = st_keyp(s, k)->k_tail; p != 0; p = pp->p_prev) {
+			pp = st_panep(s, p);
+			if (pp->p_start > hi)
+				continue;
+			if (pp->p_end < t) {
+				after = p;
+				break;
+			}
+			first = p;
+			if (pp->p_start < lo)
+				lo = pp->p_start;
+			if (pp->p_end > hi)
+				hi = pp->p_end;
+		}
+	} else if (st_corrupt(s) != NULL)
+		return OP_CORRUPT;
+	/* Steps 1-2: lateness is judged on the merged session; a live
+	 * session is never expired, so only a lone record can be late. */
+	if (sat_add(hi, c->allowed) <= w) {
+		globals(o)->g_late++;
+		return OP_LATE;
+	}
+	if (k == 0 && (k = intern(o, r)) == 0)
+		return OP_CORRUPT;
+	if (first == 0) {
+		p = st_pane_insert(s, k, after, t);
+	} else {
+		p = first;
+		while ((q = st_panep(s, p)->p_next) != 0 &&
+		    st_panep(s, q)->p_start <= reach) {
+			aggs_merge(o->g, &s->a, st_acc(p), st_acc(q));
+			st_pane_free(s, k, q);
+		}
+	}
+	st_panep(s, p)->p_start = lo;
+	st_panep(s, p)->p_end = hi;
+	add_record(o, p, r);
+	if (hi <= w) {
+		/* Step 3: kept by allowed lateness; fires again at once */
+		struct fire f = { .end = hi, .start = lo, .key = k, .pane = p };
+
+		fire_one(o, &f);
+	} else if (hi < opkey(o, k)->ok_next_fire)
+		opkey(o, k)->ok_next_fire = hi;
+	schedule(o, k);
+	return OP_ADDED;
+}
+
+/* Fires key k's count window ending at its count n: its last N records,
+ * or with partial set (--flush at the end of input) whatever panes it
+ * holds. */
+static void
+fire_count(struct op *o, aoff k, int partial)
+{
+	struct state *s = &o->st;
+	struct opkey *ok = opkey(o, k);
+	aoff p;
+
+	if (o->slide.g != NULL && !partial)
+		slide_fold(&o->slide, s, k, &ok->ok_kept,
+		    o->as.ops->start(&o->as, (int64_t)ok->ok_count),
+		    st_keyp(s, k)->k_head);
+	else {
+		aggs_fold_begin(o->g);
+		for (p = st_keyp(s, k)->k_head; p != 0;
+		    p = st_panep(s, p)->p_next)
+			aggs_fold(o->g, &s->a, st_acc(p));
+	}
+	emit_row(o, k, 0, 0, 0, 0);
+}
+
+static int
+key_order_cmp(const void *a, const void *b, void *arg)
+{
+	return key_order(arg, *(const aoff *)a, *(const aoff *)b);
+}
+
+/* End of input with --flush: every key's pending count window fires with
+ * the records it has so far, in key order. */
+static void
+flush_count_windows(struct op *o)
+{
+	struct state *s = &o->st;
+	size_t n = 0, i;
+	uint64_t j;
+	aoff k;
+
+	o->ntouched = 0;
+	for (j = 0; j < st_root(s)->sr_keycap; j++) {
+		if ((k = st_key_slot(s, j)) == 0 ||
+		    st_keyp(s, k)->k_head == 0 ||
+		    opkey(o, k)->ok_count % o->c->count_slide == 0)
+			continue;
+		xgrow(&o->touched, &o->captouched, n + 1, sizeof(*o->touched));
+		o->touched[n++] = k;
+	}
+	if (st_corrupt(s) != NULL)
+		return;
+	if (n > 1)
+		qsort_r(o->touched, n, sizeof(*o->touched), key_order_cmp, o);
+	for (i = 0; i < n; i++)
+		fire_count(o, o->touched[i], 1);
+}
+
+/* Count windows: per key, by arrival. Panes hold runs of gcd(N, SLIDE)
+ * records; a window is the last N of them. */
+static int
+process_count(struct op *o, const struct op_rec *r)
+{
+	const struct assigner *as = &o->as;
+	struct state *s = &o->st;
+	struct span sp;
+	int64_t n, keep_from;
+	aoff k, p;
+	int created;
+
+	if ((k = intern(o, r)) == 0)
+		return OP_CORRUPT;
+	n = (int64_t)++opkey(o, k)->ok_count;
+	(void)as->ops->assign(as, n - 1, &sp);
+	p = st_pane(s, k, sp.pane, &created);
+	add_record(o, p, r);
+	if (o->slide.g != NULL)
+		slide_touch(&opkey(o, k)->ok_kept, sp.pane);
+	if (n % as->step == 0)
+		fire_count(o, k, 0);
+	/* keep only the panes the next window needs */
+	keep_from = as->ops->start(as, as->ops->end_after(as, n));
+	while ((p = st_keyp(s, k)->k_head) != 0 &&
+	    st_panep(s, p)->p_start < keep_from)
+		pane_drop(o, k, p);
+	return OP_ADDED;
+}
+
+/* Rolling mode: one running aggregate per key, a row per record. */
+static int
+process_rolling(struct op *o, const struct op_rec *r)
+{
+	struct state *s = &o->st;
+	aoff k, p;
+	int created;
+
+	if ((k = intern(o, r)) == 0)
+		return OP_CORRUPT;
+	p = st_pane(s, k, 0, &created);
+	add_record(o, p, r);
+	aggs_fold_begin(o->g);
+	aggs_fold(o->g, &s->a, st_acc(p));
+	emit_row(o, k, 0, 0, 0, r->t);
+	return OP_ADDED;
+}
+
+int
+op_record(struct op *o, const struct op_rec *r)
+{
+	return o->process(o, r);
+}
+
+void
+op_end(struct op *o, int flush)
+{
+	if (!flush)
+		return;
+	switch (o->as.ops->kind) {
+	case AS_ARRIVAL:
+		flush_count_windows(o);
+		break;
+	case AS_PANES:
+	case AS_MERGING:
+		op_advance(o, INT64_MAX);
+		break;
+	case AS_ROLLING:
+		break;
+	}
+}
+
+/* --- setup --- */
+
+struct op *
+op_new(const struct config *c, struct aggs *g, op_emit_fn emit, void *arg)
+{
+	static int (*const by_kind[])(struct op *, const struct op_rec *) = {
+		[AS_PANES] = process_panes, [AS_MERGING] = process_session,
+		[AS_ARRIVAL] = process_count, [AS_ROLLING] = process_rolling,
+	};
+	struct op *o = xcalloc(1, sizeof(*o));
+
+	o->c = c;
+	o->g = g;
+	o->emit = emit;
+	o->emit_arg = arg;
+	assigner_init(&o->as, c);
+	o->process = by_kind[o->as.ops->kind];
+	/* windows of many panes are folded from kept partial folds */
+	if ((o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_ARRIVAL) &&
+	    slide_worth(g, assigner_panes(&o->as)))
+		slide_init(&o->slide, g, o->as.size,
+		    o->as.ops->kind == AS_PANES ? o->as.offset : 0);
+	return o;
+}
+
+void
+op_free(struct op *o)
+{
+	if (o == NULL)
+		return;
+	st_fini(&o->st);
+	free(o->batch);
+	free(o->sortbuf);
+	free(o->touched);
+	free(o);
+}
+
+/* Bytes behind a pane's header: its accumulators, and for windows of many
+ * panes room for a kept fold (see slide.h). */
+static size_t
+pane_block(const struct op *o)
+{
+	return aggs_accsize(o->g) * (o->slide.g != NULL ? 2 : 1);
+}
+
+int
+op_init_state(struct op *o)
+{
+	if (st_init(&o->st, pane_block(o), sizeof(struct opkey),
+	    sizeof(struct op_globals)) != 0)
+		return -1;
+	globals(o)->g_wm = INT64_MIN;
+	globals(o)->g_maxt = INT64_MIN;
+	return 0;
+}
+
+/* A restored key's block: its kept folds are not checked, so none is
+ * trusted. */
+static const char *
+opkey_ok(void *arg, void *ext)
+{
+	(void)arg;
+	slide_forget(&((struct opkey *)ext)->ok_kept);
+	return NULL;
+}
+
+const char *
+op_adopt(struct op *o, struct arena *a, uint64_t used)
+{
+	struct st_checks sc = {
+		.nkeyfields = o->c->nkeys,
+		.acc_ok = aggs_check, .acc_arg = o->g,
+		.ext_ok = opkey_ok, .ext_arg = o,
+	};
+
+	return st_adopt(&o->st, a, used, pane_block(o), sizeof(struct opkey),
+	    sizeof(struct op_globals), &sc);
+}
+
+struct state *
+op_state(struct op *o)
+{
+	return &o->st;
+}
+
+int
+op_uses_time(const struct op *o)
+{
+	return o->as.ops->kind != AS_ARRIVAL;
+}
+
+int
+op_uses_watermark(const struct op *o)
+{
+	return o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_MERGING;
+}

@@ -1,0 +1,753 @@
+/* run: the driver; see run.h. The loop reads a record, parses it, hands
+ * it to the operator and advances the watermark; when input would block
+ * it fires what the clock makes due, flushes output and sleeps in poll(2)
+ * until input or the next timer. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "agg.h"
+#include "ckpt.h"
+#include "input.h"
+#include "keycodec.h"
+#include "operator.h"
+#include "output.h"
+#include "persist.h"
+#include "run.h"
+#include "timefmt.h"
+#include "util.h"
+
+#define MAX_BAD_MESSAGES 10
+
+struct run {
+	struct config *c;
+	struct aggs *g;
+	struct op *op;
+	struct input *in;
+	struct out *out, *late;
+	int outfd, latefd;
+	const char *outname;
+	struct aval *vals;
+	size_t *keyidx;		/* the key fields' columns */
+	char *keybuf;
+	size_t keycap;
+	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
+	int rolling_time;	/* rolling mode with -t: a time column */
+	int fatal;		/* --strict met a bad record */
+	int corrupt;		/* restored state found bad: nothing is saved */
+	int restored;
+	char *fingerprint;
+	struct op_globals at_start;	/* counters as restored: stats are per run */
+	struct persist ps;
+	/* --idle-timeout: input idle since this wall time, with this W */
+	uint64_t idle_read;
+	int64_t idle_since, idle_wm;
+	struct timespec t0;
+};
+
+static struct op_globals *
+G(struct run *r)
+{
+	return op_globals(r->op);
+}
+
+/* --- bad records --- */
+
+/* Appends a short, printable rendering of p[0..n) for messages. */
+static void
+quote_value(char *buf, size_t bufsz, const char *p, size_t n)
+{
+	size_t i, j = 0, max = 40;
+
+	buf[j++] = '"';
+	for (i = 0; i < n && i < max && j + 5 < bufsz; i++)
+		buf[j++] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
+	if (i < n && j + 5 < bufsz) {
+		memcpy(buf + j, "...", 3);
+		j += 3;
+	}
+	buf[j++] = '"';
+	buf[j] = '\0';
+}
+
+static void __attribute__((format(printf, 3, 4)))
+bad(struct run *r, const struct record *rec, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	G(r)->g_bad++;
+	if (!r->c->strict &&
+	    G(r)->g_bad - r->at_start.g_bad > MAX_BAD_MESSAGES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fwin_warn("%s:%llu: %s%s", rec->file, (unsigned long long)rec->line,
+	    msg, r->c->strict ? "" : "; record skipped");
+	if (r->c->strict)
+		r->fatal = 1;
+}
+
+static void
+bad_field(struct run *r, const struct record *rec, const struct fieldref *f,
+    const char *what, const struct field *v)
+{
+	char q[64];
+
+	if (v == NULL) {
+		bad(r, rec, "field %s: missing (record has %zu field%s)",
+		    f->name, rec->nf, rec->nf == 1 ? "" : "s");
+		return;
+	}
+	quote_value(q, sizeof(q), v->p, v->n);
+	bad(r, rec, "field %s: %s %s", f->name, what, q);
+}
+
+/* Restored state found bad: said once; the run ends and saves nothing. */
+static int
+check_corrupt(struct run *r)
+{
+	const char *why = st_corrupt(op_state(r->op));
+
+	if (why == NULL)
+		return 0;
+	if (!r->corrupt)
+		fwin_warn("%s: corrupt state: %s", r->c->restore, why);
+	r->corrupt = 1;
+	return 1;
+}
+
+/* --- rows --- */
+
+static void
+emit_time(struct run *r, int64_t t)
+{
+	char buf[TF_BUFSZ];
+	size_t n = tf_format(buf, t, r->ofmt);
+
+	if (r->ofmt == TF_ISO)
+		out_str(r->out, buf, n);
+	else
+		out_own_num(r->out, buf, n);
+}
+
+/* The operator's callback: one row. */
+static void
+on_row(void *arg, const struct op_row *row)
+{
+	struct run *r = arg;
+
+	if (row->has_bounds) {
+		emit_time(r, row->start);
+		emit_time(r, row->end);
+	} else if (r->rolling_time)
+		emit_time(r, row->time);
+	key_write(r->out, r->c->nkeys, row->key, row->keylen);
+	aggs_emit(row->g, row->a, r->out);
+	out_end_row(r->out);
+}
+
+static void
+write_late(struct run *r, const struct record *rec)
+{
+	if (r->late == NULL)
+		return;
+	out_str(r->late, rec->raw, rec->rawlen);
+	out_end_row(r->late);
+}
+
+/* --- records --- */
+
+/* Reads the record's event time into *t. Returns 0, or -1 (reported). */
+static int
+record_time(struct run *r, const struct record *rec, int64_t *t)
+{
+	const struct config *c = r->c;
+	const struct field *f;
+	enum tfmt fmt;
+
+	if (!c->has_time) {
+		*t = now_ns();
+		return 0;
+	}
+	if (c->time.idx >= rec->nf) {
+		bad_field(r, rec, &c->time, NULL, NULL);
+		return -1;
+	}
+	f = &rec->f[c->time.idx];
+	fmt = (enum tfmt)G(r)->g_timefmt;
+	if ((fmt == TF_AUTO && (fmt = tf_detect(f->p, f->n)) == TF_AUTO) ||
+	    tf_parse_time(f->p, f->n, fmt, c->strp, t) != 0) {
+		bad_field(r, rec, &c->time, "bad time", f);
+		return -1;
+	}
+	if (G(r)->g_timefmt == TF_AUTO) {
+		G(r)->g_timefmt = fmt;
+		if (r->ofmt == TF_AUTO)
+			r->ofmt = fmt == TF_STRPTIME ? TF_ISO : fmt;
+	}
+	return 0;
+}
+
+/* Step 4: the watermark follows the largest event time, less -l. */
+static void
+watermark_after(struct run *r, int64_t t)
+{
+	int64_t w;
+
+	if (t <= G(r)->g_maxt)
+		return;
+	G(r)->g_maxt = t;
+	w = sat_add(t, -r->c->lateness);
+	if (w > G(r)->g_wm)
+		op_advance(r->op, w);
+}
+
+static void
+process(struct run *r, const struct record *rec)
+{
+	const struct config *c = r->c;
+	struct badfield bf;
+	struct op_rec orec;
+	size_t i;
+
+	G(r)->g_read++;
+	if (rec->bad != NULL) {
+		bad(r, rec, "%s", rec->bad);
+		return;
+	}
+	for (i = 0; i < c->nkeys; i++)
+		if (r->keyidx[i] >= rec->nf) {
+			bad_field(r, rec, &c->keys[i], NULL, NULL);
+			return;
+		}
+	orec.t = 0;
+	if (op_uses_time(r->op) && record_time(r, rec, &orec.t) != 0)
+		return;
+	if (aggs_extract(r->g, rec, r->vals, &bf) != 0) {
+		bad_field(r, rec, bf.f, bf.what,
+		    bf.f->idx < rec->nf ? &rec->f[bf.f->idx] : NULL);
+		return;
+	}
+	orec.key = key_encode(rec->f, r->keyidx, c->nkeys, &r->keybuf,
+	    &r->keycap, &orec.keylen);
+	orec.hash = key_hash(orec.key, orec.keylen);
+	orec.vals = r->vals;
+	switch (op_record(r->op, &orec)) {
+	case OP_ADDED:
+	case OP_NOWIN:
+		if (op_uses_watermark(r->op))
+			watermark_after(r, orec.t);
+		break;
+	case OP_LATE:
+		write_late(r, rec);
+		break;
+	case OP_RANGE:	/* only an event time can be this far out */
+		bad_field(r, rec, &c->time, "window out of range for time",
+		    &rec->f[c->time.idx]);
+		break;
+	}
+}
+
+/* --- live input: timers while fwin waits --- */
+
+static volatile sig_atomic_t stop_requested, save_requested;
+
+static void
+on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		save_requested = 1;
+	else
+		stop_requested = 1;
+}
+
+/* SIGINT, SIGTERM and SIGHUP end the input as its end would; SIGUSR1
+ * asks for a checkpoint. No SA_RESTART: they interrupt poll(2), so a
+ * waiting fwin notices at once. */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+static int
+flush_outputs(struct run *r)
+{
+	return out_flush(r->out) != 0 ||
+	    (r->late != NULL && out_flush(r->late) != 0) ? -1 : 0;
+}
+
+static int
+save(struct run *r, int background)
+{
+	struct persist_files f = {
+		.in = r->in, .outfd = r->outfd, .latefd = r->latefd,
+		.outname = r->outname,
+	};
+
+	if (flush_outputs(r) != 0) {
+		fwin_warn("%s: %s", r->outname, strerror(errno));
+		return -1;
+	}
+	if (persist_save(&r->ps, r->op, &f, background) != 0) {
+		check_corrupt(r);
+		return -1;
+	}
+	return 0;
+}
+
+/* A periodic or requested save, in the background; one writer at a time:
+ * a save due while one runs is skipped. */
+static void
+maybe_save(struct run *r)
+{
+	persist_reap(&r->ps, 0);
+	if (r->ps.saver > 0)
+		return;
+	save_requested = 0;
+	if (save(r, 1) != 0)
+		r->ps.failed = 1;
+}
+
+/* The watermark that the wall clock gives now, or INT64_MIN when the
+ * clock does not move it: processing time follows the clock; event time
+ * with --idle-timeout follows it once input has been idle that long. */
+static int64_t
+clock_watermark(struct run *r, int64_t now)
+{
+	const struct config *c = r->c;
+	int64_t idle_from;
+
+	if (!c->has_time)
+		return sat_add(now, -c->lateness);
+	if (c->idle_timeout <= 0 || r->idle_wm == INT64_MIN)
+		return INT64_MIN;	/* no event time yet: nothing to advance */
+	idle_from = sat_add(r->idle_since, c->idle_timeout);
+	if (now < idle_from)
+		return INT64_MIN;
+	return sat_add(r->idle_wm, now - idle_from);
+}
+
+/* Wall time at which the clock watermark reaches w, or T_NONE. */
+static int64_t
+clock_due(struct run *r, int64_t w)
+{
+	const struct config *c = r->c;
+
+	if (w == T_NONE)
+		return T_NONE;
+	if (!c->has_time)
+		return sat_add(w, c->lateness);
+	if (c->idle_timeout <= 0 || r->idle_wm == INT64_MIN)
+		return T_NONE;
+	return sat_add(sat_add(r->idle_since, c->idle_timeout), w - r->idle_wm);
+}
+
+/* Milliseconds for poll(2) until due (-1: forever), rounded up: waking
+ * early would only spin. */
+static int
+poll_timeout(int64_t due, int64_t now)
+{
+	if (due == T_NONE)
+		return -1;
+	if (due - now > (int64_t)INT32_MAX * 1000000)
+		return INT32_MAX;
+	return (int)((due - now + 999999) / 1000000);
+}
+
+/*
+ * Input would block: fires what the clock makes due, flushes output,
+ * saves if due, and sleeps in poll(2) until input is readable or the next
+ * timer is due. Returns -1 to stop reading (a signal, output that cannot
+ * be written, corrupt state).
+ */
+static int
+wait_input(struct run *r)
+{
+	const struct config *c = r->c;
+	struct pollfd pfd;
+	int64_t now, w, due;
+
+	if (G(r)->g_read != r->idle_read) {
+		/* records came since the last wait: idle from now */
+		r->idle_read = G(r)->g_read;
+		r->idle_since = now_ns();
+		r->idle_wm = G(r)->g_wm;
+	}
+	for (;;) {
+		if (stop_requested)
+			return -1;
+		now = now_ns();
+		w = clock_watermark(r, now);
+		if (w > G(r)->g_wm && op_uses_watermark(r->op))
+			op_advance(r->op, w);
+		if (check_corrupt(r) || flush_outputs(r) != 0)
+			return -1;
+		if (c->checkpoint != NULL &&
+		    (save_requested || persist_due(&r->ps, now)))
+			maybe_save(r);
+		if (r->corrupt)
+			return -1;
+		due = clock_due(r, op_next_timer(r->op));
+		if (c->checkpoint != NULL && c->ckpt_every_n == 0 &&
+		    r->ps.next_save < due)
+			due = r->ps.next_save;
+		if (due != T_NONE && due <= now)
+			continue;
+		pfd.fd = input_fd(r->in);
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, poll_timeout(due, now)) > 0)
+			return 0;
+	}
+}
+
+/* -H on live input: the header comes before any state; only a signal to
+ * stop can happen while it is awaited. Returns as input_header(). */
+static int
+read_header(struct run *r, const struct field **names, size_t *n)
+{
+	struct pollfd pfd;
+	int rc;
+
+	while ((rc = input_header(r->in, names, n)) == INPUT_WAIT) {
+		if (stop_requested)
+			return 0;
+		pfd.fd = input_fd(r->in);
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, -1);
+	}
+	return rc;
+}
+
+/* --- output --- */
+
+static int
+open_append(const char *path)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
+
+	if (fd < 0)
+		fwin_warn("%s: %s", path, strerror(errno));
+	return fd;
+}
+
+/* Builds the output's column names and opens it. Returns 0 or -1. */
+static int
+open_output(struct run *r)
+{
+	const struct config *c = r->c;
+	size_t ncols = 2 + c->nkeys + c->naggs, i, j = 0;
+	const char **cols = xmalloc(ncols * sizeof(*cols));
+	char **owned = xcalloc(ncols, sizeof(*owned));
+	struct stat sb;
+	enum outfmt of;
+	int status = -1;
+
+	if (r->rolling_time)
+		cols[j++] = "time";
+	else if (op_uses_watermark(r->op)) {
+		cols[j++] = "window_start";
+		cols[j++] = "window_end";
+	}
+	ncols = j + c->nkeys + c->naggs;
+	for (i = 0; i < c->nkeys; i++, j++) {
+		if (c->header)
+			cols[j] = c->keys[i].name;
+		else {
+			if (asprintf(&owned[j], "key%zu", i + 1) < 0)
+				fwin_oom();
+			cols[j] = owned[j];
+		}
+	}
+	for (i = 0; i < c->naggs; i++, j++) {
+		const struct aggop *op = c->aggs[i].op;
+
+		if (!(op->flags & AGF_FIELD))
+			cols[j] = op->column;
+		else {
+			if (asprintf(&owned[j], "%s_%s", op->column,
+			    c->aggs[i].f.name) < 0)
+				fwin_oom();
+			cols[j] = owned[j];
+		}
+	}
+	r->outfd = 1;
+	r->outname = "standard output";
+	if (c->output != NULL) {
+		if ((r->outfd = open_append(c->output)) < 0)
+			goto fail;
+		r->outname = c->output;
+	}
+	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
+	r->out = out_open(r->outfd, r->outname, of, cols, ncols);
+	/* a restored run continues its output: the header row is there
+	 * already (and a file that has rows keeps them without a second) */
+	if (c->header && !r->restored && (c->output == NULL ||
+	    (fstat(r->outfd, &sb) == 0 && sb.st_size == 0)))
+		out_header(r->out);
+	status = 0;
+fail:
+	for (i = 0; i < ncols; i++)
+		free(owned[i]);
+	free(owned);
+	free(cols);
+	return status;
+}
+
+static void
+print_stats(struct run *r)
+{
+	const struct op_globals *g = G(r), *b = &r->at_start;
+	const struct state *s = op_state(r->op);
+	struct timespec t1;
+	double secs;
+	uint64_t nread = g->g_read - b->g_read;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - r->t0.tv_sec) + (t1.tv_nsec - r->t0.tv_nsec) / 1e9;
+	fwin_warn("stats: records %llu, bad %llu, late %llu, in no window "
+	    "%llu, windows fired %llu, open windows %llu, keys %llu, peak "
+	    "state %llu bytes, %.3f s, %.0f records/s",
+	    (unsigned long long)nread,
+	    (unsigned long long)(g->g_bad - b->g_bad),
+	    (unsigned long long)(g->g_late - b->g_late),
+	    (unsigned long long)(g->g_nowin - b->g_nowin),
+	    (unsigned long long)(g->g_fired - b->g_fired),
+	    (unsigned long long)st_root(s)->sr_npanes,
+	    (unsigned long long)st_root(s)->sr_peak_keys,
+	    (unsigned long long)arena_hdr(&s->a)->ah_peak, secs,
+	    secs > 0 ? nread / secs : 0.0);
+}
+
+/* Closes a sink and reports its write error. Returns 0 or -1. */
+static int
+close_out(struct out *o, const char *name)
+{
+	if (o == NULL || out_close(o) == 0)
+		return 0;
+	if (errno == EPIPE) {
+		/* the reader is gone: end as a filter does, without a word */
+		signal(SIGPIPE, SIG_DFL);
+		raise(SIGPIPE);
+	}
+	fwin_warn("%s: %s", name, strerror(errno));
+	return -1;
+}
+
+/* --- the run --- */
+
+/* Reads the input to its end, fires what is due and saves; returns the
+ * exit status. */
+static int
+run_stream(struct run *r)
+{
+	const struct config *c = r->c;
+	struct record rec;
+	uint64_t nbad;
+	int status = 0, rc = 0, flush;
+
+	r->at_start = *G(r);
+	/* Exactly-once from the first record: a fresh run records where
+	 * its output starts before writing any, so that a run killed before
+	 * its first periodic save is undone too. */
+	if (c->checkpoint != NULL && !r->restored && save(r, 0) != 0)
+		return 1;
+	while (!stop_requested) {
+		rc = input_next(r->in, &rec);
+		if (rc == INPUT_WAIT) {
+			if (wait_input(r) != 0)
+				break;
+			continue;
+		}
+		if (rc != INPUT_RECORD)
+			break;
+		process(r, &rec);
+		if (r->fatal || check_corrupt(r))
+			break;
+		if (c->checkpoint != NULL && ++r->ps.since_save >= r->ps.save_check) {
+			r->ps.since_save = 0;
+			if (save_requested || c->ckpt_every_n > 0 ||
+			    persist_due(&r->ps, now_ns()))
+				maybe_save(r);
+		}
+	}
+	if (rc < 0 || r->fatal || r->corrupt)
+		status = 1;
+	/* End of input: W becomes +inf. Count windows fire a partial window
+	 * only when --flush is given, as in Flink. */
+	if (!op_uses_time(r->op))
+		flush = c->flush == 1;
+	else
+		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
+	if (status == 0) {
+		op_end(r->op, flush);
+		if (check_corrupt(r))
+			status = 1;
+	}
+	/* With a checkpoint, open windows are saved unfired for the next
+	 * run (unless --flush fired them), and on a fatal error the last
+	 * good checkpoint is kept. */
+	persist_reap(&r->ps, 1);
+	if (c->checkpoint != NULL && status == 0 && save(r, 0) != 0)
+		status = 1;
+	if (r->ps.failed || input_failed(r->in))
+		status = 1;
+	if (c->stats)
+		print_stats(r);
+	nbad = G(r)->g_bad - r->at_start.g_bad;
+	if (nbad > 0 && !c->strict)
+		fwin_warn("%llu bad record%s skipped", (unsigned long long)nbad,
+		    nbad == 1 ? "" : "s");
+	return status;
+}
+
+/* Opens the late file and the output. Returns 0, or the exit status. */
+static int
+open_sinks(struct run *r)
+{
+	const struct config *c = r->c;
+	const char *late_col = "record";
+
+	if (r->restored && (persist_truncate(c->output, r->ps.outlen) != 0 ||
+	    persist_truncate(c->late_file, r->ps.latelen) != 0))
+		return 1;
+	if (c->late_file != NULL) {
+		if ((r->latefd = open_append(c->late_file)) < 0)
+			return 1;
+		r->late = out_open(r->latefd, c->late_file, OF_TSV, &late_col, 1);
+	}
+	return open_output(r) != 0 ? 1 : 0;
+}
+
+/* Closes what open_sinks opened. Returns 0, or 1 after a message. */
+static int
+close_sinks(struct run *r)
+{
+	int status = 0;
+
+	if (close_out(r->out, r->outname) != 0)
+		status = 1;
+	if (close_out(r->late, r->c->late_file) != 0)
+		status = 1;
+	/* some file systems (NFS, quotas) report lost writes only here */
+	if (r->outfd > 1 && close(r->outfd) != 0) {
+		fwin_warn("%s: %s", r->outname, strerror(errno));
+		status = 1;
+	}
+	if (r->latefd >= 0 && close(r->latefd) != 0) {
+		fwin_warn("%s: %s", r->c->late_file, strerror(errno));
+		status = 1;
+	}
+	return status;
+}
+
+/* Reads the header, resolves the fields and builds the operator and its
+ * state (restored or new). Returns 0 or the exit status; *empty says the
+ * input held not even a header (there is nothing to run). */
+static int
+setup(struct run *r, int *empty)
+{
+	struct config *c = r->c;
+	const struct field *names = NULL;
+	size_t nnames = 0, i;
+	int rc;
+
+	*empty = 0;
+	if (c->restore != NULL && (rc = persist_open(&r->ps, r->in)) != 0)
+		return rc;
+	if (c->header) {
+		rc = read_header(r, &names, &nnames);
+		if (rc <= 0) {	/* an error, or empty input: nothing to name */
+			*empty = 1;
+			return rc < 0 || input_failed(r->in) ? 1 : 0;
+		}
+	}
+	if (config_resolve(c, names, nnames) != 0)
+		return 2;
+	/* Split only the columns in use; the raw record (late file, min-by
+	 * without OUT) is kept whole by the framer anyway. */
+	input_set_maxfields(r->in, config_maxfield(c));
+	r->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*r->keyidx));
+	for (i = 0; i < c->nkeys; i++)
+		r->keyidx[i] = c->keys[i].idx;
+	r->g = aggs_new(c);
+	r->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*r->vals));
+	r->op = op_new(c, r->g, on_row, r);
+	r->rolling_time = c->wkind == WK_NONE && c->has_time;
+	if (c->restore != NULL) {
+		if ((rc = persist_adopt(&r->ps, r->op)) != 0)
+			return rc;
+		r->restored = 1;
+	} else if (op_init_state(r->op) != 0) {
+		fwin_warn("cannot map state: %s", strerror(errno));
+		return 1;
+	} else	/* auto stays open until the first time is read */
+		G(r)->g_timefmt = c->time_fmt;
+	r->ofmt = c->out_time;
+	if (r->ofmt == TF_AUTO && !c->has_time)
+		r->ofmt = TF_ISO;
+	else if (r->ofmt == TF_AUTO && G(r)->g_timefmt != TF_AUTO)
+		r->ofmt = G(r)->g_timefmt == TF_STRPTIME ? TF_ISO :
+		    (enum tfmt)G(r)->g_timefmt;
+	return 0;
+}
+
+int
+run_pipeline(struct config *c)
+{
+	struct run r;
+	struct input_opts io;
+	int status, empty;
+
+	memset(&r, 0, sizeof(r));
+	r.c = c;
+	r.fingerprint = config_fingerprint(c);
+	r.idle_wm = INT64_MIN;
+	r.latefd = -1;
+	r.outfd = -1;
+	clock_gettime(CLOCK_MONOTONIC, &r.t0);
+	persist_init(&r.ps, c, r.fingerprint, now_ns());
+	memset(&io, 0, sizeof(io));
+	io.fmt = c->fmt;
+	io.delim = c->delim;
+	io.header = c->header;
+	/* with a checkpoint, an unfinished last line waits for the next run,
+	 * as open windows do (unless --flush ends the stream for good) */
+	io.hold_partial = c->checkpoint != NULL && c->flush != 1;
+	io.may_wait = 1;
+	catch_signals();
+	r.in = input_open(c->files, c->nfiles, &io);
+	if ((status = setup(&r, &empty)) == 0 && !empty &&
+	    (status = open_sinks(&r)) == 0)
+		status = run_stream(&r);
+	if (close_sinks(&r) != 0)
+		status = 1;
+	persist_fini(&r.ps);
+	input_close(r.in);
+	op_free(r.op);
+	aggs_free(r.g);
+	free(r.vals);
+	free(r.keyidx);
+	free(r.keybuf);
+	free(r.fingerprint);
+	return status;
+}

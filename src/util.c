@@ -1,0 +1,138 @@
+/* util: messages, allocation, write_all; see util.h. */
+#include <errno.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+void
+fwin_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fwin: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+void
+fwin_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fwin: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+void
+fwin_oom(void)
+{
+	fputs("fwin: out of memory\n", stderr);
+	exit(1);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n ? n : 1)) == NULL)
+		fwin_oom();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
+void
+xgrow(void *v, size_t *cap, size_t n, size_t size)
+{
+	void **vp = v;
+	size_t c = *cap;
+
+	if (n <= c)
+		return;
+	while (c < n)
+		c = c ? 2 * c : 16;
+	if (c > SIZE_MAX / size)
+		fwin_oom();
+	*vp = xrealloc(*vp, c * size);
+	*cap = c;
+}
+
+int
+write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	struct pollfd pfd;
+	ssize_t r;
+
+	while (n > 0) {
+		r = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				pfd.fd = fd;
+				pfd.events = POLLOUT;
+				if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+					return -1;
+				continue;
+			}
+			return -1;
+		}
+		if (r == 0) {
+			/* no progress and no reason: looping would never end */
+			errno = EIO;
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}

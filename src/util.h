@@ -1,0 +1,54 @@
+/* util: what every module shares — one way to print a message, one
+ * allocation family, one write loop, and saturating time arithmetic.
+ *
+ * Messages: every line starts with "fwin: " and goes to stdio's stderr
+ * (never fd 2 directly: the fuzz targets swap the stream). Running out of
+ * memory ends fwin with exit status 1 and a message (a runtime failure,
+ * see the man page's EXIT STATUS), never with abort(3): output not yet
+ * written is lost and the last checkpoint saved stays valid. Nothing else
+ * below main exits: errors are returned to the driver. */
+#ifndef FWIN_UTIL_H
+#define FWIN_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Prints "fwin: " and the formatted message and a newline to stderr. */
+void fwin_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* fwin_warn, then exit status 1: for state that cannot grow, where going
+ * on is impossible and nothing better than the last checkpoint is left. */
+void fwin_die(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2), noreturn));
+
+/* "fwin: out of memory", exit status 1. */
+void fwin_oom(void) __attribute__((noreturn));
+
+/* malloc, calloc, realloc and strdup that never return NULL. */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+
+/* Grows *v (of *cap elements of size bytes) to hold at least n, doubling. */
+void xgrow(void *v, size_t *cap, size_t n, size_t size);
+
+/* Writes all of p[0..n) to fd, through short writes, EINTR and an fd that
+ * someone else made non-blocking. Returns 0, or -1 with errno set. */
+int write_all(int fd, const void *p, size_t n);
+
+/* The wall clock (CLOCK_REALTIME), in nanoseconds since the epoch. */
+int64_t now_ns(void);
+
+/* a + b, saturated at the int64 limits. */
+static inline int64_t
+sat_add(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_add_overflow(a, b, &r))
+		return b > 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
+#endif
