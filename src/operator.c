@@ -675,6 +675,15 @@ pane_block(const struct op *o)
 	return aggs_accsize(o->g) * (o->slide.g != NULL ? 2 : 1);
 }
 
+/* Panes on a grid keep their start: a key's many panes (a long -l over
+ * input out of time order) are found through the pane index. */
+static void
+index_panes(struct op *o)
+{
+	if (o->as.ops->kind == AS_PANES)
+		st_index_panes(&o->st, o->as.pane);
+}
+
 int
 op_init_state(struct op *o)
 {
@@ -683,6 +692,7 @@ op_init_state(struct op *o)
 		return -1;
 	globals(o)->g_wm = INT64_MIN;
 	globals(o)->g_maxt = INT64_MIN;
+	index_panes(o);
 	return 0;
 }
 
@@ -705,8 +715,12 @@ op_adopt(struct op *o, struct arena *a, uint64_t used)
 		.ext_ok = opkey_ok, .ext_arg = o,
 	};
 
-	return st_adopt(&o->st, a, used, pane_block(o), sizeof(struct opkey),
-	    sizeof(struct op_globals), &sc);
+	const char *why = st_adopt(&o->st, a, used, pane_block(o),
+	    sizeof(struct opkey), sizeof(struct op_globals), &sc);
+
+	if (why == NULL)
+		index_panes(o);
+	return why;
 }
 
 struct state *

@@ -47,6 +47,7 @@ struct run {
 	int restored;
 	char *fingerprint;
 	struct op_globals at_start;	/* counters as restored: stats are per run */
+	int64_t late_by;	/* the largest distance of a late record behind W */
 	struct persist ps;
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;
@@ -250,6 +251,8 @@ process(struct run *r, const struct record *rec)
 			watermark_after(r, orec.t);
 		break;
 	case OP_LATE:
+		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
+			r->late_by = sat_add(G(r)->g_wm, -orec.t);
 		write_late(r, rec);
 		break;
 	case OP_RANGE:	/* only an event time can be this far out */
@@ -553,6 +556,27 @@ close_out(struct out *o, const char *name)
 	return -1;
 }
 
+/* Nothing is dropped quietly: late records that no --late-file took,
+ * and records in no window, are counted and said at exit. */
+static void
+say_dropped(struct run *r)
+{
+	uint64_t late = G(r)->g_late - r->at_start.g_late;
+	uint64_t nowin = G(r)->g_nowin - r->at_start.g_nowin;
+	char d[TF_BUFSZ];
+
+	if (late > 0 && r->late == NULL) {
+		tf_format_duration(d, r->late_by > 0 ? r->late_by : 1);
+		fwin_warn("%llu late record%s dropped (the latest by %s behind "
+		    "the watermark); -l %s, --late-file or --mode batch keeps "
+		    "them", (unsigned long long)late, late == 1 ? "" : "s", d, d);
+	}
+	if (nowin > 0)
+		fwin_warn("%llu record%s in no window dropped (between --slide "
+		    "windows whose step passes their size)",
+		    (unsigned long long)nowin, nowin == 1 ? "" : "s");
+}
+
 /* --- the run --- */
 
 /* Reads the input to its end, fires what is due and saves; returns the
@@ -613,6 +637,7 @@ run_stream(struct run *r)
 		status = 1;
 	if (c->stats)
 		print_stats(r);
+	say_dropped(r);
 	nbad = G(r)->g_bad - r->at_start.g_bad;
 	if (nbad > 0 && !c->strict)
 		fwin_warn("%llu bad record%s skipped", (unsigned long long)nbad,

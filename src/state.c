@@ -14,6 +14,7 @@
 
 #include "keycodec.h"
 #include "state.h"
+#include "util.h"
 
 /* A restored arena's keys not checked yet (see st_adopt). */
 struct st_lazy {
@@ -22,6 +23,23 @@ struct st_lazy {
 	struct arena_claims claims;	/* every block claimed so far */
 	struct st_checks ck;
 };
+
+/* The pane index (see st_index_panes): open addressing, linear probing,
+ * resized at half load, backward-shift deletion. */
+struct pidx_ent {
+	aoff key;		/* 0: empty */
+	int64_t start;
+	aoff pane;
+};
+
+struct st_pidx {
+	struct pidx_ent *t;
+	uint64_t cap, n;	/* cap a power of two */
+	int64_t step;
+};
+
+#define PIDX_FROM	8	/* panes of a key before it is indexed */
+#define PIDX_PROBES	64	/* grid points tried before a list walk */
 
 static int key_check(struct state *, aoff);
 static void corrupt(struct state *, const char *);
@@ -73,6 +91,7 @@ st_init(struct state *s, size_t accsize, size_t keyext, size_t globalsize)
 	s->run = new_run_mark();
 	s->lazy = NULL;
 	s->corrupt = NULL;
+	s->pidx = NULL;
 	root = arena_alloc(&s->a, sizeof(struct st_root));
 	arena_hdr(&s->a)->ah_root = root;
 	tab = arena_alloc(&s->a, 64 * sizeof(struct keyslot));
@@ -88,6 +107,11 @@ st_init(struct state *s, size_t accsize, size_t keyext, size_t globalsize)
 void
 st_fini(struct state *s)
 {
+	if (s->pidx != NULL) {
+		free(s->pidx->t);
+		free(s->pidx);
+		s->pidx = NULL;
+	}
 	if (s->lazy != NULL) {
 		arena_claims_free(&s->lazy->claims);
 		free(s->lazy);
@@ -212,14 +236,144 @@ st_key_slot(struct state *s, uint64_t i)
 	return k;
 }
 
+void
+st_index_panes(struct state *s, int64_t step)
+{
+	if (s->pidx == NULL)
+		s->pidx = xcalloc(1, sizeof(*s->pidx));
+	s->pidx->step = step;
+}
+
+static uint64_t
+pidx_hash(aoff k, int64_t start)
+{
+	uint64_t h = (k ^ ((uint64_t)start * 0x9e3779b97f4a7c15u)) *
+	    0xbf58476d1ce4e5b9u;
+
+	return h ^ (h >> 31);
+}
+
+/* The slot of (k, start), or of the empty slot where it would go. */
+static uint64_t
+pidx_slot(const struct st_pidx *x, aoff k, int64_t start)
+{
+	uint64_t mask = x->cap - 1, i;
+
+	for (i = pidx_hash(k, start) & mask; x->t[i].key != 0 &&
+	    (x->t[i].key != k || x->t[i].start != start); i = (i + 1) & mask)
+		;
+	return i;
+}
+
+static aoff
+pidx_find(const struct st_pidx *x, aoff k, int64_t start)
+{
+	return x->cap == 0 ? 0 : x->t[pidx_slot(x, k, start)].pane;
+}
+
+static void
+pidx_put(struct st_pidx *x, aoff k, int64_t start, aoff p)
+{
+	uint64_t i, oldcap = x->cap;
+	struct pidx_ent *old = x->t;
+
+	if ((x->n + 1) * 2 > x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 1024;
+		x->t = xcalloc(x->cap, sizeof(*x->t));
+		for (i = 0; i < oldcap; i++)
+			if (old[i].key != 0)
+				x->t[pidx_slot(x, old[i].key, old[i].start)] = old[i];
+		free(old);
+	}
+	i = pidx_slot(x, k, start);
+	x->t[i].key = k;
+	x->t[i].start = start;
+	x->t[i].pane = p;
+	x->n++;
+}
+
+static void
+pidx_del(struct st_pidx *x, aoff k, int64_t start)
+{
+	uint64_t mask = x->cap - 1, i = pidx_slot(x, k, start), j, home;
+
+	if (x->t[i].key == 0)
+		return;
+	for (j = (i + 1) & mask; x->t[j].key != 0; j = (j + 1) & mask) {
+		home = pidx_hash(x->t[j].key, x->t[j].start) & mask;
+		if (((j - home) & mask) >= ((j - i) & mask)) {
+			x->t[i] = x->t[j];
+			i = j;
+		}
+	}
+	x->t[i].key = 0;
+	x->n--;
+}
+
+/* Indexes every pane of key k, once it has many. */
+static void
+pidx_key(struct state *s, aoff k)
+{
+	aoff p;
+
+	st_keyp(s, k)->k_indexed = 1;
+	for (p = st_keyp(s, k)->k_head; p != 0; p = st_panep(s, p)->p_next)
+		pidx_put(s->pidx, k, st_panep(s, p)->p_start, p);
+}
+
+/* The pane of indexed key k after which a new pane starting at start
+ * goes (0: first), looked for on the grid below start; or -1 when not
+ * found that way (the list is walked then). */
+static int64_t
+pidx_before(const struct state *s, aoff k, int64_t start)
+{
+	const struct st_pidx *x = s->pidx;
+	aoff head = st_keyp(s, k)->k_head, q, nx;
+	int64_t ps = start;
+	int i;
+
+	if (head == 0 || st_panep(s, head)->p_start > start)
+		return 0;
+	if (x->step <= 0)
+		return -1;
+	for (i = 0; i < PIDX_PROBES; i++) {
+		if (__builtin_sub_overflow(ps, x->step, &ps) ||
+		    ps < st_panep(s, head)->p_start)
+			return -1;
+		if ((q = pidx_find(x, k, ps)) != 0) {
+			/* the grid may not be every pane's: make sure */
+			nx = st_panep(s, q)->p_next;
+			return nx == 0 || st_panep(s, nx)->p_start > start ?
+			    (int64_t)q : -1;
+		}
+	}
+	return -1;
+}
+
 aoff
 st_pane(struct state *s, aoff k, int64_t start, int *created)
 {
-	aoff after = st_keyp(s, k)->k_tail;
+	struct key *kp = st_keyp(s, k);
+	aoff after = kp->k_tail, p;
+	int64_t before;
+	int n = 0;
 
-	/* the last pane that starts at or before start */
-	while (after != 0 && st_panep(s, after)->p_start > start)
+	/* records come nearly in time order: the pane is near the tail */
+	while (after != 0 && st_panep(s, after)->p_start > start &&
+	    (n++ < PIDX_FROM || !kp->k_indexed))
 		after = st_panep(s, after)->p_prev;
+	if (after != 0 && st_panep(s, after)->p_start > start) {
+		/* far back in a long list */
+		if ((p = pidx_find(s->pidx, k, start)) != 0) {
+			*created = 0;
+			return p;
+		}
+		if ((before = pidx_before(s, k, start)) >= 0)
+			after = (aoff)before;
+		else
+			while (after != 0 && st_panep(s, after)->p_start > start)
+				after = st_panep(s, after)->p_prev;
+	}
 	if (after != 0 && st_panep(s, after)->p_start == start) {
 		*created = 0;
 		return after;
@@ -261,6 +415,11 @@ st_pane_insert(struct state *s, aoff k, aoff after, int64_t start)
 	else
 		kp->k_head = p;
 	st_root(s)->sr_npanes++;
+	kp->k_npanes++;
+	if (kp->k_indexed)
+		pidx_put(s->pidx, k, start, p);
+	else if (kp->k_npanes > PIDX_FROM && s->pidx != NULL)
+		pidx_key(s, k);
 	return p;
 }
 
@@ -278,6 +437,9 @@ st_pane_free(struct state *s, aoff k, aoff p)
 		st_panep(s, pp->p_next)->p_prev = pp->p_prev;
 	else
 		kp->k_tail = pp->p_prev;
+	kp->k_npanes--;
+	if (kp->k_indexed)
+		pidx_del(s->pidx, k, pp->p_start);
 	arena_free(&s->a, p, sizeof(struct pane) + s->accsize);
 	st_root(s)->sr_npanes--;
 }
@@ -513,6 +675,8 @@ key_validate(struct state *s, aoff k)
 	}
 	if (kp->k_tail != prev)
 		return "bad window list tail";
+	kp->k_npanes = (uint32_t)n;	/* counted in this run's terms */
+	kp->k_indexed = 0;
 	if ((why = l->ck.ext_ok(l->ck.ext_arg, st_keyext(s, k))) != NULL)
 		return why;
 	kp->k_run = s->run;
@@ -645,5 +809,6 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	s->run = new_run_mark();
 	s->lazy = l;
 	s->corrupt = NULL;
+	s->pidx = NULL;
 	return NULL;
 }

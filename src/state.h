@@ -49,9 +49,11 @@ struct key {
 	int64_t k_timer;	/* when this key's timer is due, or T_NONE */
 	uint32_t k_len;
 	uint32_t k_group;	/* key_group(k_hash) */
+	uint32_t k_npanes;	/* panes in its list */
+	uint32_t k_indexed;	/* its panes are in the pane index (this run) */
 	char k_bytes[];		/* the key's canonical bytes */
 };
-ARENA_LAYOUT(struct key, 56);
+ARENA_LAYOUT(struct key, 64);
 ARENA_OFFSET(struct key, k_timer, 40);
 ARENA_OFFSET(struct key, k_group, 52);
 
@@ -73,6 +75,7 @@ struct timer {
 ARENA_LAYOUT(struct timer, 16);
 
 struct st_lazy;
+struct st_pidx;
 
 struct state {
 	struct arena a;
@@ -81,7 +84,18 @@ struct state {
 	uint64_t run;		/* this run's mark, random and never 0 */
 	struct st_lazy *lazy;	/* restored keys not yet checked, or NULL */
 	const char *corrupt;	/* a restored key found bad, or NULL */
+	struct st_pidx *pidx;	/* the pane index, or NULL (st_index_panes) */
 };
+
+/* Keeps an index of (key, pane start) for keys with many panes, so that
+ * st_pane finds a record's pane in O(1) expected time however far back in
+ * its key's list it lies (a long -l over input out of time order). For
+ * panes whose start never changes (not sessions'). step: the pane grid's
+ * spacing, or 0 if panes are not on one: where a new pane goes in the list
+ * is then looked for on the grid before the list is walked. The index is
+ * memory of this run, not state: a restored key is indexed again when it
+ * grows. */
+void st_index_panes(struct state *s, int64_t step);
 
 /* Creates empty state for blocks of accsize bytes behind each pane and
  * keyext behind each key, and a zeroed driver block of globalsize bytes.

@@ -262,7 +262,7 @@ usage_error() {
 	run --separate-stderr fwin -t 1 --tumble 5s a b c
 	assert_success
 	assert_output $'10\t15\t1\n15\t20\t1'
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 5s behind the watermark); -l 5s, --late-file or --mode batch keeps them"
 }
 
 @test "no FILE reads standard input" {
@@ -284,7 +284,7 @@ usage_error() {
 	run --separate-stderr fwin -t 1 --tumble 5s a b - < s
 	assert_success
 	assert_output $'10\t15\t1\n15\t20\t1'
-	assert_equal "$stderr" ""
+	assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 5s behind the watermark); -l 5s, --late-file or --mode batch keeps them"
 }
 
 @test "a FILE that cannot be opened: reported, the others processed, exit 1" {

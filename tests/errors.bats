@@ -209,7 +209,26 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 -k 2 --tumble 5s in
 	assert_success
 	assert_output $'10\t15\ta\t1\n10\t15\tb\t1\n15\t20\ta\t1'
-	assert_regex "$stderr" "^fwin: stats: records 4, bad 0, late 1, in no window 0, windows fired 3, open windows 0, keys 2, $STATS_TAIL"
+	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 4, bad 0, late 1, in no window 0, windows fired 3, open windows 0, keys 2, $STATS_TAIL"
+	assert_equal "${stderr#*$'\n'}" "fwin: 1 late record dropped (the latest by 5s behind the watermark); -l 5s, --late-file or --mode batch keeps them"
+}
+
+@test "late records dropped are said at exit, with the largest distance" {
+	printf '10 a\n30 a\n11 a\n5 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t1\n30\t35\t1'
+	assert_equal "$stderr" "fwin: 2 late records dropped (the latest by 25s behind the watermark); -l 25s, --late-file or --mode batch keeps them"
+	# with -l 25s they are kept
+	run --separate-stderr fwin -t 1 --tumble 5s -l 25s in
+	assert_success
+	assert_output $'5\t10\t1\n10\t15\t2\n30\t35\t1'
+	assert_equal "$stderr" ""
+	# a late file takes them: nothing is said
+	run --separate-stderr fwin -t 1 --tumble 5s --late-file late in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(cat late)" $'11 a\n5 a'
 }
 
 @test "--stats: records in a gap between sliding windows" {
@@ -217,7 +236,8 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 --slide 2s,5s in
 	assert_success
 	assert_output $'10\t12\t1\n15\t17\t1'
-	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, $STATS_TAIL"
+	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, $STATS_TAIL"
+	assert_equal "${stderr#*$'\n'}" "fwin: 1 record in no window dropped (between --slide windows whose step passes their size)"
 }
 
 @test "--stats: --no-flush leaves windows open" {

@@ -638,3 +638,25 @@ ok() {
 	cut -d, -f2,3 in.csv | head -n -1 | LC_ALL=C sort -t, -k1,1 -k2,2 -u > want
 	cmp want got
 }
+
+@test "out of order within -l: a record far back in its key's windows finds its pane (shuffled = sorted)" {
+	# 3000 records over 600 hours, 3 keys; every key holds hundreds of
+	# open panes, so a record's pane is found through the pane index
+	awk 'BEGIN { srand(7); for (i = 0; i < 3000; i++)
+		printf "%d,k%d,%d\n", 1700000000 + int(rand() * 600 * 3600),
+		    i % 3, int(rand() * 100) }' > sorted.csv
+	sort -t, -k1,1n -s sorted.csv -o sorted.csv
+	awk 'BEGIN { srand(8) } { printf "%.9f\t%s\n", rand(), $0 }' sorted.csv |
+		sort -k1,1 | cut -f2- > shuffled.csv
+	for w in "--tumble 1h" "--slide 3h,1h"; do
+		run --separate-stderr fwin --csv -t 1 -k 2 $w -l 30d --count --sum 3 --first 3 sorted.csv
+		assert_success
+		want=$output
+		[ "$(wc -l <<<"$want")" -gt 500 ]
+		run --separate-stderr fwin --csv -t 1 -k 2 $w -l 30d --count --sum 3 --first 3 shuffled.csv
+		assert_success
+		assert_equal "$stderr" ""
+		# first differs: it is the first to arrive, not the earliest
+		assert_equal "$(cut -d, -f1-5 <<<"$output")" "$(cut -d, -f1-5 <<<"$want")"
+	done
+}
