@@ -42,7 +42,8 @@ enum {
 	AGF_FIELD = 1,		/* takes a FIELD (--sum F); NULLs are skipped */
 	AGF_NUMBER = 2,		/* the FIELD must be a number */
 	AGF_OUT = 4,		/* F[:OUT] */
-	AGF_NOKEEP = 8		/* its fold is not a block that can be kept */
+	AGF_NOKEEP = 8,		/* its fold is not a block that can be kept */
+	AGF_TEXT = 16		/* its result is text, not a number */
 };
 
 struct aggop {

@@ -135,7 +135,10 @@ grid_last_end(const struct assigner *a, int64_t p)
 {
 	int64_t fe, le;
 
-	(void)grid_windows(a, p, &fe, &le);
+	/* no pane starts in a gap, but a damaged checkpoint's may: it is
+	 * in no window, and may go at once */
+	if (grid_windows(a, p, &fe, &le) != AS_OK)
+		return p;
 	return le;
 }
 
@@ -206,6 +209,9 @@ static const struct assigner_ops count_ops = {
 static const struct assigner_ops rolling_ops = {
 	AS_ROLLING, rolling_assign, grid_start, never, never
 };
+static const struct assigner_ops global_ops = {
+	AS_GLOBAL, rolling_assign, grid_start, never, never
+};
 
 void
 assigner_init(struct assigner *a, const struct config *c)
@@ -213,7 +219,7 @@ assigner_init(struct assigner *a, const struct config *c)
 	static const struct assigner_ops *const by_kind[] = {
 		[WK_NONE] = &rolling_ops, [WK_TUMBLE] = &grid_ops,
 		[WK_SLIDE] = &grid_ops, [WK_SESSION] = &session_ops,
-		[WK_COUNT] = &count_ops,
+		[WK_COUNT] = &count_ops, [WK_GLOBAL] = &global_ops,
 	};
 
 	a->ops = by_kind[c->wkind];
@@ -234,6 +240,7 @@ assigner_init(struct assigner *a, const struct config *c)
 		a->step = (int64_t)c->count_slide;
 		break;
 	case WK_NONE:
+	case WK_GLOBAL:
 		break;
 	}
 	a->pane = assign_gcd(a->size, a->step);

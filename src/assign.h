@@ -11,7 +11,9 @@
  * pane and a window is the merge of its panes when it fires. Sessions
  * merge: a record at t makes [t, t + gap), and its pane is the session.
  * Count windows are a grid over a key's arrival numbers. Rolling mode is
- * one pane per key that never fires by time. All division floors, and
+ * one pane per key that never fires by time; the global window (Flink's
+ * GlobalWindows) one per key that fires at the end of input. All division
+ * floors, and
  * intermediate values that could overflow are computed in 128 bits. */
 #ifndef FWIN_ASSIGN_H
 #define FWIN_ASSIGN_H
@@ -35,7 +37,8 @@ enum as_kind {
 	AS_PANES,	/* windows of panes on a grid (tumble, slide) */
 	AS_MERGING,	/* a pane per window; windows merge (sessions) */
 	AS_ARRIVAL,	/* panes over a key's arrival numbers (count) */
-	AS_ROLLING	/* one running pane per key, a row per record */
+	AS_ROLLING,	/* one running pane per key, a row per record */
+	AS_GLOBAL	/* one pane per key, fired at the end of input */
 };
 
 struct assigner;

@@ -23,7 +23,8 @@
 
 enum {
 	O_FORMAT = 256, O_CSV, O_TSV, O_TIMEFMT, O_OUTTIME, O_TUMBLE, O_SLIDE,
-	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH,
+	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH, O_GLOBAL, O_FILL,
+	O_TOP, O_TOPBY, O_EMITEVERY,
 	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
@@ -51,6 +52,11 @@ static const struct option baseopts[] = {
 	{ "late-file",		required_argument,	NULL, O_LATEFILE },
 	{ "flush",		no_argument,		NULL, O_FLUSH },
 	{ "no-flush",		no_argument,		NULL, O_NOFLUSH },
+	{ "global",		no_argument,		NULL, O_GLOBAL },
+	{ "fill",		no_argument,		NULL, O_FILL },
+	{ "top",		required_argument,	NULL, O_TOP },
+	{ "top-by",		required_argument,	NULL, O_TOPBY },
+	{ "emit-every",		required_argument,	NULL, O_EMITEVERY },
 	{ "output-format",	required_argument,	NULL, O_OUTFMT },
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "checkpoint",		required_argument,	NULL, O_CHECKPOINT },
@@ -140,6 +146,12 @@ usage(FILE *fp)
 "  --late-file FILE         append dropped late records to FILE\n"
 "  --idle-timeout D         idle input for D: W follows the wall clock\n"
 "  --flush, --no-flush      fire open windows at end of input (or not)\n"
+"  --global                 one window per key over the whole input\n"
+"  --fill                   fire empty windows too, for every key\n"
+"  --emit-every D           partial rows of open windows every D\n"
+"  --top N                  of a window's rows, only the N first by --top-by\n"
+"  --top-by NAME[:asc]      the column --top ranks by (default: the first\n"
+"                           aggregate), largest first\n"
 	, fp);
 	usage_aggregates(fp);
 	fputs(
@@ -309,6 +321,42 @@ count_value(const char *opt, const char *s)
 }
 
 static void
+parse_top_by(struct config *c, const char *arg)
+{
+	size_t n = strlen(arg);
+
+	if (c->top_by != NULL)
+		usage_error("--top-by may be given only once");
+	c->top_asc = n > 4 && strcmp(arg + n - 4, ":asc") == 0;
+	c->top_by = c->top_asc ? xstrndup(arg, n - 4) : xstrdup(arg);
+	if (*c->top_by == '\0')
+		usage_error("--top-by: no column name in '%s'", arg);
+}
+
+/* The options of how windows fire, against the window kind. */
+static void
+check_firing(const struct config *c)
+{
+	if (c->fill && c->wkind != WK_TUMBLE && c->wkind != WK_SLIDE)
+		usage_error("--fill needs --tumble or --slide");
+	if (c->emit_every > 0 && (c->wkind == WK_SESSION ||
+	    c->wkind == WK_COUNT || c->wkind == WK_NONE))
+		usage_error("--emit-every needs --tumble, --slide or --global");
+	if (c->emit_every > 0 && c->top_n > 0)
+		usage_error("--top and --emit-every cannot be used together");
+	if (c->top_by != NULL && c->top_n == 0)
+		usage_error("--top-by needs --top");
+	if (c->top_n == 0)
+		return;
+	if (c->wkind == WK_SESSION || c->wkind == WK_COUNT ||
+	    c->wkind == WK_NONE)
+		usage_error("--top needs --tumble, --slide or --global");
+	if (c->allowed != 0)
+		usage_error("--top and --allowed-lateness cannot be used "
+		    "together: a window's rows fire again one by one");
+}
+
+static void
 parse_count_window(struct config *c, const char *arg)
 {
 	char *copy = strdup(arg), *comma;
@@ -414,6 +462,21 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 	case O_FLUSH:
 		c->flush = 1;
 		break;
+	case O_GLOBAL:
+		set_window(c, WK_GLOBAL, "--global");
+		break;
+	case O_FILL:
+		c->fill = 1;
+		break;
+	case O_TOP:
+		c->top_n = count_value("--top", optarg);
+		break;
+	case O_TOPBY:
+		parse_top_by(c, optarg);
+		break;
+	case O_EMITEVERY:
+		c->emit_every = duration("--emit-every", optarg, 0, 1);
+		break;
 	case O_NOFLUSH:
 		c->flush = 0;
 		break;
@@ -517,6 +580,7 @@ fwin_cli(int argc, char **argv)
 	}
 	if (c.new_input && c.restore == NULL)
 		usage_error("--new-input needs --restore or --state");
+	check_firing(&c);
 	if (c.naggs == 0)
 		add_agg(&c, agg_lookup("count"), NULL);
 	c.files = argv + optind;

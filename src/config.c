@@ -123,6 +123,7 @@ config_free(struct config *c)
 	}
 	free(c->keys);
 	free(c->aggs);
+	free(c->top_by);
 }
 
 /* Appends a line to the fingerprint being built in a memstream. */
@@ -191,7 +192,14 @@ config_fingerprint(const struct config *c)
 	case WK_NONE:
 		fputs("no window option (rolling mode)\n", f);
 		break;
+	case WK_GLOBAL:
+		fputs("--global\n", f);
+		break;
 	}
+	if (c->fill)
+		fputs("--fill\n", f);
+	if (c->emit_every > 0)
+		fp_duration(f, "--emit-every", c->emit_every);
 	fp_duration(f, "--offset", c->offset);
 	fp_duration(f, "--lateness", c->lateness);
 	fp_duration(f, "--allowed-lateness", c->allowed);

@@ -10,7 +10,7 @@
 #include "timefmt.h"
 
 /* WK_NONE is rolling mode: a running aggregate per key. */
-enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT };
+enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_GLOBAL };
 
 struct aggop;		/* an entry of the aggregate table (agg.h) */
 
@@ -50,6 +50,11 @@ struct config {
 	int64_t idle_timeout;		/* 0: none */
 	const char *late_file;
 	int flush;			/* -1: default */
+	int fill;			/* --fill: empty windows fire too */
+	int64_t emit_every;		/* --emit-every D; 0: none */
+	uint64_t top_n;			/* --top N; 0: every row */
+	char *top_by;			/* --top-by NAME (NULL: the first aggregate) */
+	int top_asc;			/* --top-by NAME:asc */
 	/* aggregates */
 	struct aggspec *aggs;
 	size_t naggs;

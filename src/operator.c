@@ -17,11 +17,22 @@
 
 /* The operator's block behind each key (st_keyext). */
 struct opkey {
-	int64_t ok_next_fire;	/* smallest unfired window end holding data */
+	int64_t ok_next_fire;	/* smallest unfired window end holding data
+				   (with --fill: the next window end) */
 	uint64_t ok_count;	/* count windows: records seen */
 	struct slide_kept ok_kept;	/* sliding windows' kept folds */
+	int64_t ok_tmin, ok_tmax;	/* the global window's times */
+	aoff ok_dig;		/* --emit-every: struct digest[ok_capdig] */
+	uint32_t ok_ndig, ok_capdig;
 };
-ARENA_LAYOUT(struct opkey, 40);
+ARENA_LAYOUT(struct opkey, 72);
+
+/* --emit-every: the digest of a window's last partial row. */
+struct digest {
+	int64_t d_end;		/* the window's end (INT64_MAX: global) */
+	uint64_t d_sum;
+};
+ARENA_LAYOUT(struct digest, 16);
 
 /* A window to fire: [start, end) of key. A session is the one pane
  * `pane`; a time window is made of the key's panes in that range, the
@@ -30,6 +41,7 @@ struct fire {
 	int64_t end, start;
 	uint64_t prefix;	/* key_prefix() of the key */
 	aoff key, pane;
+	int partial;		/* --emit-every: before the window's end */
 };
 
 struct op {
@@ -42,6 +54,14 @@ struct op {
 	struct span last;	/* the last record's pane and windows */
 	op_emit_fn emit;
 	void *emit_arg;
+	op_rank_fn rank;	/* --top */
+	void *rank_arg;
+	op_digest_fn digest;	/* --emit-every */
+	void *digest_arg;
+	int64_t span_lo, span_hi;	/* op_set_span */
+	int has_span;
+	struct ranked *ranked;	/* --top: a window's rows and values */
+	size_t capranked;
 	struct fire *batch, *sortbuf;
 	size_t nbatch, capbatch, capsort;
 	aoff *touched;
@@ -60,16 +80,23 @@ globals(const struct op *o)
 	return st_globals(&o->st);
 }
 
+/* A row of a window and the value it ranks by (--top). */
+struct ranked {
+	size_t i;		/* its place in the batch */
+	double v;
+	int empty;
+};
+
 /* --- firing --- */
 
 static void
 emit_row(struct op *o, aoff k, int has_bounds, int64_t start, int64_t end,
-    int64_t time)
+    int64_t time, int final)
 {
 	const struct key *kp = st_keyp(&o->st, k);
 	struct op_row row = {
 		.start = start, .end = end, .time = time,
-		.has_bounds = has_bounds,
+		.has_bounds = has_bounds, .final = final,
 		.key = kp->k_bytes, .keylen = kp->k_len,
 		.g = o->g, .a = &o->st.a,
 	};
@@ -78,14 +105,14 @@ emit_row(struct op *o, aoff k, int has_bounds, int64_t start, int64_t end,
 	globals(o)->g_fired++;
 }
 
-/* Fires one window: merges its panes and hands the row over. */
+/* Folds one window's panes, ready for aggs_emit. */
 static void
-fire_one(struct op *o, const struct fire *f)
+fold_window(struct op *o, const struct fire *f)
 {
 	struct state *s = &o->st;
 	aoff p;
 
-	if (o->as.ops->kind == AS_MERGING) {
+	if (o->as.ops->kind == AS_MERGING || o->as.ops->kind == AS_GLOBAL) {
 		aggs_fold_begin(o->g);
 		aggs_fold(o->g, &s->a, st_acc(f->pane));
 	} else {
@@ -100,7 +127,14 @@ fire_one(struct op *o, const struct fire *f)
 				aggs_fold(o->g, &s->a, st_acc(p));
 		}
 	}
-	emit_row(o, f->key, 1, f->start, f->end, 0);
+}
+
+/* Fires one window: merges its panes and hands the row over. */
+static void
+fire_one(struct op *o, const struct fire *f)
+{
+	fold_window(o, f);
+	emit_row(o, f->key, 1, f->start, f->end, 0, !f->partial);
 }
 
 static void
@@ -137,8 +171,10 @@ next_end_with_data(const struct op *o, aoff *p, int64_t after)
 	int64_t cand;
 
 	for (; *p != 0; *p = st_panep(s, *p)->p_next) {
-		(void)o->as.ops->assign(&o->as, st_panep(s, *p)->p_start, &sp);
-		if (sp.last_end <= after)
+		/* a pane in no window (only a damaged checkpoint has one)
+		 * has no end to fire */
+		if (o->as.ops->assign(&o->as, st_panep(s, *p)->p_start,
+		    &sp) != AS_OK || sp.last_end <= after)
 			continue;
 		cand = o->as.ops->end_after(&o->as, after);
 		return cand > sp.first_end ? cand : sp.first_end;
@@ -219,6 +255,7 @@ batch_add(struct op *o, int64_t end, int64_t start, aoff k, aoff p)
 	f->key = k;
 	f->prefix = key_prefix(o->c->nkeys, kp->k_bytes, kp->k_len);
 	f->pane = p;
+	f->partial = 0;
 }
 
 /* Sorts the n fires at v, which share their bounds, by key: a radix sort
@@ -258,11 +295,54 @@ sort_by_key(struct op *o, struct fire *v, size_t n)
 	}
 }
 
+static int
+rank_cmp(const void *va, const void *vb, void *arg)
+{
+	const struct ranked *a = va, *b = vb;
+	int asc = *(const int *)arg;
+
+	if (a->empty != b->empty)
+		return a->empty - b->empty;	/* empty cells rank last */
+	if (!a->empty && a->v != b->v)
+		return (a->v < b->v) == asc ? -1 : 1;
+	return a->i < b->i ? -1 : a->i > b->i;	/* ties: the smaller key */
+}
+
+/* --top: fires the top_n rows of the n windows at v (one window's rows,
+ * in key order) that rank first, in rank order. */
+static void
+fire_top(struct op *o, const struct fire *v, size_t n)
+{
+	const struct key *kp;
+	struct op_row row;
+	size_t i;
+	int asc = o->c->top_asc;
+
+	xgrow(&o->ranked, &o->capranked, n, sizeof(*o->ranked));
+	for (i = 0; i < n; i++) {
+		fold_window(o, &v[i]);
+		kp = st_keyp(&o->st, v[i].key);
+		memset(&row, 0, sizeof(row));
+		row.start = v[i].start;
+		row.end = v[i].end;
+		row.has_bounds = 1;
+		row.key = kp->k_bytes;
+		row.keylen = kp->k_len;
+		row.g = o->g;
+		row.a = &o->st.a;
+		o->ranked[i].i = i;
+		o->ranked[i].empty = o->rank(o->rank_arg, &row, &o->ranked[i].v) != 0;
+	}
+	qsort_r(o->ranked, n, sizeof(*o->ranked), rank_cmp, &asc);
+	for (i = 0; i < n && i < o->c->top_n; i++)
+		fire_one(o, &v[o->ranked[i].i]);
+}
+
 /* Fires the batch in (end, start, key) order. */
 static void
 batch_fire(struct op *o)
 {
-	size_t i;
+	size_t i, j;
 
 	if (o->nbatch > 1) {
 		for (i = 1; i < o->nbatch && o->batch[i].end == o->batch[0].end &&
@@ -278,9 +358,38 @@ batch_fire(struct op *o)
 			sort_by_key(o, o->batch, o->nbatch);
 		}
 	}
-	for (i = 0; i < o->nbatch; i++)
-		fire_one(o, &o->batch[i]);
+	if (o->c->top_n > 0) {
+		/* a window's rows: the same bounds; the global window's: all */
+		for (i = 0; i < o->nbatch; i = j) {
+			for (j = i + 1; j < o->nbatch &&
+			    (o->as.ops->kind == AS_GLOBAL ||
+			    (o->batch[j].end == o->batch[i].end &&
+			    o->batch[j].start == o->batch[i].start)); j++)
+				;
+			fire_top(o, o->batch + i, j - i);
+		}
+	} else
+		for (i = 0; i < o->nbatch; i++)
+			fire_one(o, &o->batch[i]);
 	o->nbatch = 0;
+}
+
+/* --fill at the end of input: the last window that holds the largest time
+ * seen, so that every key ends on the same window. */
+static int64_t
+fill_limit(const struct op *o)
+{
+	const struct assigner *as = &o->as;
+	int64_t maxt = globals(o)->g_maxt, e;
+	struct span sp;
+
+	if (maxt == INT64_MIN)
+		return INT64_MIN;
+	if (as->ops->assign(as, maxt, &sp) == AS_OK)
+		return sp.last_end;
+	/* in a gap: the window before it, the last that starts by then */
+	e = as->ops->end_after(as, maxt);
+	return e == INT64_MAX ? INT64_MIN : e - as->step;
 }
 
 /* Adds to the batch key k's windows that end in [ok_next_fire, w], and
@@ -306,25 +415,179 @@ collect_due(struct op *o, aoff k, int64_t w)
 			if (pp->p_end >= from)
 				batch_add(o, pp->p_end, pp->p_start, k, p);
 		}
-	} else
+	} else {
 		/* p finds the ends, q each window's first pane: no pane is
-		 * freed or made until the batch has fired */
+		 * freed or made until the batch has fired. --fill fires
+		 * every end, with data or not, up to limit. */
+		int64_t limit = o->c->fill && w == INT64_MAX ? fill_limit(o) : w;
+
 		for (end = from, p = q = st_keyp(s, k)->k_head;
-		    end != T_NONE && end <= w;
-		    end = next_end_with_data(o, &p, end)) {
+		    end != T_NONE && end <= limit;
+		    end = o->c->fill ? as->ops->end_after(as, end) :
+		    next_end_with_data(o, &p, end)) {
 			int64_t start = as->ops->start(as, end);
 
 			while (q != 0 && st_panep(s, q)->p_start < start)
 				q = st_panep(s, q)->p_next;
 			batch_add(o, end, start, k, q);
 		}
+	}
 	opkey(o, k)->ok_next_fire = end;
+}
+
+/* --- early firing (--emit-every) --- */
+
+/* The largest multiple of --emit-every (plus --offset) in (wold, w], or
+ * INT64_MIN when the watermark passes none. */
+static int64_t
+crossed(const struct op *o, int64_t wold, int64_t w)
+{
+	__int128 d = o->c->emit_every, x = (__int128)w - o->c->offset, q, m;
+
+	q = x / d;
+	if (x % d != 0 && x < 0)
+		q--;
+	m = q * d + o->c->offset;
+	return m > wold && m <= w ? (int64_t)m : INT64_MIN;
+}
+
+/* The first multiple of --emit-every after w, or T_NONE. */
+static int64_t
+next_crossing(const struct op *o, int64_t w)
+{
+	__int128 d = o->c->emit_every, x = (__int128)w - o->c->offset, q, m;
+
+	q = x / d;
+	if (x % d != 0 && x < 0)
+		q--;
+	m = (q + 1) * d + o->c->offset;
+	return m < INT64_MAX ? (int64_t)m : T_NONE;
+}
+
+/* Whether the result of key k's window ending at end (digest sum) is not
+ * its last partial row's; records it. Digests of windows that ended by
+ * w are dropped first. */
+static int
+digest_changed(struct op *o, aoff k, int64_t end, uint64_t sum, int64_t w)
+{
+	struct arena *a = &o->st.a;
+	struct opkey *ok = opkey(o, k);
+	struct digest *v = ok->ok_dig != 0 ? arena_ptr(a, ok->ok_dig) : NULL;
+	uint32_t i, n = 0, cap;
+	aoff grown;
+
+	for (i = 0; i < ok->ok_ndig; i++)
+		if (v[i].d_end > w)
+			v[n++] = v[i];
+	ok->ok_ndig = n;
+	for (i = 0; i < n; i++)
+		if (v[i].d_end == end) {
+			if (v[i].d_sum == sum)
+				return 0;
+			v[i].d_sum = sum;
+			return 1;
+		}
+	if (n == ok->ok_capdig) {
+		cap = n ? 2 * n : 2;
+		grown = arena_alloc(a, cap * sizeof(*v));
+		ok = opkey(o, k);
+		if (ok->ok_dig != 0) {
+			memcpy(arena_ptr(a, grown), arena_ptr(a, ok->ok_dig),
+			    n * sizeof(*v));
+			arena_free(a, ok->ok_dig, ok->ok_capdig * sizeof(*v));
+		}
+		ok->ok_dig = grown;
+		ok->ok_capdig = cap;
+	}
+	v = arena_ptr(a, ok->ok_dig);
+	v[n].d_end = end;
+	v[n].d_sum = sum;
+	ok->ok_ndig = n + 1;
+	return 1;
+}
+
+static void
+digest_free(struct op *o, aoff k)
+{
+	struct opkey *ok = opkey(o, k);
+
+	if (ok->ok_dig != 0)
+		arena_free(&o->st.a, ok->ok_dig,
+		    ok->ok_capdig * sizeof(struct digest));
+	ok->ok_dig = 0;
+	ok->ok_ndig = ok->ok_capdig = 0;
+}
+
+/* Adds window f to the batch as a partial row if its result changed
+ * since the last partial row of the window that ends at id. */
+static void
+partial_if_changed(struct op *o, struct fire *f, int64_t id, int64_t w)
+{
+	const struct key *kp;
+	struct op_row row;
+
+	fold_window(o, f);
+	kp = st_keyp(&o->st, f->key);
+	memset(&row, 0, sizeof(row));
+	row.start = f->start;
+	row.end = f->end;
+	row.key = kp->k_bytes;
+	row.keylen = kp->k_len;
+	row.g = o->g;
+	row.a = &o->st.a;
+	if (!digest_changed(o, f->key, id, o->digest(o->digest_arg, &row), w))
+		return;
+	batch_add(o, f->end, f->start, f->key, f->pane);
+	o->batch[o->nbatch - 1].partial = 1;
+}
+
+/* The watermark passed m, a multiple of --emit-every, on its way to w:
+ * every window that holds m and does not end by w prints a partial row
+ * if its result changed since its last row. */
+static void
+collect_partials(struct op *o, int64_t w, int64_t m)
+{
+	const struct assigner *as = &o->as;
+	struct state *s = &o->st;
+	struct fire f;
+	int64_t end;
+	uint64_t j;
+	aoff k, q;
+
+	for (j = 0; j < st_root(s)->sr_keycap; j++) {
+		if ((k = st_key_slot(s, j)) == 0 || st_keyp(s, k)->k_head == 0)
+			continue;
+		memset(&f, 0, sizeof(f));
+		f.key = k;
+		if (as->ops->kind == AS_GLOBAL) {
+			/* so far: the key's times, or the run's */
+			f.start = o->has_span ? o->span_lo : opkey(o, k)->ok_tmin;
+			f.end = o->has_span ? w : opkey(o, k)->ok_tmax;
+			f.pane = st_keyp(s, k)->k_head;
+			partial_if_changed(o, &f, INT64_MAX, w);
+			continue;
+		}
+		for (end = as->ops->end_after(as, w); end != INT64_MAX &&
+		    (f.start = as->ops->start(as, end)) < m;
+		    end = as->ops->end_after(as, end)) {
+			for (q = st_keyp(s, k)->k_head; q != 0 &&
+			    st_panep(s, q)->p_start < f.start;
+			    q = st_panep(s, q)->p_next)
+				;
+			if (q == 0 || st_panep(s, q)->p_start >= end)
+				continue;	/* no record: nothing to show */
+			f.end = end;
+			f.pane = q;
+			partial_if_changed(o, &f, end, w);
+		}
+	}
 }
 
 void
 op_advance(struct op *o, int64_t w)
 {
 	struct state *s = &o->st;
+	int64_t wold = globals(o)->g_wm, m;
 	size_t i;
 	aoff k;
 
@@ -336,6 +599,10 @@ op_advance(struct op *o, int64_t w)
 		o->touched[o->ntouched++] = k;
 		collect_due(o, k, w);
 	}
+	/* the end of input prints only final rows */
+	if (o->c->emit_every > 0 && w != INT64_MAX &&
+	    (m = crossed(o, wold, w)) != INT64_MIN)
+		collect_partials(o, w, m);
 	if (st_corrupt(s) != NULL)
 		return;		/* the run ends: nothing more fires */
 	batch_fire(o);
@@ -343,15 +610,24 @@ op_advance(struct op *o, int64_t w)
 		k = o->touched[i];
 		purge(o, k, w);
 		schedule(o, k);
-		if (st_keyp(s, k)->k_head == 0 && st_keyp(s, k)->k_timer == T_NONE)
+		if (st_keyp(s, k)->k_head == 0 &&
+		    st_keyp(s, k)->k_timer == T_NONE) {
+			digest_free(o, k);
 			st_key_delete(s, k);
+		}
 	}
 }
 
 int64_t
 op_next_timer(struct op *o)
 {
-	return st_timer_next(&o->st);
+	int64_t t = st_timer_next(&o->st), m;
+
+	/* partial rows are due at the next multiple, if a window is open */
+	if (o->c->emit_every > 0 && st_root(&o->st)->sr_npanes > 0 &&
+	    (m = next_crossing(o, globals(o)->g_wm)) < t)
+		t = m;
+	return t;
 }
 
 /* --- records --- */
@@ -522,7 +798,7 @@ fire_count(struct op *o, aoff k, int partial)
 		    p = st_panep(s, p)->p_next)
 			aggs_fold(o->g, &s->a, st_acc(p));
 	}
-	emit_row(o, k, 0, 0, 0, 0);
+	emit_row(o, k, 0, 0, 0, 0, 1);
 }
 
 static int
@@ -602,8 +878,56 @@ process_rolling(struct op *o, const struct op_rec *r)
 	add_record(o, p, r);
 	aggs_fold_begin(o->g);
 	aggs_fold(o->g, &s->a, st_acc(p));
-	emit_row(o, k, 0, 0, 0, r->t);
+	emit_row(o, k, 0, 0, 0, r->t, 1);
 	return OP_ADDED;
+}
+
+/* The global window: one pane per key, and its earliest and latest
+ * time. */
+static int
+process_global(struct op *o, const struct op_rec *r)
+{
+	struct opkey *ok;
+	aoff k, p;
+	int created;
+
+	if ((k = intern(o, r)) == 0)
+		return OP_CORRUPT;
+	p = st_pane(&o->st, k, 0, &created);
+	add_record(o, p, r);
+	ok = opkey(o, k);
+	if (created || r->t < ok->ok_tmin)
+		ok->ok_tmin = r->t;
+	if (created || r->t > ok->ok_tmax)
+		ok->ok_tmax = r->t;
+	return OP_ADDED;
+}
+
+/* End of input: every key's global window fires, in (end, start, key)
+ * order. */
+static void
+fire_global(struct op *o)
+{
+	struct state *s = &o->st;
+	const struct opkey *ok;
+	uint64_t j;
+	aoff k;
+
+	o->nbatch = 0;
+	for (j = 0; j < st_root(s)->sr_keycap; j++) {
+		if ((k = st_key_slot(s, j)) == 0 || st_keyp(s, k)->k_head == 0)
+			continue;
+		ok = opkey(o, k);
+		if (o->has_span)
+			batch_add(o, o->span_hi, o->span_lo, k,
+			    st_keyp(s, k)->k_head);
+		else
+			batch_add(o, ok->ok_tmax, ok->ok_tmin, k,
+			    st_keyp(s, k)->k_head);
+	}
+	if (st_corrupt(s) == NULL)
+		batch_fire(o);
+	o->nbatch = 0;
 }
 
 int
@@ -625,9 +949,34 @@ op_end(struct op *o, int flush)
 	case AS_MERGING:
 		op_advance(o, INT64_MAX);
 		break;
+	case AS_GLOBAL:
+		fire_global(o);
+		break;
 	case AS_ROLLING:
 		break;
 	}
+}
+
+void
+op_set_rank(struct op *o, op_rank_fn rank, void *arg)
+{
+	o->rank = rank;
+	o->rank_arg = arg;
+}
+
+void
+op_set_digest(struct op *o, op_digest_fn digest, void *arg)
+{
+	o->digest = digest;
+	o->digest_arg = arg;
+}
+
+void
+op_set_span(struct op *o, int64_t lo, int64_t hi)
+{
+	o->span_lo = lo;
+	o->span_hi = hi;
+	o->has_span = 1;
 }
 
 /* --- setup --- */
@@ -638,6 +987,7 @@ op_new(const struct config *c, struct aggs *g, op_emit_fn emit, void *arg)
 	static int (*const by_kind[])(struct op *, const struct op_rec *) = {
 		[AS_PANES] = process_panes, [AS_MERGING] = process_session,
 		[AS_ARRIVAL] = process_count, [AS_ROLLING] = process_rolling,
+		[AS_GLOBAL] = process_global,
 	};
 	struct op *o = xcalloc(1, sizeof(*o));
 
@@ -664,6 +1014,7 @@ op_free(struct op *o)
 	free(o->batch);
 	free(o->sortbuf);
 	free(o->touched);
+	free(o->ranked);
 	free(o);
 }
 
@@ -699,10 +1050,48 @@ op_init_state(struct op *o)
 /* A restored key's block: its kept folds are not checked, so none is
  * trusted. */
 static const char *
-opkey_ok(void *arg, void *ext)
+opkey_ok(void *arg, const struct arena *a, void *ext, struct arena_claims *m)
 {
+	struct opkey *ok = ext;
+	uint64_t n = (uint64_t)ok->ok_capdig * sizeof(struct digest);
+
 	(void)arg;
-	slide_forget(&((struct opkey *)ext)->ok_kept);
+	(void)a;
+	slide_forget(&ok->ok_kept);
+	if ((ok->ok_dig == 0) != (ok->ok_capdig == 0) ||
+	    ok->ok_ndig > ok->ok_capdig)
+		return "bad partial rows";
+	if (ok->ok_dig != 0 && (ok->ok_dig < sizeof(struct arena_hdr) ||
+	    ok->ok_dig % 8 != 0 || ok->ok_dig >= m->used ||
+	    n > m->used - ok->ok_dig || arena_claim(m, ok->ok_dig, n) != 0))
+		return "bad partial rows";
+	return NULL;
+}
+
+/* A restored pane: one the assigner could have made. */
+static const char *
+pane_ok(void *arg, const struct pane *p)
+{
+	const struct op *o = arg;
+	struct span sp;
+
+	switch (o->as.ops->kind) {
+	case AS_PANES:
+	case AS_ARRIVAL:
+		if (o->as.ops->assign(&o->as, p->p_start, &sp) != AS_OK ||
+		    sp.pane != p->p_start)
+			return "bad window bounds";
+		break;
+	case AS_MERGING:
+		if (p->p_end <= p->p_start)
+			return "bad window bounds";
+		break;
+	case AS_ROLLING:
+	case AS_GLOBAL:
+		if (p->p_start != 0)
+			return "bad window bounds";
+		break;
+	}
 	return NULL;
 }
 
@@ -712,7 +1101,7 @@ op_adopt(struct op *o, struct arena *a, uint64_t used)
 	struct st_checks sc = {
 		.nkeyfields = o->c->nkeys,
 		.acc_ok = aggs_check, .acc_arg = o->g,
-		.ext_ok = opkey_ok, .ext_arg = o,
+		.ext_ok = opkey_ok, .pane_ok = pane_ok, .ext_arg = o,
 	};
 
 	const char *why = st_adopt(&o->st, a, used, pane_block(o),
@@ -738,5 +1127,13 @@ op_uses_time(const struct op *o)
 int
 op_uses_watermark(const struct op *o)
 {
-	return o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_MERGING;
+	return o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_MERGING ||
+	    (o->as.ops->kind == AS_GLOBAL && o->c->emit_every > 0);
+}
+
+int
+op_has_bounds(const struct op *o)
+{
+	return o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_MERGING ||
+	    o->as.ops->kind == AS_GLOBAL;
 }

@@ -60,6 +60,7 @@ struct op_row {
 	int64_t start, end;	/* time windows (has_bounds) */
 	int64_t time;		/* rolling mode: the record's time */
 	int has_bounds;
+	int final;		/* 0: a partial row (--emit-every) */
 	const char *key;
 	size_t keylen;
 	struct aggs *g;
@@ -68,6 +69,10 @@ struct op_row {
 
 typedef void (*op_emit_fn)(void *arg, const struct op_row *row);
 
+/* --top: the value a row ranks by (its --top-by cell); returns 0 and
+ * sets *v, or -1 for an empty cell, which ranks last. */
+typedef int (*op_rank_fn)(void *arg, const struct op_row *row, double *v);
+
 struct op;
 
 /* The operator of pipeline c with aggregates g (which it folds, not
@@ -75,6 +80,20 @@ struct op;
 struct op *op_new(const struct config *c, struct aggs *g, op_emit_fn emit,
     void *arg);
 void op_free(struct op *o);
+
+/* --emit-every: a digest of a row's aggregate cells, so that a window
+ * whose result has not changed since its last row prints none. */
+typedef uint64_t (*op_digest_fn)(void *arg, const struct op_row *row);
+void op_set_digest(struct op *o, op_digest_fn digest, void *arg);
+
+/* --top: of the rows one window fires, hand over only the c->top_n that
+ * rank first by rank(arg, row), in rank order. */
+void op_set_rank(struct op *o, op_rank_fn rank, void *arg);
+
+/* The global window's bounds when records carry no event time: the run's
+ * (processing time; a partial row ends at the watermark). Without it, a
+ * key's are its earliest and latest record's times. */
+void op_set_span(struct op *o, int64_t lo, int64_t hi);
 
 /* Creates empty state. Returns 0, or -1 with errno set. */
 int op_init_state(struct op *o);
@@ -93,9 +112,12 @@ op_globals(struct op *o)
 
 /* Whether records need a time: false for count windows (arrival order). */
 int op_uses_time(const struct op *o);
-/* Whether the watermark fires anything: false for count windows and
- * rolling mode. */
+/* Whether the watermark fires anything: false for count windows, rolling
+ * mode and the global window (but with --emit-every). */
 int op_uses_watermark(const struct op *o);
+
+/* Whether its rows have window bounds (time windows, the global one). */
+int op_has_bounds(const struct op *o);
 
 /* Steps 1-3 for one record. Returns OP_*. */
 int op_record(struct op *o, const struct op_rec *r);
@@ -109,7 +131,9 @@ void op_advance(struct op *o, int64_t w);
 int64_t op_next_timer(struct op *o);
 
 /* End of input: with flush, time windows all fire (the watermark becomes
- * +inf) and count windows fire what they hold. */
+ * +inf; with --fill, empty windows up to the last one that holds the
+ * largest time seen), count windows fire what they hold, and the global
+ * window fires. */
 void op_end(struct op *o, int flush);
 
 #endif

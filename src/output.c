@@ -45,6 +45,8 @@ struct out {
 	char		*o_keys;	/* json: `{"name":` for the first column,
 					   `,"name":` for the others, escaped
 					   once here rather than per row */
+	size_t		*o_cellat;	/* out_open_mem: where each cell starts */
+	size_t		 o_cellcap;
 };
 
 /* Bytes that a JSON string can hold as they are: printable ASCII but '"'
@@ -294,6 +296,11 @@ cell_begin(struct out *o)
 		}
 		break;
 	}
+	if (o->o_cellat != NULL) {
+		xgrow(&o->o_cellat, &o->o_cellcap, o->o_col + 1,
+		    sizeof(*o->o_cellat));
+		o->o_cellat[o->o_col] = o->o_len;
+	}
 	o->o_col++;
 }
 
@@ -346,6 +353,38 @@ out_open(int fd, const char *name, enum outfmt f, const char *const *cols,
 	o->o_cap = OUT_BUFSZ;
 	o->o_buf = xmalloc(o->o_cap);
 	return o;
+}
+
+struct out *
+out_open_mem(void)
+{
+	struct out *o = out_open(-1, "memory", OF_TSV, NULL, 0);
+
+	o->o_collect = 1;
+	o->o_cellcap = 16;
+	o->o_cellat = xmalloc(o->o_cellcap * sizeof(*o->o_cellat));
+	return o;
+}
+
+const char *
+out_cell(const struct out *o, size_t i, size_t *n)
+{
+	size_t end;
+
+	if (i >= o->o_col) {
+		*n = 0;
+		return NULL;
+	}
+	end = i + 1 < o->o_col ? o->o_cellat[i + 1] - 1 : o->o_len;
+	*n = end - o->o_cellat[i];
+	return o->o_buf + o->o_cellat[i];
+}
+
+void
+out_mem_clear(struct out *o)
+{
+	o->o_len = 0;
+	o->o_col = 0;
 }
 
 void
@@ -429,6 +468,8 @@ out_end_row(struct out *o)
 int
 out_flush(struct out *o)
 {
+	if (o->o_collect)
+		return 0;
 	if (o->o_err == 0 && o->o_len > 0 &&
 	    write_all(o->o_fd, o->o_buf, o->o_len) == -1)
 		o->o_err = errno;
@@ -451,6 +492,7 @@ out_close(struct out *o)
 	free(o->o_keys);
 	free(o->o_names);
 	free(o->o_cols);
+	free(o->o_cellat);
 	free(o->o_name);
 	free(o);
 	errno = saved;		/* free(3) may not keep it everywhere */

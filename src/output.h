@@ -14,6 +14,14 @@ enum outfmt { OF_TSV, OF_CSV, OF_JSON };
 struct out *out_open(int fd, const char *name, enum outfmt f,
     const char *const *cols, size_t ncols);
 
+/* A sink that keeps one row in memory, its cells as tsv text, so that a
+ * caller can read a cell back (out_cell) before the row is written for
+ * real. out_mem_clear() starts the next row. */
+struct out *out_open_mem(void);
+/* Cell i of the row so far, or NULL (n 0) when there is none. */
+const char *out_cell(const struct out *o, size_t i, size_t *n);
+void out_mem_clear(struct out *o);
+
 /* Writes the header row of column names (tsv and csv; nothing for json). */
 void out_header(struct out *o);
 

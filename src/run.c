@@ -19,6 +19,7 @@
 #include "ckpt.h"
 #include "input.h"
 #include "keycodec.h"
+#include "num.h"
 #include "operator.h"
 #include "output.h"
 #include "persist.h"
@@ -48,6 +49,9 @@ struct run {
 	char *fingerprint;
 	struct op_globals at_start;	/* counters as restored: stats are per run */
 	int64_t late_by;	/* the largest distance of a late record behind W */
+	int64_t started;	/* wall time the run began */
+	struct out *cells;	/* a row's aggregate cells, to rank or digest */
+	size_t rankcol;		/* the --top-by column among them */
 	struct persist ps;
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;
@@ -155,7 +159,34 @@ on_row(void *arg, const struct op_row *row)
 		emit_time(r, row->time);
 	key_write(r->out, r->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, r->out);
+	if (r->c->emit_every > 0)
+		out_own_num(r->out, row->final ? "1" : "0", 1);
 	out_end_row(r->out);
+}
+
+/* Renders a row's aggregate cells in memory: to rank or digest them. */
+static struct out *
+render_cells(struct run *r, const struct op_row *row)
+{
+	if (r->cells == NULL)
+		r->cells = out_open_mem();
+	out_mem_clear(r->cells);
+	aggs_emit(row->g, row->a, r->cells);
+	return r->cells;
+}
+
+/* --emit-every: a window's result, as its cells' hash. */
+static uint64_t
+digest_row(void *arg, const struct op_row *row)
+{
+	struct out *o = render_cells(arg, row);
+	const char *p;
+	size_t i, n;
+	uint64_t h = 0;
+
+	for (i = 0; (p = out_cell(o, i, &n)) != NULL; i++)
+		h = key_hash(p, n) ^ (h * 0x100000001b3u + n);
+	return h;
 }
 
 static void
@@ -453,25 +484,67 @@ open_append(const char *path)
 	return fd;
 }
 
-/* Builds the output's column names and opens it. Returns 0 or -1. */
+/* --top: the value of a row's --top-by cell. */
+static int
+rank_row(void *arg, const struct op_row *row, double *v)
+{
+	struct run *r = arg;
+	struct num nu;
+	const char *p;
+	size_t n;
+
+	p = out_cell(render_cells(r, row), r->rankcol, &n);
+	if (p == NULL || n == 0 || num_parse(p, n, &nu) != 0)
+		return -1;
+	*v = nu.d;
+	return 0;
+}
+
+/* Finds --top-by among the aggregates' columns aggcols (the first
+ * aggregate by default) and sets up ranking. Returns 0, or -1 after a
+ * message (a usage error). */
+static int
+top_column(struct run *r, const char *const *aggcols)
+{
+	const struct config *c = r->c;
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (c->top_by == NULL || strcmp(aggcols[i], c->top_by) == 0)
+			break;
+	if (i == c->naggs) {
+		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
+		return -1;
+	}
+	if (c->aggs[i].op->flags & AGF_TEXT) {
+		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
+		return -1;
+	}
+	r->rankcol = i;
+	op_set_rank(r->op, rank_row, r);
+	return 0;
+}
+
+/* Builds the output's column names and opens it. Returns 0, or the exit
+ * status after a message. */
 static int
 open_output(struct run *r)
 {
 	const struct config *c = r->c;
-	size_t ncols = 2 + c->nkeys + c->naggs, i, j = 0;
+	size_t ncols = 3 + c->nkeys + c->naggs, i, j = 0;
 	const char **cols = xmalloc(ncols * sizeof(*cols));
 	char **owned = xcalloc(ncols, sizeof(*owned));
 	struct stat sb;
 	enum outfmt of;
-	int status = -1;
+	int status = 1;
 
 	if (r->rolling_time)
 		cols[j++] = "time";
-	else if (op_uses_watermark(r->op)) {
+	else if (op_has_bounds(r->op)) {
 		cols[j++] = "window_start";
 		cols[j++] = "window_end";
 	}
-	ncols = j + c->nkeys + c->naggs;
+	ncols = j + c->nkeys + c->naggs + (c->emit_every > 0);
 	for (i = 0; i < c->nkeys; i++, j++) {
 		if (c->header)
 			cols[j] = c->keys[i].name;
@@ -493,6 +566,12 @@ open_output(struct run *r)
 			cols[j] = owned[j];
 		}
 	}
+	if (c->top_n > 0 && top_column(r, cols + j - c->naggs) != 0) {
+		status = 2;
+		goto fail;
+	}
+	if (c->emit_every > 0)
+		cols[j++] = "final";
 	r->outfd = 1;
 	r->outname = "standard output";
 	if (c->output != NULL) {
@@ -623,6 +702,8 @@ run_stream(struct run *r)
 	else
 		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
 	if (status == 0) {
+		if (!c->has_time)	/* the global window is the run's */
+			op_set_span(r->op, r->started, now_ns());
 		op_end(r->op, flush);
 		if (check_corrupt(r))
 			status = 1;
@@ -660,7 +741,7 @@ open_sinks(struct run *r)
 			return 1;
 		r->late = out_open(r->latefd, c->late_file, OF_TSV, &late_col, 1);
 	}
-	return open_output(r) != 0 ? 1 : 0;
+	return open_output(r);
 }
 
 /* Closes what open_sinks opened. Returns 0, or 1 after a message. */
@@ -718,6 +799,10 @@ setup(struct run *r, int *empty)
 	r->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*r->vals));
 	r->op = op_new(c, r->g, on_row, r);
 	r->rolling_time = c->wkind == WK_NONE && c->has_time;
+	if (c->emit_every > 0)
+		op_set_digest(r->op, digest_row, r);
+	if (c->wkind == WK_GLOBAL && !c->has_time)	/* the run's window */
+		op_set_span(r->op, r->started, INT64_MIN);
 	if (c->restore != NULL) {
 		if ((rc = persist_adopt(&r->ps, r->op)) != 0)
 			return rc;
@@ -749,6 +834,7 @@ run_pipeline(struct config *c)
 	r.idle_wm = INT64_MIN;
 	r.latefd = -1;
 	r.outfd = -1;
+	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	persist_init(&r.ps, c, r.fingerprint, now_ns());
 	memset(&io, 0, sizeof(io));
@@ -774,5 +860,7 @@ run_pipeline(struct config *c)
 	free(r.keyidx);
 	free(r.keybuf);
 	free(r.fingerprint);
+	if (r.cells != NULL)
+		(void)out_close(r.cells);
 	return status;
 }

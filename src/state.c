@@ -669,6 +669,10 @@ key_validate(struct state *s, aoff k)
 		pp = st_panep(s, p);
 		if (pp->p_prev != prev)
 			return "bad window list links";
+		if (prev != 0 && pp->p_start <= st_panep(s, prev)->p_start)
+			return "bad window list order";
+		if ((why = l->ck.pane_ok(l->ck.ext_arg, pp)) != NULL)
+			return why;
 		if ((why = l->ck.acc_ok(l->ck.acc_arg, &s->a, st_acc(p),
 		    &l->claims)) != NULL)
 			return why;
@@ -677,7 +681,8 @@ key_validate(struct state *s, aoff k)
 		return "bad window list tail";
 	kp->k_npanes = (uint32_t)n;	/* counted in this run's terms */
 	kp->k_indexed = 0;
-	if ((why = l->ck.ext_ok(l->ck.ext_arg, st_keyext(s, k))) != NULL)
+	if ((why = l->ck.ext_ok(l->ck.ext_arg, &s->a, st_keyext(s, k),
+	    &l->claims)) != NULL)
 		return why;
 	kp->k_run = s->run;
 	return NULL;

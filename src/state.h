@@ -162,9 +162,13 @@ struct st_checks {
 	const char *(*acc_ok)(void *arg, const struct arena *a, aoff acc,
 	    struct arena_claims *m);
 	void *acc_arg;
-	/* Checks (and may reset) the operator's block of a restored key:
-	 * NULL, or what is wrong. */
-	const char *(*ext_ok)(void *arg, void *ext);
+	/* Checks a restored pane's bounds (its start on the window grid):
+	 * NULL, or what is wrong. Panes are checked to be in order first. */
+	const char *(*pane_ok)(void *arg, const struct pane *p);
+	/* Checks (and may reset) the operator's block of a restored key,
+	 * claiming in m the blocks it keeps: NULL, or what is wrong. */
+	const char *(*ext_ok)(void *arg, const struct arena *a, void *ext,
+	    struct arena_claims *m);
 	void *ext_arg;
 };
 

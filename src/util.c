@@ -80,6 +80,16 @@ xstrdup(const char *s)
 	return p;
 }
 
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
 void
 xgrow(void *v, size_t *cap, size_t n, size_t size)
 {

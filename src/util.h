@@ -29,6 +29,7 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
 
 /* Grows *v (of *cap elements of size bytes) to hold at least n, doubling. */
 void xgrow(void *v, size_t *cap, size_t n, size_t size);

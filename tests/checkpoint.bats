@@ -1068,6 +1068,22 @@ flip() {
 	assert_output $'0,10,alpha,beta,1\n0,10,alpha,gamma,1'
 }
 
+@test "corruption: a window whose bounds are off its grid, behind a good checksum, is refused" {
+	need_ckmangle
+	args=(--csv -t 1 --time-format ns -k 2 --slide 5ns,10ns)
+	printf '1003,a\n' | fwin "${args[@]}" --no-flush --checkpoint s.ckpt
+	# the pane's start, 1000, as the first int64 of that value past the header
+	pos=$(od -An -tu8 -w8 -v s.ckpt | awk '$1 == 1000 && NR > 512 { print (NR - 1) * 8; exit }')
+	[ -n "$pos" ]
+	# 1007: in the gap between [1000, 1005) and [1010, 1015)
+	./ckmangle s.ckpt bad.ckpt "$pos" 0x07 fix
+	printf '2000,a\n' > in
+	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input in
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad window bounds"
+}
+
 # Restore reads no key: each is checked on its first use, and all of them
 # before a save. A bad one found then ends the run with exit 1 and saves
 # nothing; one that a run never uses is not read.

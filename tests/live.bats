@@ -303,3 +303,39 @@ signal_mid_stream() {
 	assert_equal "$(cat err)" ""
 	[ "$(cat st)" -ne 0 ]
 }
+
+# -------------------------------------------------- early and filled rows
+
+@test "--emit-every, processing time: the open window's partial row comes by the clock, input silent" {
+	start_fwin --tumble 1h --emit-every 200ms --count
+	put 'x\n'
+	# [hour, hour + 1h): the clock passed a multiple of 200ms since the
+	# record came: a partial row (final 0)
+	next_row
+	assert_running
+	[[ $ROW =~ ^[^$'\t']*$'\t'[^$'\t']*$'\t'1$'\t'0$ ]] || fail "not a partial row: $ROW"
+	put 'x\n'
+	next_row
+	[[ $ROW =~ $'\t'2$'\t'0$ ]] || fail "not a partial row of 2: $ROW"
+	# unchanged since: no more partial rows
+	expect_nothing 0.6
+	close_input
+	next_row
+	[[ $ROW =~ $'\t'2$'\t'1$ ]] || fail "not the final row: $ROW"
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+}
+
+@test "--fill, processing time: a key's empty windows print zeros while the input is silent" {
+	start_fwin -k 1 --tumble 300ms --fill --count
+	put 'a\n'
+	next_row
+	[[ $ROW =~ $'\t'a$'\t'1$ ]] || fail "not a's window: $ROW"
+	next_row
+	[[ $ROW =~ $'\t'a$'\t'0$ ]] || fail "not an empty window of a: $ROW"
+	assert_running
+	close_input
+	wait_fwin
+	assert_equal "$status" 0
+}

@@ -19,9 +19,11 @@
 
 /* The operator's block of a restored key: a kept value to forget. */
 static const char *
-ext_ok(void *arg, void *ext)
+ext_ok(void *arg, const struct arena *a, void *ext, struct arena_claims *m)
 {
 	(void)arg;
+	(void)a;
+	(void)m;
 	memset(ext, 0, EXT);
 	return NULL;
 }
@@ -36,9 +38,17 @@ acc_ok(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
 	return NULL;
 }
 
+static const char *
+pane_ok(void *arg, const struct pane *p)
+{
+	(void)arg;
+	return p->p_start % 10 == 0 ? NULL : "bad window bounds";
+}
+
 static const struct st_checks checks = {
 	.nkeyfields = 1,
 	.acc_ok = acc_ok,
+	.pane_ok = pane_ok,
 	.ext_ok = ext_ok,
 };
 
@@ -301,6 +311,13 @@ shared_pane(struct state *s)
 	st_keyp(s, key(s, 7))->k_tail = st_keyp(s, key(s, 6))->k_tail;
 }
 
+/* k3's pane starts off the grid (the test's grid: multiples of 10). */
+static void
+pane_off_grid(struct state *s)
+{
+	st_panep(s, st_keyp(s, key(s, 3))->k_head)->p_start = 31;
+}
+
 /* k8's group is not its hash's. */
 static void
 wrong_group(struct state *s)
@@ -337,6 +354,7 @@ static const struct {
 	{ "window shared by two keys", shared_pane, use_all,
 	    "bad window list" },
 	{ "key group not its hash's", wrong_group, use_all, "bad key" },
+	{ "pane off the grid", pane_off_grid, use_all, "bad window bounds" },
 	{ "key never used", long_key, use_absent, "nothing found" },
 	{ "key never used, then a save", long_key, check_all, "bad key" },
 	{ "count", miscount, check_all, "bad counts" },

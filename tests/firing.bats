@@ -1,0 +1,172 @@
+#!/usr/bin/env bats
+# New ways to fire (fwin(1): Windows, Watermark and lateness): the global
+# window, --fill, --top and --top-by, --emit-every. Every expected output
+# is derived by hand from the manual.
+load common
+
+# ---------------------------------------------------------------- --global
+
+@test "--global: one window per key, fired at the end, bounds the key's times, in (end, start, key) order" {
+	printf '1,a,5\n2,b,7\n3,a,1\n4,c,7\n6,a,2\n12,b,1\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --global --count --sum 3 in
+	assert_success
+	assert_output $'4,4,c,1,7\n1,6,a,3,8\n2,12,b,2,8'
+	assert_equal "$stderr" ""
+}
+
+@test "--global with a checkpoint: held across runs, fired by the run with --flush" {
+	printf '1,a,5\n2,b,7\n3,a,1\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --global --count --state s.ckpt in
+	assert_success
+	assert_output ""
+	printf '20,a,1\n' >> in
+	run --separate-stderr fwin --csv -t 1 -k 2 --global --count --state s.ckpt --flush in
+	assert_success
+	assert_output $'2,2,b,1\n1,20,a,3'
+}
+
+@test "--global and processing time: the run's bounds, every key's the same" {
+	t0=$(date +%s)
+	run --separate-stderr fwin -k 1 --global --count --output-time s <<<$'a\nb\na'
+	assert_success
+	t1=$(date +%s)
+	[ "${#lines[@]}" -eq 2 ]
+	IFS=$'\t' read -r s1 e1 k1 c1 <<<"${lines[0]}"
+	IFS=$'\t' read -r s2 e2 k2 c2 <<<"${lines[1]}"
+	assert_equal "$k1 $c1 $k2 $c2" "a 2 b 1"
+	assert_equal "$s1 $e1" "$s2 $e2"
+	((${s1%.*} >= t0 && ${e1%.*} <= t1 + 1))
+}
+
+# ------------------------------------------------------------------ --fill
+
+@test "--fill: empty windows print 0 and empty cells, every key from its first window to the last one with data" {
+	printf '3 a 1\n4 b 2\n12 a 3\n27 a 4\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --tumble 5s --fill --count --sum 3 in
+	assert_success
+	assert_output "$(printf '%s\n' \
+		$'0\t5\ta\t1\t1' $'0\t5\tb\t1\t2' \
+		$'5\t10\ta\t0\t' $'5\t10\tb\t0\t' \
+		$'10\t15\ta\t1\t3' $'10\t15\tb\t0\t' \
+		$'15\t20\ta\t0\t' $'15\t20\tb\t0\t' \
+		$'20\t25\ta\t0\t' $'20\t25\tb\t0\t' \
+		$'25\t30\ta\t1\t4' $'25\t30\tb\t0\t')"
+}
+
+@test "--fill: a key starts at its first window; sliding windows fill too" {
+	printf '3 a\n14 b\n27 a\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --slide 10s,5s --fill --count in
+	assert_success
+	assert_output "$(printf '%s\n' \
+		$'-5\t5\ta\t1' $'0\t10\ta\t1' $'5\t15\ta\t0' $'5\t15\tb\t1' \
+		$'10\t20\ta\t0' $'10\t20\tb\t1' $'15\t25\ta\t0' $'15\t25\tb\t0' \
+		$'20\t30\ta\t1' $'20\t30\tb\t0' $'25\t35\ta\t1' $'25\t35\tb\t0')"
+}
+
+@test "--fill needs --tumble or --slide" {
+	run --separate-stderr fwin -t 1 --session 5s --fill in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --fill needs --tumble or --slide"
+}
+
+# ------------------------------------------------------------------- --top
+
+@test "--top: a window's first N rows by the --top-by column, largest first, ties to the smaller key, empty last" {
+	printf '1,a,\n2,b,3\n3,c,3\n4,d,9\n11,a,1\n12,b,2\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s --top 3 --top-by sum_3 --count --sum 3 in
+	assert_success
+	assert_output $'0,10,d,1,9\n0,10,b,1,3\n0,10,c,1,3\n10,20,b,1,2\n10,20,a,1,1'
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s --top 2 --top-by sum_3:asc --count --sum 3 in
+	assert_success
+	assert_output $'0,10,b,1,3\n0,10,c,1,3\n10,20,a,1,1\n10,20,b,1,2'
+}
+
+@test "--top: the first aggregate by default; with --global, of all rows" {
+	printf '1,a\n2,b\n3,a\n4,c\n5,a\n6,c\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --global --top 2 --count in
+	assert_success
+	assert_output $'1,5,a,3\n4,6,c,2'
+}
+
+@test "--top: usage errors" {
+	printf '1,a\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 --top-by nope --count in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --top-by: no aggregate column 'nope'"
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 --top-by first_2 --first 2 in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --top-by: 'first_2' is text, not a number"
+	run --separate-stderr fwin --csv -t 1 --session 5s --top 2 in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --top needs --tumble, --slide or --global"
+	run --separate-stderr fwin --csv -t 1 --tumble 5s --allowed-lateness 1s --top 2 in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --top and --allowed-lateness cannot be used together: a window's rows fire again one by one"
+	run --separate-stderr fwin --csv -t 1 --tumble 5s --top-by count in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --top-by needs --top"
+}
+
+# ------------------------------------------------------------ --emit-every
+
+@test "--emit-every: a partial row when the watermark passes a multiple, if the result changed; final rows at the end" {
+	printf '1 a\n2 a\n3 b\n6 a\n7 a\n8 a\n11 a\n12 b\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s --emit-every 2s in
+	assert_success
+	# W passes 2 (a: 2 records), 6 (a: 3, b: 1 in order of key), 8 (a: 5;
+	# b unchanged: no row), 10 (the window ends: final rows; [10, 20)
+	# does not hold 10 inside), 12 (a: 1, b: 1); the end prints finals
+	assert_output "$(printf '%s\n' \
+		$'0\t10\ta\t2\t0' $'0\t10\ta\t3\t0' $'0\t10\tb\t1\t0' \
+		$'0\t10\ta\t5\t0' $'0\t10\ta\t5\t1' $'0\t10\tb\t1\t1' \
+		$'10\t20\ta\t1\t0' $'10\t20\tb\t1\t0' \
+		$'10\t20\ta\t1\t1' $'10\t20\tb\t1\t1')"
+	assert_equal "$stderr" ""
+}
+
+@test "--emit-every: at most one partial row per window when the watermark jumps past several multiples" {
+	printf '1 a\n9 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 10s --emit-every 2s --output-format csv in
+	assert_success
+	assert_output $'0,10,2,0\n0,10,2,1'
+}
+
+@test "--emit-every: an unchanged result prints no partial row (max)" {
+	printf '1 9\n3 2\n5 1\n' > in
+	run --separate-stderr fwin -t 1 --tumble 10s --emit-every 1s --max 2 in
+	assert_success
+	assert_output $'0\t10\t9\t0\n0\t10\t9\t1'
+}
+
+@test "--emit-every with --global and a json header: the final column" {
+	printf '1 a\n2 a\n6 a\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --global --emit-every 5s --count --output-format json in
+	assert_success
+	assert_output "$(printf '%s\n' \
+		'{"window_start":1,"window_end":1,"key1":"a","count":1,"final":0}' \
+		'{"window_start":1,"window_end":6,"key1":"a","count":3,"final":0}' \
+		'{"window_start":1,"window_end":6,"key1":"a","count":3,"final":1}')"
+}
+
+@test "--emit-every: the same bytes through a checkpoint and restore" {
+	awk 'BEGIN { srand(3); for (i = 0; i < 400; i++)
+		printf "%d,k%d,%d\n", 1000 + i * 3 + int(rand() * 4), int(rand() * 5), int(rand() * 9) }' > all.csv
+	args=(--csv -t 1 -k 2 --slide 60s,20s -l 5s --emit-every 7s --count --max 3)
+	run --separate-stderr fwin "${args[@]}" all.csv
+	assert_success
+	want=$output
+	head -n 211 all.csv > part.csv
+	fwin "${args[@]}" --state s.ckpt -o out.csv part.csv 2>/dev/null
+	cp all.csv part.csv
+	fwin "${args[@]}" --state s.ckpt -o out.csv --flush part.csv 2>/dev/null
+	assert_equal "$(cat out.csv)" "$want"
+}
+
+@test "--emit-every: usage errors" {
+	run --separate-stderr fwin -t 1 --session 5s --emit-every 1s in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --emit-every needs --tumble, --slide or --global"
+	run --separate-stderr fwin -t 1 --tumble 5s --emit-every 1s --top 2 in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --top and --emit-every cannot be used together"
+}
