@@ -5,10 +5,12 @@
  * split into random slices added each to its own; the one accumulator
  * emitted must give the bytes of (a) the slices folded in order, (b) in
  * another order, (c) the slices merged pairwise with aggs_merge and the
- * result folded. Arrival numbers are those of the whole input, so ties
- * and first/last are decided the same way. Releasing every accumulator
- * gives back every byte of the arena. A few fixed inputs check the
- * results themselves (see the man page's AGGREGATES). */
+ * result folded, (d) the fold kept as a block and folded again. Arrival
+ * numbers are those of the whole input, so ties and first/last are
+ * decided the same way. Every accumulator passes the check of a restored
+ * arena, and releasing them all gives back every byte of the arena. A
+ * few fixed inputs check the results themselves (see the man page's
+ * AGGREGATES). */
 
 #include <sys/mman.h>
 
@@ -290,6 +292,24 @@ trial(struct setup *s, struct memout *m)
 		report(s, "slices folded in another order", want, got);
 		bad++;
 	}
+	/* (d) the fold kept as a block (as sliding windows keep partial
+	 * folds) and folded again by itself */
+	if (aggs_keepable(s->g)) {
+		aoff kept = arena_alloc(&a, accsize);
+
+		aggs_fold_begin(s->g);
+		for (k = 0; k < nslice; k++)
+			aggs_fold(s->g, &a, sl[k]);
+		aggs_fold_keep(s->g, &a, kept);
+		fold_emit(s, &a, &kept, NULL, 1, m->o);
+		mo_take(m, got, sizeof(got));
+		if (strcmp(want, got) != 0) {
+			report(s, "kept fold", want, got);
+			bad++;
+		}
+		/* it names the slices' values: freed, never released */
+		arena_free(&a, kept, accsize);
+	}
 	/* (c) merged two by two, in random pairs, into one */
 	for (left = nslice; left > 1; left--) {
 		int d = (int)below((uint64_t)left), sr = (int)below(
@@ -307,6 +327,24 @@ trial(struct setup *s, struct memout *m)
 	if (strcmp(want, got) != 0) {
 		report(s, "slices merged", want, got);
 		bad++;
+	}
+
+	/* what every accumulator keeps passes the check of a restored
+	 * arena, each block claimed once */
+	{
+		struct arena_claims cl;
+		const char *why;
+
+		CHECK(arena_claims_init(&cl, arena_hdr(&a)->ah_used) == 0);
+		if ((why = aggs_check(s->g, &a, all, &cl)) == NULL)
+			why = aggs_check(s->g, &a, mg[0], &cl);
+		for (k = 0; why == NULL && k < nslice; k++)
+			why = aggs_check(s->g, &a, sl[k], &cl);
+		if (why != NULL) {
+			report(s, "check", "NULL\n", why);
+			bad++;
+		}
+		arena_claims_free(&cl);
 	}
 
 	/* releasing gives every byte back */
