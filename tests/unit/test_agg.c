@@ -139,7 +139,7 @@ rnd_value(struct rec *r, int words)
 /* The values of record r for aggregates specs[0..n). */
 static void
 fill_vals(const struct aggspec *specs, size_t n, const struct rec *r,
-    int seq, struct aval *vals)
+    struct aval *vals)
 {
 	size_t i;
 
@@ -157,7 +157,6 @@ fill_vals(const struct aggspec *specs, size_t n, const struct rec *r,
 		v->out = r->out;
 		v->outn = strlen(r->out);
 	}
-	(void)seq;
 }
 
 /* --- one trial --- */
@@ -262,7 +261,7 @@ trial(struct setup *s, struct memout *m)
 		mg[k] = arena_alloc(&a, accsize);
 	}
 	for (i = 0; i < nrec; i++) {
-		fill_vals(s->specs, s->n, &recs[i], i, vals);
+		fill_vals(s->specs, s->n, &recs[i], vals);
 		aggs_add(s->g, &a, all, vals, (uint64_t)i);
 		aggs_add(s->g, &a, sl[slice_of[i]], vals, (uint64_t)i);
 		aggs_add(s->g, &a, mg[slice_of[i]], vals, (uint64_t)i);
@@ -446,7 +445,7 @@ fixed(const char *const *texts, int n, const char *want)
 			CHECK(num_parse(r.text, strlen(r.text), &r.nu) == 0);
 		}
 		snprintf(r.out, sizeof(r.out), "o%d", j);
-		fill_vals(s.specs, s.n, &r, j, vals);
+		fill_vals(s.specs, s.n, &r, vals);
 		aggs_add(s.g, &a, acc, vals, (uint64_t)j);
 	}
 	mo_open(&m, s.cols, s.n);
@@ -495,5 +494,5 @@ main(void)
 {
 	test_table();
 	test_fixed();
-	return unit_done("test_agg");
+	return unit_done("agg");
 }

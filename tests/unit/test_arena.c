@@ -424,5 +424,5 @@ main(void)
 	test_blob();
 	test_claims();
 	test_claims_random();
-	return unit_done("test_arena");
+	return unit_done("arena");
 }

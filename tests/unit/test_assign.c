@@ -698,5 +698,5 @@ main(void)
 	test_rolling();
 	test_count();
 	test_random_grids();
-	return unit_done("test_assign");
+	return unit_done("assign");
 }

@@ -427,5 +427,5 @@ main(void)
 {
 	test_fixed();
 	test_random();
-	return unit_done("test_slide");
+	return unit_done("slide");
 }
