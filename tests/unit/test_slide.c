@@ -3,8 +3,9 @@
  * accumulators; for many windows, queried in random order and in the
  * operator's order, with records added between queries (to new panes and
  * to panes inside a kept range, followed by slide_touch) and expired
- * panes freed, slide_fold's result must be the bytes of folding the
- * window's panes one by one. See the man page's sliding windows. */
+ * panes freed, and for count windows over arrival numbers, slide_fold's
+ * result must be the bytes of folding the window's panes one by one. See
+ * the man page's sliding windows. */
 
 #include <sys/mman.h>
 
@@ -234,16 +235,17 @@ grid_add(struct grid *w, int64_t t)
 	slide_touch(&w->kk, ps);
 }
 
-/* The window starting at start, through slide_fold and pane by pane. */
+/* The window starting at start, through slide_fold given first (0: the
+ * window's first pane), and pane by pane. */
 static void
-grid_query(struct grid *w, int64_t start)
+grid_query_from(struct grid *w, int64_t start, aoff given)
 {
 	static char want[4096], got[4096];
 	struct state *s = &w->s;
 	struct slide_kept before = w->kk;
 	aoff first = st_first_pane(s, w->k, start), p;
 
-	slide_fold(&w->sl, s, w->k, &w->kk, start, first);
+	slide_fold(&w->sl, s, w->k, &w->kk, start, given ? given : first);
 	aggs_emit(w->g, &s->a, w->m.o);
 	out_end_row(w->m.o);
 	mo_take(&w->m, got, sizeof(got));
@@ -266,6 +268,12 @@ grid_query(struct grid *w, int64_t start)
 		    (long long)w->step, (long long)w->offset, (long long)start,
 		    (long long)(start + w->size), (long long)before.lo,
 		    (long long)before.pivot, (long long)before.hi, want, got);
+}
+
+static void
+grid_query(struct grid *w, int64_t start)
+{
+	grid_query_from(w, start, 0);
 }
 
 /* Windows in random order over a fixed stretch of time, records added
@@ -330,7 +338,40 @@ in_order(int64_t size, int64_t step, int64_t offset)
 			st_pane_free(&w.s, w.k, p);
 		}
 	}
-	CHECK(w.kept_used > 0);
+	CHECK(w.kept_used > 0 || step >= size);
+	grid_fini(&w);
+	return w.failures;
+}
+
+/* Count windows the way the operator keeps them: panes of gcd(N, SLIDE)
+ * arrivals, a window [n - N, n) folded from the key's first pane each
+ * time n is a multiple of SLIDE, and the panes before the next window
+ * freed after each record. */
+static int
+arrivals(int64_t n_, int64_t slide)
+{
+	struct grid w;
+	int64_t n, keep_from;
+	aoff p;
+
+	grid_init(&w, n_, slide, 0);
+	for (n = 1; n <= 40 * slide + 3 * n_; n++) {
+		/* arrival n - 1; now and then a record for an earlier pane
+		 * still kept */
+		grid_add(&w, n - 1);
+		if (rnd() % 8 == 0 && st_keyp(&w.s, w.k)->k_head != 0)
+			grid_add(&w, range(st_panep(&w.s,
+			    st_keyp(&w.s, w.k)->k_head)->p_start, n));
+		if (n % slide == 0)
+			grid_query_from(&w, n - n_, st_keyp(&w.s, w.k)->k_head);
+		keep_from = (n / slide + 1) * slide - n_;
+		while ((p = st_keyp(&w.s, w.k)->k_head) != 0 &&
+		    st_panep(&w.s, p)->p_start < keep_from) {
+			aggs_release(w.g, &w.s.a, st_acc(p));
+			st_pane_free(&w.s, w.k, p);
+		}
+	}
+	CHECK(w.kept_used > 0 || slide >= n_);	/* a cut per window */
 	grid_fini(&w);
 	return w.failures;
 }
@@ -418,6 +459,16 @@ test_random(void)
 			size = 3 * step;
 		bad += random_order(size, step, offset) != 0;
 		bad += in_order(size, step, offset) != 0;
+	}
+	CHECK(bad == 0);
+	for (i = 0, bad = 0; i < 60; i++) {
+		int64_t slide = 1 + (int64_t)(rnd() % 7), n;
+
+		n = rnd() % 2 ? slide * (3 + (int64_t)(rnd() % 6)) :
+		    3 + (int64_t)(rnd() % 25);
+		if (n / gcd(n, slide) < 3)
+			n = 3 * slide;
+		bad += arrivals(n, slide) != 0;
 	}
 	CHECK(bad == 0);
 }
