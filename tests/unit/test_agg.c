@@ -10,7 +10,7 @@
  * decided the same way. Every accumulator passes the check of a restored
  * arena, and releasing them all gives back every byte of the arena. A
  * few fixed inputs check the results themselves (see the man page's
- * AGGREGATES). */
+ * AGGREGATES), and aggs_extract reads a record's fields. */
 
 #include <sys/mman.h>
 
@@ -489,10 +489,73 @@ test_fixed(void)
 	    "\"min_by\":null,\"max_by\":null}\n");
 }
 
+/* Reading a record's fields into values: NULLs, numbers, OUT fields and
+ * the whole record, and what makes a record bad. */
+static void
+test_extract(void)
+{
+	static const char *const ops[] = {
+		"count", "sum", "min-by", "max-by", "first",
+	};
+	static const size_t fidx[] = { 0, 0, 0, 0, 2 };
+	struct aggspec sp[5];
+	struct config c;
+	struct aggs *g;
+	struct aval v[5];
+	struct badfield bad;
+	struct field f[3] = { { "3.5", 3 }, { "x", 1 }, { "", 0 } };
+	struct record r;
+	size_t i;
+
+	memset(sp, 0, sizeof(sp));
+	for (i = 0; i < 5; i++) {
+		sp[i].op = agg_lookup(ops[i]);
+		sp[i].f.spec = sp[i].f.name = "f";
+		sp[i].f.idx = fidx[i];
+	}
+	sp[2].out.spec = sp[2].out.name = "o";
+	sp[2].out.idx = 1;
+	sp[2].has_out = 1;		/* min-by f:o; max-by f: the record */
+	memset(&c, 0, sizeof(c));
+	c.aggs = sp;
+	c.naggs = 5;
+	g = aggs_new(&c);
+	memset(&r, 0, sizeof(r));
+	r.f = f;
+	r.nf = 3;
+	r.raw = "3.5,x,";
+	r.rawlen = 6;
+	CHECK(aggs_extract(g, &r, v, &bad) == 0);
+	CHECK(v[0].p == NULL);				/* count: no field */
+	CHECK(v[1].p == f[0].p && v[1].n == 3 && v[1].d == 3.5 &&
+	    !v[1].is_int);
+	CHECK(v[2].out == f[1].p && v[2].outn == 1);
+	CHECK(v[3].out == r.raw && v[3].outn == 6);
+	CHECK(v[4].p == NULL);				/* empty: NULL */
+	f[0].p = "-12";
+	f[0].n = 3;
+	CHECK(aggs_extract(g, &r, v, &bad) == 0);
+	CHECK(v[1].is_int && v[1].i == -12 && v[1].d == -12);
+	/* a number that is not, a field or an OUT past the record */
+	f[0].p = "12x";
+	CHECK(aggs_extract(g, &r, v, &bad) == -1);
+	CHECK(bad.f == &sp[1].f && strcmp(bad.what, "not a number") == 0);
+	f[0].p = "12";
+	f[0].n = 2;
+	r.nf = 2;
+	CHECK(aggs_extract(g, &r, v, &bad) == -1);
+	CHECK(bad.f == &sp[4].f && strcmp(bad.what, "missing") == 0);
+	r.nf = 1;
+	CHECK(aggs_extract(g, &r, v, &bad) == -1);
+	CHECK(bad.f == &sp[2].out && strcmp(bad.what, "missing") == 0);
+	aggs_free(g);
+}
+
 int
 main(void)
 {
 	test_table();
 	test_fixed();
+	test_extract();
 	return unit_done("agg");
 }
