@@ -10,16 +10,22 @@
 
 #include "util.h"
 
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	fputs("fwin: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
 void
 fwin_warn(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fwin: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void
@@ -27,11 +33,9 @@ fwin_die(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("fwin: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vwarn(fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	exit(1);
 }
 
