@@ -35,6 +35,7 @@
 #include "ckpt.h"
 #include "engine.h"
 #include "input.h"
+#include "lock.h"	/* cron: */
 #include "oom.h"
 #include "output.h"
 #include "slide.h"
@@ -1049,6 +1050,13 @@ save(struct engine *e, int background)
 	m.generation = e->generation + 1;
 	m.outlen = c->output != NULL ? file_length(e->outfd) : CK_NONE;
 	m.latelen = e->latefd >= 0 ? file_length(e->latefd) : CK_NONE;
+	/* cron: the tails a restore checks before it truncates */
+	if (m.outlen != CK_NONE &&
+	    ckpt_tail_hash(e->outfd, m.outlen, &m.outhash) == 0)
+		m.flags |= CKF_OUTHASH;
+	if (m.latelen != CK_NONE &&
+	    ckpt_tail_hash(e->latefd, m.latelen, &m.latehash) == 0)
+		m.flags |= CKF_LATEHASH;
 	m.saved = now_ns();
 	m.fingerprint = e->fingerprint;
 	m.inputs = input_positions(e->in);
@@ -1497,6 +1505,7 @@ engine_run(struct config *c)
 	struct input_opts io;
 	const struct field *names = NULL;
 	struct ckpt *ck = NULL;
+	struct lock *ckl = NULL, *outl = NULL;	/* cron: */
 	size_t nnames = 0;
 	int status = 0, rc;
 	const char *late_col = "record";
@@ -1519,8 +1528,26 @@ engine_run(struct config *c)
 	io.wait_arg = &e;
 	catch_signals();
 	e.in = input_open(c->files, c->nfiles, &io);
+	/* cron: one writer per checkpoint and per -o file, before anything
+	 * is read or written */
+	if ((c->checkpoint != NULL &&
+	    (ckl = lock_take(c->checkpoint)) == NULL) ||
+	    (c->output != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
+	    (outl = lock_take(c->output)) == NULL)) {
+		status = 1;
+		goto early;
+	}
 	if (c->restore != NULL && (status = open_restore(&e, &ck)) != 0)
 		goto early;
+	/* cron: restore truncates only the files the checkpoint measured,
+	 * and the -o file stays its checkpoint's */
+	if ((ck != NULL &&
+	    ckpt_check_outputs(ck, c->output, c->late_file) != 0) ||
+	    (outl != NULL && c->checkpoint != NULL &&
+	    lock_claim(outl, c->checkpoint, c->restore) != 0)) {
+		status = 1;
+		goto early;
+	}
 	if (c->header) {
 		rc = input_header(e.in, &names, &nnames);
 		if (rc <= 0) {	/* an error, or empty input: nothing to name */
@@ -1602,6 +1629,8 @@ done:
 early:
 	ckpt_close(ck);
 	input_close(e.in);
+	lock_release(outl);	/* cron: */
+	lock_release(ckl);	/* cron: */
 	aggs_free(e.g);
 	st_fini(&e.st);
 	free(e.vals);
