@@ -249,6 +249,31 @@ create_tmp(const char *dir, const char *base, const char *path, char **tmp)
 	return fd;
 }
 
+/* Whether process pid is gone: no such process, or a zombie (an orphan
+ * that init has not reaped yet; some containers' init never does). */
+static int
+gone(long pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold anything, so from the last ')' */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 0;
+	return p[2] == 'Z' || p[2] == 'X';
+}
+
 /*
  * Removes the temporary files that saves of this checkpoint left when
  * they were killed: those of a writer that is gone, and those of our own
@@ -280,8 +305,7 @@ remove_leftovers(const char *dir, const char *base, const char *keep)
 		pid = strtol(de->d_name + n, &end, 10);
 		if (pid <= 0 || *end != '.')
 			continue;
-		if (pid == (long)getpid() ||
-		    (kill((pid_t)pid, 0) != 0 && errno == ESRCH))
+		if (pid == (long)getpid() || gone(pid))
 			(void)unlinkat(dirfd(d), de->d_name, 0);
 	}
 	free(prefix);
