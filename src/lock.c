@@ -131,16 +131,27 @@ struct lock *
 lock_take(const char *file)
 {
 	struct lock *l = calloc(1, sizeof(*l));
-	char *name = NULL, text[LOCK_TEXTMAX], *nl;
+	char *name = NULL, text[LOCK_TEXTMAX], *nl, *real = realpath(file, NULL);
 	struct stat sb;
 	long pid;
 
-	if (l == NULL || asprintf(&name, "%s.lock", file) < 0) {
+	/* beside the file itself: one reached through a link (-o
+	 * /dev/stdout redirected to a file) has one lock whatever its name */
+	if (l == NULL ||
+	    asprintf(&name, "%s.lock", real != NULL ? real : file) < 0) {
 		fprintf(stderr, "fwin: %s\n", strerror(ENOMEM));
+		free(real);
 		free(l);
 		return NULL;
 	}
+	free(real);
 	l->fd = -1;
+	/* A device or a FIFO (-o /dev/stdout) is never truncated or
+	 * replaced, and no lock file belongs beside it (in /dev) */
+	if (stat(file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		free(name);
+		return l;
+	}
 	/* O_NOFOLLOW: a link planted there must not make fwin write to
 	 * another file (as root, any file); O_NONBLOCK: nor a FIFO hang it */
 	l->fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
@@ -212,6 +223,8 @@ lock_claim(struct lock *l, const char *ckpt, const char *restore)
 	struct stat sb;
 	int rc = -1;
 
+	if (l->fd < 0)
+		return 0;
 	if ((me = lock_abspath(ckpt)) == NULL) {
 		fprintf(stderr, "fwin: %s: %s\n", ckpt, strerror(errno));
 		return -1;
@@ -252,8 +265,10 @@ lock_release(struct lock *l)
 {
 	if (l == NULL)
 		return;
-	unhold(l->fd);
-	close(l->fd);	/* releases the flock */
+	if (l->fd >= 0) {
+		unhold(l->fd);
+		close(l->fd);	/* releases the flock */
+	}
 	free(l->owner);
 	free(l->file);
 	free(l);

@@ -6,7 +6,8 @@
 struct lock;
 
 /* Takes an exclusive flock(2) on "FILE.lock", beside file, without
- * waiting, and writes our pid into it. The lock lasts until lock_release()
+ * waiting, and writes our pid into it (a file that exists and is not a
+ * regular file, such as /dev/stdout, gets no lock and no lock file). The lock lasts until lock_release()
  * or exit; a fork(2) child does not keep it. Returns NULL after "fwin:
  * FILE: in use by another fwin (pid N)" or an I/O message. */
 struct lock *lock_take(const char *file);
