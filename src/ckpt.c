@@ -23,9 +23,17 @@
  * Saving is Redis's scheme: write a temporary file beside the target,
  * fsync it, rename(2) it over the target, fsync the directory. rename is
  * atomic, so a crash or kill -9 at any instant leaves the previous
- * checkpoint or the new one, whole — never a torn file. We chose it over
- * LMDB's two meta slots because the payload is written whole each time,
- * so nothing would be gained by updating a file in place.
+ * checkpoint or the new one, whole — never a torn file; a reader that
+ * opens the path (--inspect, which takes no lock) gets one or the other.
+ * We chose it over LMDB's two meta slots because the payload is written
+ * whole each time, so nothing would be gained by updating a file in place.
+ *
+ * The temporary file is ".NAME.tmp.PID.RANDOM": unique, so that no other
+ * writer's file is ever truncated, and created O_EXCL|O_NOFOLLOW, so that
+ * a link planted at the name (in a directory others can write to) is
+ * never followed. It gets the mode (and, for root, the owner) of the
+ * checkpoint it replaces. One whose writer died (kill -9 during a save)
+ * is removed by the next save.
  *
  * Restoring maps the payload MAP_PRIVATE and uses it where it lies (the
  * arena is offset-addressed): restore costs one checksum pass, not a
@@ -33,11 +41,14 @@
  * pages.
  */
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -54,6 +65,8 @@
 #define CK_MAGIC	"FWINCKPT"
 #define CK_PAGE		4096
 #define CK_HDRMAX	(1u << 24)	/* a sane bound on the header region */
+#define CK_TMPBASE	200	/* of the name in a temporary file's, at most:
+				   the rest must fit in NAME_MAX (255) */
 
 struct ck_header {
 	char ck_magic[8];
@@ -70,10 +83,14 @@ struct ck_header {
 	uint32_t ck_ninputs;
 	uint32_t ck_nameslen;
 	uint32_t ck_pad;
+	uint64_t ck_outhash;	/* see ckpt_tail_hash(), if CKF_OUTHASH */
+	uint64_t ck_latehash;	/* the same for --late-file, CKF_LATEHASH */
+	uint32_t ck_flags;
+	uint32_t ck_pad2;
 };
 
-ARENA_LAYOUT(struct ck_header, 88);
-ARENA_LAYOUT(struct input_pos, 40);
+ARENA_LAYOUT(struct ck_header, 112);
+ARENA_LAYOUT(struct input_pos, 56);
 
 struct ckpt {
 	char *path;
@@ -92,22 +109,193 @@ fp_end(uint32_t fplen)
 	return (sizeof(struct ck_header) + fplen + 7) & ~(size_t)7;
 }
 
-/* fsyncs the directory holding path, so that a rename in it is durable. */
+/* fsyncs the directory dir, so that a rename in it is durable. */
 static int
-sync_dir(const char *path)
+sync_dir(const char *dir)
 {
-	char *copy = strdup(path), *dir;
 	int fd, rc = -1;
 
-	if (copy == NULL)
-		return -1;
-	dir = dirname(copy);
 	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
 		rc = fsync(fd);
 		close(fd);
 	}
-	free(copy);
 	return rc;
+}
+
+/* XXH3-64 of the n bytes at off of fd. Returns 0, or -1 when they cannot
+ * all be read. */
+static int
+hash_range(int fd, uint64_t off, size_t n, uint64_t *hash)
+{
+	char buf[CK_TAIL];
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = pread(fd, buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	*hash = XXH3_64bits(buf, n);
+	return 0;
+}
+
+int
+ckpt_tail_hash(int fd, uint64_t len, uint64_t *hash)
+{
+	size_t n = len < CK_TAIL ? (size_t)len : CK_TAIL;
+	char proc[64];
+	int rfd, rc;
+
+	if (hash_range(fd, len - n, n, hash) == 0)
+		return 0;
+	if (errno != EBADF)
+		return -1;
+	/* fwin writes its output through a write-only descriptor; this
+	 * opens the same file for reading, whatever its name is now */
+	snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd);
+	if ((rfd = open(proc, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return -1;
+	rc = hash_range(rfd, len - n, n, hash);
+	close(rfd);
+	return rc;
+}
+
+/* The checkpoint's directory and base name, in one allocation each. */
+static int
+split_path(const char *path, char **dir, char **base)
+{
+	char *d = strdup(path), *b = strdup(path);
+
+	*dir = *base = NULL;
+	if (d == NULL || b == NULL ||
+	    (*dir = strdup(dirname(d))) == NULL ||
+	    (*base = strdup(basename(b))) == NULL) {
+		free(*dir);
+		*dir = NULL;
+		free(d);
+		free(b);
+		return -1;
+	}
+	free(d);
+	free(b);
+	return 0;
+}
+
+/*
+ * Creates the temporary file in dir, as ".BASE.tmp.PID.RANDOM", with the
+ * mode (and, for root, the owner) of the checkpoint it will replace, or
+ * 0666 & ~umask for a new one. Returns the descriptor and sets *tmp, or -1.
+ */
+static int
+create_tmp(const char *dir, const char *base, const char *path, char **tmp)
+{
+	struct stat old;
+	uint64_t r;
+	int fd = -1, tries, have_old;
+
+	have_old = stat(path, &old) == 0 && S_ISREG(old.st_mode);
+	for (tries = 0; tries < 16; tries++) {
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != sizeof(r))
+			r = (uint64_t)time(NULL) * 2654435761u ^
+			    (uint64_t)tries << 32 ^ (uint64_t)clock();
+		if (asprintf(tmp, "%s/.%.*s.tmp.%ld.%08llx", dir, CK_TMPBASE, base,
+		    (long)getpid(), (unsigned long long)(r & 0xffffffffu)) < 0) {
+			*tmp = NULL;
+			errno = ENOMEM;
+			return -1;
+		}
+		/* 0600 until it has the old file's mode: no wider, meanwhile */
+		fd = open(*tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, have_old ? 0600 : 0666);
+		if (fd >= 0 || errno != EEXIST)
+			break;
+		free(*tmp);	/* taken, or a planted link: another name */
+		*tmp = NULL;
+	}
+	if (fd < 0) {
+		free(*tmp);
+		*tmp = NULL;
+		return -1;
+	}
+	if (have_old) {
+		/* root may give a file away; a failure (root squashed over
+		 * NFS) leaves it ours, which is no worse than before */
+		if (geteuid() == 0)
+			(void)fchown(fd, old.st_uid, old.st_gid);
+		if (fchmod(fd, old.st_mode & 07777) != 0) {
+			close(fd);
+			unlink(*tmp);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* Whether process pid is gone: no such process, or a zombie (an orphan
+ * that init has not reaped yet; some containers' init never does). */
+static int
+gone(long pid)
+{
+	char path[64], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	if (kill((pid_t)pid, 0) != 0 && errno == ESRCH)
+		return 1;
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	/* "pid (comm) S ...": comm may hold anything, so from the last ')' */
+	if ((p = strrchr(buf, ')')) == NULL || p[1] != ' ')
+		return 0;
+	return p[2] == 'Z' || p[2] == 'X';
+}
+
+/*
+ * Removes the temporary files that saves of this checkpoint left when
+ * they were killed: those of a writer that is gone, and those of our own
+ * pid (an earlier process's: we write one at a time, and keep is ours).
+ */
+static void
+remove_leftovers(const char *dir, const char *base, const char *keep)
+{
+	DIR *d;
+	struct dirent *de;
+	char *prefix;
+	size_t n;
+	long pid;
+	char *end;
+	const char *kb = strrchr(keep, '/') != NULL ? strrchr(keep, '/') + 1 :
+	    keep;
+
+	if ((d = opendir(dir)) == NULL)
+		return;
+	if (asprintf(&prefix, ".%.*s.tmp.", CK_TMPBASE, base) < 0) {
+		closedir(d);
+		return;
+	}
+	n = strlen(prefix);
+	while ((de = readdir(d)) != NULL) {
+		if (strncmp(de->d_name, prefix, n) != 0 ||
+		    strcmp(de->d_name, kb) == 0)
+			continue;
+		pid = strtol(de->d_name + n, &end, 10);
+		if (pid <= 0 || *end != '.')
+			continue;
+		if (pid == (long)getpid() || gone(pid))
+			(void)unlinkat(dirfd(d), de->d_name, 0);
+	}
+	free(prefix);
+	closedir(d);
 }
 
 int
@@ -117,7 +305,7 @@ ckpt_save(const char *path, const struct arena *a, const struct ckpt_meta *m)
 	XXH3_state_t *xs = NULL;
 	uint64_t paylen = arena_hdr(a)->ah_used;
 	size_t fplen = strlen(m->fingerprint), nameslen = 0, hdrlen, off;
-	char *tmp = NULL, *hdr = NULL;
+	char *tmp = NULL, *hdr = NULL, *dir = NULL, *base = NULL;
 	const char *what = "write";
 	int fd = -1, i, saved_errno;
 
@@ -130,7 +318,7 @@ ckpt_save(const char *path, const struct arena *a, const struct ckpt_meta *m)
 		goto fail;
 	}
 	if ((hdr = calloc(1, hdrlen)) == NULL ||
-	    asprintf(&tmp, "%s.tmp", path) < 0 ||
+	    split_path(path, &dir, &base) != 0 ||
 	    (xs = XXH3_createState()) == NULL) {
 		errno = ENOMEM;
 		goto fail;
@@ -148,6 +336,9 @@ ckpt_save(const char *path, const struct arena *a, const struct ckpt_meta *m)
 	h->ck_fplen = (uint32_t)fplen;
 	h->ck_ninputs = (uint32_t)m->ninputs;
 	h->ck_nameslen = (uint32_t)nameslen;
+	h->ck_outhash = m->outhash;
+	h->ck_latehash = m->latehash;
+	h->ck_flags = m->flags;
 	memcpy(hdr + sizeof(*h), m->fingerprint, fplen);
 	memcpy(hdr + fp_end(fplen), m->inputs,
 	    m->ninputs * sizeof(struct input_pos));
@@ -163,7 +354,7 @@ ckpt_save(const char *path, const struct arena *a, const struct ckpt_meta *m)
 	h->ck_checksum = XXH3_64bits_digest(xs);
 
 	what = "create";
-	if ((fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0)
+	if ((fd = create_tmp(dir, base, path, &tmp)) < 0)
 		goto fail;
 	what = "write";
 	if (write_all(fd, hdr, hdrlen) != 0 ||
@@ -183,10 +374,13 @@ ckpt_save(const char *path, const struct arena *a, const struct ckpt_meta *m)
 	if (rename(tmp, path) != 0)
 		goto fail;
 	what = "sync the directory of";
-	if (sync_dir(path) != 0)
+	if (sync_dir(dir) != 0)
 		goto fail;
+	remove_leftovers(dir, base, tmp);
 	free(hdr);
 	free(tmp);
+	free(dir);
+	free(base);
 	XXH3_freeState(xs);
 	return 0;
 fail:
@@ -199,6 +393,8 @@ fail:
 	    strerror(saved_errno));
 	free(hdr);
 	free(tmp);
+	free(dir);
+	free(base);
 	if (xs != NULL)
 		XXH3_freeState(xs);
 	return -1;
@@ -285,11 +481,56 @@ parse_meta(struct ckpt *k)
 	k->m.outlen = h->ck_outlen;
 	k->m.latelen = h->ck_latelen;
 	k->m.saved = h->ck_saved;
+	k->m.outhash = h->ck_outhash;
+	k->m.latehash = h->ck_latehash;
+	k->m.flags = h->ck_flags;
 	k->m.fingerprint = k->fp;
 	k->m.inputs = (const struct input_pos *)(k->hdr + fp_end(h->ck_fplen));
 	k->m.ninputs = (int)h->ck_ninputs;
 	k->m.names = k->names;
 	return NULL;
+}
+
+/*
+ * Hashes the payload's used bytes, base[0..len) of the mapping, which lie
+ * at off in fd, into xs; *holes counts those that are holes in the file.
+ * A hole reads as zeros: they are hashed from memory, and its pages are
+ * never touched, so that a sparse file whose header claims gigabytes
+ * costs a hash over zeros to refuse, no reading and no memory. Holes
+ * cannot be refused outright: a file system may store a page of zeros
+ * as one (ZFS with compression).
+ */
+static void
+hash_payload(XXH3_state_t *xs, int fd, const char *base, uint64_t off,
+    uint64_t len, uint64_t *holes)
+{
+	static const char zeros[1 << 16];
+	uint64_t at = 0, data, hole, k;
+	off_t r;
+
+	*holes = 0;
+	while (at < len) {
+		/* no SEEK_DATA (EINVAL): all of it is data */
+		r = lseek(fd, (off_t)(off + at), SEEK_DATA);
+		data = r >= 0 ? (uint64_t)r - off : errno == ENXIO ? len : at;
+		if (data > len)
+			data = len;
+		if (data > at) {
+			*holes += data - at;
+			for (; at < data; at += k) {
+				k = data - at < sizeof(zeros) ? data - at :
+				    sizeof(zeros);
+				XXH3_64bits_update(xs, zeros, k);
+			}
+			continue;
+		}
+		r = lseek(fd, (off_t)(off + at), SEEK_HOLE);
+		hole = r >= 0 ? (uint64_t)r - off : len;
+		if (hole > len || hole <= at)
+			hole = len;
+		XXH3_64bits_update(xs, base + at, hole - at);
+		at = hole;
+	}
 }
 
 /* Opens and verifies; on failure *why says what is wrong. */
@@ -299,8 +540,9 @@ open_verified(const char *path, const char **why)
 	struct ckpt *k;
 	struct stat sb;
 	XXH3_state_t *xs;
-	uint64_t sum, want;
+	uint64_t sum, want, holes;
 	int fd;
+	static char sparse[128];
 
 	*why = NULL;
 	if ((k = calloc(1, sizeof(*k))) == NULL) {
@@ -338,8 +580,6 @@ open_verified(const char *path, const char **why)
 		*why = strerror(errno);
 		goto fail;
 	}
-	close(fd);
-	fd = -1;
 	want = k->h.ck_checksum;
 	((struct ck_header *)k->hdr)->ck_checksum = 0;
 	if ((xs = XXH3_createState()) == NULL) {
@@ -348,10 +588,20 @@ open_verified(const char *path, const char **why)
 	}
 	XXH3_64bits_reset(xs);
 	XXH3_64bits_update(xs, k->hdr, k->h.ck_hdrlen);
-	XXH3_64bits_update(xs, k->map, k->h.ck_paylen);
+	hash_payload(xs, fd, k->map, k->h.ck_hdrlen, k->h.ck_paylen, &holes);
 	sum = XXH3_64bits_digest(xs);
 	XXH3_freeState(xs);
+	close(fd);
+	fd = -1;
 	((struct ck_header *)k->hdr)->ck_checksum = want;
+	if (sum != want && holes > 0) {
+		snprintf(sparse, sizeof(sparse), "checksum mismatch: the file "
+		    "is damaged (sparse: %llu of its %llu bytes of state are "
+		    "holes)", (unsigned long long)holes,
+		    (unsigned long long)k->h.ck_paylen);
+		*why = sparse;
+		goto fail;
+	}
 	if (sum != want) {
 		*why = "checksum mismatch: the file is damaged";
 		goto fail;
@@ -498,12 +748,72 @@ ckpt_inspect(const char *path, FILE *out)
 		    (unsigned long long)k->m.inputs[i].ip_dev,
 		    (unsigned long long)k->m.inputs[i].ip_ino,
 		    k->m.inputs[i].ip_isreg ? "" : ", not a regular file");
+	for (i = 0; i < k->m.ninputs; i++)
+		if (k->m.inputs[i].ip_hashed)
+			fprintf(out, "fingerprint %-4d XXH3-64 %016llx of its "
+			    "first bytes, %016llx of those before its "
+			    "position\n", i + 1,
+			    (unsigned long long)k->m.inputs[i].ip_head,
+			    (unsigned long long)k->m.inputs[i].ip_tail);
 	if (k->m.outlen != CK_NONE)
 		fprintf(out, "%-16s %llu bytes\n", "output length",
 		    (unsigned long long)k->m.outlen);
+	if (k->m.outlen != CK_NONE && (k->m.flags & CKF_OUTHASH))
+		fprintf(out, "%-16s XXH3-64 %016llx of the bytes before it\n",
+		    "output hash", (unsigned long long)k->m.outhash);
 	if (k->m.latelen != CK_NONE)
 		fprintf(out, "%-16s %llu bytes\n", "late file length",
 		    (unsigned long long)k->m.latelen);
+	if (k->m.latelen != CK_NONE && (k->m.flags & CKF_LATEHASH))
+		fprintf(out, "%-16s XXH3-64 %016llx of the bytes before it\n",
+		    "late file hash", (unsigned long long)k->m.latehash);
 	ckpt_close(k);
+	return 0;
+}
+
+/* Checks one output file against its recorded length and hash. */
+static int
+check_one(const char *ckname, const char *path, uint64_t len, int hashed,
+    uint64_t want)
+{
+	struct stat sb;
+	uint64_t got;
+	int fd;
+
+	if (path == NULL || len == CK_NONE || !hashed || len == 0)
+		return 0;
+	/* missing, not a file, or shorter: restore leaves it as it is */
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return 0;
+	if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (uint64_t)sb.st_size < len) {
+		close(fd);
+		return 0;
+	}
+	if (ckpt_tail_hash(fd, len, &got) != 0) {
+		fprintf(stderr, "fwin: %s: %s\n", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (got != want) {
+		fprintf(stderr, "fwin: %s: not the file that %s was saved "
+		    "with (its bytes before length %llu differ: replaced or "
+		    "rewritten since); not truncating it\n", path, ckname,
+		    (unsigned long long)len);
+		return -1;
+	}
+	return 0;
+}
+
+int
+ckpt_check_outputs(const struct ckpt *k, const char *output,
+    const char *late)
+{
+	if (check_one(k->path, output, k->m.outlen,
+	    (k->m.flags & CKF_OUTHASH) != 0, k->m.outhash) != 0 ||
+	    check_one(k->path, late, k->m.latelen,
+	    (k->m.flags & CKF_LATEHASH) != 0, k->m.latehash) != 0)
+		return -1;
 	return 0;
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include <csv.h>
+#include <xxhash.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
@@ -38,11 +39,13 @@
 #define BUF_MAX		(RECMAX + (64u << 10))
 #define SLACK		16		/* bytes after the buffer, see scan16() */
 #define NOQUOTE		((size_t)-1)
+#define QUOTE_MAX	((size_t)1 << 20)	/* a quote open longer is bad */
 
 #define ERR_LONG	"record longer than 1 GiB"
 #define ERR_QUOTE	"unterminated quoted field"
 
-enum { EOL_OK = 1, EOL_END = 0, EOL_LONG = -1, EOL_ERR = -2, EOL_WAIT = -3 };
+enum { EOL_OK = 1, EOL_END = 0, EOL_LONG = -1, EOL_ERR = -2, EOL_QUOTE = -3,
+    EOL_WAIT = -4 };
 enum { FILL_MORE = 1, FILL_EOF = 0, FILL_ERR = -1, FILL_WAIT = -2 };
 enum { FR_RECORD = 1, FR_END = 0, FR_WAIT = -1 };
 enum { HDR_UNREAD, HDR_HAVE, HDR_EMPTY, HDR_ERR };
@@ -72,6 +75,11 @@ struct input {
 	struct input_pos *ipos;	/* per FILE: identity and consumption */
 	uint64_t skip;		/* resume: bytes of this file to skip */
 	uint64_t skiplines;
+	uint64_t fpat;		/* ip_off of the fingerprint taken, or -1 */
+	/* A record with an unterminated quote covered the file's bytes up
+	 * to here: a record that starts before it and has a quote still
+	 * open at its line end is bad at once (see frame_quoted). */
+	uint64_t qsuspect;
 	struct input_pos *resume; /* per FILE, from input_resume() */
 	int nresume;
 
@@ -628,17 +636,24 @@ feed_line(struct input *in, const char *s, size_t n, int has_nl)
 
 /*
  * Frames a CSV record that has a '"' in its first line, [pos, pos + eol).
- * Returns FR_RECORD with *r (bad when the quote is still open at end of
- * file); FR_END after a read error abandoned the file, or when the record
- * is unfinished and held for a later run; FR_WAIT, having consumed
- * nothing, when the rest is not there yet (it is framed again from its
- * start next time).
+ * Returns FR_RECORD with *r; FR_END after a read error abandoned the
+ * file, or when the record is unfinished and held for a later run
+ * (hold_partial); FR_WAIT, having consumed nothing, when the rest is not
+ * there yet (it is framed again from its start next time).
+ *
+ * A quote still open after QUOTE_MAX bytes, or at the end of the file
+ * (unless the record is held), makes the record bad, and reading resumes
+ * at the line after the one it began on: one stray quote costs one record,
+ * not the rest of the file. The lines it covered are then read again; so
+ * that a run of stray quotes costs each of them one line and not all the
+ * lines after it (quadratic), a record that begins among them may not
+ * span lines.
  */
 static int
 frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 {
 	const char *s;
-	size_t from = 0, cend, i;
+	size_t from = 0, cend, i, first = 0, firstend = 0;
 	uint64_t lines = 0;
 	int rc;
 
@@ -656,15 +671,22 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		if (cend > from && s[cend - 1] == '\r')
 			cend--;
 		from = eol + (eol < in->end - in->pos);
+		if (lines == 1) {
+			first = from;
+			firstend = cend;
+		}
 		if (in->cxdone) {
 			rc = EOL_OK;
+			break;
+		}
+		if (from > QUOTE_MAX || in->consumed < in->qsuspect) {
+			rc = EOL_QUOTE;
 			break;
 		}
 		if ((rc = find_eol(in, from, &eol)) != EOL_OK)
 			break;
 	}
-	if (rc == EOL_ERR || rc == EOL_LONG || rc == EOL_WAIT ||
-	    (rc == EOL_END && in->o.hold_partial))
+	if (rc != EOL_OK)
 		csv_reset(in);
 	if (rc == EOL_WAIT)
 		return FR_WAIT;
@@ -672,8 +694,18 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		return FR_END;
 	if (rc == EOL_END && in->o.hold_partial)
 		return FR_END;	/* incomplete: left for a later run */
-	if (rc == EOL_LONG) {
-		too_long(in, r);
+	if (rc == EOL_END || rc == EOL_QUOTE || rc == EOL_LONG) {
+		/* EOL_LONG: a line past RECMAX inside the open quote */
+		if (in->qsuspect < in->consumed + from)
+			in->qsuspect = in->consumed + from;
+		r->line = in->lineno + 1;
+		r->raw = in->buf + in->pos;
+		r->rawlen = firstend;
+		r->f = in->f;
+		r->nf = 0;
+		r->bad = ERR_QUOTE;
+		in->lineno++;
+		consume(in, first);
 		return FR_RECORD;
 	}
 	r->line = in->lineno + 1;
@@ -682,12 +714,6 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 	r->f = in->f;
 	in->lineno += lines;
 	consume(in, from);
-	if (rc == EOL_END) {
-		csv_reset(in);
-		r->nf = 0;
-		r->bad = ERR_QUOTE;
-		return 1;
-	}
 	if (cend > RECMAX) {
 		r->nf = 0;
 		r->bad = ERR_LONG;
@@ -804,10 +830,60 @@ frame(struct input *in, struct record *r, size_t max)
 	}
 }
 
+/* XXH3-64 of the n bytes at off of fd. Returns 0, or -1 when they cannot
+ * all be read. */
+static int
+hash_at(int fd, uint64_t off, size_t n, uint64_t *hash)
+{
+	char buf[INPUT_FPLEN];
+	size_t got = 0;
+	ssize_t r;
+
+	while (got < n) {
+		r = pread(fd, buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	*hash = XXH3_64bits(buf, n);
+	return 0;
+}
+
+/* The fingerprint of fd's first off bytes (see struct input_pos). */
+static int
+fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail)
+{
+	size_t n = off < INPUT_FPLEN ? (size_t)off : INPUT_FPLEN;
+
+	return hash_at(fd, 0, n, head) == 0 &&
+	    hash_at(fd, off - n, n, tail) == 0 ? 0 : -1;
+}
+
+/* Takes the open file's fingerprint, if it is a regular file that has
+ * moved since the last one. */
+static void
+take_fingerprint(struct input *in)
+{
+	struct input_pos *p;
+
+	if (in->fd < 0 || !in->isreg || in->fi < 0)
+		return;
+	p = &in->ipos[in->fi];
+	if (p->ip_off == in->fpat)
+		return;
+	p->ip_hashed = fingerprint(in->fd, p->ip_off, &p->ip_head,
+	    &p->ip_tail) == 0;
+	in->fpat = p->ip_hashed ? p->ip_off : UINT64_MAX;
+}
+
 /* Decides how much of the file just opened a resumed run skips. */
 static void
 plan_skip(struct input *in, const struct input_pos *p, const struct stat *sb)
 {
+	uint64_t head, tail;
+
 	if (in->isreg && (p->ip_dev != (uint64_t)sb->st_dev ||
 	    p->ip_ino != (uint64_t)sb->st_ino || !p->ip_isreg)) {
 		fprintf(stderr, "fwin: %s: not the file of the checkpoint; "
@@ -819,6 +895,32 @@ plan_skip(struct input *in, const struct input_pos *p, const struct stat *sb)
 		    "reading it from the start\n", in->name);
 		return;
 	}
+	/* The same inode can hold another file's bytes: copy-truncated by
+	 * logrotate and written again past the old position, or freed by a
+	 * rotation and given to the file created next. */
+	if (in->isreg && p->ip_hashed &&
+	    fingerprint(in->fd, p->ip_off, &head, &tail) == 0) {
+		if (head != p->ip_head) {
+			fprintf(stderr, "fwin: %s: not the file of the "
+			    "checkpoint (the same inode, but its first bytes "
+			    "differ: copy-truncated and written again, or "
+			    "recreated); reading it from the start\n",
+			    in->name);
+			return;
+		}
+		if (tail != p->ip_tail) {
+			fprintf(stderr, "fwin: %s: not the file of the "
+			    "checkpoint (its bytes before the checkpoint "
+			    "position differ: rewritten); reading it from the "
+			    "start\n", in->name);
+			return;
+		}
+	}
+	if (!in->isreg)
+		fprintf(stderr, "fwin: skipping %llu bytes of %s already "
+		    "processed (--new-input reads it all)\n",
+		    (unsigned long long)p->ip_off,
+		    strcmp(in->name, "-") == 0 ? "standard input" : in->name);
 	in->skip = p->ip_off;
 	in->skiplines = p->ip_lines;
 }
@@ -870,6 +972,9 @@ open_next(struct input *in)
 		in->ipos[i].ip_dev = sb.st_dev;
 		in->ipos[i].ip_ino = sb.st_ino;
 		in->ipos[i].ip_isreg = in->isreg;
+		in->ipos[i].ip_hashed = 0;
+		in->fpat = UINT64_MAX;
+		in->qsuspect = 0;
 		in->skip = in->skiplines = 0;
 		if (i < in->nresume && in->resume[i].ip_off > 0)
 			plan_skip(in, &in->resume[i], &sb);
@@ -884,6 +989,7 @@ open_next(struct input *in)
 static void
 close_file(struct input *in)
 {
+	take_fingerprint(in);
 	if (in->fdown)
 		close(in->fd);
 	in->fd = -1;
@@ -915,7 +1021,17 @@ next_record(struct input *in, struct record *r, int *ishdr)
 		if (rc == FR_END) {
 			if (in->consumed < in->skip && !in->failed)
 				fprintf(stderr, "fwin: %s: ended before its "
-				    "checkpoint position\n", in->name);
+				    "checkpoint position (%llu of %llu bytes "
+				    "skipped)\n", in->name,
+				    (unsigned long long)in->consumed,
+				    (unsigned long long)in->skip);
+			else if (in->o.hold_partial && in->eof &&
+			    in->end > in->pos)
+				fprintf(stderr, "fwin: %s:%llu: unfinished "
+				    "record of %zu bytes left for the next "
+				    "run\n", in->name,
+				    (unsigned long long)in->lineno + 1,
+				    in->end - in->pos);
 			in->skip = 0;
 			close_file(in);
 			continue;
@@ -1101,8 +1217,9 @@ input_name(const struct input *in, int i)
 }
 
 const struct input_pos *
-input_positions(const struct input *in)
+input_positions(struct input *in)
 {
+	take_fingerprint(in);
 	return in->ipos;
 }
 

@@ -32,9 +32,11 @@ struct input_opts {
 	int delim;		/* separator byte, or -1 for the default */
 	int header;		/* -H: each file starts with a header record */
 	size_t maxfields;	/* split at most this many fields, 0 for all */
-	/* A file's last line without its newline is not a record yet: it
-	 * is left unconsumed, for a later run that sees the rest (a cron
-	 * run over a file that is being written). */
+	/* A file's last line without its newline (or a CSV record with a
+	 * quote still open, up to 1 MiB) is not a record yet: it is left
+	 * unconsumed, for a later run that sees the rest (a cron run over a
+	 * file that is being written), and said so on stderr: "fwin:
+	 * FILE:LINE: unfinished record of N bytes left for the next run". */
 	int hold_partial;
 	/* When the next read(2) of a file that is not regular would block,
 	 * return INPUT_WAIT instead of blocking: the caller flushes its
@@ -87,8 +89,14 @@ struct input_pos {
 	uint64_t ip_off;		/* bytes consumed through the last record */
 	uint64_t ip_lines;		/* lines consumed */
 	uint32_t ip_isreg;		/* a regular file (identity is checked) */
-	uint32_t ip_pad;
+	uint32_t ip_hashed;		/* ip_head and ip_tail are set */
+	/* Its content's fingerprint: XXH3-64 of its first INPUT_FPLEN bytes
+	 * and of the INPUT_FPLEN before ip_off (fewer when ip_off is less):
+	 * bytes consumed, which stay as they are while the file grows. */
+	uint64_t ip_head, ip_tail;
 };
+
+#define INPUT_FPLEN	4096
 
 /* The number of FILE operands (stdin alone counts as one). */
 int input_nfiles(const struct input *in);
@@ -97,14 +105,17 @@ int input_nfiles(const struct input *in);
 const char *input_name(const struct input *in, int i);
 
 /* Where each FILE operand stands: pos[i] for i < input_nfiles(). A file
- * not reached yet has ip_off 0. */
-const struct input_pos *input_positions(const struct input *in);
+ * not reached yet has ip_off 0. The open file's fingerprint is taken now
+ * (two pread(2)s of INPUT_FPLEN bytes, when it has moved). */
+const struct input_pos *input_positions(struct input *in);
 
 /* Before the first read: skip what an earlier run consumed, pos[0..n)
  * per FILE operand. A regular file is seeked, after its header; one that
- * is not the same file (device, inode) or is shorter than its position is
- * read from its start, with a warning. Other input is read and its
- * records are discarded up to the position. */
+ * is not the same file (device, inode, fingerprint) or is shorter than
+ * its position is read from its start, with a warning that says which.
+ * Other input is read and its records are discarded up to the position,
+ * with a note that says so ("fwin: skipping N bytes of standard input
+ * already processed (--new-input reads it all)"). */
 void input_resume(struct input *in, const struct input_pos *pos, int n);
 
 void input_close(struct input *in);

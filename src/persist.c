@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "ckpt.h"
+#include "lock.h"
 #include "persist.h"
 #include "util.h"
 
@@ -86,6 +87,13 @@ persist_save(struct persist *p, struct op *o, const struct persist_files *f,
 	m.generation = p->generation + 1;
 	m.outlen = c->output != NULL ? file_length(f->outfd) : CK_NONE;
 	m.latelen = f->latefd >= 0 ? file_length(f->latefd) : CK_NONE;
+	/* the tails a restore checks before it truncates */
+	if (m.outlen != CK_NONE &&
+	    ckpt_tail_hash(f->outfd, m.outlen, &m.outhash) == 0)
+		m.flags |= CKF_OUTHASH;
+	if (m.latelen != CK_NONE &&
+	    ckpt_tail_hash(f->latefd, m.latelen, &m.latehash) == 0)
+		m.flags |= CKF_LATEHASH;
 	m.saved = now_ns();
 	m.fingerprint = p->fingerprint;
 	m.inputs = input_positions(f->in);
@@ -131,6 +139,23 @@ persist_due(struct persist *p, int64_t now)
 }
 
 int
+persist_lock(struct persist *p)
+{
+	const struct config *c = p->c;
+
+	if (c->checkpoint != NULL && (p->ckl = lock_take(c->checkpoint)) == NULL)
+		return 1;
+	if (c->output != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
+	    (p->outl = lock_take(c->output)) == NULL)
+		return 1;
+	/* a restoring run claims -o once its checkpoint is verified */
+	if (c->restore == NULL && p->outl != NULL && c->checkpoint != NULL &&
+	    lock_claim(p->outl, c->checkpoint, NULL) != 0)
+		return 1;
+	return 0;
+}
+
+int
 persist_open(struct persist *p, struct input *in)
 {
 	const struct config *c = p->c;
@@ -147,6 +172,12 @@ persist_open(struct persist *p, struct input *in)
 		free(now);
 		return 2;
 	}
+	/* restore truncates only the files the checkpoint measured, and
+	 * the -o file stays its checkpoint's */
+	if (ckpt_check_outputs(p->ck, c->output, c->late_file) != 0 ||
+	    (p->outl != NULL && c->checkpoint != NULL &&
+	    lock_claim(p->outl, c->checkpoint, c->restore) != 0))
+		return 1;
 	if (!c->new_input)
 		input_resume(in, m->inputs, m->ninputs);
 	p->generation = m->generation;
@@ -183,6 +214,9 @@ persist_fini(struct persist *p)
 	persist_reap(p, 1);
 	ckpt_close(p->ck);
 	p->ck = NULL;
+	lock_release(p->outl);
+	lock_release(p->ckl);
+	p->outl = p->ckl = NULL;
 }
 
 int

@@ -25,6 +25,7 @@ struct persist {
 	pid_t saver;		/* a background save's writer, or 0 */
 	uint64_t outlen, latelen;	/* restored output lengths */
 	struct ckpt *ck;	/* opened to restore, until adopted */
+	struct lock *ckl, *outl;	/* one writer: the checkpoint, -o */
 };
 
 /* What a save records beside the state: the output files it covers. */
@@ -50,16 +51,24 @@ int persist_due(struct persist *p, int64_t now);
 /* Waits for a background save, if one runs (block: until it ends). */
 void persist_reap(struct persist *p, int block);
 
-/* Opens --restore's checkpoint, checks that this pipeline made it and
- * sets up skipping the input it consumed (before the input's first read).
- * Returns 0, or the exit status after a message. */
+/* One writer at a time: takes the locks of the checkpoint and of the -o
+ * file (when a checkpoint is saved or restored), before anything is read
+ * or written. Returns 0, or 1 after "fwin: FILE: in use by another fwin
+ * (pid N)". */
+int persist_lock(struct persist *p);
+
+/* Opens --restore's checkpoint, checks that this pipeline made it, that
+ * the output files it measured are still those, and that the -o file is
+ * this checkpoint's; sets up skipping the input it consumed (before the
+ * input's first read). Returns 0, or the exit status after a message. */
 int persist_open(struct persist *p, struct input *in);
 
 /* Adopts the opened checkpoint's state into o. Returns 0, or the exit
  * status after a message. */
 int persist_adopt(struct persist *p, struct op *o);
 
-/* Reaps a background save and closes what persist_open left open. */
+/* Reaps a background save, closes what persist_open left open and
+ * releases the locks. */
 void persist_fini(struct persist *p);
 
 /* Cuts an output file back to the length a checkpoint recorded, so that

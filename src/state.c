@@ -268,7 +268,12 @@ pidx_slot(const struct st_pidx *x, aoff k, int64_t start)
 static aoff
 pidx_find(const struct st_pidx *x, aoff k, int64_t start)
 {
-	return x->cap == 0 ? 0 : x->t[pidx_slot(x, k, start)].pane;
+	const struct pidx_ent *e;
+
+	if (x->cap == 0)
+		return 0;
+	e = &x->t[pidx_slot(x, k, start)];
+	return e->key != 0 ? e->pane : 0;
 }
 
 static void
@@ -307,6 +312,7 @@ pidx_del(struct st_pidx *x, aoff k, int64_t start)
 		}
 	}
 	x->t[i].key = 0;
+	x->t[i].pane = 0;
 	x->n--;
 }
 

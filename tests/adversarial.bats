@@ -169,7 +169,8 @@ for l in sys.stdin.buffer: json.loads(l.decode("utf-8"))'
 	printf '1700000000,a\n1700000001,"b\n1700000002,c\n' > in
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1s in
 	assert_success
-	assert_output '1700000000,1700000001,a,1'
+	# reading resumes at the line after the one the bad record began on
+	assert_output $'1700000000,1700000001,a,1\n1700000002,1700000003,c,1'
 	assert_equal "$stderr" $'fwin: in:2: unterminated quoted field; record skipped\nfwin: 1 bad record skipped'
 	# no newline at the end; an escaped quote does not close it
 	printf '1700000000,a\n1700000001,"b""' > in

@@ -168,17 +168,21 @@ ok() {
 	printf '0\n1\n3\n4\n5\n8\n3\n6\n11\n' > in
 	# windows [0,2) [5,7) [10,12); 3, 4, 8 and the second 3 are in gaps;
 	# 6 is in [5,7), expired at W=8: late.
-	ok -t 1 --slide 2s,5s --late-file late in
+	run --separate-stderr fwin -t 1 --slide 2s,5s --late-file late in
+	assert_success
 	assert_output $'0\t2\t2\n5\t7\t1\n10\t12\t1'
 	assert_equal "$(cat late)" "6"
+	assert_equal "$stderr" "fwin: 4 records in no window dropped (between --slide windows whose step passes their size)"
 }
 
 @test "slide STEP > SIZE: a record in a gap still advances the watermark" {
 	printf '0\n3\n1\n5\n' > in
 	# 3 (gap) sets W=3, so 1 in [0,2) is late.
-	ok -t 1 --slide 2s,5s --late-file late in
+	run --separate-stderr fwin -t 1 --slide 2s,5s --late-file late in
+	assert_success
 	assert_output $'0\t2\t1\n5\t7\t1'
 	assert_equal "$(cat late)" "1"
+	assert_equal "$stderr" "fwin: 1 record in no window dropped (between --slide windows whose step passes their size)"
 }
 
 @test "slide with -l: out-of-order records counted in windows not yet expired" {

@@ -71,7 +71,7 @@ wait_fwin() {
 	wait 2>/dev/null	# the cat of a pipe
 }
 
-rm -f ref.out ref.late out out.late s.ckpt s.ckpt.tmp t.ckpt t.out err.* sweep.log
+rm -f ref.out ref.late out out.late s.ckpt .s.ckpt.tmp.* t.ckpt t.out err.* sweep.log
 "$FWIN" "${args[@]}" --flush -o ref.out "${late_ref[@]}" "$input" 2>err.ref ||
 	die "the reference run failed: $(head -c 500 err.ref)"
 # the exit summary of late records the shuffled data holds is not news
@@ -116,17 +116,35 @@ mapfile -t draws < <(awk -v seed="$seed" -v n=$((kills * 12 + 50)) \
 	}
 }')
 
+# tmp_left: a save's temporary file is there that was not before the run
+# (its save was cut short; the next save removes it)
+tmp_left() {
+	local f
+	for f in .s.ckpt.tmp.*; do
+		[[ -e $f && " $tmp_before " != *" $f "* ]] && return 0
+	done
+	return 1
+}
+
+# said FILE: what a run said in FILE, but for the note of a restore from
+# a pipe that the bytes processed before are skipped
+said() {
+	grep -v -e '^fwin: skipping [0-9]* bytes of standard input already processed (--new-input reads it all)$' \
+	    -e '^fwin: [0-9]* late records* dropped (the latest by ' "$1" || true
+}
+
 total=0 midsave=0 early=0 runs=0 i=0 round=0 reached=
 while ((total < kills)); do
 	round=$((round + 1))
 	((round <= 10)) || die "only $total kills landed in 10 rounds"
-	rm -f out out.late s.ckpt s.ckpt.tmp
+	rm -f out out.late s.ckpt .s.ckpt.tmp.*
 	while ((total < kills)); do
 		((i < ${#draws[@]})) || die "out of draws after $runs runs, $total kills"
 		read -r every delay_us <<<"${draws[i]}"
 		i=$((i + 1))
 		delay_us=$((delay_us >> (round - 1)))
 		runs=$((runs + 1))
+		tmp_before=$(echo .s.ckpt.tmp.*)
 		run_fwin "${args[@]}" --state s.ckpt --checkpoint-every "$every" -o out \
 			"${late_out[@]}" 2>"err.$runs"
 		started=$(now_ms)
@@ -135,21 +153,20 @@ while ((total < kills)); do
 		wait_fwin
 		if [[ ${DEBUG:-0} == 1 ]]; then
 			echo "round $round run $runs every $every delay ${delay_us}us status $st" \
-				"tmp $([[ -e s.ckpt.tmp ]] && echo yes || echo no) out $(stat -c %s out 2>/dev/null)" >>sweep.log
+				"tmp $(tmp_left && echo yes || echo no) out $(stat -c %s out 2>/dev/null)" >>sweep.log
 			"$FWIN" --inspect s.ckpt 2>&1 | grep -E '^(generation|records|input|output)' >>sweep.log
 		fi
 		if ((st == 137)); then
 			total=$((total + 1))
 			# a save was being written: its temporary file is left
-			[[ -e s.ckpt.tmp ]] && midsave=$((midsave + 1))
+			tmp_left && midsave=$((midsave + 1))
 			(($(now_ms) - started < 15)) && early=$((early + 1))
 			# a killed run can only have been cut short: no message
-			if [[ -s err.$runs ]]; then
+			if [[ -n $(said "err.$runs") ]]; then
 				die "run $runs (killed) said: $(head -c 1000 "err.$runs")"
 			fi
 		elif ((st == 0)); then
-			unlate "err.$runs"
-			[[ -s err.$runs ]] && die "run $runs said: $(head -c 1000 "err.$runs")"
+			[[ -n $(said "err.$runs") ]] && die "run $runs said: $(head -c 1000 "err.$runs")"
 			# at the end of the input before its kill: the round ends
 			break
 		else
@@ -163,8 +180,9 @@ while ((total < kills)); do
 	run_fwin "${args[@]}" --state s.ckpt --flush -o out "${late_out[@]}" 2>"err.$runs"
 	wait_fwin
 	((st == 0)) || die "the last run of round $round exited $st: $(head -c 1000 "err.$runs")"
-	unlate "err.$runs"
-	[[ -s err.$runs ]] && die "the last run of round $round said: $(head -c 1000 "err.$runs")"
+	[[ -n $(said "err.$runs") ]] && die "the last run of round $round said: $(head -c 1000 "err.$runs")"
+	tmp_before=
+	tmp_left && die "round $round: a killed save's temporary file was not removed: $(echo .s.ckpt.tmp.*)"
 	cmp ref.out out >/dev/null ||
 		die "round $round: out differs from the uninterrupted run's: $(cmp ref.out out 2>&1)"
 	if [[ ${LATE:-0} == 1 ]]; then

@@ -78,7 +78,7 @@ static const char more[] =
 #define H_CHECKSUM	16
 #define H_PAYLEN	32
 #define H_MAPCAP	40
-#define H_SIZE		88
+#define H_SIZE		112
 #define MAXFILE		(64u << 20)
 
 static uint32_t

@@ -424,8 +424,13 @@ test_csv_unterminated(void)
 	CHECK(input_next(in, &r) == 1);
 	CHECK(r.bad != NULL && strcmp(r.bad, "unterminated quoted field") == 0);
 	CHECK(r.line == 2);
-	CHECK_STR(RAW(r), "\"open,x\nmore,y");
-	CHECK(input_offset(in) == 19);
+	CHECK_STR(RAW(r), "\"open,x");
+	/* one stray quote costs one record: reading resumes at line 3 */
+	CHECK(input_offset(in) == 12);
+	CHECK(input_next(in, &r) == 1);
+	CHECK(r.bad == NULL);
+	CHECK(r.line == 3);
+	CHECK_STR(FLD(r, 0), "more");
 	CHECK(input_next(in, &r) == 0);
 	input_close(in);
 
@@ -449,6 +454,39 @@ test_csv_unterminated(void)
 		CHECK(input_next(in, &r) == 0);
 		input_close(in);
 	}
+}
+
+/* A quote still open after 1 MiB makes its record bad; reading resumes
+ * at its second line, and the lines it covered are records again (a
+ * quote among them may not span lines: each such line is bad alone). */
+static void
+test_csv_quote_limit(void)
+{
+	struct input_opts o = opts(IF_CSV, -1);
+	static char *files[1];
+	struct input *in;
+	struct record r;
+	size_t nlines = 120000, i, n = 0, good = 0, bad = 0;
+	char *data = malloc(nlines * 16 + 64);
+
+	n += sprintf(data + n, "1,\"stray\n");
+	for (i = 1; i < nlines; i++)
+		n += sprintf(data + n, i == 5 ? "%zu,\"b\n" : "%zu,a\n", i);
+	files[0] = tmpfile_n(data, n);
+	in = input_open(files, 1, &o);
+	while (input_next(in, &r) == 1) {
+		if (r.bad != NULL) {
+			CHECK(strcmp(r.bad, "unterminated quoted field") == 0);
+			CHECK(r.line == 1 || r.line == 6);
+			bad++;
+		} else
+			good++;
+	}
+	CHECK(bad == 2);
+	CHECK(good == nlines - 2);
+	CHECK(input_offset(in) == n);
+	input_close(in);
+	free(data);
 }
 
 static void
@@ -652,11 +690,12 @@ test_long_record(void)
 	static char *files[1];
 	struct input *in;
 	struct record r;
-	size_t big = 3u << 20, i, n;
+	size_t big = 3u << 20, qbig = 900u << 10, i, n;
 	char *data;
 
 	/* Past the first 1 MiB buffer: a plain line, then a quoted record
-	 * whose field holds newlines. */
+	 * whose field holds newlines (under the 1 MiB a quote may stay
+	 * open). */
 	data = malloc(2 * big + 64);
 	n = 0;
 	memcpy(data + n, "x,1\n", 4), n += 4;
@@ -664,7 +703,7 @@ test_long_record(void)
 		data[n++] = i % 1000 == 999 ? ',' : 'y';
 	data[n++] = '\n';
 	data[n++] = '"';
-	for (i = 0; i < big; i++)
+	for (i = 0; i < qbig; i++)
 		data[n++] = i % 1000 == 999 ? '\n' : 'q';
 	memcpy(data + n, "\",end\nz,2", 9), n += 9;
 	files[0] = tmpfile_n(data, n);
@@ -682,13 +721,13 @@ test_long_record(void)
 	CHECK(input_next(in, &r) == 1);
 	CHECK(r.bad == NULL);
 	CHECK(r.line == 3);
-	CHECK(r.rawlen == big + 6);
+	CHECK(r.rawlen == qbig + 6);
 	CHECK(r.nf == 2);
-	CHECK(r.f[0].n == big);
+	CHECK(r.f[0].n == qbig);
 	CHECK(memcmp(r.f[0].p + 995, "qqqq\nqqq", 8) == 0);
 	CHECK_STR(FLD(r, 1), "end");
 	CHECK(input_next(in, &r) == 1);
-	CHECK(r.line == 3 + big / 1000 + 1);
+	CHECK(r.line == 3 + qbig / 1000 + 1);
 	CHECK_STR(RAW(r), "z,2");
 	CHECK(input_offset(in) == n);
 	CHECK(input_next(in, &r) == 0);
@@ -839,6 +878,7 @@ main(void)
 	test_csv_delim();
 	test_csv_cr();
 	test_csv_unterminated();
+	test_csv_quote_limit();
 	test_headers();
 	test_missing_file();
 	test_maxfields();

@@ -1,0 +1,275 @@
+/*
+ * lock: one writer at a time.
+ *
+ * The lock is a flock(2) on a small file beside the one it guards, never
+ * on that file itself: a checkpoint save replaces the checkpoint's inode
+ * with rename(2), and a lock on the old inode would guard nothing. The
+ * lock file is never removed (removing it would let a second run lock a
+ * new inode while the first still holds the old one), so it is named
+ * plainly, "FILE.lock", where a user who wonders about it can see it.
+ *
+ * Its text is "PID\nOWNER\n": the holder's pid, for the message a second
+ * run gives, and for an -o file the absolute path of the checkpoint that
+ * owns it. It is rewritten in place with one pwrite(2) and then cut to
+ * length, so that a reader sees a whole first line.
+ *
+ * flock locks belong to the open file description, which a fork(2) child
+ * shares: a background checkpoint writer would keep the lock of a parent
+ * killed with -9, and the next run would find it held. The child closes
+ * its copies at once (pthread_atfork), which does not release the
+ * parent's lock.
+ */
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lock.h"
+
+#define LOCK_TEXTMAX	(PATH_MAX + 32)
+#define LOCK_MAXHELD	4
+
+struct lock {
+	int fd;
+	char *file;		/* the guarded file, as given */
+	char *owner;		/* recorded owner, "" when none */
+};
+
+static int held[LOCK_MAXHELD];
+static int nheld, atfork_set;
+
+static void
+forget_in_child(void)
+{
+	int i;
+
+	for (i = 0; i < nheld; i++)
+		close(held[i]);
+	nheld = 0;
+}
+
+static void
+hold(int fd)
+{
+	if (!atfork_set) {
+		pthread_atfork(NULL, NULL, forget_in_child);
+		atfork_set = 1;
+	}
+	if (nheld < LOCK_MAXHELD)
+		held[nheld++] = fd;
+}
+
+static void
+unhold(int fd)
+{
+	int i;
+
+	for (i = 0; i < nheld; i++)
+		if (held[i] == fd) {
+			held[i] = held[--nheld];
+			return;
+		}
+}
+
+char *
+lock_abspath(const char *path)
+{
+	char *d = strdup(path), *b = strdup(path), *real = NULL, *out = NULL;
+	const char *base;
+
+	if (d == NULL || b == NULL)
+		goto done;
+	base = basename(b);
+	if ((real = realpath(dirname(d), NULL)) == NULL)
+		goto done;
+	if (asprintf(&out, "%s%s%s", real,
+	    strcmp(real, "/") == 0 ? "" : "/", base) < 0)
+		out = NULL;
+done:
+	free(d);
+	free(b);
+	free(real);
+	return out;
+}
+
+/* Reads the lock file's text into buf (NUL-terminated). */
+static void
+read_text(int fd, char *buf, size_t n)
+{
+	ssize_t r = pread(fd, buf, n - 1, 0);
+
+	buf[r > 0 ? r : 0] = '\0';
+}
+
+/* Rewrites the text: our pid and the owner. */
+static int
+write_text(struct lock *l)
+{
+	char buf[LOCK_TEXTMAX];
+	int n = snprintf(buf, sizeof(buf), "%ld\n%s%s", (long)getpid(),
+	    l->owner, *l->owner != '\0' ? "\n" : "");
+
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (pwrite(l->fd, buf, (size_t)n, 0) != n ||
+	    ftruncate(l->fd, n) != 0)
+		return -1;
+	return 0;
+}
+
+struct lock *
+lock_take(const char *file)
+{
+	struct lock *l = calloc(1, sizeof(*l));
+	char *name = NULL, text[LOCK_TEXTMAX], *nl, *real = realpath(file, NULL);
+	struct stat sb;
+	long pid;
+
+	/* beside the file itself: one reached through a link (-o
+	 * /dev/stdout redirected to a file) has one lock whatever its name */
+	if (l == NULL ||
+	    asprintf(&name, "%s.lock", real != NULL ? real : file) < 0) {
+		fprintf(stderr, "fwin: %s\n", strerror(ENOMEM));
+		free(real);
+		free(l);
+		return NULL;
+	}
+	free(real);
+	l->fd = -1;
+	/* A device or a FIFO (-o /dev/stdout) is never truncated or
+	 * replaced, and no lock file belongs beside it (in /dev) */
+	if (stat(file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
+		free(name);
+		return l;
+	}
+	/* O_NOFOLLOW: a link planted there must not make fwin write to
+	 * another file (as root, any file); O_NONBLOCK: nor a FIFO hang it */
+	l->fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
+	    O_CLOEXEC, 0666);
+	if (l->fd < 0 || fstat(l->fd, &sb) != 0) {
+		fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
+		goto fail;
+	}
+	if (!S_ISREG(sb.st_mode)) {
+		fprintf(stderr, "fwin: %s: not a regular file\n", name);
+		goto fail;
+	}
+	if (flock(l->fd, LOCK_EX | LOCK_NB) != 0) {
+		if (errno != EWOULDBLOCK) {
+			fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
+			goto fail;
+		}
+		read_text(l->fd, text, sizeof(text));
+		pid = strtol(text, NULL, 10);
+		if (pid > 0)
+			fprintf(stderr, "fwin: %s: in use by another fwin "
+			    "(pid %ld)\n", file, pid);
+		else
+			fprintf(stderr, "fwin: %s: in use by another fwin\n",
+			    file);
+		goto fail;
+	}
+	read_text(l->fd, text, sizeof(text));
+	nl = strchr(text, '\n');
+	l->owner = strdup(nl != NULL ? nl + 1 : "");
+	if (l->owner == NULL || (l->file = strdup(file)) == NULL) {
+		fprintf(stderr, "fwin: %s\n", strerror(ENOMEM));
+		goto fail;
+	}
+	l->owner[strcspn(l->owner, "\n")] = '\0';
+	if (write_text(l) != 0) {
+		fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
+		goto fail;
+	}
+	hold(l->fd);
+	free(name);
+	return l;
+fail:
+	if (l->fd >= 0)
+		close(l->fd);
+	free(l->owner);
+	free(l->file);
+	free(l);
+	free(name);
+	return NULL;
+}
+
+/* path as a user would name it: relative to the working directory when
+ * it lies under it. */
+static const char *
+shown(const char *path, const char *cwd)
+{
+	size_t n = cwd != NULL ? strlen(cwd) : 0;
+
+	if (n > 0 && strncmp(path, cwd, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+int
+lock_claim(struct lock *l, const char *ckpt, const char *restore)
+{
+	char *me = NULL, *from = NULL, *cwd = NULL, *old;
+	struct stat sb;
+	int rc = -1;
+
+	if (l->fd < 0)
+		return 0;
+	if ((me = lock_abspath(ckpt)) == NULL) {
+		fprintf(stderr, "fwin: %s: %s\n", ckpt, strerror(errno));
+		return -1;
+	}
+	if (restore != NULL)
+		from = lock_abspath(restore);
+	/* Another checkpoint owns the file while it exists and so does the
+	 * file: restoring the owner's state and saving it elsewhere moves
+	 * the file along with it. */
+	if (*l->owner != '\0' && strcmp(l->owner, me) != 0 &&
+	    (from == NULL || strcmp(l->owner, from) != 0) &&
+	    stat(l->owner, &sb) == 0 && stat(l->file, &sb) == 0) {
+		cwd = getcwd(NULL, 0);
+		fprintf(stderr, "fwin: %s belongs to the checkpoint %s\n",
+		    l->file, shown(l->owner, cwd));
+		goto done;
+	}
+	if (strcmp(l->owner, me) != 0) {
+		old = l->owner;
+		l->owner = me;
+		me = old;
+		if (write_text(l) != 0) {
+			fprintf(stderr, "fwin: %s.lock: %s\n", l->file,
+			    strerror(errno));
+			goto done;
+		}
+	}
+	rc = 0;
+done:
+	free(me);
+	free(from);
+	free(cwd);
+	return rc;
+}
+
+void
+lock_release(struct lock *l)
+{
+	if (l == NULL)
+		return;
+	if (l->fd >= 0) {
+		unhold(l->fd);
+		close(l->fd);	/* releases the flock */
+	}
+	free(l->owner);
+	free(l->file);
+	free(l);
+}
