@@ -8,14 +8,19 @@
  * offsets: the offsets a day before and a day after bracket any change
  * near the time, and each candidate is checked.
  *
- * localtime_r(3) takes a lock and converts a whole struct tm, far too
- * slow for every record, so the offset is cached per thread as a span of
- * UTC seconds over which it is constant, a UTC day (or the part of one on
- * either side of a change), and the inverse as the span of local seconds
- * that map one to one with that offset. That assumes a zone changes its
- * offset at most once in a UTC day, as every zone of the tz database
- * does. The caches are thread-local: the reader and the workers look up
- * times at once, and the zone itself is set once, before them.
+ * localtime_r(3) costs close to a microsecond (it takes a lock and fills
+ * a whole struct tm), far too slow for every record. So the zone's file
+ * is read here too (RFC 8536, TZif): up to its last transition (2037 in
+ * Debian's "fat" files) an offset is a binary search in its table. Past
+ * it, the file's footer rule applies, and that is left to libc, one day
+ * at a time: a UTC day whose two ends have one offset is taken to have
+ * it throughout, else it is split where the offset changes (bisection);
+ * that assumes at most one change in a UTC day, as in every rule the tz
+ * database writes. Either way the last answer is cached per thread as a
+ * span of UTC seconds with one offset, and the inverse as the span of
+ * local seconds that map one to one onto it. The caches are
+ * thread-local, since the reader and the workers look up times at once;
+ * the zone and its table are set once, before they start.
  *
  * Window bounds are computed in 128 bits and judged against the int64
  * range, never wrapped.
@@ -41,9 +46,26 @@
 #define MAX_DAYS	(INT64_C(1) << 20)
 #define MAX_MONTHS	(INT64_C(1) << 16)
 
+/* Open ends of spans: far beyond any second of an int64 ns time, and
+ * still far from overflow when an offset is added. */
+#define FAR	(INT64_C(1) << 60)
+/* The largest zone file read; the biggest in the tz database is 4 KiB. */
+#define TZIF_MAX	(256 * 1024)
+
 /* Bumped by every cal_zone_open(): a cache of another generation is
  * stale. The thread-local caches start at generation 0, never valid. */
 static unsigned zone_gen;
+
+/* The open zone's transitions: from at[i] on, the offset is off[i];
+ * before at[0] it is off0. Valid for seconds below end; from end on
+ * (the footer's rule) libc answers. */
+static struct {
+	int64_t	*at;
+	int	*off;
+	size_t	 n;
+	int	 off0;
+	int64_t	 end;
+} tab = { .end = -FAR };
 
 /* UTC seconds [lo, hi) all have offset off. */
 struct span {
@@ -108,6 +130,112 @@ cal_civil_from_days(int64_t days, int64_t *y, int *m, int *d)
 	*y = yoe + era * 400 + (*m <= 2);
 }
 
+static uint64_t
+be(const unsigned char *p, int n)
+{
+	uint64_t v = 0;
+
+	while (n-- > 0)
+		v = v << 8 | *p++;
+	return v;
+}
+
+static void
+tab_free(void)
+{
+	free(tab.at);
+	free(tab.off);
+	tab.at = NULL;
+	tab.off = NULL;
+	tab.n = 0;
+	tab.end = -FAR;
+}
+
+/*
+ * Reads the transitions of the TZif data b[0..n) into tab; leaves tab
+ * empty (all to libc) for anything it does not take: leap seconds (the
+ * "right/" zones), a version 1 file, a malformed one.
+ */
+static void
+tab_load(const unsigned char *b, size_t n)
+{
+	uint64_t cnt[6], need, i, type;
+	const unsigned char *p, *times, *idx, *types, *foot;
+	int64_t t, prev = INT64_MIN;
+
+	tab_free();
+	if (n < 44 || memcmp(b, "TZif", 4) != 0 || b[4] < '2')
+		return;
+	/* skip the version 1 block: 4-byte times */
+	for (i = 0; i < 6; i++)
+		cnt[i] = be(b + 20 + 4 * i, 4);
+	need = 44 + cnt[3] * 5 + cnt[4] * 6 + cnt[5] + cnt[2] * 8 + cnt[1] +
+	    cnt[0];
+	if (need + 44 > n)
+		return;
+	p = b + need;
+	if (memcmp(p, "TZif", 4) != 0)
+		return;
+	for (i = 0; i < 6; i++)
+		cnt[i] = be(p + 20 + 4 * i, 4);
+	/* isutcnt, isstdcnt, leapcnt, timecnt, typecnt, charcnt */
+	if (cnt[2] != 0 || cnt[4] == 0 || cnt[3] > 100000 || cnt[4] > 256 ||
+	    cnt[5] > 100000 || cnt[0] > 256 || cnt[1] > 256)
+		return;
+	times = p + 44;
+	idx = times + cnt[3] * 8;
+	types = idx + cnt[3];
+	foot = types + cnt[4] * 6 + cnt[5] + cnt[1] + cnt[0];
+	if ((size_t)(foot - b) > n)
+		return;
+	if (cnt[3] > 0 && ((tab.at = malloc(cnt[3] * sizeof(*tab.at))) ==
+	    NULL || (tab.off = malloc(cnt[3] * sizeof(*tab.off))) == NULL)) {
+		tab_free();
+		return;
+	}
+	for (i = 0; i < cnt[3]; i++) {
+		t = (int64_t)be(times + 8 * i, 8);
+		if ((type = idx[i]) >= cnt[4] || t <= prev) {
+			tab_free();
+			return;
+		}
+		tab.at[i] = prev = t;
+		tab.off[i] = (int32_t)be(types + 6 * type, 4);
+	}
+	tab.n = cnt[3];
+	tab.off0 = (int32_t)be(types, 4);
+	/* The footer ("\nCET-1CEST,M3.5.0,M10.5.0/3\n") rules past the last
+	 * transition. Without a ',' (or empty) it has no DST: the last
+	 * offset stays. */
+	if (memchr(foot, ',', n - (foot - b)) == NULL)
+		tab.end = FAR;
+	else
+		tab.end = tab.n > 0 ? tab.at[tab.n - 1] : -FAR;
+}
+
+/* Loads the table of the zone file at path (an unreadable one: none). */
+static void
+tab_read(const char *path)
+{
+	unsigned char *b;
+	ssize_t n;
+	size_t len = 0;
+	int fd;
+
+	tab_free();
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return;
+	if ((b = malloc(TZIF_MAX)) != NULL) {
+		while (len < TZIF_MAX &&
+		    (n = read(fd, b + len, TZIF_MAX - len)) > 0)
+			len += n;
+		if (len < TZIF_MAX)
+			tab_load(b, len);
+		free(b);
+	}
+	close(fd);
+}
+
 /* Whether path is a TZif file (RFC 8536), the format of the tz database. */
 static int
 is_tzif(const char *path)
@@ -140,17 +268,15 @@ set_name(struct cal_zone *z, const char *name)
 /* Whether name is a zone file under the tz directory. A name is relative
  * to it: no leading '/', no "..", so it cannot name another file. */
 static int
-zone_file(const char *name)
+zone_file(const char *name, char path[PATH_MAX])
 {
 	const char *dir = getenv("TZDIR");
-	char path[PATH_MAX];
 
 	if (dir == NULL || *dir == '\0')
 		dir = "/usr/share/zoneinfo";
 	if (*name == '\0' || *name == '/' || strstr(name, "..") != NULL)
 		return 0;
-	if ((size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    sizeof(path))
+	if ((size_t)snprintf(path, PATH_MAX, "%s/%s", dir, name) >= PATH_MAX)
 		return 0;
 	return is_tzif(path);
 }
@@ -169,12 +295,16 @@ static int
 open_local(struct cal_zone *z, const char **why)
 {
 	const char *tz = getenv("TZ"), *p;
-	char link[PATH_MAX];
+	char link[PATH_MAX], path[PATH_MAX];
 	ssize_t n;
 
 	if (tz != NULL && *tz != '\0') {
 		p = *tz == ':' ? tz + 1 : tz;
-		if (*p == '/' ? !is_tzif(p) : !zone_file(p) && !posix_rule(p)) {
+		if (*p == '/' && is_tzif(p))
+			tab_read(p);
+		else if (*p != '/' && zone_file(p, path))
+			tab_read(path);
+		else if (!posix_rule(p)) {
 			*why = "the TZ environment variable names no known "
 			    "time zone";
 			return -1;
@@ -195,6 +325,7 @@ open_local(struct cal_zone *z, const char **why)
 		*why = "/etc/localtime is not a time zone file";
 		return -1;
 	}
+	tab_read("/etc/localtime");
 	n = readlink("/etc/localtime", link, sizeof(link) - 1);
 	if (n > 0) {
 		link[n] = '\0';
@@ -208,9 +339,10 @@ open_local(struct cal_zone *z, const char **why)
 int
 cal_zone_open(struct cal_zone *z, const char *name, const char **why)
 {
-	char tz[sizeof(z->name) + 1];
+	char tz[sizeof(z->name) + 1], path[PATH_MAX];
 
 	zone_gen++;
+	tab_free();
 	if (strcmp(name, "local") == 0)
 		return open_local(z, why);
 	if (strcmp(name, "UTC") == 0) {
@@ -218,10 +350,11 @@ cal_zone_open(struct cal_zone *z, const char *name, const char **why)
 		tzset();
 		return set_name(z, "UTC");
 	}
-	if (!zone_file(name)) {
+	if (!zone_file(name, path)) {
 		*why = "unknown time zone";
 		return -1;
 	}
+	tab_read(path);
 	if (set_name(z, name) == -1) {
 		*why = "time zone name too long";
 		return -1;
@@ -290,6 +423,27 @@ fill_utc_span(int64_t s)
 	return o1;
 }
 
+/* Fills utc_span from the table: the span between two transitions. */
+static int
+tab_span(int64_t s)
+{
+	size_t lo = 0, hi = tab.n, mid;
+
+	/* the number of transitions <= s */
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (tab.at[mid] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	utc_span.lo = lo == 0 ? -FAR : tab.at[lo - 1];
+	utc_span.hi = lo == tab.n ? tab.end : tab.at[lo];
+	utc_span.off = lo == 0 ? tab.off0 : tab.off[lo - 1];
+	utc_span.gen = zone_gen;
+	return utc_span.off;
+}
+
 int
 cal_utc_offset(const struct cal_zone *z, int64_t s)
 {
@@ -297,6 +451,8 @@ cal_utc_offset(const struct cal_zone *z, int64_t s)
 		return 0;
 	if (utc_span.gen == zone_gen && s >= utc_span.lo && s < utc_span.hi)
 		return utc_span.off;
+	if (s < tab.end)
+		return tab_span(s);
 	return fill_utc_span(s);
 }
 
