@@ -195,6 +195,13 @@ static const struct fcase {
 	    "1969-12-31T00:00:00+01:00", "1970-01-01T00:00:00+01:00" },
 	{ "Europe/Berlin", MO(1), NULL, "1910-07-04T00:00:00+01:00",
 	    "1910-07-01T00:00:00+01:00", "1910-08-01T00:00:00+01:00" },
+	/* Samoa skipped 2011-12-30: the 29th ends where the 31st starts */
+	{ "Pacific/Apia", D(1), NULL, "2011-12-29T23:00:00-10:00",
+	    "2011-12-29T00:00:00-10:00", "2011-12-31T00:00:00+14:00" },
+	{ "Pacific/Apia", D(1), NULL, "2011-12-31T00:00:00+14:00",
+	    "2011-12-31T00:00:00+14:00", "2012-01-01T00:00:00+14:00" },
+	{ "Pacific/Apia", D(2), NULL, "2011-12-31T00:00:00+14:00",
+	    "2011-12-30T10:00:00Z", "2012-01-01T00:00:00+14:00" },
 	/* local mean time before standard time: an offset with seconds */
 	{ "America/Los_Angeles", D(1), NULL, "1880-06-01T12:00:00Z",
 	    "1880-06-01T07:52:58Z", "1880-06-02T07:52:58Z" },
@@ -289,7 +296,9 @@ test_floor(void)
 		if (cal_add(&zone, f->u, dur(f->off), c.i, -1, &t) == 0) {
 			struct cal_cache p;
 
-			if (cal_floor(&zone, f->u, dur(f->off), t, &p) == 0)
+			/* (unless that window is a day a zone skipped) */
+			if (t < lo &&
+			    cal_floor(&zone, f->u, dur(f->off), t, &p) == 0)
 				CHECK(p.lo == t && p.hi == lo);
 		}
 	}
