@@ -12,7 +12,16 @@
  * merge: a record at t makes [t, t + gap), and its pane is the session.
  * Count windows are a grid over a key's arrival numbers. Rolling mode is
  * one pane per key that never fires by time. All division floors, and
- * intermediate values that could overflow are computed in 128 bits. */
+ * intermediate values that could overflow are computed in 128 bits.
+ *
+ * Calendar windows (man page: CALENDAR TIME) follow the wall clock of
+ * --tz (calendar.h): a slide of m steps has the step as its pane, and its
+ * windows start at every step; a tumbling window is a slide of one step.
+ * In UTC, days and weeks are a grid like any fixed span. Cumulating
+ * windows (--cumulate) have panes of STEP from the start S of each window
+ * [S, S + SIZE) of the size, and a window [S, e) is the panes from S up
+ * to e. These cache the last window's bounds, so that the tz code runs
+ * only when a time leaves them. */
 #ifndef FWIN_ASSIGN_H
 #define FWIN_ASSIGN_H
 
@@ -54,10 +63,24 @@ struct assigner_ops {
 	int64_t (*last_end)(const struct assigner *, int64_t p);
 };
 
+/* The last windows a calendar assigner computed (all zero: none). */
+struct as_cache {
+	struct cal_cache step;	/* the step (a slide's pane) */
+	struct cal_cache win;	/* cumulate: the window of the size */
+	struct cal_cache cum;	/* cumulate: the step in it */
+};
+
 struct assigner {
 	const struct assigner_ops *ops;
 	int64_t size, step, offset;
-	int64_t pane;		/* gcd(size, step) */
+	int64_t pane;		/* gcd(size, step); 1 when panes vary */
+	/* calendar windows and cumulate */
+	const struct cal_zone *zone;
+	struct cal_unit usize, ustep;
+	int64_t m;		/* a calendar slide's steps per window */
+	int64_t cal_panes;	/* most panes a window spans, about */
+	struct as_cache *cache;	/* the assigner's own: changes in const use */
+	struct as_cache cache_;
 };
 
 /* The assigner of c's window option (rolling mode without one). */
@@ -67,7 +90,7 @@ void assigner_init(struct assigner *a, const struct config *c);
 static inline int64_t
 assigner_panes(const struct assigner *a)
 {
-	return a->size / a->pane;
+	return a->cal_panes > 0 ? a->cal_panes : a->size / a->pane;
 }
 
 /* The greatest common divisor of a, b > 0. */
