@@ -402,6 +402,7 @@ parse_count_window(struct config *c, const char *arg)
 /* Options that a config does not hold. */
 struct cli_extra {
 	const char *state, *inspect;
+	const char *tz;		/* opened once options are read */
 };
 
 /* Applies one option (not an aggregate, --help or --version). */
@@ -456,14 +457,9 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		    c->out_time == TF_STRPTIME)
 			usage_error("--output-time: unknown format '%s'", optarg);
 		break;
-	case O_TZ: {
-		const char *why = "";
-
-		if (cal_zone_open(&c->zone, optarg, &why) != 0)
-			usage_error("--tz: %s '%s' (an IANA name such as "
-			    "Europe/Berlin, UTC or local)", why, optarg);
+	case O_TZ:
+		x->tz = optarg;
 		break;
-	}
 	case O_TUMBLE:
 		set_window(c, WK_TUMBLE, "--tumble");
 		c->size = c->step = window_span("--tumble", optarg, &c->usize);
@@ -562,14 +558,12 @@ int
 fwin_cli(int argc, char **argv)
 {
 	struct config c;
-	struct cli_extra x = { NULL, NULL };
+	struct cli_extra x = { NULL, NULL, "UTC" };
 	const char *why = "";
 	int ch, status;
 	struct stat sb;
 
 	memset(&c, 0, sizeof(c));
-	if (cal_zone_open(&c.zone, "UTC", &why) != 0)
-		usage_error("%s", why);
 	c.delim = -1;
 	c.flush = -1;
 	c.time_fmt = TF_AUTO;
@@ -607,6 +601,10 @@ fwin_cli(int argc, char **argv)
 		if (stat(x.state, &sb) == 0)
 			c.restore = x.state;
 	}
+	/* the zone is opened once: "local" reads TZ, which opening sets */
+	if (cal_zone_open(&c.zone, x.tz, &why) != 0)
+		usage_error("--tz: %s '%s' (an IANA name such as "
+		    "Europe/Berlin, UTC or local)", why, x.tz);
 	if (c.new_input && c.restore == NULL)
 		usage_error("--new-input needs --restore or --state");
 	if (c.offset != 0 && (c.wkind == WK_TUMBLE || c.wkind == WK_SLIDE ||
