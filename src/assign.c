@@ -332,23 +332,48 @@ cum_last_end(const struct assigner *a, int64_t p)
 	return cum_step(a, p, &c) == AS_OK ? a->cache->win.hi : INT64_MAX;
 }
 
+/* Cuts for kept folds (slide.h): a calendar slide's window [s, e) is one
+ * window of the size long, so it holds one start of the size's windows,
+ * the largest <= e; a cumulating window [S, e) holds S, or is the whole
+ * window [S, E) and holds E. */
+static int64_t
+cal_cut(const struct assigner *a, int64_t end)
+{
+	struct cal_cache c;
+
+	if (cal_floor(a->zone, a->usize, a->offset, end, &c) != 0)
+		return INT64_MIN;
+	return c.lo;
+}
+
+static int64_t
+cum_cut(const struct assigner *a, int64_t end)
+{
+	struct cal_cache c;
+
+	if (cum_step(a, end - 1, &c) != AS_OK)
+		return INT64_MIN;
+	return end == a->cache->win.hi ? end : a->cache->win.lo;
+}
+
 static const struct assigner_ops grid_ops = {
-	AS_PANES, grid_assign, grid_start, grid_end_after, grid_last_end
+	AS_PANES, grid_assign, grid_start, grid_end_after, grid_last_end, NULL
 };
 static const struct assigner_ops session_ops = {
-	AS_MERGING, session_assign, grid_start, never, never
+	AS_MERGING, session_assign, grid_start, never, never, NULL
 };
 static const struct assigner_ops count_ops = {
-	AS_ARRIVAL, count_assign, grid_start, count_end_after, count_last_end
+	AS_ARRIVAL, count_assign, grid_start, count_end_after, count_last_end,
+	NULL
 };
 static const struct assigner_ops cal_ops = {
-	AS_PANES, cal_assign, cal_start, cal_end_after, cal_last_end
+	AS_PANES, cal_assign, cal_start, cal_end_after, cal_last_end, cal_cut
 };
 static const struct assigner_ops cum_ops = {
-	AS_PANES, cum_assign, cum_start, cum_end_after, cum_last_end
+	AS_PANES, cum_assign, cum_start, cum_end_after, cum_last_end, cum_cut
 };
 static const struct assigner_ops rolling_ops = {
-	AS_ROLLING, rolling_assign, grid_start, never, never
+	AS_ROLLING, rolling_assign, grid_start, never, never, NULL
 };
 
 /* Days and weeks in UTC as a fixed span, and its grid's origin: weeks
@@ -372,6 +397,39 @@ utc_fixed(const struct config *c, const struct cal_unit *u, int64_t *ns,
 	return 1;
 }
 
+/* A unit's length: exact for fixed ones, days and weeks; 31 days a
+ * month. */
+static __int128
+about_ns(const struct cal_unit *u)
+{
+	const __int128 day = 86400 * NS_PER_S;
+
+	switch (u->kind) {
+	case CAL_DAY:
+		return u->n * day;
+	case CAL_WEEK:
+		return u->n * 7 * day;
+	case CAL_MONTH:
+		return u->n * 31 * day;
+	default:
+		return u->n;
+	}
+}
+
+/* How many steps a window of the size holds: exactly, for steps of its
+ * family (days, weeks; months), at most for a fixed step (its last one
+ * is cut at the window's end). */
+static int64_t
+about_panes(const struct cal_unit *size, const struct cal_unit *step)
+{
+	__int128 n;
+
+	if (size->kind == CAL_MONTH && step->kind == CAL_MONTH)
+		return size->n / step->n;
+	n = (about_ns(size) + about_ns(step) - 1) / about_ns(step);
+	return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
 /* Calendar windows of --tumble and --slide, and --cumulate. */
 static void
 calendar_init(struct assigner *a, const struct config *c)
@@ -383,14 +441,13 @@ calendar_init(struct assigner *a, const struct config *c)
 	memset(a->cache, 0, sizeof(*a->cache));
 	a->offset = c->offset;
 	a->size = a->step = a->pane = 1;
-	a->cal_panes = 1;	/* panes are folded one by one */
 	if (c->wkind == WK_CUMULATE) {
 		a->ops = &cum_ops;
+		a->cal_panes = about_panes(&c->usize, &c->ustep);
 		return;
 	}
 	a->ops = &cal_ops;
-	a->m = (c->usize.kind == CAL_WEEK ? 7 : 1) * c->usize.n /
-	    ((c->ustep.kind == CAL_WEEK ? 7 : 1) * c->ustep.n);
+	a->m = a->cal_panes = about_panes(&c->usize, &c->ustep);
 }
 
 void

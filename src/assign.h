@@ -61,6 +61,9 @@ struct assigner_ops {
 	int64_t (*end_after)(const struct assigner *, int64_t after);
 	/* The end of the last window holding the pane that starts at p. */
 	int64_t (*last_end)(const struct assigner *, int64_t p);
+	/* Windows whose length varies: the cut of the window ending at end
+	 * for kept folds (slide_fold_at); NULL: the grid of the size. */
+	int64_t (*cut)(const struct assigner *, int64_t end);
 };
 
 /* The last windows a calendar assigner computed (all zero: none). */
