@@ -299,10 +299,13 @@ parse_size_step(struct config *c, const char *opt, const char *arg)
 		return;		/* fixed: any STEP, gaps too */
 	if (c->wkind == WK_CUMULATE && fs != 0 && ft == 0)
 		return;		/* the last step ends at the window's end */
+	if (c->wkind == WK_CUMULATE && fs == 2 && c->ustep.kind == CAL_DAY &&
+	    c->ustep.n == 1)
+		return;		/* every month is whole days */
 	if (fs != ft)
 		usage_error("%s: '%s': %s", opt, arg, c->wkind == WK_CUMULATE ?
 		    "STEP must be of SIZE's family (fixed; d, w; mo, q, y), "
-		    "or fixed with a calendar SIZE" :
+		    "1d with months, or fixed with a calendar SIZE" :
 		    "SIZE and STEP must both be fixed durations, both days "
 		    "or weeks (d, w), or both months (mo, q, y); a fixed day "
 		    "is 24h");

@@ -301,8 +301,9 @@ rows() {
 	usage --slide 1mo,1w "--slide: '1mo,1w': SIZE and STEP must both be fixed durations, both days or weeks (d, w), or both months (mo, q, y); a fixed day is 24h"
 	usage --slide 1w,3d "--slide: '1w,3d': STEP must divide SIZE"
 	usage --slide 1y,5mo "--slide: '1y,5mo': STEP must divide SIZE"
-	usage --cumulate 1mo,1d "--cumulate: '1mo,1d': STEP must be of SIZE's family (fixed; d, w; mo, q, y), or fixed with a calendar SIZE"
-	usage --cumulate 1h,1d "--cumulate: '1h,1d': STEP must be of SIZE's family (fixed; d, w; mo, q, y), or fixed with a calendar SIZE"
+	usage --cumulate 1mo,1w "--cumulate: '1mo,1w': STEP must be of SIZE's family (fixed; d, w; mo, q, y), 1d with months, or fixed with a calendar SIZE"
+	usage --cumulate 1q,2d "--cumulate: '1q,2d': STEP must be of SIZE's family (fixed; d, w; mo, q, y), 1d with months, or fixed with a calendar SIZE"
+	usage --cumulate 1h,1d "--cumulate: '1h,1d': STEP must be of SIZE's family (fixed; d, w; mo, q, y), 1d with months, or fixed with a calendar SIZE"
 	usage --cumulate 10m,3m "--cumulate: '10m,3m': STEP must divide SIZE"
 	usage --cumulate 10m "--cumulate: '10m' is not SIZE,STEP"
 	usage --cumulate 10m,2m --tumble 1m "--cumulate and --tumble cannot be used together"
@@ -362,7 +363,7 @@ rows() {
 	assert_line --index 24 "$(rows 2026-10-25T00:00:00+02:00 2026-10-26T00:00:00+01:00 2)"
 }
 
-@test "--cumulate 1mo,1w is refused; 1w,1d and 1y,1q cumulate on the calendar" {
+@test "--cumulate 1w,1d and 1y,1q cumulate on the calendar" {
 	printf '%s\n' 2026-03-24T12:00:00Z 2026-03-26T12:00:00Z > in
 	ok -t 1 --tz Europe/Berlin --cumulate 1w,1d in
 	assert_output "$(rows \
@@ -435,4 +436,28 @@ rows() {
 	assert_equal "$stderr" "fwin: s.ckpt was made with --tumble 1w (weeks from Monday), not --tumble 1w"
 	ok -t 1 --tumble 1w --state s.ckpt --flush in
 	assert_output "$(rows 2026-03-23T00:00:00Z 2026-03-30T00:00:00Z 1)"
+}
+
+@test "the man page's CALENDAR TIME examples" {
+	printf '%s\n' ts,shop,amount 2026-03-28T10:00:00+01:00,berlin,120 \
+		2026-03-29T10:00:00+02:00,berlin,50 2026-03-29T23:30:00,berlin,30 > sales.csv
+	ok --csv -H -t ts -k shop --tz Europe/Berlin --tumble 1d --sum amount sales.csv
+	assert_output 'window_start,window_end,shop,sum_amount
+2026-03-28T00:00:00+01:00,2026-03-29T00:00:00+01:00,berlin,120
+2026-03-29T00:00:00+01:00,2026-03-30T00:00:00+02:00,berlin,80'
+	ok --csv -H -t ts --tz Europe/Berlin --tumble 1mo --sum amount sales.csv
+	assert_output 'window_start,window_end,sum_amount
+2026-03-01T00:00:00+01:00,2026-04-01T00:00:00+02:00,200'
+	ok --csv -H -t ts --tz Europe/Berlin --cumulate 1mo,1d --sum amount sales.csv
+	assert_line --index 0 'window_start,window_end,sum_amount'
+	assert_line --index 1 '2026-03-01T00:00:00+01:00,2026-03-29T00:00:00+01:00,120'
+	assert_line --index 2 '2026-03-01T00:00:00+01:00,2026-03-30T00:00:00+02:00,200'
+	assert_line --index 3 '2026-03-01T00:00:00+01:00,2026-03-31T00:00:00+02:00,200'
+	assert_line --index 4 '2026-03-01T00:00:00+01:00,2026-04-01T00:00:00+02:00,200'
+	assert_equal "${#lines[@]}" 5
+	printf '%s\n' '28/03/2026 23:30' '29/03/2026 00:30' > bookings.log
+	ok -d '|' -t 1 --time-format '%d/%m/%Y %H:%M' --tz Europe/Berlin --tumble 1d bookings.log
+	assert_output "$(rows \
+		2026-03-28T00:00:00+01:00 2026-03-29T00:00:00+01:00 1 \
+		2026-03-29T00:00:00+01:00 2026-03-30T00:00:00+02:00 1)"
 }
