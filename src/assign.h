@@ -21,7 +21,7 @@
  * windows (--cumulate) have panes of STEP from the start S of each window
  * [S, S + SIZE) of the size, and a window [S, e) is the panes from S up
  * to e. These cache the last window's bounds, so that the tz code runs
- * only when a time leaves them. */
+ * only when a time leaves them: an assigner is for one thread. */
 #ifndef FWIN_ASSIGN_H
 #define FWIN_ASSIGN_H
 
