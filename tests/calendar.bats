@@ -350,6 +350,15 @@ rows() {
 	assert_equal "$(cat late)" "3"
 }
 
+@test "--cumulate with --allowed-lateness: a late record fires its fired windows again" {
+	# 3 comes at W = 12: [0,5) and [0,10) fired, but are kept 10s more;
+	# 7 comes at W = 26: both have expired, it is late
+	printf '%s\n' 1 12 3 26 7 > in
+	ok -t 1 --cumulate 10s,5s --allowed-lateness 10s --late-file late in
+	assert_output "$(rows 0 5 1 0 10 1 0 5 2 0 10 2 10 15 1 10 20 1 20 30 1)"
+	assert_equal "$(cat late)" "7"
+}
+
 @test "--cumulate 1d,1h: a 25-hour day in Europe/Berlin has 25 windows" {
 	printf '%s\n' 2026-10-25T00:30:00 2026-10-25T23:30:00 > in
 	ok -t 1 --tz Europe/Berlin --cumulate 1d,1h --output-time s in
