@@ -339,11 +339,14 @@ cum_last_end(const struct assigner *a, int64_t p)
 static int64_t
 cal_cut(const struct assigner *a, int64_t end)
 {
-	struct cal_cache c;
+	struct cal_cache *k = &a->cache->win;	/* of the size, here */
 
-	if (cal_floor(a->zone, a->usize, a->offset, end, &c) != 0)
+	if (!cal_cached(k, end) &&
+	    cal_floor(a->zone, a->usize, a->offset, end, k) != 0) {
+		memset(k, 0, sizeof(*k));
 		return INT64_MIN;
-	return c.lo;
+	}
+	return k->lo;
 }
 
 static int64_t
@@ -384,6 +387,7 @@ utc_fixed(const struct config *c, const struct cal_unit *u, int64_t *ns,
     int64_t *offset)
 {
 	const int64_t day = 86400 * NS_PER_S;
+	int64_t o;
 
 	if (u->kind == CAL_FIXED)
 		return 1;
@@ -391,9 +395,11 @@ utc_fixed(const struct config *c, const struct cal_unit *u, int64_t *ns,
 		return 0;
 	*ns = u->n * (u->kind == CAL_WEEK ? 7 : 1) * day;
 	/* the grid repeats every step (7 days): keep the origin in range */
-	if (u->kind == CAL_WEEK &&
-	    __builtin_sub_overflow(*offset, 3 * day, offset))
-		*offset += 4 * day;
+	if (u->kind == CAL_WEEK) {
+		if (__builtin_sub_overflow(*offset, 3 * day, &o))
+			o = *offset + 4 * day;
+		*offset = o;
+	}
 	return 1;
 }
 

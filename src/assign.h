@@ -69,7 +69,7 @@ struct assigner_ops {
 /* The last windows a calendar assigner computed (all zero: none). */
 struct as_cache {
 	struct cal_cache step;	/* the step (a slide's pane) */
-	struct cal_cache win;	/* cumulate: the window of the size */
+	struct cal_cache win;	/* the window of the size (cumulate, cuts) */
 	struct cal_cache cum;	/* cumulate: the step in it */
 };
 
