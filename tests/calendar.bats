@@ -122,6 +122,12 @@ rows() {
 	assert_output "$(rows \
 		1959-12-28T00:00:00Z 1960-01-11T00:00:00Z 1 \
 		1969-12-29T00:00:00Z 1970-01-12T00:00:00Z 3)"
+	# --offset -1d: weeks from Sunday
+	ok -t 1 --tumble 1w --offset -1d in
+	assert_output "$(rows \
+		1959-12-27T00:00:00Z 1960-01-03T00:00:00Z 1 \
+		1969-12-28T00:00:00Z 1970-01-04T00:00:00Z 1 \
+		1970-01-04T00:00:00Z 1970-01-11T00:00:00Z 2)"
 }
 
 @test "a week in Europe/Berlin that springs forward lasts 167 hours" {
