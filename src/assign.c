@@ -1,6 +1,8 @@
 /* assign: the window assigners; see assign.h. Intermediate values are
  * computed in 128 bits so that times near the int64 limits are judged,
  * not wrapped. */
+#include <string.h>
+
 #include "assign.h"
 #include "util.h"
 
@@ -197,31 +199,284 @@ never(const struct assigner *a, int64_t t)
 	return INT64_MAX;
 }
 
+/* --- calendar windows: a slide of m steps, one starting at each --- */
+
+/* The step that holds t, from the cache when t is in it. */
+static int
+cal_step(const struct assigner *a, int64_t t, struct cal_cache *c)
+{
+	struct cal_cache *k = &a->cache->step;
+
+	if (!cal_cached(k, t)) {
+		if (cal_floor(a->zone, a->ustep, a->offset, t, c) != 0)
+			return AS_RANGE;
+		*k = *c;
+	} else
+		*c = *k;
+	return AS_OK;
+}
+
+/* The windows of t start at the m steps up to t's: the first ends with
+ * t's step, the last m steps after t's step starts. */
+static int
+cal_assign(const struct assigner *a, int64_t t, struct span *sp)
+{
+	struct cal_cache c;
+	int64_t last;
+
+	if (cal_step(a, t, &c) != AS_OK)
+		return AS_RANGE;
+	if (a->m == 1)
+		last = c.hi;
+	else if (cal_add(a->zone, a->ustep, a->offset, c.i, a->m, &last) != 0 ||
+	    last == INT64_MAX)
+		return AS_RANGE;
+	sp->pane = c.lo;
+	sp->pane_end = sp->first_end = c.hi;
+	sp->last_end = last;
+	return AS_OK;
+}
+
+/* A window's end is the end of its last step: m steps back from that. */
+static int64_t
+cal_start(const struct assigner *a, int64_t end)
+{
+	struct cal_cache c;
+	int64_t start;
+
+	if (cal_step(a, end - 1, &c) != AS_OK)
+		return INT64_MIN;
+	if (a->m == 1)
+		return c.lo;
+	if (cal_add(a->zone, a->ustep, a->offset, c.i, 1 - a->m, &start) != 0)
+		return INT64_MIN;
+	return start;
+}
+
+/* Ends are the ends of steps. */
+static int64_t
+cal_end_after(const struct assigner *a, int64_t after)
+{
+	struct cal_cache c;
+
+	return cal_step(a, after, &c) == AS_OK ? c.hi : INT64_MAX;
+}
+
+static int64_t
+cal_last_end(const struct assigner *a, int64_t p)
+{
+	struct span sp;
+
+	return cal_assign(a, p, &sp) == AS_OK ? sp.last_end : INT64_MAX;
+}
+
+/* --- cumulating windows --- */
+
+/* The window of the size that holds t, and the step in it. */
+static int
+cum_step(const struct assigner *a, int64_t t, struct cal_cache *c)
+{
+	struct as_cache *k = a->cache;
+
+	if (cal_cached(&k->cum, t)) {
+		*c = k->cum;
+		return AS_OK;
+	}
+	if (!cal_cached(&k->win, t) &&
+	    cal_floor(a->zone, a->usize, a->offset, t, &k->win) != 0) {
+		memset(k, 0, sizeof(*k));
+		return AS_RANGE;
+	}
+	if (cal_cumulate(a->zone, a->ustep, a->offset, &k->win, t, c) != 0) {
+		memset(&k->cum, 0, sizeof(k->cum));
+		return AS_RANGE;
+	}
+	k->cum = *c;
+	return AS_OK;
+}
+
+/* t is in the windows of its step's end and every one after it, up to
+ * the end of the window of the size. */
+static int
+cum_assign(const struct assigner *a, int64_t t, struct span *sp)
+{
+	struct cal_cache c;
+
+	if (cum_step(a, t, &c) != AS_OK)
+		return AS_RANGE;
+	sp->pane = c.lo;
+	sp->pane_end = sp->first_end = c.hi;
+	sp->last_end = a->cache->win.hi;
+	return AS_OK;
+}
+
+/* Every window starts where the window of the size does. */
+static int64_t
+cum_start(const struct assigner *a, int64_t end)
+{
+	struct cal_cache c;
+
+	return cum_step(a, end - 1, &c) == AS_OK ? a->cache->win.lo : INT64_MIN;
+}
+
+static int64_t
+cum_end_after(const struct assigner *a, int64_t after)
+{
+	struct cal_cache c;
+
+	return cum_step(a, after, &c) == AS_OK ? c.hi : INT64_MAX;
+}
+
+static int64_t
+cum_last_end(const struct assigner *a, int64_t p)
+{
+	struct cal_cache c;
+
+	return cum_step(a, p, &c) == AS_OK ? a->cache->win.hi : INT64_MAX;
+}
+
+/* Cuts for kept folds (slide.h): a calendar slide's window [s, e) is one
+ * window of the size long, so it holds one start of the size's windows,
+ * the largest <= e; a cumulating window [S, e) holds S, or is the whole
+ * window [S, E) and holds E. */
+static int64_t
+cal_cut(const struct assigner *a, int64_t end)
+{
+	struct cal_cache *k = &a->cache->win;	/* of the size, here */
+
+	if (!cal_cached(k, end) &&
+	    cal_floor(a->zone, a->usize, a->offset, end, k) != 0) {
+		memset(k, 0, sizeof(*k));
+		return INT64_MIN;
+	}
+	return k->lo;
+}
+
+static int64_t
+cum_cut(const struct assigner *a, int64_t end)
+{
+	struct cal_cache c;
+
+	if (cum_step(a, end - 1, &c) != AS_OK)
+		return INT64_MIN;
+	return end == a->cache->win.hi ? end : a->cache->win.lo;
+}
+
 static const struct assigner_ops grid_ops = {
-	AS_PANES, grid_assign, grid_start, grid_end_after, grid_last_end
+	AS_PANES, grid_assign, grid_start, grid_end_after, grid_last_end, NULL
 };
 static const struct assigner_ops session_ops = {
-	AS_MERGING, session_assign, grid_start, never, never
+	AS_MERGING, session_assign, grid_start, never, never, NULL
 };
 static const struct assigner_ops count_ops = {
-	AS_ARRIVAL, count_assign, grid_start, count_end_after, count_last_end
+	AS_ARRIVAL, count_assign, grid_start, count_end_after, count_last_end,
+	NULL
+};
+static const struct assigner_ops cal_ops = {
+	AS_PANES, cal_assign, cal_start, cal_end_after, cal_last_end, cal_cut
+};
+static const struct assigner_ops cum_ops = {
+	AS_PANES, cum_assign, cum_start, cum_end_after, cum_last_end, cum_cut
 };
 static const struct assigner_ops rolling_ops = {
-	AS_ROLLING, rolling_assign, grid_start, never, never
+	AS_ROLLING, rolling_assign, grid_start, never, never, NULL
 };
 static const struct assigner_ops global_ops = {
-	AS_GLOBAL, rolling_assign, grid_start, never, never
+	AS_GLOBAL, rolling_assign, grid_start, never, never, NULL
 };
+
+/* Days and weeks in UTC as a fixed span, and its grid's origin: weeks
+ * count from Monday 1969-12-29, three days before the epoch. Returns
+ * whether u is one. */
+static int
+utc_fixed(const struct config *c, const struct cal_unit *u, int64_t *ns,
+    int64_t *offset)
+{
+	const int64_t day = 86400 * NS_PER_S;
+	int64_t o;
+
+	if (u->kind == CAL_FIXED)
+		return 1;
+	if (!c->zone.utc || u->kind == CAL_MONTH)
+		return 0;
+	*ns = u->n * (u->kind == CAL_WEEK ? 7 : 1) * day;
+	/* the grid repeats every step (7 days): keep the origin in range */
+	if (u->kind == CAL_WEEK) {
+		if (__builtin_sub_overflow(*offset, 3 * day, &o))
+			o = *offset + 4 * day;
+		*offset = o;
+	}
+	return 1;
+}
+
+/* A unit's length: exact for fixed ones, days and weeks; 31 days a
+ * month. */
+static __int128
+about_ns(const struct cal_unit *u)
+{
+	const __int128 day = 86400 * NS_PER_S;
+
+	switch (u->kind) {
+	case CAL_DAY:
+		return u->n * day;
+	case CAL_WEEK:
+		return u->n * 7 * day;
+	case CAL_MONTH:
+		return u->n * 31 * day;
+	default:
+		return u->n;
+	}
+}
+
+/* How many steps a window of the size holds: exactly, for steps of its
+ * family (days, weeks; months), at most for a fixed step (its last one
+ * is cut at the window's end). */
+static int64_t
+about_panes(const struct cal_unit *size, const struct cal_unit *step)
+{
+	__int128 n;
+
+	if (size->kind == CAL_MONTH && step->kind == CAL_MONTH)
+		return size->n / step->n;
+	n = (about_ns(size) + about_ns(step) - 1) / about_ns(step);
+	return n > INT64_MAX ? INT64_MAX : (int64_t)n;
+}
+
+/* Calendar windows of --tumble and --slide, and --cumulate. */
+static void
+calendar_init(struct assigner *a, const struct config *c)
+{
+	a->zone = &c->zone;
+	a->usize = c->usize;
+	a->ustep = c->ustep;
+	a->cache = &a->cache_;
+	memset(a->cache, 0, sizeof(*a->cache));
+	a->offset = c->offset;
+	a->size = a->step = a->pane = 1;
+	if (c->wkind == WK_CUMULATE) {
+		a->ops = &cum_ops;
+		a->cal_panes = about_panes(&c->usize, &c->ustep);
+		return;
+	}
+	a->ops = &cal_ops;
+	a->m = a->cal_panes = about_panes(&c->usize, &c->ustep);
+}
 
 void
 assigner_init(struct assigner *a, const struct config *c)
 {
+	int64_t origin = 0;
 	static const struct assigner_ops *const by_kind[] = {
 		[WK_NONE] = &rolling_ops, [WK_TUMBLE] = &grid_ops,
 		[WK_SLIDE] = &grid_ops, [WK_SESSION] = &session_ops,
 		[WK_COUNT] = &count_ops, [WK_GLOBAL] = &global_ops,
 	};
 
+	memset(a, 0, sizeof(*a));
+	if (c->wkind == WK_CUMULATE) {
+		calendar_init(a, c);
+		return;
+	}
 	a->ops = by_kind[c->wkind];
 	a->offset = 0;
 	a->size = a->step = a->pane = 1;
@@ -231,7 +486,14 @@ assigner_init(struct assigner *a, const struct config *c)
 		a->size = c->size;
 		a->step = c->step;
 		a->offset = c->offset;
+		/* the step's origin is the grid's; the size's is not used */
+		if (!utc_fixed(c, &c->usize, &a->size, &origin) ||
+		    !utc_fixed(c, &c->ustep, &a->step, &a->offset)) {
+			calendar_init(a, c);
+			return;
+		}
 		break;
+	case WK_CUMULATE:
 	case WK_SESSION:
 		a->size = a->step = c->size;
 		break;

@@ -13,8 +13,17 @@
  * Count windows are a grid over a key's arrival numbers. Rolling mode is
  * one pane per key that never fires by time; the global window (Flink's
  * GlobalWindows) one per key that fires at the end of input. All division
- * floors, and
- * intermediate values that could overflow are computed in 128 bits. */
+ * floors, and intermediate values that could overflow are computed in 128
+ * bits.
+ *
+ * Calendar windows (man page: CALENDAR TIME) follow the wall clock of
+ * --tz (calendar.h): a slide of m steps has the step as its pane, and its
+ * windows start at every step; a tumbling window is a slide of one step.
+ * In UTC, days and weeks are a grid like any fixed span. Cumulating
+ * windows (--cumulate) have panes of STEP from the start S of each window
+ * [S, S + SIZE) of the size, and a window [S, e) is the panes from S up
+ * to e. These cache the last window's bounds, so that the tz code runs
+ * only when a time leaves them: an assigner is for one thread. */
 #ifndef FWIN_ASSIGN_H
 #define FWIN_ASSIGN_H
 
@@ -55,12 +64,29 @@ struct assigner_ops {
 	int64_t (*end_after)(const struct assigner *, int64_t after);
 	/* The end of the last window holding the pane that starts at p. */
 	int64_t (*last_end)(const struct assigner *, int64_t p);
+	/* Windows whose length varies: the cut of the window ending at end
+	 * for kept folds (slide_fold_at); NULL: the grid of the size. */
+	int64_t (*cut)(const struct assigner *, int64_t end);
+};
+
+/* The last windows a calendar assigner computed (all zero: none). */
+struct as_cache {
+	struct cal_cache step;	/* the step (a slide's pane) */
+	struct cal_cache win;	/* the window of the size (cumulate, cuts) */
+	struct cal_cache cum;	/* cumulate: the step in it */
 };
 
 struct assigner {
 	const struct assigner_ops *ops;
 	int64_t size, step, offset;
-	int64_t pane;		/* gcd(size, step) */
+	int64_t pane;		/* gcd(size, step); 1 when panes vary */
+	/* calendar windows and cumulate */
+	const struct cal_zone *zone;
+	struct cal_unit usize, ustep;
+	int64_t m;		/* a calendar slide's steps per window */
+	int64_t cal_panes;	/* most panes a window spans, about */
+	struct as_cache *cache;	/* the assigner's own: changes in const use */
+	struct as_cache cache_;
 };
 
 /* The assigner of c's window option (rolling mode without one). */
@@ -70,7 +96,7 @@ void assigner_init(struct assigner *a, const struct config *c);
 static inline int64_t
 assigner_panes(const struct assigner *a)
 {
-	return a->size / a->pane;
+	return a->cal_panes > 0 ? a->cal_panes : a->size / a->pane;
 }
 
 /* The greatest common divisor of a, b > 0. */

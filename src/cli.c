@@ -27,6 +27,7 @@ enum {
 	O_TOP, O_TOPBY, O_EMITEVERY,
 	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
+	O_TZ, O_CUMULATE,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
 };
 
@@ -41,9 +42,11 @@ static const struct option baseopts[] = {
 	{ "time",		required_argument,	NULL, 't' },
 	{ "time-format",	required_argument,	NULL, O_TIMEFMT },
 	{ "output-time",	required_argument,	NULL, O_OUTTIME },
+	{ "tz",			required_argument,	NULL, O_TZ },
 	{ "tumble",		required_argument,	NULL, O_TUMBLE },
 	{ "slide",		required_argument,	NULL, O_SLIDE },
 	{ "session",		required_argument,	NULL, O_SESSION },
+	{ "cumulate",		required_argument,	NULL, O_CUMULATE },
 	{ "count-window",	required_argument,	NULL, O_COUNTWIN },
 	{ "offset",		required_argument,	NULL, O_OFFSET },
 	{ "lateness",		required_argument,	NULL, 'l' },
@@ -134,13 +137,16 @@ usage(FILE *fp)
 "  -t, --time FIELD         event time from FIELD (default: the wall clock)\n"
 "  --time-format F          auto, s, ms, us, ns, iso, or a strptime format\n"
 "  --output-time F          auto, s, ms, us, ns, iso\n"
+"  --tz ZONE                time zone: IANA name, UTC (default), local\n"
 "Windows:\n"
 "  --tumble SIZE            tumbling windows\n"
 "  --slide SIZE,STEP        sliding windows\n"
+"  --cumulate SIZE,STEP     growing windows [S, S+STEP), [S, S+2*STEP), ...\n"
 "  --session GAP            session windows per key\n"
 "  --count-window N[,SLIDE] count windows per key (by arrival)\n"
 "  (no window option: rolling mode, a running aggregate per record)\n"
 "  --offset D               shift window alignment\n"
+"  (SIZE, STEP: a duration or d, w, mo, q, y on the --tz calendar)\n"
 "  -l, --lateness D         bounded out-of-orderness of the watermark\n"
 "  --allowed-lateness A     keep fired windows until W >= end + A\n"
 "  --late-file FILE         append dropped late records to FILE\n"
@@ -220,16 +226,104 @@ close_stdout(void)
 	return 0;
 }
 
+/* A duration, or with TF_CAL in flags a window size or step (calendar
+ * units too); a malformed one's message lists the units. */
+static struct cal_unit
+span(const char *opt, const char *s, int flags, int positive)
+{
+	struct cal_unit u;
+
+	switch (tf_parse_span(s, flags, &u)) {
+	case 0:
+		break;
+	case TF_EBIG:
+		usage_error("%s: '%s' is too large", opt, s);
+	case TF_ECAL:
+		usage_error("%s: '%s': mo, q and y are only for window sizes "
+		    "and steps (units here: " TF_UNITS ")", opt, s);
+	default:
+		usage_error("%s: bad duration '%s' (units: %s)", opt, s,
+		    (flags & TF_CAL) ? TF_SPAN_UNITS : TF_UNITS);
+	}
+	if (positive && u.n <= 0)
+		usage_error("%s: '%s' must be greater than zero", opt, s);
+	return u;
+}
+
 static int64_t
 duration(const char *opt, const char *s, int allow_neg, int positive)
 {
-	int64_t ns;
+	return span(opt, s, allow_neg ? TF_NEG : 0, positive).n;
+}
 
-	if (tf_parse_duration(s, allow_neg, &ns) != 0)
-		usage_error("%s: bad duration '%s'", opt, s);
-	if (positive && ns <= 0)
-		usage_error("%s: '%s' must be greater than zero", opt, s);
-	return ns;
+/* A window size or step: c->size / c->step get its length when it has
+ * one (a fixed span, days, weeks), 0 for months. */
+static int64_t
+window_span(const char *opt, const char *s, struct cal_unit *u)
+{
+	*u = span(opt, s, TF_CAL, 1);
+	switch (u->kind) {
+	case CAL_FIXED:
+		return u->n;
+	case CAL_DAY:
+		return u->n * 86400 * NS_PER_S;	/* tf_parse_span: it fits */
+	case CAL_WEEK:
+		return u->n * 7 * 86400 * NS_PER_S;
+	default:
+		return 0;
+	}
+}
+
+/* The family of a unit: fixed, days and weeks, months. */
+static int
+family(const struct cal_unit *u)
+{
+	return u->kind == CAL_FIXED ? 0 : u->kind == CAL_MONTH ? 2 : 1;
+}
+
+/* Days or months of a calendar unit. */
+static int64_t
+civil_len(const struct cal_unit *u)
+{
+	return u->kind == CAL_WEEK ? 7 * u->n : u->n;
+}
+
+/* SIZE,STEP of --slide and --cumulate (man page: CALENDAR TIME): of one
+ * family, STEP dividing SIZE; --cumulate also takes a calendar SIZE with
+ * a fixed STEP. */
+static void
+parse_size_step(struct config *c, const char *opt, const char *arg)
+{
+	char *copy = strdup(arg), *comma;
+	int fs, ft;
+
+	if (copy == NULL)
+		fwin_oom();
+	if ((comma = strchr(copy, ',')) == NULL)
+		usage_error("%s: '%s' is not SIZE,STEP", opt, arg);
+	*comma = '\0';
+	c->size = window_span(opt, copy, &c->usize);
+	c->step = window_span(opt, comma + 1, &c->ustep);
+	free(copy);
+	fs = family(&c->usize);
+	ft = family(&c->ustep);
+	if (c->wkind == WK_SLIDE && fs == 0 && ft == 0)
+		return;		/* fixed: any STEP, gaps too */
+	if (c->wkind == WK_CUMULATE && fs != 0 && ft == 0)
+		return;		/* the last step ends at the window's end */
+	if (c->wkind == WK_CUMULATE && fs == 2 && c->ustep.kind == CAL_DAY &&
+	    c->ustep.n == 1)
+		return;		/* every month is whole days */
+	if (fs != ft)
+		usage_error("%s: '%s': %s", opt, arg, c->wkind == WK_CUMULATE ?
+		    "STEP must be of SIZE's family (fixed; d, w; mo, q, y), "
+		    "1d with months, or fixed with a calendar SIZE" :
+		    "SIZE and STEP must both be fixed durations, both days "
+		    "or weeks (d, w), or both months (mo, q, y); a fixed day "
+		    "is 24h");
+	if (fs == 0 ? c->size % c->step != 0 :
+	    civil_len(&c->usize) % civil_len(&c->ustep) != 0)
+		usage_error("%s: '%s': STEP must divide SIZE", opt, arg);
 }
 
 static void
@@ -289,21 +383,6 @@ set_window(struct config *c, enum wkind k, const char *opt)
 	first = opt;
 }
 
-static void
-parse_slide(struct config *c, const char *arg)
-{
-	char *copy = strdup(arg), *comma;
-
-	if (copy == NULL)
-		fwin_oom();
-	if ((comma = strchr(copy, ',')) == NULL)
-		usage_error("--slide: '%s' is not SIZE,STEP", arg);
-	*comma = '\0';
-	c->size = duration("--slide", copy, 0, 1);
-	c->step = duration("--slide", comma + 1, 0, 1);
-	free(copy);
-}
-
 /* A count: decimal digits only, 1 to 2^32. */
 static uint64_t
 count_value(const char *opt, const char *s)
@@ -337,11 +416,13 @@ parse_top_by(struct config *c, const char *arg)
 static void
 check_firing(const struct config *c)
 {
-	if (c->fill && c->wkind != WK_TUMBLE && c->wkind != WK_SLIDE)
-		usage_error("--fill needs --tumble or --slide");
+	if (c->fill && c->wkind != WK_TUMBLE && c->wkind != WK_SLIDE &&
+	    c->wkind != WK_CUMULATE)
+		usage_error("--fill needs --tumble, --slide or --cumulate");
 	if (c->emit_every > 0 && (c->wkind == WK_SESSION ||
 	    c->wkind == WK_COUNT || c->wkind == WK_NONE))
-		usage_error("--emit-every needs --tumble, --slide or --global");
+		usage_error("--emit-every needs --tumble, --slide, --cumulate "
+		    "or --global");
 	if (c->emit_every > 0 && c->top_n > 0)
 		usage_error("--top and --emit-every cannot be used together");
 	if (c->top_by != NULL && c->top_n == 0)
@@ -350,7 +431,8 @@ check_firing(const struct config *c)
 		return;
 	if (c->wkind == WK_SESSION || c->wkind == WK_COUNT ||
 	    c->wkind == WK_NONE)
-		usage_error("--top needs --tumble, --slide or --global");
+		usage_error("--top needs --tumble, --slide, --cumulate or "
+		    "--global");
 	if (c->allowed != 0)
 		usage_error("--top and --allowed-lateness cannot be used "
 		    "together: a window's rows fire again one by one");
@@ -374,6 +456,7 @@ parse_count_window(struct config *c, const char *arg)
 /* Options that a config does not hold. */
 struct cli_extra {
 	const char *state, *inspect;
+	const char *tz;		/* opened once options are read */
 };
 
 /* Applies one option (not an aggregate, --help or --version). */
@@ -428,13 +511,21 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		    c->out_time == TF_STRPTIME)
 			usage_error("--output-time: unknown format '%s'", optarg);
 		break;
+	case O_TZ:
+		x->tz = optarg;
+		break;
 	case O_TUMBLE:
 		set_window(c, WK_TUMBLE, "--tumble");
-		c->size = c->step = duration("--tumble", optarg, 0, 1);
+		c->size = c->step = window_span("--tumble", optarg, &c->usize);
+		c->ustep = c->usize;
 		break;
 	case O_SLIDE:
 		set_window(c, WK_SLIDE, "--slide");
-		parse_slide(c, optarg);
+		parse_size_step(c, "--slide", optarg);
+		break;
+	case O_CUMULATE:
+		set_window(c, WK_CUMULATE, "--cumulate");
+		parse_size_step(c, "--cumulate", optarg);
 		break;
 	case O_SESSION:
 		set_window(c, WK_SESSION, "--session");
@@ -536,7 +627,8 @@ int
 fwin_cli(int argc, char **argv)
 {
 	struct config c;
-	struct cli_extra x = { NULL, NULL };
+	struct cli_extra x = { NULL, NULL, "UTC" };
+	const char *why = "";
 	int ch, status;
 	struct stat sb;
 
@@ -578,8 +670,17 @@ fwin_cli(int argc, char **argv)
 		if (stat(x.state, &sb) == 0)
 			c.restore = x.state;
 	}
+	/* the zone is opened once: "local" reads TZ, which opening sets */
+	if (cal_zone_open(&c.zone, x.tz, &why) != 0)
+		usage_error("--tz: %s '%s' (an IANA name such as "
+		    "Europe/Berlin, UTC or local)", why, x.tz);
 	if (c.new_input && c.restore == NULL)
 		usage_error("--new-input needs --restore or --state");
+	if (c.offset != 0 && (c.wkind == WK_TUMBLE || c.wkind == WK_SLIDE ||
+	    c.wkind == WK_CUMULATE) && (c.usize.kind == CAL_MONTH ||
+	    c.ustep.kind == CAL_MONTH))
+		usage_error("--offset cannot shift mo, q or y windows (they "
+		    "start at midnight on the 1st)");
 	check_firing(&c);
 	if (c.naggs == 0)
 		add_agg(&c, agg_lookup("count"), NULL);

@@ -136,6 +136,28 @@ fp_duration(FILE *f, const char *opt, int64_t ns)
 	fprintf(f, "%s %s\n", opt, buf);
 }
 
+/* A window size or step: in UTC, a fixed span or days as before (the
+ * same windows); otherwise as tf_format_span writes it ("1d", "1mo",
+ * "24h"), so that a calendar day and 24 hours differ. */
+static void
+fp_span(char *buf, const struct config *c, const struct cal_unit *u,
+    int64_t ns)
+{
+	if (c->zone.utc && (u->kind == CAL_FIXED || u->kind == CAL_DAY))
+		tf_format_duration(buf, ns);
+	else
+		tf_format_span(buf, u);
+}
+
+/* Weeks started on Thursday (the epoch's weekday) before they followed
+ * the calendar: a checkpoint of those does not pass for these. */
+static const char *
+fp_weeks(const struct config *c)
+{
+	return c->usize.kind == CAL_WEEK || c->ustep.kind == CAL_WEEK ?
+	    " (weeks from Monday)" : "";
+}
+
 char *
 config_fingerprint(const struct config *c)
 {
@@ -170,15 +192,19 @@ config_fingerprint(const struct config *c)
 		fputs("no --time (processing time)\n", f);
 	fprintf(f, "--time-format %s\n", c->time_fmt == TF_STRPTIME ?
 	    c->strp : tf_name(c->time_fmt));
+	if (!c->zone.utc)
+		fprintf(f, "--tz %s\n", c->zone.name);
 	switch (c->wkind) {
 	case WK_TUMBLE:
-		tf_format_duration(buf, c->size);
-		fprintf(f, "--tumble %s\n", buf);
+		fp_span(buf, c, &c->usize, c->size);
+		fprintf(f, "--tumble %s%s\n", buf, fp_weeks(c));
 		break;
 	case WK_SLIDE:
-		tf_format_duration(buf, c->size);
-		tf_format_duration(buf2, c->step);
-		fprintf(f, "--slide %s,%s\n", buf, buf2);
+	case WK_CUMULATE:
+		fp_span(buf, c, &c->usize, c->size);
+		fp_span(buf2, c, &c->ustep, c->step);
+		fprintf(f, "--%s %s,%s%s\n", c->wkind == WK_SLIDE ? "slide" :
+		    "cumulate", buf, buf2, fp_weeks(c));
 		break;
 	case WK_SESSION:
 		tf_format_duration(buf, c->size);

@@ -10,7 +10,9 @@
 #include "timefmt.h"
 
 /* WK_NONE is rolling mode: a running aggregate per key. */
-enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_GLOBAL };
+enum wkind {
+	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL
+};
 
 struct aggop;		/* an entry of the aggregate table (agg.h) */
 
@@ -42,9 +44,13 @@ struct config {
 	enum tfmt time_fmt;
 	const char *strp;		/* strptime format */
 	enum tfmt out_time;
+	struct cal_zone zone;		/* --tz (UTC by default) */
 	/* windows */
 	enum wkind wkind;
 	int64_t size, step, offset;	/* size is the gap of --session */
+	/* --tumble, --slide, --cumulate SIZE and STEP as written: fixed, or
+	 * calendar units (size and step above are then 0 for months) */
+	struct cal_unit usize, ustep;
 	uint64_t count_n, count_slide;	/* --count-window N,SLIDE */
 	int64_t lateness, allowed;
 	int64_t idle_timeout;		/* 0: none */

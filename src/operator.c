@@ -117,7 +117,11 @@ fold_window(struct op *o, const struct fire *f)
 		aggs_fold(o->g, &s->a, st_acc(f->pane));
 	} else {
 		p = f->pane != 0 ? f->pane : st_first_pane(s, f->key, f->start);
-		if (o->slide.g != NULL)
+		if (o->slide.g != NULL && o->as.ops->cut != NULL)
+			slide_fold_at(&o->slide, s, f->key,
+			    &opkey(o, f->key)->ok_kept, f->start, f->end,
+			    o->as.ops->cut(&o->as, f->end), p);
+		else if (o->slide.g != NULL)
 			slide_fold(&o->slide, s, f->key,
 			    &opkey(o, f->key)->ok_kept, f->start, p);
 		else {

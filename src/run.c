@@ -138,7 +138,7 @@ static void
 emit_time(struct run *r, int64_t t)
 {
 	char buf[TF_BUFSZ];
-	size_t n = tf_format(buf, t, r->ofmt);
+	size_t n = tf_format_tz(buf, t, r->ofmt, &r->c->zone);
 
 	if (r->ofmt == TF_ISO)
 		out_str(r->out, buf, n);
@@ -219,7 +219,7 @@ record_time(struct run *r, const struct record *rec, int64_t *t)
 	f = &rec->f[c->time.idx];
 	fmt = (enum tfmt)G(r)->g_timefmt;
 	if ((fmt == TF_AUTO && (fmt = tf_detect(f->p, f->n)) == TF_AUTO) ||
-	    tf_parse_time(f->p, f->n, fmt, c->strp, t) != 0) {
+	    tf_parse_time_tz(f->p, f->n, fmt, c->strp, &c->zone, t) != 0) {
 		bad_field(r, rec, &c->time, "bad time", f);
 		return -1;
 	}

@@ -55,7 +55,16 @@ void
 slide_fold(const struct slide *sl, struct state *s, aoff k,
     struct slide_kept *kk, int64_t start, aoff first)
 {
-	int64_t end = start + sl->size, g = grid_point(sl, end);
+	int64_t end = start + sl->size;
+
+	slide_fold_at(sl, s, k, kk, start, end, grid_point(sl, end), first);
+}
+
+void
+slide_fold_at(const struct slide *sl, struct state *s, aoff k,
+    struct slide_kept *kk, int64_t start, int64_t end, int64_t g,
+    aoff first)
+{
 	aoff last, p, q;
 
 	/* the window's last pane */

@@ -51,6 +51,15 @@ void slide_init(struct slide *sl, struct aggs *g, int64_t size,
 void slide_fold(const struct slide *sl, struct state *s, aoff k,
     struct slide_kept *kk, int64_t start, aoff first);
 
+/* slide_fold of the window [start, end) with its cut g given: windows
+ * whose length varies (calendar windows, cumulating windows) cut at
+ * points of their own, g the largest <= end, start <= g <= end, and each
+ * window holding one (a cumulating window [S, e) holds S, and the whole
+ * one its end). */
+void slide_fold_at(const struct slide *sl, struct state *s, aoff k,
+    struct slide_kept *kk, int64_t start, int64_t end, int64_t g,
+    aoff first);
+
 /* A record was added to the pane starting at start: the kept folds that
  * include it no longer hold. */
 static inline void

@@ -4,9 +4,10 @@
  * All arithmetic is exact, on integers: a time is int64 nanoseconds, a
  * decimal is read as its integer part and its fraction digits, never
  * through a double. Civil dates go through Howard Hinnant's
- * days_from_civil / civil_from_days (proleptic Gregorian calendar), not
- * timegm(3) or the locale, so times before 1970 need no special case and
- * the TZ of the machine never leaks into the result.
+ * days_from_civil / civil_from_days (proleptic Gregorian calendar, in
+ * calendar.c), not timegm(3) or the locale, so times before 1970 need no
+ * special case and the TZ of the machine never leaks into the result:
+ * the only zone is the one passed in (the --tz zone), and none means UTC.
  *
  * The parsers run once per record on slices of the read buffer: no
  * malloc, no stdio.
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "calendar.h"
 #include "num.h"
 #include "timefmt.h"
 
@@ -49,6 +51,7 @@ static const struct unit {
 	{ .u_name = "w", .u_len = 1, .u_ns = 7 * S_PER_DAY * NS_PER_S },
 };
 #define UNIT_S	3	/* units[UNIT_S]: seconds, for bare numbers */
+#define UNIT_H	5	/* units[UNIT_H]: hours */
 
 /* A decimal number as written: an integer part and fraction digits. */
 struct dec {
@@ -174,38 +177,6 @@ month_days(int64_t y, int m)
 	return m == 2 && is_leap(y) ? 29 : mdays[m - 1];
 }
 
-/* Days from 1970-01-01 to y-m-d (m 1..12, d 1..31); Hinnant's algorithm,
- * on 400-year eras so that negative years need no special case. */
-static int64_t
-days_from_civil(int64_t y, int m, int d)
-{
-	int64_t era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
-/* The inverse of days_from_civil. */
-static void
-civil_from_days(int64_t z, int64_t *y, int *m, int *d)
-{
-	int64_t era, doe, yoe, doy, mp;
-
-	z += 719468;
-	era = (z >= 0 ? z : z - 146096) / 146097;
-	doe = z - era * 146097;
-	yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
-	doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-	mp = (5 * doy + 2) / 153;
-	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
-	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
-	*y = yoe + era * 400 + (*m <= 2);
-}
-
 /*
  * secs + frac_ns / 1e9 as ns, or -1 on overflow. A negative secs with a
  * fraction is first moved one second up, so that times just above
@@ -268,15 +239,46 @@ unit_find(const char *p, size_t n)
 	return NULL;
 }
 
+/* Calendar units of window sizes: a whole number of months. */
+static const struct calunit {
+	const char	*c_name;
+	size_t		 c_len;
+	int		 c_months;
+} calunits[] = {
+	{ .c_name = "mo", .c_len = 2, .c_months = 1 },
+	{ .c_name = "q", .c_len = 1, .c_months = 3 },
+	{ .c_name = "y", .c_len = 1, .c_months = 12 },
+};
+
+/* The most months a window may span: as many 31-day months as int64
+ * nanoseconds hold, so that "too large" means what it does for "d". */
+#define MAX_MONTHS	(INT64_MAX / (31 * S_PER_DAY * NS_PER_S))
+
+static const struct calunit *
+calunit_find(const char *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(calunits) / sizeof(calunits[0]); i++) {
+		if (calunits[i].c_len <= n &&
+		    memcmp(p, calunits[i].c_name, calunits[i].c_len) == 0)
+			return &calunits[i];
+	}
+	return NULL;
+}
+
 /*
  * Terms may come in any order and repeat ("30m1h" is 90m), as in Go's
  * time.ParseDuration. Each term is exact; only the sub-nanosecond part of
- * a fraction ("1.0000000005s") is dropped, truncating toward zero.
+ * a fraction ("1.0000000005s") is dropped, truncating toward zero. A
+ * calendar unit is a term alone: "1mo2d" has no meaning, since a month
+ * has no length in days; "1d12h" and "1.5d" are fixed (36 hours).
  */
 int
-tf_parse_duration(const char *s, int allow_neg, int64_t *ns)
+tf_parse_span(const char *s, int flags, struct cal_unit *out)
 {
-	const struct unit *u;
+	const struct unit *u = NULL;
+	const struct calunit *cu;
 	struct dec d;
 	uint64_t total = 0, v;
 	size_t n, i = 0, k;
@@ -284,29 +286,64 @@ tf_parse_duration(const char *s, int allow_neg, int64_t *ns)
 
 	n = strlen(s);
 	if (n > 0 && s[0] == '-') {
-		if (!allow_neg)
-			return -1;
+		if (!(flags & TF_NEG))
+			return TF_EBAD;
 		neg = 1;
 		i = 1;
 	}
 	while (i < n) {
 		if ((k = dec_scan(s + i, n - i, &d)) == 0)
-			return -1;
+			return TF_EBAD;
 		i += k;
-		if ((u = unit_find(s + i, n - i)) != NULL)
+		/* "m" followed by "o" is "mo", months */
+		if ((u = unit_find(s + i, n - i)) != NULL &&
+		    !(u->u_len == 1 && u->u_name[0] == 'm' && i + 1 < n &&
+		    s[i + 1] == 'o'))
 			i += u->u_len;
-		else if (i == n && terms == 0)
+		else if ((cu = calunit_find(s + i, n - i)) != NULL) {
+			if (!(flags & TF_CAL))
+				return TF_ECAL;
+			if (terms != 0 || i + cu->c_len != n || neg ||
+			    d.d_dot)
+				return TF_EBAD;
+			if (d.d_big ||
+			    d.d_int > (uint64_t)(MAX_MONTHS / cu->c_months))
+				return TF_EBIG;
+			out->kind = CAL_MONTH;
+			out->n = (int64_t)d.d_int * cu->c_months;
+			return 0;
+		} else if (i == n && terms == 0)
 			u = &units[UNIT_S];	/* a bare number: seconds */
 		else
-			return -1;
+			return TF_EBAD;
 		if (dec_scale(&d, u->u_ns, INT64_MAX - total, &v) == -1)
-			return -1;
+			return TF_EBIG;
 		total += v;
 		terms++;
 	}
 	if (terms == 0)
+		return TF_EBAD;
+	/* "1d", "2w": whole days or weeks, counted on the wall clock */
+	if ((flags & TF_CAL) && terms == 1 && !neg && !d.d_dot &&
+	    u->u_name[1] == '\0' && (u->u_name[0] == 'd' ||
+	    u->u_name[0] == 'w')) {
+		out->kind = u->u_name[0] == 'd' ? CAL_DAY : CAL_WEEK;
+		out->n = (int64_t)d.d_int;
+		return 0;
+	}
+	out->kind = CAL_FIXED;
+	out->n = neg ? -(int64_t)total : (int64_t)total;
+	return 0;
+}
+
+int
+tf_parse_duration(const char *s, int allow_neg, int64_t *ns)
+{
+	struct cal_unit u;
+
+	if (tf_parse_span(s, allow_neg ? TF_NEG : 0, &u) != 0)
 		return -1;
-	*ns = neg ? -(int64_t)total : (int64_t)total;
+	*ns = u.n;
 	return 0;
 }
 
@@ -319,13 +356,13 @@ put_str(char *p, const char *s)
 }
 
 /*
- * Units of w, d, h and m are written greedily ("1h30m"); what is left
- * below a minute is one term in the largest unit that holds it exactly
- * ("30s", "1500ms", "500us"): one number rather than "1s500ms". Every
- * result reads back through tf_parse_duration to the same value.
+ * Units from units[top] down to m are written greedily ("1h30m"); what is
+ * left below a minute is one term in the largest unit that holds it
+ * exactly ("30s", "1500ms", "500us"): one number rather than "1s500ms".
+ * Every result reads back through tf_parse_duration to the same value.
  */
-size_t
-tf_format_duration(char *buf, int64_t ns)
+static size_t
+put_duration(char *buf, int64_t ns, int top)
 {
 	const struct unit *u;
 	uint64_t v;
@@ -339,7 +376,7 @@ tf_format_duration(char *buf, int64_t ns)
 	if (ns < 0)
 		*p++ = '-';
 	v = magnitude(ns);
-	for (i = sizeof(units) / sizeof(units[0]) - 1; i > UNIT_S; i--) {
+	for (i = top; i > UNIT_S; i--) {
 		u = &units[i];
 		if (v >= u->u_ns) {
 			p = num_put_uint(p, v / u->u_ns, 0);
@@ -353,6 +390,51 @@ tf_format_duration(char *buf, int64_t ns)
 		p = num_put_uint(p, v / units[i].u_ns, 0);
 		p = put_str(p, units[i].u_name);
 	}
+	*p = '\0';
+	return p - buf;
+}
+
+size_t
+tf_format_duration(char *buf, int64_t ns)
+{
+	return put_duration(buf, ns, sizeof(units) / sizeof(units[0]) - 1);
+}
+
+/* A fixed span is written in hours at most, so that 24 hours is "24h"
+ * and never reads back as the calendar day "1d". */
+size_t
+tf_format_span(char *buf, const struct cal_unit *u)
+{
+	const char *name;
+	char *p;
+	int64_t n = u->n;
+
+	switch (u->kind) {
+	case CAL_DAY:
+		name = "d";
+		break;
+	case CAL_WEEK:
+		name = "w";
+		break;
+	case CAL_MONTH:
+		if (n % 12 == 0) {
+			n /= 12;
+			name = "y";
+		} else if (n % 3 == 0) {
+			n /= 3;
+			name = "q";
+		} else
+			name = "mo";
+		break;
+	default:
+		return put_duration(buf, n, UNIT_H);
+	}
+	if (n < 0) {		/* not a span a parser gives, but printable */
+		*buf = '-';
+		p = num_put_uint(buf + 1, magnitude(n), 0);
+	} else
+		p = num_put_uint(buf, (uint64_t)n, 0);
+	p = put_str(p, name);
 	*p = '\0';
 	return p - buf;
 }
@@ -419,16 +501,17 @@ get_char(const char **pp, const char *e, char c)
 
 /*
  * RFC 3339, with what ISO 8601 and common logs add: 't' or ' ' for 'T',
- * 'z' for 'Z', offsets +HH:MM, +HHMM or +HH, no zone for UTC, a date alone
- * for its midnight UTC, any number of fraction digits (beyond 9
- * truncated). Seconds are required when a time of day is given. Second 60
- * (a leap second) is taken arithmetically: 23:59:60 is the next midnight.
+ * 'z' for 'Z', offsets +HH:MM, +HHMM or +HH, no zone for the zone z
+ * (NULL: UTC), a date alone for its midnight there, any number of
+ * fraction digits (beyond 9 truncated). Seconds are required when a time
+ * of day is given. Second 60 (a leap second) is taken arithmetically:
+ * 23:59:60 is the next midnight.
  */
 static int
-parse_iso(const char *p, size_t n, int64_t *ns)
+parse_iso(const char *p, size_t n, const struct cal_zone *z, int64_t *ns)
 {
 	const char *e = p + n, *f;
-	int y, mo, d, h = 0, mi = 0, s = 0, oh, om = 0;
+	int y, mo, d, h = 0, mi = 0, s = 0, oh, om = 0, zoned = 0;
 	int64_t secs, off = 0, frac = 0;
 
 	if (get_digits(&p, e, 4, &y) == -1 || get_char(&p, e, '-') == -1 ||
@@ -457,9 +540,10 @@ parse_iso(const char *p, size_t n, int64_t *ns)
 				return -1;
 			frac = frac_scale(f, p - f, NS_PER_S);
 		}
-		if (p < e && (*p == 'Z' || *p == 'z'))
+		if (p < e && (*p == 'Z' || *p == 'z')) {
 			p++;
-		else if (p < e && (*p == '+' || *p == '-')) {
+			zoned = 1;
+		} else if (p < e && (*p == '+' || *p == '-')) {
 			int neg = *p++ == '-';
 
 			if (get_digits(&p, e, 2, &oh) == -1)
@@ -473,12 +557,16 @@ parse_iso(const char *p, size_t n, int64_t *ns)
 			if (oh > 23 || om > 59)
 				return -1;
 			off = (oh * 3600 + om * 60) * (neg ? -1 : 1);
+			zoned = 1;
 		}
 		if (p != e)
 			return -1;
 	}
-	secs = days_from_civil(y, mo, d) * S_PER_DAY + h * 3600 + mi * 60 + s -
-	    off;
+	secs = cal_days_from_civil(y, mo, d) * S_PER_DAY + h * 3600 + mi * 60 + s;
+	if (zoned)
+		secs -= off;
+	else
+		secs = cal_local_to_utc(z, secs);
 	return secs_to_ns(secs, frac, ns);
 }
 
@@ -513,10 +601,12 @@ strp_has_zone(const char *fmt)
  * The text must be used up exactly by the format. Fields the format does
  * not set default to 1900-01-01 00:00:00 UTC (tm_mday starts at 1, not
  * 0, so that a format without %d means the first of the month). The
- * calendar date is checked, since glibc accepts "31/02".
+ * calendar date is checked, since glibc accepts "31/02". Without %z
+ * (or %s) the time is on the wall clock of z.
  */
 static int
-parse_strp(const char *p, size_t n, const char *fmt, int64_t *ns)
+parse_strp(const char *p, size_t n, const char *fmt,
+    const struct cal_zone *z, int64_t *ns)
 {
 	char buf[STRP_MAX + 1];
 	struct tm tm;
@@ -536,16 +626,25 @@ parse_strp(const char *p, size_t n, const char *fmt, int64_t *ns)
 	    tm.tm_mday > month_days(y, tm.tm_mon + 1) ||
 	    tm.tm_hour < 0 || tm.tm_min < 0 || tm.tm_sec < 0)
 		return -1;
-	secs = days_from_civil(y, tm.tm_mon + 1, tm.tm_mday) * S_PER_DAY +
+	secs = cal_days_from_civil(y, tm.tm_mon + 1, tm.tm_mday) * S_PER_DAY +
 	    tm.tm_hour * 3600LL + tm.tm_min * 60LL + tm.tm_sec;
 	if (strp_has_zone(fmt))
 		secs -= tm.tm_gmtoff;
+	else
+		secs = cal_local_to_utc(z, secs);
 	return secs_to_ns(secs, 0, ns);
 }
 
 int
 tf_parse_time(const char *p, size_t n, enum tfmt f, const char *strp,
     int64_t *ns)
+{
+	return tf_parse_time_tz(p, n, f, strp, NULL, ns);
+}
+
+int
+tf_parse_time_tz(const char *p, size_t n, enum tfmt f, const char *strp,
+    const struct cal_zone *z, int64_t *ns)
 {
 	switch (f) {
 	case TF_S:
@@ -557,9 +656,9 @@ tf_parse_time(const char *p, size_t n, enum tfmt f, const char *strp,
 	case TF_NS:
 		return parse_count(p, n, 1, 0, ns);
 	case TF_ISO:
-		return parse_iso(p, n, ns);
+		return parse_iso(p, n, z, ns);
 	case TF_STRPTIME:
-		return parse_strp(p, n, strp, ns);
+		return parse_strp(p, n, strp, z, ns);
 	default:
 		return -1;
 	}
@@ -581,7 +680,7 @@ tf_detect(const char *p, size_t n)
 
 	if (n >= 5 && isdig(p[0]) && isdig(p[1]) && isdig(p[2]) &&
 	    isdig(p[3]) && p[4] == '-')
-		return parse_iso(p, n, &t) == 0 ? TF_ISO : TF_AUTO;
+		return parse_iso(p, n, NULL, &t) == 0 ? TF_ISO : TF_AUTO;
 	if (n > 0 && (p[0] == '-' || p[0] == '+'))
 		i = 1;
 	if ((k = dec_scan(p + i, n - i, &d)) == 0 || k != n - i)
@@ -622,12 +721,34 @@ put_scaled(char *p, int64_t t, uint64_t unit, int digits)
 	return p;
 }
 
-/* UTC, floor division so that -0.5 s is 1969-12-31T23:59:59.5Z. */
+/* "+05:30", "-08:00"; seconds only when there are some: the local mean
+ * times of the tz database before standard time (Amsterdam's +00:19:32
+ * until 1937) have no exact +HH:MM. */
 static char *
-put_iso(char *p, int64_t t)
+put_offset(char *p, int off)
+{
+	if (off < 0) {
+		*p++ = '-';
+		off = -off;
+	} else
+		*p++ = '+';
+	p = num_put_uint(p, off / 3600, 2);
+	*p++ = ':';
+	p = num_put_uint(p, off / 60 % 60, 2);
+	if (off % 60 != 0) {
+		*p++ = ':';
+		p = num_put_uint(p, off % 60, 2);
+	}
+	return p;
+}
+
+/* UTC with 'Z', or the wall clock of z with its offset; floor division so
+ * that -0.5 s is 1969-12-31T23:59:59.5Z. */
+static char *
+put_iso(char *p, int64_t t, const struct cal_zone *z)
 {
 	int64_t s, r, days, sod, y;
-	int m, d, w;
+	int m, d, w, off;
 
 	s = t / NS_PER_S;
 	r = t % NS_PER_S;
@@ -635,13 +756,15 @@ put_iso(char *p, int64_t t)
 		r += NS_PER_S;
 		s--;
 	}
+	off = cal_utc_offset(z, s);
+	s += off;
 	days = s / S_PER_DAY;
 	sod = s % S_PER_DAY;
 	if (sod < 0) {
 		sod += S_PER_DAY;
 		days--;
 	}
-	civil_from_days(days, &y, &m, &d);
+	cal_civil_from_days(days, &y, &m, &d);
 	if (y < 0)
 		*p++ = '-';
 	p = num_put_uint(p, magnitude(y), 4);
@@ -667,14 +790,24 @@ put_iso(char *p, int64_t t)
 		*p++ = '.';
 		p = num_put_uint(p, r, w);
 	}
-	*p++ = 'Z';
+	if (z == NULL || z->utc)
+		*p++ = 'Z';
+	else
+		p = put_offset(p, off);
 	return p;
 }
 
-/* TF_AUTO and TF_STRPTIME are not output formats; they print as ISO, the
- * output fwin(1) (TIME FORMATS) gives strptime input. */
+/* tf_format_tz in UTC. */
 size_t
 tf_format(char *buf, int64_t t, enum tfmt f)
+{
+	return tf_format_tz(buf, t, f, NULL);
+}
+
+/* TF_AUTO and TF_STRPTIME are not output formats; they print as ISO, the
+ * output the manual gives strptime input. */
+size_t
+tf_format_tz(char *buf, int64_t t, enum tfmt f, const struct cal_zone *z)
 {
 	char *p;
 
@@ -692,7 +825,7 @@ tf_format(char *buf, int64_t t, enum tfmt f)
 		p = put_scaled(buf, t, 1, 0);
 		break;
 	default:
-		p = put_iso(buf, t);
+		p = put_iso(buf, t, z);
 		break;
 	}
 	*p = '\0';

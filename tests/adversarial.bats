@@ -368,22 +368,26 @@ fwin: 1 bad record skipped'
 
 # --- durations that overflow ---
 
-@test "durations that overflow are usage errors (exit 2)" {
+@test "durations that overflow are usage errors (exit 2) that say too large" {
 	for d in 99999999999999999999s 9223372036854775808ns 9223372037s 106752d \
-	    15251w 2562048h 153722868m 9223372036s854775808ns 1e30s; do
+	    15251w 2562048h 153722868m 9223372036s854775808ns 99999999y; do
 		run --separate-stderr fwin --tumble "$d" /dev/null
 		assert_failure 2
 		assert_output ''
-		assert_equal "$stderr" "fwin: --tumble: bad duration '$d'
+		assert_equal "$stderr" "fwin: --tumble: '$d' is too large
 Try 'fwin --help' for more information."
 	done
+	run --separate-stderr fwin --tumble 1e30s /dev/null
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --tumble: bad duration '1e30s' (units: ns us ms s m h d w mo q y)
+Try 'fwin --help' for more information."
 	for o in '--slide 1s,99999999999999999999s' '--session 99999999999999999999s' \
 	    '-l 99999999999999999999s' '--allowed-lateness 99999999999999999999s' \
 	    '--offset -99999999999999999999s' '--idle-timeout 99999999999999999999s'; do
 		run --separate-stderr fwin $o /dev/null
 		assert_failure 2
 		assert_output ''
-		[[ $stderr == "fwin: "*": bad duration '"*"'
+		[[ $stderr == "fwin: "*": '"*"' is too large
 Try 'fwin --help' for more information." ]]
 	done
 }

@@ -93,13 +93,13 @@ usage_error() {
 
 @test "bad durations" {
 	run --separate-stderr fwin --tumble abc < /dev/null
-	usage_error "--tumble: bad duration 'abc'"
+	usage_error "--tumble: bad duration 'abc' (units: ns us ms s m h d w mo q y)"
 	run --separate-stderr fwin --tumble=1m30 < /dev/null
-	usage_error "--tumble: bad duration '1m30'"
+	usage_error "--tumble: bad duration '1m30' (units: ns us ms s m h d w mo q y)"
 	run --separate-stderr fwin --slide x,5s < /dev/null
-	usage_error "--slide: bad duration 'x'"
+	usage_error "--slide: bad duration 'x' (units: ns us ms s m h d w mo q y)"
 	run --separate-stderr fwin --tumble 5s --lateness 5x < /dev/null
-	usage_error "--lateness: bad duration '5x'"
+	usage_error "--lateness: bad duration '5x' (units: ns us ms s m h d w)"
 }
 
 @test "window sizes and steps must be greater than zero" {

@@ -66,7 +66,7 @@ load common
 @test "--fill needs --tumble or --slide" {
 	run --separate-stderr fwin -t 1 --session 5s --fill in
 	assert_failure 2
-	assert_equal "${stderr%%$'\n'*}" "fwin: --fill needs --tumble or --slide"
+	assert_equal "${stderr%%$'\n'*}" "fwin: --fill needs --tumble, --slide or --cumulate"
 }
 
 # ------------------------------------------------------------------- --top
@@ -98,7 +98,7 @@ load common
 	assert_equal "$stderr" "fwin: --top-by: 'first_2' is text, not a number"
 	run --separate-stderr fwin --csv -t 1 --session 5s --top 2 in
 	assert_failure 2
-	assert_equal "${stderr%%$'\n'*}" "fwin: --top needs --tumble, --slide or --global"
+	assert_equal "${stderr%%$'\n'*}" "fwin: --top needs --tumble, --slide, --cumulate or --global"
 	run --separate-stderr fwin --csv -t 1 --tumble 5s --allowed-lateness 1s --top 2 in
 	assert_failure 2
 	assert_equal "${stderr%%$'\n'*}" "fwin: --top and --allowed-lateness cannot be used together: a window's rows fire again one by one"
@@ -165,8 +165,22 @@ load common
 @test "--emit-every: usage errors" {
 	run --separate-stderr fwin -t 1 --session 5s --emit-every 1s in
 	assert_failure 2
-	assert_equal "${stderr%%$'\n'*}" "fwin: --emit-every needs --tumble, --slide or --global"
+	assert_equal "${stderr%%$'\n'*}" "fwin: --emit-every needs --tumble, --slide, --cumulate or --global"
 	run --separate-stderr fwin -t 1 --tumble 5s --emit-every 1s --top 2 in
 	assert_failure 2
 	assert_equal "${stderr%%$'\n'*}" "fwin: --top and --emit-every cannot be used together"
+}
+
+@test "--fill and --top with --cumulate: every cumulating window, filled, and its top rows" {
+	printf '1 a\n2 b\n23 a\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --cumulate 10s,5s --fill --count in
+	assert_success
+	assert_output "$(printf '%s\n' \
+		$'0\t5\ta\t1' $'0\t5\tb\t1' $'0\t10\ta\t1' $'0\t10\tb\t1' \
+		$'10\t15\ta\t0' $'10\t15\tb\t0' $'10\t20\ta\t0' $'10\t20\tb\t0' \
+		$'20\t25\ta\t1' $'20\t25\tb\t0' $'20\t30\ta\t1' $'20\t30\tb\t0')"
+	printf '1 a\n2 b\n3 b\n12 a\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --cumulate 10s,5s --top 1 --count in
+	assert_success
+	assert_output $'0\t5\tb\t2\n0\t10\tb\t2\n10\t15\ta\t1\n10\t20\ta\t1'
 }

@@ -574,11 +574,13 @@ ok() {
 	assert_output $'0\t0.25\t1\n0.25\t0.5\t1\n0.5\t0.75\t1'
 }
 
-@test "durations: d and w" {
+@test "durations: d and w (weeks start on Monday, 1969-12-29 for the epoch)" {
 	printf '86399\n86400\n' > in
 	ok -t 1 --tumble 1d in
 	assert_output $'0\t86400\t1\n86400\t172800\t1'
 	ok -t 1 --tumble 1w in
+	assert_output $'-259200\t345600\t2'
+	ok -t 1 --tumble 168h in
 	assert_output $'0\t604800\t2'
 }
 

@@ -16,7 +16,8 @@
  *	b4	aggregates: count sum avg min max first last distinct
  *	b5	min-by, max-by, --strict, --late-file, --flush, --no-flush,
  *		--stats, -o FILE
- *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run
+ *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run;
+ *		--tz Europe/Berlin (bit 2); --cumulate for --tumble (bit 3)
  *	b7	where the input splits in those modes
  *
  * Plain mode runs fwin once: it must not crash, leak, hang or exit().
@@ -40,7 +41,12 @@ static const char *const tumble_sz[8] = {
 	"1s", "10s", "1m", "1h", "1ms", "7ns", "1d", "1500ms"
 };
 static const char *const slide_sz[8] = {
-	"10s,5s", "1m,10s", "10s,3s", "5s,10s", "1h,10m", "3ms,1ms", "1d,1h",
+	"10s,5s", "1m,10s", "10s,3s", "5s,10s", "1h,10m", "3ms,1ms", "24h,1h",
+	"100s,1s"
+};
+/* calendar and fixed: offsets of the menu shift them all */
+static const char *const cumulate_sz[8] = {
+	"10s,5s", "1m,10s", "1d,1h", "1h,10m", "3ms,1ms", "1w,1d", "2d,1d",
 	"100s,1s"
 };
 static const char *const session_gap[8] = {
@@ -118,7 +124,15 @@ build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
 	}
 	o->wkind = (b[0] & 7) % 5;
 	switch (o->wkind) {
-	case 0: fz_arg(a, "--tumble"); fz_arg(a, tumble_sz[sz]); break;
+	case 0:
+		if (b[6] & 8) {
+			fz_arg(a, "--cumulate");
+			fz_arg(a, cumulate_sz[sz]);
+			break;
+		}
+		fz_arg(a, "--tumble");
+		fz_arg(a, tumble_sz[sz]);
+		break;
 	case 1: fz_arg(a, "--slide"); fz_arg(a, slide_sz[sz]); break;
 	case 2: fz_arg(a, "--session"); fz_arg(a, session_gap[sz]); break;
 	case 3: fz_arg(a, "--count-window"); fz_arg(a, count_n[sz]); break;
@@ -135,6 +149,8 @@ build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
 			fz_arg(a, time_fmt[tf]);
 		}
 	}
+	if (b[6] & 4)
+		fz_arg(a, "--tz=Europe/Berlin");
 	if (out_time[b[2] >> 5] != NULL) {
 		fz_arg(a, "--output-time");
 		fz_arg(a, out_time[b[2] >> 5]);

@@ -66,6 +66,15 @@ lines_neg='-1.5 a 1
 0 a 3
 -86401 a 4
 '
+lines_dst='2026-10-24T23:30:00 a 1 x
+2026-10-25T02:30:00 b 2 y
+2026-10-25T02:30:00+01:00 a 3 x
+2026-10-25T01:59:59Z a 4 z
+2026-10-25T12:00:00 b 5 y
+2026-10-25T23:30:00 a 6 x
+2026-10-26T00:00:00 c 7 w
+2026-10-31T12:00:00 a 8 x
+'
 
 rm -rf tests/fuzz/corpus/engine
 mkdir -p tests/fuzz/corpus/engine
@@ -98,6 +107,11 @@ printf %s "$lines_ns" | seed lines-ns-proctime 0 0 7 1 1 0 0 0
 printf %s "$lines_neg" | seed lines-neg-tumble 48 0 1 $((1 | 1 << 6)) 3 0 1 2
 printf %s "$lines_neg" | seed lines-neg-slide 49 0 1 $((1 | 2 << 6)) 3 0 2 1
 printf %s "$lines_neg" | seed lines-neg-session 10 0 $((1 | 5 << 5)) 1 255 3 1 3
+# b6 bit 2: --tz Europe/Berlin; bit 3: --cumulate instead of --tumble
+printf %s "$lines_dst" | seed lines-dst-day 48 0 5 1 255 0 $((4 | 1)) 3
+printf %s "$lines_dst" | seed lines-dst-cumulate 16 0 5 $((1 | 1 << 2)) 31 0 $((8 | 4 | 2)) 4
+printf %s "$lines_dst" | seed lines-dst-cumulate-week 40 0 5 $((1 | 3 << 6)) 7 0 $((8 | 4 | 1)) 5
+printf %s "$lines_neg" | seed lines-neg-cumulate 8 0 1 1 3 0 $((8 | 2)) 2
 
 # --- ckpt: checkpoints of the pipelines of fuzz_ckpt.c, in its order ---
 rm -rf tests/fuzz/corpus/ckpt

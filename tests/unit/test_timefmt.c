@@ -722,6 +722,251 @@ test_roundtrip(void)
 	CHECK(ok);
 }
 
+
+/* Window sizes and steps: calendar units, and errors told apart. */
+static void
+test_parse_span(void)
+{
+	static const struct {
+		const char *in;
+		int flags;
+		int rc;
+		enum cal_kind kind;
+		int64_t n;
+	} t[] = {
+		{ "1d", TF_CAL, 0, CAL_DAY, 1 },
+		{ "2d", TF_CAL, 0, CAL_DAY, 2 },
+		{ "007d", TF_CAL, 0, CAL_DAY, 7 },
+		{ "1w", TF_CAL, 0, CAL_WEEK, 1 },
+		{ "2w", TF_CAL, 0, CAL_WEEK, 2 },
+		{ "1mo", TF_CAL, 0, CAL_MONTH, 1 },
+		{ "3mo", TF_CAL, 0, CAL_MONTH, 3 },
+		{ "1q", TF_CAL, 0, CAL_MONTH, 3 },
+		{ "2q", TF_CAL, 0, CAL_MONTH, 6 },
+		{ "1y", TF_CAL, 0, CAL_MONTH, 12 },
+		{ "0d", TF_CAL, 0, CAL_DAY, 0 },	/* the caller wants > 0 */
+		{ "0mo", TF_CAL, 0, CAL_MONTH, 0 },
+		{ "106751d", TF_CAL, 0, CAL_DAY, 106751 },
+		{ "3443mo", TF_CAL, 0, CAL_MONTH, 3443 },
+		{ "286y", TF_CAL, 0, CAL_MONTH, 3432 },
+		/* fixed: not one whole term of d or w */
+		{ "1d12h", TF_CAL, 0, CAL_FIXED, 36 * 3600 * S },
+		{ "1.5d", TF_CAL, 0, CAL_FIXED, 36 * 3600 * S },
+		{ "24h", TF_CAL, 0, CAL_FIXED, 86400 * S },
+		{ "1d1d", TF_CAL, 0, CAL_FIXED, 2 * 86400 * S },
+		{ "90", TF_CAL, 0, CAL_FIXED, 90 * S },
+		{ "1m", TF_CAL, 0, CAL_FIXED, 60 * S },
+		{ "1ms", TF_CAL, 0, CAL_FIXED, MS },
+		{ "1d", 0, 0, CAL_FIXED, 86400 * S },
+		{ "1w", 0, 0, CAL_FIXED, 7 * 86400 * S },
+		{ "-1d", TF_NEG | TF_CAL, 0, CAL_FIXED, -86400 * S },
+		{ "-8h", TF_NEG, 0, CAL_FIXED, -8 * 3600 * S },
+
+		{ "1mo", 0, TF_ECAL, CAL_FIXED, 0 },
+		{ "1q", 0, TF_ECAL, CAL_FIXED, 0 },
+		{ "1y", TF_NEG, TF_ECAL, CAL_FIXED, 0 },
+		{ "1h1y", 0, TF_ECAL, CAL_FIXED, 0 },
+		{ "1mo2d", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "2d1mo", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "1.5mo", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "-1mo", TF_CAL | TF_NEG, TF_EBAD, CAL_FIXED, 0 },
+		{ "1moo", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "1M", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "mo", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "1x", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "-1h", TF_CAL, TF_EBAD, CAL_FIXED, 0 },
+		{ "3444mo", TF_CAL, TF_EBIG, CAL_FIXED, 0 },
+		{ "287y", TF_CAL, TF_EBIG, CAL_FIXED, 0 },
+		{ "99999999999999999999y", TF_CAL, TF_EBIG, CAL_FIXED, 0 },
+		{ "106752d", TF_CAL, TF_EBIG, CAL_FIXED, 0 },
+		{ "300000d", 0, TF_EBIG, CAL_FIXED, 0 },
+		{ "9223372036854775808ns", 0, TF_EBIG, CAL_FIXED, 0 },
+		{ "99999999999999999999999ns", 0, TF_EBIG, CAL_FIXED, 0 },
+		{ "106751d1d", 0, TF_EBIG, CAL_FIXED, 0 },
+	};
+	struct cal_unit u;
+	char buf[TF_BUFSZ];
+	size_t i;
+	int rc;
+
+	for (i = 0; i < NEL(t); i++) {
+		u.kind = CAL_FIXED;
+		u.n = -42;
+		rc = tf_parse_span(t[i].in, t[i].flags, &u);
+		CHECK(rc == t[i].rc);
+		if (rc == 0)
+			CHECK(u.kind == t[i].kind && u.n == t[i].n);
+		if (rc != t[i].rc || (rc == 0 && (u.kind != t[i].kind ||
+		    u.n != t[i].n)))
+			fprintf(stderr, "  \"%s\": rc %d, kind %d, n %lld\n",
+			    t[i].in, rc, u.kind, (long long)u.n);
+		/* what parses prints back to the same span */
+		if (rc == 0) {
+			struct cal_unit v;
+
+			tf_format_span(buf, &u);
+			CHECK(tf_parse_span(buf, TF_CAL | TF_NEG, &v) == 0 &&
+			    v.kind == u.kind && v.n == u.n);
+		}
+	}
+	CHECK_STR(TF_UNITS, "ns us ms s m h d w");
+	CHECK_STR(TF_SPAN_UNITS, "ns us ms s m h d w mo q y");
+}
+
+static void
+test_format_span(void)
+{
+	static const struct {
+		struct cal_unit u;
+		const char *want;
+	} t[] = {
+		{ { CAL_DAY, 1 }, "1d" },
+		{ { CAL_DAY, 14 }, "14d" },
+		{ { CAL_WEEK, 2 }, "2w" },
+		{ { CAL_MONTH, 1 }, "1mo" },
+		{ { CAL_MONTH, 5 }, "5mo" },
+		{ { CAL_MONTH, 3 }, "1q" },
+		{ { CAL_MONTH, 6 }, "2q" },
+		{ { CAL_MONTH, 12 }, "1y" },
+		{ { CAL_MONTH, 24 }, "2y" },
+		{ { CAL_FIXED, 86400 * S }, "24h" },
+		{ { CAL_FIXED, 7 * 86400 * S }, "168h" },
+		{ { CAL_FIXED, 36 * 3600 * S }, "36h" },
+		{ { CAL_FIXED, 5400 * S }, "1h30m" },
+		{ { CAL_FIXED, 1500 * MS }, "1500ms" },
+		{ { CAL_FIXED, -8 * 3600 * S }, "-8h" },
+		{ { CAL_FIXED, INT64_MAX }, "2562047h47m16854775807ns" },
+	};
+	char buf[TF_BUFSZ];
+	size_t i, n;
+
+	for (i = 0; i < NEL(t); i++) {
+		n = tf_format_span(buf, &t[i].u);
+		CHECK_STR(buf, t[i].want);
+		CHECK(n == strlen(t[i].want));
+	}
+}
+
+/* Times in a zone: ISO output with the offset, and times written
+ * without one read on the zone's wall clock (the earlier offset in a
+ * skipped or repeated hour). */
+static void
+test_zone_times(void)
+{
+	static const struct {
+		const char *zone;
+		int64_t t;
+		const char *want;
+	} out[] = {
+		{ "America/Los_Angeles", INT64_C(1772956800) * S,
+		    "2026-03-08T00:00:00-08:00" },
+		{ "America/Los_Angeles", INT64_C(1772956800) * S + 500 * MS,
+		    "2026-03-08T00:00:00.500-08:00" },
+		{ "America/Los_Angeles", INT64_C(1772956800) * S + 123456 * US,
+		    "2026-03-08T00:00:00.123456-08:00" },
+		{ "America/Los_Angeles", INT64_C(1772956800) * S + 1,
+		    "2026-03-08T00:00:00.000000001-08:00" },
+		{ "America/Los_Angeles", INT64_C(1773043200) * S,
+		    "2026-03-09T01:00:00-07:00" },
+		{ "Europe/Berlin", 0, "1970-01-01T01:00:00+01:00" },
+		{ "Europe/Berlin", -1, "1970-01-01T00:59:59.999999999+01:00" },
+		{ "Europe/London", T2026 * S, "2026-11-29T20:37:03+00:00" },
+		{ "Asia/Kolkata", T2026 * S, "2026-11-30T02:07:03+05:30" },
+		{ "Australia/Sydney", T2026 * S, "2026-11-30T07:37:03+11:00" },
+		{ "America/St_Johns", T2026 * S, "2026-11-29T17:07:03-03:30" },
+		{ "Europe/Amsterdam", INT64_C(-2000000000) * S,
+		    "1906-08-16T20:46:12+00:19:32" },
+		{ "UTC", T2026 * S, "2026-11-29T20:37:03Z" },
+		{ "America/Los_Angeles", INT64_MAX,
+		    "2262-04-11T16:47:16.854775807-07:00" },
+		{ "Asia/Tokyo", INT64_MIN, "1677-09-21T09:31:42.145224192+09:18:59" },
+	};
+	static const struct {
+		const char *zone, *in;
+		int64_t want;
+	} in[] = {
+		/* 02:30 is skipped: 10:30Z, 03:30 PDT */
+		{ "America/Los_Angeles", "2026-03-08 02:30:00",
+		    INT64_C(1772965800) * S },
+		{ "America/Los_Angeles", "2026-03-08T01:59:59.5",
+		    INT64_C(1772963999) * S + 500 * MS },
+		/* 01:30 is repeated: the first, PDT */
+		{ "America/Los_Angeles", "2026-11-01T01:30:00",
+		    INT64_C(1793521800) * S },
+		{ "America/Los_Angeles", "2026-03-08",
+		    INT64_C(1772956800) * S },
+		{ "America/Los_Angeles", "2026-03-08T00:00:00Z",
+		    INT64_C(1772928000) * S },
+		{ "America/Los_Angeles", "2026-03-08T00:00:00+01:00",
+		    INT64_C(1772924400) * S },
+		{ "Europe/Berlin", "2026-10-25T02:30:00",
+		    INT64_C(1792888200) * S },
+		{ "Europe/Berlin", "1969-12-31T23:00:00", -7200 * S },
+		{ "Europe/Berlin", "2026-10-25T02:30:00.999999999999",
+		    INT64_C(1792888200) * S + 999999999 },
+		{ "UTC", "2026-03-08 02:30:00", INT64_C(1772937000) * S },
+	};
+	static const struct {
+		const char *zone, *fmt, *in;
+		int64_t want;
+	} strp[] = {
+		{ "Europe/Berlin", "%Y-%m-%d %H:%M", "2026-10-25 02:30",
+		    INT64_C(1792888200) * S },
+		{ "Europe/Berlin", "%Y-%m-%d %H:%M %z", "2026-10-25 02:30 +0100",
+		    INT64_C(1792891800) * S },
+		{ "Australia/Sydney", "%d/%m/%Y %H:%M", "04/10/2026 02:30",
+		    INT64_C(1791045000) * S },
+		{ "Australia/Sydney", "%s", "1795984623", T2026 * S },
+	};
+	struct cal_zone z;
+	const char *why;
+	char buf[TF_BUFSZ];
+	size_t i, n;
+	int64_t v;
+
+	for (i = 0; i < NEL(out); i++) {
+		CHECK(cal_zone_open(&z, out[i].zone, &why) == 0);
+		n = tf_format_tz(buf, out[i].t, TF_ISO, &z);
+		CHECK_STR(buf, out[i].want);
+		CHECK(n == strlen(buf));
+		/* other formats do not care for the zone */
+		tf_format_tz(buf, out[i].t, TF_S, &z);
+		{
+			char b2[TF_BUFSZ];
+
+			tf_format(b2, out[i].t, TF_S);
+			CHECK_STR(buf, b2);
+		}
+	}
+	for (i = 0; i < NEL(in); i++) {
+		CHECK(cal_zone_open(&z, in[i].zone, &why) == 0);
+		v = BAD;
+		CHECK(tf_parse_time_tz(in[i].in, strlen(in[i].in), TF_ISO, NULL,
+		    &z, &v) == 0 && v == in[i].want);
+		if (v != in[i].want)
+			fprintf(stderr, "  %s %s: %lld\n", in[i].zone, in[i].in,
+			    (long long)v);
+	}
+	for (i = 0; i < NEL(strp); i++) {
+		CHECK(cal_zone_open(&z, strp[i].zone, &why) == 0);
+		v = BAD;
+		CHECK(tf_parse_time_tz(strp[i].in, strlen(strp[i].in),
+		    TF_STRPTIME, strp[i].fmt, &z, &v) == 0 &&
+		    v == strp[i].want);
+		if (v != strp[i].want)
+			fprintf(stderr, "  %s %s: %lld\n", strp[i].zone,
+			    strp[i].in, (long long)v);
+	}
+	/* The zone-free functions stay UTC whatever zone is open. */
+	CHECK(cal_zone_open(&z, "Asia/Kolkata", &why) == 0);
+	CHECK(tf_parse_time("2026-11-29 20:37:03", 19, TF_ISO, NULL, &v) == 0 &&
+	    v == T2026 * S);
+	tf_format(buf, T2026 * S, TF_ISO);
+	CHECK_STR(buf, "2026-11-29T20:37:03Z");
+	CHECK(cal_zone_open(&z, "UTC", &why) == 0);
+}
+
 int
 main(void)
 {
@@ -734,5 +979,8 @@ main(void)
 	test_detect();
 	test_format();
 	test_roundtrip();
+	test_parse_span();
+	test_format_span();
+	test_zone_times();
 	return unit_done("timefmt");
 }

@@ -1,0 +1,478 @@
+#!/usr/bin/env bats
+# Calendar time (fwin(1): CALENDAR TIME, DURATIONS, WINDOWS): --tz, days
+# that last 23 or 25 hours, months, quarters, years, Monday weeks, local
+# times in a skipped or repeated hour, iso output with offsets, %z, and
+# --cumulate. Every expected output below is derived by hand from fwin(1)
+# and the zones' rules (Europe/Berlin: +01:00, +02:00 from the last Sunday
+# of March to the last Sunday of October, 2026-03-29 and 2026-10-25;
+# America/Los_Angeles: -08:00, -07:00 from 2026-03-08 to 2026-11-01;
+# Australia/Sydney: +10:00, +11:00 until 2026-04-05 and from 2026-10-04).
+load common
+
+# ok ARGS...: run fwin, expect exit 0 and an empty stderr.
+ok() {
+	run --separate-stderr fwin "$@"
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+# usage ARGS... MESSAGE: fwin ARGS exits 2 with "fwin: MESSAGE" and the hint.
+usage() {
+	local msg=${*: -1}
+	run --separate-stderr fwin "${@:1:$#-1}" /dev/null
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "fwin: $msg
+Try 'fwin --help' for more information."
+}
+
+# rows A B C ...: tab-separated rows of three cells.
+rows() {
+	printf '%s\t%s\t%s\n' "$@"
+}
+
+# ------------------------------------------------------------- days
+
+@test "days in Europe/Berlin: 23 hours in March, 25 in October, from local midnight" {
+	printf '%s\n' 2026-03-28T22:59:59Z 2026-03-28T23:00:00Z 2026-03-29T21:59:59Z \
+		2026-03-29T22:00:00Z 2026-10-24T22:00:00Z 2026-10-25T22:59:59Z \
+		2026-10-25T23:00:00Z > in
+	ok -t 1 --tz Europe/Berlin --tumble 1d in
+	assert_output "$(rows \
+		2026-03-28T00:00:00+01:00 2026-03-29T00:00:00+01:00 1 \
+		2026-03-29T00:00:00+01:00 2026-03-30T00:00:00+02:00 2 \
+		2026-03-30T00:00:00+02:00 2026-03-31T00:00:00+02:00 1 \
+		2026-10-25T00:00:00+02:00 2026-10-26T00:00:00+01:00 2 \
+		2026-10-26T00:00:00+01:00 2026-10-27T00:00:00+01:00 1)"
+	# the same bounds in seconds: 82800 s and 90000 s long
+	ok -t 1 --tz Europe/Berlin --tumble 1d --output-time s in
+	assert_output "$(rows \
+		1774652400 1774738800 1 \
+		1774738800 1774821600 2 \
+		1774821600 1774908000 1 \
+		1792879200 1792969200 2 \
+		1792969200 1793055600 1)"
+}
+
+@test "days in America/Los_Angeles across both changes of 2026" {
+	printf '%s\n' 2026-03-08T07:59:59Z 2026-03-08T08:00:00Z 2026-03-09T06:59:59Z \
+		2026-11-01T07:00:00Z 2026-11-02T07:59:59Z > in
+	ok -t 1 --tz America/Los_Angeles --tumble 1d in
+	assert_output "$(rows \
+		2026-03-07T00:00:00-08:00 2026-03-08T00:00:00-08:00 1 \
+		2026-03-08T00:00:00-08:00 2026-03-09T00:00:00-07:00 2 \
+		2026-11-01T00:00:00-07:00 2026-11-02T00:00:00-08:00 2)"
+}
+
+@test "days in Australia/Sydney: 25 hours in April, 23 in October" {
+	# local times: 2026-04-05 00:00 +11:00 and 23:59 +10:00; 2026-10-04 12:00 +11:00
+	printf '%s\n' 2026-04-04T13:00:00Z 2026-04-05T13:59:00Z 2026-10-04T01:00:00Z > in
+	ok -t 1 --tz Australia/Sydney --tumble 1d in
+	assert_output "$(rows \
+		2026-04-05T00:00:00+11:00 2026-04-06T00:00:00+10:00 2 \
+		2026-10-04T00:00:00+10:00 2026-10-05T00:00:00+11:00 1)"
+	ok -t 1 --tz Australia/Sydney --tumble 1d --output-time s in
+	# 1775307600 + 90000 = 1775397600; 1791036000 + 82800 = 1791118800
+	assert_output "$(rows 1775307600 1775397600 2 1791036000 1791118800 1)"
+}
+
+@test "days in UTC are the fixed days they were; 2d counts from 1970-01-01" {
+	printf '%s\n' -86401 -1 0 86399 172800 > in
+	ok -t 1 --tumble 1d in
+	expected=$(rows -172800 -86400 1 -86400 0 1 0 86400 2 172800 259200 1)
+	assert_output "$expected"
+	ok -t 1 --tumble 24h in
+	assert_output "$expected"
+	ok -t 1 --tumble 2d in
+	assert_output "$(rows -172800 0 2 0 172800 2 172800 345600 1)"
+}
+
+@test "--offset shifts days from local midnight, DST or not" {
+	# 06:00 local: 05:00Z in winter, 04:00Z in summer (from 01:00Z on
+	# 2026-03-29): the day from 2026-03-28 06:00 lasts 23 hours
+	printf '%s\n' 2026-03-29T03:59:59Z 2026-03-29T04:00:00Z 2026-03-30T03:59:59Z \
+		2026-03-30T04:00:00Z > in
+	ok -t 1 --tz Europe/Berlin --tumble 1d --offset 6h in
+	assert_output "$(rows \
+		2026-03-28T06:00:00+01:00 2026-03-29T06:00:00+02:00 1 \
+		2026-03-29T06:00:00+02:00 2026-03-30T06:00:00+02:00 2 \
+		2026-03-30T06:00:00+02:00 2026-03-31T06:00:00+02:00 1)"
+}
+
+@test "--slide 2d,1d in Europe/Berlin: windows of two local days, one starting each day" {
+	printf '%s\n' 2026-03-28T12:00:00+01:00 2026-03-29T12:00:00+02:00 > in
+	ok -t 1 --tz Europe/Berlin --slide 2d,1d in
+	assert_output "$(rows \
+		2026-03-27T00:00:00+01:00 2026-03-29T00:00:00+01:00 1 \
+		2026-03-28T00:00:00+01:00 2026-03-30T00:00:00+02:00 2 \
+		2026-03-29T00:00:00+01:00 2026-03-31T00:00:00+02:00 1)"
+}
+
+# ------------------------------------------------------------- weeks
+
+@test "weeks start on Monday, before 1970 too; 2w counts from Monday 1969-12-29" {
+	printf '%s\n' 1960-01-01T12:00:00Z 1969-12-31T23:59:59Z 1970-01-04T23:59:59Z \
+		1970-01-05T00:00:00Z > in
+	ok -t 1 --tumble 1w in
+	assert_output "$(rows \
+		1959-12-28T00:00:00Z 1960-01-04T00:00:00Z 1 \
+		1969-12-29T00:00:00Z 1970-01-05T00:00:00Z 2 \
+		1970-01-05T00:00:00Z 1970-01-12T00:00:00Z 1)"
+	ok -t 1 --tumble 2w in
+	assert_output "$(rows \
+		1959-12-28T00:00:00Z 1960-01-11T00:00:00Z 1 \
+		1969-12-29T00:00:00Z 1970-01-12T00:00:00Z 3)"
+	# --offset -1d: weeks from Sunday
+	ok -t 1 --tumble 1w --offset -1d in
+	assert_output "$(rows \
+		1959-12-27T00:00:00Z 1960-01-03T00:00:00Z 1 \
+		1969-12-28T00:00:00Z 1970-01-04T00:00:00Z 1 \
+		1970-01-04T00:00:00Z 1970-01-11T00:00:00Z 2)"
+}
+
+@test "a week in Europe/Berlin that springs forward lasts 167 hours" {
+	printf '%s\n' 2026-03-23T00:00:00 2026-03-29T23:59:59 2026-03-30T00:00:00 > in
+	ok -t 1 --tz Europe/Berlin --tumble 1w in
+	assert_output "$(rows \
+		2026-03-23T00:00:00+01:00 2026-03-30T00:00:00+02:00 2 \
+		2026-03-30T00:00:00+02:00 2026-04-06T00:00:00+02:00 1)"
+	ok -t 1 --tz Europe/Berlin --tumble 1w --output-time s in
+	# 1774220400 + 7 * 86400 - 3600 = 1774821600
+	assert_output "$(rows 1774220400 1774821600 2 1774821600 1775426400 1)"
+}
+
+@test "--slide 1w,1d: seven days, one starting each day" {
+	printf '2026-01-07T12:00:00Z\n' > in
+	ok -t 1 --slide 1w,1d in
+	assert_output "$(for d in 01 02 03 04 05 06 07; do
+		rows 2026-01-$d"T00:00:00Z" 2026-01-$((10#$d + 7))T00:00:00Z 1; done |
+		sed 's/-\([0-9]\)T/-0\1T/g')"
+}
+
+# ------------------------------------------- months, quarters, years
+
+@test "months last 28 to 31 days; February 2024 and 2000 are 29, 2100 28" {
+	printf '%s\n' 2000-02-29T00:00:00Z 2024-02-29T12:00:00Z 2026-01-31T23:59:59Z \
+		2026-02-01T00:00:00Z 2026-02-28T23:59:59Z 2026-04-30T12:00:00Z \
+		2100-02-28T23:59:59Z > in
+	ok -t 1 --tumble 1mo --output-time s in
+	# 2026-01: 31 d (2678400 s), 02: 28 d, 04: 30 d; 2024-02 and 2000-02:
+	# 29 d (2505600 s); 2100-02: 28 d (2419200 s)
+	assert_output "$(rows \
+		949363200 951868800 1 \
+		1706745600 1709251200 1 \
+		1767225600 1769904000 1 \
+		1769904000 1772323200 2 \
+		1775001600 1777593600 1 \
+		4105123200 4107542400 1)"
+	ok -t 1 --tumble 1mo --output-time iso in
+	assert_output "$(rows \
+		2000-02-01T00:00:00Z 2000-03-01T00:00:00Z 1 \
+		2024-02-01T00:00:00Z 2024-03-01T00:00:00Z 1 \
+		2026-01-01T00:00:00Z 2026-02-01T00:00:00Z 1 \
+		2026-02-01T00:00:00Z 2026-03-01T00:00:00Z 2 \
+		2026-04-01T00:00:00Z 2026-05-01T00:00:00Z 1 \
+		2100-02-01T00:00:00Z 2100-03-01T00:00:00Z 1)"
+}
+
+@test "months in Europe/Berlin start at local midnight on the 1st" {
+	printf '%s\n' 2026-02-28T23:30:00Z 2026-10-31T23:30:00Z > in
+	ok -t 1 --tz Europe/Berlin --tumble 1mo in
+	assert_output "$(rows \
+		2026-03-01T00:00:00+01:00 2026-04-01T00:00:00+02:00 1 \
+		2026-11-01T00:00:00+01:00 2026-12-01T00:00:00+01:00 1)"
+}
+
+@test "2mo counts from January 1970; before 1970 too" {
+	printf '%s\n' 1969-12-15T00:00:00Z 1970-02-15T00:00:00Z 2026-12-31T00:00:00Z > in
+	ok -t 1 --tumble 2mo in
+	assert_output "$(rows \
+		1969-11-01T00:00:00Z 1970-01-01T00:00:00Z 1 \
+		1970-01-01T00:00:00Z 1970-03-01T00:00:00Z 1 \
+		2026-11-01T00:00:00Z 2027-01-01T00:00:00Z 1)"
+}
+
+@test "quarters start in January, April, July and October; 1q is 3mo" {
+	printf '%s\n' 2026-02-10T00:00:00Z 2026-03-31T23:59:59Z 2026-04-01T00:00:00Z \
+		2026-08-01T00:00:00Z 2026-12-31T23:59:59Z > in
+	expected=$(rows \
+		2026-01-01T00:00:00Z 2026-04-01T00:00:00Z 2 \
+		2026-04-01T00:00:00Z 2026-07-01T00:00:00Z 1 \
+		2026-07-01T00:00:00Z 2026-10-01T00:00:00Z 1 \
+		2026-10-01T00:00:00Z 2027-01-01T00:00:00Z 1)
+	ok -t 1 --tumble 1q in
+	assert_output "$expected"
+	ok -t 1 --tumble 3mo in
+	assert_output "$expected"
+}
+
+@test "years: 2024 has 366 days; --slide 1y,1q gives the year to each quarter's end" {
+	printf '%s\n' 2024-12-31T23:59:59Z 2025-01-01T00:00:00Z > in
+	ok -t 1 --tumble 1y --output-time s in
+	# 1704067200 + 366 * 86400 = 1735689600, + 365 * 86400 = 1767225600
+	assert_output "$(rows 1704067200 1735689600 1 1735689600 1767225600 1)"
+	printf '2026-05-05T00:00:00Z\n' > in
+	ok -t 1 --slide 1y,1q in
+	assert_output "$(rows \
+		2025-07-01T00:00:00Z 2026-07-01T00:00:00Z 1 \
+		2025-10-01T00:00:00Z 2026-10-01T00:00:00Z 1 \
+		2026-01-01T00:00:00Z 2027-01-01T00:00:00Z 1 \
+		2026-04-01T00:00:00Z 2027-04-01T00:00:00Z 1)"
+}
+
+@test "a year in Europe/Berlin, by key, with a sum" {
+	printf '%s\n' '2025-12-31T23:30:00Z a 1' '2026-06-01T00:00:00Z b 2' \
+		'2026-12-31T22:59:59Z a 3' '2026-12-31T23:00:00Z a 4' > in
+	ok -t 1 -k 2 --tz Europe/Berlin --tumble 1y --sum 3 in
+	assert_output "$(printf '%s\t%s\t%s\t%s\n' \
+		2026-01-01T00:00:00+01:00 2027-01-01T00:00:00+01:00 a 4 \
+		2026-01-01T00:00:00+01:00 2027-01-01T00:00:00+01:00 b 2 \
+		2027-01-01T00:00:00+01:00 2028-01-01T00:00:00+01:00 a 4)"
+}
+
+# ------------------------------------------------- parsing and output
+
+@test "local times: a skipped hour and a repeated hour take the earlier offset" {
+	# rolling mode prints each record's time
+	printf '%s\n' 2026-03-29T01:59:59 2026-03-29T02:30:00 2026-03-29T03:00:00 \
+		2026-10-25T01:30:00 2026-10-25T02:30:00 2026-10-25T03:00:00 > in
+	ok -t 1 --tz Europe/Berlin --output-time iso in
+	assert_output "$(rows \
+		2026-03-29T01:59:59+01:00 1 x 2026-03-29T03:30:00+02:00 2 x \
+		2026-03-29T03:00:00+02:00 3 x 2026-10-25T01:30:00+02:00 4 x \
+		2026-10-25T02:30:00+02:00 5 x 2026-10-25T03:00:00+01:00 6 x | cut -f1,2)"
+	ok -t 1 --tz Europe/Berlin --output-time s in
+	assert_output $'1774745999\t1\n1774747800\t2\n1774746000\t3\n1792884600\t4\n1792888200\t5\n1792893600\t6'
+}
+
+@test "iso input without an offset is in --tz; with an offset or Z it is that instant" {
+	printf '%s\n' 2026-01-15T12:00:00 2026-01-15T12:00:00Z 2026-01-15T12:00:00-05:00 > in
+	ok -t 1 --tz Asia/Tokyo --output-time s in
+	assert_output $'1768446000\t1\n1768478400\t2\n1768496400\t3'
+	ok -t 1 --output-time s in
+	assert_output $'1768478400\t1\n1768478400\t2\n1768496400\t3'
+}
+
+@test "strptime without %z reads local time; %z is honoured whatever --tz says" {
+	# -d '|': one field per line, blanks and all
+	printf '%s\n' '15/01/2026 12:00' '15/07/2026 12:00' > in
+	ok -d '|' -t 1 --time-format '%d/%m/%Y %H:%M' --tz Europe/Berlin --output-time s in
+	assert_output $'1768474800\t1\n1784109600\t2'
+	printf '%s\n' '[29/Nov/2026:20:37:03 -0700]' '[29/Nov/2026:20:37:03 +0000]' > in
+	for tz in UTC Europe/Berlin America/Los_Angeles; do
+		ok -d '|' -t 1 --time-format '[%d/%b/%Y:%H:%M:%S %z]' --tz $tz --output-time s in
+		assert_output $'1796009823\t1\n1795984623\t2'
+	done
+}
+
+@test "iso output: local time with its offset; UTC keeps Z; fractions too" {
+	printf '%s\n' 2026-03-08T07:59:59.5Z 2026-03-08T10:00:00Z > in
+	ok -t 1 --tz America/Los_Angeles --tumble 1h in
+	assert_output "$(rows \
+		2026-03-07T23:00:00-08:00 2026-03-08T00:00:00-08:00 1 \
+		2026-03-08T03:00:00-07:00 2026-03-08T04:00:00-07:00 1)"
+	ok -t 1 --tz America/Los_Angeles --output-time iso in
+	assert_output $'2026-03-07T23:59:59.500-08:00\t1\n2026-03-08T03:00:00-07:00\t2'
+	ok -t 1 --tz UTC --output-time iso in
+	assert_output $'2026-03-08T07:59:59.500Z\t1\n2026-03-08T10:00:00Z\t2'
+}
+
+@test "--tz local is the TZ environment variable" {
+	printf '2026-07-01T12:00:00Z\n' > in
+	TZ=America/Los_Angeles run --separate-stderr "$FWIN" -t 1 --tz local --tumble 1d in
+	assert_success
+	assert_output "$(rows 2026-07-01T00:00:00-07:00 2026-07-02T00:00:00-07:00 1)"
+}
+
+@test "--tz: an unknown zone is a usage error" {
+	usage --tz Mars/Olympus "--tz: unknown time zone 'Mars/Olympus' (an IANA name such as Europe/Berlin, UTC or local)"
+	usage --tz ../../etc/passwd "--tz: unknown time zone '../../etc/passwd' (an IANA name such as Europe/Berlin, UTC or local)"
+}
+
+# ---------------------------------------------------- usage errors
+
+@test "calendar units: where they are taken, and how sizes and steps combine" {
+	usage --tumble 1mo --offset 1h "--offset cannot shift mo, q or y windows (they start at midnight on the 1st)"
+	usage --offset=-1h --cumulate 1y,1q "--offset cannot shift mo, q or y windows (they start at midnight on the 1st)"
+	usage --tumble 1.5mo "--tumble: bad duration '1.5mo' (units: ns us ms s m h d w mo q y)"
+	usage --tumble 1mo1d "--tumble: bad duration '1mo1d' (units: ns us ms s m h d w mo q y)"
+	usage --tumble 0mo "--tumble: '0mo' must be greater than zero"
+	usage --tumble 9999999y "--tumble: '9999999y' is too large"
+	usage --session 1mo "--session: '1mo': mo, q and y are only for window sizes and steps (units here: ns us ms s m h d w)"
+	usage -l 1q "--lateness: '1q': mo, q and y are only for window sizes and steps (units here: ns us ms s m h d w)"
+	usage --allowed-lateness 1y "--allowed-lateness: '1y': mo, q and y are only for window sizes and steps (units here: ns us ms s m h d w)"
+	usage --idle-timeout 1mo "--idle-timeout: '1mo': mo, q and y are only for window sizes and steps (units here: ns us ms s m h d w)"
+	usage --session 1x "--session: bad duration '1x' (units: ns us ms s m h d w)"
+	usage --slide 1d,1h "--slide: '1d,1h': SIZE and STEP must both be fixed durations, both days or weeks (d, w), or both months (mo, q, y); a fixed day is 24h"
+	usage --slide 1mo,1w "--slide: '1mo,1w': SIZE and STEP must both be fixed durations, both days or weeks (d, w), or both months (mo, q, y); a fixed day is 24h"
+	usage --slide 1w,3d "--slide: '1w,3d': STEP must divide SIZE"
+	usage --slide 1y,5mo "--slide: '1y,5mo': STEP must divide SIZE"
+	usage --cumulate 1mo,1w "--cumulate: '1mo,1w': STEP must be of SIZE's family (fixed; d, w; mo, q, y), 1d with months, or fixed with a calendar SIZE"
+	usage --cumulate 1q,2d "--cumulate: '1q,2d': STEP must be of SIZE's family (fixed; d, w; mo, q, y), 1d with months, or fixed with a calendar SIZE"
+	usage --cumulate 1h,1d "--cumulate: '1h,1d': STEP must be of SIZE's family (fixed; d, w; mo, q, y), 1d with months, or fixed with a calendar SIZE"
+	usage --cumulate 10m,3m "--cumulate: '10m,3m': STEP must divide SIZE"
+	usage --cumulate 10m "--cumulate: '10m' is not SIZE,STEP"
+	usage --cumulate 10m,2m --tumble 1m "--cumulate and --tumble cannot be used together"
+}
+
+@test "d and w stay exact durations in -l and --session" {
+	# a session gap of 1d is 24 hours, also across the change to summer time
+	printf '%s\n' 2026-03-28T12:00:00Z 2026-03-29T11:59:59Z 2026-03-30T12:00:00Z > in
+	ok -t 1 --tz Europe/Berlin --session 1d --output-time s in
+	assert_output "$(rows 1774699200 1774871999 2 1774872000 1774958400 1)"
+}
+
+# ---------------------------------------------------------- cumulate
+
+@test "--cumulate: Flink SQL's CUMULATE example (Bid table, 2-minute step, 10-minute size)" {
+	printf '%s\n' 'bidtime,price,item' '2020-04-15 08:05,4.00,C' '2020-04-15 08:07,2.00,A' \
+		'2020-04-15 08:09,5.00,D' '2020-04-15 08:11,3.00,B' '2020-04-15 08:13,1.00,E' \
+		'2020-04-15 08:17,6.00,F' > bid.csv
+	# [08:00,08:02) and [08:00,08:04) hold no bid: they never fire; the
+	# others hold the bids before their end: 4, 4+2, 4+2+5; 3, 3+1, 3+1,
+	# 3+1+6, 3+1+6
+	ok --csv -H -t bidtime --time-format '%Y-%m-%d %H:%M' --cumulate 10m,2m --sum price bid.csv
+	assert_output 'window_start,window_end,sum_price
+2020-04-15T08:00:00Z,2020-04-15T08:06:00Z,4
+2020-04-15T08:00:00Z,2020-04-15T08:08:00Z,6
+2020-04-15T08:00:00Z,2020-04-15T08:10:00Z,11
+2020-04-15T08:10:00Z,2020-04-15T08:12:00Z,3
+2020-04-15T08:10:00Z,2020-04-15T08:14:00Z,4
+2020-04-15T08:10:00Z,2020-04-15T08:16:00Z,4
+2020-04-15T08:10:00Z,2020-04-15T08:18:00Z,10
+2020-04-15T08:10:00Z,2020-04-15T08:20:00Z,10'
+}
+
+@test "--cumulate: by key, each window fires when the watermark passes its end" {
+	printf '%s\n' '1 a' '3 b' '4 a' '9 a' '12 b' > in
+	ok -t 1 -k 2 --cumulate 10s,5s in
+	assert_output "$(printf '%s\t%s\t%s\t%s\n' 0 5 a 2 0 5 b 1 0 10 a 3 0 10 b 1 \
+		10 15 b 1 10 20 b 1)"
+	# 4 comes after [0,5) fired: it is in [0,10) only; 3 comes after the
+	# watermark passed 10, the end of its last window: it is late
+	printf '%s\n' 1 7 4 13 3 > in
+	ok -t 1 --cumulate 10s,5s -l 2s --late-file late in
+	assert_output "$(rows 0 5 1 0 10 3 10 15 1 10 20 1)"
+	assert_equal "$(cat late)" "3"
+}
+
+@test "--cumulate with --allowed-lateness: a late record fires its fired windows again" {
+	# 3 comes at W = 12: [0,5) and [0,10) fired, but are kept 10s more;
+	# 7 comes at W = 26: both have expired, it is late
+	printf '%s\n' 1 12 3 26 7 > in
+	ok -t 1 --cumulate 10s,5s --allowed-lateness 10s --late-file late in
+	assert_output "$(rows 0 5 1 0 10 1 0 5 2 0 10 2 10 15 1 10 20 1 20 30 1)"
+	assert_equal "$(cat late)" "7"
+}
+
+@test "--cumulate 1d,1h: a 25-hour day in Europe/Berlin has 25 windows" {
+	printf '%s\n' 2026-10-25T00:30:00 2026-10-25T23:30:00 > in
+	ok -t 1 --tz Europe/Berlin --cumulate 1d,1h --output-time s in
+	# the day starts at 1792879200 (00:00 +02:00); window k ends k hours later
+	expected=$(for k in $(seq 1 25); do rows 1792879200 $((1792879200 + k * 3600)) $((k < 25 ? 1 : 2)); done)
+	assert_output "$expected"
+	ok -t 1 --tz Europe/Berlin --cumulate 1d,1h in
+	assert_line --index 0 "$(rows 2026-10-25T00:00:00+02:00 2026-10-25T01:00:00+02:00 1)"
+	assert_line --index 1 "$(rows 2026-10-25T00:00:00+02:00 2026-10-25T02:00:00+02:00 1)"
+	assert_line --index 2 "$(rows 2026-10-25T00:00:00+02:00 2026-10-25T02:00:00+01:00 1)"
+	assert_line --index 24 "$(rows 2026-10-25T00:00:00+02:00 2026-10-26T00:00:00+01:00 2)"
+}
+
+@test "--cumulate 1w,1d and 1y,1q cumulate on the calendar" {
+	printf '%s\n' 2026-03-24T12:00:00Z 2026-03-26T12:00:00Z > in
+	ok -t 1 --tz Europe/Berlin --cumulate 1w,1d in
+	assert_output "$(rows \
+		2026-03-23T00:00:00+01:00 2026-03-25T00:00:00+01:00 1 \
+		2026-03-23T00:00:00+01:00 2026-03-26T00:00:00+01:00 1 \
+		2026-03-23T00:00:00+01:00 2026-03-27T00:00:00+01:00 2 \
+		2026-03-23T00:00:00+01:00 2026-03-28T00:00:00+01:00 2 \
+		2026-03-23T00:00:00+01:00 2026-03-29T00:00:00+01:00 2 \
+		2026-03-23T00:00:00+01:00 2026-03-30T00:00:00+02:00 2)"
+	printf '%s\n' '2026-02-01T00:00:00Z 5' '2026-08-01T00:00:00Z 7' > in
+	ok -t 1 --cumulate 1y,1q --sum 2 in
+	assert_output "$(rows \
+		2026-01-01T00:00:00Z 2026-04-01T00:00:00Z 5 \
+		2026-01-01T00:00:00Z 2026-07-01T00:00:00Z 5 \
+		2026-01-01T00:00:00Z 2026-10-01T00:00:00Z 12 \
+		2026-01-01T00:00:00Z 2027-01-01T00:00:00Z 12)"
+}
+
+@test "--cumulate 1mo,168h: fixed steps from the 1st, the last one cut at the month's end" {
+	printf '%s\n' 2026-02-01T00:00:00Z 2026-02-27T00:00:00Z > in
+	ok -t 1 --cumulate 1mo,168h in
+	# February 2026 has 28 days: four steps of 7 days fill it
+	assert_output "$(rows \
+		2026-02-01T00:00:00Z 2026-02-08T00:00:00Z 1 \
+		2026-02-01T00:00:00Z 2026-02-15T00:00:00Z 1 \
+		2026-02-01T00:00:00Z 2026-02-22T00:00:00Z 1 \
+		2026-02-01T00:00:00Z 2026-03-01T00:00:00Z 2)"
+	printf '%s\n' 2026-03-01T00:00:00Z 2026-03-30T00:00:00Z > in
+	ok -t 1 --cumulate 1mo,168h in
+	assert_output "$(rows \
+		2026-03-01T00:00:00Z 2026-03-08T00:00:00Z 1 \
+		2026-03-01T00:00:00Z 2026-03-15T00:00:00Z 1 \
+		2026-03-01T00:00:00Z 2026-03-22T00:00:00Z 1 \
+		2026-03-01T00:00:00Z 2026-03-29T00:00:00Z 1 \
+		2026-03-01T00:00:00Z 2026-04-01T00:00:00Z 2)"
+}
+
+@test "--cumulate with a checkpoint: a run stopped mid-window and its restore give one run's rows" {
+	printf '%s\n' '2020-04-15 08:05,4' '2020-04-15 08:07,2' '2020-04-15 08:09,5' \
+		'2020-04-15 08:11,3' > in.csv
+	args=(--csv -t 1 --time-format '%Y-%m-%d %H:%M' --cumulate 10m,2m --sum 2 --output-time s)
+	ok "${args[@]}" --state s.ckpt -o out.csv in.csv
+	# the watermark is 08:11: the windows up to 08:10 fired, [08:10,08:12) is open
+	assert_equal "$(cat out.csv)" $'1586937600,1586937960,4\n1586937600,1586938080,6\n1586937600,1586938200,11'
+	printf '%s\n' '2020-04-15 08:13,1' '2020-04-15 08:17,6' >> in.csv
+	ok "${args[@]}" --state s.ckpt -o out.csv in.csv
+	ok "${args[@]}" --state s.ckpt -o out.csv --flush in.csv
+	ok "${args[@]}" -o whole.csv in.csv
+	assert_equal "$(cat out.csv)" "$(cat whole.csv)"
+	assert_equal "$(cat whole.csv)" $'1586937600,1586937960,4\n1586937600,1586938080,6\n1586937600,1586938200,11\n1586938200,1586938320,3\n1586938200,1586938440,4\n1586938200,1586938560,4\n1586938200,1586938680,10\n1586938200,1586938800,10'
+}
+
+@test "the zone and the calendar are part of the pipeline's fingerprint" {
+	printf '2026-03-29T12:00:00Z\n' > in
+	ok -t 1 --tz Europe/Berlin --tumble 1d --state s.ckpt in
+	run --separate-stderr fwin -t 1 --tumble 1d --state s.ckpt in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --tz Europe/Berlin, not --tumble 1d"
+	run --separate-stderr fwin -t 1 --tz Europe/Berlin --tumble 24h --state s.ckpt in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --tumble 1d, not --tumble 24h"
+	rm s.ckpt
+	ok -t 1 --tumble 1w --state s.ckpt in
+	run --separate-stderr fwin -t 1 --tumble 168h --state s.ckpt in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --tumble 1w (weeks from Monday), not --tumble 1w"
+	# 7d counts from Thursday 1970-01-01: other windows than 1w's
+	run --separate-stderr fwin -t 1 --tumble 7d --state s.ckpt in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --tumble 1w (weeks from Monday), not --tumble 1w"
+	ok -t 1 --tumble 1w --state s.ckpt --flush in
+	assert_output "$(rows 2026-03-23T00:00:00Z 2026-03-30T00:00:00Z 1)"
+}
+
+@test "the man page's CALENDAR TIME examples" {
+	printf '%s\n' ts,shop,amount 2026-03-28T10:00:00+01:00,berlin,120 \
+		2026-03-29T10:00:00+02:00,berlin,50 2026-03-29T23:30:00,berlin,30 > sales.csv
+	ok --csv -H -t ts -k shop --tz Europe/Berlin --tumble 1d --sum amount sales.csv
+	assert_output 'window_start,window_end,shop,sum_amount
+2026-03-28T00:00:00+01:00,2026-03-29T00:00:00+01:00,berlin,120
+2026-03-29T00:00:00+01:00,2026-03-30T00:00:00+02:00,berlin,80'
+	ok --csv -H -t ts --tz Europe/Berlin --tumble 1mo --sum amount sales.csv
+	assert_output 'window_start,window_end,sum_amount
+2026-03-01T00:00:00+01:00,2026-04-01T00:00:00+02:00,200'
+	ok --csv -H -t ts --tz Europe/Berlin --cumulate 1mo,1d --sum amount sales.csv
+	assert_line --index 0 'window_start,window_end,sum_amount'
+	assert_line --index 1 '2026-03-01T00:00:00+01:00,2026-03-29T00:00:00+01:00,120'
+	assert_line --index 2 '2026-03-01T00:00:00+01:00,2026-03-30T00:00:00+02:00,200'
+	assert_line --index 3 '2026-03-01T00:00:00+01:00,2026-03-31T00:00:00+02:00,200'
+	assert_line --index 4 '2026-03-01T00:00:00+01:00,2026-04-01T00:00:00+02:00,200'
+	assert_equal "${#lines[@]}" 5
+	printf '%s\n' '28/03/2026 23:30' '29/03/2026 00:30' > bookings.log
+	ok -d '|' -t 1 --time-format '%d/%m/%Y %H:%M' --tz Europe/Berlin --tumble 1d bookings.log
+	assert_output "$(rows \
+		2026-03-28T00:00:00+01:00 2026-03-29T00:00:00+01:00 1 \
+		2026-03-29T00:00:00+01:00 2026-03-30T00:00:00+02:00 1)"
+}
