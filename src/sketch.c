@@ -451,7 +451,8 @@ dds_check(const void *b, size_t avail)
 	if ((e = store_check(h, h->pos, 0, &sum)) != NULL ||
 	    (e = store_check(h, h->neg, h->pos.len, &sum)) != NULL)
 		return e;
-	if (sum != h->n)
+	/* far beyond any input, and merges of two cannot wrap */
+	if (sum != h->n || h->n > (1ULL << 62))
 		return "bad sketch count";
 	if (!h->wide && need_wide(h->n - h->zero))
 		return "bad sketch width";

@@ -13,8 +13,8 @@
  * collapsing store does: only quantiles that fall there lose accuracy.
  * Counts are uint32 until a sketch holds more than 2^32 - 1 non-zero
  * values, uint64 after. Memory: 64 bytes + 4 per bucket in use, rounded up
- * to a size class: 128 bytes for one value, about 2.6 KiB for 5 decades,
- * 16 KiB at most (32 KiB past 2^32 values).
+ * to a size class: 128 bytes for one value, 3 KiB for values over 5
+ * decades, 8 KiB over 15, 16 KiB at most (32 KiB past 2^32 values).
  *
  * hll_*: HyperLogLog (Flajolet et al. 2007) with HLL++'s changes (Heule,
  * Nunkesser, Hall, "HyperLogLog in Practice", EDBT 2013): 64-bit hashes
