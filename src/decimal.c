@@ -320,9 +320,19 @@ dec_sum_add(struct dec_sum *s, const struct dec *v, double d)
 	s->fsum += d;
 	if (s->inexact)
 		return;
-	w_set(x, v->m);
-	if ((v->scale != s->scale && align(s, x, v->scale) != 0) ||
-	    w_add(s->w, x) != 0)
+	if (v->scale < s->scale && s->scale - v->scale <= 19 &&
+	    v->m < (__int128)1 << 63 && v->m > -((__int128)1 << 63)) {
+		/* The common rescale, "17" into a sum of cents, in 128
+		 * bits: 2^63 * 10^19 < 2^127. */
+		w_set(x, v->m * (__int128)pow10_64[s->scale - v->scale]);
+	} else {
+		w_set(x, v->m);
+		if (v->scale != s->scale && align(s, x, v->scale) != 0) {
+			s->inexact = 1;
+			return;
+		}
+	}
+	if (w_add(s->w, x) != 0)
 		s->inexact = 1;
 }
 
@@ -460,8 +470,10 @@ dec_sum_avg(const struct dec_sum *s)
 	int saved;
 	u128 x;
 
-	if (!dec_sum_exact(s))
-		return s->fsum / (double)s->n;
+	if (!dec_sum_exact(s)) {
+		d = s->fsum / (double)s->n;
+		return d == 0 ? 0 : d;		/* never -0, as the sum */
+	}
 	memcpy(w, s->w, sizeof(w));
 	if (mag_zero(w))
 		return 0;

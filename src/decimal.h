@@ -74,7 +74,7 @@ int dec_sum_exact(const struct dec_sum *s);
 size_t dec_sum_format(char *buf, const struct dec_sum *s);
 
 /* The mean, n > 0: the exact sum divided by n, correctly rounded once;
- * fsum / n when the sum is not exact. */
+ * fsum / n when the sum is not exact. Never -0. */
 double dec_sum_avg(const struct dec_sum *s);
 
 #endif

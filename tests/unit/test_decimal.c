@@ -498,6 +498,7 @@ test_avg(void)
 		    "4503599627370497" },
 		/* not exact: fsum / n; Python: 1e3 + 0.5 == 1000.5 */
 		{ { "1e3", "0.5" }, "500.25" },
+		{ { "-0e0", "-0.0" }, "0" },
 	};
 	char buf[NUM_BUFSZ];
 	size_t i;
