@@ -23,6 +23,7 @@
 #include "output.h"
 #include "persist.h"
 #include "run.h"
+#include "stats.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -455,12 +456,18 @@ static int
 open_output(struct run *r)
 {
 	const struct config *c = r->c;
-	size_t ncols = 2 + c->nkeys + c->naggs, i, j = 0;
-	const char **cols = xmalloc(ncols * sizeof(*cols));
-	char **owned = xcalloc(ncols, sizeof(*owned));
+	size_t ncols = 2 + c->nkeys + c->naggs, i, j = 0, k;
+	const char **cols;
+	char **owned;
 	struct stat sb;
 	enum outfmt of;
 	int status = -1;
+
+	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
+		if (c->aggs[i].op->flags & AGF_PCT)
+			ncols += c->aggs[i].npct - 1;
+	cols = xmalloc(ncols * sizeof(*cols));
+	owned = xcalloc(ncols, sizeof(*owned));
 
 	if (r->rolling_time)
 		cols[j++] = "time";
@@ -468,7 +475,6 @@ open_output(struct run *r)
 		cols[j++] = "window_start";
 		cols[j++] = "window_end";
 	}
-	ncols = j + c->nkeys + c->naggs;
 	for (i = 0; i < c->nkeys; i++, j++) {
 		if (c->header)
 			cols[j] = c->keys[i].name;
@@ -478,18 +484,23 @@ open_output(struct run *r)
 			cols[j] = owned[j];
 		}
 	}
-	for (i = 0; i < c->naggs; i++, j++) {
-		const struct aggop *op = c->aggs[i].op;
+	for (i = 0; i < c->naggs; i++) {
+		const struct aggspec *as = &c->aggs[i];
+		int pct = (as->op->flags & AGF_PCT) != 0;
 
-		if (!(op->flags & AGF_FIELD))
-			cols[j] = op->column;
-		else {
-			if (asprintf(&owned[j], "%s_%s", op->column,
-			    c->aggs[i].f.name) < 0)
+		if (!(as->op->flags & AGF_FIELD)) {
+			cols[j++] = as->op->column;
+			continue;
+		}
+		/* "sum_F"; a percentile's column per P: "p95_F", "approx_p95_F" */
+		for (k = 0; k < (pct ? as->npct : 1); k++, j++) {
+			if (asprintf(&owned[j], "%s%s_%s", as->op->column,
+			    pct ? as->pct[k].name : "", as->f.name) < 0)
 				fwin_oom();
 			cols[j] = owned[j];
 		}
 	}
+	ncols = j;
 	r->outfd = 1;
 	r->outname = "standard output";
 	if (c->output != NULL) {

@@ -13,6 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "arena.h"
 #include "sketch.h"
 
 /* ---- DDSketch ---- */
@@ -44,6 +45,9 @@ struct dds {
 };
 
 _Static_assert(sizeof(struct dds) == DDS_HDRSIZE, "dds header size");
+/* --approx-percentile keeps these blocks in the arena */
+ARENA_LAYOUT(struct dds_store, 8);
+ARENA_LAYOUT(struct dds, 64);
 
 static unsigned char *
 dds_cnt(const struct dds *h)
@@ -486,6 +490,8 @@ struct hll {
 };
 
 _Static_assert(sizeof(struct hll) == HLL_HDRSIZE, "hll header size");
+/* --approx-distinct keeps these blocks in the arena */
+ARENA_LAYOUT(struct hll, 16);
 _Static_assert(HLL_HDRSIZE + 8 * HLL_SPARSEMAX <= HLL_MAXSIZE,
     "sparse sketches fit in a dense one's block");
 
