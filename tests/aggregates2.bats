@@ -342,3 +342,84 @@ within_1pct() {
 		END { print n, bad + 0 }' <<< "$output"
 	assert_output '59 0'
 }
+
+# ------------------------------------------------------- restored state
+
+@test "restore: bytes changed in percentile and sketch blocks behind a good checksum never crash fwin" {
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
+		skip "cannot build ckmangle (libxxhash-dev)"
+	awk 'BEGIN { for (i = 0; i < 120; i++) printf "%d,k%d,%d.%d\n", i, i % 3, (i * 7919) % 1000, i % 10 }' > in.csv
+	printf '400,k1,5\n' > more.csv
+	args=(--csv -t 1 -k 2 --session 500s --median 3 --percentile 3:5,95
+		--approx-percentile 3:50 --approx-distinct 3 --var 3 --sum 3)
+	fwin "${args[@]}" --checkpoint real.ckpt in.csv	# the sessions stay open
+	read -r hdrlen paylen mapcap < <(./ckmangle --info real.ckpt)
+	n=0 refused_n=0
+	for ((p = hdrlen; p < hdrlen + paylen; p += 61)); do
+		./ckmangle real.ckpt bad.ckpt "$p" $(((p / 61) % 2 ? 0x80 : 0x04)) fix
+		status=0
+		timeout 20 "$FWIN" "${args[@]}" --restore bad.ckpt --new-input more.csv \
+			>try.out 2>try.err || status=$?
+		case $(<try.err) in
+		*Segmentation* | *Sanitizer* | *"runtime error"* | *Aborted* | *Assertion*)
+			fail "byte $p: $(<try.err)" ;;
+		esac
+		((status <= 1)) || fail "byte $p: status $status: $(<try.err)"
+		((status == 0)) || refused_n=$((refused_n + 1))
+		n=$((n + 1))
+	done
+	echo "# $n changes, $refused_n refused" >&3
+	((refused_n > 0))
+	# the undamaged state restores and ends as a whole run would
+	ok "${args[@]}" --restore real.ckpt --new-input more.csv
+	restored=$output
+	cat in.csv more.csv > all.csv
+	ok "${args[@]}" all.csv
+	assert_equal "$restored" "$output"
+}
+
+# offset_of FILE HEX: the first byte offset of the bytes HEX in FILE.
+offset_of() {
+	od -An -v -tx1 "$1" | tr -d ' \n' | grep -bo "$2" | head -1 |
+		awk -F: '{ print $1 / 2 }'
+}
+
+@test "restore: a percentile block or a sketch that is not sound is refused" {
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
+		skip "cannot build ckmangle (libxxhash-dev)"
+	printf '1,a,12345.678\n' > in.csv
+	printf '2,a,1\n' > more.csv
+	args=(--csv -t 1 -k 2 --tumble 10s --median 3)
+	fwin "${args[@]}" --checkpoint s.ckpt in.csv
+	# the block: count 1, capacity 6, then the double 12345.678
+	# (0x40C81CD6C8B43958, little-endian)
+	v=$(offset_of s.ckpt 5839b4c8d61cc840)
+	[ -n "$v" ]
+	assert_equal "$(od -An -tu8 -j$((v - 16)) -N16 s.ckpt | xargs)" '1 6'
+	# count 7 > capacity 6
+	./ckmangle s.ckpt bad.ckpt $((v - 16)) 0x06 fix
+	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input more.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad percentile values"
+	# the value made a NaN (exponent bits all ones)
+	./ckmangle s.ckpt t.ckpt $((v + 7)) 0x3f
+	./ckmangle t.ckpt bad.ckpt $((v + 6)) 0x30 fix
+	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input more.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad percentile value"
+	# sketches: a byte of the magic number ("DDS1", "HLL1") changed
+	for agg in --approx-percentile=3:50 --approx-distinct=3; do
+		args=(--csv -t 1 -k 2 --tumble 10s "$agg")
+		fwin "${args[@]}" --checkpoint s.ckpt in.csv
+		m=$(offset_of s.ckpt "$([[ $agg == *percentile* ]] && echo 44445331 || echo 484c4c31)")
+		[ -n "$m" ]
+		./ckmangle s.ckpt bad.ckpt "$m" 0x01 fix
+		run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input more.csv
+		assert_failure 1
+		assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad sketch in an accumulator"
+		# unchanged, it restores
+		ok "${args[@]}" --restore s.ckpt --new-input more.csv
+	done
+}
