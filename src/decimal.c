@@ -144,8 +144,15 @@ mag_digits(uint64_t w[4], char *buf)
 	char *p = buf;
 	int nc = 0;
 
-	while (!mag_zero(w))
-		chunk[nc++] = mag_div(w, P19);
+	while (!mag_zero(w)) {
+		if (w[1] == 0 && w[2] == 0 && w[3] == 0) {
+			/* the common case, in 64 bits without a 128-bit
+			 * division per word */
+			chunk[nc++] = w[0] % P19;
+			w[0] /= P19;
+		} else
+			chunk[nc++] = mag_div(w, P19);
+	}
 	if (nc == 0)
 		return 0;
 	p = num_put_uint(p, chunk[--nc], 0);
@@ -480,6 +487,15 @@ dec_sum_avg(const struct dec_sum *s)
 	if (w_isneg(w)) {
 		*p++ = '-';
 		w_neg(w);
+	}
+	/* The common case, once per row: |sum| and 10^scale * n below
+	 * 2^53 are exact doubles, and one IEEE division of exact operands
+	 * is correctly rounded. */
+	if (w[1] == 0 && w[2] == 0 && w[3] == 0 && w[0] < (uint64_t)1 << 53 &&
+	    s->scale < 20 && s->n < (uint64_t)1 << 53 &&
+	    (u128)s->n * pow10_64[s->scale] < (u128)1 << 53) {
+		d = (double)w[0] / (double)(s->n * pow10_64[s->scale]);
+		return p != buf ? -d : d;	/* p passed a '-' */
 	}
 	r = mag_div(w, s->n);
 	sig = mag_digits(w, p);
