@@ -296,6 +296,14 @@ within_1pct() {
 	within_1pct 3 <<< "$output"
 	ok --csv -t 1 -k 2 --session 5s --percentile 3:$P --approx-percentile 3:$P in
 	within_1pct 3 <<< "$output"
+	# two sessions of about 1000 values each (the records from 1400 to
+	# 1419 held back: a gap) that the held-back records, arriving last,
+	# merge into one
+	awk -F, '$1 < 1400 || $1 >= 1420' in > gap
+	awk -F, '$1 >= 1400 && $1 < 1420' in >> gap
+	ok --csv -t 1 --session 10s -l 2000s --count --percentile 3:$P --approx-percentile 3:$P gap
+	assert_equal "$(cut -d, -f1-3 <<< "$output")" '0,3009,3000'
+	within_1pct 3 <<< "$output"
 	# rolling mode: every record's row
 	ok --csv -k 2 --percentile 3:50 --approx-percentile 3:50 in
 	[ "${#lines[@]}" -eq 3000 ]
@@ -341,6 +349,12 @@ within_1pct() {
 	run awk -F, '{ d = $4 - $3; if (d < 0) d = -d; if (d > 0.05 * $3) bad++; n++ }
 		END { print n, bad + 0 }' <<< "$output"
 	assert_output '59 0'
+	# sessions that merge: the records from 10000 to 10019 held back
+	awk -F, '$1 < 10000 || $1 >= 10020' in > gap
+	awk -F, '$1 >= 10000 && $1 < 10020' in >> gap
+	ok --csv -t 1 --session 30s -l 20000s --distinct 2 --approx-distinct 2 gap
+	run awk -F, '{ d = $4 - $3; if (d < 0) d = -d; print $1, $2, $3, (d <= 0.05 * $3) }' <<< "$output"
+	assert_output '0 20029 6000 1'
 }
 
 # ------------------------------------------------------- restored state
