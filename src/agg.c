@@ -5,13 +5,17 @@
  * kept as arena blobs; ties and first/last are decided by the record's
  * arrival number, so that merging slices in any order gives the answer
  * of adding the records one by one. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <xxhash.h>
 
 #include "agg.h"
+#include "decimal.h"
 #include "num.h"
+#include "sketch.h"
+#include "stats.h"
 #include "util.h"
 
 struct acc_count {
@@ -19,13 +23,13 @@ struct acc_count {
 };
 ARENA_LAYOUT(struct acc_count, 8);
 
-struct acc_sum {		/* sum and avg */
-	int64_t isum;
-	double fsum;
-	uint64_t n;
-	uint64_t inexact;	/* a non-integer was seen, or isum overflowed */
-};
-ARENA_LAYOUT(struct acc_sum, 32);
+/* sum and avg: struct dec_sum (decimal.h) */
+ARENA_LAYOUT(struct dec_sum, 56);
+ARENA_OFFSET(struct dec_sum, fsum, 40);
+ARENA_OFFSET(struct dec_sum, n, 48);
+
+/* stddev, var, stddev-pop, var-pop: struct stats_var (stats.h) */
+ARENA_LAYOUT(struct stats_var, 24);
 
 struct acc_ext {		/* min, max, min-by, max-by */
 	double v;
@@ -45,6 +49,25 @@ struct acc_distinct {
 	aoff set;
 };
 ARENA_LAYOUT(struct acc_distinct, 8);
+
+/* percentiles, approx-percentile, approx-distinct: a block of their own
+ * (0 until a value is seen): struct pvals, or a sketch (sketch.h) */
+struct acc_block {
+	aoff b;
+};
+ARENA_LAYOUT(struct acc_block, 8);
+
+/* The values of an exact percentile, in arrival order (sorted only in
+ * the fold). The block's bytes double as it grows: 64, 128, 256... */
+struct pvals {
+	uint64_t pv_n;
+	uint64_t pv_cap;
+	double pv_v[];
+};
+ARENA_LAYOUT(struct pvals, 16);
+
+#define PV_BYTES(cap)	(sizeof(struct pvals) + (cap) * sizeof(double))
+#define PV_INITCAP	6	/* a 64-byte block */
 
 /* An open-addressing set of distinct values, in the arena. */
 struct dslot {
@@ -74,7 +97,14 @@ struct agg {
 	size_t fidx, oidx;
 	int has_out;
 	const struct fieldref *f, *o;
-	struct dscratch ds;	/* --distinct's fold */
+	const struct stats_pct *pct;	/* AGF_PCT: the percentiles */
+	size_t npct;
+	struct dscratch ds;	/* --distinct's fold; sketches use its
+				 * single and nfolded as distinct does */
+	void *sketch;		/* a sketch's fold past one block: a block
+				 * of the largest size, that never grows */
+	double *vals;		/* percentiles' fold: every value */
+	size_t nvals, capvals;
 };
 
 struct aggs {
@@ -177,18 +207,6 @@ distinct_put(struct arena *a, aoff slot, uint64_t h, const char *p, size_t n,
 	/* the value is known to be absent: no comparison is made */
 	dslot_insert(a, s->ds_slot, s->ds_cap, h, blob, NULL, 0);
 	s->ds_n++;
-}
-
-/* Merges sum (or avg) accumulator s into d: the integer sum stays exact
- * until a non-integer is seen or it overflows. */
-static void
-sum_merge(struct acc_sum *d, const struct acc_sum *s)
-{
-	d->n += s->n;
-	d->fsum += s->fsum;
-	d->inexact |= s->inexact;
-	if (__builtin_add_overflow(d->isum, s->isum, &d->isum))
-		d->inexact = 1;
 }
 
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
@@ -321,18 +339,18 @@ count_emit(struct agg *ag, const struct arena *a, const void *acc,
 	emit_int(o, (int64_t)((const struct acc_count *)acc)->n);
 }
 
-/* --- sum and avg --- */
+/* --- sum and avg: exact decimal sums (man/fwin.1, AGGREGATES) --- */
 
 static void
 sum_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
 {
-	struct acc_sum *s = arena_ptr(a, slot);
+	struct dec_sum *s = arena_ptr(a, slot);
 
 	(void)seq;
-	s->n++;
-	s->fsum += v->d;
-	if (!v->is_int || __builtin_add_overflow(s->isum, v->i, &s->isum))
-		s->inexact = 1;
+	if (v->is_dec)
+		dec_sum_add(s, &v->dec, v->d);
+	else
+		dec_sum_add_double(s, v->d);
 }
 
 static void
@@ -340,36 +358,113 @@ sum_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 {
 	(void)ag;
 	(void)a;
-	sum_merge(dst, src);
+	dec_sum_merge(dst, src);
 }
 
 static void
 sum_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 {
-	const struct acc_sum *s = acc;
+	const struct dec_sum *s = acc;
+	char buf[DEC_BUFSZ];
 
 	(void)ag;
 	(void)a;
 	if (s->n == 0)
 		out_null(o);
-	else if (!s->inexact)
-		emit_int(o, s->isum);
 	else
-		emit_double(o, s->fsum);
+		out_own_num(o, buf, dec_sum_format(buf, s));
 }
 
 static void
 avg_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 {
-	const struct acc_sum *s = acc;
+	const struct dec_sum *s = acc;
 
 	(void)ag;
 	(void)a;
 	if (s->n == 0)
 		out_null(o);
 	else
-		emit_double(o, s->inexact ? s->fsum / s->n :
-		    (double)s->isum / s->n);
+		emit_double(o, dec_sum_avg(s));
+}
+
+/* --- stddev, var, stddev-pop, var-pop: Welford, merged by Chan --- */
+
+static void
+var_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	(void)seq;
+	stats_var_add(arena_ptr(a, slot), v->d);
+}
+
+static void
+var_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	(void)ag;
+	(void)a;
+	stats_var_merge(dst, src);
+}
+
+/* Writes a result of stats_*(): rc 0 and d, or an empty cell. */
+static void
+emit_stat(struct out *o, int rc, double d)
+{
+	if (rc != 0)
+		out_null(o);
+	else
+		emit_double(o, d);
+}
+
+static void
+stddev_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	double d;
+	int rc;
+
+	(void)ag;
+	(void)a;
+	rc = stats_stddev_samp(acc, &d);
+	emit_stat(o, rc, d);
+}
+
+static void
+var_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	double d;
+	int rc;
+
+	(void)ag;
+	(void)a;
+	rc = stats_var_samp(acc, &d);
+	emit_stat(o, rc, d);
+}
+
+static void
+stddev_pop_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	double d;
+	int rc;
+
+	(void)ag;
+	(void)a;
+	rc = stats_stddev_pop(acc, &d);
+	emit_stat(o, rc, d);
+}
+
+static void
+var_pop_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	double d;
+	int rc;
+
+	(void)ag;
+	(void)a;
+	rc = stats_var_pop(acc, &d);
+	emit_stat(o, rc, d);
 }
 
 /* --- min, max, min-by, max-by: the extreme value and its text --- */
@@ -671,7 +766,7 @@ distinct_emit(struct agg *ag, const struct arena *a, const void *acc,
 
 	(void)acc;
 	if (ds->nfolded == 0)
-		out_null(o);
+		emit_int(o, 0);		/* only NULLs: a count, never empty */
 	else if (ds->nfolded == 1)
 		emit_int(o, (int64_t)((const struct dset *)
 		    arena_ptr(a, ds->single))->ds_n);
@@ -727,6 +822,375 @@ distinct_release(struct arena *a, aoff slot)
 	arena_free(a, set, sizeof(struct dset) + s->ds_cap * sizeof(struct dslot));
 }
 
+/* --- median, percentile: every value, in a block that doubles --- */
+
+/* The block of the slot at `slot`, with room for extra more values:
+ * a new one (PV_INITCAP values or more), or the old one copied into one
+ * twice its size or more, and freed. */
+static struct pvals *
+pv_reserve(struct arena *a, aoff slot, uint64_t extra)
+{
+	aoff b = ((struct acc_block *)arena_ptr(a, slot))->b, nb;
+	struct pvals *p = b != 0 ? arena_ptr(a, b) : NULL, *q;
+	uint64_t n = p != NULL ? p->pv_n : 0, cap;
+
+	if (p != NULL && p->pv_cap - n >= extra)
+		return p;
+	cap = p != NULL ? p->pv_cap : PV_INITCAP;
+	while (cap - n < extra)
+		cap = cap * 2 + 2;	/* 16 + 8 cap bytes, doubled */
+	nb = arena_alloc(a, PV_BYTES(cap));
+	q = arena_ptr(a, nb);
+	q->pv_cap = cap;
+	if (b != 0) {
+		p = arena_ptr(a, b);
+		q->pv_n = p->pv_n;
+		memcpy(q->pv_v, p->pv_v, p->pv_n * sizeof(double));
+		arena_free(a, b, PV_BYTES(p->pv_cap));
+	}
+	((struct acc_block *)arena_ptr(a, slot))->b = nb;
+	return q;
+}
+
+static void
+pct_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	struct pvals *p = pv_reserve(a, slot, 1);
+
+	(void)seq;
+	p->pv_v[p->pv_n++] = v->d;
+}
+
+/* Sessions: src's values are appended to dst's. */
+static void
+pct_merge(struct arena *a, aoff dst, aoff src)
+{
+	struct acc_block *s = arena_ptr(a, src);
+	aoff sb = s->b;
+	struct pvals *d, *sp;
+	uint64_t n;
+
+	if (sb == 0)
+		return;
+	s->b = 0;
+	if (((struct acc_block *)arena_ptr(a, dst))->b == 0) {
+		((struct acc_block *)arena_ptr(a, dst))->b = sb;
+		return;
+	}
+	n = ((struct pvals *)arena_ptr(a, sb))->pv_n;
+	d = pv_reserve(a, dst, n);
+	sp = arena_ptr(a, sb);
+	memcpy(d->pv_v + d->pv_n, sp->pv_v, n * sizeof(double));
+	d->pv_n += n;
+	arena_free(a, sb, PV_BYTES(sp->pv_cap));
+}
+
+/* The fold: the values of every block folded, in ag->vals. */
+static void
+pct_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
+{
+	aoff b = ((const struct acc_block *)src)->b;
+	const struct pvals *p;
+
+	(void)dst;
+	if (b == 0)
+		return;
+	p = arena_ptr(a, b);
+	if (ag->capvals - ag->nvals < p->pv_n) {
+		size_t cap = ag->capvals ? ag->capvals : 64;
+
+		while (cap - ag->nvals < p->pv_n)
+			cap *= 2;
+		ag->vals = xrealloc(ag->vals, cap * sizeof(double));
+		ag->capvals = cap;
+	}
+	memcpy(ag->vals + ag->nvals, p->pv_v, p->pv_n * sizeof(double));
+	ag->nvals += p->pv_n;
+}
+
+static void
+pct_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	size_t k;
+
+	(void)a;
+	(void)acc;
+	if (ag->nvals > 0)
+		stats_sort(ag->vals, ag->nvals);
+	for (k = 0; k < ag->npct; k++)
+		if (ag->nvals == 0)
+			out_null(o);
+		else
+			emit_double(o, stats_percentile(ag->vals, ag->nvals,
+			    ag->pct[k].p));
+}
+
+static const char *
+pct_check(const struct arena *a, const void *slot, struct arena_claims *m)
+{
+	aoff b = ((const struct acc_block *)slot)->b;
+	uint64_t used = m->used, j;
+	const struct pvals *p;
+
+	if (b == 0)
+		return NULL;
+	if (b < sizeof(struct arena_hdr) || b % 8 != 0 || b >= used ||
+	    used - b < sizeof(*p))
+		return "bad percentile values";
+	p = arena_ptr(a, b);
+	if (p->pv_cap > (used - b - sizeof(*p)) / sizeof(double) ||
+	    p->pv_n > p->pv_cap || arena_claim(m, b, PV_BYTES(p->pv_cap)) != 0)
+		return "bad percentile values";
+	for (j = 0; j < p->pv_n; j++)	/* sorting needs numbers */
+		if (!isfinite(p->pv_v[j]))
+			return "bad percentile value";
+	return NULL;
+}
+
+static void
+pct_release(struct arena *a, aoff slot)
+{
+	aoff b = ((struct acc_block *)arena_ptr(a, slot))->b;
+
+	if (b != 0)
+		arena_free(a, b, PV_BYTES(((struct pvals *)
+		    arena_ptr(a, b))->pv_cap));
+}
+
+/* --- approx-percentile, approx-distinct: sketches (sketch.h) --- */
+
+/* What the two kinds of sketch blocks have in common. */
+struct skops {
+	size_t initsize, maxsize;
+	void (*init)(void *b, size_t size);
+	size_t (*merge)(void *dst, const void *src);
+	int (*copy)(void *dst, size_t size, const void *src);
+	size_t (*size)(const void *b);
+	const char *(*check)(const void *b, size_t avail);
+};
+
+static const struct skops dds_ops = {
+	DDS_INITSIZE, DDS_MAXSIZE, dds_init, dds_merge, dds_copy, dds_size,
+	dds_check
+};
+
+static const struct skops hll_ops = {
+	HLL_INITSIZE, HLL_MAXSIZE, hll_init, hll_merge, hll_copy, hll_size,
+	hll_check
+};
+
+/* The sketch of the slot at `slot`, made empty if there is none. */
+static void *
+sk_get(struct arena *a, aoff slot, const struct skops *ops)
+{
+	aoff b = ((struct acc_block *)arena_ptr(a, slot))->b;
+
+	if (b == 0) {
+		b = arena_alloc(a, ops->initsize);
+		ops->init(arena_ptr(a, b), ops->initsize);
+		((struct acc_block *)arena_ptr(a, slot))->b = b;
+	}
+	return arena_ptr(a, b);
+}
+
+/* The sketch protocol: an add or merge that returned need bytes is
+ * retried on a copy of that size (sketch.h). */
+static void *
+sk_grow(struct arena *a, aoff slot, size_t need, const struct skops *ops)
+{
+	aoff nb = arena_alloc(a, need);
+	struct acc_block *s = arena_ptr(a, slot);
+	const void *old = arena_ptr(a, s->b);
+
+	if (ops->copy(arena_ptr(a, nb), need, old) != 0)
+		fwin_die("sketch cannot grow to %zu bytes", need);
+	arena_free(a, s->b, ops->size(old));
+	s->b = nb;
+	return arena_ptr(a, nb);
+}
+
+static void
+sk_merge(struct arena *a, aoff dst, aoff src, const struct skops *ops)
+{
+	struct acc_block *s = arena_ptr(a, src), *d = arena_ptr(a, dst);
+	aoff sb = s->b;
+	void *db;
+	size_t need;
+
+	if (sb == 0)
+		return;
+	s->b = 0;
+	if (d->b == 0) {
+		d->b = sb;
+		return;
+	}
+	db = arena_ptr(a, d->b);
+	while ((need = ops->merge(db, arena_ptr(a, sb))) != 0)
+		db = sk_grow(a, dst, need, ops);
+	arena_free(a, sb, ops->size(arena_ptr(a, sb)));
+}
+
+/* Folds a sketch: a single block is read where it lies; only a second
+ * one makes the union in the scratch block. */
+static void
+sk_fold(struct agg *ag, const struct arena *a, const void *src,
+    const struct skops *ops)
+{
+	aoff b = ((const struct acc_block *)src)->b;
+
+	if (b == 0)
+		return;
+	if (ag->ds.nfolded++ == 0) {
+		ag->ds.single = b;
+		return;
+	}
+	if (ag->sketch == NULL)
+		ag->sketch = xmalloc(ops->maxsize);
+	if (ag->ds.nfolded == 2) {
+		ops->init(ag->sketch, ops->maxsize);
+		(void)ops->merge(ag->sketch, arena_ptr(a, ag->ds.single));
+	}
+	(void)ops->merge(ag->sketch, arena_ptr(a, b));	/* never grows */
+}
+
+/* The folded sketch, or NULL when none was folded. */
+static const void *
+sk_folded(const struct agg *ag, const struct arena *a)
+{
+	if (ag->ds.nfolded == 0)
+		return NULL;
+	return ag->ds.nfolded == 1 ? arena_ptr(a, ag->ds.single) : ag->sketch;
+}
+
+static const char *
+sk_check(const struct arena *a, const void *slot, struct arena_claims *m,
+    const struct skops *ops)
+{
+	aoff b = ((const struct acc_block *)slot)->b;
+	uint64_t used = m->used;
+
+	if (b == 0)
+		return NULL;
+	if (b < sizeof(struct arena_hdr) || b % 8 != 0 || b >= used ||
+	    ops->check(arena_ptr(a, b), used - b) != NULL ||
+	    arena_claim(m, b, ops->size(arena_ptr(a, b))) != 0)
+		return "bad sketch in an accumulator";
+	return NULL;
+}
+
+static void
+sk_release(struct arena *a, aoff slot, const struct skops *ops)
+{
+	aoff b = ((struct acc_block *)arena_ptr(a, slot))->b;
+
+	if (b != 0)
+		arena_free(a, b, ops->size(arena_ptr(a, b)));
+}
+
+static void
+dds_agg_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	void *b = sk_get(a, slot, &dds_ops);
+	size_t need;
+
+	(void)seq;
+	while ((need = dds_add(b, v->d)) != 0)
+		b = sk_grow(a, slot, need, &dds_ops);
+}
+
+static void
+dds_agg_merge(struct arena *a, aoff dst, aoff src)
+{
+	sk_merge(a, dst, src, &dds_ops);
+}
+
+static void
+dds_agg_fold(struct agg *ag, const struct arena *a, void *dst,
+    const void *src)
+{
+	(void)dst;
+	sk_fold(ag, a, src, &dds_ops);
+}
+
+static void
+dds_agg_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	const void *b = sk_folded(ag, a);
+	size_t k;
+
+	(void)acc;
+	for (k = 0; k < ag->npct; k++)
+		if (b == NULL || dds_count(b) == 0)
+			out_null(o);
+		else
+			emit_double(o, dds_quantile(b, ag->pct[k].p / 100));
+}
+
+static const char *
+dds_agg_check(const struct arena *a, const void *slot,
+    struct arena_claims *m)
+{
+	return sk_check(a, slot, m, &dds_ops);
+}
+
+static void
+dds_agg_release(struct arena *a, aoff slot)
+{
+	sk_release(a, slot, &dds_ops);
+}
+
+static void
+hll_agg_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
+{
+	uint64_t h = XXH3_64bits(v->p, v->n);
+	void *b = sk_get(a, slot, &hll_ops);
+	size_t need;
+
+	(void)seq;
+	while ((need = hll_add(b, h)) != 0)
+		b = sk_grow(a, slot, need, &hll_ops);
+}
+
+static void
+hll_agg_merge(struct arena *a, aoff dst, aoff src)
+{
+	sk_merge(a, dst, src, &hll_ops);
+}
+
+static void
+hll_agg_fold(struct agg *ag, const struct arena *a, void *dst,
+    const void *src)
+{
+	(void)dst;
+	sk_fold(ag, a, src, &hll_ops);
+}
+
+static void
+hll_agg_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o)
+{
+	const void *b = sk_folded(ag, a);
+
+	(void)acc;
+	/* only NULLs: a count, never empty */
+	emit_int(o, b == NULL ? 0 : (int64_t)hll_estimate(b));
+}
+
+static const char *
+hll_agg_check(const struct arena *a, const void *slot,
+    struct arena_claims *m)
+{
+	return sk_check(a, slot, m, &hll_ops);
+}
+
+static void
+hll_agg_release(struct arena *a, aoff slot)
+{
+	sk_release(a, slot, &hll_ops);
+}
+
 /* --- the table --- */
 
 #define NUM (AGF_FIELD | AGF_NUMBER)
@@ -734,9 +1198,9 @@ distinct_release(struct arena *a, aoff slot)
 static const struct aggop table[] = {
 	{ "count", "count", 0, sizeof(struct acc_count),
 	    count_add, NULL, count_fold, count_emit, NULL, NULL },
-	{ "sum", "sum", NUM, sizeof(struct acc_sum),
+	{ "sum", "sum", NUM | AGF_DEC, sizeof(struct dec_sum),
 	    sum_add, NULL, sum_fold, sum_emit, NULL, NULL },
-	{ "avg", "avg", NUM, sizeof(struct acc_sum),
+	{ "avg", "avg", NUM | AGF_DEC, sizeof(struct dec_sum),
 	    sum_add, NULL, sum_fold, avg_emit, NULL, NULL },
 	{ "min", "min", NUM, sizeof(struct acc_ext),
 	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
@@ -755,6 +1219,25 @@ static const struct aggop table[] = {
 	    min_by_add, min_merge, min_fold, by_emit, ext_check, ext_release },
 	{ "max-by", "max_by", NUM | AGF_OUT | AGF_TEXT, sizeof(struct acc_ext),
 	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release },
+	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP, sizeof(struct acc_block),
+	    pct_add, pct_merge, pct_fold, pct_emit, pct_check, pct_release },
+	{ "percentile", "", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP,
+	    sizeof(struct acc_block), pct_add, pct_merge, pct_fold, pct_emit,
+	    pct_check, pct_release },
+	{ "approx-percentile", "approx_", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP,
+	    sizeof(struct acc_block), dds_agg_add, dds_agg_merge, dds_agg_fold,
+	    dds_agg_emit, dds_agg_check, dds_agg_release },
+	{ "stddev", "stddev", NUM, sizeof(struct stats_var),
+	    var_add, NULL, var_fold, stddev_emit, NULL, NULL },
+	{ "var", "var", NUM, sizeof(struct stats_var),
+	    var_add, NULL, var_fold, var_emit, NULL, NULL },
+	{ "stddev-pop", "stddev_pop", NUM, sizeof(struct stats_var),
+	    var_add, NULL, var_fold, stddev_pop_emit, NULL, NULL },
+	{ "var-pop", "var_pop", NUM, sizeof(struct stats_var),
+	    var_add, NULL, var_fold, var_pop_emit, NULL, NULL },
+	{ "approx-distinct", "approx_distinct", AGF_FIELD | AGF_NOKEEP,
+	    sizeof(struct acc_block), hll_agg_add, hll_agg_merge, hll_agg_fold,
+	    hll_agg_emit, hll_agg_check, hll_agg_release },
 };
 
 #undef NUM
@@ -795,6 +1278,8 @@ aggs_new(const struct config *c)
 		a->fidx = c->aggs[i].f.idx;
 		a->oidx = c->aggs[i].out.idx;
 		a->has_out = c->aggs[i].has_out;
+		a->pct = c->aggs[i].pct;
+		a->npct = c->aggs[i].npct;
 		a->off = off;
 		off += a->op->size;
 	}
@@ -810,8 +1295,11 @@ aggs_free(struct aggs *g)
 
 	if (g == NULL)
 		return;
-	for (i = 0; i < g->n; i++)
+	for (i = 0; i < g->n; i++) {
 		free(g->v[i].ds.slot);
+		free(g->v[i].sketch);
+		free(g->v[i].vals);
+	}
 	free(g->v);
 	free(g->fold);
 	free(g);
@@ -848,15 +1336,18 @@ aggs_extract(const struct aggs *g, const struct record *r,
 			continue;	/* NULL: every aggregate skips it */
 		v->p = r->f[a->fidx].p;
 		v->n = r->f[a->fidx].n;
-		if (fl & AGF_NUMBER) {
+		if ((fl & AGF_DEC) &&
+		    (v->is_dec = dec_parse(v->p, v->n, &v->dec) == 0)) {
+			/* sum, avg: plain decimal, the common case, parsed
+			 * once; num_parse only for what is not */
+			v->d = dec_to_double(&v->dec);
+		} else if (fl & AGF_NUMBER) {
 			if (num_parse(v->p, v->n, &nu) != 0) {
 				bad->f = a->f;
 				bad->what = "not a number";
 				return -1;
 			}
 			v->d = nu.d;
-			v->i = nu.i;
-			v->is_int = nu.is_int;
 		}
 		if (fl & AGF_OUT) {
 			if (!a->has_out) {
@@ -939,6 +1430,7 @@ aggs_fold_begin(struct aggs *g)
 	for (i = 0; i < g->n; i++) {
 		g->v[i].ds.single = 0;
 		g->v[i].ds.nfolded = 0;
+		g->v[i].nvals = 0;
 	}
 }
 

@@ -16,6 +16,7 @@
 
 #include "arena.h"
 #include "config.h"
+#include "decimal.h"
 #include "input.h"
 #include "output.h"
 
@@ -24,8 +25,8 @@ struct aval {
 	const char *p;		/* the field's text; NULL when NULL (empty) */
 	size_t n;
 	double d;		/* its value, for numeric aggregates */
-	int64_t i;
-	int is_int;
+	struct dec dec;		/* AGF_DEC: its exact value, when is_dec */
+	int is_dec;		/* written in plain decimal (dec_parse) */
 	const char *out;	/* min-by / max-by: the OUT text */
 	size_t outn;
 };
@@ -43,12 +44,16 @@ enum {
 	AGF_NUMBER = 2,		/* the FIELD must be a number */
 	AGF_OUT = 4,		/* F[:OUT] */
 	AGF_NOKEEP = 8,		/* its fold is not a block that can be kept */
-	AGF_TEXT = 16		/* its result is text, not a number */
+	AGF_PCT = 16,		/* a column per percentile: column, P's name, F */
+	AGF_PLIST = 32,		/* F:P[,P...] (else AGF_PCT is the median) */
+	AGF_DEC = 64,		/* wants the exact decimal (sum, avg) */
+	AGF_TEXT = 128		/* its result is text, not a number */
 };
 
 struct aggop {
 	const char *option;	/* the long option, without "--" */
-	const char *column;	/* header: "count", or column_F */
+	const char *column;	/* header: "count", or column_F (AGF_PCT:
+				 * column, P's name, _F: "approx_p95_F") */
 	unsigned flags;		/* AGF_* */
 	size_t size;		/* bytes of its accumulator, a multiple of 8 */
 	/* Adds a record's value (arrival number seq) to the slot at off. */
@@ -116,7 +121,8 @@ void aggs_fold(struct aggs *g, const struct arena *a, aoff acc);
 void aggs_emit(struct aggs *g, const struct arena *a, struct out *o);
 
 /* Whether a fold can be kept as an accumulator block and folded again
- * later (not with --distinct, whose fold is a table outside the arena). */
+ * later (not with --distinct, percentiles or sketches, whose folds are
+ * outside the arena). */
 int aggs_keepable(const struct aggs *g);
 /* Writes the fold as the accumulator block at dst, which must not be
  * released: the values it names belong to the blocks folded. */

@@ -20,14 +20,16 @@ typedef uint64_t aoff;
  * raised (older files are then refused) and the pinned sizes with it.
  * Version 3: keys carry their key group and the operator's block; the
  * driver's counters left the root for a block of their own.
+ * Version 4: sum and avg keep exact decimal sums (struct dec_sum); the
+ * blocks of percentiles and sketches.
  */
-#define ARENA_FORMAT 3
+#define ARENA_FORMAT 4
 #define ARENA_LAYOUT(type, size) \
-	_Static_assert(ARENA_FORMAT == 3 && sizeof(type) == (size), \
-	    #type " is stored in checkpoints of format 3")
+	_Static_assert(ARENA_FORMAT == 4 && sizeof(type) == (size), \
+	    #type " is stored in checkpoints of format 4")
 #define ARENA_OFFSET(type, field, off) \
-	_Static_assert(ARENA_FORMAT == 3 && offsetof(type, field) == (off), \
-	    #type "." #field " is stored in checkpoints of format 3")
+	_Static_assert(ARENA_FORMAT == 4 && offsetof(type, field) == (off), \
+	    #type "." #field " is stored in checkpoints of format 4")
 
 #define ARENA_NCLASS 96
 

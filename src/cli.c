@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "config.h"
 #include "run.h"
+#include "stats.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -104,13 +105,15 @@ usage_aggregates(FILE *fp)
 	const struct aggop *op;
 	char item[64];
 	size_t i, col = 0, n;
+	const char *arg;
 
 	fputs("Aggregates (default --count):\n ", fp);
 	for (i = 0; (op = agg_at(i)) != NULL; i++) {
+		arg = (op->flags & AGF_OUT) ? "[:OUT]" :
+		    (op->flags & AGF_PLIST) ? ":P[,P...]" : "";
 		n = (size_t)snprintf(item, sizeof(item), "%s--%s%s%s",
 		    strcmp(op->option, "count") == 0 ? "-c, " : "", op->option,
-		    (op->flags & AGF_FIELD) ? " F" : "",
-		    (op->flags & AGF_OUT) ? "[:OUT]" : "");
+		    (op->flags & AGF_FIELD) ? " F" : "", arg);
 		if (col > 0 && col + n + 2 > 74) {
 			fputs("\n ", fp);
 			col = 0;
@@ -335,6 +338,33 @@ add_field(struct fieldref *f, const char *spec, const char *opt)
 		usage_error("%s: bad field '%s' (%s)", opt, spec, err);
 }
 
+/* The percentiles of --median, or of F:P[,P...] (cut off arg here; the
+ * last colon, so that a field name may hold one). */
+static void
+add_pct(struct aggspec *a, char *arg, const char *opt)
+{
+	const char *err;
+	char *colon, *s;
+	size_t n = 1;
+
+	if (!(a->op->flags & AGF_PLIST)) {
+		a->pct = xcalloc(1, sizeof(*a->pct));
+		a->npct = 1;
+		stats_pct_median(a->pct);
+		return;
+	}
+	if ((colon = strrchr(arg, ':')) == NULL)
+		usage_error("%s: '%s' names no percentile (F:P[,P...])", opt,
+		    arg);
+	*colon = '\0';
+	for (s = colon + 1; *s != '\0'; s++)
+		n += *s == ',';
+	a->pct = xcalloc(n, sizeof(*a->pct));
+	if ((err = stats_pct_list(colon + 1, a->pct, n, &a->npct)) != NULL)
+		usage_error("%s: bad percentile list '%s' (%s)", opt,
+		    colon + 1, err);
+}
+
 static void
 add_agg(struct config *c, const struct aggop *op, char *arg)
 {
@@ -348,6 +378,8 @@ add_agg(struct config *c, const struct aggop *op, char *arg)
 	if (!(op->flags & AGF_FIELD))
 		return;
 	snprintf(opt, sizeof(opt), "--%s", op->option);
+	if (op->flags & AGF_PCT)
+		add_pct(a, arg, opt);
 	if ((op->flags & AGF_OUT) && (colon = strchr(arg, ':')) != NULL) {
 		*colon = '\0';
 		a->has_out = 1;

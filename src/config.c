@@ -5,6 +5,7 @@
 
 #include "agg.h"
 #include "config.h"
+#include "stats.h"
 #include "util.h"
 
 static int
@@ -120,6 +121,7 @@ config_free(struct config *c)
 	for (i = 0; i < c->naggs; i++) {
 		free(c->aggs[i].f.owned);
 		free(c->aggs[i].out.owned);
+		free(c->aggs[i].pct);
 	}
 	free(c->keys);
 	free(c->aggs);
@@ -165,7 +167,7 @@ config_fingerprint(const struct config *c)
 		"lines", "csv", "tsv"
 	};
 	char *text = NULL, buf[TF_BUFSZ], buf2[TF_BUFSZ];
-	size_t len = 0, i;
+	size_t len = 0, i, j;
 	FILE *f;
 
 	if ((f = open_memstream(&text, &len)) == NULL)
@@ -236,6 +238,10 @@ config_fingerprint(const struct config *c)
 			fprintf(f, " %s", c->aggs[i].f.spec);
 		if (c->aggs[i].has_out)
 			fprintf(f, ":%s", c->aggs[i].out.spec);
+		if (c->aggs[i].op->flags & AGF_PLIST)
+			for (j = 0; j < c->aggs[i].npct; j++)	/* "p95" */
+				fprintf(f, "%c%s", j ? ',' : ':',
+				    c->aggs[i].pct[j].name + 1);
 	}
 	fputc('\n', f);
 	/* a memstream that could not grow fails, or leaves no text */

@@ -15,6 +15,7 @@ enum wkind {
 };
 
 struct aggop;		/* an entry of the aggregate table (agg.h) */
+struct stats_pct;	/* a requested percentile (stats.h) */
 
 /* A FIELD as the user wrote it: a 1-based number, or a header name. */
 struct fieldref {
@@ -29,6 +30,8 @@ struct aggspec {
 	struct fieldref f;	/* when op takes a FIELD */
 	struct fieldref out;	/* min-by / max-by OUT */
 	int has_out;
+	struct stats_pct *pct;	/* percentiles: one column each (AGF_PCT) */
+	size_t npct;
 };
 
 struct config {

@@ -24,6 +24,7 @@
 #include "output.h"
 #include "persist.h"
 #include "run.h"
+#include "stats.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -500,23 +501,24 @@ rank_row(void *arg, const struct op_row *row, double *v)
 	return 0;
 }
 
-/* Finds --top-by among the aggregates' columns aggcols (the first
- * aggregate by default) and sets up ranking. Returns 0, or -1 after a
- * message (a usage error). */
+/* Finds --top-by among the n aggregate columns aggcols (the first by
+ * default; colagg[i] is column i's aggregate) and sets up ranking.
+ * Returns 0, or -1 after a message (a usage error). */
 static int
-top_column(struct run *r, const char *const *aggcols)
+top_column(struct run *r, const char *const *aggcols, size_t n,
+    const size_t *colagg)
 {
 	const struct config *c = r->c;
 	size_t i;
 
-	for (i = 0; i < c->naggs; i++)
+	for (i = 0; i < n; i++)
 		if (c->top_by == NULL || strcmp(aggcols[i], c->top_by) == 0)
 			break;
-	if (i == c->naggs) {
+	if (i == n) {
 		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
 		return -1;
 	}
-	if (c->aggs[i].op->flags & AGF_TEXT) {
+	if (c->aggs[colagg[i]].op->flags & AGF_TEXT) {
 		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
 		return -1;
 	}
@@ -531,12 +533,20 @@ static int
 open_output(struct run *r)
 {
 	const struct config *c = r->c;
-	size_t ncols = 3 + c->nkeys + c->naggs, i, j = 0;
-	const char **cols = xmalloc(ncols * sizeof(*cols));
-	char **owned = xcalloc(ncols, sizeof(*owned));
+	size_t ncols = 3 + c->nkeys + c->naggs, i, j = 0, k, first;
+	const char **cols;
+	char **owned;
+	size_t *colagg;		/* the aggregate of each aggregate column */
 	struct stat sb;
 	enum outfmt of;
 	int status = 1;
+
+	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
+		if (c->aggs[i].op->flags & AGF_PCT)
+			ncols += c->aggs[i].npct - 1;
+	cols = xmalloc(ncols * sizeof(*cols));
+	owned = xcalloc(ncols, sizeof(*owned));
+	colagg = xcalloc(ncols, sizeof(*colagg));
 
 	if (r->rolling_time)
 		cols[j++] = "time";
@@ -544,7 +554,6 @@ open_output(struct run *r)
 		cols[j++] = "window_start";
 		cols[j++] = "window_end";
 	}
-	ncols = j + c->nkeys + c->naggs + (c->emit_every > 0);
 	for (i = 0; i < c->nkeys; i++, j++) {
 		if (c->header)
 			cols[j] = c->keys[i].name;
@@ -554,24 +563,32 @@ open_output(struct run *r)
 			cols[j] = owned[j];
 		}
 	}
-	for (i = 0; i < c->naggs; i++, j++) {
-		const struct aggop *op = c->aggs[i].op;
+	first = j;
+	for (i = 0; i < c->naggs; i++) {
+		const struct aggspec *as = &c->aggs[i];
+		int pct = (as->op->flags & AGF_PCT) != 0;
 
-		if (!(op->flags & AGF_FIELD))
-			cols[j] = op->column;
-		else {
-			if (asprintf(&owned[j], "%s_%s", op->column,
-			    c->aggs[i].f.name) < 0)
+		colagg[j - first] = i;
+		if (!(as->op->flags & AGF_FIELD)) {
+			cols[j++] = as->op->column;
+			continue;
+		}
+		/* "sum_F"; a percentile's column per P: "p95_F", "approx_p95_F" */
+		for (k = 0; k < (pct ? as->npct : 1); k++, j++) {
+			colagg[j - first] = i;
+			if (asprintf(&owned[j], "%s%s_%s", as->op->column,
+			    pct ? as->pct[k].name : "", as->f.name) < 0)
 				fwin_oom();
 			cols[j] = owned[j];
 		}
 	}
-	if (c->top_n > 0 && top_column(r, cols + j - c->naggs) != 0) {
+	if (c->top_n > 0 && top_column(r, cols + first, j - first, colagg) != 0) {
 		status = 2;
 		goto fail;
 	}
 	if (c->emit_every > 0)
 		cols[j++] = "final";
+	ncols = j;
 	r->outfd = 1;
 	r->outname = "standard output";
 	if (c->output != NULL) {
@@ -592,6 +609,7 @@ fail:
 		free(owned[i]);
 	free(owned);
 	free(cols);
+	free(colagg);
 	return status;
 }
 

@@ -56,8 +56,18 @@ static const char *const pl5[] = {
 	"--csv", "-t", "1", "--time-format", "s", "--tumble", "1m",
 	"--count", "--max", "3", NULL
 };
+static const char *const pl6[] = {
+	"--csv", "-t", "1", "-k", "2", "--slide", "30s,10s", "--median", "3",
+	"--percentile", "3:10,99.9", "--approx-percentile", "3:50",
+	"--approx-distinct", "3", "--stddev", "3", "--sum", "3", NULL
+};
+static const char *const pl7[] = {
+	"--csv", "-t", "1", "-k", "2", "--session", "20s", "--percentile",
+	"3:50", "--approx-percentile", "3:99", "--approx-distinct", "3",
+	"--var-pop", "3", "--avg", "3", NULL
+};
 static const char *const *const pipes[] = {
-	pl0, pl1, pl2, pl3, pl4, pl5
+	pl0, pl1, pl2, pl3, pl4, pl5, pl6, pl7
 };
 #define NPIPE (sizeof(pipes) / sizeof(pipes[0]))
 

@@ -163,6 +163,8 @@ done <<'EOF'
 --csv -k 2 --count-window 5,2 --sum 3 --first 3 --max-by 3
 --csv -t 1 -k 2,3 --count --min 3 --distinct 3
 --csv -t 1 --time-format s --tumble 1m --count --max 3
+--csv -t 1 -k 2 --slide 30s,10s --median 3 --percentile 3:10,99.9 --approx-percentile 3:50 --approx-distinct 3 --stddev 3 --sum 3
+--csv -t 1 -k 2 --session 20s --percentile 3:50 --approx-percentile 3:99 --approx-distinct 3 --var-pop 3 --avg 3
 EOF
 # a stale checksum, kept as it is (bit 6), and a file cut short (bit 5)
 f=tests/fuzz/corpus/ckpt/p0-80

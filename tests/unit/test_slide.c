@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agg.h"
+#include "decimal.h"
 #include "keycodec.h"
 #include "num.h"
 #include "output.h"
@@ -165,8 +166,7 @@ add_record(struct aggs *g, struct state *s, aoff p, uint64_t seq)
 		v[i].p = text;
 		v[i].n = strlen(text);
 		v[i].d = nu.d;
-		v[i].i = nu.i;
-		v[i].is_int = nu.is_int;
+		v[i].is_dec = dec_parse(text, v[i].n, &v[i].dec) == 0;
 		v[i].out = out;
 		v[i].outn = strlen(out);
 	}
