@@ -398,6 +398,87 @@ test_depth(void)
 	free(line);
 }
 
+/* Where values point: into the line, or into the scratch buffer, which a
+ * second record of the same shape reuses; and a json with no paths. */
+static void
+test_memory(void)
+{
+	static const char *const paths[] = { "s", "e", "o" };
+	static const char line[] = "{\"s\":\"plain\",\"e\":\"a\\nb\","
+	    "\"o\":{\"x\":[1]}}";
+	struct json *j = json_new(paths, 3), *none;
+	struct field f[3];
+	const char *err = "unset", *scr;
+	unsigned char kind[3];
+
+	CHECK(json_scan(j, line, sizeof(line) - 1, f, NULL, &err) == 1);
+	CHECK(f[0].p == line + 6 && f[0].n == 5);
+	CHECK(f[1].p < line || f[1].p >= line + sizeof(line));
+	CHECK(f[1].n == 3 && memcmp(f[1].p, "a\nb", 3) == 0);
+	CHECK(f[2].p == line + 28 && f[2].n == 9);
+	CHECK_STR(err, "unset");	/* untouched on success */
+	scr = f[1].p;
+	CHECK(json_scan(j, line, sizeof(line) - 1, f, kind, &err) == 1);
+	CHECK(f[1].p == scr);
+	CHECK(kind[0] == JSON_VALUE && kind[1] == JSON_VALUE &&
+	    kind[2] == JSON_VALUE);
+	json_free(j);
+
+	none = json_new(NULL, 0);
+	CHECK(json_npaths(none) == 0);
+	CHECK(json_scan(none, line, sizeof(line) - 1, f, kind, &err) == 1);
+	CHECK(json_scan(none, "{\"a\":}", 7, f, kind, &err) == -1);
+	CHECK_STR(err, "not a JSON object: expected a value at byte 6");
+	CHECK(json_scan(none, "", 0, f, kind, &err) == 0);
+	json_free(none);
+	json_free(NULL);
+}
+
+/* A 10 MB line: long strings (one with escapes), a long array, many
+ * members, and the fields at its end. */
+static void
+test_long_line(void)
+{
+	static const char *const paths[] = { "big", "esc", "arr", "last" };
+	size_t cap = 12u << 20, n = 0, i, k;
+	char *line = malloc(cap), *want = malloc(2u << 20);
+	struct json *j = json_new(paths, 4);
+	struct field f[4];
+	unsigned char kind[4];
+	const char *err = NULL;
+
+	n += (size_t)sprintf(line + n, "{\"big\":\"");
+	for (i = 0; i < (3u << 20); i++)
+		line[n++] = (char)('a' + i % 26);
+	n += (size_t)sprintf(line + n, "\",\"esc\":\"");
+	for (i = 0, k = 0; i < (1u << 19); i++) {
+		memcpy(line + n, "\\u00e9x", 7);
+		n += 7;
+		memcpy(want + k, "\xC3\xA9x", 3);
+		k += 3;
+	}
+	n += (size_t)sprintf(line + n, "\",\"arr\":[");
+	for (i = 0; i < 400000; i++)
+		n += (size_t)sprintf(line + n, "%s%zu", i ? "," : "", i);
+	line[n++] = ']';
+	for (i = 0; i < 50000; i++)
+		n += (size_t)sprintf(line + n, ",\"m%zu\":{\"v\":%zu}", i, i);
+	n += (size_t)sprintf(line + n, ",\"last\":true}");
+	CHECK(n > (10u << 20));
+	CHECK(json_scan(j, line, n, f, kind, &err) == 1);
+	CHECK(f[0].p == line + 8 && f[0].n == (3u << 20));
+	CHECK(f[0].p[f[0].n - 1] == 'a' + ((3u << 20) - 1) % 26);
+	CHECK(f[1].n == k && memcmp(f[1].p, want, k) == 0);
+	CHECK(f[2].n > 2 && f[2].p[0] == '[' && f[2].p[f[2].n - 1] == ']');
+	CHECK(f[3].n == 4 && memcmp(f[3].p, "true", 4) == 0);
+	/* cut short anywhere in its last part, it is bad */
+	CHECK(json_scan(j, line, n - 1, f, kind, &err) == -1);
+	CHECK(strstr(err, "expected ',' or '}'") != NULL);
+	json_free(j);
+	free(line);
+	free(want);
+}
+
 int
 main(void)
 {
@@ -409,5 +490,7 @@ main(void)
 	test_whitespace();
 	test_bad_lines();
 	test_depth();
+	test_memory();
+	test_long_line();
 	return unit_done("test_json");
 }
