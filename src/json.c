@@ -57,6 +57,11 @@ struct jnode {
 	int child;		/* first child, -1 none */
 	int next;		/* next sibling, -1 none */
 	int term;		/* some path ends here */
+	int deep;		/* some child has children: a name with a dot
+				   may lead somewhere from here */
+	uint64_t w8;		/* its first 8 bytes, zero-padded */
+	size_t hoff;		/* its children's table in htab */
+	unsigned hmask;		/* the table's size - 1; 0: no children */
 };
 
 /* What a terminal node found in the current line. */
@@ -77,6 +82,7 @@ struct frame {
 
 struct json {
 	struct jnode *nodes;
+	int *htab;		/* the nodes' tables of children */
 	struct jres *res;
 	int nnodes;
 	int *slot;		/* path i -> node */
@@ -98,9 +104,69 @@ xrealloc(void *p, size_t n)
 	return p;
 }
 
-/* The child of node x named p[0..n), or -1. */
+/* The hash of a member name for the children's tables: its length and
+ * its end bytes tell most names apart. */
+static inline unsigned
+hname(const char *p, size_t n)
+{
+	if (n == 0)
+		return 0;
+	return (unsigned)n * 0x9E3779B1u ^ (unsigned char)p[0] * 0x85EBCA77u ^
+	    (unsigned char)p[n - 1] * 0xC2B2AE3Du ^ (unsigned char)p[n / 2];
+}
+
+/* Whether node c is named p[0..n), n == c->len, with avail bytes
+ * readable at p (avail >= n). Names are short: one 8-byte compare decides
+ * most, where a call to memcmp would cost more than the compare. */
+static inline int
+named(const struct jnode *c, const char *p, size_t n, size_t avail)
+{
+	uint64_t w;
+	size_t k;
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	if (avail >= 8) {
+		memcpy(&w, p, 8);
+		if (n < 8)
+			w &= ((uint64_t)1 << (8 * n)) - 1;
+		if (w != c->w8)
+			return 0;
+		if (n <= 8)
+			return 1;
+		k = 8;
+	} else
+#endif
+		k = 0;
+	(void)avail;
+	(void)w;
+	for (; k < n && c->name[k] == p[k]; k++)
+		;
+	return k == n;
+}
+
+/* The child of node x named p[0..n), or -1 (avail as for named()): its
+ * slot in x's open addressing table, whose empty slots make a miss cheap. */
+static inline int
+child(const struct json *j, int x, const char *p, size_t n, size_t avail)
+{
+	const struct jnode *nd = &j->nodes[x], *c;
+	unsigned h;
+	int i;
+
+	if (nd->hmask == 0)
+		return -1;
+	for (h = hname(p, n);; h++) {
+		if ((i = j->htab[nd->hoff + (h & nd->hmask)]) < 0)
+			return -1;
+		c = &j->nodes[i];
+		if (c->len == n && named(c, p, n, avail))
+			return i;
+	}
+}
+
+/* The same, from the list of children, while the tables are built. */
 static int
-child(const struct json *j, int x, const char *p, size_t n)
+child_slow(const struct json *j, int x, const char *p, size_t n)
 {
 	int c;
 
@@ -108,6 +174,39 @@ child(const struct json *j, int x, const char *p, size_t n)
 		if (j->nodes[c].len == n && memcmp(j->nodes[c].name, p, n) == 0)
 			return c;
 	return -1;
+}
+
+/* Builds each node's table of children: a power of two, at least twice
+ * their number, so that a probe meets an empty slot soon. */
+static void
+build_tables(struct json *j)
+{
+	size_t total = 0, size;
+	int x, c, nkids;
+	unsigned h;
+
+	for (x = 0; x < j->nnodes; x++) {
+		for (nkids = 0, c = j->nodes[x].child; c >= 0;
+		    c = j->nodes[c].next)
+			nkids++;
+		for (size = nkids ? 4 : 0; size != 0 && size < 2 * (size_t)nkids;
+		    size *= 2)
+			;
+		j->nodes[x].hoff = total;
+		j->nodes[x].hmask = size ? (unsigned)size - 1 : 0;
+		total += size;
+	}
+	j->htab = xrealloc(NULL, (total ? total : 1) * sizeof(*j->htab));
+	for (size = 0; size < total; size++)
+		j->htab[size] = -1;
+	for (x = 0; x < j->nnodes; x++)
+		for (c = j->nodes[x].child; c >= 0; c = j->nodes[c].next) {
+			h = hname(j->nodes[c].name, j->nodes[c].len);
+			while (j->htab[j->nodes[x].hoff + (h & j->nodes[x].hmask)]
+			    >= 0)
+				h++;
+			j->htab[j->nodes[x].hoff + (h & j->nodes[x].hmask)] = c;
+		}
 }
 
 static int
@@ -121,7 +220,9 @@ add_node(struct json *j, int parent, const char *p, size_t n)
 	nd->name = p;
 	nd->len = n;
 	nd->child = nd->next = -1;
-	nd->term = 0;
+	nd->term = nd->deep = 0;
+	nd->w8 = 0;
+	memcpy(&nd->w8, p, n < 8 ? n : 8);
 	if (parent >= 0) {
 		/* in the paths' order, so that lookups are predictable */
 		for (link = &j->nodes[parent].child; *link >= 0;
@@ -160,8 +261,10 @@ json_new(const char *const *paths, size_t npaths)
 		for (;;) {
 			dot = strchr(p, '.');
 			len = dot != NULL ? (size_t)(dot - p) : strlen(p);
-			if ((c = child(j, x, p, len)) < 0)
+			if ((c = child_slow(j, x, p, len)) < 0)
 				c = add_node(j, x, p, len);
+			if (dot != NULL)
+				j->nodes[x].deep = 1;
 			x = c;
 			if (dot == NULL)
 				break;
@@ -170,6 +273,7 @@ json_new(const char *const *paths, size_t npaths)
 		j->nodes[x].term = 1;
 		j->slot[i] = x;
 	}
+	build_tables(j);
 	j->res = xrealloc(NULL, j->nnodes * sizeof(*j->res));
 	return j;
 }
@@ -186,6 +290,7 @@ json_free(struct json *j)
 	if (j == NULL)
 		return;
 	free(j->nodes);
+	free(j->htab);
 	free(j->res);
 	free(j->slot);
 	free(j->names);
@@ -206,15 +311,16 @@ static const unsigned char special[256] = {
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 
-/* Whether one of the 8 bytes of w is '"', '\\' or below 0x20. Exact:
- * the usual zero-byte test has no false positive for "any". */
-static inline int
+/* The bytes of w that are '"', '\\' or below 0x20, as their high bits.
+ * The usual zero-byte test: a borrow can mark a byte above a marked one,
+ * never below, so the lowest mark is exact. */
+static inline uint64_t
 special8(uint64_t w)
 {
 	uint64_t q = w ^ (ONES * '"'), b = w ^ (ONES * '\\');
 
-	return ((((q - ONES) & ~q) | ((b - ONES) & ~b) |
-	    ((w - ONES * 0x20) & ~w)) & HIGHS) != 0;
+	return (((q - ONES) & ~q) | ((b - ONES) & ~b) |
+	    ((w - ONES * 0x20) & ~w)) & HIGHS;
 }
 
 static inline int
@@ -226,6 +332,9 @@ isws(unsigned char c)
 static inline size_t
 skipws(const char *s, size_t n, size_t i)
 {
+	/* compact JSON has none: one test for the common case */
+	if (i < n && (unsigned char)s[i] > ' ')
+		return i;
 	while (i < n && isws((unsigned char)s[i]))
 		i++;
 	return i;
@@ -324,25 +433,33 @@ struct bad {
  * and sets *esc when it has escapes; 0 (never a closing quote's index)
  * when the string is bad, with *b said.
  */
-static size_t
+static inline size_t
 scan_string(const char *s, size_t n, size_t i, int *esc, struct bad *b)
 {
 	size_t open = i++;
-	uint64_t w;
+	uint64_t w, m;
 	unsigned char c;
 
 	*esc = 0;
 	for (;;) {
-		while (n - i >= 8) {
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (n - i >= 8) {
 			memcpy(&w, s + i, 8);
-			if (special8(w))
-				break;
-			i += 8;
+			if ((m = special8(w)) == 0) {
+				i += 8;
+				continue;
+			}
+			i += (size_t)__builtin_ctzll(m) / 8;
+		} else
+#endif
+		{
+			(void)w;
+			(void)m;
+			while (i < n && !special[(unsigned char)s[i]])
+				i++;
+			if (i >= n)
+				FAIL("unterminated string", open);
 		}
-		while (i < n && !special[(unsigned char)s[i]])
-			i++;
-		if (i >= n)
-			FAIL("unterminated string", open);
 		c = (unsigned char)s[i];
 		if (c == '"')
 			return i;
@@ -451,12 +568,15 @@ put_unescaped(struct json *j, int x, int depth, const char *s, size_t a,
 }
 
 /* The node a member named s[a..e) (escapes esc) leads to from node x, or
- * -1. A name with dots walks one level per name between them. */
+ * -1; the line ends at s[len]. A name with dots walks one level per name
+ * between them. */
 static int
-lookup(struct json *j, int x, const char *s, size_t a, size_t e, int esc)
+lookup(struct json *j, int x, const char *s, size_t a, size_t e, int esc,
+    size_t len)
 {
-	const char *p = s + a, *dot;
+	const char *p = s + a, *lim = s + len, *dot;
 	size_t n = e - a;
+	int c;
 
 	if (esc) {
 		if (n > j->kcap) {
@@ -465,14 +585,20 @@ lookup(struct json *j, int x, const char *s, size_t a, size_t e, int esc)
 		}
 		n = (size_t)(unescape(j->kbuf, p, n) - j->kbuf);
 		p = j->kbuf;
+		lim = p + n;
 	}
+	/* the name as one member first: most names have no dot */
+	if ((c = child(j, x, p, n, (size_t)(lim - p))) >= 0 ||
+	    !j->nodes[x].deep || (dot = memchr(p, '.', n)) == NULL)
+		return c;
 	for (;;) {
-		if ((dot = memchr(p, '.', n)) == NULL)
-			return child(j, x, p, n);
-		if ((x = child(j, x, p, (size_t)(dot - p))) < 0)
+		if ((x = child(j, x, p, (size_t)(dot - p),
+		    (size_t)(lim - p))) < 0)
 			return -1;
 		n -= (size_t)(dot - p) + 1;
 		p = dot + 1;
+		if ((dot = memchr(p, '.', n)) == NULL)
+			return child(j, x, p, n, (size_t)(lim - p));
 	}
 }
 
@@ -536,7 +662,7 @@ open:	/* s[i] is '{' or '[', the value of vnode */
 member:	/* s[i] is the '"' of a member name in frame fr */
 	if ((e = scan_string(s, n, i, &esc, b)) == 0)
 		return -1;
-	vnode = fr->node >= 0 ? lookup(j, fr->node, s, i + 1, e, esc) : -1;
+	vnode = fr->node >= 0 ? lookup(j, fr->node, s, i + 1, e, esc, n) : -1;
 	i = skipws(s, n, e + 1);
 	if (i >= n || s[i] != ':') {
 		b->what = "expected ':'";
