@@ -308,6 +308,9 @@ static const unsigned char special[256] = {
 	['"'] = 1, ['\\'] = 1,
 };
 
+#define STR(x)	#x
+#define XSTR(x)	STR(x)
+
 #define ONES	0x0101010101010101ULL
 #define HIGHS	0x8080808080808080ULL
 
@@ -618,15 +621,12 @@ scan(struct json *j, const char *s, size_t n, struct bad *b)
 		return 0;
 	if (s[i] != '{') {
 		b->what = "expected '{'";
-		b->at = i;
-		return -1;
+		goto bad;
 	}
-	vnode = -1;
-	goto open;
 
 open:	/* s[i] is '{' or '[', the value of vnode */
 	if (depth == JSON_MAXDEPTH) {
-		b->what = "nested deeper than 512 levels";
+		b->what = "nested deeper than " XSTR(JSON_MAXDEPTH) " levels";
 		goto bad;
 	}
 	fr = &j->stk[depth++];
