@@ -50,6 +50,10 @@ skip(jsmntok_t *t, int i, int nt)
 int
 main(int argc, char **argv)
 {
+	if (argc != 3) {
+		fprintf(stderr, "usage: bench-json hand|jsmn|frame FILE\n");
+		return 2;
+	}
 	int fd = open(argv[2], O_RDONLY);
 	struct stat sb;
 	fstat(fd, &sb);

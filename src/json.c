@@ -182,8 +182,8 @@ static void
 build_tables(struct json *j)
 {
 	size_t total = 0, size;
-	int x, c, nkids;
-	unsigned h;
+	int x, c, nkids, *tab;
+	unsigned h, mask;
 
 	for (x = 0; x < j->nnodes; x++) {
 		for (nkids = 0, c = j->nodes[x].child; c >= 0;
@@ -192,21 +192,21 @@ build_tables(struct json *j)
 		for (size = nkids ? 4 : 0; size != 0 && size < 2 * (size_t)nkids;
 		    size *= 2)
 			;
-		j->nodes[x].hoff = total;
-		j->nodes[x].hmask = size ? (unsigned)size - 1 : 0;
-		total += size;
-	}
-	j->htab = xrealloc(NULL, (total ? total : 1) * sizeof(*j->htab));
-	for (size = 0; size < total; size++)
-		j->htab[size] = -1;
-	for (x = 0; x < j->nnodes; x++)
+		mask = size ? (unsigned)size - 1 : 0;
+		j->htab = xrealloc(j->htab, (total + size + 1) *
+		    sizeof(*j->htab));
+		tab = j->htab + total;
+		memset(tab, 0xff, size * sizeof(*tab));		/* all -1 */
 		for (c = j->nodes[x].child; c >= 0; c = j->nodes[c].next) {
 			h = hname(j->nodes[c].name, j->nodes[c].len);
-			while (j->htab[j->nodes[x].hoff + (h & j->nodes[x].hmask)]
-			    >= 0)
+			while (tab[h & mask] >= 0)
 				h++;
-			j->htab[j->nodes[x].hoff + (h & j->nodes[x].hmask)] = c;
+			tab[h & mask] = c;
 		}
+		j->nodes[x].hoff = total;
+		j->nodes[x].hmask = mask;
+		total += size;
+	}
 }
 
 static int
@@ -358,8 +358,12 @@ hexval(unsigned char c)
 static unsigned
 hex4(const char *p)
 {
-	return (unsigned)(hexval(p[0]) << 12 | hexval(p[1]) << 8 |
-	    hexval(p[2]) << 4 | hexval(p[3]));
+	unsigned v = 0;
+	int k;
+
+	for (k = 0; k < 4; k++)
+		v = v << 4 | (unsigned)hexval((unsigned char)p[k]);
+	return v;
 }
 
 static char *
