@@ -48,7 +48,7 @@
 #include <string.h>
 
 #include "json.h"
-#include "oom.h"
+#include "util.h"
 
 /* A node of the path trie: one member name. */
 struct jnode {
