@@ -96,14 +96,6 @@ struct json {
 	char err[128];
 };
 
-static void *
-xrealloc(void *p, size_t n)
-{
-	if ((p = realloc(p, n)) == NULL)
-		fwin_oom();
-	return p;
-}
-
 /* The hash of a member name for the children's tables: its length and
  * its end bytes tell most names apart. */
 static inline unsigned
