@@ -240,3 +240,16 @@ EOF
 	assert_failure 2
 	assert_equal "$stderr" 'fwin: s.ckpt was made with --format json, not --format csv'
 }
+
+@test "json: the README's example over tests/data/app.jsonl" {
+	ok --json -t ts -k user.id --tumble 1m --count --max latency_ms "$DATA/app.jsonl"
+	assert_output - <<'EOF2'
+{"window_start":"2026-11-29T20:00:00Z","window_end":"2026-11-29T20:01:00Z","user.id":"","count":1,"max_latency_ms":1}
+{"window_start":"2026-11-29T20:00:00Z","window_end":"2026-11-29T20:01:00Z","user.id":"17","count":2,"max_latency_ms":311}
+{"window_start":"2026-11-29T20:00:00Z","window_end":"2026-11-29T20:01:00Z","user.id":"23","count":1,"max_latency_ms":18}
+{"window_start":"2026-11-29T20:01:00Z","window_end":"2026-11-29T20:02:00Z","user.id":"17","count":1,"max_latency_ms":1500}
+{"window_start":"2026-11-29T20:01:00Z","window_end":"2026-11-29T20:02:00Z","user.id":"23","count":1,"max_latency_ms":96.5}
+{"window_start":"2026-11-29T20:01:00Z","window_end":"2026-11-29T20:02:00Z","user.id":"42","count":1,"max_latency_ms":12}
+{"window_start":"2026-11-29T20:02:00Z","window_end":"2026-11-29T20:03:00Z","user.id":"17","count":1,"max_latency_ms":35}
+EOF2
+}
