@@ -4,6 +4,11 @@
 # (checkpoints, --late-file, min-by) over it. Every expected output below
 # is derived by hand from fwin(1).
 load common
+load live-helper
+
+teardown() {
+	stop_fwin
+}
 
 # ok ARGS...: run fwin, expect exit 0 and an empty stderr.
 ok() {
@@ -252,4 +257,20 @@ EOF
 {"window_start":"2026-11-29T20:01:00Z","window_end":"2026-11-29T20:02:00Z","user.id":"42","count":1,"max_latency_ms":12}
 {"window_start":"2026-11-29T20:02:00Z","window_end":"2026-11-29T20:03:00Z","user.id":"17","count":1,"max_latency_ms":35}
 EOF2
+}
+
+@test "json: live input through a FIFO, a line split across writes" {
+	start_fwin --json -t t -k k --tumble 10s
+	put '{"t":1,"k":"a"}\n{"t":12,'
+	put '"k":"b"}\n'
+	# the record at 12 moves the watermark past 10: the first window fires
+	# while the input is still open
+	expect_row '{"window_start":0,"window_end":10,"k":"a","count":1}'
+	assert_running
+	close_input
+	expect_row '{"window_start":10,"window_end":20,"k":"b","count":1}'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
 }
