@@ -500,14 +500,15 @@ named(const struct config *c)
 	return c->header || c->fmt == IF_JSON;
 }
 
-/* Appends p[0..n) to a message, quoted, at most 200 bytes of it. */
+/* Writes p[0..n) into buf[0..sz) for a message: quoted, cut short with
+ * "..." when it does not fit, control bytes shown as '?'. */
 static void
 quote_line(char *buf, size_t sz, const char *p, size_t n)
 {
 	size_t i, j = 0;
 
 	buf[j++] = '\'';
-	for (i = 0; i < n && i < 200; i++)
+	for (i = 0; i < n && j + 5 < sz; i++)
 		buf[j++] = (unsigned char)p[i] >= 0x20 && p[i] != 0x7f ?
 		    p[i] : '?';
 	if (i < n) {
@@ -516,43 +517,42 @@ quote_line(char *buf, size_t sz, const char *p, size_t n)
 	}
 	buf[j++] = '\'';
 	buf[j] = '\0';
-	(void)sz;
 }
 
 /* -o FILE, not empty, with a header row: whether its first line is
  * another header than this run's (reported: such a FILE is not appended
  * to). */
 static int
-other_header(struct run *r, off_t size)
+other_header(struct run *r)
 {
-	char got[4096], qgot[220], qwant[220], *want;
+	char qgot[208], qwant[208], *want, *got;
 	size_t wn, gn;
 	ssize_t k;
 	const char *nl;
-	int fd;
+	int fd, same;
 
 	/* a FILE that cannot be read (write-only) is not looked into */
 	if ((fd = open(r->c->output, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	k = pread(fd, got, sizeof(got), 0);
-	close(fd);
-	if (k < 0)
-		return 0;
 	want = out_header_line(r->out, &wn);
-	gn = (size_t)k;
-	if ((nl = memchr(got, '\n', gn)) != NULL)
-		gn = (size_t)(nl - got);
-	if (gn == wn && memcmp(got, want, wn) == 0 &&
-	    (nl != NULL || (off_t)k == size)) {
-		free(want);
-		return 0;
+	/* enough for this header and its '\n', and for a message */
+	got = xmalloc(wn + 256);
+	k = pread(fd, got, wn + 256, 0);
+	close(fd);
+	same = k < 0 || ((size_t)k > wn && got[wn] == '\n' &&
+	    memcmp(got, want, wn) == 0);
+	if (!same) {
+		gn = (size_t)k;
+		if ((nl = memchr(got, '\n', gn)) != NULL)
+			gn = (size_t)(nl - got);
+		quote_line(qgot, sizeof(qgot), got, gn);
+		quote_line(qwant, sizeof(qwant), want, wn);
+		fwin_warn("%s holds rows of another pipeline: its header is "
+		    "%s, this run's is %s", r->c->output, qgot, qwant);
 	}
-	quote_line(qgot, sizeof(qgot), got, gn);
-	quote_line(qwant, sizeof(qwant), want, wn);
-	fwin_warn("%s holds rows of another pipeline: its header is %s, "
-	    "this run's is %s", r->c->output, qgot, qwant);
+	free(got);
 	free(want);
-	return 1;
+	return !same;
 }
 
 /* Builds the output's column names and opens it. Returns 0, or the exit
@@ -610,8 +610,7 @@ open_output(struct run *r)
 	 * already (and a file that has rows keeps them without a second,
 	 * when they are rows of this pipeline) */
 	if (named(c) && !r->restored && c->output != NULL && of != OF_JSON &&
-	    fstat(r->outfd, &sb) == 0 && sb.st_size > 0 &&
-	    other_header(r, sb.st_size)) {
+	    fstat(r->outfd, &sb) == 0 && sb.st_size > 0 && other_header(r)) {
 		status = 2;
 		goto fail;
 	}
