@@ -196,6 +196,11 @@ EOF
 	run --separate-stderr fwin --csv -H -t ts --tumble 10s --sum v --output-format tsv -o out.csv in
 	assert_failure 2
 	assert_equal "$stderr" "fwin: out.csv holds rows of another pipeline: its header is 'window_start,window_end,sum_v', this run's is 'window_start?window_end?sum_v'"
+	# a header that only starts like this run's is another one
+	printf 'window_start,window_end,sum_v,n\n' > other.csv
+	run --separate-stderr fwin --csv -H -t ts --tumble 10s --sum v -o other.csv in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: other.csv holds rows of another pipeline: its header is 'window_start,window_end,sum_v,n', this run's is 'window_start,window_end,sum_v'"
 	# without -H there is no header to compare
 	printf '1,2\n' > in2
 	ok --csv -t 1 --tumble 10s --sum 2 -o out.csv in2
