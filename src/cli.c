@@ -28,7 +28,7 @@ enum {
 	O_TOP, O_TOPBY, O_EMITEVERY,
 	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
-	O_TZ, O_CUMULATE,
+	O_TZ, O_CUMULATE, O_JSON,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
 };
 
@@ -37,6 +37,7 @@ static const struct option baseopts[] = {
 	{ "format",		required_argument,	NULL, O_FORMAT },
 	{ "csv",		no_argument,		NULL, O_CSV },
 	{ "tsv",		no_argument,		NULL, O_TSV },
+	{ "json",		no_argument,		NULL, O_JSON },
 	{ "delimiter",		required_argument,	NULL, 'd' },
 	{ "header",		no_argument,		NULL, 'H' },
 	{ "key",		required_argument,	NULL, 'k' },
@@ -132,12 +133,14 @@ usage(FILE *fp)
 "Windowed aggregation of a record stream, with Flink's event-time semantics.\n"
 "\n"
 "Records:\n"
-"  --format lines|csv|tsv   input format (default lines); --csv, --tsv\n"
+"  --format lines|csv|tsv|json  input format (default lines);\n"
+"                           --csv, --tsv, --json\n"
 "  -d, --delimiter C        field separator (one byte; '\\t' for TAB)\n"
 "  -H, --header             the first record names the fields\n"
 "  -k, --key FIELD[,FIELD]  key fields (repeatable)\n"
 "Time:\n"
-"  -t, --time FIELD         event time from FIELD (default: the wall clock)\n"
+"  -t, --time FIELD[,FIELD] event time from FIELD (default: the wall clock);\n"
+"                           several are joined by a space\n"
 "  --time-format F          auto, s, ms, us, ns, iso, or a strptime format\n"
 "  --output-time F          auto, s, ms, us, ns, iso\n"
 "  --tz ZONE                time zone: IANA name, UTC (default), local\n"
@@ -195,12 +198,26 @@ usage_error(const char *fmt, ...)
 	exit(2);
 }
 
+/* Whether the bytes t[0..n) occur in s in this order. */
+static int
+in_order(const char *t, size_t n, const char *s)
+{
+	for (; n > 0 && *s != '\0'; s++)
+		if (*s == *t) {
+			t++;
+			n--;
+		}
+	return n == 0;
+}
+
 /* Reports an option that getopt_long refused (ch is ':' for a missing
  * value), naming it as the user typed it. */
 static void __attribute__((noreturn))
 bad_option(int ch, const char *arg)
 {
 	const struct option *o;
+	const char *best = NULL;
+	size_t d, bestd = SIZE_MAX;
 	int n;
 
 	if (strncmp(arg, "--", 2) != 0) {
@@ -215,6 +232,20 @@ bad_option(int ch, const char *arg)
 		if ((int)strlen(o->name) == n - 2 &&
 		    strncmp(o->name, arg + 2, n - 2) == 0 && arg[n] == '=')
 			usage_error("option '%.*s' takes no value", n, arg);
+	/* the closest long option; of equals, one that has the typed
+	 * letters in order (--cnt: --count, not --csv), else the first */
+	for (o = longopts(); o->name != NULL; o++) {
+		d = edit_distance(arg + 2, n - 2, o->name, strlen(o->name));
+		if (d < bestd || (d == bestd && best != NULL &&
+		    !in_order(arg + 2, n - 2, best) &&
+		    in_order(arg + 2, n - 2, o->name))) {
+			bestd = d;
+			best = o->name;
+		}
+	}
+	if (best != NULL && close_enough(bestd, n - 2))
+		usage_error("unknown option '%.*s'; did you mean '--%s'?", n,
+		    arg, best);
 	usage_error("unknown option '%.*s'", n, arg);
 }
 
@@ -485,11 +516,45 @@ parse_count_window(struct config *c, const char *arg)
 	free(copy);
 }
 
+/* Options that may be given once (a format, a time field, ...). */
+enum { ONCE_FORMAT, ONCE_DELIM, ONCE_TIME, ONCE_TIMEFMT, ONCE_OUTTIME,
+	ONCE_OUTFMT, ONCE_OUTPUT, ONCE_N };
+
 /* Options that a config does not hold. */
 struct cli_extra {
 	const char *state, *inspect;
 	const char *tz;		/* opened once options are read */
+	const char *once[ONCE_N];	/* how each was first given */
 };
+
+/* A second option of the same kind (-t twice, --csv and --tsv) is a
+ * usage error. */
+static void
+once(struct cli_extra *x, int kind, const char *opt)
+{
+	if (x->once[kind] != NULL && strcmp(x->once[kind], opt) == 0)
+		usage_error("%s may be given only once", opt);
+	if (x->once[kind] != NULL)
+		usage_error("%s and %s cannot be used together", x->once[kind],
+		    opt);
+	x->once[kind] = opt;
+}
+
+/* -t F1,F2,...: F1 in c->time, the rest in c->time_more. */
+static void
+add_times(struct config *c, char *arg)
+{
+	char *tok = strsep(&arg, ",");
+
+	c->has_time = 1;
+	add_field(&c->time, tok, "-t");
+	while ((tok = strsep(&arg, ",")) != NULL) {
+		c->time_more = xrealloc(c->time_more,
+		    (c->ntime_more + 1) * sizeof(*c->time_more));
+		memset(&c->time_more[c->ntime_more], 0, sizeof(*c->time_more));
+		add_field(&c->time_more[c->ntime_more++], tok, "-t");
+	}
+}
 
 /* Applies one option (not an aggregate, --help or --version). */
 static void
@@ -497,22 +562,32 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 {
 	switch (ch) {
 	case O_FORMAT:
+		once(x, ONCE_FORMAT, "--format");
 		if (strcmp(optarg, "lines") == 0)
 			c->fmt = IF_LINES;
 		else if (strcmp(optarg, "csv") == 0)
 			c->fmt = IF_CSV;
 		else if (strcmp(optarg, "tsv") == 0)
 			c->fmt = IF_TSV;
+		else if (strcmp(optarg, "json") == 0)
+			c->fmt = IF_JSON;
 		else
 			usage_error("--format: unknown format '%s'", optarg);
 		break;
 	case O_CSV:
+		once(x, ONCE_FORMAT, "--csv");
 		c->fmt = IF_CSV;
 		break;
 	case O_TSV:
+		once(x, ONCE_FORMAT, "--tsv");
 		c->fmt = IF_TSV;
 		break;
+	case O_JSON:
+		once(x, ONCE_FORMAT, "--json");
+		c->fmt = IF_JSON;
+		break;
 	case 'd':
+		once(x, ONCE_DELIM, "-d");
 		if (strcmp(optarg, "\\t") == 0)
 			c->delim = '\t';
 		else if (strlen(optarg) == 1 && optarg[0] != '\n' &&
@@ -529,16 +604,18 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		add_keys(c, optarg);
 		break;
 	case 't':
-		c->has_time = 1;
-		add_field(&c->time, optarg, "-t");
+		once(x, ONCE_TIME, "-t");
+		add_times(c, optarg);
 		break;
 	case O_TIMEFMT:
+		once(x, ONCE_TIMEFMT, "--time-format");
 		if (tf_parse_name(optarg, &c->time_fmt) != 0)
 			usage_error("--time-format: unknown format '%s'", optarg);
 		if (c->time_fmt == TF_STRPTIME)
 			c->strp = optarg;
 		break;
 	case O_OUTTIME:
+		once(x, ONCE_OUTTIME, "--output-time");
 		if (tf_parse_name(optarg, &c->out_time) != 0 ||
 		    c->out_time == TF_STRPTIME)
 			usage_error("--output-time: unknown format '%s'", optarg);
@@ -604,6 +681,7 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		c->flush = 0;
 		break;
 	case O_OUTFMT:
+		once(x, ONCE_OUTFMT, "--output-format");
 		c->outfmt_set = 1;
 		if (strcmp(optarg, "tsv") == 0)
 			c->outfmt = OF_TSV;
@@ -616,6 +694,7 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 			    "'%s'", optarg);
 		break;
 	case 'o':
+		once(x, ONCE_OUTPUT, "-o");
 		c->output = optarg;
 		break;
 	case O_CHECKPOINT:
@@ -659,12 +738,14 @@ int
 fwin_cli(int argc, char **argv)
 {
 	struct config c;
-	struct cli_extra x = { NULL, NULL, "UTC" };
+	struct cli_extra x;
 	const char *why = "";
 	int ch, status;
 	struct stat sb;
 
 	memset(&c, 0, sizeof(c));
+	memset(&x, 0, sizeof(x));
+	x.tz = "UTC";
 	c.delim = -1;
 	c.flush = -1;
 	c.time_fmt = TF_AUTO;
@@ -714,6 +795,12 @@ fwin_cli(int argc, char **argv)
 		usage_error("--offset cannot shift mo, q or y windows (they "
 		    "start at midnight on the 1st)");
 	check_firing(&c);
+	/* json records are objects: their members name the fields */
+	if (c.fmt == IF_JSON && c.header)
+		usage_error("-H has no meaning with --json (members name "
+		    "the fields)");
+	if (c.fmt == IF_JSON && c.delim >= 0)
+		usage_error("-d has no meaning with --json");
 	if (c.naggs == 0)
 		add_agg(&c, agg_lookup("count"), NULL);
 	c.files = argv + optind;

@@ -37,13 +37,88 @@ config_field(struct fieldref *f, const char *spec)
 	return NULL;
 }
 
+/* json: a FIELD is a path, even one of digits; idx is its place among
+ * the distinct paths. */
+static void
+resolve_path(struct config *c, struct fieldref *f)
+{
+	size_t i;
+
+	f->name = f->spec;
+	for (i = 0; i < c->npaths; i++)
+		if (strcmp(c->paths[i], f->spec) == 0)
+			break;
+	if (i == c->npaths) {
+		c->paths = xrealloc(c->paths, (i + 1) * sizeof(*c->paths));
+		c->paths[c->npaths++] = f->spec;
+	}
+	f->idx = i;
+}
+
+/* The byte that separates fields in the header of c's format, or -1 for
+ * runs of blanks. */
+static int
+header_delim(const struct config *c)
+{
+	if (c->delim >= 0)
+		return c->delim;
+	return c->fmt == IF_CSV ? ',' : c->fmt == IF_TSV ? '\t' : -1;
+}
+
+/* A name the header lacks: says so, with a hint when the header is one
+ * field that another format would split, or else the closest names. */
+static void
+no_field(const struct config *c, const char *spec, const struct field *names,
+    size_t n)
+{
+	size_t best[3], nb = 0, i, k, d, d0 = SIZE_MAX, len = strlen(spec);
+	int delim = header_delim(c);
+
+	if (n == 1 && c->fmt != IF_CSV && delim != ',' &&
+	    memchr(names[0].p, ',', names[0].n) != NULL) {
+		fwin_warn("no field '%s' in the header; the header is one "
+		    "field; did you mean --csv?", spec);
+		return;
+	}
+	if (n == 1 && c->fmt != IF_TSV && delim != '\t' && delim != -1 &&
+	    memchr(names[0].p, '\t', names[0].n) != NULL) {
+		fwin_warn("no field '%s' in the header; the header is one "
+		    "field; did you mean --tsv?", spec);
+		return;
+	}
+	/* the closest, up to three of them, in header order */
+	for (i = 0; i < n; i++) {
+		d = edit_distance(spec, len, names[i].p, names[i].n);
+		if (close_enough(d, len) && d < d0)
+			d0 = d;
+	}
+	for (i = 0; i < n && nb < 3; i++)
+		if (d0 != SIZE_MAX &&
+		    edit_distance(spec, len, names[i].p, names[i].n) == d0)
+			best[nb++] = i;
+	if (nb == 0) {
+		fwin_warn("no field '%s' in the header", spec);
+		return;
+	}
+	fprintf(stderr, "fwin: no field '%s' in the header; did you mean ",
+	    spec);
+	for (k = 0; k < nb; k++)
+		fprintf(stderr, "%s'%.*s'", k == 0 ? "" : k + 1 < nb ? ", " :
+		    " or ", (int)names[best[k]].n, names[best[k]].p);
+	fputs("?\n", stderr);
+}
+
 /* Resolves one reference; returns 0 or -1 (reported). */
 static int
-resolve(const struct config *c, struct fieldref *f, const struct field *names,
+resolve(struct config *c, struct fieldref *f, const struct field *names,
     size_t n)
 {
 	size_t i, len = strlen(f->spec);
 
+	if (c->fmt == IF_JSON) {
+		resolve_path(c, f);
+		return 0;
+	}
 	if (f->idx != SIZE_MAX) {
 		if (names != NULL && f->idx < n) {
 			/* headers show the column's name, not its number */
@@ -65,7 +140,7 @@ resolve(const struct config *c, struct fieldref *f, const struct field *names,
 			f->idx = i;
 			return 0;
 		}
-	fprintf(stderr, "fwin: no field '%s' in the header\n", f->spec);
+	no_field(c, f->spec, names, n);
 	return -1;
 }
 
@@ -79,6 +154,9 @@ config_resolve(struct config *c, const struct field *names, size_t n)
 			return -1;
 	if (c->has_time && resolve(c, &c->time, names, n) != 0)
 		return -1;
+	for (i = 0; i < c->ntime_more; i++)
+		if (resolve(c, &c->time_more[i], names, n) != 0)
+			return -1;
 	for (i = 0; i < c->naggs; i++) {
 		if ((c->aggs[i].op->flags & AGF_FIELD) &&
 		    resolve(c, &c->aggs[i].f, names, n) != 0)
@@ -100,6 +178,8 @@ config_maxfield(const struct config *c)
 		SEE(c->keys[i]);
 	if (c->has_time)
 		SEE(c->time);
+	for (i = 0; i < c->ntime_more; i++)
+		SEE(c->time_more[i]);
 	for (i = 0; i < c->naggs; i++) {
 		if (c->aggs[i].op->flags & AGF_FIELD)
 			SEE(c->aggs[i].f);
@@ -118,6 +198,10 @@ config_free(struct config *c)
 	for (i = 0; i < c->nkeys; i++)
 		free(c->keys[i].owned);
 	free(c->time.owned);
+	for (i = 0; i < c->ntime_more; i++)
+		free(c->time_more[i].owned);
+	free(c->time_more);
+	free(c->paths);
 	for (i = 0; i < c->naggs; i++) {
 		free(c->aggs[i].f.owned);
 		free(c->aggs[i].out.owned);
@@ -164,7 +248,7 @@ char *
 config_fingerprint(const struct config *c)
 {
 	static const char *const fmts[] = {
-		"lines", "csv", "tsv"
+		"lines", "csv", "tsv", "json"
 	};
 	char *text = NULL, buf[TF_BUFSZ], buf2[TF_BUFSZ];
 	size_t len = 0, i, j;
@@ -188,9 +272,12 @@ config_fingerprint(const struct config *c)
 			fprintf(f, "%s%s", i ? "," : "", c->keys[i].spec);
 		fputc('\n', f);
 	}
-	if (c->has_time)
-		fprintf(f, "--time %s\n", c->time.spec);
-	else
+	if (c->has_time) {
+		fprintf(f, "--time %s", c->time.spec);
+		for (i = 0; i < c->ntime_more; i++)
+			fprintf(f, ",%s", c->time_more[i].spec);
+		fputc('\n', f);
+	} else
 		fputs("no --time (processing time)\n", f);
 	fprintf(f, "--time-format %s\n", c->time_fmt == TF_STRPTIME ?
 	    c->strp : tf_name(c->time_fmt));

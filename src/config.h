@@ -44,6 +44,9 @@ struct config {
 	/* time */
 	int has_time;
 	struct fieldref time;
+	struct fieldref *time_more;	/* -t F1,F2,...: F2 on, joined by a
+					   space to F1 before parsing */
+	size_t ntime_more;
 	enum tfmt time_fmt;
 	const char *strp;		/* strptime format */
 	enum tfmt out_time;
@@ -81,10 +84,15 @@ struct config {
 	/* input */
 	char **files;
 	int nfiles;
+	/* json: the distinct paths that FIELDs name, once resolved; a
+	 * FIELD's idx is its path's place here */
+	const char **paths;
+	size_t npaths;
 };
 
 /* Resolves every FIELD against the header names (names may be NULL when
- * there is no header). Returns 0, or -1 after printing a usage message. */
+ * there is no header); for json, every FIELD is a path, resolved to its
+ * place in c->paths. Returns 0, or -1 after printing a usage message. */
 int config_resolve(struct config *c, const struct field *names, size_t n);
 
 /* The canonical text of the options that define the pipeline's state, one

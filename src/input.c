@@ -12,6 +12,13 @@
  * its unquoted fields are copied into a scratch buffer. libcsv is steered to
  * agree with the fast path: spaces are data (RFC 4180), a record ends only
  * at '\n' (a '\r' just before it is dropped), a lone '\r' is data.
+ *
+ * JSON Lines are framed as lines are (a trailing '\r' dropped, an empty
+ * line no record), then json_scan() fills the fields with the values of
+ * the paths the pipeline uses (input_set_paths()).
+ *
+ * A UTF-8 byte order mark at the very start of a file is skipped (its
+ * bytes count as consumed, so checkpoint positions stay byte offsets).
  */
 
 #include <sys/stat.h>
@@ -31,6 +38,7 @@
 #endif
 
 #include "input.h"
+#include "json.h"
 #include "util.h"
 
 #define BUF_INIT	(1u << 20)
@@ -108,6 +116,9 @@ struct input {
 	size_t cxnf, cxcap;
 	char *scr;
 	size_t sclen, sccap;
+
+	struct json *json;	/* json: the paths' scanner */
+	size_t npaths;
 };
 
 #define FEED_CHUNK	(1u << 20)	/* bytes per csv_parse() call */
@@ -788,7 +799,7 @@ frame(struct input *in, struct record *r, size_t max)
 	int rc;
 
 #ifdef __SSE2__
-	if (in->delim >= 0 && frame_fast(in, r, max))
+	if (in->delim >= 0 && in->consumed > 0 && frame_fast(in, r, max))
 		return FR_RECORD;
 #endif
 	for (;;) {
@@ -799,6 +810,11 @@ frame(struct input *in, struct record *r, size_t max)
 		if (rc == EOL_LONG) {
 			too_long(in, r);
 			return FR_RECORD;
+		}
+		if (in->consumed == 0 && eol >= 3 &&
+		    memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0) {
+			consume(in, 3);		/* a byte order mark */
+			eol -= 3;
 		}
 		if (in->o.fmt == IF_CSV &&
 		    has_quote(in, in->pos, in->pos + eol))
@@ -818,6 +834,20 @@ frame(struct input *in, struct record *r, size_t max)
 		if (len > RECMAX) {
 			r->nf = 0;
 			r->bad = ERR_LONG;
+			return FR_RECORD;
+		}
+		if (in->o.fmt == IF_JSON) {
+			switch (json_scan(in->json, s, len, in->f, NULL,
+			    &r->bad)) {
+			case 0:
+				continue;	/* a blank line */
+			case 1:
+				r->nf = in->npaths;
+				r->bad = NULL;
+				break;
+			default:
+				r->nf = 0;
+			}
 			return FR_RECORD;
 		}
 		if (in->delim == -1)
@@ -1097,7 +1127,19 @@ input_open(char *const *files, int nfiles, const struct input_opts *o)
 	in->ipos = xrealloc(NULL, nfiles * sizeof(*in->ipos));
 	memset(in->ipos, 0, nfiles * sizeof(*in->ipos));
 	quotes_moved(in);
+	if (o->fmt == IF_JSON)	/* no paths yet: records of no fields */
+		in->json = json_new(NULL, 0);
 	return in;
+}
+
+void
+input_set_paths(struct input *in, const char *const *paths, size_t n)
+{
+	json_free(in->json);
+	in->json = json_new(paths, n);
+	in->npaths = n;
+	if (n > in->fcap)
+		grow_fields(in, n);
 }
 
 /* With -H the columns in use are known only once the header is read. */
@@ -1271,6 +1313,7 @@ input_close(struct input *in)
 	free(in->scr);
 	free(in->ipos);
 	free(in->resume);
+	json_free(in->json);
 	free(in);
 }
 

@@ -1,4 +1,4 @@
-/* input: the read buffer and the record framers (lines, csv, tsv).
+/* input: the read buffer and the record framers (lines, csv, tsv, json).
  * The only module that includes <csv.h>. Records are slices of the read
  * buffer (or, for quoted CSV, of a reused scratch buffer): nothing is
  * allocated per record. */
@@ -8,7 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum infmt { IF_LINES, IF_CSV, IF_TSV };
+enum infmt { IF_LINES, IF_CSV, IF_TSV, IF_JSON };
 
 struct field {
 	const char *p;
@@ -72,6 +72,11 @@ int input_fd(const struct input *in);
 /* Changes how many fields are split from now on (see maxfields), once
  * the header has told which columns are needed. */
 void input_set_maxfields(struct input *in, size_t maxfields);
+
+/* json: the paths (see json.h) whose values fill a record's fields, in
+ * this order: field i of every record is the value of paths[i] (copied).
+ * Called once, before the first record is read. */
+void input_set_paths(struct input *in, const char *const *paths, size_t n);
 
 /* Nonzero when some file could not be opened or read. */
 int input_failed(const struct input *in);

@@ -250,6 +250,12 @@ csv_str(struct out *o, const char *p, size_t n)
 	const char *q;
 	size_t i;
 
+	/* A row of one empty cell would be a blank line, which readers
+	 * skip: it is written "". */
+	if (n == 0 && o->o_ncols == 1) {
+		put(o, "\"\"", 2);
+		return;
+	}
 	for (i = 0; i < n && !csv_special[u[i]]; i++)
 		;
 	if (i == n) {
@@ -399,6 +405,26 @@ out_header(struct out *o)
 	out_end_row(o);
 }
 
+char *
+out_header_line(struct out *o, size_t *n)
+{
+	char *buf = o->o_buf, *line;
+	size_t len = o->o_len, cap = o->o_cap;
+
+	o->o_collect = 1;
+	o->o_cap = 64;
+	o->o_buf = xmalloc(o->o_cap);
+	o->o_len = 0;
+	out_header(o);
+	line = o->o_buf;
+	*n = o->o_len > 0 ? o->o_len - 1 : 0;	/* without its '\n' */
+	o->o_buf = buf;
+	o->o_len = len;
+	o->o_cap = cap;
+	o->o_collect = 0;
+	return line;
+}
+
 void
 out_str(struct out *o, const char *p, size_t n)
 {
@@ -451,6 +477,8 @@ out_null(struct out *o)
 	cell_begin(o);
 	if (o->o_fmt == OF_JSON)
 		put(o, "null", 4);
+	else if (o->o_fmt == OF_CSV && o->o_ncols == 1)
+		put(o, "\"\"", 2);	/* as csv_str() */
 }
 
 void

@@ -25,6 +25,10 @@ void out_mem_clear(struct out *o);
 /* Writes the header row of column names (tsv and csv; nothing for json). */
 void out_header(struct out *o);
 
+/* The bytes out_header() writes, without the final newline (none for
+ * json): malloc'd, *n of them. */
+char *out_header_line(struct out *o, size_t *n);
+
 /* Cells, in column order; then out_end_row(). */
 void out_str(struct out *o, const char *p, size_t n);	/* text */
 void out_num(struct out *o, const char *p, size_t n);	/* a number: bare in json */

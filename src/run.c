@@ -42,6 +42,12 @@ struct run {
 	size_t *keyidx;		/* the key fields' columns */
 	char *keybuf;
 	size_t keycap;
+	/* -t F1,F2,...: the fields joined, and their name for messages */
+	char *tbuf;
+	size_t tcap;
+	struct field tval;
+	struct fieldref tjoin;
+	const struct fieldref *tref;	/* the time's name in messages */
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
 	int rolling_time;	/* rolling mode with -t: a time column */
 	int fatal;		/* --strict met a bad record */
@@ -201,6 +207,39 @@ write_late(struct run *r, const struct record *rec)
 
 /* --- records --- */
 
+/* -t F1,F2,...: the fields joined by one space into r->tval, in a
+ * buffer that is kept and grown. Returns it, or NULL (reported). */
+static const struct field *
+join_time(struct run *r, const struct record *rec)
+{
+	const struct config *c = r->c;
+	const struct field *f;
+	size_t i, len;
+
+	len = rec->f[c->time.idx].n;
+	for (i = 0; i < c->ntime_more; i++) {
+		if (c->time_more[i].idx >= rec->nf) {
+			bad_field(r, rec, &c->time_more[i], NULL, NULL);
+			return NULL;
+		}
+		len += 1 + rec->f[c->time_more[i].idx].n;
+	}
+	if (len > r->tcap)
+		xgrow(&r->tbuf, &r->tcap, len, 1);
+	f = &rec->f[c->time.idx];
+	memcpy(r->tbuf, f->p, f->n);
+	len = f->n;
+	for (i = 0; i < c->ntime_more; i++) {
+		f = &rec->f[c->time_more[i].idx];
+		r->tbuf[len++] = ' ';
+		memcpy(r->tbuf + len, f->p, f->n);
+		len += f->n;
+	}
+	r->tval.p = r->tbuf;
+	r->tval.n = len;
+	return &r->tval;
+}
+
 /* Reads the record's event time into *t. Returns 0, or -1 (reported). */
 static int
 record_time(struct run *r, const struct record *rec, int64_t *t)
@@ -218,10 +257,13 @@ record_time(struct run *r, const struct record *rec, int64_t *t)
 		return -1;
 	}
 	f = &rec->f[c->time.idx];
+	if (c->ntime_more > 0 && (f = join_time(r, rec)) == NULL)
+		return -1;
+	r->tval = *f;	/* for a later message */
 	fmt = (enum tfmt)G(r)->g_timefmt;
 	if ((fmt == TF_AUTO && (fmt = tf_detect(f->p, f->n)) == TF_AUTO) ||
 	    tf_parse_time_tz(f->p, f->n, fmt, c->strp, &c->zone, t) != 0) {
-		bad_field(r, rec, &c->time, "bad time", f);
+		bad_field(r, rec, r->tref, "bad time", f);
 		return -1;
 	}
 	if (G(r)->g_timefmt == TF_AUTO) {
@@ -288,8 +330,8 @@ process(struct run *r, const struct record *rec)
 		write_late(r, rec);
 		break;
 	case OP_RANGE:	/* only an event time can be this far out */
-		bad_field(r, rec, &c->time, "window out of range for time",
-		    &rec->f[c->time.idx]);
+		bad_field(r, rec, r->tref, "window out of range for time",
+		    &r->tval);
 		break;
 	}
 }
@@ -527,6 +569,69 @@ top_column(struct run *r, const char *const *aggcols, size_t n,
 	return 0;
 }
 
+/* Whether the fields have names (-H, or json's paths): the output then
+ * starts with a header row. */
+static int
+named(const struct config *c)
+{
+	return c->header || c->fmt == IF_JSON;
+}
+
+/* Writes p[0..n) into buf[0..sz) for a message: quoted, cut short with
+ * "..." when it does not fit, control bytes shown as '?'. */
+static void
+quote_line(char *buf, size_t sz, const char *p, size_t n)
+{
+	size_t i, j = 0;
+
+	buf[j++] = '\'';
+	for (i = 0; i < n && j + 5 < sz; i++)
+		buf[j++] = (unsigned char)p[i] >= 0x20 && p[i] != 0x7f ?
+		    p[i] : '?';
+	if (i < n) {
+		memcpy(buf + j, "...", 3);
+		j += 3;
+	}
+	buf[j++] = '\'';
+	buf[j] = '\0';
+}
+
+/* -o FILE, not empty, with a header row: whether its first line is
+ * another header than this run's (reported: such a FILE is not appended
+ * to). */
+static int
+other_header(struct run *r)
+{
+	char qgot[208], qwant[208], *want, *got;
+	size_t wn, gn;
+	ssize_t k;
+	const char *nl;
+	int fd, same;
+
+	/* a FILE that cannot be read (write-only) is not looked into */
+	if ((fd = open(r->c->output, O_RDONLY | O_CLOEXEC)) < 0)
+		return 0;
+	want = out_header_line(r->out, &wn);
+	/* enough for this header and its '\n', and for a message */
+	got = xmalloc(wn + 256);
+	k = pread(fd, got, wn + 256, 0);
+	close(fd);
+	same = k < 0 || ((size_t)k > wn && got[wn] == '\n' &&
+	    memcmp(got, want, wn) == 0);
+	if (!same) {
+		gn = (size_t)k;
+		if ((nl = memchr(got, '\n', gn)) != NULL)
+			gn = (size_t)(nl - got);
+		quote_line(qgot, sizeof(qgot), got, gn);
+		quote_line(qwant, sizeof(qwant), want, wn);
+		fwin_warn("%s holds rows of another pipeline: its header is "
+		    "%s, this run's is %s", r->c->output, qgot, qwant);
+	}
+	free(got);
+	free(want);
+	return !same;
+}
+
 /* Builds the output's column names and opens it. Returns 0, or the exit
  * status after a message. */
 static int
@@ -555,7 +660,7 @@ open_output(struct run *r)
 		cols[j++] = "window_end";
 	}
 	for (i = 0; i < c->nkeys; i++, j++) {
-		if (c->header)
+		if (named(c))
 			cols[j] = c->keys[i].name;
 		else {
 			if (asprintf(&owned[j], "key%zu", i + 1) < 0)
@@ -596,11 +701,18 @@ open_output(struct run *r)
 			goto fail;
 		r->outname = c->output;
 	}
-	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
+	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
 	r->out = out_open(r->outfd, r->outname, of, cols, ncols);
 	/* a restored run continues its output: the header row is there
-	 * already (and a file that has rows keeps them without a second) */
-	if (c->header && !r->restored && (c->output == NULL ||
+	 * already (and a file that has rows keeps them without a second,
+	 * when they are rows of this pipeline) */
+	if (named(c) && !r->restored && c->output != NULL && of != OF_JSON &&
+	    fstat(r->outfd, &sb) == 0 && sb.st_size > 0 && other_header(r)) {
+		status = 2;
+		goto fail;
+	}
+	if (named(c) && !r->restored && (c->output == NULL ||
 	    (fstat(r->outfd, &sb) == 0 && sb.st_size == 0)))
 		out_header(r->out);
 	status = 0;
@@ -808,6 +920,22 @@ setup(struct run *r, int *empty)
 	}
 	if (config_resolve(c, names, nnames) != 0)
 		return 2;
+	if (c->fmt == IF_JSON)
+		input_set_paths(r->in, c->paths, c->npaths);
+	r->tref = &c->time;
+	if (c->ntime_more > 0) {	/* "date,time" in messages */
+		size_t len = strlen(c->time.name) + 1;
+		char *p;
+
+		for (i = 0; i < c->ntime_more; i++)
+			len += strlen(c->time_more[i].name) + 1;
+		r->tjoin.owned = p = xmalloc(len);
+		p += sprintf(p, "%s", c->time.name);
+		for (i = 0; i < c->ntime_more; i++)
+			p += sprintf(p, ",%s", c->time_more[i].name);
+		r->tjoin.name = r->tjoin.owned;
+		r->tref = &r->tjoin;
+	}
 	/* Split only the columns in use; the raw record (late file, min-by
 	 * without OUT) is kept whole by the framer anyway. */
 	input_set_maxfields(r->in, config_maxfield(c));
@@ -878,6 +1006,8 @@ run_pipeline(struct config *c)
 	free(r.vals);
 	free(r.keyidx);
 	free(r.keybuf);
+	free(r.tbuf);
+	free(r.tjoin.owned);
 	free(r.fingerprint);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);

@@ -150,3 +150,38 @@ now_ns(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
+
+size_t
+edit_distance(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t row[3][65], i, j, d, *pp, *p, *c;
+
+	if (an > 64 || bn > 64)
+		return SIZE_MAX;
+	for (j = 0; j <= bn; j++)
+		row[0][j] = j;
+	for (i = 1; i <= an; i++) {
+		pp = row[(i + 1) % 3];	/* row i - 2 */
+		p = row[(i + 2) % 3];	/* row i - 1 */
+		c = row[i % 3];		/* row i */
+		c[0] = i;
+		for (j = 1; j <= bn; j++) {
+			d = p[j - 1] + (a[i - 1] != b[j - 1]);
+			if (p[j] + 1 < d)
+				d = p[j] + 1;
+			if (c[j - 1] + 1 < d)
+				d = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			c[j] = d;
+		}
+	}
+	return row[an % 3][bn];
+}
+
+int
+close_enough(size_t d, size_t tn)
+{
+	return d < tn && d <= (tn <= 2 ? 1 : tn <= 8 ? 2 : 3);
+}

@@ -41,6 +41,16 @@ int write_all(int fd, const void *p, size_t n);
 /* The wall clock (CLOCK_REALTIME), in nanoseconds since the epoch. */
 int64_t now_ns(void);
 
+/* The edit distance of a[0..an) and b[0..bn): insertions, deletions,
+ * substitutions and swaps of two neighbouring bytes (Damerau's optimal
+ * string alignment), for "did you mean" hints. SIZE_MAX when either is
+ * longer than 64 bytes. */
+size_t edit_distance(const char *a, size_t an, const char *b, size_t bn);
+
+/* Whether a name at edit distance d from what was typed (tn bytes) is
+ * close enough to be suggested. */
+int close_enough(size_t d, size_t tn);
+
 /* a + b, saturated at the int64 limits. */
 static inline int64_t
 sat_add(int64_t a, int64_t b)

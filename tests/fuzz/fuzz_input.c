@@ -1,9 +1,10 @@
 /*
- * Fuzz target "input": the record framers (lines, csv, tsv) through
+ * Fuzz target "input": the record framers (lines, csv, tsv, json) through
  * input_open / input_header / input_next.
  *
  * Data layout: six option bytes, then the bytes of the input.
- *	b0	bits 0-1 format (lines, csv, tsv; 3 is csv), bit 2 -H,
+ *	b0	bits 0-1 format (lines, csv, tsv, json: paths a, b.c, a;
+ *		json has no -H and no delimiter), bit 2 -H,
  *		bit 3 two FILEs, bit 4 pass B stops early
  *	b1	delimiter: 0 the format's default, else that byte (the bytes
  *		fwin's -d refuses, '\n' '\r' '"', mean the default)
@@ -33,6 +34,8 @@
 #include "input.h"
 
 #define MAXFILES 2
+
+static const char *const json_paths[] = { "a", "b.c", "a" };
 
 /* A record list, serialised for comparison. */
 struct sbuf {
@@ -173,15 +176,21 @@ fed_next(struct input *in, struct feed *f, struct record *r)
 	return rc;
 }
 
-/* Whether p[0..n) is only empty lines ("\n", "\r\n", or a last "\r"). */
+/* Whether p[0..n) is only empty lines ("\n", "\r\n", or a last "\r"),
+ * lines of blanks and CRs for json, after a byte order mark when at_start
+ * (the file's first byte): no records. */
 static int
-blank_lines(const uint8_t *p, size_t n)
+blank_lines(const uint8_t *p, size_t n, int json, int at_start)
 {
-	size_t i;
+	size_t i = 0;
 
-	for (i = 0; i < n; i++)
+	/* a byte order mark at a file's start is skipped, as no record */
+	if (at_start && n >= 3 && memcmp(p, "\xef\xbb\xbf", 3) == 0)
+		i = 3;
+	for (; i < n; i++)
 		if (p[i] != '\n' && !(p[i] == '\r' &&
-		    (i + 1 == n || p[i + 1] == '\n')))
+		    (json || i + 1 == n || p[i + 1] == '\n')) &&
+		    !(json && (p[i] == ' ' || p[i] == '\t')))
 			return 0;
 	return 1;
 }
@@ -216,8 +225,8 @@ check_record(const struct params *pp, const struct record *r, int hdr)
 	size_t i, at;
 	const char *raw = r->raw;
 
-	if (r->bad != NULL)
-		return;
+	if (r->bad != NULL || pp->o.fmt == IF_JSON)
+		return;		/* json: values may be unescaped copies */
 	if (!hdr && pp->maxfields != 0 && r->nf > pp->maxfields)
 		fz_fail("%zu fields split, maxfields %zu", r->nf, pp->maxfields);
 	if (pp->o.fmt == IF_CSV && memchr(raw, '"', r->rawlen) != NULL)
@@ -341,6 +350,8 @@ pass(const struct params *pp, int pipes, struct feed *f,
 		abort();
 	fz_stderr_to(errfp);
 	in = input_open(files, pp->nfiles, &o);
+	if (o.fmt == IF_JSON)
+		input_set_paths(in, json_paths, 3);
 	if (resume != NULL)
 		input_resume(in, resume, pp->nfiles);
 	rc = fed_header(in, f, &hn, &nh);
@@ -383,7 +394,8 @@ pass(const struct params *pp, int pipes, struct feed *f,
 
 		for (i = 0; i < pp->nfiles; i++)
 			if (ip[i].ip_off > pp->n[i] || !blank_lines(pp->p[i] +
-			    ip[i].ip_off, pp->n[i] - ip[i].ip_off))
+			    ip[i].ip_off, pp->n[i] - ip[i].ip_off,
+			    pp->o.fmt == IF_JSON, ip[i].ip_off == 0))
 				fz_fail("file %d: %llu of %zu bytes consumed",
 				    i, (unsigned long long)ip[i].ip_off,
 				    pp->n[i]);
@@ -459,10 +471,14 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = size < 6 ? 0 : size - 6;
 
 	pp.o.fmt = (b0 & 3) == 1 ? IF_CSV : (b0 & 3) == 2 ? IF_TSV :
-	    (b0 & 3) == 3 ? IF_CSV : IF_LINES;
+	    (b0 & 3) == 3 ? IF_JSON : IF_LINES;
 	pp.o.header = (b0 >> 2) & 1;
 	pp.o.delim = b1 == 0 || b1 == '\n' || b1 == '\r' || b1 == '"' ?
 	    -1 : (int)b1;
+	if (pp.o.fmt == IF_JSON) {	/* as fwin's options allow */
+		pp.o.header = 0;
+		pp.o.delim = -1;
+	}
 	pp.nfiles = (b0 >> 3) & 1 ? 2 : 1;
 	pp.p[0] = p;
 	pp.n[0] = n;

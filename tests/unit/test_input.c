@@ -865,6 +865,67 @@ test_pipe(void)
 	input_close(in);
 }
 
+/* JSON Lines: framed as lines, then projected onto the paths; a line that
+ * is not an object is bad; offsets are bytes, with CRLF and blank lines. */
+static void
+test_json(void)
+{
+	static const char *const paths[] = { "a", "b.c", "a" };
+	struct input_opts o = opts(IF_JSON, -1);
+	struct input *in;
+	struct record r;
+
+	in = open1("{\"b\":{\"c\":\"x\\ty\"},\"a\":1}\r\n\n \t\n[1]\n"
+	    "{\"a\":null}", &o);
+	input_set_paths(in, paths, 3);
+	CHECK(input_next(in, &r) == 1);
+	CHECK(r.bad == NULL);
+	CHECK(r.nf == 3);
+	CHECK_STR(FLD(r, 0), "1");
+	CHECK_STR(FLD(r, 1), "x\ty");
+	CHECK_STR(FLD(r, 2), "1");
+	CHECK_STR(RAW(r), "{\"b\":{\"c\":\"x\\ty\"},\"a\":1}");
+	CHECK(r.line == 1);
+	CHECK(input_offset(in) == 26);
+	/* a blank line and a line of blanks are no records */
+	CHECK(input_next(in, &r) == 1);
+	CHECK(r.line == 4);
+	CHECK_STR(r.bad, "not a JSON object: expected '{' at byte 1");
+	CHECK_STR(RAW(r), "[1]");
+	CHECK(input_next(in, &r) == 1);
+	CHECK(r.bad == NULL);
+	CHECK(r.line == 5);
+	CHECK(r.nf == 3);
+	CHECK(r.f[0].n == 0 && r.f[1].n == 0);
+	CHECK(input_next(in, &r) == 0);
+	input_close(in);
+}
+
+/* A UTF-8 byte order mark at the start of a file is skipped, and counted
+ * as consumed; elsewhere it is data. */
+static void
+test_bom(void)
+{
+	struct input_opts o = opts(IF_CSV, -1);
+	struct input *in;
+	struct record r;
+
+	in = open1("\xef\xbb\xbf" "a,b\n\xef\xbb\xbf" "c\n", &o);
+	CHECK(input_next(in, &r) == 1);
+	CHECK(r.nf == 2);
+	CHECK_STR(FLD(r, 0), "a");
+	CHECK(input_offset(in) == 7);
+	CHECK(input_next(in, &r) == 1);
+	CHECK_STR(FLD(r, 0), "\xef\xbb\xbf" "c");
+	CHECK(input_next(in, &r) == 0);
+	input_close(in);
+	/* a file that is a BOM alone has no record */
+	in = open1("\xef\xbb\xbf\n", &o);
+	CHECK(input_next(in, &r) == 0);
+	CHECK(input_offset(in) == 4);
+	input_close(in);
+}
+
 int
 main(void)
 {
@@ -885,6 +946,8 @@ main(void)
 	test_long_record();
 	test_pipe();
 	test_wait();
+	test_json();
+	test_bom();
 	cleanup();
 	return unit_done("input");
 }

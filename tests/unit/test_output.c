@@ -803,6 +803,54 @@ test_own_num(void)
 	}
 }
 
+/* csv: a row of one empty cell is written "" (a blank line would be no
+ * row to a reader); tsv writes it empty; out_header_line() gives the
+ * header's bytes without its newline, and leaves the rows alone. */
+static void
+test_one_empty_cell(void)
+{
+	const char *one[] = { "first_v" }, *two[] = { "a", "b" };
+	struct out *o;
+	char *s, *h;
+	size_t n;
+
+	o = sink(OF_CSV, one, 1);
+	S(o, "");
+	out_end_row(o);
+	out_null(o);
+	out_end_row(o);
+	out_str(o, NULL, 0);
+	out_end_row(o);
+	S(o, "x");
+	out_end_row(o);
+	s = done(o, &n);
+	CHECK_STR(s, "\"\"\n\"\"\n\"\"\nx\n");
+	free(s);
+	o = sink(OF_TSV, one, 1);
+	out_null(o);
+	out_end_row(o);
+	s = done(o, &n);
+	CHECK_STR(s, "\n");
+	free(s);
+	o = sink(OF_CSV, two, 2);
+	S(o, "");
+	out_null(o);
+	out_end_row(o);
+	h = out_header_line(o, &n);
+	CHECK(n == 3 && memcmp(h, "a,b", 3) == 0);
+	free(h);
+	s = done(o, &n);
+	CHECK_STR(s, ",\n");
+	free(s);
+	o = sink(OF_JSON, two, 2);
+	h = out_header_line(o, &n);
+	CHECK(n == 0);
+	free(h);
+	s = done(o, &n);
+	CHECK_STR(s, "");
+	free(s);
+}
+
 int
 main(void)
 {
@@ -815,6 +863,7 @@ main(void)
 	test_own_num();
 	test_null();
 	test_header();
+	test_one_empty_cell();
 	test_buffering();
 	test_big_cell();
 	test_many_rows();
