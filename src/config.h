@@ -50,6 +50,9 @@ struct config {
 	int64_t idle_timeout;		/* 0: none */
 	const char *late_file;
 	int flush;			/* -1: default */
+	/* --partition I/N: only keys whose key group g has
+	 * g * N / KEY_GROUPS + 1 == I (part_n 0: every key) */
+	unsigned part_i, part_n;
 	/* aggregates */
 	struct aggspec *aggs;
 	size_t naggs;
