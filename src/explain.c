@@ -442,6 +442,18 @@ has_agg(const struct config *c, const char *opt)
 	return 0;
 }
 
+/* Whether a min-by or max-by prints the whole record (no OUT). */
+static int
+by_whole(const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (is_by(&c->aggs[i]) && !c->aggs[i].has_out)
+			return 1;
+	return 0;
+}
+
 static void
 notes(struct ex *x)
 {
@@ -523,9 +535,10 @@ notes(struct ex *x)
 	if (x->byjoin)
 		note(x, 0, "min-by and max-by: the window's Top-1 by ROW_NUMBER(), "
 		    "joined to the window's row; ties go to the earlier event "
-		    "time (fwin: the first record to arrive); the whole record "
-		    "is rebuilt from its columns (quotes are not); a key with "
-		    "an empty field is NULL here and its cell stays empty.");
+		    "time (fwin: the first record to arrive);%s a key with an "
+		    "empty field is NULL here and its cell stays empty.",
+		    by_whole(c) ? " the whole record is rebuilt from its "
+		    "columns (quotes are not);" : "");
 	if (c->wkind == WK_SESSION)
 		note(x, 0, "Sessions are a legacy GROUP BY SESSION window; Flink "
 		    "1.19+ also has the window table function: TABLE(SESSION("
@@ -546,6 +559,11 @@ notes(struct ex *x)
 		note(x, 0, "-H: Flink's csv format has no header option: remove "
 		    "the header line before Flink reads the file (tail -n +2), "
 		    "and no header row is written.");
+	if (!c->header)
+		note(x, 0, "Columns: without -H they are named f1 to f%zu, the "
+		    "last one the pipeline uses; Flink's csv format maps "
+		    "columns by position, so declare the input's later "
+		    "columns after them.", x->ncols);
 	if (c->fmt == IF_LINES && c->delim < 0)
 		note(x, 0, "Fields split on runs of blanks: Flink's csv format "
 		    "splits on every space; squeeze them first (tr -s ' \\t' "
