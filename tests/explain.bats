@@ -14,18 +14,23 @@ FLINKSQL=$BATS_TEST_DIRNAME/.flinksql
 # does nothing; an interrupted one is finished. Prints why it cannot.
 flinksql_checker() {
 	local dir=$FLINKSQL src=$BATS_TEST_DIRNAME/explain/check.mjs
+	if ! command -v node > /dev/null; then
+		echo "node is not installed"
+		return 1
+	fi
 	if [ -s "$dir/check.cjs" ] && [ "$dir/check.cjs" -nt "$src" ]; then
 		return 0
 	fi
-	if ! command -v node > /dev/null || ! command -v npm > /dev/null; then
-		echo "node and npm are not installed"
+	if ! command -v npm > /dev/null; then
+		echo "npm is not installed"
 		return 1
 	fi
 	mkdir -p "$dir" || return 1
 	[ -f "$dir/package.json" ] || echo '{ "private": true }' > "$dir/package.json"
 	if [ ! -f "$dir/node_modules/dt-sql-parser/package.json" ] ||
 		[ ! -x "$dir/node_modules/.bin/esbuild" ]; then
-		if ! timeout 600 npm install --prefix "$dir" --no-audit --no-fund \
+		if ! timeout 300 npm install --prefix "$dir" --no-audit --no-fund \
+			--fetch-retries=1 --fetch-timeout=30000 \
 			--loglevel=error dt-sql-parser esbuild > "$dir/npm.log" 2>&1; then
 			echo "npm install dt-sql-parser esbuild failed (see $dir/npm.log)"
 			return 1
