@@ -234,3 +234,21 @@ same_as_one() {
 	run bash -c 'LC_ALL=C sort -m -t, -k2.14,2n -k1.17,1n -k3,3 part.* | cmp -s - one'
 	assert_failure
 }
+
+@test "the manual's GNU parallel example: eight partitions, one header, merged" {
+	command -v parallel > /dev/null || skip "GNU parallel is not installed"
+	{
+		echo 'ts,user,amount'
+		awk 'BEGIN { for (i = 0; i < 300; i++)
+			printf "2026-11-29T20:%02d:%02dZ,u%d,%d.%d\n", i / 60 % 60,
+				i % 60, i % 13, i % 7, i % 10 }'
+	} > orders.csv
+	seq 8 | PATH=$(dirname "$FWIN"):$PATH parallel fwin --partition {}/8 --csv -H -t ts -k user \
+		--tumble 1m --count --sum amount orders.csv '>' part.{}
+	for i in $(seq 8); do tail -n +2 part.$i > body.$i; done
+	{ head -n 1 part.1; LC_ALL=C sort -m -t, -k2,2 -k1,1 -k3,3 \
+		body.*; } > minutes.csv
+	"$FWIN" --csv -H -t ts -k user --tumble 1m --count --sum amount \
+		orders.csv > one.csv
+	cmp minutes.csv one.csv
+}
