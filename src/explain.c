@@ -594,11 +594,33 @@ notes(struct ex *x)
 
 /* --- the script --- */
 
+/* A file's URL as a string literal: its absolute path (a placeholder for
+ * standard input, path NULL). */
+static void
+file_url(FILE *o, const char *path)
+{
+	char *url, *cwd;
+
+	if (path == NULL)
+		url = xstrdup("file:///path/to/input");
+	else if (path[0] == '/') {
+		if (asprintf(&url, "file://%s", path) < 0)
+			fwin_oom();
+	} else {
+		if ((cwd = getcwd(NULL, 0)) == NULL)
+			cwd = xstrdup(".");
+		if (asprintf(&url, "file://%s/%s", cwd, path) < 0)
+			fwin_oom();
+		free(cwd);
+	}
+	literal(o, url);
+	free(url);
+}
+
 static void
 source_table(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
-	char *path = NULL, *cwd;
 	const char *fmt_delim = NULL;
 	char dbuf[3] = { 0 };
 	size_t i;
@@ -622,20 +644,8 @@ source_table(struct ex *x, FILE *o)
 		interval(o, sat_add((c->lateness + MS - 1) / MS * MS, MS));
 	}
 	fputs("\n) WITH (\n  'connector' = 'filesystem',\n  'path' = ", o);
-	if (c->nfiles == 0 || strcmp(c->files[0], "-") == 0)
-		path = xstrdup("file:///path/to/input");
-	else if (c->files[0][0] == '/') {
-		if (asprintf(&path, "file://%s", c->files[0]) < 0)
-			fwin_oom();
-	} else {
-		if ((cwd = getcwd(NULL, 0)) == NULL)
-			cwd = xstrdup(".");
-		if (asprintf(&path, "file://%s/%s", cwd, c->files[0]) < 0)
-			fwin_oom();
-		free(cwd);
-	}
-	literal(o, path);
-	free(path);
+	file_url(o, c->nfiles == 0 || strcmp(c->files[0], "-") == 0 ? NULL :
+	    c->files[0]);
 	fputs(",\n  'format' = 'csv',\n", o);
 	if (c->fmt == IF_TSV)
 		fmt_delim = "\\t";
@@ -668,7 +678,7 @@ static void
 sink_table(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
-	char *name, *path, *cwd;
+	char *name;
 	size_t i;
 
 	fputs("CREATE TABLE `sink` (\n"
@@ -691,19 +701,8 @@ sink_table(struct ex *x, FILE *o)
 		fputs("  'connector' = 'print'\n);\n\n", o);
 		return;
 	}
-	if (c->output[0] == '/') {
-		if (asprintf(&path, "file://%s", c->output) < 0)
-			fwin_oom();
-	} else {
-		if ((cwd = getcwd(NULL, 0)) == NULL)
-			cwd = xstrdup(".");
-		if (asprintf(&path, "file://%s/%s", cwd, c->output) < 0)
-			fwin_oom();
-		free(cwd);
-	}
 	fputs("  'connector' = 'filesystem',\n  'path' = ", o);
-	literal(o, path);
-	free(path);
+	file_url(o, c->output);
 	if (x->of == OF_JSON)
 		fputs(",\n  'format' = 'json'\n);\n\n", o);
 	else if (x->of == OF_TSV)
