@@ -252,3 +252,19 @@ same_as_one() {
 		orders.csv > one.csv
 	cmp minutes.csv one.csv
 }
+
+@test "cron replay per partition: each keeps its own --state, merged as one run's" {
+	data > all
+	head -n 250 all > in
+	for run in 1 2; do
+		"$FWIN" --csv -t 1 -k 2,3 --tumble 1m --count --sum 4 \
+			--state one.ckpt -o one.csv in
+		for i in 1 2 3; do
+			"$FWIN" --csv -t 1 -k 2,3 --tumble 1m --count --sum 4 \
+				--partition "$i/3" --state "p$i.ckpt" -o "part.$i" in
+		done
+		cp all in	# the file grows; the next run reads the rest
+	done
+	[ "$(wc -l < one.csv)" -gt 20 ]
+	merge csv num 2 part.1 part.2 part.3 | cmp - one.csv
+}
