@@ -15,6 +15,8 @@
 #include "ckpt.h"
 #include "cli.h"
 #include "config.h"
+#include "explain.h"
+#include "keycodec.h"
 #include "run.h"
 #include "stats.h"
 #include "timefmt.h"
@@ -28,7 +30,7 @@ enum {
 	O_TOP, O_TOPBY, O_EMITEVERY,
 	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
-	O_TZ, O_CUMULATE, O_JSON,
+	O_TZ, O_CUMULATE, O_JSON, O_PARTITION, O_EXPLAIN,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
 };
 
@@ -72,6 +74,8 @@ static const struct option baseopts[] = {
 	{ "inspect",		required_argument,	NULL, O_INSPECT },
 	{ "strict",		no_argument,		NULL, O_STRICT },
 	{ "stats",		no_argument,		NULL, O_STATS },
+	{ "partition",		required_argument,	NULL, O_PARTITION },
+	{ "explain",		required_argument,	NULL, O_EXPLAIN },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 };
@@ -180,6 +184,9 @@ usage(FILE *fp)
 "Misc:\n"
 "  --strict                 a bad record is fatal\n"
 "  --stats                  print statistics to stderr at exit\n"
+"Beyond one machine:\n"
+"  --partition I/N          only the keys of the I-th of N partitions\n"
+"  --explain flink-sql      print a Flink SQL script of the pipeline and exit\n"
 "  -h, --help  -V, --version\n"
 "\n"
 "See fwin(1).\n", fp);
@@ -516,13 +523,38 @@ parse_count_window(struct config *c, const char *arg)
 	free(copy);
 }
 
+/* --partition I/N: 1 <= I <= N <= KEY_GROUPS, decimal digits only. */
+static void
+parse_partition(struct config *c, const char *arg)
+{
+	char *end;
+	unsigned long i, n;
+
+	if (*arg < '0' || *arg > '9')
+		goto bad;
+	i = strtoul(arg, &end, 10);
+	if (*end != '/' || end[1] < '0' || end[1] > '9')
+		goto bad;
+	n = strtoul(end + 1, &end, 10);
+	if (*end != '\0')
+		goto bad;
+	if (n < 1 || n > KEY_GROUPS || i < 1 || i > n)
+		usage_error("--partition: '%s': I/N needs 1 <= I <= N <= %d",
+		    arg, KEY_GROUPS);
+	c->part_i = (unsigned)i;
+	c->part_n = (unsigned)n;
+	return;
+bad:
+	usage_error("--partition: '%s' is not I/N", arg);
+}
+
 /* Options that may be given once (a format, a time field, ...). */
 enum { ONCE_FORMAT, ONCE_DELIM, ONCE_TIME, ONCE_TIMEFMT, ONCE_OUTTIME,
 	ONCE_OUTFMT, ONCE_OUTPUT, ONCE_N };
 
 /* Options that a config does not hold. */
 struct cli_extra {
-	const char *state, *inspect;
+	const char *state, *inspect, *explain;
 	const char *tz;		/* opened once options are read */
 	const char *once[ONCE_N];	/* how each was first given */
 };
@@ -729,6 +761,17 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 	case O_STATS:
 		c->stats = 1;
 		break;
+	case O_PARTITION:
+		if (c->part_n != 0)
+			usage_error("--partition may be given only once");
+		parse_partition(c, optarg);
+		break;
+	case O_EXPLAIN:
+		if (strcmp(optarg, "flink-sql") != 0)
+			usage_error("--explain: unknown language '%s' (there is "
+			    "flink-sql)", optarg);
+		x->explain = optarg;
+		break;
 	default:
 		bad_option(ch, argv_opt);
 	}
@@ -805,6 +848,14 @@ fwin_cli(int argc, char **argv)
 		add_agg(&c, agg_lookup("count"), NULL);
 	c.files = argv + optind;
 	c.nfiles = argc - optind;
+	if (x.explain != NULL) {
+		/* a script instead of a run: nothing is read or written */
+		status = explain_flink_sql(&c, stdout);
+		if (close_stdout() != 0)
+			status = 1;
+		config_free(&c);
+		return status;
+	}
 	status = run_pipeline(&c);
 	config_free(&c);
 	return status;

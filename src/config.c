@@ -318,6 +318,9 @@ config_fingerprint(const struct config *c)
 	fp_duration(f, "--offset", c->offset);
 	fp_duration(f, "--lateness", c->lateness);
 	fp_duration(f, "--allowed-lateness", c->allowed);
+	/* only when given: checkpoints of unpartitioned runs stay valid */
+	if (c->part_n > 1)
+		fprintf(f, "--partition %u/%u\n", c->part_i, c->part_n);
 	fputs("aggregates", f);
 	for (i = 0; i < c->naggs; i++) {
 		fprintf(f, " --%s", c->aggs[i].op->option);

@@ -67,6 +67,9 @@ struct config {
 	uint64_t top_n;			/* --top N; 0: every row */
 	char *top_by;			/* --top-by NAME (NULL: the first aggregate) */
 	int top_asc;			/* --top-by NAME:asc */
+	/* --partition I/N: only keys whose key group g has
+	 * g * N / KEY_GROUPS + 1 == I (part_n 0: every key) */
+	unsigned part_i, part_n;
 	/* aggregates */
 	struct aggspec *aggs;
 	size_t naggs;

@@ -1141,3 +1141,11 @@ op_has_bounds(const struct op *o)
 	return o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_MERGING ||
 	    o->as.ops->kind == AS_GLOBAL;
 }
+
+int
+op_time_fits(const struct op *o, int64_t t)
+{
+	struct span sp;
+
+	return o->as.ops->assign(&o->as, t, &sp) != AS_RANGE;
+}

@@ -119,6 +119,10 @@ int op_uses_watermark(const struct op *o);
 /* Whether its rows have window bounds (time windows, the global one). */
 int op_has_bounds(const struct op *o);
 
+/* Whether a record at time t would have windows that fit in int64 (not
+ * OP_RANGE): what the driver asks of a record it does not hand over. */
+int op_time_fits(const struct op *o, int64_t t);
+
 /* Steps 1-3 for one record. Returns OP_*. */
 int op_record(struct op *o, const struct op_rec *r);
 

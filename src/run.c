@@ -59,6 +59,7 @@ struct run {
 	int64_t started;	/* wall time the run began */
 	struct out *cells;	/* a row's aggregate cells, to rank or digest */
 	size_t rankcol;		/* the --top-by column among them */
+	uint64_t others;	/* --partition: records of other partitions */
 	struct persist ps;
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;
@@ -208,9 +209,10 @@ write_late(struct run *r, const struct record *rec)
 /* --- records --- */
 
 /* -t F1,F2,...: the fields joined by one space into r->tval, in a
- * buffer that is kept and grown. Returns it, or NULL (reported). */
+ * buffer that is kept and grown. Returns it, or NULL (reported, unless
+ * quiet). */
 static const struct field *
-join_time(struct run *r, const struct record *rec)
+join_time(struct run *r, const struct record *rec, int quiet)
 {
 	const struct config *c = r->c;
 	const struct field *f;
@@ -219,7 +221,8 @@ join_time(struct run *r, const struct record *rec)
 	len = rec->f[c->time.idx].n;
 	for (i = 0; i < c->ntime_more; i++) {
 		if (c->time_more[i].idx >= rec->nf) {
-			bad_field(r, rec, &c->time_more[i], NULL, NULL);
+			if (!quiet)
+				bad_field(r, rec, &c->time_more[i], NULL, NULL);
 			return NULL;
 		}
 		len += 1 + rec->f[c->time_more[i].idx].n;
@@ -240,9 +243,10 @@ join_time(struct run *r, const struct record *rec)
 	return &r->tval;
 }
 
-/* Reads the record's event time into *t. Returns 0, or -1 (reported). */
+/* Reads the record's event time into *t. Returns 0, or -1: reported,
+ * unless quiet (a record of another partition). */
 static int
-record_time(struct run *r, const struct record *rec, int64_t *t)
+record_time(struct run *r, const struct record *rec, int64_t *t, int quiet)
 {
 	const struct config *c = r->c;
 	const struct field *f;
@@ -253,17 +257,19 @@ record_time(struct run *r, const struct record *rec, int64_t *t)
 		return 0;
 	}
 	if (c->time.idx >= rec->nf) {
-		bad_field(r, rec, &c->time, NULL, NULL);
+		if (!quiet)
+			bad_field(r, rec, &c->time, NULL, NULL);
 		return -1;
 	}
 	f = &rec->f[c->time.idx];
-	if (c->ntime_more > 0 && (f = join_time(r, rec)) == NULL)
+	if (c->ntime_more > 0 && (f = join_time(r, rec, quiet)) == NULL)
 		return -1;
 	r->tval = *f;	/* for a later message */
 	fmt = (enum tfmt)G(r)->g_timefmt;
 	if ((fmt == TF_AUTO && (fmt = tf_detect(f->p, f->n)) == TF_AUTO) ||
 	    tf_parse_time_tz(f->p, f->n, fmt, c->strp, &c->zone, t) != 0) {
-		bad_field(r, rec, r->tref, "bad time", f);
+		if (!quiet)
+			bad_field(r, rec, r->tref, "bad time", f);
 		return -1;
 	}
 	if (G(r)->g_timefmt == TF_AUTO) {
@@ -288,6 +294,37 @@ watermark_after(struct run *r, int64_t t)
 		op_advance(r->op, w);
 }
 
+/*
+ * --partition I/N (the man page's BEYOND ONE MACHINE): a key group g
+ * belongs to partition g * N / KEY_GROUPS + 1, Flink's assignment of key
+ * groups to parallel instances. A record of another partition is someone
+ * else's: not added, not reported, not late; but, with event time, it
+ * moves the watermark exactly as it would in one run over the whole input
+ * (when its time and values parse, which its owner checks), so that every
+ * partition drops and fires what one run would.
+ */
+static int
+partition_mine(const struct config *c, uint64_t hash)
+{
+	return c->part_n <= 1 ||
+	    key_group(hash) * c->part_n / KEY_GROUPS + 1 == c->part_i;
+}
+
+static void
+other_partition(struct run *r, const struct record *rec)
+{
+	struct badfield bf;
+	int64_t t;
+
+	r->others++;
+	if (!op_uses_watermark(r->op) || !r->c->has_time ||
+	    record_time(r, rec, &t, 1) != 0 ||
+	    aggs_extract(r->g, rec, r->vals, &bf) != 0 ||
+	    !op_time_fits(r->op, t))
+		return;
+	watermark_after(r, t);
+}
+
 static void
 process(struct run *r, const struct record *rec)
 {
@@ -297,26 +334,37 @@ process(struct run *r, const struct record *rec)
 	size_t i;
 
 	G(r)->g_read++;
+	/* a record without a key has no partition: the first reports it */
 	if (rec->bad != NULL) {
-		bad(r, rec, "%s", rec->bad);
+		if (c->part_i <= 1)
+			bad(r, rec, "%s", rec->bad);
+		else
+			r->others++;
 		return;
 	}
 	for (i = 0; i < c->nkeys; i++)
 		if (r->keyidx[i] >= rec->nf) {
-			bad_field(r, rec, &c->keys[i], NULL, NULL);
+			if (c->part_i <= 1)
+				bad_field(r, rec, &c->keys[i], NULL, NULL);
+			else
+				r->others++;
 			return;
 		}
+	orec.key = key_encode(rec->f, r->keyidx, c->nkeys, &r->keybuf,
+	    &r->keycap, &orec.keylen);
+	orec.hash = key_hash(orec.key, orec.keylen);
+	if (!partition_mine(c, orec.hash)) {
+		other_partition(r, rec);
+		return;
+	}
 	orec.t = 0;
-	if (op_uses_time(r->op) && record_time(r, rec, &orec.t) != 0)
+	if (op_uses_time(r->op) && record_time(r, rec, &orec.t, 0) != 0)
 		return;
 	if (aggs_extract(r->g, rec, r->vals, &bf) != 0) {
 		bad_field(r, rec, bf.f, bf.what,
 		    bf.f->idx < rec->nf ? &rec->f[bf.f->idx] : NULL);
 		return;
 	}
-	orec.key = key_encode(rec->f, r->keyidx, c->nkeys, &r->keybuf,
-	    &r->keycap, &orec.keylen);
-	orec.hash = key_hash(orec.key, orec.keylen);
 	orec.vals = r->vals;
 	switch (op_record(r->op, &orec)) {
 	case OP_ADDED:
@@ -733,13 +781,17 @@ print_stats(struct run *r)
 	struct timespec t1;
 	double secs;
 	uint64_t nread = g->g_read - b->g_read;
+	char part[64] = "";
 
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - r->t0.tv_sec) + (t1.tv_nsec - r->t0.tv_nsec) / 1e9;
-	fwin_warn("stats: records %llu, bad %llu, late %llu, in no window "
+	if (r->c->part_n > 0)
+		snprintf(part, sizeof(part), " (%llu of other partitions)",
+		    (unsigned long long)r->others);
+	fwin_warn("stats: records %llu%s, bad %llu, late %llu, in no window "
 	    "%llu, windows fired %llu, open windows %llu, keys %llu, peak "
 	    "state %llu bytes, %.3f s, %.0f records/s",
-	    (unsigned long long)nread,
+	    (unsigned long long)nread, part,
 	    (unsigned long long)(g->g_bad - b->g_bad),
 	    (unsigned long long)(g->g_late - b->g_late),
 	    (unsigned long long)(g->g_nowin - b->g_nowin),

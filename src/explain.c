@@ -1,0 +1,1072 @@
+/* explain: --explain flink-sql; see explain.h and the man page's BEYOND
+ * ONE MACHINE. The script is built from the pipeline's definition only
+ * (and, when the definition needs them, the input's header and its first
+ * time): one source table, one sink table, one INSERT. What Flink SQL does
+ * not keep of fwin's semantics is said in the script's leading comment,
+ * for this pipeline, with the nearest equivalent. */
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "agg.h"
+#include "explain.h"
+#include "input.h"
+#include "timefmt.h"
+#include "util.h"
+
+#define MS	1000000LL	/* nanoseconds */
+
+struct ex {
+	struct config *c;
+	char **cols;		/* the source table's columns, in order */
+	size_t ncols;
+	char *tcol;		/* the event (or processing) time column */
+	enum tfmt tfmt;
+	enum outfmt of;
+	int legacy;		/* a group window (GROUP BY SESSION / HOP) */
+	int byjoin;		/* min-by / max-by: a Top-N joined per window */
+	FILE *notes[2];		/* the leading comment's lists, being built:
+				   for every pipeline, for this one */
+	char *notebuf[2];
+	size_t notelen[2];
+};
+
+static int __attribute__((format(printf, 1, 2)))
+no_counterpart(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("fwin: --explain flink-sql: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" has no Flink SQL counterpart\n", stderr);
+	return 2;
+}
+
+/* --- text --- */
+
+/* An identifier, in backticks (a backtick in it doubled). */
+static void
+ident(FILE *o, const char *s)
+{
+	fputc('`', o);
+	for (; *s != '\0'; s++) {
+		if (*s == '`')
+			fputc('`', o);
+		fputc(*s, o);
+	}
+	fputc('`', o);
+}
+
+/* A string literal (a quote in it doubled). */
+static void
+literal(FILE *o, const char *s)
+{
+	fputc('\'', o);
+	for (; *s != '\0'; s++) {
+		if (*s == '\'')
+			fputc('\'', o);
+		fputc(*s, o);
+	}
+	fputc('\'', o);
+}
+
+/* One item of the leading comment: "-- * " and the text, wrapped; in
+ * the list of what always differs (always), or of this pipeline's. */
+static void __attribute__((format(printf, 3, 4)))
+note(struct ex *x, int always, const char *fmt, ...)
+{
+	FILE *f = x->notes[!always];
+	char *text, *p, *w;
+	size_t col = 0, n;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		fwin_oom();
+	va_end(ap);
+	fputs("-- *", f);
+	col = 4;
+	for (p = text; *p != '\0'; p = w) {
+		while (*p == ' ')
+			p++;
+		if (*p == '\0')
+			break;
+		for (w = p; *w != '\0' && *w != ' '; w++)
+			;
+		n = (size_t)(w - p);
+		if (col > 5 && col + 1 + n > 76) {
+			fputs("\n--  ", f);
+			col = 5;
+		}
+		fprintf(f, " %.*s", (int)n, p);
+		col += 1 + n;
+	}
+	fputc('\n', f);
+	free(text);
+}
+
+/*
+ * An interval literal for ns, in whole milliseconds: the largest unit
+ * that holds it exactly under 100 (the default leading precision of SQL
+ * interval fields), else DAY TO SECOND.
+ */
+static void
+interval(FILE *o, int64_t ns)
+{
+	static const struct { int64_t ms; const char *name; } u[] = {
+		{ 86400000, "DAY" }, { 3600000, "HOUR" }, { 60000, "MINUTE" },
+		{ 1000, "SECOND" },
+	};
+	int64_t ms = ns / MS, a = ms < 0 ? -ms : ms, d;
+	const char *sign = ms < 0 ? "-" : "";
+	size_t i;
+
+	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
+		if (a % u[i].ms == 0 && a / u[i].ms < 100) {
+			fprintf(o, "INTERVAL '%s%lld' %s", sign,
+			    (long long)(a / u[i].ms), u[i].name);
+			return;
+		}
+	if (a < 100000) {
+		fprintf(o, "INTERVAL '%s%lld.%03lld' SECOND", sign,
+		    (long long)(a / 1000), (long long)(a % 1000));
+		return;
+	}
+	d = a / 86400000;
+	fprintf(o, "INTERVAL '%s%lld %02lld:%02lld:%02lld", sign, (long long)d,
+	    (long long)(a / 3600000 % 24), (long long)(a / 60000 % 60),
+	    (long long)(a / 1000 % 60));
+	if (a % 1000 != 0)
+		fprintf(o, ".%03lld", (long long)(a % 1000));
+	fprintf(o, "' DAY%s TO SECOND", d < 100 ? "" : d < 1000 ? "(3)" : "(9)");
+}
+
+/* --- the pipeline --- */
+
+static const char *
+col(const struct ex *x, const struct fieldref *f)
+{
+	return x->cols[f->idx];
+}
+
+/* The output column names, as the run's header has them. */
+static char *
+key_name(const struct ex *x, size_t i)
+{
+	char *s;
+
+	if (x->c->header)
+		return xstrdup(x->c->keys[i].name);
+	if (asprintf(&s, "key%zu", i + 1) < 0)
+		fwin_oom();
+	return s;
+}
+
+static char *
+agg_name(const struct aggspec *a)
+{
+	char *s;
+
+	if (!(a->op->flags & AGF_FIELD))
+		return xstrdup(a->op->column);
+	if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
+		fwin_oom();
+	return s;
+}
+
+static int
+is_by(const struct aggspec *a)
+{
+	return strcmp(a->op->option, "min-by") == 0 ||
+	    strcmp(a->op->option, "max-by") == 0;
+}
+
+/* Writes an aggregate's expression; returns -1 for one without a
+ * counterpart. */
+static int
+agg_expr(const struct ex *x, FILE *o, const struct aggspec *a)
+{
+	static const struct { const char *opt, *fn; int num; } t[] = {
+		{ "sum", "SUM", 1 }, { "avg", "AVG", 1 }, { "min", "MIN", 1 },
+		{ "max", "MAX", 1 }, { "first", "FIRST_VALUE", 0 },
+		{ "last", "LAST_VALUE", 0 },
+	};
+	size_t i;
+
+	if (strcmp(a->op->option, "count") == 0) {
+		fputs("COUNT(*)", o);
+		return 0;
+	}
+	if (strcmp(a->op->option, "distinct") == 0) {
+		fputs("COUNT(DISTINCT ", o);
+		ident(o, col(x, &a->f));
+		fputc(')', o);
+		return 0;
+	}
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (strcmp(a->op->option, t[i].opt) == 0) {
+			fprintf(o, "%s(%s", t[i].fn, t[i].num ? "CAST(" : "");
+			ident(o, col(x, &a->f));
+			fprintf(o, "%s)", t[i].num ? " AS DOUBLE)" : "");
+			return 0;
+		}
+	return -1;
+}
+
+/* Whether the aggregate has a counterpart here. */
+static int
+agg_known(const struct aggspec *a)
+{
+	static const char *const known[] = {
+		"count", "sum", "avg", "min", "max", "first", "last",
+		"distinct", "min-by", "max-by",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (strcmp(a->op->option, known[i]) == 0)
+			return 1;
+	return 0;
+}
+
+static const char *
+agg_type(const struct aggspec *a)
+{
+	const char *o = a->op->option;
+
+	if (strcmp(o, "count") == 0 || strcmp(o, "distinct") == 0)
+		return "BIGINT";
+	if (a->op->flags & AGF_NUMBER)
+		return is_by(a) ? "STRING" : "DOUBLE";
+	return "STRING";
+}
+
+/* strptime(3) conversions and Java's DateTimeFormatter letters. */
+static const struct { char c; const char *java; } strp_map[] = {
+	{ 'Y', "yyyy" }, { 'y', "yy" }, { 'm', "MM" }, { 'd', "dd" },
+	{ 'e', "d" }, { 'H', "HH" }, { 'M', "mm" }, { 'S', "ss" },
+	{ 'b', "MMM" }, { 'h', "MMM" }, { 'B', "MMMM" }, { 'a', "EEE" },
+	{ 'A', "EEEE" }, { 'j', "DDD" }, { 'z', "xx" }, { 'Z', "z" },
+	{ 'T', "HH:mm:ss" }, { 'F', "yyyy-MM-dd" }, { 'D', "MM/dd/yy" },
+};
+
+/* The Java pattern of a strptime format (malloc'd), or NULL and the
+ * conversion in *bad. Letters outside conversions are quoted. */
+static char *
+java_pattern(const char *s, char *bad)
+{
+	char *text = NULL;
+	size_t len = 0, i;
+	FILE *f;
+	int quoted = 0;
+
+	if ((f = open_memstream(&text, &len)) == NULL)
+		fwin_oom();
+	for (; *s != '\0'; s++) {
+		if (*s == '%' && s[1] != '%') {
+			for (i = 0; i < sizeof(strp_map) / sizeof(strp_map[0]); i++)
+				if (strp_map[i].c == s[1])
+					break;
+			if (i == sizeof(strp_map) / sizeof(strp_map[0])) {
+				*bad = s[1];
+				fclose(f);
+				free(text);
+				return NULL;
+			}
+			if (quoted)
+				fputc('\'', f);
+			quoted = 0;
+			fputs(strp_map[i].java, f);
+			s++;
+			continue;
+		}
+		if (*s == '%')
+			s++;
+		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
+			if (!quoted)
+				fputc('\'', f);
+			quoted = 1;
+			fputc(*s, f);
+		} else {
+			if (quoted)
+				fputc('\'', f);
+			quoted = 0;
+			if (*s == '\'')
+				fputs("''", f);
+			else
+				fputc(*s, f);
+		}
+	}
+	if (quoted)
+		fputc('\'', f);
+	if (fclose(f) != 0 || text == NULL)
+		fwin_oom();
+	return text;
+}
+
+/* The event time column's expression (the format is known by now). */
+static void
+time_expr(const struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	char bad = 0, *java;
+
+	if (!c->has_time) {
+		fputs("PROCTIME()", o);
+		return;
+	}
+	switch (x->tfmt) {
+	case TF_S:
+	case TF_MS:
+	case TF_US:
+	case TF_NS:
+		fputs("TO_TIMESTAMP_LTZ(CAST(", o);
+		ident(o, col(x, &c->time));
+		fprintf(o, " AS BIGINT)%s, %d)",
+		    x->tfmt == TF_US ? " / 1000" :
+		    x->tfmt == TF_NS ? " / 1000000" : "",
+		    x->tfmt == TF_S ? 0 : 3);
+		return;
+	case TF_STRPTIME:
+		if ((java = java_pattern(c->strp, &bad)) == NULL)
+			fwin_oom();	/* checked before */
+		fputs("TO_TIMESTAMP(", o);
+		ident(o, col(x, &c->time));
+		fputs(", ", o);
+		literal(o, java);
+		fputc(')', o);
+		free(java);
+		return;
+	default:	/* TF_ISO */
+		fputs("TO_TIMESTAMP(REPLACE(REPLACE(", o);
+		ident(o, col(x, &c->time));
+		fputs(", 'T', ' '), 'Z', ''))", o);
+		return;
+	}
+}
+
+/* --- the input: column names and the time format --- */
+
+static void
+add_col(struct ex *x, const char *p, size_t n)
+{
+	x->cols = xrealloc(x->cols, (x->ncols + 1) * sizeof(*x->cols));
+	if (n == 0) {
+		if (asprintf(&x->cols[x->ncols], "f%zu", x->ncols + 1) < 0)
+			fwin_oom();
+	} else {
+		x->cols[x->ncols] = xmalloc(n + 1);
+		memcpy(x->cols[x->ncols], p, n);
+		x->cols[x->ncols][n] = '\0';
+	}
+	x->ncols++;
+}
+
+/* Reads what the script needs of the input: the header (-H), and with
+ * --time-format auto the first time that tells the format, as a run
+ * fixes it. Returns 0 or an exit status. */
+static int
+read_input(struct ex *x)
+{
+	struct config *c = x->c;
+	struct input_opts io;
+	struct input *in;
+	const struct field *names = NULL;
+	struct record rec;
+	size_t n = 0, i, m;
+	int rc, status = 0;
+
+	x->tfmt = c->time_fmt;
+	memset(&io, 0, sizeof(io));
+	io.fmt = c->fmt;
+	io.delim = c->delim;
+	io.header = c->header;
+	if (!c->header && !(c->has_time && c->time_fmt == TF_AUTO)) {
+		if (config_resolve(c, NULL, 0) != 0)
+			return 2;
+		m = config_maxfield(c);
+		for (i = 0; i < m; i++)
+			add_col(x, NULL, 0);
+		return 0;
+	}
+	in = input_open(c->files, c->nfiles, &io);
+	if (c->header) {
+		if ((rc = input_header(in, &names, &n)) <= 0) {
+			if (rc == 0)
+				fwin_warn("--explain flink-sql: -H, and the "
+				    "input has no header to name the columns");
+			input_close(in);
+			return 1;
+		}
+		for (i = 0; i < n; i++)
+			add_col(x, names[i].p, names[i].n);
+	}
+	if (config_resolve(c, names, n) != 0) {
+		input_close(in);
+		return 2;
+	}
+	m = config_maxfield(c);
+	while (x->ncols < m)
+		add_col(x, NULL, 0);
+	if (c->has_time && c->time_fmt == TF_AUTO) {
+		input_set_maxfields(in, m);
+		while ((rc = input_next(in, &rec)) == INPUT_RECORD)
+			if (rec.bad == NULL && c->time.idx < rec.nf &&
+			    (x->tfmt = tf_detect(rec.f[c->time.idx].p,
+			    rec.f[c->time.idx].n)) != TF_AUTO)
+				break;
+		if (rc < 0)
+			status = 1;
+	}
+	if (input_failed(in))
+		status = 1;
+	input_close(in);
+	return status;
+}
+
+/* --- the notes: what Flink SQL does not keep --- */
+
+static int
+has_agg(const struct config *c, const char *opt)
+{
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (strcmp(c->aggs[i].op->option, opt) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether a min-by or max-by prints the whole record (no OUT). */
+static int
+by_whole(const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (is_by(&c->aggs[i]) && !c->aggs[i].has_out)
+			return 1;
+	return 0;
+}
+
+static void
+notes(struct ex *x)
+{
+	const struct config *c = x->c;
+	char d[TF_BUFSZ];
+
+	if (c->has_time) {
+		note(x, 1, "Watermark: fwin advances it after every record; "
+		    "Flink emits it periodically (pipeline.auto-watermark-"
+		    "interval, 200 ms), so a record fwin drops as late may be "
+		    "on time in Flink. Nearest: 'scan.watermark.emit."
+		    "strategy' = 'on-event' (Flink 1.18+, sources that "
+		    "support it).");
+		note(x, 1, "Firing: Flink fires a window when the watermark "
+		    "reaches its end less 1 ms, fwin when it reaches its end; "
+		    "the watermark's delay is therefore -l plus 1 ms, which "
+		    "keeps fwin's rule for times in whole milliseconds.");
+		note(x, 1, "Late records: Flink drops them without a word (the "
+		    "numLateRecordsDropped metric); fwin counts them at "
+		    "exit%s.", c->late_file != NULL ?
+		    " and writes them to --late-file; Flink SQL has no "
+		    "counterpart of the late file (the DataStream API's "
+		    "sideOutputLateData is the nearest)" : "");
+		note(x, 1, "Time precision: Flink's event time is in "
+		    "milliseconds; fwin keeps the input's unit%s.",
+		    x->tfmt == TF_US || x->tfmt == TF_NS ?
+		    " (this input's times are truncated to milliseconds)" : "");
+		if (x->tfmt == TF_S)
+			note(x, 0, "Epoch seconds are read as whole seconds; for "
+			    "fractions use TO_TIMESTAMP_LTZ(CAST(CAST(t AS "
+			    "DECIMAL(20, 3)) * 1000 AS BIGINT), 3).");
+		if (x->tfmt == TF_ISO)
+			note(x, 0, "ISO times are read as UTC ('T' and 'Z' "
+			    "removed); a time with another offset needs "
+			    "TO_TIMESTAMP(t, pattern) with its offset, or "
+			    "'table.local-time-zone'.");
+		if (x->tfmt == TF_STRPTIME)
+			note(x, 0, "The strptime format is translated to a Java "
+			    "DateTimeFormatter pattern; an offset it reads "
+			    "(%%z) is not applied: times are UTC.");
+		note(x, 1, "Stream and batch: this is a streaming job, as fwin "
+		    "runs the pipeline (late records dropped); with "
+		    "'execution.runtime-mode' = 'batch' Flink sorts a bounded "
+		    "input by time and drops no record as late.");
+	} else {
+		note(x, 0, "Processing time: windows follow the wall clock of "
+		    "each Flink task%s.", c->lateness > 0 ?
+		    "; fwin's -l with processing time (the clock less -l) "
+		    "has no counterpart: windows fire at their end" : "");
+	}
+	if (c->allowed > 0) {
+		snprintf(d, sizeof(d), "%lld ms",
+		    (long long)((c->allowed + MS - 1) / MS));
+		note(x, 0, "Allowed lateness (--allowed-lateness) and re-firing "
+		    "a window with each late record: window table functions "
+		    "have neither. Nearest: a larger watermark delay, or the "
+		    "experimental 'table.exec.emit.allow-lateness' = '%s' with "
+		    "'table.exec.emit.late-fire.enabled' = 'true' on a legacy "
+		    "GROUP BY window.", d);
+	}
+	if (c->idle_timeout > 0)
+		note(x, 0, "Idle firing (--idle-timeout): fwin moves the "
+		    "watermark with the wall clock once input is idle; Flink "
+		    "does not. 'table.exec.source.idle-timeout' only lets "
+		    "other source splits' watermarks proceed; nothing fires "
+		    "until records arrive.");
+	if (has_agg(c, "sum") || has_agg(c, "avg"))
+		note(x, 0, "Sums: fwin sums decimals exactly (SQL's DECIMAL) and "
+		    "prints them without trailing zeros; here they are DOUBLE. "
+		    "Nearest: CAST(f AS DECIMAL(38, S)) with S the data's "
+		    "decimals (printed with S of them).");
+	if (has_agg(c, "min") || has_agg(c, "max"))
+		note(x, 0, "min and max: fwin prints the value as the input "
+		    "wrote it; here it is the DOUBLE (2.50 prints 2.5).");
+	if (has_agg(c, "first") || has_agg(c, "last"))
+		note(x, 0, "FIRST_VALUE and LAST_VALUE follow the order in which "
+		    "records reach the aggregate: the input's order only with "
+		    "parallelism 1 (SET 'parallelism.default' = '1').");
+	if (x->byjoin)
+		note(x, 0, "min-by and max-by: the window's Top-1 by ROW_NUMBER(), "
+		    "joined to the window's row; ties go to the earlier event "
+		    "time (fwin: the first record to arrive);%s a key with an "
+		    "empty field is NULL here and its cell stays empty.",
+		    by_whole(c) ? " the whole record is rebuilt from its "
+		    "columns (quotes are not);" : "");
+	if (c->wkind == WK_SESSION)
+		note(x, 0, "Sessions are a legacy GROUP BY SESSION window; Flink "
+		    "1.19+ also has the window table function: TABLE(SESSION("
+		    "TABLE source PARTITION BY keys, DESCRIPTOR(time), gap)).");
+	if (c->wkind == WK_SLIDE && x->legacy)
+		note(x, 0, "The step does not divide the size: HOP as a window "
+		    "table function needs it to, so this is a legacy GROUP BY "
+		    "HOP window.");
+	if (c->checkpoint != NULL || c->flush == 0)
+		note(x, 0, "Cron replay of a growing file (--checkpoint, --state): "
+		    "fwin resumes from the bytes an earlier run consumed and "
+		    "keeps open windows unfired. Nearest: one long-running job "
+		    "with checkpoints over a Kafka topic, or "
+		    "'source.monitor-interval' for new files in a directory "
+		    "(a file that grows is not re-read); stop it with a "
+		    "savepoint and restore from it.");
+	if (c->header)
+		note(x, 0, "-H: Flink's csv format has no header option: remove "
+		    "the header line before Flink reads the file (tail -n +2), "
+		    "and no header row is written.");
+	if (!c->header)
+		note(x, 0, "Columns: without -H they are named f1 to f%zu, the "
+		    "last one the pipeline uses; Flink's csv format maps "
+		    "columns by position, so declare the input's later "
+		    "columns after them.", x->ncols);
+	if (c->fmt == IF_LINES && c->delim < 0)
+		note(x, 0, "Fields split on runs of blanks: Flink's csv format "
+		    "splits on every space; squeeze them first (tr -s ' \\t' "
+		    "' ').");
+	if (c->nfiles > 1)
+		note(x, 0, "fwin reads its %d FILEs in order as one stream; Flink "
+		    "reads a directory's files in no order: put them in one "
+		    "directory and give its path.", c->nfiles);
+	if (c->nfiles == 0 || (c->nfiles == 1 && strcmp(c->files[0], "-") ==
+	    0))
+		note(x, 0, "Standard input has no Flink counterpart: give a file "
+		    "or directory as the path, or the Kafka topic.");
+	note(x, 1, "Bad records: fwin skips and reports each one; a value that "
+	    "does not CAST fails the Flink job%s. Nearest: TRY_CAST, which "
+	    "makes it NULL and keeps the record.", c->strict ?
+	    " (as --strict does)" : "");
+	note(x, 1, "Output: fwin prints rows in (end, start, key) order and the "
+	    "bounds as --output-time says; Flink's rows come in no defined "
+	    "order across parallel tasks, with TIMESTAMP(3) bounds%s.",
+	    c->output == NULL ? ", on the task managers' standard output "
+	    "(the print connector)" : " (a filesystem sink writes a "
+	    "directory of part files, committed at checkpoints)");
+	if (c->part_n > 1)
+		note(x, 0, "--partition %u/%u: Flink spreads keys over parallel "
+		    "tasks by key group itself; run this script with "
+		    "parallelism %u instead.", c->part_i, c->part_n, c->part_n);
+}
+
+/* --- the script --- */
+
+/* A file's URL as a string literal: its absolute path (a placeholder for
+ * standard input, path NULL). */
+static void
+file_url(FILE *o, const char *path)
+{
+	char *url, *cwd;
+
+	if (path == NULL)
+		url = xstrdup("file:///path/to/input");
+	else if (path[0] == '/') {
+		if (asprintf(&url, "file://%s", path) < 0)
+			fwin_oom();
+	} else {
+		if ((cwd = getcwd(NULL, 0)) == NULL)
+			cwd = xstrdup(".");
+		if (asprintf(&url, "file://%s/%s", cwd, path) < 0)
+			fwin_oom();
+		free(cwd);
+	}
+	literal(o, url);
+	free(url);
+}
+
+static void
+source_table(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	const char *fmt_delim = NULL;
+	char dbuf[3] = { 0 };
+	size_t i;
+
+	fputs("CREATE TABLE `source` (\n", o);
+	for (i = 0; i < x->ncols; i++) {
+		fputs("  ", o);
+		ident(o, x->cols[i]);
+		fputs(" STRING,\n", o);
+	}
+	fputs("  ", o);
+	ident(o, x->tcol);
+	fputs(" AS ", o);
+	time_expr(x, o);
+	if (c->has_time) {
+		fputs(",\n  WATERMARK FOR ", o);
+		ident(o, x->tcol);
+		fputs(" AS ", o);
+		ident(o, x->tcol);
+		fputs(" - ", o);
+		interval(o, sat_add((c->lateness + MS - 1) / MS * MS, MS));
+	}
+	fputs("\n) WITH (\n  'connector' = 'filesystem',\n  'path' = ", o);
+	file_url(o, c->nfiles == 0 || strcmp(c->files[0], "-") == 0 ? NULL :
+	    c->files[0]);
+	fputs(",\n  'format' = 'csv',\n", o);
+	if (c->fmt == IF_TSV)
+		fmt_delim = "\\t";
+	else if (c->delim == '\t')
+		fmt_delim = "\\t";
+	else if (c->delim == '\\')
+		fmt_delim = "\\\\";
+	else if (c->delim >= 0 && c->delim != ',') {
+		dbuf[0] = (char)c->delim;
+		fmt_delim = dbuf;
+	} else if (c->fmt == IF_LINES)
+		fmt_delim = " ";
+	if (fmt_delim != NULL) {
+		fputs("  'csv.field-delimiter' = ", o);
+		literal(o, fmt_delim);
+		fputs(",\n", o);
+	}
+	if (c->fmt != IF_CSV)
+		fputs("  'csv.disable-quote-character' = 'true',\n", o);
+	fputs("  'csv.null-literal' = ''\n", o);
+	fputs("  -- or a Kafka topic instead of the file:\n"
+	    "  -- 'connector' = 'kafka',\n"
+	    "  -- 'topic' = 'input',\n"
+	    "  -- 'properties.bootstrap.servers' = 'localhost:9092',\n"
+	    "  -- 'scan.startup.mode' = 'earliest-offset',\n"
+	    "  -- 'format' = 'csv'\n);\n\n", o);
+}
+
+static void
+sink_table(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	char *name;
+	size_t i;
+
+	fputs("CREATE TABLE `sink` (\n"
+	    "  `window_start` TIMESTAMP(3),\n"
+	    "  `window_end` TIMESTAMP(3)", o);
+	for (i = 0; i < c->nkeys; i++) {
+		fputs(",\n  ", o);
+		ident(o, name = key_name(x, i));
+		fputs(" STRING", o);
+		free(name);
+	}
+	for (i = 0; i < c->naggs; i++) {
+		fputs(",\n  ", o);
+		ident(o, name = agg_name(&c->aggs[i]));
+		fprintf(o, " %s", agg_type(&c->aggs[i]));
+		free(name);
+	}
+	fputs("\n) WITH (\n", o);
+	if (c->output == NULL) {
+		fputs("  'connector' = 'print'\n);\n\n", o);
+		return;
+	}
+	fputs("  'connector' = 'filesystem',\n  'path' = ", o);
+	file_url(o, c->output);
+	if (x->of == OF_JSON)
+		fputs(",\n  'format' = 'json'\n);\n\n", o);
+	else if (x->of == OF_TSV)
+		fputs(",\n  'format' = 'csv',\n"
+		    "  'csv.field-delimiter' = '\\t',\n"
+		    "  'csv.disable-quote-character' = 'true'\n);\n\n", o);
+	else
+		fputs(",\n  'format' = 'csv'\n);\n\n", o);
+}
+
+/* The window: a table function call, or a legacy group window's
+ * function (fn "SESSION", "HOP"). */
+static void
+tvf(struct ex *x, FILE *o, const char *table)
+{
+	const struct config *c = x->c;
+
+	fprintf(o, "TABLE(\n  %s(TABLE ", c->wkind == WK_TUMBLE ? "TUMBLE" :
+	    "HOP");
+	ident(o, table);
+	fputs(", DESCRIPTOR(", o);
+	ident(o, x->tcol);
+	fputs("), ", o);
+	if (c->wkind == WK_SLIDE) {
+		interval(o, c->step);
+		fputs(", ", o);
+	}
+	interval(o, c->size);
+	if (c->offset != 0) {
+		fputs(", ", o);
+		interval(o, c->offset);
+	}
+	fputs("))", o);
+}
+
+static void
+group_window(struct ex *x, FILE *o, const char *fn)
+{
+	const struct config *c = x->c;
+
+	fprintf(o, "%s(", fn);
+	ident(o, x->tcol);
+	fputs(", ", o);
+	if (c->wkind == WK_SLIDE) {
+		interval(o, c->step);
+		fputs(", ", o);
+	}
+	interval(o, c->size);
+	fputc(')', o);
+}
+
+/* The keys as select items ("`user`", "`f2` AS `key1`"), or as the
+ * GROUP BY list (as_out 0). */
+static void
+keys(struct ex *x, FILE *o, const char *lead, int as_out, const char *pfx)
+{
+	const struct config *c = x->c;
+	char *name;
+	size_t i;
+
+	for (i = 0; i < c->nkeys; i++) {
+		fputs(lead, o);
+		fputs(pfx, o);
+		name = key_name(x, i);
+		if (as_out == 2)
+			ident(o, name);
+		else
+			ident(o, col(x, &c->keys[i]));
+		if (as_out == 1 && strcmp(name, col(x, &c->keys[i])) != 0) {
+			fputs(" AS ", o);
+			ident(o, name);
+		}
+		free(name);
+	}
+}
+
+/* SELECT items of the plain aggregates. */
+static int
+plain_aggs(struct ex *x, FILE *o, const char *lead)
+{
+	const struct config *c = x->c;
+	char *name;
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++) {
+		if (is_by(&c->aggs[i]))
+			continue;
+		fputs(lead, o);
+		if (agg_expr(x, o, &c->aggs[i]) != 0)
+			return no_counterpart("--%s", c->aggs[i].op->option);
+		fputs(" AS ", o);
+		ident(o, name = agg_name(&c->aggs[i]));
+		free(name);
+	}
+	return 0;
+}
+
+static int
+insert_simple(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	const char *fn = c->wkind == WK_SESSION ? "SESSION" : "HOP";
+
+	fputs("INSERT INTO `sink`\nSELECT\n", o);
+	if (x->legacy) {
+		fprintf(o, "  %s_START(", fn);
+		ident(o, x->tcol);
+		fputs(", ", o);
+		if (c->wkind == WK_SLIDE) {
+			interval(o, c->step);
+			fputs(", ", o);
+		}
+		interval(o, c->size);
+		fprintf(o, ") AS `window_start`,\n  %s_END(", fn);
+		ident(o, x->tcol);
+		fputs(", ", o);
+		if (c->wkind == WK_SLIDE) {
+			interval(o, c->step);
+			fputs(", ", o);
+		}
+		interval(o, c->size);
+		fputs(") AS `window_end`", o);
+	} else
+		fputs("  window_start,\n  window_end", o);
+	keys(x, o, ",\n  ", 1, "");
+	if (plain_aggs(x, o, ",\n  ") != 0)
+		return 2;
+	if (x->legacy) {
+		fputs("\nFROM `source`\nGROUP BY ", o);
+		group_window(x, o, fn);
+	} else {
+		fputs("\nFROM ", o);
+		tvf(x, o, "source");
+		fputs("\nGROUP BY window_start, window_end", o);
+	}
+	keys(x, o, ", ", 0, "");
+	fputs(";\n", o);
+	return 0;
+}
+
+/* The record's whole text, rebuilt from its columns. */
+static void
+whole_record(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	size_t i;
+
+	fputs("CONCAT_WS(", o);
+	if (c->fmt == IF_TSV || c->delim == '\t')
+		fputs("CHR(9)", o);
+	else {
+		char d[2] = { (char)(c->delim >= 0 ? c->delim :
+		    c->fmt == IF_CSV ? ',' : ' '), 0 };
+
+		literal(o, d);
+	}
+	for (i = 0; i < x->ncols; i++) {
+		fputs(", COALESCE(", o);
+		ident(o, x->cols[i]);
+		fputs(", '')", o);
+	}
+	fputc(')', o);
+}
+
+static int
+insert_join(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	const struct aggspec *a;
+	char *name, alias[32];
+	size_t i, nb = 0;
+
+	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
+	tvf(x, o, "source");
+	fputs(";\n\nINSERT INTO `sink`\nSELECT\n  a.window_start,\n"
+	    "  a.window_end", o);
+	keys(x, o, ",\n  ", 2, "a.");
+	for (i = 0; i < c->naggs; i++) {
+		a = &c->aggs[i];
+		if (is_by(a))
+			snprintf(alias, sizeof(alias), "b%zu.", ++nb);
+		fprintf(o, ",\n  %s", is_by(a) ? alias : "a.");
+		ident(o, name = agg_name(a));
+		free(name);
+	}
+	fputs("\nFROM (\n  SELECT\n    window_start,\n    window_end", o);
+	keys(x, o, ",\n    ", 1, "");
+	if (plain_aggs(x, o, ",\n    ") != 0)
+		return 2;
+	fputs("\n  FROM `windowed`\n  GROUP BY window_start, window_end", o);
+	keys(x, o, ", ", 0, "");
+	fputs("\n) AS a", o);
+	for (i = 0, nb = 0; i < c->naggs; i++) {
+		a = &c->aggs[i];
+		if (!is_by(a))
+			continue;
+		nb++;
+		name = agg_name(a);
+		fputs("\nLEFT JOIN (\n  SELECT window_start, window_end", o);
+		keys(x, o, ", ", 2, "");
+		fputs(", ", o);
+		ident(o, name);
+		fputs("\n  FROM (\n    SELECT\n      window_start,\n"
+		    "      window_end", o);
+		keys(x, o, ",\n      ", 1, "");
+		fputs(",\n      ", o);
+		if (a->has_out)
+			ident(o, col(x, &a->out));
+		else
+			whole_record(x, o);
+		fputs(" AS ", o);
+		ident(o, name);
+		fputs(",\n      ROW_NUMBER() OVER (PARTITION BY window_start, "
+		    "window_end", o);
+		keys(x, o, ", ", 0, "");
+		fputs("\n        ORDER BY CAST(", o);
+		ident(o, col(x, &a->f));
+		fprintf(o, " AS DOUBLE) %s, ", a->op->option[1] == 'i' ?
+		    "ASC" : "DESC");
+		ident(o, x->tcol);
+		fputs(" ASC) AS `rn`\n    FROM `windowed`\n    WHERE ", o);
+		ident(o, col(x, &a->f));
+		fprintf(o, " IS NOT NULL)\n  WHERE `rn` = 1\n) AS b%zu\n"
+		    "ON a.window_start = b%zu.window_start AND a.window_end = "
+		    "b%zu.window_end", nb, nb, nb);
+		for (size_t k = 0; k < c->nkeys; k++) {
+			char *kn = key_name(x, k);
+
+			fputs("\n  AND a.", o);
+			ident(o, kn);
+			fprintf(o, " = b%zu.", nb);
+			ident(o, kn);
+			free(kn);
+		}
+		free(name);
+	}
+	fputs(";\n", o);
+	return 0;
+}
+
+static void
+ex_free(struct ex *x)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncols; i++)
+		free(x->cols[i]);
+	free(x->cols);
+	free(x->tcol);
+	for (i = 0; i < 2; i++) {
+		if (x->notes[i] != NULL)
+			fclose(x->notes[i]);
+		free(x->notebuf[i]);
+	}
+}
+
+int
+explain_flink_sql(struct config *c, FILE *out)
+{
+	struct ex x;
+	char *fp, *p, *e, *script = NULL;
+	size_t i, len = 0;
+	FILE *o;
+	int status;
+
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	switch (c->wkind) {
+	case WK_COUNT:
+		return no_counterpart("--count-window (count windows)");
+	case WK_NONE:
+		return no_counterpart("rolling mode (no window option)");
+	default:
+		break;
+	}
+	if (c->size % MS != 0 || c->step % MS != 0 || c->offset % MS != 0)
+		return no_counterpart("a window size, step or offset finer "
+		    "than a millisecond");
+	for (i = 0; i < c->naggs; i++) {
+		if (!agg_known(&c->aggs[i]))
+			return no_counterpart("--%s", c->aggs[i].op->option);
+		if (is_by(&c->aggs[i]))
+			x.byjoin = 1;
+	}
+	x.legacy = c->wkind == WK_SESSION ||
+	    (c->wkind == WK_SLIDE && c->size % c->step != 0);
+	if (x.legacy && c->offset != 0)
+		return no_counterpart("--offset with a legacy group window "
+		    "(--session, or --slide whose step does not divide its "
+		    "size)");
+	if (x.legacy && x.byjoin)
+		return no_counterpart("--min-by or --max-by with a legacy group "
+		    "window (--session, or --slide whose step does not divide "
+		    "its size)");
+	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
+	if ((status = read_input(&x)) != 0) {
+		ex_free(&x);
+		return status;
+	}
+	if (c->has_time && x.tfmt == TF_AUTO) {
+		fwin_warn("--explain flink-sql: no record tells the time "
+		    "format; give --time-format");
+		ex_free(&x);
+		return 2;
+	}
+	if (c->has_time && x.tfmt == TF_STRPTIME) {
+		char bad = 0, *java = java_pattern(c->strp, &bad);
+
+		if (java == NULL) {
+			ex_free(&x);
+			return no_counterpart("--time-format: the conversion "
+			    "%%%c", bad);
+		}
+		free(java);
+	}
+	/* the time column: a name no input column has */
+	x.tcol = xstrdup(c->has_time ? "event_time" : "proc_time");
+	for (i = 0; i < x.ncols; i++)
+		if (strcmp(x.cols[i], x.tcol) == 0) {
+			len = strlen(x.tcol);
+			x.tcol = xrealloc(x.tcol, len + 2);
+			memcpy(x.tcol + len, "_", 2);
+			i = (size_t)-1;
+		}
+	for (i = 0; i < 2; i++)
+		if ((x.notes[i] = open_memstream(&x.notebuf[i],
+		    &x.notelen[i])) == NULL)
+			fwin_oom();
+	notes(&x);
+	for (i = 0; i < 2; i++) {
+		if (fclose(x.notes[i]) != 0)
+			fwin_oom();
+		x.notes[i] = NULL;
+	}
+
+	if ((o = open_memstream(&script, &len)) == NULL)
+		fwin_oom();
+	fputs("-- Flink SQL for the fwin pipeline\n", o);
+	fp = config_fingerprint(c);
+	for (p = fp; *p != '\0'; p = e + (*e != '\0')) {
+		e = p + strcspn(p, "\n");
+		fprintf(o, "--   %.*s\n", (int)(e - p), p);
+	}
+	free(fp);
+	if (c->has_time && c->time_fmt == TF_AUTO)
+		fprintf(o, "--   (--time-format auto: the input's times are "
+		    "%s)\n", tf_name(x.tfmt));
+	fprintf(o, "--\n-- What Flink SQL does not keep exactly of fwin's "
+	    "semantics, and the nearest\n-- equivalent. For every pipeline"
+	    "%s:\n", c->has_time ? " in event time" : "");
+	fputs(x.notebuf[0], o);
+	if (x.notelen[1] > 0) {
+		fputs("-- For this pipeline:\n", o);
+		fputs(x.notebuf[1], o);
+	}
+	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n\n", o);
+	source_table(&x, o);
+	sink_table(&x, o);
+	status = x.byjoin ? insert_join(&x, o) : insert_simple(&x, o);
+	if (fclose(o) != 0 || script == NULL)
+		fwin_oom();
+	if (status == 0)
+		fputs(script, out);
+	free(script);
+	ex_free(&x);
+	return status;
+}

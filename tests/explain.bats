@@ -1,0 +1,540 @@
+#!/usr/bin/env bats
+# --explain flink-sql: the Flink SQL script of a pipeline (fwin(1): BEYOND
+# ONE MACHINE). Exact scripts for a few pipelines; every window kind and
+# aggregate checked against a Flink SQL grammar (dt-sql-parser's FlinkSQL
+# parser, installed with npm into tests/.flinksql on first use); the
+# pipelines without a counterpart.
+load common
+
+FLINKSQL=$BATS_TEST_DIRNAME/.flinksql
+
+# Prepares the grammar checker once: dt-sql-parser and esbuild from npm in
+# tests/.flinksql (git-ignored), and tests/explain/check.mjs bundled into
+# check.cjs there. A later run finds check.cjs newer than its source and
+# does nothing; an interrupted one is finished. Prints why it cannot.
+flinksql_checker() {
+	local dir=$FLINKSQL src=$BATS_TEST_DIRNAME/explain/check.mjs
+	if ! command -v node > /dev/null; then
+		echo "node is not installed"
+		return 1
+	fi
+	if [ -s "$dir/check.cjs" ] && [ "$dir/check.cjs" -nt "$src" ]; then
+		return 0
+	fi
+	if ! command -v npm > /dev/null; then
+		echo "npm is not installed"
+		return 1
+	fi
+	mkdir -p "$dir" || return 1
+	[ -f "$dir/package.json" ] || echo '{ "private": true }' > "$dir/package.json"
+	if [ ! -f "$dir/node_modules/dt-sql-parser/package.json" ] ||
+		[ ! -x "$dir/node_modules/.bin/esbuild" ]; then
+		if ! timeout 300 npm install --prefix "$dir" --no-audit --no-fund \
+			--fetch-retries=1 --fetch-timeout=30000 \
+			--loglevel=error dt-sql-parser esbuild > "$dir/npm.log" 2>&1; then
+			echo "npm install dt-sql-parser esbuild failed (see $dir/npm.log)"
+			return 1
+		fi
+	fi
+	cp "$src" "$dir/check.mjs" &&
+		"$dir/node_modules/.bin/esbuild" "$dir/check.mjs" --bundle \
+			--platform=node --format=cjs --log-level=error \
+			--outfile="$dir/check.cjs.tmp" > "$dir/esbuild.log" 2>&1 &&
+		mv "$dir/check.cjs.tmp" "$dir/check.cjs" || {
+		echo "bundling the checker failed (see $dir/esbuild.log)"
+		return 1
+	}
+}
+
+setup_file() {
+	local why
+	if ! why=$(flinksql_checker); then
+		export FLINKSQL_SKIP=$why
+	fi
+}
+
+# grammar FILE...: the Flink SQL grammar check (skips when it cannot run).
+grammar() {
+	[ -z "${FLINKSQL_SKIP:-}" ] || skip "Flink SQL grammar check: $FLINKSQL_SKIP"
+	node "$FLINKSQL/check.cjs" "$@"
+}
+
+# expect: the expected script on stdin, with @DIR@ for the test's directory.
+expect() {
+	sed "s|@DIR@|$(pwd -P)|g"
+}
+
+@test "tumbling windows, -H, a sum and a max-by: the exact script" {
+	printf 'ts,user,amount\n1700000000,alice,2.50\n' > in.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k user --tumble 1m -l 10s --count --sum amount --max-by amount:user -o out.csv in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(expect <<'SQL'
+-- Flink SQL for the fwin pipeline
+--   --format csv
+--   --delimiter default
+--   --header
+--   --key user
+--   --time ts
+--   --time-format auto
+--   --tumble 1m
+--   --offset 0s
+--   --lateness 10s
+--   --allowed-lateness 0s
+--   aggregates --count --sum amount --max-by amount:user
+--   (--time-format auto: the input's times are s)
+--
+-- What Flink SQL does not keep exactly of fwin's semantics, and the nearest
+-- equivalent. For every pipeline in event time:
+-- * Watermark: fwin advances it after every record; Flink emits it
+--   periodically (pipeline.auto-watermark-interval, 200 ms), so a record
+--   fwin drops as late may be on time in Flink. Nearest:
+--   'scan.watermark.emit.strategy' = 'on-event' (Flink 1.18+, sources that
+--   support it).
+-- * Firing: Flink fires a window when the watermark reaches its end less 1
+--   ms, fwin when it reaches its end; the watermark's delay is therefore
+--   -l plus 1 ms, which keeps fwin's rule for times in whole milliseconds.
+-- * Late records: Flink drops them without a word (the
+--   numLateRecordsDropped metric); fwin counts them at exit.
+-- * Time precision: Flink's event time is in milliseconds; fwin keeps the
+--   input's unit.
+-- * Stream and batch: this is a streaming job, as fwin runs the pipeline
+--   (late records dropped); with 'execution.runtime-mode' = 'batch' Flink
+--   sorts a bounded input by time and drops no record as late.
+-- * Bad records: fwin skips and reports each one; a value that does not
+--   CAST fails the Flink job. Nearest: TRY_CAST, which makes it NULL and
+--   keeps the record.
+-- * Output: fwin prints rows in (end, start, key) order and the bounds as
+--   --output-time says; Flink's rows come in no defined order across
+--   parallel tasks, with TIMESTAMP(3) bounds (a filesystem sink writes a
+--   directory of part files, committed at checkpoints).
+-- For this pipeline:
+-- * Epoch seconds are read as whole seconds; for fractions use
+--   TO_TIMESTAMP_LTZ(CAST(CAST(t AS DECIMAL(20, 3)) * 1000 AS BIGINT), 3).
+-- * Sums: fwin sums decimals exactly (SQL's DECIMAL) and prints them
+--   without trailing zeros; here they are DOUBLE. Nearest: CAST(f AS
+--   DECIMAL(38, S)) with S the data's decimals (printed with S of them).
+-- * min-by and max-by: the window's Top-1 by ROW_NUMBER(), joined to the
+--   window's row; ties go to the earlier event time (fwin: the first
+--   record to arrive); a key with an empty field is NULL here and its cell
+--   stays empty.
+-- * -H: Flink's csv format has no header option: remove the header line
+--   before Flink reads the file (tail -n +2), and no header row is
+--   written.
+
+SET 'execution.runtime-mode' = 'streaming';
+
+CREATE TABLE `source` (
+  `ts` STRING,
+  `user` STRING,
+  `amount` STRING,
+  `event_time` AS TO_TIMESTAMP_LTZ(CAST(`ts` AS BIGINT), 0),
+  WATERMARK FOR `event_time` AS `event_time` - INTERVAL '10.001' SECOND
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/in.csv',
+  'format' = 'csv',
+  'csv.null-literal' = ''
+  -- or a Kafka topic instead of the file:
+  -- 'connector' = 'kafka',
+  -- 'topic' = 'input',
+  -- 'properties.bootstrap.servers' = 'localhost:9092',
+  -- 'scan.startup.mode' = 'earliest-offset',
+  -- 'format' = 'csv'
+);
+
+CREATE TABLE `sink` (
+  `window_start` TIMESTAMP(3),
+  `window_end` TIMESTAMP(3),
+  `user` STRING,
+  `count` BIGINT,
+  `sum_amount` DOUBLE,
+  `max_by_amount` STRING
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/out.csv',
+  'format' = 'csv'
+);
+
+CREATE TEMPORARY VIEW `windowed` AS
+SELECT * FROM TABLE(
+  TUMBLE(TABLE `source`, DESCRIPTOR(`event_time`), INTERVAL '1' MINUTE));
+
+INSERT INTO `sink`
+SELECT
+  a.window_start,
+  a.window_end,
+  a.`user`,
+  a.`count`,
+  a.`sum_amount`,
+  b1.`max_by_amount`
+FROM (
+  SELECT
+    window_start,
+    window_end,
+    `user`,
+    COUNT(*) AS `count`,
+    SUM(CAST(`amount` AS DOUBLE)) AS `sum_amount`
+  FROM `windowed`
+  GROUP BY window_start, window_end, `user`
+) AS a
+LEFT JOIN (
+  SELECT window_start, window_end, `user`, `max_by_amount`
+  FROM (
+    SELECT
+      window_start,
+      window_end,
+      `user`,
+      `user` AS `max_by_amount`,
+      ROW_NUMBER() OVER (PARTITION BY window_start, window_end, `user`
+        ORDER BY CAST(`amount` AS DOUBLE) DESC, `event_time` ASC) AS `rn`
+    FROM `windowed`
+    WHERE `amount` IS NOT NULL)
+  WHERE `rn` = 1
+) AS b1
+ON a.window_start = b1.window_start AND a.window_end = b1.window_end
+  AND a.`user` = b1.`user`;
+SQL
+)"
+}
+
+@test "sliding windows with an offset, two keys, json to a file: the exact script" {
+	printf '1700000000000 a r 7\n' > in
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format ms -k 2,3 --slide 1h,10m --offset 5m --distinct 4 -o out.json --output-format json in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(expect <<'SQL'
+-- Flink SQL for the fwin pipeline
+--   --format lines
+--   --delimiter default
+--   no --header
+--   --key 2,3
+--   --time 1
+--   --time-format ms
+--   --slide 1h,10m
+--   --offset 5m
+--   --lateness 0s
+--   --allowed-lateness 0s
+--   aggregates --distinct 4
+--
+-- What Flink SQL does not keep exactly of fwin's semantics, and the nearest
+-- equivalent. For every pipeline in event time:
+-- * Watermark: fwin advances it after every record; Flink emits it
+--   periodically (pipeline.auto-watermark-interval, 200 ms), so a record
+--   fwin drops as late may be on time in Flink. Nearest:
+--   'scan.watermark.emit.strategy' = 'on-event' (Flink 1.18+, sources that
+--   support it).
+-- * Firing: Flink fires a window when the watermark reaches its end less 1
+--   ms, fwin when it reaches its end; the watermark's delay is therefore
+--   -l plus 1 ms, which keeps fwin's rule for times in whole milliseconds.
+-- * Late records: Flink drops them without a word (the
+--   numLateRecordsDropped metric); fwin counts them at exit.
+-- * Time precision: Flink's event time is in milliseconds; fwin keeps the
+--   input's unit.
+-- * Stream and batch: this is a streaming job, as fwin runs the pipeline
+--   (late records dropped); with 'execution.runtime-mode' = 'batch' Flink
+--   sorts a bounded input by time and drops no record as late.
+-- * Bad records: fwin skips and reports each one; a value that does not
+--   CAST fails the Flink job. Nearest: TRY_CAST, which makes it NULL and
+--   keeps the record.
+-- * Output: fwin prints rows in (end, start, key) order and the bounds as
+--   --output-time says; Flink's rows come in no defined order across
+--   parallel tasks, with TIMESTAMP(3) bounds (a filesystem sink writes a
+--   directory of part files, committed at checkpoints).
+-- For this pipeline:
+-- * Columns: without -H they are named f1 to f4, the last one the pipeline
+--   uses; Flink's csv format maps columns by position, so declare the
+--   input's later columns after them.
+-- * Fields split on runs of blanks: Flink's csv format splits on every
+--   space; squeeze them first (tr -s ' \t' ' ').
+
+SET 'execution.runtime-mode' = 'streaming';
+
+CREATE TABLE `source` (
+  `f1` STRING,
+  `f2` STRING,
+  `f3` STRING,
+  `f4` STRING,
+  `event_time` AS TO_TIMESTAMP_LTZ(CAST(`f1` AS BIGINT), 3),
+  WATERMARK FOR `event_time` AS `event_time` - INTERVAL '0.001' SECOND
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/in',
+  'format' = 'csv',
+  'csv.field-delimiter' = ' ',
+  'csv.disable-quote-character' = 'true',
+  'csv.null-literal' = ''
+  -- or a Kafka topic instead of the file:
+  -- 'connector' = 'kafka',
+  -- 'topic' = 'input',
+  -- 'properties.bootstrap.servers' = 'localhost:9092',
+  -- 'scan.startup.mode' = 'earliest-offset',
+  -- 'format' = 'csv'
+);
+
+CREATE TABLE `sink` (
+  `window_start` TIMESTAMP(3),
+  `window_end` TIMESTAMP(3),
+  `key1` STRING,
+  `key2` STRING,
+  `distinct_4` BIGINT
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/out.json',
+  'format' = 'json'
+);
+
+INSERT INTO `sink`
+SELECT
+  window_start,
+  window_end,
+  `f2` AS `key1`,
+  `f3` AS `key2`,
+  COUNT(DISTINCT `f4`) AS `distinct_4`
+FROM TABLE(
+  HOP(TABLE `source`, DESCRIPTOR(`event_time`), INTERVAL '10' MINUTE, INTERVAL '1' HOUR, INTERVAL '5' MINUTE))
+GROUP BY window_start, window_end, `f2`, `f3`;
+SQL
+)"
+}
+
+@test "session windows, ISO times, tsv, a checkpoint: the exact script" {
+	printf '2026-11-29T20:37:03Z\ta\t3\n' > in.tsv
+	run --separate-stderr fwin --explain flink-sql --tsv -t 1 -k 2 --session 30m --max 3 --first 3 --state s.ckpt in.tsv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(expect <<'SQL'
+-- Flink SQL for the fwin pipeline
+--   --format tsv
+--   --delimiter default
+--   no --header
+--   --key 2
+--   --time 1
+--   --time-format auto
+--   --session 30m
+--   --offset 0s
+--   --lateness 0s
+--   --allowed-lateness 0s
+--   aggregates --max 3 --first 3
+--   (--time-format auto: the input's times are iso)
+--
+-- What Flink SQL does not keep exactly of fwin's semantics, and the nearest
+-- equivalent. For every pipeline in event time:
+-- * Watermark: fwin advances it after every record; Flink emits it
+--   periodically (pipeline.auto-watermark-interval, 200 ms), so a record
+--   fwin drops as late may be on time in Flink. Nearest:
+--   'scan.watermark.emit.strategy' = 'on-event' (Flink 1.18+, sources that
+--   support it).
+-- * Firing: Flink fires a window when the watermark reaches its end less 1
+--   ms, fwin when it reaches its end; the watermark's delay is therefore
+--   -l plus 1 ms, which keeps fwin's rule for times in whole milliseconds.
+-- * Late records: Flink drops them without a word (the
+--   numLateRecordsDropped metric); fwin counts them at exit.
+-- * Time precision: Flink's event time is in milliseconds; fwin keeps the
+--   input's unit.
+-- * Stream and batch: this is a streaming job, as fwin runs the pipeline
+--   (late records dropped); with 'execution.runtime-mode' = 'batch' Flink
+--   sorts a bounded input by time and drops no record as late.
+-- * Bad records: fwin skips and reports each one; a value that does not
+--   CAST fails the Flink job. Nearest: TRY_CAST, which makes it NULL and
+--   keeps the record.
+-- * Output: fwin prints rows in (end, start, key) order and the bounds as
+--   --output-time says; Flink's rows come in no defined order across
+--   parallel tasks, with TIMESTAMP(3) bounds, on the task managers'
+--   standard output (the print connector).
+-- For this pipeline:
+-- * ISO times are read as UTC ('T' and 'Z' removed); a time with another
+--   offset needs TO_TIMESTAMP(t, pattern) with its offset, or
+--   'table.local-time-zone'.
+-- * min and max: fwin prints the value as the input wrote it; here it is
+--   the DOUBLE (2.50 prints 2.5).
+-- * FIRST_VALUE and LAST_VALUE follow the order in which records reach the
+--   aggregate: the input's order only with parallelism 1 (SET
+--   'parallelism.default' = '1').
+-- * Sessions are a legacy GROUP BY SESSION window; Flink 1.19+ also has the
+--   window table function: TABLE(SESSION(TABLE source PARTITION BY keys,
+--   DESCRIPTOR(time), gap)).
+-- * Cron replay of a growing file (--checkpoint, --state): fwin resumes
+--   from the bytes an earlier run consumed and keeps open windows unfired.
+--   Nearest: one long-running job with checkpoints over a Kafka topic, or
+--   'source.monitor-interval' for new files in a directory (a file that
+--   grows is not re-read); stop it with a savepoint and restore from it.
+-- * Columns: without -H they are named f1 to f3, the last one the pipeline
+--   uses; Flink's csv format maps columns by position, so declare the
+--   input's later columns after them.
+
+SET 'execution.runtime-mode' = 'streaming';
+
+CREATE TABLE `source` (
+  `f1` STRING,
+  `f2` STRING,
+  `f3` STRING,
+  `event_time` AS TO_TIMESTAMP(REPLACE(REPLACE(`f1`, 'T', ' '), 'Z', '')),
+  WATERMARK FOR `event_time` AS `event_time` - INTERVAL '0.001' SECOND
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/in.tsv',
+  'format' = 'csv',
+  'csv.field-delimiter' = '\t',
+  'csv.disable-quote-character' = 'true',
+  'csv.null-literal' = ''
+  -- or a Kafka topic instead of the file:
+  -- 'connector' = 'kafka',
+  -- 'topic' = 'input',
+  -- 'properties.bootstrap.servers' = 'localhost:9092',
+  -- 'scan.startup.mode' = 'earliest-offset',
+  -- 'format' = 'csv'
+);
+
+CREATE TABLE `sink` (
+  `window_start` TIMESTAMP(3),
+  `window_end` TIMESTAMP(3),
+  `key1` STRING,
+  `max_3` DOUBLE,
+  `first_3` STRING
+) WITH (
+  'connector' = 'print'
+);
+
+INSERT INTO `sink`
+SELECT
+  SESSION_START(`event_time`, INTERVAL '30' MINUTE) AS `window_start`,
+  SESSION_END(`event_time`, INTERVAL '30' MINUTE) AS `window_end`,
+  `f2` AS `key1`,
+  MAX(CAST(`f3` AS DOUBLE)) AS `max_3`,
+  FIRST_VALUE(`f3`) AS `first_3`
+FROM `source`
+GROUP BY SESSION(`event_time`, INTERVAL '30' MINUTE), `f2`;
+SQL
+)"
+}
+
+@test "the grammar check runs, and fails on a broken script" {
+	printf '1 a 2\n' > in
+	fwin --explain flink-sql -t 1 --time-format s -k 2 --tumble 1m --count \
+		in > good.sql
+	run grammar good.sql
+	assert_success
+	assert_output ""
+	# one parenthesis less, and a misspelt keyword: each is found
+	sed 's/DESCRIPTOR(`event_time`)/DESCRIPTOR(`event_time`/' good.sql > paren.sql
+	sed 's/^GROUP BY/GROUP/' good.sql > group.sql
+	for f in paren.sql group.sql; do
+		! cmp -s "$f" good.sql
+		run grammar "$f"
+		assert_failure 1
+		assert_regex "$output" "^$f:[0-9]+:[0-9]+: "
+	done
+}
+
+@test "grammar: every window kind with every aggregate, every input and time format" {
+	printf 'ts,user,region,amount\n1700000000,alice,eu,2.50\n' > in.csv
+	all="--count --sum amount --avg amount --min amount --max amount"
+	all+=" --first user --last user --distinct user"
+	by="--min-by amount --max-by amount:region"
+	n=0
+	ex() {
+		n=$((n + 1))
+		fwin --explain flink-sql "$@" > "s$n.sql" || {
+			echo "status $? for: $*" >&2
+			return 1
+		}
+	}
+	for w in "--tumble 1m" "--tumble 1h --offset -5m" "--slide 1h,10m" \
+		"--slide 100m,7m" "--slide 1m,5m" "--session 30s" \
+		"--tumble 36h" "--slide 24h,90m"; do
+		ex --csv -H -t ts -k user,region $w $all in.csv
+		ex --csv -H -t ts $w --count in.csv
+		ex --csv -H -k user $w $all in.csv		# processing time
+		case $w in
+		--session* | "--slide 100m,7m" | "--slide 1m,5m") ;;
+		*)	ex --csv -H -t ts -k user $w $all $by -o out.csv in.csv
+			ex --csv -H -t ts $w $by --output-format json -o o.json in.csv ;;
+		esac
+	done
+	for tf in s ms us ns iso "%d/%b/%Y:%H:%M:%S %z" "%Y-%m-%dT%H:%M:%S"; do
+		ex -t 1 --time-format "$tf" -k 2 --tumble 5m --count -l 90s \
+			--allowed-lateness 1m --idle-timeout 5s --late-file late in.csv
+	done
+	ex --tsv -t 1 --time-format s -k 3 --session 5m --sum 2 --state s.ckpt a b
+	ex -d '|' -t 1 --time-format s -k 3 --tumble 1m --min-by 2 in.csv
+	ex -d "'" -t 1 --time-format s -k 3 --tumble 1m --min-by 2 in.csv
+	ex --csv -d ';' -t 1 --time-format s -k 3 --tumble 1m --count --partition 2/4 in.csv
+	ex -t 1 --time-format s --tumble 250ms --count --strict
+	printf 'event_time,x\n1,2\n' > clash.csv
+	ex --csv -H -t event_time -k x --tumble 1s --max-by x clash.csv
+	grep -q '`event_time_` AS TO_TIMESTAMP_LTZ' "s$n.sql"
+	run grammar s*.sql
+	assert_success
+	assert_output ""
+}
+
+@test "interval literals: the largest unit under 100, else DAY TO SECOND" {
+	sizes=(250ms 1s 90s 100s 1m 99m 100m 1h 36h 1d 99d 1h30m1ms 150d)
+	want=("'0.250' SECOND" "'1' SECOND" "'90' SECOND" "'0 00:01:40' DAY TO SECOND" "'1' MINUTE"
+		"'99' MINUTE" "'0 01:40:00' DAY TO SECOND" "'1' HOUR" "'36' HOUR"
+		"'1' DAY" "'99' DAY" "'0 01:30:00.001' DAY TO SECOND"
+		"'150 00:00:00' DAY(3) TO SECOND")
+	for i in "${!sizes[@]}"; do
+		run fwin --explain flink-sql -t 1 --time-format s --tumble "${sizes[$i]}" in
+		assert_success
+		assert_line --partial "DESCRIPTOR(\`event_time\`), INTERVAL ${want[$i]}))"
+	done
+}
+
+@test "the watermark's delay is -l plus 1 ms, rounded up to a millisecond" {
+	for l in "0s '0.001' SECOND" "10s '10.001' SECOND" "1h '0 01:00:00.001' DAY TO SECOND" \
+		"1500us '0.003' SECOND"; do
+		run fwin --explain flink-sql -t 1 --time-format s --tumble 1m -l "${l%% *}" in
+		assert_success
+		assert_line "  WATERMARK FOR \`event_time\` AS \`event_time\` - INTERVAL ${l#* }"
+	done
+}
+
+@test "pipelines with no Flink SQL counterpart exit 2 and name it" {
+	printf '1 a 2\n' > in
+	check() {
+		local want=$1
+		shift
+		run --separate-stderr fwin --explain flink-sql "$@"
+		assert_failure 2
+		assert_output ""
+		assert_equal "$stderr" "fwin: --explain flink-sql: $want"
+	}
+	check "--count-window (count windows) has no Flink SQL counterpart" \
+		-t 1 -k 2 --count-window 5 in
+	check "rolling mode (no window option) has no Flink SQL counterpart" \
+		-t 1 -k 2 --sum 3 in
+	check "a window size, step or offset finer than a millisecond has no Flink SQL counterpart" \
+		-t 1 --tumble 1500us in
+	check "--min-by or --max-by with a legacy group window (--session, or --slide whose step does not divide its size) has no Flink SQL counterpart" \
+		-t 1 --session 1m --min-by 3 in
+	check "--offset with a legacy group window (--session, or --slide whose step does not divide its size) has no Flink SQL counterpart" \
+		-t 1 --slide 10m,3m --offset 1m in
+	check "--time-format: the conversion %s has no Flink SQL counterpart" \
+		-t 1 --time-format %s --tumble 1m in
+	check "no record tells the time format; give --time-format" \
+		-t 1 --tumble 1m /dev/null
+	run --separate-stderr fwin --explain sql -t 1 --tumble 1m in
+	assert_failure 2
+	assert_regex "$stderr" "^fwin: --explain: unknown language 'sql' \(there is flink-sql\)"
+}
+
+@test "--explain reads no more than it needs, and writes nothing but the script" {
+	# without -H and with a --time-format, not even the input is opened
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format ms \
+		--tumble 1m --state s.ckpt -o out nosuchfile
+	assert_success
+	assert_equal "$stderr" ""
+	[ ! -e s.ckpt ] && [ ! -e out ]
+	assert_line "  'path' = 'file://$(pwd -P)/nosuchfile',"
+	# with -H, a missing input is an error (its header names the columns)
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --tumble 1m nosuchfile
+	assert_failure 1
+	# --time-format auto: the first record whose time tells the format
+	printf 'x\n1700000000000\n' > in
+	run fwin --explain flink-sql -t 1 --tumble 1m in
+	assert_success
+	assert_line "--   (--time-format auto: the input's times are ms)"
+	assert_line "  \`event_time\` AS TO_TIMESTAMP_LTZ(CAST(\`f1\` AS BIGINT), 3),"
+}
