@@ -28,7 +28,7 @@ enum {
 	O_FORMAT = 256, O_CSV, O_TSV, O_TIMEFMT, O_OUTTIME, O_TUMBLE, O_SLIDE,
 	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH, O_GLOBAL, O_FILL,
 	O_TOP, O_TOPBY, O_EMITEVERY,
-	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
+	O_OUTFMT, O_STRICT, O_MAXFUTURE, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
 	O_TZ, O_CUMULATE, O_JSON, O_PARTITION, O_EXPLAIN,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
@@ -73,6 +73,7 @@ static const struct option baseopts[] = {
 	{ "new-input",		no_argument,		NULL, O_NEWINPUT },
 	{ "inspect",		required_argument,	NULL, O_INSPECT },
 	{ "strict",		no_argument,		NULL, O_STRICT },
+	{ "max-future",		required_argument,	NULL, O_MAXFUTURE },
 	{ "stats",		no_argument,		NULL, O_STATS },
 	{ "partition",		required_argument,	NULL, O_PARTITION },
 	{ "explain",		required_argument,	NULL, O_EXPLAIN },
@@ -183,6 +184,7 @@ usage(FILE *fp)
 "  --inspect FILE           describe a checkpoint and exit\n"
 "Misc:\n"
 "  --strict                 a bad record is fatal\n"
+"  --max-future D           an event time more than D ahead of the clock is bad\n"
 "  --stats                  print statistics to stderr at exit\n"
 "Beyond one machine:\n"
 "  --partition I/N          only the keys of the I-th of N partitions\n"
@@ -754,6 +756,9 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		break;
 	case O_INSPECT:
 		x->inspect = optarg;
+		break;
+	case O_MAXFUTURE:
+		c->max_future = duration("--max-future", optarg, 0, 1);
 		break;
 	case O_STRICT:
 		c->strict = 1;

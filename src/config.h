@@ -78,6 +78,7 @@ struct config {
 	enum outfmt outfmt;
 	const char *output;
 	int strict, stats;
+	int64_t max_future;		/* --max-future D; 0: none */
 	/* checkpoints */
 	const char *checkpoint;		/* --checkpoint, or --state */
 	const char *restore;		/* --restore, or --state if it exists */

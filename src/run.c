@@ -208,6 +208,32 @@ write_late(struct run *r, const struct record *rec)
 
 /* --- records --- */
 
+/* --max-future: a time too far ahead of the clock is bad, so that one
+ * corrupt time cannot push the watermark past every later record. */
+static void
+too_far(struct run *r, const struct record *rec, int64_t t)
+{
+	static const struct {
+		const char *name;
+		int64_t ns;
+	} units[] = {
+		{ "year", 365 * 86400 * NS_PER_S }, { "day", 86400 * NS_PER_S },
+		{ "hour", 3600 * NS_PER_S }, { "minute", 60 * NS_PER_S },
+		{ "second", NS_PER_S },
+	};
+	char when[TF_BUFSZ];
+	int64_t ahead = sat_add(t, -now_ns()), n = 0;
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1 &&
+	    ahead < units[i].ns; i++)
+		;
+	n = ahead / units[i].ns;
+	when[tf_format(when, t, TF_ISO)] = '\0';
+	bad(r, rec, "time %s is %lld %s%s in the future", when, (long long)n,
+	    units[i].name, n == 1 ? "" : "s");
+}
+
 /* -t F1,F2,...: the fields joined by one space into r->tval, in a
  * buffer that is kept and grown. Returns it, or NULL (reported, unless
  * quiet). */
@@ -270,6 +296,11 @@ record_time(struct run *r, const struct record *rec, int64_t *t, int quiet)
 	    tf_parse_time_tz(f->p, f->n, fmt, c->strp, &c->zone, t) != 0) {
 		if (!quiet)
 			bad_field(r, rec, r->tref, "bad time", f);
+		return -1;
+	}
+	if (c->max_future > 0 && *t > sat_add(now_ns(), c->max_future)) {
+		if (!quiet)
+			too_far(r, rec, *t);
 		return -1;
 	}
 	if (G(r)->g_timefmt == TF_AUTO) {
@@ -902,7 +933,14 @@ run_stream(struct run *r)
 		print_stats(r);
 	say_dropped(r);
 	nbad = G(r)->g_bad - r->at_start.g_bad;
-	if (nbad > 0 && !c->strict)
+	if (nbad > 0 && !c->strict &&
+	    nbad == G(r)->g_read - r->at_start.g_read - r->others) {
+		/* nothing came through: a wrong option, not bad luck */
+		fwin_warn("all %llu record%s %s bad; see the messages above",
+		    (unsigned long long)nbad, nbad == 1 ? "" : "s",
+		    nbad == 1 ? "was" : "were");
+		status = 1;
+	} else if (nbad > 0 && !c->strict)
 		fwin_warn("%llu bad record%s skipped", (unsigned long long)nbad,
 		    nbad == 1 ? "" : "s");
 	return status;
