@@ -66,6 +66,8 @@ struct op {
 	size_t nbatch, capbatch, capsort;
 	aoff *touched;
 	size_t ntouched, captouched;
+	aoff *more;		/* keys with more windows due than FIRE_CAP */
+	size_t nmore, capmore;
 };
 
 static struct opkey *
@@ -79,6 +81,8 @@ globals(const struct op *o)
 {
 	return st_globals(&o->st);
 }
+
+#define FIRE_CAP 4096	/* windows of one key collected at a time */
 
 /* A row of a window and the value it ranks by (--top). */
 struct ranked {
@@ -342,30 +346,36 @@ fire_top(struct op *o, const struct fire *v, size_t n)
 		fire_one(o, &v[o->ranked[i].i]);
 }
 
-/* Fires the batch in (end, start, key) order. */
+/* Sorts the batch in (end, start, key) order. */
 static void
-batch_fire(struct op *o)
+batch_sort(struct op *o)
+{
+	size_t i;
+
+	if (o->nbatch < 2)
+		return;
+	for (i = 1; i < o->nbatch && o->batch[i].end == o->batch[0].end &&
+	    o->batch[i].start == o->batch[0].start; i++)
+		;
+	/* a radix sort pays for its counts from some 64 keys on */
+	if (i < o->nbatch || o->nbatch < 64)
+		qsort_r(o->batch, o->nbatch, sizeof(*o->batch), fire_cmp, o);
+	else {
+		xgrow(&o->sortbuf, &o->capsort, o->nbatch, sizeof(*o->sortbuf));
+		sort_by_key(o, o->batch, o->nbatch);
+	}
+}
+
+/* Fires the sorted batch's first n windows. */
+static void
+fire_first(struct op *o, size_t n)
 {
 	size_t i, j;
 
-	if (o->nbatch > 1) {
-		for (i = 1; i < o->nbatch && o->batch[i].end == o->batch[0].end &&
-		    o->batch[i].start == o->batch[0].start; i++)
-			;
-		/* a radix sort pays for its counts from some 64 keys on */
-		if (i < o->nbatch || o->nbatch < 64)
-			qsort_r(o->batch, o->nbatch, sizeof(*o->batch),
-			    fire_cmp, o);
-		else {
-			xgrow(&o->sortbuf, &o->capsort, o->nbatch,
-			    sizeof(*o->sortbuf));
-			sort_by_key(o, o->batch, o->nbatch);
-		}
-	}
 	if (o->c->top_n > 0) {
 		/* a window's rows: the same bounds; the global window's: all */
-		for (i = 0; i < o->nbatch; i = j) {
-			for (j = i + 1; j < o->nbatch &&
+		for (i = 0; i < n; i = j) {
+			for (j = i + 1; j < n &&
 			    (o->as.ops->kind == AS_GLOBAL ||
 			    (o->batch[j].end == o->batch[i].end &&
 			    o->batch[j].start == o->batch[i].start)); j++)
@@ -373,9 +383,32 @@ batch_fire(struct op *o)
 			fire_top(o, o->batch + i, j - i);
 		}
 	} else
-		for (i = 0; i < o->nbatch; i++)
+		for (i = 0; i < n; i++)
 			fire_one(o, &o->batch[i]);
+}
+
+/* Fires the batch in (end, start, key) order. */
+static void
+batch_fire(struct op *o)
+{
+	batch_sort(o);
+	fire_first(o, o->nbatch);
 	o->nbatch = 0;
+}
+
+/* Fires the batch's windows that end by upto, in order, and keeps the
+ * others for later. */
+static void
+batch_fire_upto(struct op *o, int64_t upto)
+{
+	size_t n;
+
+	batch_sort(o);
+	for (n = 0; n < o->nbatch && o->batch[n].end <= upto; n++)
+		;
+	fire_first(o, n);
+	memmove(o->batch, o->batch + n, (o->nbatch - n) * sizeof(*o->batch));
+	o->nbatch -= n;
 }
 
 /* --fill at the end of input: the last window that holds the largest time
@@ -396,15 +429,19 @@ fill_limit(const struct op *o)
 	return e == INT64_MAX ? INT64_MIN : e - as->step;
 }
 
-/* Adds to the batch key k's windows that end in [ok_next_fire, w], and
- * moves ok_next_fire past w. */
-static void
+/* Adds to the batch key k's windows that end in [ok_next_fire, w], at
+ * most FIRE_CAP of them, and moves ok_next_fire past them. Returns the
+ * end of the last one when it stopped at the cap with more to come (the
+ * batch then holds every window of every key up to the smallest such
+ * end: those can fire), or T_NONE. */
+static int64_t
 collect_due(struct op *o, aoff k, int64_t w)
 {
 	const struct assigner *as = &o->as;
 	struct state *s = &o->st;
 	const struct pane *pp;
-	int64_t end, from = opkey(o, k)->ok_next_fire;
+	int64_t end, from = opkey(o, k)->ok_next_fire, last = T_NONE;
+	size_t n = 0;
 	aoff p, q;
 
 	if (as->ops->kind == AS_MERGING) {
@@ -431,12 +468,17 @@ collect_due(struct op *o, aoff k, int64_t w)
 		    next_end_with_data(o, &p, end)) {
 			int64_t start = as->ops->start(as, end);
 
+			if (n++ == FIRE_CAP) {
+				last = o->batch[o->nbatch - 1].end;
+				break;
+			}
 			while (q != 0 && st_panep(s, q)->p_start < start)
 				q = st_panep(s, q)->p_next;
 			batch_add(o, end, start, k, q);
 		}
 	}
 	opkey(o, k)->ok_next_fire = end;
+	return last;
 }
 
 /* --- early firing (--emit-every) --- */
@@ -587,21 +629,36 @@ collect_partials(struct op *o, int64_t w, int64_t m)
 	}
 }
 
+/* Collects key k's due windows, noting it among the keys with more to
+ * collect if it stopped at the cap; returns the smaller of upto and the
+ * end it stopped at. */
+static int64_t
+collect_key(struct op *o, aoff k, int64_t w, int64_t upto)
+{
+	int64_t last = collect_due(o, k, w);
+
+	if (last == T_NONE)
+		return upto;
+	xgrow(&o->more, &o->capmore, o->nmore + 1, sizeof(*o->more));
+	o->more[o->nmore++] = k;
+	return last < upto ? last : upto;
+}
+
 void
 op_advance(struct op *o, int64_t w)
 {
 	struct state *s = &o->st;
-	int64_t wold = globals(o)->g_wm, m;
-	size_t i;
+	int64_t wold = globals(o)->g_wm, m, upto = T_NONE;
+	size_t i, n;
 	aoff k;
 
 	globals(o)->g_wm = w;
-	o->nbatch = o->ntouched = 0;
+	o->nbatch = o->ntouched = o->nmore = 0;
 	while ((k = st_timer_pop(s, w)) != 0) {
 		xgrow(&o->touched, &o->captouched, o->ntouched + 1,
 		    sizeof(*o->touched));
 		o->touched[o->ntouched++] = k;
-		collect_due(o, k, w);
+		upto = collect_key(o, k, w, upto);
 	}
 	/* the end of input prints only final rows */
 	if (o->c->emit_every > 0 && w != INT64_MAX &&
@@ -609,6 +666,19 @@ op_advance(struct op *o, int64_t w)
 		collect_partials(o, w, m);
 	if (st_corrupt(s) != NULL)
 		return;		/* the run ends: nothing more fires */
+	/* Memory follows the state, not the output: a key with very many
+	 * windows due (--slide 1d,1ms) gives them FIRE_CAP at a time; what
+	 * every key has up to the end of the first cut fires, and so on. */
+	while (upto != T_NONE) {
+		batch_fire_upto(o, upto);
+		upto = T_NONE;
+		/* collect_key appends at nmore, never past i: more[i] is
+		 * read before it can be written */
+		n = o->nmore;
+		o->nmore = 0;
+		for (i = 0; i < n; i++)
+			upto = collect_key(o, o->more[i], w, upto);
+	}
 	batch_fire(o);
 	for (i = 0; i < o->ntouched; i++) {
 		k = o->touched[i];
@@ -1018,6 +1088,7 @@ op_free(struct op *o)
 	free(o->batch);
 	free(o->sortbuf);
 	free(o->touched);
+	free(o->more);
 	free(o->ranked);
 	free(o);
 }
