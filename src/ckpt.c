@@ -389,7 +389,7 @@ fail:
 		close(fd);
 	if (tmp != NULL)
 		unlink(tmp);
-	fprintf(stderr, "fwin: %s: cannot %s checkpoint: %s\n", path, what,
+	fwin_warn("%s: cannot %s checkpoint: %s", path, what,
 	    strerror(saved_errno));
 	free(hdr);
 	free(tmp);
@@ -632,7 +632,7 @@ ckpt_open(const char *path)
 	struct ckpt *k = open_verified(path, &why);
 
 	if (k == NULL)
-		fprintf(stderr, "fwin: %s: %s\n", path, why);
+		fwin_warn("%s: %s", path, why);
 	return k;
 }
 
@@ -691,7 +691,7 @@ ckpt_inspect(const char *path, FILE *out)
 	fprintf(out, "%-16s %s\n", "file", path);
 	if (k == NULL) {
 		fprintf(out, "%-16s FAILED: %s\n", "verification", why);
-		fprintf(stderr, "fwin: %s: %s\n", path, why);
+		fwin_warn("%s: %s", path, why);
 		return 1;
 	}
 	fprintf(out, "%-16s %u\n", "format version", (unsigned)k->h.ck_version);
@@ -791,15 +791,15 @@ check_one(const char *ckname, const char *path, uint64_t len, int hashed,
 		return 0;
 	}
 	if (ckpt_tail_hash(fd, len, &got) != 0) {
-		fprintf(stderr, "fwin: %s: %s\n", path, strerror(errno));
+		fwin_warn("%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
 	if (got != want) {
-		fprintf(stderr, "fwin: %s: not the file that %s was saved "
+		fwin_warn("%s: not the file that %s was saved "
 		    "with (its bytes before length %llu differ: replaced or "
-		    "rewritten since); not truncating it\n", path, ckname,
+		    "rewritten since); not truncating it", path, ckname,
 		    (unsigned long long)len);
 		return -1;
 	}

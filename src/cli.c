@@ -263,7 +263,7 @@ static int
 close_stdout(void)
 {
 	if (fflush(stdout) != 0 || ferror(stdout)) {
-		fprintf(stderr, "fwin: standard output: %s\n", strerror(errno));
+		fwin_warn("standard output: %s", strerror(errno));
 		return 1;
 	}
 	return 0;

@@ -131,7 +131,7 @@ resolve(struct config *c, struct fieldref *f, const struct field *names,
 		return 0;
 	}
 	if (!c->header) {
-		fprintf(stderr, "fwin: field name '%s' needs -H (a header row)\n",
+		fwin_warn("field name '%s' needs -H (a header row)",
 		    f->spec);
 		return -1;
 	}

@@ -128,7 +128,7 @@ static char *const stdin_only[] = { (char *)"-" };
 static void
 report(struct input *in, int errnum)
 {
-	fprintf(stderr, "fwin: %s: %s\n", in->name, strerror(errnum));
+	fwin_warn("%s: %s", in->name, strerror(errnum));
 	in->failed = 1;
 }
 
@@ -916,13 +916,13 @@ plan_skip(struct input *in, const struct input_pos *p, const struct stat *sb)
 
 	if (in->isreg && (p->ip_dev != (uint64_t)sb->st_dev ||
 	    p->ip_ino != (uint64_t)sb->st_ino || !p->ip_isreg)) {
-		fprintf(stderr, "fwin: %s: not the file of the checkpoint; "
-		    "reading it from the start\n", in->name);
+		fwin_warn("%s: not the file of the checkpoint; "
+		    "reading it from the start", in->name);
 		return;
 	}
 	if (in->isreg && (uint64_t)sb->st_size < p->ip_off) {
-		fprintf(stderr, "fwin: %s: shorter than its checkpoint position; "
-		    "reading it from the start\n", in->name);
+		fwin_warn("%s: shorter than its checkpoint position; "
+		    "reading it from the start", in->name);
 		return;
 	}
 	/* The same inode can hold another file's bytes: copy-truncated by
@@ -931,24 +931,24 @@ plan_skip(struct input *in, const struct input_pos *p, const struct stat *sb)
 	if (in->isreg && p->ip_hashed &&
 	    fingerprint(in->fd, p->ip_off, &head, &tail) == 0) {
 		if (head != p->ip_head) {
-			fprintf(stderr, "fwin: %s: not the file of the "
+			fwin_warn("%s: not the file of the "
 			    "checkpoint (the same inode, but its first bytes "
 			    "differ: copy-truncated and written again, or "
-			    "recreated); reading it from the start\n",
+			    "recreated); reading it from the start",
 			    in->name);
 			return;
 		}
 		if (tail != p->ip_tail) {
-			fprintf(stderr, "fwin: %s: not the file of the "
+			fwin_warn("%s: not the file of the "
 			    "checkpoint (its bytes before the checkpoint "
 			    "position differ: rewritten); reading it from the "
-			    "start\n", in->name);
+			    "start", in->name);
 			return;
 		}
 	}
 	if (!in->isreg)
-		fprintf(stderr, "fwin: skipping %llu bytes of %s already "
-		    "processed (--new-input reads it all)\n",
+		fwin_warn("skipping %llu bytes of %s already "
+		    "processed (--new-input reads it all)",
 		    (unsigned long long)p->ip_off,
 		    strcmp(in->name, "-") == 0 ? "standard input" : in->name);
 	in->skip = p->ip_off;
@@ -1050,16 +1050,16 @@ next_record(struct input *in, struct record *r, int *ishdr)
 			return INPUT_WAIT;
 		if (rc == FR_END) {
 			if (in->consumed < in->skip && !in->failed)
-				fprintf(stderr, "fwin: %s: ended before its "
+				fwin_warn("%s: ended before its "
 				    "checkpoint position (%llu of %llu bytes "
-				    "skipped)\n", in->name,
+				    "skipped)", in->name,
 				    (unsigned long long)in->consumed,
 				    (unsigned long long)in->skip);
 			else if (in->o.hold_partial && in->eof &&
 			    in->end > in->pos)
-				fprintf(stderr, "fwin: %s:%llu: unfinished "
+				fwin_warn("%s:%llu: unfinished "
 				    "record of %zu bytes left for the next "
-				    "run\n", in->name,
+				    "run", in->name,
 				    (unsigned long long)in->lineno + 1,
 				    in->end - in->pos);
 			in->skip = 0;
@@ -1090,7 +1090,7 @@ next_record(struct input *in, struct record *r, int *ishdr)
 static void
 bad_header(struct input *in, const struct record *r)
 {
-	fprintf(stderr, "fwin: %s:%llu: %s in the header\n", r->file,
+	fwin_warn("%s:%llu: %s in the header", r->file,
 	    (unsigned long long)r->line, r->bad);
 	in->fatal = 1;
 }
@@ -1238,8 +1238,8 @@ input_next(struct input *in, struct record *r)
 			return -1;
 		}
 		if (!same_header(in, r)) {
-			fprintf(stderr, "fwin: %s: header differs from the "
-			    "first file's\n", r->file);
+			fwin_warn("%s: header differs from the "
+			    "first file's", r->file);
 			in->fatal = 1;
 			return -1;
 		}

@@ -33,6 +33,7 @@
 #include <unistd.h>
 
 #include "lock.h"
+#include "util.h"
 
 #define LOCK_TEXTMAX	(PATH_MAX + 32)
 #define LOCK_MAXHELD	4
@@ -139,7 +140,7 @@ lock_take(const char *file)
 	 * /dev/stdout redirected to a file) has one lock whatever its name */
 	if (l == NULL ||
 	    asprintf(&name, "%s.lock", real != NULL ? real : file) < 0) {
-		fprintf(stderr, "fwin: %s\n", strerror(ENOMEM));
+		fwin_warn("%s", strerror(ENOMEM));
 		free(real);
 		free(l);
 		return NULL;
@@ -157,25 +158,25 @@ lock_take(const char *file)
 	l->fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC, 0666);
 	if (l->fd < 0 || fstat(l->fd, &sb) != 0) {
-		fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
+		fwin_warn("%s: %s", name, strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		fprintf(stderr, "fwin: %s: not a regular file\n", name);
+		fwin_warn("%s: not a regular file", name);
 		goto fail;
 	}
 	if (flock(l->fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno != EWOULDBLOCK) {
-			fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
+			fwin_warn("%s: %s", name, strerror(errno));
 			goto fail;
 		}
 		read_text(l->fd, text, sizeof(text));
 		pid = strtol(text, NULL, 10);
 		if (pid > 0)
-			fprintf(stderr, "fwin: %s: in use by another fwin "
-			    "(pid %ld)\n", file, pid);
+			fwin_warn("%s: in use by another fwin "
+			    "(pid %ld)", file, pid);
 		else
-			fprintf(stderr, "fwin: %s: in use by another fwin\n",
+			fwin_warn("%s: in use by another fwin",
 			    file);
 		goto fail;
 	}
@@ -183,12 +184,12 @@ lock_take(const char *file)
 	nl = strchr(text, '\n');
 	l->owner = strdup(nl != NULL ? nl + 1 : "");
 	if (l->owner == NULL || (l->file = strdup(file)) == NULL) {
-		fprintf(stderr, "fwin: %s\n", strerror(ENOMEM));
+		fwin_warn("%s", strerror(ENOMEM));
 		goto fail;
 	}
 	l->owner[strcspn(l->owner, "\n")] = '\0';
 	if (write_text(l) != 0) {
-		fprintf(stderr, "fwin: %s: %s\n", name, strerror(errno));
+		fwin_warn("%s: %s", name, strerror(errno));
 		goto fail;
 	}
 	hold(l->fd);
@@ -226,7 +227,7 @@ lock_claim(struct lock *l, const char *ckpt, const char *restore)
 	if (l->fd < 0)
 		return 0;
 	if ((me = lock_abspath(ckpt)) == NULL) {
-		fprintf(stderr, "fwin: %s: %s\n", ckpt, strerror(errno));
+		fwin_warn("%s: %s", ckpt, strerror(errno));
 		return -1;
 	}
 	if (restore != NULL)
@@ -238,7 +239,7 @@ lock_claim(struct lock *l, const char *ckpt, const char *restore)
 	    (from == NULL || strcmp(l->owner, from) != 0) &&
 	    stat(l->owner, &sb) == 0 && stat(l->file, &sb) == 0) {
 		cwd = getcwd(NULL, 0);
-		fprintf(stderr, "fwin: %s belongs to the checkpoint %s\n",
+		fwin_warn("%s belongs to the checkpoint %s",
 		    l->file, shown(l->owner, cwd));
 		goto done;
 	}
@@ -247,7 +248,7 @@ lock_claim(struct lock *l, const char *ckpt, const char *restore)
 		l->owner = me;
 		me = old;
 		if (write_text(l) != 0) {
-			fprintf(stderr, "fwin: %s.lock: %s\n", l->file,
+			fwin_warn("%s.lock: %s", l->file,
 			    strerror(errno));
 			goto done;
 		}

@@ -273,3 +273,28 @@ fwin: 3 bad records skipped'
 	assert_output ""
 	assert_regex "$stderr" "^fwin: stats: records 0, bad 0, late 0, in no window 0, windows fired 0, open windows 0, keys 0, $STATS_TAIL"
 }
+
+@test "every record bad: exit 1, said at the end" {
+	printf 'x a\ny b\n' > in
+	run --separate-stderr fwin -t 1 --mode stream --tumble 1h in
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "x"; record skipped\nfwin: in:2: field 1: bad time "y"; record skipped\nfwin: all 2 records were bad; see the messages above'
+	# one good record is enough for exit 0
+	printf '1700000000 c\n' >> in
+	run --separate-stderr fwin -t 1 --mode stream --tumble 1h in
+	assert_success
+	assert_equal "${lines[0]}" $'1699999200\t1700002800\t1'
+}
+
+@test "--max-future: a time too far ahead of the clock is bad, and moves no watermark" {
+	printf '1700000000 a\n9000000000 b\n1700000100 a\n' > in
+	run --separate-stderr fwin -t 1 --mode stream --tumble 1h --max-future 1d in
+	assert_success
+	assert_output $'1699999200\t1700002800\t2'
+	assert_equal "$stderr" $'fwin: in:2: time 2255-03-14T16:00:00Z is 228 years in the future; record skipped\nfwin: 1 bad record skipped'
+	# without it, that time closes the window and the last record is late
+	run --separate-stderr fwin -t 1 --mode stream --tumble 1h in
+	assert_success
+	assert_output $'1699999200\t1700002800\t1\n8999996400\t9000000000\t1'
+}

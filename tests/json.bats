@@ -147,7 +147,7 @@ EOF
 	printf '%s\n' '{"a":"x' '{"a":tru}' '{"a":01}' '{"a":.5}' '{"a":1.}' '{"a":+1}' > in
 	printf '{"a":"\x01"}\n' >> in
 	run --separate-stderr fwin --json -k a --count-window 10 --flush in
-	assert_success
+	assert_failure 1
 	assert_output ''
 	assert_equal "$stderr" "$(cat <<'EOF'
 fwin: in:1: not a JSON object: unterminated string at byte 6; record skipped
@@ -157,7 +157,7 @@ fwin: in:4: not a JSON object: expected a value at byte 6; record skipped
 fwin: in:5: not a JSON object: bad number at byte 6; record skipped
 fwin: in:6: not a JSON object: expected a value at byte 6; record skipped
 fwin: in:7: not a JSON object: control character in a string at byte 7; record skipped
-fwin: 7 bad records skipped
+fwin: all 7 records were bad; see the messages above
 EOF
 )"
 }
