@@ -26,6 +26,7 @@ enum {
 	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH,
 	O_OUTFMT, O_STRICT, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
+	O_MODE, O_MAXMEM,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
 };
 
@@ -61,6 +62,8 @@ static const struct option baseopts[] = {
 	{ "inspect",		required_argument,	NULL, O_INSPECT },
 	{ "strict",		no_argument,		NULL, O_STRICT },
 	{ "stats",		no_argument,		NULL, O_STATS },
+	{ "mode",		required_argument,	NULL, O_MODE },
+	{ "max-memory",		required_argument,	NULL, O_MAXMEM },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 };
@@ -156,6 +159,8 @@ usage(FILE *fp)
 "Misc:\n"
 "  --strict                 a bad record is fatal\n"
 "  --stats                  print statistics to stderr at exit\n"
+"  --mode auto|stream|batch batch: sort a file by time, nothing is late\n"
+"  --max-memory SIZE        batch mode's records in memory (K, M, G)\n"
 "  -h, --help  -V, --version\n"
 "\n"
 "See fwin(1).\n", fp);
@@ -326,7 +331,73 @@ parse_count_window(struct config *c, const char *arg)
 /* Options that a config does not hold. */
 struct cli_extra {
 	const char *state, *inspect;
+	const char *stream_only;	/* the first stream-only option given */
 };
+
+/* --max-memory: bytes, with K, M, G or T (powers of 1024). */
+static uint64_t
+mem_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+	if (v > 0 && errno == 0) {
+		switch (*end) {
+		case 'K': case 'k': shift = 10; end++; break;
+		case 'M': case 'm': shift = 20; end++; break;
+		case 'G': case 'g': shift = 30; end++; break;
+		case 'T': case 't': shift = 40; end++; break;
+		}
+		if (*end == '\0' && v <= (UINT64_MAX >> shift))
+			return (uint64_t)v << shift;
+	}
+	usage_error("--max-memory: bad size '%s' (bytes, or a number with "
+	    "K, M, G or T)", s);
+}
+
+/* Whether every input is a regular file (standard input counts when it
+ * is redirected from one). */
+static int
+inputs_regular(char **files, int n)
+{
+	struct stat sb;
+	int i;
+
+	if (n == 0)
+		return fstat(0, &sb) == 0 && S_ISREG(sb.st_mode);
+	for (i = 0; i < n; i++)
+		if ((strcmp(files[i], "-") == 0 ? fstat(0, &sb) :
+		    stat(files[i], &sb)) != 0 || !S_ISREG(sb.st_mode))
+			return 0;
+	return 1;
+}
+
+/* --mode: auto becomes batch or stream (the man page's BATCH AND STREAM
+ * MODES); batch refuses what only a stream has. */
+static void
+decide_mode(struct config *c, const struct cli_extra *x)
+{
+	if (c->mode == MODE_BATCH) {
+		if (x->stream_only != NULL)
+			usage_error("%s cannot be used with --mode batch (it is "
+			    "for streams)", x->stream_only);
+		if (!c->has_time)
+			usage_error("--mode batch needs event time (-t)");
+	} else if (c->mode == MODE_AUTO)
+		c->mode = c->has_time && x->stream_only == NULL &&
+		    inputs_regular(c->files, c->nfiles) ? MODE_BATCH :
+		    MODE_STREAM;
+}
+
+static void
+stream_only(struct cli_extra *x, const char *opt)
+{
+	if (x->stream_only == NULL)
+		x->stream_only = opt;
+}
 
 /* Applies one option (not an aggregate, --help or --version). */
 static void
@@ -400,21 +471,26 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		c->offset = duration("--offset", optarg, 1, 0);
 		break;
 	case 'l':
+		stream_only(x, "-l/--lateness");
 		c->lateness = duration("--lateness", optarg, 0, 0);
 		break;
 	case O_ALLOWED:
+		stream_only(x, "--allowed-lateness");
 		c->allowed = duration("--allowed-lateness", optarg, 0, 0);
 		break;
 	case O_IDLE:
+		stream_only(x, "--idle-timeout");
 		c->idle_timeout = duration("--idle-timeout", optarg, 0, 1);
 		break;
 	case O_LATEFILE:
+		stream_only(x, "--late-file");
 		c->late_file = optarg;
 		break;
 	case O_FLUSH:
 		c->flush = 1;
 		break;
 	case O_NOFLUSH:
+		stream_only(x, "--no-flush");
 		c->flush = 0;
 		break;
 	case O_OUTFMT:
@@ -433,9 +509,11 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		c->output = optarg;
 		break;
 	case O_CHECKPOINT:
+		stream_only(x, "--checkpoint");
 		c->checkpoint = optarg;
 		break;
 	case O_CKEVERY:
+		stream_only(x, "--checkpoint-every");
 		if (optarg[strspn(optarg, "0123456789")] == '\0') {
 			c->ckpt_every_n = count_value("--checkpoint-every",
 			    optarg);
@@ -447,9 +525,11 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		}
 		break;
 	case O_RESTORE:
+		stream_only(x, "--restore");
 		c->restore = optarg;
 		break;
 	case O_STATE:
+		stream_only(x, "--state");
 		x->state = optarg;
 		break;
 	case O_NEWINPUT:
@@ -464,6 +544,20 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 	case O_STATS:
 		c->stats = 1;
 		break;
+	case O_MODE:
+		if (strcmp(optarg, "auto") == 0)
+			c->mode = MODE_AUTO;
+		else if (strcmp(optarg, "stream") == 0)
+			c->mode = MODE_STREAM;
+		else if (strcmp(optarg, "batch") == 0)
+			c->mode = MODE_BATCH;
+		else
+			usage_error("--mode: unknown mode '%s' (auto, stream "
+			    "or batch)", optarg);
+		break;
+	case O_MAXMEM:
+		c->max_memory = mem_size(optarg);
+		break;
 	default:
 		bad_option(ch, argv_opt);
 	}
@@ -473,7 +567,7 @@ int
 fwin_cli(int argc, char **argv)
 {
 	struct config c;
-	struct cli_extra x = { NULL, NULL };
+	struct cli_extra x = { NULL, NULL, NULL };
 	int ch, status;
 	struct stat sb;
 
@@ -521,6 +615,7 @@ fwin_cli(int argc, char **argv)
 		add_agg(&c, agg_lookup("count"), NULL);
 	c.files = argv + optind;
 	c.nfiles = argc - optind;
+	decide_mode(&c, &x);
 	status = run_pipeline(&c);
 	config_free(&c);
 	return status;

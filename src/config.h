@@ -12,6 +12,9 @@
 /* WK_NONE is rolling mode: a running aggregate per key. */
 enum wkind { WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT };
 
+/* --mode: auto is decided on the command line (cli.c), before a run. */
+enum runmode { MODE_AUTO, MODE_STREAM, MODE_BATCH };
+
 struct aggop;		/* an entry of the aggregate table (agg.h) */
 
 /* A FIELD as the user wrote it: a 1-based number, or a header name. */
@@ -67,6 +70,9 @@ struct config {
 	/* input */
 	char **files;
 	int nfiles;
+	/* --mode, --max-memory (0: the default) */
+	enum runmode mode;
+	uint64_t max_memory;
 };
 
 /* Resolves every FIELD against the header names (names may be NULL when

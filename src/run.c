@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agg.h"
+#include "batch.h"
 #include "ckpt.h"
 #include "input.h"
 #include "keycodec.h"
@@ -52,6 +53,7 @@ struct run {
 	uint64_t idle_read;
 	int64_t idle_since, idle_wm;
 	struct timespec t0;
+	struct batch *batch;	/* --mode batch: records kept until the end */
 };
 
 static struct op_globals *
@@ -232,7 +234,8 @@ process(struct run *r, const struct record *rec)
 			return;
 		}
 	orec.t = 0;
-	if (op_uses_time(r->op) && record_time(r, rec, &orec.t) != 0)
+	if ((op_uses_time(r->op) || r->batch != NULL) &&
+	    record_time(r, rec, &orec.t) != 0)
 		return;
 	if (aggs_extract(r->g, rec, r->vals, &bf) != 0) {
 		bad_field(r, rec, bf.f, bf.what,
@@ -241,6 +244,20 @@ process(struct run *r, const struct record *rec)
 	}
 	orec.key = key_encode(rec->f, r->keyidx, c->nkeys, &r->keybuf,
 	    &r->keycap, &orec.keylen);
+	if (r->batch != NULL) {	/* kept; replayed in time order at the end */
+		switch (batch_add(r->batch, orec.t, orec.key, orec.keylen,
+		    r->vals)) {
+		case BATCH_RANGE:
+			bad_field(r, rec, &c->time,
+			    "window out of range for time",
+			    &rec->f[c->time.idx]);
+			break;
+		case BATCH_FAIL:	/* a spill failed: said; exit 1 */
+			r->fatal = 1;
+			break;
+		}
+		return;
+	}
 	orec.hash = key_hash(orec.key, orec.keylen);
 	orec.vals = r->vals;
 	switch (op_record(r->op, &orec)) {
@@ -255,6 +272,29 @@ process(struct run *r, const struct record *rec)
 	case OP_RANGE:	/* only an event time can be this far out */
 		bad_field(r, rec, &c->time, "window out of range for time",
 		    &rec->f[c->time.idx]);
+		break;
+	}
+}
+
+/* --mode batch: one record back in time order, as a stream with
+ * lateness 0 takes it (no record can be late). */
+static void
+replay(void *arg, int64_t t, const char *key, size_t keylen,
+    const struct aval *vals)
+{
+	struct run *r = arg;
+	struct op_rec orec;
+
+	orec.key = key;
+	orec.keylen = keylen;
+	orec.hash = key_hash(key, keylen);
+	orec.t = t;
+	orec.vals = vals;
+	switch (op_record(r->op, &orec)) {
+	case OP_ADDED:
+	case OP_NOWIN:
+		if (op_uses_watermark(r->op))
+			watermark_after(r, t);
 		break;
 	}
 }
@@ -536,6 +576,18 @@ print_stats(struct run *r)
 	    (unsigned long long)st_root(s)->sr_peak_keys,
 	    (unsigned long long)arena_hdr(&s->a)->ah_peak, secs,
 	    secs > 0 ? nread / secs : 0.0);
+	if (r->batch != NULL) {
+		uint64_t runs, bytes;
+
+		batch_spilled(r->batch, &runs, &bytes);
+		if (runs == 0)
+			fwin_warn("stats: mode batch");
+		else
+			fwin_warn("stats: mode batch, %llu sorted run%s "
+			    "spilled (%llu bytes)", (unsigned long long)runs,
+			    runs == 1 ? "" : "s", (unsigned long long)bytes);
+	} else
+		fwin_warn("stats: mode stream");
 }
 
 /* Closes a sink and reports its write error. Returns 0 or -1. */
@@ -598,6 +650,9 @@ run_stream(struct run *r)
 		flush = c->flush == 1;
 	else
 		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
+	if (r->batch != NULL && status == 0 &&
+	    batch_replay(r->batch, replay, r) != 0)
+		status = 1;
 	if (status == 0) {
 		op_end(r->op, flush);
 		if (check_corrupt(r))
@@ -693,6 +748,9 @@ setup(struct run *r, int *empty)
 	r->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*r->vals));
 	r->op = op_new(c, r->g, on_row, r);
 	r->rolling_time = c->wkind == WK_NONE && c->has_time;
+	if (c->mode == MODE_BATCH)
+		r->batch = batch_new(c, c->max_memory ? c->max_memory :
+		    batch_default_budget());
 	if (c->restore != NULL) {
 		if ((rc = persist_adopt(&r->ps, r->op)) != 0)
 			return rc;
@@ -743,6 +801,7 @@ run_pipeline(struct config *c)
 		status = 1;
 	persist_fini(&r.ps);
 	input_close(r.in);
+	batch_free(r.batch);
 	op_free(r.op);
 	aggs_free(r.g);
 	free(r.vals);
