@@ -560,13 +560,23 @@ print_stats(struct run *r)
 	const struct state *s = op_state(r->op);
 	struct timespec t1;
 	double secs;
-	uint64_t nread = g->g_read - b->g_read;
+	uint64_t nread = g->g_read - b->g_read, runs = 0, bytes = 0;
+	char mode[96];
 
+	if (r->batch != NULL)
+		batch_spilled(r->batch, &runs, &bytes);
+	if (runs > 0)
+		snprintf(mode, sizeof(mode), "batch, %llu sorted run%s spilled "
+		    "(%llu bytes)", (unsigned long long)runs,
+		    runs == 1 ? "" : "s", (unsigned long long)bytes);
+	else
+		snprintf(mode, sizeof(mode), "%s",
+		    r->batch != NULL ? "batch" : "stream");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - r->t0.tv_sec) + (t1.tv_nsec - r->t0.tv_nsec) / 1e9;
 	fwin_warn("stats: records %llu, bad %llu, late %llu, in no window "
 	    "%llu, windows fired %llu, open windows %llu, keys %llu, peak "
-	    "state %llu bytes, %.3f s, %.0f records/s",
+	    "state %llu bytes, %.3f s, %.0f records/s, mode %s",
 	    (unsigned long long)nread,
 	    (unsigned long long)(g->g_bad - b->g_bad),
 	    (unsigned long long)(g->g_late - b->g_late),
@@ -575,19 +585,7 @@ print_stats(struct run *r)
 	    (unsigned long long)st_root(s)->sr_npanes,
 	    (unsigned long long)st_root(s)->sr_peak_keys,
 	    (unsigned long long)arena_hdr(&s->a)->ah_peak, secs,
-	    secs > 0 ? nread / secs : 0.0);
-	if (r->batch != NULL) {
-		uint64_t runs, bytes;
-
-		batch_spilled(r->batch, &runs, &bytes);
-		if (runs == 0)
-			fwin_warn("stats: mode batch");
-		else
-			fwin_warn("stats: mode batch, %llu sorted run%s "
-			    "spilled (%llu bytes)", (unsigned long long)runs,
-			    runs == 1 ? "" : "s", (unsigned long long)bytes);
-	} else
-		fwin_warn("stats: mode stream");
+	    secs > 0 ? nread / secs : 0.0, mode);
 }
 
 /* Closes a sink and reports its write error. Returns 0 or -1. */

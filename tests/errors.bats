@@ -2,7 +2,7 @@
 # Bad records, --strict, -o and write errors, --stats. fwin(1): OUTPUT, EXIT STATUS, DIAGNOSTICS.
 load common
 
-STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? records/s$'
+STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? records/s, mode '
 
 # --- bad records ---
 
@@ -140,7 +140,7 @@ fwin: 3 bad records skipped'
 
 @test "--strict: the first bad record is fatal, exit 1, no count" {
 	printf '10 a\n16 a\nabc a\n20 a\nxyz a\n' > in
-	run --separate-stderr fwin --strict -t 1 --tumble 5s in
+	run --separate-stderr fwin --mode stream --strict -t 1 --tumble 5s in
 	assert_failure 1
 	assert_output $'10\t15\t1'
 	assert_equal "$stderr" 'fwin: in:3: field 1: bad time "abc"'
@@ -206,10 +206,10 @@ fwin: 3 bad records skipped'
 
 @test "--stats: one line on stderr with the counts" {
 	printf '10 a\n12 b\n16 a\n11 a\n' > in
-	run --separate-stderr fwin --stats -t 1 -k 2 --tumble 5s in
+	run --separate-stderr fwin --mode stream --stats -t 1 -k 2 --tumble 5s in
 	assert_success
 	assert_output $'10\t15\ta\t1\n10\t15\tb\t1\n15\t20\ta\t1'
-	assert_regex "$stderr" "^fwin: stats: records 4, bad 0, late 1, in no window 0, windows fired 3, open windows 0, keys 2, $STATS_TAIL"
+	assert_regex "$stderr" "^fwin: stats: records 4, bad 0, late 1, in no window 0, windows fired 3, open windows 0, keys 2, ${STATS_TAIL}stream$"
 }
 
 @test "--stats: records in a gap between sliding windows" {
@@ -217,7 +217,7 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 --slide 2s,5s in
 	assert_success
 	assert_output $'10\t12\t1\n15\t17\t1'
-	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, $STATS_TAIL"
+	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, ${STATS_TAIL}batch$"
 }
 
 @test "--stats: --no-flush leaves windows open" {
@@ -225,7 +225,7 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats --no-flush -t 1 -k 2 --tumble 5s in
 	assert_success
 	assert_output $'10\t15\ta\t1\n10\t15\tb\t1'
-	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 0, windows fired 2, open windows 1, keys 2, $STATS_TAIL"
+	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 0, windows fired 2, open windows 1, keys 2, ${STATS_TAIL}stream$"
 }
 
 @test "--stats: bad records are counted among the records read" {
@@ -239,10 +239,10 @@ fwin: 3 bad records skipped'
 	assert_equal "${lines[0]}" 'fwin: in:2: field 1: bad time "abc"; record skipped'
 	# the stats line and the count, in either order
 	if [[ ${lines[1]} == "fwin: 1 bad record skipped" ]]; then
-		assert_regex "${lines[2]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, $STATS_TAIL"
+		assert_regex "${lines[2]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch$"
 	else
 		assert_equal "${lines[2]}" "fwin: 1 bad record skipped"
-		assert_regex "${lines[1]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, $STATS_TAIL"
+		assert_regex "${lines[1]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch$"
 	fi
 }
 
@@ -250,5 +250,5 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 --tumble 5s < /dev/null
 	assert_success
 	assert_output ""
-	assert_regex "$stderr" "^fwin: stats: records 0, bad 0, late 0, in no window 0, windows fired 0, open windows 0, keys 0, $STATS_TAIL"
+	assert_regex "$stderr" "^fwin: stats: records 0, bad 0, late 0, in no window 0, windows fired 0, open windows 0, keys 0, ${STATS_TAIL}stream$"
 }
