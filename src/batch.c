@@ -41,11 +41,12 @@ struct batch {
 	int check_range;
 	uint64_t budget;
 	uint64_t seq;		/* records kept so far */
-	/* the buffer of records, and an entry per record */
+	/* One buffer: records from its start (len bytes), an entry per
+	 * record from its top down (n of them); the sort's second array
+	 * fits in between (see room). */
 	char *buf;
-	size_t len, cap;
-	struct entry *ent, *tmp;
-	size_t n, ecap;
+	size_t len, cap, top;
+	size_t n;
 	int sorted;		/* entries arrived in time order */
 	int64_t last_t;
 	/* the spill file: runs [start, end) back to back */
@@ -97,8 +98,6 @@ batch_free(struct batch *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->buf);
-	free(b->ent);
-	free(b->tmp);
 	free(b->runs);
 	free(b->wbuf);
 	free(b->vals);
@@ -276,19 +275,34 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 
 /* --- sorting --- */
 
-/* Sorts b->ent[0..n) by (time, offset): an LSD radix sort on the time's
- * bytes, stable, so equal times keep their order of arrival (offsets
- * grow with it). A byte that is the same in every time costs no pass. */
-static void
-sort_entries(struct batch *b)
+/* The entries, lowest address first: entry i (in order of arrival) is
+ * the i-th below the top. */
+static struct entry *
+entries(const struct batch *b)
+{
+	return (struct entry *)(b->buf + b->top) - b->n;
+}
+
+static size_t
+align8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/* Sorts e[0..n) by (time, order in e): an LSD radix sort on the time's
+ * bytes, stable, so equal times keep their order of arrival. A byte that
+ * is the same in every time costs no pass. tmp holds n entries. Returns
+ * e or tmp, whichever holds the result. */
+static struct entry *
+radix_sort(struct entry *e, struct entry *tmp, size_t n)
 {
 	static size_t cnt[8][256];
-	struct entry *src = b->ent, *dst = b->tmp, *sw;
+	struct entry *src = e, *dst = tmp, *sw;
 	size_t i, pass;
 	uint64_t k;
 
 	memset(cnt, 0, sizeof(cnt));
-	for (i = 0; i < b->n; i++) {
+	for (i = 0; i < n; i++) {
 		k = (uint64_t)src[i].t ^ ((uint64_t)1 << 63);
 		for (pass = 0; pass < 8; pass++)
 			cnt[pass][(k >> (8 * pass)) & 0xff]++;
@@ -298,14 +312,14 @@ sort_entries(struct batch *b)
 		unsigned d;
 
 		k = ((uint64_t)src[0].t ^ ((uint64_t)1 << 63)) >> (8 * pass);
-		if (c[k & 0xff] == b->n)
+		if (c[k & 0xff] == n)
 			continue;	/* one value of this byte: in order */
 		for (d = 0; d < 256; d++) {
 			v = c[d];
 			c[d] = sum;
 			sum += v;
 		}
-		for (i = 0; i < b->n; i++) {
+		for (i = 0; i < n; i++) {
 			k = (uint64_t)src[i].t ^ ((uint64_t)1 << 63);
 			dst[c[(k >> (8 * pass)) & 0xff]++] = src[i];
 		}
@@ -313,10 +327,25 @@ sort_entries(struct batch *b)
 		src = dst;
 		dst = sw;
 	}
-	if (src != b->ent) {	/* the sorted entries are in tmp: swap */
-		b->tmp = b->ent;
-		b->ent = src;
+	return src;
+}
+
+/* The entries in (time, arrival) order: put in order of arrival, then
+ * sorted unless they arrived in time order. */
+static struct entry *
+sorted_entries(struct batch *b)
+{
+	struct entry *e = entries(b), sw;
+	size_t i;
+
+	for (i = 0; i < b->n / 2; i++) {
+		sw = e[i];
+		e[i] = e[b->n - 1 - i];
+		e[b->n - 1 - i] = sw;
 	}
+	if (b->sorted || b->n == 0)
+		return e;
+	return radix_sort(e, (struct entry *)(b->buf + align8(b->len)), b->n);
 }
 
 /* --- spilling --- */
@@ -385,18 +414,18 @@ spill(struct batch *b)
 {
 	size_t i;
 	uint64_t start;
+	struct entry *e;
 
 	if (b->n == 0)
 		return 0;
 	if (b->fd < 0 && spill_open(b) != 0)
 		return BATCH_FAIL;
-	if (!b->sorted)
-		sort_entries(b);
+	e = sorted_entries(b);
 	start = b->flen;
 	for (i = 0; i < b->n; i++) {
-		size_t sz = rec_size(b, b->ent[i].off);
+		size_t sz = rec_size(b, e[i].off);
 
-		if (spill_write(b, b->buf + b->ent[i].off, sz) != 0)
+		if (spill_write(b, b->buf + e[i].off, sz) != 0)
 			return spill_error(b);
 		b->flen += sz;
 	}
@@ -410,10 +439,10 @@ spill(struct batch *b)
 	b->len = 0;
 	b->n = 0;
 	b->sorted = 1;
-	if (b->cap + (uint64_t)b->ecap * 2 * sizeof(struct entry) > b->budget) {
+	if (b->cap > b->budget) {
 		free(b->buf);	/* grown past the budget for one record */
 		b->buf = NULL;
-		b->cap = 0;
+		b->cap = b->top = 0;
 	}
 	b->last_t = INT64_MIN;
 	return 0;
@@ -421,47 +450,35 @@ spill(struct batch *b)
 
 /* --- keeping records --- */
 
-/* Room for a record of sz bytes and its entry, within the budget: the
- * buffer's and the entries' capacities (an entry counts twice: the sort
- * needs a second array) together stay under it, except that one record
- * always fits. Returns 0, or -1 when the buffer must be spilled first. */
+/* Room for a record of sz bytes and its entry. The buffer holds the
+ * records, the entries and room for the sort's second array of entries:
+ * align8(len) + 32 n <= top. It grows up to the budget, except that one
+ * record always fits. Returns 0, or -1 when it must be spilled first. */
 static int
 room(struct batch *b, size_t sz)
 {
-	uint64_t ebytes = (uint64_t)b->ecap * 2 * sizeof(struct entry);
-	size_t need, ncap;
+	size_t need = align8(b->len + sz) + 2 * sizeof(struct entry) *
+	    (b->n + 1), ncap, ntop;
 
-	if (b->n == b->ecap) {
-		ncap = b->ecap ? 2 * b->ecap : 1024;
-		if (b->budget < b->cap)
-			ncap = 0;
-		else if (ncap > (b->budget - b->cap) / (2 * sizeof(struct entry)))
-			ncap = (b->budget - b->cap) / (2 * sizeof(struct entry));
-		if (ncap <= b->n) {
-			if (b->n > 0)
-				return -1;
-			ncap = 1;	/* one record always fits */
-		}
-		b->ent = xrealloc(b->ent, ncap * sizeof(struct entry));
-		b->tmp = xrealloc(b->tmp, ncap * sizeof(struct entry));
-		b->ecap = ncap;
-		ebytes = (uint64_t)ncap * 2 * sizeof(struct entry);
-	}
-	need = b->len + sz;
-	if (need > b->cap) {
-		ncap = b->cap ? 2 * b->cap : 64 * 1024;
-		if (ncap < need)
-			ncap = need;
-		if (ncap + ebytes > b->budget)
-			ncap = b->budget > ebytes ? b->budget - ebytes : 0;
-		if (ncap < need) {
-			if (b->n > 0)
-				return -1;
-			ncap = need;	/* one record always fits */
-		}
-		b->buf = xrealloc(b->buf, ncap);
-		b->cap = ncap;
-	}
+	if (need <= b->top)
+		return 0;
+	need = (need + 15) & ~(size_t)15;
+	if (need > b->budget && b->n > 0)
+		return -1;
+	if (b->cap >= b->budget && b->n > 0)
+		return -1;
+	ncap = b->cap ? 2 * b->cap : 64 * 1024;
+	if (ncap > b->budget)
+		ncap = b->budget;
+	if (ncap < need)
+		ncap = need;
+	b->buf = xrealloc(b->buf, ncap);
+	ntop = ncap & ~(size_t)15;
+	memmove(b->buf + ntop - b->n * sizeof(struct entry),
+	    b->buf + b->top - b->n * sizeof(struct entry),
+	    b->n * sizeof(struct entry));
+	b->cap = ncap;
+	b->top = ntop;
 	return 0;
 }
 
@@ -488,9 +505,9 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 	if (t < b->last_t)
 		b->sorted = 0;
 	b->last_t = t;
-	b->ent[b->n].t = t;
-	b->ent[b->n].off = b->len;
 	b->n++;
+	entries(b)->t = t;
+	entries(b)->off = b->len;
 	b->len += sz;
 	return BATCH_OK;
 }
@@ -653,6 +670,7 @@ batch_replay(struct batch *b, batch_fn fn, void *arg)
 	size_t i;
 	uint64_t n = 0;
 	const char *p;
+	struct entry *e;
 
 	if (b->nruns > 0) {
 		/* the last of the records to a run too, and the buffers'
@@ -660,17 +678,13 @@ batch_replay(struct batch *b, batch_fn fn, void *arg)
 		if (spill(b) != 0)
 			return -1;
 		free(b->buf);
-		free(b->ent);
-		free(b->tmp);
 		b->buf = NULL;
-		b->ent = b->tmp = NULL;
-		b->cap = b->ecap = 0;
+		b->cap = b->top = 0;
 		return merge_runs(b, fn, arg);
 	}
-	if (!b->sorted)
-		sort_entries(b);
+	e = sorted_entries(b);
 	for (i = 0; i < b->n; i++) {
-		p = uv_get(b->buf + b->ent[i].off, b->buf + b->len, &n);
+		p = uv_get(b->buf + e[i].off, b->buf + b->len, &n);
 		if (replay_one(b, p, (size_t)n, fn, arg) != 0)
 			return -1;
 	}
