@@ -62,6 +62,7 @@ struct batch {
 };
 
 #define WBUF_SIZE (64 * 1024)
+#define PREFETCH 16		/* records fetched ahead when read sorted */
 
 uint64_t
 batch_default_budget(void)
@@ -423,7 +424,11 @@ spill(struct batch *b)
 	e = sorted_entries(b);
 	start = b->flen;
 	for (i = 0; i < b->n; i++) {
-		size_t sz = rec_size(b, e[i].off);
+		size_t sz;
+
+		if (i + PREFETCH < b->n)
+			__builtin_prefetch(b->buf + e[i + PREFETCH].off);
+		sz = rec_size(b, e[i].off);
 
 		if (spill_write(b, b->buf + e[i].off, sz) != 0)
 			return spill_error(b);
@@ -684,6 +689,9 @@ batch_replay(struct batch *b, batch_fn fn, void *arg)
 	}
 	e = sorted_entries(b);
 	for (i = 0; i < b->n; i++) {
+		/* sorted, the records are read out of place: fetch ahead */
+		if (i + PREFETCH < b->n)
+			__builtin_prefetch(b->buf + e[i + PREFETCH].off);
 		p = uv_get(b->buf + e[i].off, b->buf + b->len, &n);
 		if (replay_one(b, p, (size_t)n, fn, arg) != 0)
 			return -1;
