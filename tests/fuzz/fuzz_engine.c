@@ -20,11 +20,14 @@
  *	b7	where the input splits in those modes
  *
  * Plain mode runs fwin once: it must not crash, leak, hang or exit().
+ * Its input is a file, so with -t and no stream-only option it runs in
+ * batch mode (fwin(1): BATCH AND STREAM MODES).
  *
  * Split modes check fwin(1) CHECKPOINTS: the input is cut at a
  * line end into two parts, and a run over the whole must write exactly
  * the bytes of a run over the first part with --checkpoint C followed by
- * a run that restores C and reads the rest, either
+ * a run that restores C and reads the rest (the whole run is given
+ * --mode stream: a checkpointed run is a stream), either
  *	1: from a new file, with --new-input, or
  *	2: from the same file grown by the rest (the cron use: the first
  *	   part's bytes are skipped, by the input position in C).
@@ -235,6 +238,7 @@ split_check(const struct fz_args *args, const struct opts *o, int mode,
 {
 	const char *whole = fz_path(0, "whole"), *part = fz_path(1, "part");
 	const char *rest = fz_path(2, "rest"), *ck = fz_path(3, "ck");
+	const char *ext0[] = { "--mode", "stream" };	/* as the split runs */
 	const char *ext1[] = { "--checkpoint", ck };
 	const char *ext2[] = { "--restore", ck, "--new-input" };
 	size_t nl = 0, i, at = 0, hl = 0, na, nb1, nb2;
@@ -270,7 +274,7 @@ split_check(const struct fz_args *args, const struct opts *o, int mode,
 	unlink(ck);
 	unlink(outfile);
 	fz_put_file(whole, p, n, 0);
-	sa = run(args, NULL, 0, whole, o, outfile, &ra, &na);
+	sa = run(args, ext0, 2, whole, o, outfile, &ra, &na);
 
 	unlink(outfile);
 	fz_put_file(part, p, at, 0);
