@@ -359,7 +359,8 @@ mem_size(const char *s)
 }
 
 /* Whether every input is a regular file (standard input counts when it
- * is redirected from one). */
+ * is redirected from one). A FILE that cannot be examined has no say:
+ * it is reported and skipped when it is read. */
 static int
 inputs_regular(char **files, int n)
 {
@@ -368,10 +369,13 @@ inputs_regular(char **files, int n)
 
 	if (n == 0)
 		return fstat(0, &sb) == 0 && S_ISREG(sb.st_mode);
-	for (i = 0; i < n; i++)
-		if ((strcmp(files[i], "-") == 0 ? fstat(0, &sb) :
-		    stat(files[i], &sb)) != 0 || !S_ISREG(sb.st_mode))
+	for (i = 0; i < n; i++) {
+		if (strcmp(files[i], "-") == 0) {
+			if (fstat(0, &sb) != 0 || !S_ISREG(sb.st_mode))
+				return 0;
+		} else if (stat(files[i], &sb) == 0 && !S_ISREG(sb.st_mode))
 			return 0;
+	}
 	return 1;
 }
 

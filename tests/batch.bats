@@ -141,6 +141,23 @@ fwin: in:3: field 3: not a number "x"; record skipped
 fwin: 2 bad records skipped'
 }
 
+@test "batch: --strict stops at the first bad record, exit 1, no rows" {
+	printf '10 a\n3 a\nzz a\n4 a\n' > in
+	run --separate-stderr fwin --strict -t 1 --tumble 5s in
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" 'fwin: in:3: field 1: bad time "zz"'
+}
+
+@test "batch: a FILE that cannot be opened: reported, the others aggregated, exit 1" {
+	printf '10 x\n' > a
+	printf '12 x\n3 x\n' > b
+	run --separate-stderr fwin -t 1 --tumble 5s a nosuch b
+	assert_failure 1
+	assert_output $'0\t5\t1\n10\t15\t2'
+	assert_equal "$stderr" "fwin: nosuch: No such file or directory"
+}
+
 @test "batch: -H with several FILEs, header row once" {
 	printf 'ts,user\n20,a\n5,b\n' > a
 	printf 'ts,user\n7,a\n' > b
