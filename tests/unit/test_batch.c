@@ -1,5 +1,6 @@
 /* batch.c: records come back in (time, input order), whole, whatever the
  * memory budget (fwin(1): BATCH AND STREAM MODES). */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -87,7 +88,17 @@ one(struct config *c, uint64_t budget, int sorted, uint64_t *runs)
 
 	srand(7);
 	for (i = 0; i < N; i++) {
-		times[i] = sorted ? i / 3 : (rand() % 200) - 50;
+		if (sorted == 1)
+			times[i] = i / 3;
+		else if (sorted == 2 && i % 10 != 0)	/* every byte varies */
+			times[i] = (int64_t)(((uint64_t)rand() << 42) ^
+			    ((uint64_t)rand() << 21) ^ (uint64_t)rand() ^
+			    ((uint64_t)(rand() & 1) << 63));
+		else if (sorted == 2)
+			times[i] = i == 0 ? INT64_MIN : i == 10 ? INT64_MAX :
+			    times[i - 1];
+		else
+			times[i] = (rand() % 200) - 50;
 		snprintf(key, sizeof(key), "%ld", i);
 		make_vals(i, v, num, word);
 		CHECK(batch_add(b, times[i], key, strlen(key), v) == BATCH_OK);
@@ -130,5 +141,9 @@ main(void)
 	CHECK(runs > 10);
 	one(&c, 100, 0, &runs);			/* a run per record */
 	CHECK(runs == N);
+	one(&c, (uint64_t)64 << 20, 2, &runs);	/* times over all of int64 */
+	CHECK(runs == 0);
+	one(&c, 16 * 1024, 2, &runs);
+	CHECK(runs > 10);
 	return unit_done("test_batch");
 }
