@@ -5,6 +5,9 @@
  *   aggregate that takes a FIELD: varint n + 1 (0: NULL) and the text;
  *   for a number (if not NULL) its double (8), int64 (8) and is_int (1);
  *   for min-by / max-by (if not NULL) varint OUT length and the OUT text.
+ * An aggregate whose FIELD an earlier one reads too (--sum 3 --max 3)
+ * stores nothing: its value is the earlier one's; so does an OUT that an
+ * earlier min-by / max-by stores (the whole record, or the same field).
  * A spill file holds sorted runs of such records back to back. */
 #include <sys/stat.h>
 
@@ -59,6 +62,9 @@ struct batch {
 	size_t wlen;
 	/* replay */
 	struct aval *vals;
+	/* per aggregate: whose value (and OUT) it stores, itself or an
+	 * earlier one's */
+	size_t *vsrc, *osrc;
 };
 
 #define WBUF_SIZE (64 * 1024)
@@ -78,6 +84,7 @@ struct batch *
 batch_new(const struct config *c, uint64_t budget)
 {
 	struct batch *b = xcalloc(1, sizeof(*b));
+	size_t i, j;
 
 	b->c = c;
 	assigner_init(&b->as, c);
@@ -88,6 +95,32 @@ batch_new(const struct config *c, uint64_t budget)
 	b->last_t = INT64_MIN;
 	b->fd = -1;
 	b->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*b->vals));
+	b->vsrc = xcalloc(c->naggs ? c->naggs : 1, sizeof(*b->vsrc));
+	b->osrc = xcalloc(c->naggs ? c->naggs : 1, sizeof(*b->osrc));
+	for (i = 0; i < c->naggs; i++) {
+		const struct aggspec *a = &c->aggs[i];
+
+		b->vsrc[i] = b->osrc[i] = i;
+		for (j = 0; j < i; j++) {
+			const struct aggspec *e = &c->aggs[j];
+
+			if (!(a->op->flags & AGF_FIELD) ||
+			    !(e->op->flags & AGF_FIELD) ||
+			    e->f.idx != a->f.idx)
+				continue;
+			/* a number's value has its text too */
+			if (b->vsrc[i] == i && b->vsrc[j] == j &&
+			    ((e->op->flags & AGF_NUMBER) ||
+			    !(a->op->flags & AGF_NUMBER)))
+				b->vsrc[i] = j;
+			if (b->osrc[i] == i && b->osrc[j] == j &&
+			    (a->op->flags & AGF_OUT) &&
+			    (e->op->flags & AGF_OUT) &&
+			    a->has_out == e->has_out &&
+			    (!a->has_out || a->out.idx == e->out.idx))
+				b->osrc[i] = j;
+		}
+	}
 	return b;
 }
 
@@ -102,6 +135,8 @@ batch_free(struct batch *b)
 	free(b->runs);
 	free(b->wbuf);
 	free(b->vals);
+	free(b->vsrc);
+	free(b->osrc);
 	free(b);
 }
 
@@ -169,14 +204,16 @@ body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 
 		if (!(fl & AGF_FIELD))
 			continue;
-		if (v->p == NULL) {
+		if (b->vsrc[i] == i && v->p == NULL)
 			n++;
+		if (v->p == NULL)
 			continue;
+		if (b->vsrc[i] == i) {
+			n += uv_len(v->n + 1) + v->n;
+			if (fl & AGF_NUMBER)
+				n += 17;
 		}
-		n += uv_len(v->n + 1) + v->n;
-		if (fl & AGF_NUMBER)
-			n += 17;
-		if (fl & AGF_OUT)
+		if ((fl & AGF_OUT) && b->osrc[i] == i)
 			n += uv_len(v->outn) + v->outn;
 	}
 	return n;
@@ -199,20 +236,22 @@ body_put(const struct batch *b, char *p, int64_t t, uint64_t seq,
 
 		if (!(fl & AGF_FIELD))
 			continue;
-		if (v->p == NULL) {
+		if (b->vsrc[i] == i && v->p == NULL)
 			*p++ = 0;
+		if (v->p == NULL)
 			continue;
+		if (b->vsrc[i] == i) {
+			p = uv_put(p, v->n + 1);
+			memcpy(p, v->p, v->n);
+			p += v->n;
+			if (fl & AGF_NUMBER) {
+				memcpy(p, &v->d, 8);
+				memcpy(p + 8, &v->i, 8);
+				p[16] = (char)(v->is_int != 0);
+				p += 17;
+			}
 		}
-		p = uv_put(p, v->n + 1);
-		memcpy(p, v->p, v->n);
-		p += v->n;
-		if (fl & AGF_NUMBER) {
-			memcpy(p, &v->d, 8);
-			memcpy(p + 8, &v->i, 8);
-			p[16] = (char)(v->is_int != 0);
-			p += 17;
-		}
-		if (fl & AGF_OUT) {
+		if ((fl & AGF_OUT) && b->osrc[i] == i) {
 			p = uv_put(p, v->outn);
 			memcpy(p, v->out, v->outn);
 			p += v->outn;
@@ -246,23 +285,38 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 		v->n = 0;
 		if (!(fl & AGF_FIELD))
 			continue;
-		if ((p = uv_get(p, end, &n)) == NULL ||
-		    n > (uint64_t)(end - p) + 1)
-			return -1;
-		if (n == 0)
-			continue;
-		v->p = p;
-		v->n = n - 1;
-		p += n - 1;
-		if (fl & AGF_NUMBER) {
-			if (end - p < 17)
+		if (b->vsrc[i] != i) {
+			const struct aval *e = &b->vals[b->vsrc[i]];
+
+			v->p = e->p;
+			v->n = e->n;
+			v->d = e->d;
+			v->i = e->i;
+			v->is_int = e->is_int;
+		} else {
+			if ((p = uv_get(p, end, &n)) == NULL ||
+			    n > (uint64_t)(end - p) + 1)
 				return -1;
-			memcpy(&v->d, p, 8);
-			memcpy(&v->i, p + 8, 8);
-			v->is_int = p[16];
-			p += 17;
+			if (n == 0)
+				continue;
+			v->p = p;
+			v->n = n - 1;
+			p += n - 1;
+			if (fl & AGF_NUMBER) {
+				if (end - p < 17)
+					return -1;
+				memcpy(&v->d, p, 8);
+				memcpy(&v->i, p + 8, 8);
+				v->is_int = p[16];
+				p += 17;
+			}
 		}
-		if (fl & AGF_OUT) {
+		if (v->p == NULL)
+			continue;
+		if ((fl & AGF_OUT) && b->osrc[i] != i) {
+			v->out = b->vals[b->osrc[i]].out;
+			v->outn = b->vals[b->osrc[i]].outn;
+		} else if (fl & AGF_OUT) {
 			if ((p = uv_get(p, end, &n)) == NULL ||
 			    n > (uint64_t)(end - p))
 				return -1;
@@ -528,8 +582,11 @@ replay_one(struct batch *b, const char *p, size_t len, batch_fn fn,
 	size_t keylen;
 
 	if (body_get(b, p, len, &t, &key, &keylen) != 0) {
-		fwin_warn("a spill file in %s was changed while in use",
-		    b->dir);
+		if (b->dir != NULL)
+			fwin_warn("a spill file in %s was changed while in "
+			    "use", b->dir);
+		else
+			fwin_warn("batch: a record kept in memory is damaged");
 		return -1;
 	}
 	fn(arg, t, key, keylen, b->vals);

@@ -23,11 +23,13 @@ struct seen {
 };
 
 /* Record i's values: count (no field), sum (a number, NULL every 5th),
- * min-by with OUT, first (a text; record 77 has a long one). */
+ * min-by with OUT, first (a text; record 77 has a long one); then max
+ * of sum's field and max-by of min-by's fields, which store nothing of
+ * their own. */
 static void
 make_vals(long i, struct aval *v, char *num, char *word)
 {
-	memset(v, 0, 4 * sizeof(*v));
+	memset(v, 0, 6 * sizeof(*v));
 	snprintf(num, 32, "%ld.5", i % 100);
 	snprintf(word, 32, "w%ld", i * 7);
 	if (i % 5 != 0) {
@@ -44,6 +46,8 @@ make_vals(long i, struct aval *v, char *num, char *word)
 	v[2].outn = strlen(word);
 	v[3].p = i == 77 ? bigtext : word;
 	v[3].n = i == 77 ? sizeof(bigtext) : strlen(word);
+	v[4] = v[1];
+	v[5] = v[2];
 }
 
 static void
@@ -52,7 +56,7 @@ on_record(void *arg, int64_t t, const char *key, size_t keylen,
 {
 	struct seen *s = arg;
 	char kb[32], num[32], word[32];
-	struct aval want[4];
+	struct aval want[6];
 	long i;
 
 	snprintf(kb, sizeof(kb), "%.*s", (int)keylen, key);
@@ -69,7 +73,14 @@ on_record(void *arg, int64_t t, const char *key, size_t keylen,
 	    vals[2].outn != want[2].outn ||
 	    memcmp(vals[2].out, want[2].out, want[2].outn) != 0 ||
 	    vals[3].n != want[3].n ||
-	    memcmp(vals[3].p, want[3].p, want[3].n) != 0)
+	    memcmp(vals[3].p, want[3].p, want[3].n) != 0 ||
+	    (vals[4].p == NULL) != (vals[1].p == NULL) ||
+	    (vals[4].p != NULL && (vals[4].n != vals[1].n ||
+	    memcmp(vals[4].p, vals[1].p, vals[1].n) != 0 ||
+	    vals[4].d != vals[1].d)) ||
+	    vals[5].n != vals[2].n || vals[5].outn != vals[2].outn ||
+	    memcmp(vals[5].p, vals[2].p, vals[2].n) != 0 ||
+	    memcmp(vals[5].out, vals[2].out, vals[2].outn) != 0)
 		s->bad++;
 	s->n++;
 	s->last_t = t;
@@ -80,7 +91,7 @@ static void
 one(struct config *c, uint64_t budget, int sorted, uint64_t *runs)
 {
 	struct batch *b = batch_new(c, budget);
-	struct aval v[4];
+	struct aval v[6];
 	struct seen s = { 0, 0, 0, 0 };
 	char key[32], num[32], word[32];
 	uint64_t bytes;
@@ -114,7 +125,7 @@ int
 main(void)
 {
 	struct config c;
-	struct aggspec a[4];
+	struct aggspec a[6];
 	uint64_t runs;
 
 	memset(bigtext, 'q', sizeof(bigtext));
@@ -122,11 +133,21 @@ main(void)
 	memset(a, 0, sizeof(a));
 	a[0].op = agg_lookup("count");
 	a[1].op = agg_lookup("sum");
+	a[1].f.idx = 2;
 	a[2].op = agg_lookup("min-by");
+	a[2].f.idx = 3;
 	a[2].has_out = 1;
+	a[2].out.idx = 5;
 	a[3].op = agg_lookup("first");
+	a[3].f.idx = 4;
+	a[4].op = agg_lookup("max");
+	a[4].f.idx = 2;
+	a[5].op = agg_lookup("max-by");
+	a[5].f.idx = 3;
+	a[5].has_out = 1;
+	a[5].out.idx = 5;
 	c.aggs = a;
-	c.naggs = 4;
+	c.naggs = 6;
 	c.has_time = 1;
 	c.wkind = WK_NONE;
 	setenv("TMPDIR", "/tmp", 1);
