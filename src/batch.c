@@ -351,7 +351,7 @@ align8(size_t n)
 static struct entry *
 radix_sort(struct entry *e, struct entry *tmp, size_t n)
 {
-	static size_t cnt[8][256];
+	size_t cnt[8][256];	/* 16 KiB: per call, for threads to come */
 	struct entry *src = e, *dst = tmp, *sw;
 	size_t i, pass;
 	uint64_t k;
