@@ -16,12 +16,18 @@
  *	b4	aggregates: count sum avg min max first last distinct
  *	b5	min-by, max-by, --strict, --late-file, --flush, --no-flush,
  *		--stats, -o FILE
- *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run
+ *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run,
+ *		3 the memory budget of batch mode
  *	b7	where the input splits in those modes
  *
  * Plain mode runs fwin once: it must not crash, leak, hang or exit().
  * Its input is a file, so with -t and no stream-only option it runs in
  * batch mode (fwin(1): BATCH AND STREAM MODES).
+ *
+ * Mode 3 checks fwin(1) BATCH AND STREAM MODES: with event time, a run
+ * with --max-memory 1 (every record spilled as a sorted run of its own,
+ * the runs merged) writes exactly what a run with the default budget
+ * writes, and exits the same.
  *
  * Split modes check fwin(1) CHECKPOINTS: the input is cut at a
  * line end into two parts, and a run over the whole must write exactly
@@ -318,6 +324,30 @@ done:
 	free(rb2);
 }
 
+static void
+budget_check(const struct fz_args *args, const struct opts *o,
+    const uint8_t *p, size_t n, const char *outfile)
+{
+	const char *whole = fz_path(0, "whole");
+	const char *ext[] = { "--max-memory", "1" };
+	size_t na, nb;
+	char *ra, *rb;
+	int sa, sb;
+
+	fz_put_file(whole, p, n, 0);
+	unlink(outfile);
+	sa = run(args, NULL, 0, whole, o, outfile, &ra, &na);
+	unlink(outfile);
+	sb = run(args, ext, 2, whole, o, outfile, &rb, &nb);
+	if (sa != sb)
+		fz_fail("budget: exit %d, with --max-memory 1 exit %d", sa, sb);
+	if (na != nb || memcmp(ra, rb, na) != 0)
+		fz_fail("budget: the rows differ with --max-memory 1 (%zu "
+		    "bytes, %zu)", na, nb);
+	free(ra);
+	free(rb);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -339,6 +369,12 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!o.has_time || (o.flush & 1) ||
 		    (o.csv && memchr(p, '"', n) != NULL))
 			mode = 0;
+	} else if (mode == 3) {
+		if (o.has_time) {
+			budget_check(&args, &o, p, n, fz_path(4, "out"));
+			return 0;
+		}
+		mode = 0;
 	} else
 		mode = 0;
 	if (mode == 0) {
