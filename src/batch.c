@@ -390,15 +390,18 @@ radix_sort(struct entry *e, struct entry *tmp, size_t n)
 static struct entry *
 sorted_entries(struct batch *b)
 {
-	struct entry *e = entries(b), sw;
+	struct entry *e, sw;
 	size_t i;
 
+	if (b->n == 0)
+		return NULL;
+	e = entries(b);
 	for (i = 0; i < b->n / 2; i++) {
 		sw = e[i];
 		e[i] = e[b->n - 1 - i];
 		e[b->n - 1 - i] = sw;
 	}
-	if (b->sorted || b->n == 0)
+	if (b->sorted)
 		return e;
 	return radix_sort(e, (struct entry *)(b->buf + align8(b->len)), b->n);
 }
