@@ -277,7 +277,8 @@ process(struct run *r, const struct record *rec)
 }
 
 /* --mode batch: one record back in time order, as a stream with
- * lateness 0 takes it (no record can be late). */
+ * lateness 0 takes it (no record can be late, and batch_add refused the
+ * times whose windows are out of range when they were read). */
 static void
 replay(void *arg, int64_t t, const char *key, size_t keylen,
     const struct aval *vals)
