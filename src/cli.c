@@ -31,6 +31,7 @@ enum {
 	O_OUTFMT, O_STRICT, O_MAXFUTURE, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
 	O_TZ, O_CUMULATE, O_JSON, O_PARTITION, O_EXPLAIN,
+	O_MODE, O_MAXMEM,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
 };
 
@@ -77,6 +78,8 @@ static const struct option baseopts[] = {
 	{ "stats",		no_argument,		NULL, O_STATS },
 	{ "partition",		required_argument,	NULL, O_PARTITION },
 	{ "explain",		required_argument,	NULL, O_EXPLAIN },
+	{ "mode",		required_argument,	NULL, O_MODE },
+	{ "max-memory",		required_argument,	NULL, O_MAXMEM },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 };
@@ -186,6 +189,8 @@ usage(FILE *fp)
 "  --strict                 a bad record is fatal\n"
 "  --max-future D           an event time more than D ahead of the clock is bad\n"
 "  --stats                  print statistics to stderr at exit\n"
+"  --mode auto|stream|batch batch: sort a file by time, nothing is late\n"
+"  --max-memory SIZE        batch mode's records in memory (K, M, G)\n"
 "Beyond one machine:\n"
 "  --partition I/N          only the keys of the I-th of N partitions\n"
 "  --explain flink-sql      print a Flink SQL script of the pipeline and exit\n"
@@ -557,6 +562,7 @@ enum { ONCE_FORMAT, ONCE_DELIM, ONCE_TIME, ONCE_TIMEFMT, ONCE_OUTTIME,
 /* Options that a config does not hold. */
 struct cli_extra {
 	const char *state, *inspect, *explain;
+	const char *stream_only;	/* the first stream-only option given */
 	const char *tz;		/* opened once options are read */
 	const char *once[ONCE_N];	/* how each was first given */
 };
@@ -588,6 +594,75 @@ add_times(struct config *c, char *arg)
 		memset(&c->time_more[c->ntime_more], 0, sizeof(*c->time_more));
 		add_field(&c->time_more[c->ntime_more++], tok, "-t");
 	}
+}
+
+/* --max-memory: bytes, with K, M, G or T (powers of 1024). */
+static uint64_t
+mem_size(const char *s)
+{
+	char *end;
+	unsigned long long v;
+	unsigned shift = 0;
+
+	errno = 0;
+	v = *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
+	if (v > 0 && errno == 0) {
+		switch (*end) {
+		case 'K': case 'k': shift = 10; end++; break;
+		case 'M': case 'm': shift = 20; end++; break;
+		case 'G': case 'g': shift = 30; end++; break;
+		case 'T': case 't': shift = 40; end++; break;
+		}
+		if (*end == '\0' && v <= (UINT64_MAX >> shift))
+			return (uint64_t)v << shift;
+	}
+	usage_error("--max-memory: bad size '%s' (bytes, or a number with "
+	    "K, M, G or T)", s);
+}
+
+/* Whether every input is a regular file (standard input counts when it
+ * is redirected from one). A FILE that cannot be examined has no say:
+ * it is reported and skipped when it is read. */
+static int
+inputs_regular(char **files, int n)
+{
+	struct stat sb;
+	int i;
+
+	if (n == 0)
+		return fstat(0, &sb) == 0 && S_ISREG(sb.st_mode);
+	for (i = 0; i < n; i++) {
+		if (strcmp(files[i], "-") == 0) {
+			if (fstat(0, &sb) != 0 || !S_ISREG(sb.st_mode))
+				return 0;
+		} else if (stat(files[i], &sb) == 0 && !S_ISREG(sb.st_mode))
+			return 0;
+	}
+	return 1;
+}
+
+/* --mode: auto becomes batch or stream (the man page's BATCH AND STREAM
+ * MODES); batch refuses what only a stream has. */
+static void
+decide_mode(struct config *c, const struct cli_extra *x)
+{
+	if (c->mode == MODE_BATCH) {
+		if (x->stream_only != NULL)
+			usage_error("%s cannot be used with --mode batch (it is "
+			    "for streams)", x->stream_only);
+		if (!c->has_time)
+			usage_error("--mode batch needs event time (-t)");
+	} else if (c->mode == MODE_AUTO)
+		c->mode = c->has_time && x->stream_only == NULL &&
+		    inputs_regular(c->files, c->nfiles) ? MODE_BATCH :
+		    MODE_STREAM;
+}
+
+static void
+stream_only(struct cli_extra *x, const char *opt)
+{
+	if (x->stream_only == NULL)
+		x->stream_only = opt;
 }
 
 /* Applies one option (not an aggregate, --help or --version). */
@@ -682,15 +757,19 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		c->offset = duration("--offset", optarg, 1, 0);
 		break;
 	case 'l':
+		stream_only(x, "-l/--lateness");
 		c->lateness = duration("--lateness", optarg, 0, 0);
 		break;
 	case O_ALLOWED:
+		stream_only(x, "--allowed-lateness");
 		c->allowed = duration("--allowed-lateness", optarg, 0, 0);
 		break;
 	case O_IDLE:
+		stream_only(x, "--idle-timeout");
 		c->idle_timeout = duration("--idle-timeout", optarg, 0, 1);
 		break;
 	case O_LATEFILE:
+		stream_only(x, "--late-file");
 		c->late_file = optarg;
 		break;
 	case O_FLUSH:
@@ -709,9 +788,11 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		parse_top_by(c, optarg);
 		break;
 	case O_EMITEVERY:
+		stream_only(x, "--emit-every");
 		c->emit_every = duration("--emit-every", optarg, 0, 1);
 		break;
 	case O_NOFLUSH:
+		stream_only(x, "--no-flush");
 		c->flush = 0;
 		break;
 	case O_OUTFMT:
@@ -732,9 +813,11 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		c->output = optarg;
 		break;
 	case O_CHECKPOINT:
+		stream_only(x, "--checkpoint");
 		c->checkpoint = optarg;
 		break;
 	case O_CKEVERY:
+		stream_only(x, "--checkpoint-every");
 		if (optarg[strspn(optarg, "0123456789")] == '\0') {
 			c->ckpt_every_n = count_value("--checkpoint-every",
 			    optarg);
@@ -746,9 +829,11 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		}
 		break;
 	case O_RESTORE:
+		stream_only(x, "--restore");
 		c->restore = optarg;
 		break;
 	case O_STATE:
+		stream_only(x, "--state");
 		x->state = optarg;
 		break;
 	case O_NEWINPUT:
@@ -777,6 +862,20 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 			    "flink-sql)", optarg);
 		x->explain = optarg;
 		break;
+	case O_MODE:
+		if (strcmp(optarg, "auto") == 0)
+			c->mode = MODE_AUTO;
+		else if (strcmp(optarg, "stream") == 0)
+			c->mode = MODE_STREAM;
+		else if (strcmp(optarg, "batch") == 0)
+			c->mode = MODE_BATCH;
+		else
+			usage_error("--mode: unknown mode '%s' (auto, stream "
+			    "or batch)", optarg);
+		break;
+	case O_MAXMEM:
+		c->max_memory = mem_size(optarg);
+		break;
 	default:
 		bad_option(ch, argv_opt);
 	}
@@ -801,7 +900,6 @@ fwin_cli(int argc, char **argv)
 	c.ckpt_every_ns = 10 * NS_PER_S;
 
 	opterr = 0;
-	optind = 1;
 	while ((ch = getopt_long(argc, argv, ":d:Hk:t:l:co:hV", longopts(),
 	    NULL)) != -1) {
 		if (ch >= O_AGG)
@@ -861,6 +959,7 @@ fwin_cli(int argc, char **argv)
 		config_free(&c);
 		return status;
 	}
+	decide_mode(&c, &x);
 	status = run_pipeline(&c);
 	config_free(&c);
 	return status;

@@ -14,6 +14,9 @@ enum wkind {
 	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL
 };
 
+/* --mode: auto is decided on the command line (cli.c), before a run. */
+enum runmode { MODE_AUTO, MODE_STREAM, MODE_BATCH };
+
 struct aggop;		/* an entry of the aggregate table (agg.h) */
 struct stats_pct;	/* a requested percentile (stats.h) */
 
@@ -92,6 +95,9 @@ struct config {
 	 * FIELD's idx is its path's place here */
 	const char **paths;
 	size_t npaths;
+	/* --mode, --max-memory (0: the default) */
+	enum runmode mode;
+	uint64_t max_memory;
 };
 
 /* Resolves every FIELD against the header names (names may be NULL when

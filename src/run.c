@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "agg.h"
+#include "batch.h"
 #include "ckpt.h"
 #include "input.h"
 #include "keycodec.h"
@@ -65,6 +66,7 @@ struct run {
 	uint64_t idle_read;
 	int64_t idle_since, idle_wm;
 	struct timespec t0;
+	struct batch *batch;	/* --mode batch: records kept until the end */
 };
 
 static struct op_globals *
@@ -348,7 +350,8 @@ other_partition(struct run *r, const struct record *rec)
 	int64_t t;
 
 	r->others++;
-	if (!op_uses_watermark(r->op) || !r->c->has_time ||
+	/* in batch mode nothing is late: no watermark to move */
+	if (!op_uses_watermark(r->op) || !r->c->has_time || r->batch != NULL ||
 	    record_time(r, rec, &t, 1) != 0 ||
 	    aggs_extract(r->g, rec, r->vals, &bf) != 0 ||
 	    !op_time_fits(r->op, t))
@@ -389,11 +392,26 @@ process(struct run *r, const struct record *rec)
 		return;
 	}
 	orec.t = 0;
-	if (op_uses_time(r->op) && record_time(r, rec, &orec.t, 0) != 0)
+	if ((op_uses_time(r->op) || r->batch != NULL) &&
+	    record_time(r, rec, &orec.t, 0) != 0)
 		return;
 	if (aggs_extract(r->g, rec, r->vals, &bf) != 0) {
 		bad_field(r, rec, bf.f, bf.what,
 		    bf.f->idx < rec->nf ? &rec->f[bf.f->idx] : NULL);
+		return;
+	}
+	if (r->batch != NULL) {	/* kept; replayed in time order at the end */
+		switch (batch_add(r->batch, orec.t, orec.key, orec.keylen,
+		    r->vals)) {
+		case BATCH_RANGE:
+			bad_field(r, rec, &c->time,
+			    "window out of range for time",
+			    &rec->f[c->time.idx]);
+			break;
+		case BATCH_FAIL:	/* a spill failed: said; exit 1 */
+			r->fatal = 1;
+			break;
+		}
 		return;
 	}
 	orec.vals = r->vals;
@@ -411,6 +429,30 @@ process(struct run *r, const struct record *rec)
 	case OP_RANGE:	/* only an event time can be this far out */
 		bad_field(r, rec, r->tref, "window out of range for time",
 		    &r->tval);
+		break;
+	}
+}
+
+/* --mode batch: one record back in time order, as a stream with
+ * lateness 0 takes it (no record can be late, and batch_add refused the
+ * times whose windows are out of range when they were read). */
+static void
+replay(void *arg, int64_t t, const char *key, size_t keylen,
+    const struct aval *vals)
+{
+	struct run *r = arg;
+	struct op_rec orec;
+
+	orec.key = key;
+	orec.keylen = keylen;
+	orec.hash = key_hash(key, keylen);
+	orec.t = t;
+	orec.vals = vals;
+	switch (op_record(r->op, &orec)) {
+	case OP_ADDED:
+	case OP_NOWIN:
+		if (op_uses_watermark(r->op))
+			watermark_after(r, t);
 		break;
 	}
 }
@@ -811,9 +853,18 @@ print_stats(struct run *r)
 	const struct state *s = op_state(r->op);
 	struct timespec t1;
 	double secs;
-	uint64_t nread = g->g_read - b->g_read;
-	char part[64] = "";
+	uint64_t nread = g->g_read - b->g_read, runs = 0, bytes = 0;
+	char part[64] = "", mode[96];
 
+	if (r->batch != NULL)
+		batch_spilled(r->batch, &runs, &bytes);
+	if (runs > 0)
+		snprintf(mode, sizeof(mode), "batch, %llu sorted run%s spilled "
+		    "(%llu bytes)", (unsigned long long)runs,
+		    runs == 1 ? "" : "s", (unsigned long long)bytes);
+	else
+		snprintf(mode, sizeof(mode), "%s",
+		    r->batch != NULL ? "batch" : "stream");
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - r->t0.tv_sec) + (t1.tv_nsec - r->t0.tv_nsec) / 1e9;
 	if (r->c->part_n > 0)
@@ -821,7 +872,7 @@ print_stats(struct run *r)
 		    (unsigned long long)r->others);
 	fwin_warn("stats: records %llu%s, bad %llu, late %llu, in no window "
 	    "%llu, windows fired %llu, open windows %llu, keys %llu, peak "
-	    "state %llu bytes, %.3f s, %.0f records/s",
+	    "state %llu bytes, %.3f s, %.0f records/s, mode %s",
 	    (unsigned long long)nread, part,
 	    (unsigned long long)(g->g_bad - b->g_bad),
 	    (unsigned long long)(g->g_late - b->g_late),
@@ -830,7 +881,7 @@ print_stats(struct run *r)
 	    (unsigned long long)st_root(s)->sr_npanes,
 	    (unsigned long long)st_root(s)->sr_peak_keys,
 	    (unsigned long long)arena_hdr(&s->a)->ah_peak, secs,
-	    secs > 0 ? nread / secs : 0.0);
+	    secs > 0 ? nread / secs : 0.0, mode);
 }
 
 /* Closes a sink and reports its write error. Returns 0 or -1. */
@@ -914,6 +965,9 @@ run_stream(struct run *r)
 		flush = c->flush == 1;
 	else
 		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
+	if (r->batch != NULL && status == 0 &&
+	    batch_replay(r->batch, replay, r) != 0)
+		status = 1;
 	if (status == 0) {
 		if (!c->has_time)	/* the global window is the run's */
 			op_set_span(r->op, r->started, now_ns());
@@ -1040,6 +1094,9 @@ setup(struct run *r, int *empty)
 		op_set_digest(r->op, digest_row, r);
 	if (c->wkind == WK_GLOBAL && !c->has_time)	/* the run's window */
 		op_set_span(r->op, r->started, INT64_MIN);
+	if (c->mode == MODE_BATCH)
+		r->batch = batch_new(c, c->max_memory ? c->max_memory :
+		    batch_default_budget());
 	if (c->restore != NULL) {
 		if ((rc = persist_adopt(&r->ps, r->op)) != 0)
 			return rc;
@@ -1091,6 +1148,7 @@ run_pipeline(struct config *c)
 		status = 1;
 	persist_fini(&r.ps);
 	input_close(r.in);
+	batch_free(r.batch);
 	op_free(r.op);
 	aggs_free(r.g);
 	free(r.vals);

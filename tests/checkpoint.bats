@@ -172,7 +172,7 @@ teardown() {
 
 @test "cron replay: runs after the file grows, the last with --flush, give one run's out.csv" {
 	gen_scaled 11 6000 8 > full.csv
-	fwin --csv -t 1 -k 2 --tumble 1h --count --flush -o ref.csv full.csv
+	fwin --mode stream --csv -t 1 -k 2 --tumble 1h --count --flush -o ref.csv full.csv
 	[ "$(wc -l < ref.csv)" -gt 100 ]
 	: > growing.csv
 	prev=0 gen=0
@@ -226,7 +226,7 @@ teardown() {
 @test "cron replay: with -H the header is read again and the records already read are skipped" {
 	{ echo 'ts,host,bytes'; gen_scaled 13 3000 5; } > full.csv
 	args=(--csv -H -t ts -k host --tumble 1h --sum bytes)
-	fwin "${args[@]}" --flush -o ref.csv full.csv
+	fwin "${args[@]}" --mode stream --flush -o ref.csv full.csv
 	head -n 1200 full.csv > growing.csv
 	ok "${args[@]}" --state s.ckpt -o out.csv growing.csv
 	sed -n '1201,$p' full.csv >> growing.csv
@@ -253,7 +253,7 @@ teardown() {
 # and starting the next run in the middle of a line.
 @test "cron replay: a file that grows in the middle of a line gives one run's out.csv" {
 	gen_scaled 15 3000 5 > full.csv
-	fwin --csv -t 1 -k 2 --tumble 1h --count --flush -o ref.csv full.csv
+	fwin --mode stream --csv -t 1 -k 2 --tumble 1h --count --flush -o ref.csv full.csv
 	size=$(wc -c < full.csv)
 	: > growing.csv
 	prev=0

@@ -254,12 +254,12 @@ usage_error() {
 	printf '10 x\n' > a
 	printf '16 x\n' > b
 	printf '11 x\n' > c
-	run --separate-stderr fwin -t 1 --tumble 5s a c b
+	run --separate-stderr fwin --mode stream -t 1 --tumble 5s a c b
 	assert_success
 	assert_output $'10\t15\t2\n15\t20\t1'
 	assert_equal "$stderr" ""
 	# 11 after 16 is late: the order of the operands matters
-	run --separate-stderr fwin -t 1 --tumble 5s a b c
+	run --separate-stderr fwin --mode stream -t 1 --tumble 5s a b c
 	assert_success
 	assert_output $'10\t15\t1\n15\t20\t1'
 	assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 5s behind the watermark); -l 5s, --late-file or --mode batch keeps them"
@@ -277,11 +277,11 @@ usage_error() {
 	printf '10 x\n' > a
 	printf '11 x\n' > s
 	printf '16 x\n' > b
-	run --separate-stderr fwin -t 1 --tumble 5s a - b < s
+	run --separate-stderr fwin --mode stream -t 1 --tumble 5s a - b < s
 	assert_success
 	assert_output $'10\t15\t2\n15\t20\t1'
 	assert_equal "$stderr" ""
-	run --separate-stderr fwin -t 1 --tumble 5s a b - < s
+	run --separate-stderr fwin --mode stream -t 1 --tumble 5s a b - < s
 	assert_success
 	assert_output $'10\t15\t1\n15\t20\t1'
 	assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 5s behind the watermark); -l 5s, --late-file or --mode batch keeps them"

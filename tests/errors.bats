@@ -2,7 +2,7 @@
 # Bad records, --strict, -o and write errors, --stats. fwin(1): OUTPUT, EXIT STATUS, DIAGNOSTICS.
 load common
 
-STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? records/s$'
+STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? records/s, mode '
 
 # --- bad records ---
 
@@ -141,7 +141,7 @@ fwin: 3 bad records skipped'
 
 @test "--strict: the first bad record is fatal, exit 1, no count" {
 	printf '10 a\n16 a\nabc a\n20 a\nxyz a\n' > in
-	run --separate-stderr fwin --strict -t 1 --tumble 5s in
+	run --separate-stderr fwin --mode stream --strict -t 1 --tumble 5s in
 	assert_failure 1
 	assert_output $'10\t15\t1'
 	assert_equal "$stderr" 'fwin: in:3: field 1: bad time "abc"'
@@ -207,19 +207,24 @@ fwin: 3 bad records skipped'
 
 @test "--stats: one line on stderr with the counts" {
 	printf '10 a\n12 b\n16 a\n11 a\n' > in
-	run --separate-stderr fwin --stats -t 1 -k 2 --tumble 5s in
+	run --separate-stderr fwin --mode stream --stats -t 1 -k 2 --tumble 5s in
 	assert_success
 	assert_output $'10\t15\ta\t1\n10\t15\tb\t1\n15\t20\ta\t1'
-	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 4, bad 0, late 1, in no window 0, windows fired 3, open windows 0, keys 2, $STATS_TAIL"
+	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 4, bad 0, late 1, in no window 0, windows fired 3, open windows 0, keys 2, ${STATS_TAIL}stream$"
 	assert_equal "${stderr#*$'\n'}" "fwin: 1 late record dropped (the latest by 5s behind the watermark); -l 5s, --late-file or --mode batch keeps them"
 }
 
 @test "late records dropped are said at exit, with the largest distance" {
 	printf '10 a\n30 a\n11 a\n5 a\n' > in
-	run --separate-stderr fwin -t 1 --tumble 5s in
+	run --separate-stderr fwin --mode stream -t 1 --tumble 5s in
 	assert_success
 	assert_output $'10\t15\t1\n30\t35\t1'
 	assert_equal "$stderr" "fwin: 2 late records dropped (the latest by 25s behind the watermark); -l 25s, --late-file or --mode batch keeps them"
+	# in batch mode none is late
+	run --separate-stderr fwin --mode batch -t 1 --tumble 5s in
+	assert_success
+	assert_output $'5\t10\t1\n10\t15\t2\n30\t35\t1'
+	assert_equal "$stderr" ""
 	# with -l 25s they are kept
 	run --separate-stderr fwin -t 1 --tumble 5s -l 25s in
 	assert_success
@@ -237,7 +242,7 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 --slide 2s,5s in
 	assert_success
 	assert_output $'10\t12\t1\n15\t17\t1'
-	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, $STATS_TAIL"
+	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, ${STATS_TAIL}batch$"
 	assert_equal "${stderr#*$'\n'}" "fwin: 1 record in no window dropped (between --slide windows whose step passes their size)"
 }
 
@@ -246,7 +251,7 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats --no-flush -t 1 -k 2 --tumble 5s in
 	assert_success
 	assert_output $'10\t15\ta\t1\n10\t15\tb\t1'
-	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 0, windows fired 2, open windows 1, keys 2, $STATS_TAIL"
+	assert_regex "$stderr" "^fwin: stats: records 3, bad 0, late 0, in no window 0, windows fired 2, open windows 1, keys 2, ${STATS_TAIL}stream$"
 }
 
 @test "--stats: bad records are counted among the records read" {
@@ -260,10 +265,10 @@ fwin: 3 bad records skipped'
 	assert_equal "${lines[0]}" 'fwin: in:2: field 1: bad time "abc"; record skipped'
 	# the stats line and the count, in either order
 	if [[ ${lines[1]} == "fwin: 1 bad record skipped" ]]; then
-		assert_regex "${lines[2]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, $STATS_TAIL"
+		assert_regex "${lines[2]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch$"
 	else
 		assert_equal "${lines[2]}" "fwin: 1 bad record skipped"
-		assert_regex "${lines[1]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, $STATS_TAIL"
+		assert_regex "${lines[1]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch$"
 	fi
 }
 
@@ -271,7 +276,7 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 --tumble 5s < /dev/null
 	assert_success
 	assert_output ""
-	assert_regex "$stderr" "^fwin: stats: records 0, bad 0, late 0, in no window 0, windows fired 0, open windows 0, keys 0, $STATS_TAIL"
+	assert_regex "$stderr" "^fwin: stats: records 0, bad 0, late 0, in no window 0, windows fired 0, open windows 0, keys 0, ${STATS_TAIL}stream$"
 }
 
 @test "every record bad: exit 1, said at the end" {
@@ -296,5 +301,5 @@ fwin: 3 bad records skipped'
 	# without it, that time closes the window and the last record is late
 	run --separate-stderr fwin -t 1 --mode stream --tumble 1h in
 	assert_success
-	assert_output $'1699999200\t1700002800\t1\n8999996400\t9000000000\t1'
+	assert_output $'1699999200\t1700002800\t1\n9000000000\t9000003600\t1'
 }

@@ -255,7 +255,7 @@ y",2
 @test "-H: a FILE whose header differs: exit 1" {
 	printf 'ts,user\n10,a\n16,a\n' > a
 	printf 'ts,name\n20,b\n' > b
-	run --separate-stderr fwin --csv -H -t ts -k user --tumble 5s a b
+	run --separate-stderr fwin --mode stream --csv -H -t ts -k user --tumble 5s a b
 	assert_failure 1
 	assert_output $'window_start,window_end,user,count\n10,15,a,1'
 	assert_equal "$stderr" "fwin: b: header differs from the first file's"

@@ -28,7 +28,7 @@ ok() {
 
 @test "rolling: -t without -k, the record's time leads" {
 	printf '10 1\n5 2\n12 3\n' > in
-	ok -t 1 --sum 2 in
+	ok --mode stream -t 1 --sum 2 in
 	assert_output $'10\t1\n5\t3\n12\t6'
 }
 

@@ -93,7 +93,7 @@ ok() {
 @test "session: without allowed lateness the fired session is purged, not merged" {
 	printf '%s\n' 0 12 5 25 > in
 	# A=0: [0,10) is purged at W=12; 5 makes [5,15), merges only [12,22).
-	ok -t 1 --session 10s in
+	ok --mode stream -t 1 --session 10s in
 	assert_output $'0\t10\t1\n5\t22\t2\n25\t35\t1'
 }
 

@@ -193,6 +193,10 @@ fz_slurp_fd(int fd, size_t *n)
 
 #include "cli.h"
 
+/* The messages of the last fz_run_fwin (NUL-terminated), or NULL. */
+static char *fz_err __attribute__((unused));
+static size_t fz_nerr __attribute__((unused));
+
 /* Signals that fwin's engine catches: put back after each run, so that
  * libFuzzer keeps its own handling (and no stray stop flag is left). */
 static const int fz_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE };
@@ -201,8 +205,8 @@ static const int fz_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGUSR1, SIGPIPE };
 /*
  * Runs fwin_cli with the given arguments (copied: fwin writes into some
  * of them), its standard input from /dev/null, standard output into the
- * file out_fd (or /dev/null when out_fd < 0) and its messages quieted
- * (see fz_quiet). Returns fwin's exit status.
+ * file out_fd (or /dev/null when out_fd < 0) and its messages kept in
+ * fz_err. Returns fwin's exit status.
  *
  * The options given must be valid: a usage error would exit(2), which
  * libFuzzer takes for a crash. getopt is reset (optind = 0: glibc's full
@@ -213,6 +217,7 @@ fz_run_fwin(int argc, const char *const *args, int out_fd)
 {
 	struct sigaction saved[FZ_NSIGS];
 	char **argv = calloc((size_t)argc + 1, sizeof(*argv));
+	FILE *errmem;
 	int so, si, devnull, rc, i;
 	unsigned k;
 
@@ -232,11 +237,18 @@ fz_run_fwin(int argc, const char *const *args, int out_fd)
 		abort();
 	dup2(devnull, 0);
 	dup2(out_fd >= 0 ? out_fd : devnull, 1);
-	fz_quiet();
+	/* its messages kept in fz_err (shown too with FWIN_FUZZ_STDERR) */
+	free(fz_err);
+	fz_err = NULL;
+	if ((errmem = open_memstream(&fz_err, &fz_nerr)) == NULL)
+		abort();
+	if (getenv("FWIN_FUZZ_STDERR") == NULL)
+		fz_stderr_to(errmem);
 	optind = 0;
 	rc = fwin_cli(argc, argv);
 	fflush(stdout);
 	fz_stderr_back();
+	fclose(errmem);
 	dup2(so, 1);
 	dup2(si, 0);
 	close(so);

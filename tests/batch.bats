@@ -1,0 +1,327 @@
+#!/usr/bin/env bats
+# --mode batch and the auto decision (fwin(1): BATCH AND STREAM MODES,
+# --mode, --max-memory). Batch output is checked against its definition:
+# what --mode stream prints for the same records stably sorted by time.
+load common
+
+TRY="Try 'fwin --help' for more information."
+
+# ok ARGS...: run fwin, expect exit 0 and an empty stderr.
+ok() {
+	run --separate-stderr fwin "$@"
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+# gen SEED N: N shuffled csv records "time,key,value,word": times -20..279
+# (some with .5), keys a-e, values integers or 2-decimal numbers (10%
+# empty: NULL), words w0..z2. Equal times, values and words are common,
+# so ties of first/last/min-by/max-by are exercised.
+gen() {
+	awk -v seed="$1" -v n="$2" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) {
+			t = int(rand() * 300) - 20
+			if (rand() < 0.2) t = t ".5"
+			k = substr("abcde", int(rand() * 5) + 1, 1)
+			r = rand()
+			v = r < 0.1 ? "" : r < 0.5 ? int(rand() * 40) : sprintf("%.2f", rand() * 40)
+			w = substr("wxyz", int(rand() * 4) + 1, 1) int(rand() * 3)
+			printf "%s,%s,%s,%s\n", t, k, v, w
+		}
+	}'
+}
+
+# Every aggregate, min-by/max-by with OUT and without (the whole record).
+AGGS=(--count --sum 3 --avg 3 --min 3 --max 3 --first 4 --last 4 --distinct 4
+	--min-by 3:4 --max-by 3:4 --min-by 3 --max-by 3)
+
+# same SEED ARGS...: on gen SEED 1500, --mode batch over the file prints
+# exactly what --mode stream prints over the file stably sorted by time.
+same() {
+	local seed=$1
+	shift
+	gen "$seed" 1500 > in
+	sort -s -t, -k1,1n in > sorted
+	run --separate-stderr fwin --mode stream --csv -t 1 "$@" "${AGGS[@]}" sorted
+	assert_success
+	# records in the gaps of a slide are said (in both modes), nothing else
+	assert_equal "$(grep -v ' in no window dropped (' <<<"$stderr")" ""
+	printf '%s\n' "$output" > want
+	[ "$(wc -l < want)" -gt 5 ]
+	want_err=$stderr
+	run --separate-stderr fwin --mode batch --csv -t 1 "$@" "${AGGS[@]}" in
+	assert_success
+	assert_equal "$stderr" "$want_err"
+	printf '%s\n' "$output" > got
+	cmp got want || { echo "seed $seed: batch differs from sorted stream"; diff got want | head; false; }
+}
+
+# ------------------------------------------- batch == stream on sorted input
+
+@test "batch = stream on sorted records: tumble, keyed (seed 101)" {
+	same 101 -k 2 --tumble 10s
+}
+
+@test "batch = stream on sorted records: tumble, no key, offset (seed 102)" {
+	same 102 --tumble 25s --offset 3s
+}
+
+@test "batch = stream on sorted records: slide (seed 103)" {
+	same 103 -k 2 --slide 20s,5s
+}
+
+@test "batch = stream on sorted records: slide with gaps (seed 104)" {
+	same 104 -k 2 --slide 3s,7s
+}
+
+@test "batch = stream on sorted records: session (seed 105)" {
+	same 105 -k 2 --session 2s
+}
+
+@test "batch = stream on sorted records: count window (seed 106)" {
+	same 106 -k 2 --count-window 7
+}
+
+@test "batch = stream on sorted records: sliding count window, --flush (seed 107)" {
+	same 107 -k 2 --count-window 7,3 --flush
+}
+
+@test "batch = stream on sorted records: rolling, keyed (seed 108)" {
+	same 108 -k 2
+}
+
+@test "batch = stream on sorted records: rolling, no key (seed 109)" {
+	same 109
+}
+
+@test "batch = stream on sorted records: json output, two key fields (seed 110)" {
+	same 110 -k 2,4 --tumble 1m --output-format json
+}
+
+# --------------------------------------------------------------- by hand
+
+@test "batch: a file out of time order: no record is late" {
+	printf '10 a\n12 b\n16 a\n11 a\n3 b\n' > in
+	ok -t 1 -k 2 --tumble 5s in
+	assert_output $'0\t5\tb\t1\n10\t15\ta\t2\n10\t15\tb\t1\n15\t20\ta\t1'
+	# as a stream, 11 and 3 are late
+	ok --mode stream --late-file late -t 1 -k 2 --tumble 5s in
+	assert_output $'10\t15\ta\t1\n10\t15\tb\t1\n15\t20\ta\t1'
+	assert_equal "$(cat late)" $'11 a\n3 b'
+}
+
+@test "batch: equal times keep input order (first, last, min-by ties)" {
+	printf '5 x 1\n2 y 1\n5 z 1\n2 w 1\n' > in
+	ok -t 1 --tumble 10s --first 2 --last 2 --min-by 3:2 --max-by 3:2 in
+	assert_output $'0\t10\ty\tz\ty\ty'
+}
+
+@test "batch: count windows and rolling mode follow time order" {
+	printf '4 a\n1 a\n3 a\n2 a\n' > in
+	ok -t 1 --count-window 2 --first 2 --last 1 in
+	assert_output $'a\t2\na\t4'
+	ok -t 1 -k 2 --count in
+	assert_output $'1\ta\t1\n2\ta\t2\n3\ta\t3\n4\ta\t4'
+}
+
+@test "batch: a partial count window fires only with --flush" {
+	printf '3 a\n1 a\n2 a\n' > in
+	ok -t 1 --count-window 2 --last 1 in
+	assert_output '2'
+	ok -t 1 --count-window 2 --last 1 --flush in
+	assert_output $'2\n3'
+}
+
+@test "batch: bad records are reported as read, with FILE:LINE" {
+	printf '10 a 1\nzz a 2\n3 a x\n1 a 4\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s --sum 3 in
+	assert_success
+	assert_output $'0\t5\t4\n10\t15\t1'
+	assert_equal "$stderr" 'fwin: in:2: field 1: bad time "zz"; record skipped
+fwin: in:3: field 3: not a number "x"; record skipped
+fwin: 2 bad records skipped'
+}
+
+@test "batch: --strict stops at the first bad record, exit 1, no rows" {
+	printf '10 a\n3 a\nzz a\n4 a\n' > in
+	run --separate-stderr fwin --strict -t 1 --tumble 5s in
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" 'fwin: in:3: field 1: bad time "zz"'
+}
+
+@test "batch: a FILE that cannot be opened: reported, the others aggregated, exit 1" {
+	printf '10 x\n' > a
+	printf '12 x\n3 x\n' > b
+	run --separate-stderr fwin -t 1 --tumble 5s a nosuch b
+	assert_failure 1
+	assert_output $'0\t5\t1\n10\t15\t2'
+	assert_equal "$stderr" "fwin: nosuch: No such file or directory"
+}
+
+@test "batch: -H with several FILEs, header row once" {
+	printf 'ts,user\n20,a\n5,b\n' > a
+	printf 'ts,user\n7,a\n' > b
+	ok --csv -H -t ts -k user --tumble 10s a b
+	assert_output $'window_start,window_end,user,count\n0,10,a,1\n0,10,b,1\n20,30,a,1'
+}
+
+# --------------------------------------------------------- the auto decision
+
+@test "auto: -t and a FILE is batch; --stats says so" {
+	printf '10 a\n3 a\n' > in
+	run --separate-stderr fwin --stats -t 1 --tumble 5s in
+	assert_success
+	assert_output $'0\t5\t1\n10\t15\t1'
+	assert_regex "$stderr" '^fwin: stats: records 2, bad 0, late 0, .* records/s, mode batch$'
+}
+
+@test "auto: standard input redirected from a file is batch" {
+	printf '10 a\n3 a\n' > in
+	run --separate-stderr fwin --stats -t 1 --tumble 5s - < in
+	assert_success
+	assert_output $'0\t5\t1\n10\t15\t1'
+	assert_regex "$stderr" ', mode batch$'
+	run --separate-stderr fwin --stats -t 1 --tumble 5s < in
+	assert_output $'0\t5\t1\n10\t15\t1'
+	assert_regex "$stderr" ', mode batch$'
+}
+
+@test "auto: a pipe is a stream" {
+	printf '10 a\n3 a\n' > in
+	run --separate-stderr bash -c 'cat in | "$1" --stats -t 1 --tumble 5s' _ "$FWIN"
+	assert_success
+	assert_output $'10\t15\t1'
+	assert_regex "${stderr%%$'\n'*}" 'late 1, .*, mode stream$'
+}
+
+@test "auto: a pipe among FILEs makes a stream" {
+	printf '10 a\n' > a
+	printf '3 a\n' > b
+	run --separate-stderr bash -c 'cat b | "$1" --stats -t 1 --tumble 5s a -' _ "$FWIN"
+	assert_success
+	assert_output $'10\t15\t1'
+	assert_regex "${stderr%%$'\n'*}" ', mode stream$'
+}
+
+@test "auto: no -t, or a stream-only option, is a stream" {
+	printf '10 a\n3 a\n' > in
+	run --separate-stderr fwin --stats -k 2 --count-window 2 in
+	assert_output 'a	2'
+	assert_regex "${stderr%%$'\n'*}" ', mode stream$'
+	for opt in "-l 0" "--allowed-lateness 0" "--late-file late" "--idle-timeout 1s" \
+		"--state s.ckpt" "--checkpoint c.ckpt" "--no-flush"; do
+		rm -f s.ckpt c.ckpt late
+		# shellcheck disable=SC2086
+		run --separate-stderr fwin --stats -t 1 --tumble 5s $opt in
+		assert_success
+		assert_regex "${stderr%%$'\n'*}" '^fwin: stats: records 2, bad 0, late 1, .*, mode stream$'
+	done
+}
+
+@test "--mode batch on a pipe sorts it too" {
+	printf '10 a\n3 a\n' > in
+	run --separate-stderr bash -c 'cat in | "$1" --mode batch -t 1 --tumble 5s' _ "$FWIN"
+	assert_success
+	assert_output $'0\t5\t1\n10\t15\t1'
+	assert_equal "$stderr" ""
+}
+
+# ----------------------------------------------------------- usage errors
+
+@test "--mode batch: stream-only options are usage errors naming the option" {
+	printf '10 a\n' > in
+	for opt in "-l 1s:-l/--lateness" "--lateness=1s:-l/--lateness" \
+		"--allowed-lateness 1s:--allowed-lateness" "--late-file late:--late-file" \
+		"--idle-timeout 1s:--idle-timeout" "--checkpoint c:--checkpoint" \
+		"--checkpoint-every 5:--checkpoint-every" "--restore r:--restore" \
+		"--state s:--state" "--no-flush:--no-flush"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr fwin --mode batch -t 1 --tumble 5s ${opt%%:*} in
+		assert_failure 2
+		assert_output ""
+		assert_equal "$stderr" "fwin: ${opt#*:} cannot be used with --mode batch (it is for streams)"$'\n'"$TRY"
+	done
+	[ ! -e c ] && [ ! -e s ] && [ ! -e late ]
+}
+
+@test "--mode batch needs -t; --mode and --max-memory take known values" {
+	printf '10 a\n' > in
+	run --separate-stderr fwin --mode batch --tumble 5s in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --mode batch needs event time (-t)"$'\n'"$TRY"
+	run --separate-stderr fwin --mode fast -t 1 --tumble 5s in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --mode: unknown mode 'fast' (auto, stream or batch)"$'\n'"$TRY"
+	for bad in 0 12X 1.5G "" -1K 99999999999999999999; do
+		run --separate-stderr fwin --max-memory "$bad" -t 1 --tumble 5s in
+		assert_failure 2
+		assert_equal "$stderr" "fwin: --max-memory: bad size '$bad' (bytes, or a number with K, M, G or T)"$'\n'"$TRY"
+	done
+	ok --max-memory 100k -t 1 --tumble 5s in
+	assert_output $'10\t15\t1'
+}
+
+# ---------------------------------------------------------------- spilling
+
+@test "spill: --max-memory 64K spills sorted runs; the output is the same bytes (seed 201)" {
+	gen 201 20000 > in
+	args=(--csv -t 1 -k 2 --slide 30s,10s "${AGGS[@]}")
+	mkdir tmp
+	ok --mode batch "${args[@]}" -o all.csv in
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --mode batch --max-memory 64K "${args[@]}" -o small.csv in
+	assert_success
+	assert_regex "$stderr" '^fwin: stats: records 20000, bad 0, late 0, .*, mode batch, [0-9]+ sorted runs spilled \([0-9]+ bytes\)$'
+	runs=$(sed 's/.*mode batch, \([0-9]*\) sorted runs.*/\1/' <<< "$stderr")
+	[ "$runs" -gt 20 ]
+	cmp small.csv all.csv
+	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" > stream.csv
+	cmp all.csv stream.csv
+	# nothing is left in $TMPDIR
+	assert_equal "$(ls -A tmp)" ""
+}
+
+@test "spill: records longer than --max-memory, kept whole (seed 202)" {
+	{
+		gen 202 300
+		for t in 50 7 90; do
+			printf '%s,a,1,%s\n' "$t" "$(head -c 100000 /dev/zero | tr '\0' q)"
+		done
+		gen 203 300
+	} > in
+	args=(--csv -t 1 -k 2 --tumble 20s --max-by 1 --min-by 3:4 --last 4)
+	ok --mode batch "${args[@]}" -o all.csv in
+	mkdir tmp
+	TMPDIR=$PWD/tmp ok --mode batch --max-memory 16K "${args[@]}" -o small.csv in
+	cmp small.csv all.csv
+	assert_equal "$(ls -A tmp)" ""
+}
+
+@test "spill: a spill file that cannot be written: exit 1, a message" {
+	gen 204 3000 > in
+	TMPDIR=$PWD/nosuch run --separate-stderr fwin --mode batch --max-memory 16K --csv -t 1 --tumble 10s in
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "fwin: cannot write a spill file in $PWD/nosuch: No such file or directory"
+}
+
+@test "spill: no spill file stays behind after SIGTERM" {
+	gen 205 20000 > in
+	mkdir tmp
+	mkfifo fifo
+	# the run reads the file, then waits on the fifo with runs spilled
+	TMPDIR=$PWD/tmp "$FWIN" --mode batch --max-memory 16K --csv -t 1 --tumble 10s in fifo > out 3>&- &
+	pid=$!
+	# fwin opens the fifo once it has read in, and spilled it
+	exec 7> fifo
+	# the spill file is open, and has no name
+	ls -l /proc/$pid/fd | grep -q "$PWD/tmp/"
+	assert_equal "$(ls -A tmp)" ""
+	kill -TERM $pid
+	exec 7>&-
+	wait $pid
+	assert_equal "$(ls -A tmp)" ""
+	# SIGTERM ends the input: what was read is aggregated
+	[ "$(wc -l < out)" -gt 20 ]
+}
