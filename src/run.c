@@ -920,6 +920,32 @@ say_dropped(struct run *r)
 		    (unsigned long long)nowin, nowin == 1 ? "" : "s");
 }
 
+/* Stream mode with --max-memory: state that grows past it stops the run
+ * (exit 1) before it takes all of the machine; the last checkpoint saved
+ * stays as it is. */
+static int
+over_budget(struct run *r)
+{
+	const struct config *c = r->c;
+	const struct state *s = op_state(r->op);
+	static const char units[] = "KMGT";
+	uint64_t v = c->max_memory;
+	int u = -1;
+
+	if (v == 0 || r->batch != NULL || arena_hdr(&s->a)->ah_used <= v)
+		return 0;
+	while (u < 3 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	fwin_warn("state would pass --max-memory %llu%.*s (%llu keys, %llu "
+	    "open windows)", (unsigned long long)v, u >= 0, u >= 0 ?
+	    units + u : "", (unsigned long long)st_root(s)->sr_nkeys,
+	    (unsigned long long)st_root(s)->sr_npanes);
+	r->fatal = 1;
+	return 1;
+}
+
 /* --- the run --- */
 
 /* Reads the input to its end, fires what is due and saves; returns the
@@ -948,7 +974,7 @@ run_stream(struct run *r)
 		if (rc != INPUT_RECORD)
 			break;
 		process(r, &rec);
-		if (r->fatal || check_corrupt(r))
+		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
 		if (c->checkpoint != NULL && ++r->ps.since_save >= r->ps.save_check) {
 			r->ps.since_save = 0;

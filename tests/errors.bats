@@ -303,3 +303,17 @@ fwin: 3 bad records skipped'
 	assert_success
 	assert_output $'1699999200\t1700002800\t1\n9000000000\t9000003600\t1'
 }
+
+@test "--max-memory in stream mode: state past it stops the run, exit 1, the last checkpoint kept" {
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d,k%d,1\n", 1700000000 + i, i }' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1d --mode stream --max-memory 1M --state s.ckpt in
+	assert_failure 1
+	assert_output ""
+	assert_regex "$stderr" '^fwin: state would pass --max-memory 1M \([0-9]+ keys, [0-9]+ open windows\)$'
+	# the checkpoint is the one made before the first record
+	assert_regex "$("$FWIN" --inspect s.ckpt | grep '^records')" '^records +0 read'
+	# enough memory: the same command runs
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1d --mode stream --max-memory 1G in
+	assert_success
+	assert_equal "${#lines[@]}" 50000
+}
