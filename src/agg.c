@@ -388,6 +388,20 @@ avg_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 		emit_double(o, dec_sum_avg(s));
 }
 
+/* A restored sum holds no offset, but its scale sizes what is written
+ * and how far values are rescaled: no more than 38 places. */
+static const char *
+sum_check(const struct arena *a, const void *slot, struct arena_claims *m)
+{
+	const struct dec_sum *s = slot;
+
+	(void)a;
+	(void)m;
+	if (s->scale > DEC_DIGITS || s->inexact > 1)
+		return "bad sum in an accumulator";
+	return NULL;
+}
+
 /* --- stddev, var, stddev-pop, var-pop: Welford, merged by Chan --- */
 
 static void
@@ -1199,9 +1213,9 @@ static const struct aggop table[] = {
 	{ "count", "count", 0, sizeof(struct acc_count),
 	    count_add, NULL, count_fold, count_emit, NULL, NULL },
 	{ "sum", "sum", NUM | AGF_DEC, sizeof(struct dec_sum),
-	    sum_add, NULL, sum_fold, sum_emit, NULL, NULL },
+	    sum_add, NULL, sum_fold, sum_emit, sum_check, NULL },
 	{ "avg", "avg", NUM | AGF_DEC, sizeof(struct dec_sum),
-	    sum_add, NULL, sum_fold, avg_emit, NULL, NULL },
+	    sum_add, NULL, sum_fold, avg_emit, sum_check, NULL },
 	{ "min", "min", NUM, sizeof(struct acc_ext),
 	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
 	{ "max", "max", NUM, sizeof(struct acc_ext),
