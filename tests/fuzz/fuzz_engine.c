@@ -16,7 +16,9 @@
  *	b4	aggregates: count sum avg min max first last distinct
  *	b5	min-by, max-by, --strict, --late-file, --flush, --no-flush,
  *		--stats, -o FILE
- *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run
+ *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run;
+ *		bits 2-7: median, percentile, approx-percentile, stddev,
+ *		var-pop, approx-distinct
  *	b7	where the input splits in those modes
  *
  * Plain mode runs fwin once: it must not crash, leak, hang or exit().
@@ -70,6 +72,18 @@ field(const struct opts *o, const char *num, const char *name)
 {
 	return o->header && o->names ? name : num;
 }
+
+/* b6's aggregates: options and their arguments by number and by name */
+static const char *const agg2_opt[6] = {
+	"--median", "--percentile", "--approx-percentile", "--stddev",
+	"--var-pop", "--approx-distinct"
+};
+static const char *const agg2_num[6] = {
+	"3", "3:0,50,99.9", "3:50,95", "3", "3", "4"
+};
+static const char *const agg2_name[6] = {
+	"v", "v:0,50,99.9", "v:50,95", "v", "v", "w"
+};
 
 static void
 build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
@@ -194,6 +208,12 @@ build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
 		o->oflag = 1;
 		fz_arg(a, "-o");
 		fz_arg(a, outfile);
+	}
+	for (i = 0; i < 6; i++) {
+		if (!(b[6] & (4u << i)))
+			continue;
+		fz_arg(a, agg2_opt[i]);
+		fz_arg(a, o->header && o->names ? agg2_name[i] : agg2_num[i]);
 	}
 }
 
