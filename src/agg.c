@@ -910,6 +910,8 @@ pct_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 	if (b == 0)
 		return;
 	p = arena_ptr(a, b);
+	if (p->pv_n == 0)
+		return;		/* a restored empty block; vals may be NULL */
 	if (ag->capvals - ag->nvals < p->pv_n) {
 		size_t cap = ag->capvals ? ag->capvals : 64;
 
