@@ -4,7 +4,9 @@
  * must be printed as written (min, max, first, last, min-by, max-by) are
  * kept as arena blobs; ties and first/last are decided by the record's
  * arrival number, so that merging slices in any order gives the answer
- * of adding the records one by one. */
+ * of adding the records one by one. Percentiles keep their values, and
+ * sketches themselves, in arena blocks of their own that grow; their
+ * folds are outside the arena (AGF_NOKEEP). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ ARENA_LAYOUT(struct acc_count, 8);
 
 /* sum and avg: struct dec_sum (decimal.h) */
 ARENA_LAYOUT(struct dec_sum, 56);
+ARENA_OFFSET(struct dec_sum, scale, 32);
 ARENA_OFFSET(struct dec_sum, fsum, 40);
 ARENA_OFFSET(struct dec_sum, n, 48);
 
