@@ -4,7 +4,9 @@
  * must be printed as written (min, max, first, last, min-by, max-by) are
  * kept as arena blobs; ties and first/last are decided by the record's
  * arrival number, so that merging slices in any order gives the answer
- * of adding the records one by one. */
+ * of adding the records one by one. Percentiles keep their values, and
+ * sketches themselves, in arena blocks of their own that grow; their
+ * folds are outside the arena (AGF_NOKEEP). */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,7 @@ ARENA_LAYOUT(struct acc_count, 8);
 
 /* sum and avg: struct dec_sum (decimal.h) */
 ARENA_LAYOUT(struct dec_sum, 56);
+ARENA_OFFSET(struct dec_sum, scale, 32);
 ARENA_OFFSET(struct dec_sum, fsum, 40);
 ARENA_OFFSET(struct dec_sum, n, 48);
 
@@ -386,6 +389,20 @@ avg_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 		out_null(o);
 	else
 		emit_double(o, dec_sum_avg(s));
+}
+
+/* A restored sum holds no offset, but its scale sizes what is written
+ * and how far values are rescaled: no more than 38 places. */
+static const char *
+sum_check(const struct arena *a, const void *slot, struct arena_claims *m)
+{
+	const struct dec_sum *s = slot;
+
+	(void)a;
+	(void)m;
+	if (s->scale > DEC_DIGITS || s->inexact > 1)
+		return "bad sum in an accumulator";
+	return NULL;
 }
 
 /* --- stddev, var, stddev-pop, var-pop: Welford, merged by Chan --- */
@@ -896,6 +913,8 @@ pct_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 	if (b == 0)
 		return;
 	p = arena_ptr(a, b);
+	if (p->pv_n == 0)
+		return;		/* a restored empty block; vals may be NULL */
 	if (ag->capvals - ag->nvals < p->pv_n) {
 		size_t cap = ag->capvals ? ag->capvals : 64;
 
@@ -1199,9 +1218,9 @@ static const struct aggop table[] = {
 	{ "count", "count", 0, sizeof(struct acc_count),
 	    count_add, NULL, count_fold, count_emit, NULL, NULL },
 	{ "sum", "sum", NUM | AGF_DEC, sizeof(struct dec_sum),
-	    sum_add, NULL, sum_fold, sum_emit, NULL, NULL },
+	    sum_add, NULL, sum_fold, sum_emit, sum_check, NULL },
 	{ "avg", "avg", NUM | AGF_DEC, sizeof(struct dec_sum),
-	    sum_add, NULL, sum_fold, avg_emit, NULL, NULL },
+	    sum_add, NULL, sum_fold, avg_emit, sum_check, NULL },
 	{ "min", "min", NUM, sizeof(struct acc_ext),
 	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
 	{ "max", "max", NUM, sizeof(struct acc_ext),

@@ -70,7 +70,7 @@ struct aggop {
 	void (*emit)(struct agg *ag, const struct arena *a, const void *fold,
 	    struct out *o);
 	/* Checks a restored slot, claiming in m the blocks it keeps; NULL,
-	 * or what is wrong. NULL: a slot holds no offset. */
+	 * or what is wrong. NULL: any bytes are a sound slot. */
 	const char *(*check)(const struct arena *a, const void *slot,
 	    struct arena_claims *m);
 	/* Frees what the slot keeps. NULL: nothing. */

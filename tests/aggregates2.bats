@@ -399,7 +399,7 @@ offset_of() {
 		awk -F: '{ print $1 / 2 }'
 }
 
-@test "restore: a percentile block or a sketch that is not sound is refused" {
+@test "restore: a percentile block, a sum or a sketch that is not sound is refused" {
 	command -v cc >/dev/null || skip "no C compiler"
 	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
 		skip "cannot build ckmangle (libxxhash-dev)"
@@ -423,6 +423,17 @@ offset_of() {
 	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input more.csv
 	assert_failure 1
 	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad percentile value"
+	# a sum's scale (3, before the flags and the double sum) past 38
+	args=(--csv -t 1 -k 2 --tumble 10s --sum 3)
+	fwin "${args[@]}" --checkpoint s.ckpt in.csv
+	v=$(offset_of s.ckpt 5839b4c8d61cc840)
+	assert_equal "$(od -An -tu4 -j$((v - 8)) -N4 s.ckpt | xargs)" 3
+	./ckmangle s.ckpt bad.ckpt $((v - 8)) 0x80 fix
+	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input more.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad sum in an accumulator"
+	ok "${args[@]}" --restore s.ckpt --new-input more.csv
+	assert_output '0,10,a,12346.678'
 	# sketches: a byte of the magic number ("DDS1", "HLL1") changed
 	for agg in --approx-percentile=3:50 --approx-distinct=3; do
 		args=(--csv -t 1 -k 2 --tumble 10s "$agg")

@@ -17,8 +17,10 @@
  *	b5	min-by, max-by, --strict, --late-file, --flush, --no-flush,
  *		--stats, -o FILE
  *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run,
- *		3 the memory budget of batch mode; --tz Europe/Berlin (bit 2);
- *		--cumulate for --tumble (bit 3)
+ *		3 the memory budget of batch mode; bits 2-7: median,
+ *		percentile, approx-percentile, stddev, var-pop,
+ *		approx-distinct; bit 2 also --tz Europe/Berlin, bit 3 also
+ *		--cumulate for --tumble (options chosen together)
  *	b7	where the input splits in those modes
  *
  * Plain mode runs fwin once: it must not crash, leak, hang or exit().
@@ -85,6 +87,18 @@ field(const struct opts *o, const char *num, const char *name)
 {
 	return o->header && o->names ? name : num;
 }
+
+/* b6's aggregates: options and their arguments by number and by name */
+static const char *const agg2_opt[6] = {
+	"--median", "--percentile", "--approx-percentile", "--stddev",
+	"--var-pop", "--approx-distinct"
+};
+static const char *const agg2_num[6] = {
+	"3", "3:0,50,99.9", "3:50,95", "3", "3", "4"
+};
+static const char *const agg2_name[6] = {
+	"v", "v:0,50,99.9", "v:50,95", "v", "v", "w"
+};
 
 static void
 build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
@@ -219,6 +233,12 @@ build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
 		o->oflag = 1;
 		fz_arg(a, "-o");
 		fz_arg(a, outfile);
+	}
+	for (i = 0; i < 6; i++) {
+		if (!(b[6] & (4u << i)))
+			continue;
+		fz_arg(a, agg2_opt[i]);
+		fz_arg(a, o->header && o->names ? agg2_name[i] : agg2_num[i]);
 	}
 }
 

@@ -112,6 +112,12 @@ printf %s "$lines_dst" | seed lines-dst-day 48 0 5 1 255 0 $((4 | 1)) 3
 printf %s "$lines_dst" | seed lines-dst-cumulate 16 0 5 $((1 | 1 << 2)) 31 0 $((8 | 4 | 2)) 4
 printf %s "$lines_dst" | seed lines-dst-cumulate-week 40 0 5 $((1 | 3 << 6)) 7 0 $((8 | 4 | 1)) 5
 printf %s "$lines_neg" | seed lines-neg-cumulate 8 0 1 1 3 0 $((8 | 2)) 2
+# the aggregates of b6 (bits 2-7), in split runs (mode 1 and 2)
+printf %s "$csv_s" | seed csv-H-aggs2-tumble 8 $((1 | 4 | 64)) 0 1 6 0 $((1 | 252)) 7
+printf %s "$csv_s" | seed csv-aggs2-slide 9 1 0 1 1 0 $((2 | 4 * 21)) 6
+printf %s "$csv_s" | seed csv-aggs2-session 10 1 0 $((1 | 2 << 2)) 2 0 $((1 | 4 * 42)) 5
+printf %s "$tsv_ms" | seed tsv-aggs2-count 11 6 2 1 1 0 252 0
+printf %s "$lines_iso" | seed lines-aggs2-rolling 4 32 5 3 1 0 $((4 * 63)) 0
 
 # --- ckpt: checkpoints of the pipelines of fuzz_ckpt.c, in its order ---
 rm -rf tests/fuzz/corpus/ckpt

@@ -578,6 +578,37 @@ test_avg_random(void)
 	CHECK(bad == 0);
 }
 
+/* Short values of few places: the sum and 10^scale * n are exact doubles,
+ * so dec_sum_avg divides in doubles; the same reference must hold. */
+static void
+test_avg_short(void)
+{
+	char buf[64], sbuf[DEC_BUFSZ];
+	struct dec_sum s;
+	double got, want;
+	int k, j, m, bad = 0;
+
+	for (k = 0; k < 3000; k++) {
+		memset(&s, 0, sizeof(s));
+		m = 1 + (int)(next() % 1000);
+		for (j = 0; j < m; j++) {
+			random_dec(buf, 7, 4);
+			add(&s, buf);
+		}
+		CHECK(dec_sum_exact(&s));
+		dec_sum_format(sbuf, &s);
+		got = dec_sum_avg(&s);
+		want = ref_avg(sbuf, s.n);
+		if (memcmp(&got, &want, sizeof(got)) != 0 &&
+		    !(got == 0 && want == 0)) {
+			bad++;
+			fprintf(stderr, "  avg of %s / %llu: %.17g, want %.17g\n",
+			    sbuf, (unsigned long long)s.n, got, want);
+		}
+	}
+	CHECK(bad == 0);
+}
+
 int
 main(void)
 {
@@ -588,5 +619,6 @@ main(void)
 	test_merge_order();
 	test_avg();
 	test_avg_random();
+	test_avg_short();
 	return unit_done("test_decimal");
 }
