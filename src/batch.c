@@ -3,8 +3,8 @@
  * A record's serialized form: a varint length L, then L bytes:
  *   time (8), arrival number (8), varint key length, key bytes, and per
  *   aggregate that takes a FIELD: varint n + 1 (0: NULL) and the text;
- *   for a number (if not NULL) its double (8) and whether it is plain
- *   decimal (1: its exact value is parsed again from the text);
+ *   for a number (if not NULL) its double (8; sum and avg parse its
+ *   exact decimal value again from the text);
  *   for min-by / max-by (if not NULL) varint OUT length and the OUT text.
  * An aggregate whose FIELD an earlier one reads too (--sum 3 --max 3)
  * stores nothing: its value is the earlier one's; so does an OUT that an
@@ -213,7 +213,7 @@ body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 		if (b->vsrc[i] == i) {
 			n += uv_len(v->n + 1) + v->n;
 			if (fl & AGF_NUMBER)
-				n += 9;
+				n += 8;
 		}
 		if ((fl & AGF_OUT) && b->osrc[i] == i)
 			n += uv_len(v->outn) + v->outn;
@@ -248,8 +248,7 @@ body_put(const struct batch *b, char *p, int64_t t, uint64_t seq,
 			p += v->n;
 			if (fl & AGF_NUMBER) {
 				memcpy(p, &v->d, 8);
-				p[8] = (char)(v->is_dec != 0);
-				p += 9;
+				p += 8;
 			}
 		}
 		if ((fl & AGF_OUT) && b->osrc[i] == i) {
@@ -292,8 +291,6 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 			v->p = e->p;
 			v->n = e->n;
 			v->d = e->d;
-			v->dec = e->dec;
-			v->is_dec = e->is_dec;
 		} else {
 			if ((p = uv_get(p, end, &n)) == NULL ||
 			    n > (uint64_t)(end - p) + 1)
@@ -304,16 +301,17 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 			v->n = n - 1;
 			p += n - 1;
 			if (fl & AGF_NUMBER) {
-				if (end - p < 9)
+				if (end - p < 8)
 					return -1;
 				memcpy(&v->d, p, 8);
-				v->is_dec = p[8] != 0 &&
-				    dec_parse(v->p, v->n, &v->dec) == 0;
-				p += 9;
+				p += 8;
 			}
 		}
 		if (v->p == NULL)
 			continue;
+		/* as aggs_extract does, whoever stored the text */
+		v->is_dec = (fl & AGF_DEC) &&
+		    dec_parse(v->p, v->n, &v->dec) == 0;
 		if ((fl & AGF_OUT) && b->osrc[i] != i) {
 			v->out = b->vals[b->osrc[i]].out;
 			v->outn = b->vals[b->osrc[i]].outn;

@@ -325,3 +325,16 @@ fwin: 2 bad records skipped'
 	# SIGTERM ends the input: what was read is aggregated
 	[ "$(wc -l < out)" -gt 20 ]
 }
+
+@test "batch = stream: a sum whose field an earlier aggregate keeps is still exact" {
+	awk 'BEGIN { srand(9); for (i = 0; i < 300; i++)
+		printf "%d,k%d,%d.%d\n", int(rand() * 600), i % 3, int(rand() * 100), i % 10 }' > in
+	sort -s -t, -k1,1n in > sorted
+	run --separate-stderr fwin --mode stream --csv -t 1 -k 2 --tumble 100s --median 3 --min 3 --sum 3 --avg 3 sorted
+	assert_success
+	want=$output
+	[[ $want == *.* ]]
+	run --separate-stderr fwin --mode batch --csv -t 1 -k 2 --tumble 100s --median 3 --min 3 --sum 3 --avg 3 in
+	assert_success
+	assert_equal "$output" "$want"
+}

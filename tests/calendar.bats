@@ -236,12 +236,12 @@ rows() {
 	# rolling mode prints each record's time
 	printf '%s\n' 2026-03-29T01:59:59 2026-03-29T02:30:00 2026-03-29T03:00:00 \
 		2026-10-25T01:30:00 2026-10-25T02:30:00 2026-10-25T03:00:00 > in
-	ok -t 1 --tz Europe/Berlin --output-time iso in
+	ok --mode stream -t 1 --tz Europe/Berlin --output-time iso in
 	assert_output "$(rows \
 		2026-03-29T01:59:59+01:00 1 x 2026-03-29T03:30:00+02:00 2 x \
 		2026-03-29T03:00:00+02:00 3 x 2026-10-25T01:30:00+02:00 4 x \
 		2026-10-25T02:30:00+02:00 5 x 2026-10-25T03:00:00+01:00 6 x | cut -f1,2)"
-	ok -t 1 --tz Europe/Berlin --output-time s in
+	ok --mode stream -t 1 --tz Europe/Berlin --output-time s in
 	assert_output $'1774745999\t1\n1774747800\t2\n1774746000\t3\n1792884600\t4\n1792888200\t5\n1792893600\t6'
 }
 
@@ -260,7 +260,7 @@ rows() {
 	assert_output $'1768474800\t1\n1784109600\t2'
 	printf '%s\n' '[29/Nov/2026:20:37:03 -0700]' '[29/Nov/2026:20:37:03 +0000]' > in
 	for tz in UTC Europe/Berlin America/Los_Angeles; do
-		ok -d '|' -t 1 --time-format '[%d/%b/%Y:%H:%M:%S %z]' --tz $tz --output-time s in
+		ok --mode stream -d '|' -t 1 --time-format '[%d/%b/%Y:%H:%M:%S %z]' --tz $tz --output-time s in
 		assert_output $'1796009823\t1\n1795984623\t2'
 	done
 }
