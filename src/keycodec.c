@@ -1,9 +1,6 @@
 /* keycodec: canonical key bytes; see keycodec.h. */
 #include <string.h>
 
-#define XXH_INLINE_ALL
-#include <xxhash.h>
-
 #include "keycodec.h"
 #include "util.h"
 
@@ -36,12 +33,6 @@ key_encode(const struct field *f, const size_t *idx, size_t nkeys,
 	}
 	*n = len;
 	return *buf;
-}
-
-uint64_t
-key_hash(const char *b, size_t n)
-{
-	return XXH3_64bits(b, n);
 }
 
 int

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* the hash is on every record's path: inlined */
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
 #include "input.h"
 #include "output.h"
 
@@ -25,7 +29,11 @@ const char *key_encode(const struct field *f, const size_t *idx,
     size_t nkeys, char **buf, size_t *cap, size_t *n);
 
 /* The hash of canonical key bytes (XXH3-64). */
-uint64_t key_hash(const char *b, size_t n);
+static inline uint64_t
+key_hash(const char *b, size_t n)
+{
+	return XXH3_64bits(b, n);
+}
 
 /* The key group of a key with hash h, in [0, KEY_GROUPS): its top bits,
  * which the key table's index (its low bits) does not use. */

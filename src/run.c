@@ -35,6 +35,7 @@ struct run {
 	struct config *c;
 	struct aggs *g;
 	struct op *op;
+	struct state *st;	/* op's, for the driver's block (G) */
 	struct input *in;
 	struct out *out, *late;
 	int outfd, latefd;
@@ -72,7 +73,8 @@ struct run {
 static struct op_globals *
 G(struct run *r)
 {
-	return op_globals(r->op);
+	/* the state's struct stays where it is; its arena may move */
+	return st_globals(r->st);
 }
 
 /* --- bad records --- */
@@ -1115,6 +1117,7 @@ setup(struct run *r, int *empty)
 	r->g = aggs_new(c);
 	r->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*r->vals));
 	r->op = op_new(c, r->g, on_row, r);
+	r->st = op_state(r->op);
 	r->rolling_time = c->wkind == WK_NONE && c->has_time;
 	if (c->emit_every > 0)
 		op_set_digest(r->op, digest_row, r);

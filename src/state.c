@@ -101,6 +101,7 @@ st_init(struct state *s, size_t accsize, size_t keyext, size_t globalsize)
 	r->sr_keycap = 64;
 	r->sr_globals = g;
 	r->sr_globalsize = globalsize;
+	s->globals = g;
 	return 0;
 }
 
@@ -821,5 +822,6 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	s->lazy = l;
 	s->corrupt = NULL;
 	s->pidx = NULL;
+	s->globals = st_root(s)->sr_globals;	/* checked by adopt() */
 	return NULL;
 }

@@ -84,6 +84,7 @@ struct state {
 	uint64_t run;		/* this run's mark, random and never 0 */
 	struct st_lazy *lazy;	/* restored keys not yet checked, or NULL */
 	const char *corrupt;	/* a restored key found bad, or NULL */
+	aoff globals;		/* sr_globals, kept here: read per record */
 	struct st_pidx *pidx;	/* the pane index, or NULL (st_index_panes) */
 };
 
@@ -107,8 +108,7 @@ void st_fini(struct state *s);
 static inline void *
 st_globals(const struct state *s)
 {
-	return arena_ptr(&s->a, ((const struct st_root *)arena_ptr(&s->a,
-	    arena_hdr(&s->a)->ah_root))->sr_globals);
+	return arena_ptr(&s->a, s->globals);
 }
 
 /* What is wrong with a restored key met so far, or NULL. Once set, every
