@@ -14,6 +14,7 @@
 #include "agg.h"
 #include "explain.h"
 #include "input.h"
+#include "stats.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -27,6 +28,8 @@ struct ex {
 	enum tfmt tfmt;
 	enum outfmt of;
 	int legacy;		/* a group window (GROUP BY SESSION / HOP) */
+	int64_t offset;		/* the windows' offset from the epoch: --offset,
+				   less 3 days for weeks from Monday */
 	int byjoin;		/* min-by / max-by: a Top-N joined per window */
 	FILE *notes[2];		/* the leading comment's lists, being built:
 				   for every pipeline, for this one */
@@ -167,14 +170,26 @@ key_name(const struct ex *x, size_t i)
 	return s;
 }
 
+/* The columns of an aggregate: one per percentile, else one. */
+static size_t
+agg_ncols(const struct aggspec *a)
+{
+	return a->op->flags & AGF_PCT ? a->npct : 1;
+}
+
+/* The j-th column's name, as the run's header has it. */
 static char *
-agg_name(const struct aggspec *a)
+agg_name(const struct aggspec *a, size_t j)
 {
 	char *s;
 
 	if (!(a->op->flags & AGF_FIELD))
 		return xstrdup(a->op->column);
-	if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
+	if (a->op->flags & AGF_PCT) {
+		if (asprintf(&s, "%s%s_%s", a->op->column, a->pct[j].name,
+		    a->f.name) < 0)
+			fwin_oom();
+	} else if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
 		fwin_oom();
 	return s;
 }
@@ -186,15 +201,35 @@ is_by(const struct aggspec *a)
 	    strcmp(a->op->option, "max-by") == 0;
 }
 
-/* Writes an aggregate's expression; returns -1 for one without a
+/* P of a percentile's name ("p99.9", "median") as a fraction ("0.999"):
+ * the decimal point moved two places, so it stays exact. */
+static void
+pct_fraction(FILE *o, const char *name)
+{
+	const char *p = strcmp(name, "median") == 0 ? "50" : name + 1;
+	size_t n = strcspn(p, ".");
+	char ip[8] = "000";
+
+	if (n < sizeof(ip) - 1) {	/* P is at most 100 */
+		memcpy(ip + 3 - (n < 3 ? n : 3), p, n < 3 ? n : 3);
+		ip[3] = '\0';
+	}
+	fprintf(o, "%c.%c%c", ip[0], ip[1], ip[2]);
+	if (p[n] == '.')
+		fputs(p + n + 1, o);
+}
+
+/* Writes the j-th column of an aggregate; returns -1 for one without a
  * counterpart. */
 static int
-agg_expr(const struct ex *x, FILE *o, const struct aggspec *a)
+agg_expr(const struct ex *x, FILE *o, const struct aggspec *a, size_t j)
 {
 	static const struct { const char *opt, *fn; int num; } t[] = {
 		{ "sum", "SUM", 1 }, { "avg", "AVG", 1 }, { "min", "MIN", 1 },
 		{ "max", "MAX", 1 }, { "first", "FIRST_VALUE", 0 },
-		{ "last", "LAST_VALUE", 0 },
+		{ "last", "LAST_VALUE", 0 }, { "stddev", "STDDEV_SAMP", 1 },
+		{ "var", "VAR_SAMP", 1 }, { "stddev-pop", "STDDEV_POP", 1 },
+		{ "var-pop", "VAR_POP", 1 },
 	};
 	size_t i;
 
@@ -202,9 +237,18 @@ agg_expr(const struct ex *x, FILE *o, const struct aggspec *a)
 		fputs("COUNT(*)", o);
 		return 0;
 	}
-	if (strcmp(a->op->option, "distinct") == 0) {
+	if (strcmp(a->op->option, "distinct") == 0 ||
+	    strcmp(a->op->option, "approx-distinct") == 0) {
 		fputs("COUNT(DISTINCT ", o);
 		ident(o, col(x, &a->f));
+		fputc(')', o);
+		return 0;
+	}
+	if (a->op->flags & AGF_PCT) {
+		fputs("PERCENTILE(CAST(", o);
+		ident(o, col(x, &a->f));
+		fputs(" AS DOUBLE), ", o);
+		pct_fraction(o, a->pct[j].name);
 		fputc(')', o);
 		return 0;
 	}
@@ -224,7 +268,9 @@ agg_known(const struct aggspec *a)
 {
 	static const char *const known[] = {
 		"count", "sum", "avg", "min", "max", "first", "last",
-		"distinct", "min-by", "max-by",
+		"distinct", "min-by", "max-by", "median", "percentile",
+		"approx-percentile", "stddev", "var", "stddev-pop", "var-pop",
+		"approx-distinct",
 	};
 	size_t i;
 
@@ -239,7 +285,8 @@ agg_type(const struct aggspec *a)
 {
 	const char *o = a->op->option;
 
-	if (strcmp(o, "count") == 0 || strcmp(o, "distinct") == 0)
+	if (strcmp(o, "count") == 0 || strcmp(o, "distinct") == 0 ||
+	    strcmp(o, "approx-distinct") == 0)
 		return "BIGINT";
 	if (a->op->flags & AGF_NUMBER)
 		return is_by(a) ? "STRING" : "DOUBLE";
@@ -679,7 +726,7 @@ sink_table(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
 	char *name;
-	size_t i;
+	size_t i, j;
 
 	fputs("CREATE TABLE `sink` (\n"
 	    "  `window_start` TIMESTAMP(3),\n"
@@ -690,12 +737,13 @@ sink_table(struct ex *x, FILE *o)
 		fputs(" STRING", o);
 		free(name);
 	}
-	for (i = 0; i < c->naggs; i++) {
-		fputs(",\n  ", o);
-		ident(o, name = agg_name(&c->aggs[i]));
-		fprintf(o, " %s", agg_type(&c->aggs[i]));
-		free(name);
-	}
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			fputs(",\n  ", o);
+			ident(o, name = agg_name(&c->aggs[i], j));
+			fprintf(o, " %s", agg_type(&c->aggs[i]));
+			free(name);
+		}
 	fputs("\n) WITH (\n", o);
 	if (c->output == NULL) {
 		fputs("  'connector' = 'print'\n);\n\n", o);
@@ -713,37 +761,38 @@ sink_table(struct ex *x, FILE *o)
 		fputs(",\n  'format' = 'csv'\n);\n\n", o);
 }
 
-/* The window: a table function call, or a legacy group window's
- * function (fn "SESSION", "HOP"). */
+/* The window table function over table: TUMBLE, HOP or CUMULATE. */
 static void
 tvf(struct ex *x, FILE *o, const char *table)
 {
 	const struct config *c = x->c;
 
 	fprintf(o, "TABLE(\n  %s(TABLE ", c->wkind == WK_TUMBLE ? "TUMBLE" :
-	    "HOP");
+	    c->wkind == WK_CUMULATE ? "CUMULATE" : "HOP");
 	ident(o, table);
 	fputs(", DESCRIPTOR(", o);
 	ident(o, x->tcol);
 	fputs("), ", o);
-	if (c->wkind == WK_SLIDE) {
+	if (c->wkind != WK_TUMBLE) {	/* HOP: slide; CUMULATE: step */
 		interval(o, c->step);
 		fputs(", ", o);
 	}
 	interval(o, c->size);
-	if (c->offset != 0) {
+	if (x->offset != 0) {
 		fputs(", ", o);
-		interval(o, c->offset);
+		interval(o, x->offset);
 	}
 	fputs("))", o);
 }
 
+/* A legacy group window's function (fn "SESSION", "HOP"), or with sfx
+ * its bound ("_START", "_END"). */
 static void
-group_window(struct ex *x, FILE *o, const char *fn)
+group_window(struct ex *x, FILE *o, const char *fn, const char *sfx)
 {
 	const struct config *c = x->c;
 
-	fprintf(o, "%s(", fn);
+	fprintf(o, "%s%s(", fn, sfx);
 	ident(o, x->tcol);
 	fputs(", ", o);
 	if (c->wkind == WK_SLIDE) {
@@ -754,8 +803,8 @@ group_window(struct ex *x, FILE *o, const char *fn)
 	fputc(')', o);
 }
 
-/* The keys as select items ("`user`", "`f2` AS `key1`"), or as the
- * GROUP BY list (as_out 0). */
+/* The keys as select items ("`user`", "`f2` AS `key1`"; as_out 1), as
+ * the GROUP BY list (as_out 0), or by their output names (as_out 2). */
 static void
 keys(struct ex *x, FILE *o, const char *lead, int as_out, const char *pfx)
 {
@@ -785,61 +834,78 @@ plain_aggs(struct ex *x, FILE *o, const char *lead)
 {
 	const struct config *c = x->c;
 	char *name;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < c->naggs; i++) {
 		if (is_by(&c->aggs[i]))
 			continue;
-		fputs(lead, o);
-		if (agg_expr(x, o, &c->aggs[i]) != 0)
-			return no_counterpart("--%s", c->aggs[i].op->option);
-		fputs(" AS ", o);
-		ident(o, name = agg_name(&c->aggs[i]));
-		free(name);
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			fputs(lead, o);
+			if (agg_expr(x, o, &c->aggs[i], j) != 0)
+				return no_counterpart("--%s",
+				    c->aggs[i].op->option);
+			fputs(" AS ", o);
+			ident(o, name = agg_name(&c->aggs[i], j));
+			free(name);
+		}
 	}
 	return 0;
 }
 
-static int
-insert_simple(struct ex *x, FILE *o)
+/* The window's bounds as select items. */
+static void
+bounds(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
 	const char *fn = c->wkind == WK_SESSION ? "SESSION" : "HOP";
 
-	fputs("INSERT INTO `sink`\nSELECT\n", o);
-	if (x->legacy) {
-		fprintf(o, "  %s_START(", fn);
+	if (c->wkind == WK_GLOBAL) {
+		/* a key's earliest and latest time; TIMESTAMP as the
+		   window table functions' bounds are */
+		fputs("  CAST(MIN(", o);
 		ident(o, x->tcol);
-		fputs(", ", o);
-		if (c->wkind == WK_SLIDE) {
-			interval(o, c->step);
-			fputs(", ", o);
-		}
-		interval(o, c->size);
-		fprintf(o, ") AS `window_start`,\n  %s_END(", fn);
+		fputs(") AS TIMESTAMP(3)) AS `window_start`,\n  CAST(MAX(", o);
 		ident(o, x->tcol);
-		fputs(", ", o);
-		if (c->wkind == WK_SLIDE) {
-			interval(o, c->step);
-			fputs(", ", o);
-		}
-		interval(o, c->size);
-		fputs(") AS `window_end`", o);
+		fputs(") AS TIMESTAMP(3)) AS `window_end`", o);
+	} else if (x->legacy) {
+		fputs("  ", o);
+		group_window(x, o, fn, "_START");
+		fputs(" AS `window_start`,\n  ", o);
+		group_window(x, o, fn, "_END");
+		fputs(" AS `window_end`", o);
 	} else
 		fputs("  window_start,\n  window_end", o);
+}
+
+/* The query of the plain aggregates, grouped by window and keys. */
+static int
+query_simple(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+
+	fputs("SELECT\n", o);
+	bounds(x, o);
 	keys(x, o, ",\n  ", 1, "");
 	if (plain_aggs(x, o, ",\n  ") != 0)
 		return 2;
+	if (c->wkind == WK_GLOBAL) {
+		fputs("\nFROM `source`", o);
+		for (size_t i = 0; i < c->nkeys; i++) {
+			fputs(i == 0 ? "\nGROUP BY " : ", ", o);
+			ident(o, col(x, &c->keys[i]));
+		}
+		return 0;
+	}
 	if (x->legacy) {
 		fputs("\nFROM `source`\nGROUP BY ", o);
-		group_window(x, o, fn);
+		group_window(x, o, c->wkind == WK_SESSION ? "SESSION" : "HOP",
+		    "");
 	} else {
 		fputs("\nFROM ", o);
 		tvf(x, o, "source");
 		fputs("\nGROUP BY window_start, window_end", o);
 	}
 	keys(x, o, ", ", 0, "");
-	fputs(";\n", o);
 	return 0;
 }
 
@@ -867,26 +933,36 @@ whole_record(struct ex *x, FILE *o)
 	fputc(')', o);
 }
 
+/* The view of the windowed records that min-by and max-by read. */
+static void
+windowed_view(struct ex *x, FILE *o)
+{
+	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
+	tvf(x, o, "source");
+	fputs(";\n\n", o);
+}
+
+/* The query of the plain aggregates joined to a Top-1 per min-by and
+ * max-by. */
 static int
-insert_join(struct ex *x, FILE *o)
+query_join(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
 	const struct aggspec *a;
 	char *name, alias[32];
-	size_t i, nb = 0;
+	size_t i, j, nb = 0;
 
-	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
-	tvf(x, o, "source");
-	fputs(";\n\nINSERT INTO `sink`\nSELECT\n  a.window_start,\n"
-	    "  a.window_end", o);
+	fputs("SELECT\n  a.window_start,\n  a.window_end", o);
 	keys(x, o, ",\n  ", 2, "a.");
 	for (i = 0; i < c->naggs; i++) {
 		a = &c->aggs[i];
 		if (is_by(a))
 			snprintf(alias, sizeof(alias), "b%zu.", ++nb);
-		fprintf(o, ",\n  %s", is_by(a) ? alias : "a.");
-		ident(o, name = agg_name(a));
-		free(name);
+		for (j = 0; j < agg_ncols(a); j++) {
+			fprintf(o, ",\n  %s", is_by(a) ? alias : "a.");
+			ident(o, name = agg_name(a, j));
+			free(name);
+		}
 	}
 	fputs("\nFROM (\n  SELECT\n    window_start,\n    window_end", o);
 	keys(x, o, ",\n    ", 1, "");
@@ -900,7 +976,7 @@ insert_join(struct ex *x, FILE *o)
 		if (!is_by(a))
 			continue;
 		nb++;
-		name = agg_name(a);
+		name = agg_name(a, 0);
 		fputs("\nLEFT JOIN (\n  SELECT window_start, window_end", o);
 		keys(x, o, ", ", 2, "");
 		fputs(", ", o);
@@ -939,7 +1015,90 @@ insert_join(struct ex *x, FILE *o)
 		}
 		free(name);
 	}
-	fputs(";\n", o);
+	return 0;
+}
+
+/* The --top-by column's name (malloc'd): the named one, else the first
+ * aggregate's first; NULL when none has the name. */
+static char *
+top_col(struct ex *x)
+{
+	const struct config *c = x->c;
+	char *name;
+	size_t i, j;
+
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			name = agg_name(&c->aggs[i], j);
+			if (c->top_by == NULL || strcmp(name, c->top_by) == 0)
+				return name;
+			free(name);
+		}
+	return NULL;
+}
+
+/* The INSERT: the query, or with --top the window Top-N over it (ties
+ * to the smaller key, as fwin's). */
+static int
+insert(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	char *name, *top = NULL, *body = NULL, *p, *e;
+	size_t i, j, len = 0;
+	FILE *b;
+	int rc;
+
+	if (c->top_n > 0 && (top = top_col(x)) == NULL) {
+		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
+		return 2;
+	}
+	if (x->byjoin)
+		windowed_view(x, o);
+	if ((b = open_memstream(&body, &len)) == NULL)
+		fwin_oom();
+	rc = x->byjoin ? query_join(x, b) : query_simple(x, b);
+	if (fclose(b) != 0 || body == NULL)
+		fwin_oom();
+	if (rc != 0) {
+		free(body);
+		free(top);
+		return rc;
+	}
+	fputs("INSERT INTO `sink`\n", o);
+	if (top == NULL) {
+		fprintf(o, "%s;\n", body);
+		free(body);
+		return 0;
+	}
+	fputs("SELECT\n  window_start,\n  window_end", o);
+	keys(x, o, ",\n  ", 2, "");
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			fputs(",\n  ", o);
+			ident(o, name = agg_name(&c->aggs[i], j));
+			free(name);
+		}
+	fputs("\nFROM (\n  SELECT *,\n    ROW_NUMBER() OVER (", o);
+	if (c->wkind != WK_GLOBAL)
+		fputs("PARTITION BY window_start, window_end\n      ", o);
+	fputs("ORDER BY ", o);
+	ident(o, top);
+	fprintf(o, " %s NULLS LAST", c->top_asc ? "ASC" : "DESC");
+	for (i = 0; i < c->nkeys; i++) {
+		fputs(", ", o);
+		ident(o, name = key_name(x, i));
+		fputs(" ASC", o);
+		free(name);
+	}
+	fputs(") AS `rownum`\n  FROM (\n", o);
+	for (p = body; *p != '\0'; p = e + (*e != '\0')) {
+		e = p + strcspn(p, "\n");
+		fprintf(o, "    %.*s\n", (int)(e - p), p);
+	}
+	fprintf(o, "  )\n)\nWHERE `rownum` <= %llu;\n",
+	    (unsigned long long)c->top_n);
+	free(body);
+	free(top);
 	return 0;
 }
 
@@ -978,18 +1137,29 @@ explain_flink_sql(struct config *c, FILE *out)
 	default:
 		break;
 	}
+	if ((c->wkind == WK_TUMBLE || c->wkind == WK_SLIDE ||
+	    c->wkind == WK_CUMULATE) && (c->usize.kind == CAL_MONTH ||
+	    c->ustep.kind == CAL_MONTH))
+		return no_counterpart("a window of months, quarters or years "
+		    "(mo, q, y)");
 	if (c->size % MS != 0 || c->step % MS != 0 || c->offset % MS != 0)
 		return no_counterpart("a window size, step or offset finer "
 		    "than a millisecond");
+	if (c->wkind == WK_CUMULATE && c->size % c->step != 0)
+		return no_counterpart("--cumulate whose step does not divide "
+		    "its size");
 	for (i = 0; i < c->naggs; i++) {
 		if (!agg_known(&c->aggs[i]))
 			return no_counterpart("--%s", c->aggs[i].op->option);
 		if (is_by(&c->aggs[i]))
 			x.byjoin = 1;
 	}
+	/* weeks start on Monday 1969-12-29, 3 days before the epoch */
+	x.offset = c->offset - (c->usize.kind == CAL_WEEK ||
+	    c->ustep.kind == CAL_WEEK ? 3 * 86400 * 1000 * MS : 0);
 	x.legacy = c->wkind == WK_SESSION ||
 	    (c->wkind == WK_SLIDE && c->size % c->step != 0);
-	if (x.legacy && c->offset != 0)
+	if (x.legacy && x.offset != 0)
 		return no_counterpart("--offset with a legacy group window "
 		    "(--session, or --slide whose step does not divide its "
 		    "size)");
@@ -997,6 +1167,11 @@ explain_flink_sql(struct config *c, FILE *out)
 		return no_counterpart("--min-by or --max-by with a legacy group "
 		    "window (--session, or --slide whose step does not divide "
 		    "its size)");
+	if (c->wkind == WK_GLOBAL && x.byjoin)
+		return no_counterpart("--min-by or --max-by with --global");
+	if (c->fmt == IF_JSON && x.byjoin && by_whole(c))
+		return no_counterpart("--min-by or --max-by without OUT (the "
+		    "whole record) with --json");
 	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
 	if ((status = read_input(&x)) != 0) {
 		ex_free(&x);
@@ -1061,7 +1236,7 @@ explain_flink_sql(struct config *c, FILE *out)
 	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n\n", o);
 	source_table(&x, o);
 	sink_table(&x, o);
-	status = x.byjoin ? insert_join(&x, o) : insert_simple(&x, o);
+	status = insert(&x, o);
 	if (fclose(o) != 0 || script == NULL)
 		fwin_oom();
 	if (status == 0)
