@@ -163,7 +163,7 @@ key_name(const struct ex *x, size_t i)
 {
 	char *s;
 
-	if (x->c->header)
+	if (x->c->header || x->c->fmt == IF_JSON)
 		return xstrdup(x->c->keys[i].name);
 	if (asprintf(&s, "key%zu", i + 1) < 0)
 		fwin_oom();
@@ -356,7 +356,30 @@ java_pattern(const char *s, char *bad)
 	return text;
 }
 
-/* The event time column's expression (the format is known by now). */
+/* The -t field, or with -t F1,F2 their text joined by a space (NULL
+ * when one is missing, a bad record as fwin has it). */
+static void
+time_field(const struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	size_t i;
+
+	if (c->ntime_more == 0) {
+		ident(o, col(x, &c->time));
+		return;
+	}
+	fputs("CONCAT(", o);
+	ident(o, col(x, &c->time));
+	for (i = 0; i < c->ntime_more; i++) {
+		fputs(", ' ', ", o);
+		ident(o, col(x, &c->time_more[i]));
+	}
+	fputc(')', o);
+}
+
+/* The event time column's expression (the format is known by now): a
+ * TIMESTAMP_LTZ, or for text times a TIMESTAMP, read as UTC, or with
+ * --tz a TIMESTAMP_LTZ of the session time zone. */
 static void
 time_expr(const struct ex *x, FILE *o)
 {
@@ -373,28 +396,33 @@ time_expr(const struct ex *x, FILE *o)
 	case TF_US:
 	case TF_NS:
 		fputs("TO_TIMESTAMP_LTZ(CAST(", o);
-		ident(o, col(x, &c->time));
+		time_field(x, o);
 		fprintf(o, " AS BIGINT)%s, %d)",
 		    x->tfmt == TF_US ? " / 1000" :
 		    x->tfmt == TF_NS ? " / 1000000" : "",
 		    x->tfmt == TF_S ? 0 : 3);
 		return;
-	case TF_STRPTIME:
+	default:
+		break;
+	}
+	if (!c->zone.utc)
+		fputs("CAST(", o);
+	if (x->tfmt == TF_STRPTIME) {
 		if ((java = java_pattern(c->strp, &bad)) == NULL)
 			fwin_oom();	/* checked before */
 		fputs("TO_TIMESTAMP(", o);
-		ident(o, col(x, &c->time));
+		time_field(x, o);
 		fputs(", ", o);
 		literal(o, java);
 		fputc(')', o);
 		free(java);
-		return;
-	default:	/* TF_ISO */
+	} else {	/* TF_ISO */
 		fputs("TO_TIMESTAMP(REPLACE(REPLACE(", o);
-		ident(o, col(x, &c->time));
+		time_field(x, o);
 		fputs(", 'T', ' '), 'Z', ''))", o);
-		return;
 	}
+	if (!c->zone.utc)
+		fputs(" AS TIMESTAMP_LTZ(3))", o);
 }
 
 /* --- the input: column names and the time format --- */
@@ -412,6 +440,36 @@ add_col(struct ex *x, const char *p, size_t n)
 		x->cols[x->ncols][n] = '\0';
 	}
 	x->ncols++;
+}
+
+/* The time format a record's time tells (-t F1,F2: the fields joined by
+ * a space, as a run joins them), or TF_AUTO. */
+static enum tfmt
+detect(const struct config *c, const struct record *rec)
+{
+	char buf[256];
+	size_t i, n;
+	const struct field *f;
+
+	if (c->time.idx >= rec->nf)
+		return TF_AUTO;
+	f = &rec->f[c->time.idx];
+	if (c->ntime_more == 0)
+		return tf_detect(f->p, f->n);
+	if ((n = f->n) >= sizeof(buf))
+		return TF_AUTO;
+	memcpy(buf, f->p, n);
+	for (i = 0; i < c->ntime_more; i++) {
+		if (c->time_more[i].idx >= rec->nf)
+			return TF_AUTO;
+		f = &rec->f[c->time_more[i].idx];
+		if (n + 1 + f->n >= sizeof(buf))
+			return TF_AUTO;
+		buf[n++] = ' ';
+		memcpy(buf + n, f->p, f->n);
+		n += f->n;
+	}
+	return tf_detect(buf, n);
 }
 
 /* Reads what the script needs of the input: the header (-H), and with
@@ -438,7 +496,8 @@ read_input(struct ex *x)
 			return 2;
 		m = config_maxfield(c);
 		for (i = 0; i < m; i++)
-			add_col(x, NULL, 0);
+			add_col(x, c->fmt == IF_JSON ? c->paths[i] : NULL,
+			    c->fmt == IF_JSON ? strlen(c->paths[i]) : 0);
 		return 0;
 	}
 	in = input_open(c->files, c->nfiles, &io);
@@ -458,14 +517,16 @@ read_input(struct ex *x)
 		return 2;
 	}
 	m = config_maxfield(c);
+	if (c->fmt == IF_JSON)
+		input_set_paths(in, c->paths, c->npaths);
 	while (x->ncols < m)
-		add_col(x, NULL, 0);
+		add_col(x, c->fmt == IF_JSON ? c->paths[x->ncols] : NULL,
+		    c->fmt == IF_JSON ? strlen(c->paths[x->ncols]) : 0);
 	if (c->has_time && c->time_fmt == TF_AUTO) {
 		input_set_maxfields(in, m);
 		while ((rc = input_next(in, &rec)) == INPUT_RECORD)
-			if (rec.bad == NULL && c->time.idx < rec.nf &&
-			    (x->tfmt = tf_detect(rec.f[c->time.idx].p,
-			    rec.f[c->time.idx].n)) != TF_AUTO)
+			if (rec.bad == NULL &&
+			    (x->tfmt = detect(c, &rec)) != TF_AUTO)
 				break;
 		if (rc < 0)
 			status = 1;
@@ -499,6 +560,106 @@ by_whole(const struct config *c)
 		if (is_by(&c->aggs[i]) && !c->aggs[i].has_out)
 			return 1;
 	return 0;
+}
+
+/* What differs in this pipeline's windows and firing. */
+static void
+window_notes(struct ex *x)
+{
+	const struct config *c = x->c;
+	char d[TF_BUFSZ];
+	int cal = 0, fixed = 0;
+
+	if (c->wkind == WK_TUMBLE || c->wkind == WK_SLIDE ||
+	    c->wkind == WK_CUMULATE) {
+		cal = c->usize.kind != CAL_FIXED || c->ustep.kind != CAL_FIXED;
+		fixed = c->usize.kind == CAL_FIXED ||
+		    c->ustep.kind == CAL_FIXED;
+	}
+	if (!c->zone.utc)
+		note(x, 0, "--tz %s: it is the session time zone "
+		    "('table.local-time-zone')%s; Flink prints window bounds "
+		    "as TIMESTAMP(3) times of that zone, without an offset.",
+		    c->zone.name, x->tfmt == TF_ISO || x->tfmt == TF_STRPTIME ?
+		    "; times written without an offset are read in it (a "
+		    "TIMESTAMP cast to TIMESTAMP_LTZ)" : "");
+	if (cal)
+		note(x, 0, "Calendar days and weeks (d, w) are windows of "
+		    "INTERVAL days: Flink aligns windows over a TIMESTAMP_LTZ "
+		    "time to the epoch in the session time zone, so they "
+		    "start at local midnight as fwin's do%s; check the days "
+		    "that change the zone's offset (summer time), which fwin "
+		    "makes 23 and 25 hours long.", c->usize.kind == CAL_WEEK ||
+		    c->ustep.kind == CAL_WEEK ? "; weeks start on Monday by "
+		    "an offset of -3 days (1970-01-01 was a Thursday)" : "");
+	if (!c->zone.utc && fixed)
+		note(x, 0, "Fixed sizes: fwin counts them from the epoch in "
+		    "UTC, Flink from the epoch in the session time zone: the "
+		    "windows agree when the size divides the zone's offsets "
+		    "from UTC (whole hours, in a zone of whole hours).");
+	if (c->wkind == WK_GLOBAL)
+		note(x, 0, "--global: a GROUP BY of the keys, not a window: "
+		    "Flink emits an updated row for a key as its records "
+		    "arrive (an updating result: the print connector shows "
+		    "-U and +U rows), fwin one row per key at the end of "
+		    "input. Its bounds are the key's earliest and latest %s. "
+		    "Nearest to fwin: 'execution.runtime-mode' = 'batch' "
+		    "over the bounded file, which emits each key's row "
+		    "once%s.", c->has_time ? "event time" : "processing time "
+		    "(fwin's: the run's start and end, for every key)",
+		    c->output != NULL ? "; in streaming mode a filesystem "
+		    "sink takes no updates (use upsert-kafka, or jdbc with a "
+		    "PRIMARY KEY)" : "");
+	if (c->top_n > 0)
+		note(x, 0, "--top %llu: a window Top-N, ROW_NUMBER() over each "
+		    "window's rows%s, empty cells (NULL) last; ties go to the "
+		    "smaller key, compared as strings, as fwin's.",
+		    (unsigned long long)c->top_n, c->wkind == WK_GLOBAL ?
+		    " (with --global over the updating rows: Flink retracts "
+		    "and re-emits ranks as they change)" : "");
+	if (c->fill)
+		note(x, 0, "--fill: Flink emits no row for a window without "
+		    "records, where fwin prints 0 and empty cells. Nearest: a "
+		    "LEFT JOIN to this result from a table of every window and "
+		    "key.");
+	tf_format_duration(d, c->emit_every);
+	if (c->emit_every > 0 && c->wkind == WK_GLOBAL)
+		note(x, 0, "--emit-every %s: Flink's updating result already "
+		    "emits as records arrive; the final column is not "
+		    "written.", d);
+	else if (c->emit_every > 0)
+		note(x, 0, "--emit-every %s: window table functions emit final "
+		    "rows only; this script prints them, without the final "
+		    "column. Nearest for partial rows: a CUMULATE window with "
+		    "that step over each window, or on a legacy GROUP BY "
+		    "window the experimental 'table.exec.emit.early-fire."
+		    "enabled' = 'true' with 'table.exec.emit.early-fire.delay' "
+		    "= '%lld ms'.", d, (long long)(c->emit_every / MS));
+}
+
+/* What differs in this pipeline's aggregates. */
+static void
+agg_notes(struct ex *x)
+{
+	const struct config *c = x->c;
+
+	if (has_agg(c, "stddev") || has_agg(c, "var") ||
+	    has_agg(c, "stddev-pop") || has_agg(c, "var-pop"))
+		note(x, 0, "STDDEV_SAMP, VAR_SAMP, STDDEV_POP and VAR_POP "
+		    "compute in DOUBLE, as fwin does, by another method: "
+		    "results may differ in the last digits.");
+	if (has_agg(c, "median") || has_agg(c, "percentile") ||
+	    has_agg(c, "approx-percentile"))
+		note(x, 0, "Percentiles: PERCENTILE(f, P/100) is Flink 2.0's "
+		    "(Flink 1.x has none: a user-defined aggregate function "
+		    "is the nearest); it interpolates between the closest "
+		    "ranks as fwin does.%s", has_agg(c, "approx-percentile") ?
+		    " It is exact where fwin's --approx-percentile (a "
+		    "DDSketch) is within 1% of the value." : "");
+	if (has_agg(c, "approx-distinct"))
+		note(x, 0, "--approx-distinct: COUNT(DISTINCT f) is exact; "
+		    "Flink's APPROX_COUNT_DISTINCT, a HyperLogLog as fwin's, "
+		    "runs only with 'execution.runtime-mode' = 'batch'.");
 }
 
 static void
@@ -586,6 +747,15 @@ notes(struct ex *x)
 		    "empty field is NULL here and its cell stays empty.",
 		    by_whole(c) ? " the whole record is rebuilt from its "
 		    "columns (quotes are not);" : "");
+	window_notes(x);
+	agg_notes(x);
+	if (c->fmt == IF_JSON)
+		note(x, 0, "--json: the json format reads each path's value as a "
+		    "STRING (a number as its text), nested objects as ROW "
+		    "types and a nested path as a computed column; a line that "
+		    "is not a JSON object fails the job (fwin skips and "
+		    "reports it), or with 'json.ignore-parse-errors' = 'true' "
+		    "is skipped without a word.");
 	if (c->wkind == WK_SESSION)
 		note(x, 0, "Sessions are a legacy GROUP BY SESSION window; Flink "
 		    "1.19+ also has the window table function: TABLE(SESSION("
@@ -606,7 +776,7 @@ notes(struct ex *x)
 		note(x, 0, "-H: Flink's csv format has no header option: remove "
 		    "the header line before Flink reads the file (tail -n +2), "
 		    "and no header row is written.");
-	if (!c->header)
+	if (!c->header && c->fmt != IF_JSON)
 		note(x, 0, "Columns: without -H they are named f1 to f%zu, the "
 		    "last one the pipeline uses; Flink's csv format maps "
 		    "columns by position, so declare the input's later "
@@ -664,6 +834,128 @@ file_url(FILE *o, const char *path)
 	free(url);
 }
 
+/* --json: a path that is also another's object ("a" and "a.b"), or
+ * NULL. */
+static const char *
+json_conflict(const struct config *c)
+{
+	size_t i, j, n;
+
+	for (i = 0; i < c->npaths; i++)
+		for (j = 0, n = strlen(c->paths[i]); j < c->npaths; j++)
+			if (strncmp(c->paths[j], c->paths[i], n) == 0 &&
+			    c->paths[j][n] == '.')
+				return c->paths[i];
+	return NULL;
+}
+
+/* Whether the segment p[0..n) of a path is new among the paths before
+ * path k that start with the same prefix of length pre. */
+static int
+json_first(const struct config *c, size_t k, size_t pre, const char *p,
+    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		if (strncmp(c->paths[i], c->paths[k], pre) == 0 &&
+		    strncmp(c->paths[i] + pre, p, n) == 0 &&
+		    (c->paths[i][pre + n] == '.' ||
+		    c->paths[i][pre + n] == '\0'))
+			return 0;
+	return 1;
+}
+
+/* The type of the member that the paths' prefix pre[0..len) names:
+ * STRING for a value, ROW<...> of its members for an object. */
+static void
+json_type(const struct ex *x, FILE *o, const char *pre, size_t len)
+{
+	const struct config *c = x->c;
+	const char *p;
+	size_t k, n;
+	int first = 1;
+	char *seg;
+
+	for (k = 0; k < c->npaths; k++)
+		if (strncmp(c->paths[k], pre, len) == 0 &&
+		    c->paths[k][len] == '\0') {
+			fputs("STRING", o);
+			return;
+		}
+	fputs("ROW<", o);
+	for (k = 0; k < c->npaths; k++) {
+		if (strncmp(c->paths[k], pre, len) != 0 ||
+		    c->paths[k][len] != '.')
+			continue;
+		p = c->paths[k] + len + 1;
+		n = strcspn(p, ".");
+		if (!json_first(c, k, len + 1, p, n))
+			continue;
+		fputs(first ? "" : ", ", o);
+		first = 0;
+		seg = xstrndup(p, n);
+		ident(o, seg);
+		free(seg);
+		fputc(' ', o);
+		json_type(x, o, c->paths[k], (size_t)(p + n - c->paths[k]));
+	}
+	fputc('>', o);
+}
+
+/* --json: the top-level members the paths name, objects as ROW types,
+ * and a computed column per nested path ("`a.b` AS `a`.`b`"). */
+static void
+json_columns(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	const char *p;
+	size_t k, n;
+	char *seg;
+
+	for (k = 0; k < c->npaths; k++) {
+		n = strcspn(c->paths[k], ".");
+		if (!json_first(c, k, 0, c->paths[k], n))
+			continue;
+		seg = xstrndup(c->paths[k], n);
+		fputs("  ", o);
+		ident(o, seg);
+		free(seg);
+		fputc(' ', o);
+		json_type(x, o, c->paths[k], n);
+		fputs(",\n", o);
+	}
+	for (k = 0; k < c->npaths; k++) {
+		if (strchr(c->paths[k], '.') == NULL)
+			continue;
+		fputs("  ", o);
+		ident(o, c->paths[k]);
+		fputs(" AS ", o);
+		for (p = c->paths[k]; ; p += n + 1) {
+			n = strcspn(p, ".");
+			seg = xstrndup(p, n);
+			ident(o, seg);
+			free(seg);
+			if (p[n] == '\0')
+				break;
+			fputc('.', o);
+		}
+		fputs(",\n", o);
+	}
+}
+
+/* The commented alternative of a Kafka topic, and the table's end. */
+static void
+kafka_comment(FILE *o, const char *format)
+{
+	fprintf(o, "  -- or a Kafka topic instead of the file:\n"
+	    "  -- 'connector' = 'kafka',\n"
+	    "  -- 'topic' = 'input',\n"
+	    "  -- 'properties.bootstrap.servers' = 'localhost:9092',\n"
+	    "  -- 'scan.startup.mode' = 'earliest-offset',\n"
+	    "  -- 'format' = '%s'\n);\n\n", format);
+}
+
 static void
 source_table(struct ex *x, FILE *o)
 {
@@ -673,11 +965,14 @@ source_table(struct ex *x, FILE *o)
 	size_t i;
 
 	fputs("CREATE TABLE `source` (\n", o);
-	for (i = 0; i < x->ncols; i++) {
-		fputs("  ", o);
-		ident(o, x->cols[i]);
-		fputs(" STRING,\n", o);
-	}
+	if (c->fmt == IF_JSON)
+		json_columns(x, o);
+	else
+		for (i = 0; i < x->ncols; i++) {
+			fputs("  ", o);
+			ident(o, x->cols[i]);
+			fputs(" STRING,\n", o);
+		}
 	fputs("  ", o);
 	ident(o, x->tcol);
 	fputs(" AS ", o);
@@ -693,6 +988,11 @@ source_table(struct ex *x, FILE *o)
 	fputs("\n) WITH (\n  'connector' = 'filesystem',\n  'path' = ", o);
 	file_url(o, c->nfiles == 0 || strcmp(c->files[0], "-") == 0 ? NULL :
 	    c->files[0]);
+	if (c->fmt == IF_JSON) {
+		fputs(",\n  'format' = 'json'\n", o);
+		kafka_comment(o, "json");
+		return;
+	}
 	fputs(",\n  'format' = 'csv',\n", o);
 	if (c->fmt == IF_TSV)
 		fmt_delim = "\\t";
@@ -713,12 +1013,7 @@ source_table(struct ex *x, FILE *o)
 	if (c->fmt != IF_CSV)
 		fputs("  'csv.disable-quote-character' = 'true',\n", o);
 	fputs("  'csv.null-literal' = ''\n", o);
-	fputs("  -- or a Kafka topic instead of the file:\n"
-	    "  -- 'connector' = 'kafka',\n"
-	    "  -- 'topic' = 'input',\n"
-	    "  -- 'properties.bootstrap.servers' = 'localhost:9092',\n"
-	    "  -- 'scan.startup.mode' = 'earliest-offset',\n"
-	    "  -- 'format' = 'csv'\n);\n\n", o);
+	kafka_comment(o, "csv");
 }
 
 static void
@@ -1172,8 +1467,15 @@ explain_flink_sql(struct config *c, FILE *out)
 	if (c->fmt == IF_JSON && x.byjoin && by_whole(c))
 		return no_counterpart("--min-by or --max-by without OUT (the "
 		    "whole record) with --json");
-	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
+	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
 	if ((status = read_input(&x)) != 0) {
+		ex_free(&x);
+		return status;
+	}
+	if (c->fmt == IF_JSON && json_conflict(c) != NULL) {
+		status = no_counterpart("--json: the path '%s' as a value and "
+		    "as an object", json_conflict(c));
 		ex_free(&x);
 		return status;
 	}
@@ -1233,7 +1535,10 @@ explain_flink_sql(struct config *c, FILE *out)
 		fputs("-- For this pipeline:\n", o);
 		fputs(x.notebuf[1], o);
 	}
-	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n\n", o);
+	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n"
+	    "SET 'table.local-time-zone' = ", o);
+	literal(o, c->zone.name);
+	fputs(";\n\n", o);
 	source_table(&x, o);
 	sink_table(&x, o);
 	status = insert(&x, o);

@@ -123,6 +123,7 @@ expect() {
 --   written.
 
 SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'UTC';
 
 CREATE TABLE `source` (
   `ts` STRING,
@@ -249,6 +250,7 @@ SQL
 --   space; squeeze them first (tr -s ' \t' ' ').
 
 SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'UTC';
 
 CREATE TABLE `source` (
   `f1` STRING,
@@ -364,6 +366,7 @@ SQL
 --   input's later columns after them.
 
 SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'UTC';
 
 CREATE TABLE `source` (
   `f1` STRING,
