@@ -573,8 +573,8 @@ window_notes(struct ex *x)
 	if (c->wkind == WK_TUMBLE || c->wkind == WK_SLIDE ||
 	    c->wkind == WK_CUMULATE) {
 		cal = c->usize.kind != CAL_FIXED || c->ustep.kind != CAL_FIXED;
-		fixed = c->usize.kind == CAL_FIXED ||
-		    c->ustep.kind == CAL_FIXED;
+		fixed = c->usize.kind == CAL_FIXED;	/* a step counts
+							   from the start */
 	}
 	if (!c->zone.utc)
 		note(x, 0, "--tz %s: it is the session time zone "
@@ -694,10 +694,12 @@ notes(struct ex *x)
 			    "fractions use TO_TIMESTAMP_LTZ(CAST(CAST(t AS "
 			    "DECIMAL(20, 3)) * 1000 AS BIGINT), 3).");
 		if (x->tfmt == TF_ISO)
-			note(x, 0, "ISO times are read as UTC ('T' and 'Z' "
+			note(x, 0, "ISO times are read as %s ('T' and 'Z' "
 			    "removed); a time with another offset needs "
-			    "TO_TIMESTAMP(t, pattern) with its offset, or "
-			    "'table.local-time-zone'.");
+			    "TO_TIMESTAMP(t, pattern) with its offset%s.",
+			    c->zone.utc ? "UTC" : "times of the session "
+			    "time zone, a 'Z' too", c->zone.utc ? ", or "
+			    "'table.local-time-zone'" : "");
 		if (x->tfmt == TF_STRPTIME)
 			note(x, 0, "The strptime format is translated to a Java "
 			    "DateTimeFormatter pattern; an offset it reads "
