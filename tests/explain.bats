@@ -648,6 +648,36 @@ SQL
 )"
 }
 
+@test "--global is a GROUP BY of the keys; weeks start on Monday; the new aggregates" {
+	printf '1700000000 a 2\n' > in
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 --global --count in
+	assert_success
+	assert_output --partial "$(cat <<'SQL'
+INSERT INTO `sink`
+SELECT
+  CAST(MIN(`event_time`) AS TIMESTAMP(3)) AS `window_start`,
+  CAST(MAX(`event_time`) AS TIMESTAMP(3)) AS `window_end`,
+  `f2` AS `key1`,
+  COUNT(*) AS `count`
+FROM `source`
+GROUP BY `f2`;
+SQL
+)"
+	assert_line "-- * --global: a GROUP BY of the keys, not a window: Flink emits an updated"
+	run fwin --explain flink-sql -t 1 --time-format s --tz Europe/Berlin --cumulate 2w,1d --offset 1h in
+	assert_success
+	assert_line "  CUMULATE(TABLE \`source\`, DESCRIPTOR(\`event_time\`), INTERVAL '1' DAY, INTERVAL '14' DAY, INTERVAL '-71' HOUR))"
+	assert_line "SET 'table.local-time-zone' = 'Europe/Berlin';"
+	run fwin --explain flink-sql -t 1 --time-format s --tumble 1m --stddev 3 --var-pop 3 \
+		--percentile 3:0.5,100 --approx-distinct 2 in
+	assert_success
+	assert_line "  STDDEV_SAMP(CAST(\`f3\` AS DOUBLE)) AS \`stddev_3\`,"
+	assert_line "  VAR_POP(CAST(\`f3\` AS DOUBLE)) AS \`var_pop_3\`,"
+	assert_line "  PERCENTILE(CAST(\`f3\` AS DOUBLE), 0.005) AS \`p0.5_3\`,"
+	assert_line "  PERCENTILE(CAST(\`f3\` AS DOUBLE), 1.00) AS \`p100_3\`,"
+	assert_line "  COUNT(DISTINCT \`f2\`) AS \`approx_distinct_2\`"
+}
+
 @test "the grammar check runs, and fails on a broken script" {
 	printf '1 a 2\n' > in
 	fwin --explain flink-sql -t 1 --time-format s -k 2 --tumble 1m --count \
