@@ -2,8 +2,8 @@
  * ONE MACHINE. The script is built from the pipeline's definition only
  * (and, when the definition needs them, the input's header and its first
  * time): one source table, one sink table, one INSERT. What Flink SQL does
- * not keep of fwin's semantics is said in the script's leading comment,
- * for this pipeline, with the nearest equivalent. */
+ * not keep of fwin's semantics is said in the script's leading comment
+ * (explain_notes.c), for this pipeline, with the nearest equivalent. */
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -13,26 +13,11 @@
 
 #include "agg.h"
 #include "explain.h"
+#include "explain_int.h"
 #include "input.h"
+#include "stats.h"
 #include "timefmt.h"
 #include "util.h"
-
-#define MS	1000000LL	/* nanoseconds */
-
-struct ex {
-	struct config *c;
-	char **cols;		/* the source table's columns, in order */
-	size_t ncols;
-	char *tcol;		/* the event (or processing) time column */
-	enum tfmt tfmt;
-	enum outfmt of;
-	int legacy;		/* a group window (GROUP BY SESSION / HOP) */
-	int byjoin;		/* min-by / max-by: a Top-N joined per window */
-	FILE *notes[2];		/* the leading comment's lists, being built:
-				   for every pipeline, for this one */
-	char *notebuf[2];
-	size_t notelen[2];
-};
 
 static int __attribute__((format(printf, 1, 2)))
 no_counterpart(const char *fmt, ...)
@@ -73,41 +58,6 @@ literal(FILE *o, const char *s)
 		fputc(*s, o);
 	}
 	fputc('\'', o);
-}
-
-/* One item of the leading comment: "-- * " and the text, wrapped; in
- * the list of what always differs (always), or of this pipeline's. */
-static void __attribute__((format(printf, 3, 4)))
-note(struct ex *x, int always, const char *fmt, ...)
-{
-	FILE *f = x->notes[!always];
-	char *text, *p, *w;
-	size_t col = 0, n;
-	va_list ap;
-
-	va_start(ap, fmt);
-	if (vasprintf(&text, fmt, ap) < 0)
-		fwin_oom();
-	va_end(ap);
-	fputs("-- *", f);
-	col = 4;
-	for (p = text; *p != '\0'; p = w) {
-		while (*p == ' ')
-			p++;
-		if (*p == '\0')
-			break;
-		for (w = p; *w != '\0' && *w != ' '; w++)
-			;
-		n = (size_t)(w - p);
-		if (col > 5 && col + 1 + n > 76) {
-			fputs("\n--  ", f);
-			col = 5;
-		}
-		fprintf(f, " %.*s", (int)n, p);
-		col += 1 + n;
-	}
-	fputc('\n', f);
-	free(text);
 }
 
 /*
@@ -160,41 +110,66 @@ key_name(const struct ex *x, size_t i)
 {
 	char *s;
 
-	if (x->c->header)
+	if (x->c->header || x->c->fmt == IF_JSON)
 		return xstrdup(x->c->keys[i].name);
 	if (asprintf(&s, "key%zu", i + 1) < 0)
 		fwin_oom();
 	return s;
 }
 
+/* The columns of an aggregate: one per percentile, else one. */
+static size_t
+agg_ncols(const struct aggspec *a)
+{
+	return a->op->flags & AGF_PCT ? a->npct : 1;
+}
+
+/* The j-th column's name, as the run's header has it. */
 static char *
-agg_name(const struct aggspec *a)
+agg_name(const struct aggspec *a, size_t j)
 {
 	char *s;
 
 	if (!(a->op->flags & AGF_FIELD))
 		return xstrdup(a->op->column);
-	if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
+	if (a->op->flags & AGF_PCT) {
+		if (asprintf(&s, "%s%s_%s", a->op->column, a->pct[j].name,
+		    a->f.name) < 0)
+			fwin_oom();
+	} else if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
 		fwin_oom();
 	return s;
 }
 
-static int
-is_by(const struct aggspec *a)
+/* P of a percentile's name ("p99.9", "median") as a fraction ("0.999"):
+ * the decimal point moved two places, so it stays exact. */
+static void
+pct_fraction(FILE *o, const char *name)
 {
-	return strcmp(a->op->option, "min-by") == 0 ||
-	    strcmp(a->op->option, "max-by") == 0;
+	const char *p = strcmp(name, "median") == 0 ? "50" : name + 1;
+	size_t n = strcspn(p, ".");
+	char ip[8] = "000";
+
+	if (n < sizeof(ip) - 1) {	/* P is at most 100 */
+		memcpy(ip + 3 - (n < 3 ? n : 3), p, n < 3 ? n : 3);
+		ip[3] = '\0';
+	}
+	fprintf(o, "%c.%c%c", ip[0], ip[1], ip[2]);
+	if (p[n] == '.')
+		fputs(p + n + 1, o);
 }
 
-/* Writes an aggregate's expression; returns -1 for one without a
+/* Writes the j-th column of an aggregate; returns -1 for one without a
  * counterpart. */
 static int
-agg_expr(const struct ex *x, FILE *o, const struct aggspec *a)
+agg_expr(const struct ex *x, FILE *o, const struct aggspec *a, size_t j)
 {
 	static const struct { const char *opt, *fn; int num; } t[] = {
 		{ "sum", "SUM", 1 }, { "avg", "AVG", 1 }, { "min", "MIN", 1 },
 		{ "max", "MAX", 1 }, { "first", "FIRST_VALUE", 0 },
-		{ "last", "LAST_VALUE", 0 },
+		{ "last", "LAST_VALUE", 0 }, { "stddev", "STDDEV_SAMP", 1 },
+		{ "var", "VAR_SAMP", 1 }, { "stddev-pop", "STDDEV_POP", 1 },
+		{ "var-pop", "VAR_POP", 1 },
 	};
 	size_t i;
 
@@ -202,9 +177,18 @@ agg_expr(const struct ex *x, FILE *o, const struct aggspec *a)
 		fputs("COUNT(*)", o);
 		return 0;
 	}
-	if (strcmp(a->op->option, "distinct") == 0) {
+	if (strcmp(a->op->option, "distinct") == 0 ||
+	    strcmp(a->op->option, "approx-distinct") == 0) {
 		fputs("COUNT(DISTINCT ", o);
 		ident(o, col(x, &a->f));
+		fputc(')', o);
+		return 0;
+	}
+	if (a->op->flags & AGF_PCT) {
+		fputs("PERCENTILE(CAST(", o);
+		ident(o, col(x, &a->f));
+		fputs(" AS DOUBLE), ", o);
+		pct_fraction(o, a->pct[j].name);
 		fputc(')', o);
 		return 0;
 	}
@@ -224,7 +208,9 @@ agg_known(const struct aggspec *a)
 {
 	static const char *const known[] = {
 		"count", "sum", "avg", "min", "max", "first", "last",
-		"distinct", "min-by", "max-by",
+		"distinct", "min-by", "max-by", "median", "percentile",
+		"approx-percentile", "stddev", "var", "stddev-pop", "var-pop",
+		"approx-distinct",
 	};
 	size_t i;
 
@@ -239,10 +225,11 @@ agg_type(const struct aggspec *a)
 {
 	const char *o = a->op->option;
 
-	if (strcmp(o, "count") == 0 || strcmp(o, "distinct") == 0)
+	if (strcmp(o, "count") == 0 || strcmp(o, "distinct") == 0 ||
+	    strcmp(o, "approx-distinct") == 0)
 		return "BIGINT";
 	if (a->op->flags & AGF_NUMBER)
-		return is_by(a) ? "STRING" : "DOUBLE";
+		return ex_is_by(a) ? "STRING" : "DOUBLE";
 	return "STRING";
 }
 
@@ -309,7 +296,30 @@ java_pattern(const char *s, char *bad)
 	return text;
 }
 
-/* The event time column's expression (the format is known by now). */
+/* The -t field, or with -t F1,F2 their text joined by a space (NULL
+ * when one is missing, a bad record as fwin has it). */
+static void
+time_field(const struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	size_t i;
+
+	if (c->ntime_more == 0) {
+		ident(o, col(x, &c->time));
+		return;
+	}
+	fputs("CONCAT(", o);
+	ident(o, col(x, &c->time));
+	for (i = 0; i < c->ntime_more; i++) {
+		fputs(", ' ', ", o);
+		ident(o, col(x, &c->time_more[i]));
+	}
+	fputc(')', o);
+}
+
+/* The event time column's expression (the format is known by now): a
+ * TIMESTAMP_LTZ, or for text times a TIMESTAMP, read as UTC, or with
+ * --tz a TIMESTAMP_LTZ of the session time zone. */
 static void
 time_expr(const struct ex *x, FILE *o)
 {
@@ -326,28 +336,33 @@ time_expr(const struct ex *x, FILE *o)
 	case TF_US:
 	case TF_NS:
 		fputs("TO_TIMESTAMP_LTZ(CAST(", o);
-		ident(o, col(x, &c->time));
+		time_field(x, o);
 		fprintf(o, " AS BIGINT)%s, %d)",
 		    x->tfmt == TF_US ? " / 1000" :
 		    x->tfmt == TF_NS ? " / 1000000" : "",
 		    x->tfmt == TF_S ? 0 : 3);
 		return;
-	case TF_STRPTIME:
+	default:
+		break;
+	}
+	if (!c->zone.utc)
+		fputs("CAST(", o);
+	if (x->tfmt == TF_STRPTIME) {
 		if ((java = java_pattern(c->strp, &bad)) == NULL)
 			fwin_oom();	/* checked before */
 		fputs("TO_TIMESTAMP(", o);
-		ident(o, col(x, &c->time));
+		time_field(x, o);
 		fputs(", ", o);
 		literal(o, java);
 		fputc(')', o);
 		free(java);
-		return;
-	default:	/* TF_ISO */
+	} else {	/* TF_ISO */
 		fputs("TO_TIMESTAMP(REPLACE(REPLACE(", o);
-		ident(o, col(x, &c->time));
+		time_field(x, o);
 		fputs(", 'T', ' '), 'Z', ''))", o);
-		return;
 	}
+	if (!c->zone.utc)
+		fputs(" AS TIMESTAMP_LTZ(3))", o);
 }
 
 /* --- the input: column names and the time format --- */
@@ -365,6 +380,36 @@ add_col(struct ex *x, const char *p, size_t n)
 		x->cols[x->ncols][n] = '\0';
 	}
 	x->ncols++;
+}
+
+/* The time format a record's time tells (-t F1,F2: the fields joined by
+ * a space, as a run joins them), or TF_AUTO. */
+static enum tfmt
+detect(const struct config *c, const struct record *rec)
+{
+	char buf[256];
+	size_t i, n;
+	const struct field *f;
+
+	if (c->time.idx >= rec->nf)
+		return TF_AUTO;
+	f = &rec->f[c->time.idx];
+	if (c->ntime_more == 0)
+		return tf_detect(f->p, f->n);
+	if ((n = f->n) >= sizeof(buf))
+		return TF_AUTO;
+	memcpy(buf, f->p, n);
+	for (i = 0; i < c->ntime_more; i++) {
+		if (c->time_more[i].idx >= rec->nf)
+			return TF_AUTO;
+		f = &rec->f[c->time_more[i].idx];
+		if (n + 1 + f->n >= sizeof(buf))
+			return TF_AUTO;
+		buf[n++] = ' ';
+		memcpy(buf + n, f->p, f->n);
+		n += f->n;
+	}
+	return tf_detect(buf, n);
 }
 
 /* Reads what the script needs of the input: the header (-H), and with
@@ -391,7 +436,8 @@ read_input(struct ex *x)
 			return 2;
 		m = config_maxfield(c);
 		for (i = 0; i < m; i++)
-			add_col(x, NULL, 0);
+			add_col(x, c->fmt == IF_JSON ? c->paths[i] : NULL,
+			    c->fmt == IF_JSON ? strlen(c->paths[i]) : 0);
 		return 0;
 	}
 	in = input_open(c->files, c->nfiles, &io);
@@ -411,14 +457,16 @@ read_input(struct ex *x)
 		return 2;
 	}
 	m = config_maxfield(c);
+	if (c->fmt == IF_JSON)
+		input_set_paths(in, c->paths, c->npaths);
 	while (x->ncols < m)
-		add_col(x, NULL, 0);
+		add_col(x, c->fmt == IF_JSON ? c->paths[x->ncols] : NULL,
+		    c->fmt == IF_JSON ? strlen(c->paths[x->ncols]) : 0);
 	if (c->has_time && c->time_fmt == TF_AUTO) {
 		input_set_maxfields(in, m);
 		while ((rc = input_next(in, &rec)) == INPUT_RECORD)
-			if (rec.bad == NULL && c->time.idx < rec.nf &&
-			    (x->tfmt = tf_detect(rec.f[c->time.idx].p,
-			    rec.f[c->time.idx].n)) != TF_AUTO)
+			if (rec.bad == NULL &&
+			    (x->tfmt = detect(c, &rec)) != TF_AUTO)
 				break;
 		if (rc < 0)
 			status = 1;
@@ -427,169 +475,6 @@ read_input(struct ex *x)
 		status = 1;
 	input_close(in);
 	return status;
-}
-
-/* --- the notes: what Flink SQL does not keep --- */
-
-static int
-has_agg(const struct config *c, const char *opt)
-{
-	size_t i;
-
-	for (i = 0; i < c->naggs; i++)
-		if (strcmp(c->aggs[i].op->option, opt) == 0)
-			return 1;
-	return 0;
-}
-
-/* Whether a min-by or max-by prints the whole record (no OUT). */
-static int
-by_whole(const struct config *c)
-{
-	size_t i;
-
-	for (i = 0; i < c->naggs; i++)
-		if (is_by(&c->aggs[i]) && !c->aggs[i].has_out)
-			return 1;
-	return 0;
-}
-
-static void
-notes(struct ex *x)
-{
-	const struct config *c = x->c;
-	char d[TF_BUFSZ];
-
-	if (c->has_time) {
-		note(x, 1, "Watermark: fwin advances it after every record; "
-		    "Flink emits it periodically (pipeline.auto-watermark-"
-		    "interval, 200 ms), so a record fwin drops as late may be "
-		    "on time in Flink. Nearest: 'scan.watermark.emit."
-		    "strategy' = 'on-event' (Flink 1.18+, sources that "
-		    "support it).");
-		note(x, 1, "Firing: Flink fires a window when the watermark "
-		    "reaches its end less 1 ms, fwin when it reaches its end; "
-		    "the watermark's delay is therefore -l plus 1 ms, which "
-		    "keeps fwin's rule for times in whole milliseconds.");
-		note(x, 1, "Late records: Flink drops them without a word (the "
-		    "numLateRecordsDropped metric); fwin counts them at "
-		    "exit%s.", c->late_file != NULL ?
-		    " and writes them to --late-file; Flink SQL has no "
-		    "counterpart of the late file (the DataStream API's "
-		    "sideOutputLateData is the nearest)" : "");
-		note(x, 1, "Time precision: Flink's event time is in "
-		    "milliseconds; fwin keeps the input's unit%s.",
-		    x->tfmt == TF_US || x->tfmt == TF_NS ?
-		    " (this input's times are truncated to milliseconds)" : "");
-		if (x->tfmt == TF_S)
-			note(x, 0, "Epoch seconds are read as whole seconds; for "
-			    "fractions use TO_TIMESTAMP_LTZ(CAST(CAST(t AS "
-			    "DECIMAL(20, 3)) * 1000 AS BIGINT), 3).");
-		if (x->tfmt == TF_ISO)
-			note(x, 0, "ISO times are read as UTC ('T' and 'Z' "
-			    "removed); a time with another offset needs "
-			    "TO_TIMESTAMP(t, pattern) with its offset, or "
-			    "'table.local-time-zone'.");
-		if (x->tfmt == TF_STRPTIME)
-			note(x, 0, "The strptime format is translated to a Java "
-			    "DateTimeFormatter pattern; an offset it reads "
-			    "(%%z) is not applied: times are UTC.");
-		note(x, 1, "Stream and batch: this is a streaming job, as fwin "
-		    "runs the pipeline (late records dropped); with "
-		    "'execution.runtime-mode' = 'batch' Flink sorts a bounded "
-		    "input by time and drops no record as late.");
-	} else {
-		note(x, 0, "Processing time: windows follow the wall clock of "
-		    "each Flink task%s.", c->lateness > 0 ?
-		    "; fwin's -l with processing time (the clock less -l) "
-		    "has no counterpart: windows fire at their end" : "");
-	}
-	if (c->allowed > 0) {
-		snprintf(d, sizeof(d), "%lld ms",
-		    (long long)((c->allowed + MS - 1) / MS));
-		note(x, 0, "Allowed lateness (--allowed-lateness) and re-firing "
-		    "a window with each late record: window table functions "
-		    "have neither. Nearest: a larger watermark delay, or the "
-		    "experimental 'table.exec.emit.allow-lateness' = '%s' with "
-		    "'table.exec.emit.late-fire.enabled' = 'true' on a legacy "
-		    "GROUP BY window.", d);
-	}
-	if (c->idle_timeout > 0)
-		note(x, 0, "Idle firing (--idle-timeout): fwin moves the "
-		    "watermark with the wall clock once input is idle; Flink "
-		    "does not. 'table.exec.source.idle-timeout' only lets "
-		    "other source splits' watermarks proceed; nothing fires "
-		    "until records arrive.");
-	if (has_agg(c, "sum") || has_agg(c, "avg"))
-		note(x, 0, "Sums: fwin sums decimals exactly (SQL's DECIMAL) and "
-		    "prints them without trailing zeros; here they are DOUBLE. "
-		    "Nearest: CAST(f AS DECIMAL(38, S)) with S the data's "
-		    "decimals (printed with S of them).");
-	if (has_agg(c, "min") || has_agg(c, "max"))
-		note(x, 0, "min and max: fwin prints the value as the input "
-		    "wrote it; here it is the DOUBLE (2.50 prints 2.5).");
-	if (has_agg(c, "first") || has_agg(c, "last"))
-		note(x, 0, "FIRST_VALUE and LAST_VALUE follow the order in which "
-		    "records reach the aggregate: the input's order only with "
-		    "parallelism 1 (SET 'parallelism.default' = '1').");
-	if (x->byjoin)
-		note(x, 0, "min-by and max-by: the window's Top-1 by ROW_NUMBER(), "
-		    "joined to the window's row; ties go to the earlier event "
-		    "time (fwin: the first record to arrive);%s a key with an "
-		    "empty field is NULL here and its cell stays empty.",
-		    by_whole(c) ? " the whole record is rebuilt from its "
-		    "columns (quotes are not);" : "");
-	if (c->wkind == WK_SESSION)
-		note(x, 0, "Sessions are a legacy GROUP BY SESSION window; Flink "
-		    "1.19+ also has the window table function: TABLE(SESSION("
-		    "TABLE source PARTITION BY keys, DESCRIPTOR(time), gap)).");
-	if (c->wkind == WK_SLIDE && x->legacy)
-		note(x, 0, "The step does not divide the size: HOP as a window "
-		    "table function needs it to, so this is a legacy GROUP BY "
-		    "HOP window.");
-	if (c->checkpoint != NULL || c->flush == 0)
-		note(x, 0, "Cron replay of a growing file (--checkpoint, --state): "
-		    "fwin resumes from the bytes an earlier run consumed and "
-		    "keeps open windows unfired. Nearest: one long-running job "
-		    "with checkpoints over a Kafka topic, or "
-		    "'source.monitor-interval' for new files in a directory "
-		    "(a file that grows is not re-read); stop it with a "
-		    "savepoint and restore from it.");
-	if (c->header)
-		note(x, 0, "-H: Flink's csv format has no header option: remove "
-		    "the header line before Flink reads the file (tail -n +2), "
-		    "and no header row is written.");
-	if (!c->header)
-		note(x, 0, "Columns: without -H they are named f1 to f%zu, the "
-		    "last one the pipeline uses; Flink's csv format maps "
-		    "columns by position, so declare the input's later "
-		    "columns after them.", x->ncols);
-	if (c->fmt == IF_LINES && c->delim < 0)
-		note(x, 0, "Fields split on runs of blanks: Flink's csv format "
-		    "splits on every space; squeeze them first (tr -s ' \\t' "
-		    "' ').");
-	if (c->nfiles > 1)
-		note(x, 0, "fwin reads its %d FILEs in order as one stream; Flink "
-		    "reads a directory's files in no order: put them in one "
-		    "directory and give its path.", c->nfiles);
-	if (c->nfiles == 0 || (c->nfiles == 1 && strcmp(c->files[0], "-") ==
-	    0))
-		note(x, 0, "Standard input has no Flink counterpart: give a file "
-		    "or directory as the path, or the Kafka topic.");
-	note(x, 1, "Bad records: fwin skips and reports each one; a value that "
-	    "does not CAST fails the Flink job%s. Nearest: TRY_CAST, which "
-	    "makes it NULL and keeps the record.", c->strict ?
-	    " (as --strict does)" : "");
-	note(x, 1, "Output: fwin prints rows in (end, start, key) order and the "
-	    "bounds as --output-time says; Flink's rows come in no defined "
-	    "order across parallel tasks, with TIMESTAMP(3) bounds%s.",
-	    c->output == NULL ? ", on the task managers' standard output "
-	    "(the print connector)" : " (a filesystem sink writes a "
-	    "directory of part files, committed at checkpoints)");
-	if (c->part_n > 1)
-		note(x, 0, "--partition %u/%u: Flink spreads keys over parallel "
-		    "tasks by key group itself; run this script with "
-		    "parallelism %u instead.", c->part_i, c->part_n, c->part_n);
 }
 
 /* --- the script --- */
@@ -617,6 +502,128 @@ file_url(FILE *o, const char *path)
 	free(url);
 }
 
+/* --json: a path that is also another's object ("a" and "a.b"), or
+ * NULL. */
+static const char *
+json_conflict(const struct config *c)
+{
+	size_t i, j, n;
+
+	for (i = 0; i < c->npaths; i++)
+		for (j = 0, n = strlen(c->paths[i]); j < c->npaths; j++)
+			if (strncmp(c->paths[j], c->paths[i], n) == 0 &&
+			    c->paths[j][n] == '.')
+				return c->paths[i];
+	return NULL;
+}
+
+/* Whether the segment p[0..n) of a path is new among the paths before
+ * path k that start with the same prefix of length pre. */
+static int
+json_first(const struct config *c, size_t k, size_t pre, const char *p,
+    size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < k; i++)
+		if (strncmp(c->paths[i], c->paths[k], pre) == 0 &&
+		    strncmp(c->paths[i] + pre, p, n) == 0 &&
+		    (c->paths[i][pre + n] == '.' ||
+		    c->paths[i][pre + n] == '\0'))
+			return 0;
+	return 1;
+}
+
+/* The type of the member that the paths' prefix pre[0..len) names:
+ * STRING for a value, ROW<...> of its members for an object. */
+static void
+json_type(const struct ex *x, FILE *o, const char *pre, size_t len)
+{
+	const struct config *c = x->c;
+	const char *p;
+	size_t k, n;
+	int first = 1;
+	char *seg;
+
+	for (k = 0; k < c->npaths; k++)
+		if (strncmp(c->paths[k], pre, len) == 0 &&
+		    c->paths[k][len] == '\0') {
+			fputs("STRING", o);
+			return;
+		}
+	fputs("ROW<", o);
+	for (k = 0; k < c->npaths; k++) {
+		if (strncmp(c->paths[k], pre, len) != 0 ||
+		    c->paths[k][len] != '.')
+			continue;
+		p = c->paths[k] + len + 1;
+		n = strcspn(p, ".");
+		if (!json_first(c, k, len + 1, p, n))
+			continue;
+		fputs(first ? "" : ", ", o);
+		first = 0;
+		seg = xstrndup(p, n);
+		ident(o, seg);
+		free(seg);
+		fputc(' ', o);
+		json_type(x, o, c->paths[k], (size_t)(p + n - c->paths[k]));
+	}
+	fputc('>', o);
+}
+
+/* --json: the top-level members the paths name, objects as ROW types,
+ * and a computed column per nested path ("`a.b` AS `a`.`b`"). */
+static void
+json_columns(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	const char *p;
+	size_t k, n;
+	char *seg;
+
+	for (k = 0; k < c->npaths; k++) {
+		n = strcspn(c->paths[k], ".");
+		if (!json_first(c, k, 0, c->paths[k], n))
+			continue;
+		seg = xstrndup(c->paths[k], n);
+		fputs("  ", o);
+		ident(o, seg);
+		free(seg);
+		fputc(' ', o);
+		json_type(x, o, c->paths[k], n);
+		fputs(",\n", o);
+	}
+	for (k = 0; k < c->npaths; k++) {
+		if (strchr(c->paths[k], '.') == NULL)
+			continue;
+		fputs("  ", o);
+		ident(o, c->paths[k]);
+		fputs(" AS ", o);
+		for (p = c->paths[k]; ; p += n + 1) {
+			n = strcspn(p, ".");
+			seg = xstrndup(p, n);
+			ident(o, seg);
+			free(seg);
+			if (p[n] == '\0')
+				break;
+			fputc('.', o);
+		}
+		fputs(",\n", o);
+	}
+}
+
+/* The commented alternative of a Kafka topic, and the table's end. */
+static void
+kafka_comment(FILE *o, const char *format)
+{
+	fprintf(o, "  -- or a Kafka topic instead of the file:\n"
+	    "  -- 'connector' = 'kafka',\n"
+	    "  -- 'topic' = 'input',\n"
+	    "  -- 'properties.bootstrap.servers' = 'localhost:9092',\n"
+	    "  -- 'scan.startup.mode' = 'earliest-offset',\n"
+	    "  -- 'format' = '%s'\n);\n\n", format);
+}
+
 static void
 source_table(struct ex *x, FILE *o)
 {
@@ -626,11 +633,14 @@ source_table(struct ex *x, FILE *o)
 	size_t i;
 
 	fputs("CREATE TABLE `source` (\n", o);
-	for (i = 0; i < x->ncols; i++) {
-		fputs("  ", o);
-		ident(o, x->cols[i]);
-		fputs(" STRING,\n", o);
-	}
+	if (c->fmt == IF_JSON)
+		json_columns(x, o);
+	else
+		for (i = 0; i < x->ncols; i++) {
+			fputs("  ", o);
+			ident(o, x->cols[i]);
+			fputs(" STRING,\n", o);
+		}
 	fputs("  ", o);
 	ident(o, x->tcol);
 	fputs(" AS ", o);
@@ -646,6 +656,11 @@ source_table(struct ex *x, FILE *o)
 	fputs("\n) WITH (\n  'connector' = 'filesystem',\n  'path' = ", o);
 	file_url(o, c->nfiles == 0 || strcmp(c->files[0], "-") == 0 ? NULL :
 	    c->files[0]);
+	if (c->fmt == IF_JSON) {
+		fputs(",\n  'format' = 'json'\n", o);
+		kafka_comment(o, "json");
+		return;
+	}
 	fputs(",\n  'format' = 'csv',\n", o);
 	if (c->fmt == IF_TSV)
 		fmt_delim = "\\t";
@@ -666,12 +681,7 @@ source_table(struct ex *x, FILE *o)
 	if (c->fmt != IF_CSV)
 		fputs("  'csv.disable-quote-character' = 'true',\n", o);
 	fputs("  'csv.null-literal' = ''\n", o);
-	fputs("  -- or a Kafka topic instead of the file:\n"
-	    "  -- 'connector' = 'kafka',\n"
-	    "  -- 'topic' = 'input',\n"
-	    "  -- 'properties.bootstrap.servers' = 'localhost:9092',\n"
-	    "  -- 'scan.startup.mode' = 'earliest-offset',\n"
-	    "  -- 'format' = 'csv'\n);\n\n", o);
+	kafka_comment(o, "csv");
 }
 
 static void
@@ -679,7 +689,7 @@ sink_table(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
 	char *name;
-	size_t i;
+	size_t i, j;
 
 	fputs("CREATE TABLE `sink` (\n"
 	    "  `window_start` TIMESTAMP(3),\n"
@@ -690,12 +700,13 @@ sink_table(struct ex *x, FILE *o)
 		fputs(" STRING", o);
 		free(name);
 	}
-	for (i = 0; i < c->naggs; i++) {
-		fputs(",\n  ", o);
-		ident(o, name = agg_name(&c->aggs[i]));
-		fprintf(o, " %s", agg_type(&c->aggs[i]));
-		free(name);
-	}
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			fputs(",\n  ", o);
+			ident(o, name = agg_name(&c->aggs[i], j));
+			fprintf(o, " %s", agg_type(&c->aggs[i]));
+			free(name);
+		}
 	fputs("\n) WITH (\n", o);
 	if (c->output == NULL) {
 		fputs("  'connector' = 'print'\n);\n\n", o);
@@ -713,37 +724,38 @@ sink_table(struct ex *x, FILE *o)
 		fputs(",\n  'format' = 'csv'\n);\n\n", o);
 }
 
-/* The window: a table function call, or a legacy group window's
- * function (fn "SESSION", "HOP"). */
+/* The window table function over table: TUMBLE, HOP or CUMULATE. */
 static void
 tvf(struct ex *x, FILE *o, const char *table)
 {
 	const struct config *c = x->c;
 
 	fprintf(o, "TABLE(\n  %s(TABLE ", c->wkind == WK_TUMBLE ? "TUMBLE" :
-	    "HOP");
+	    c->wkind == WK_CUMULATE ? "CUMULATE" : "HOP");
 	ident(o, table);
 	fputs(", DESCRIPTOR(", o);
 	ident(o, x->tcol);
 	fputs("), ", o);
-	if (c->wkind == WK_SLIDE) {
+	if (c->wkind != WK_TUMBLE) {	/* HOP: slide; CUMULATE: step */
 		interval(o, c->step);
 		fputs(", ", o);
 	}
 	interval(o, c->size);
-	if (c->offset != 0) {
+	if (x->offset != 0) {
 		fputs(", ", o);
-		interval(o, c->offset);
+		interval(o, x->offset);
 	}
 	fputs("))", o);
 }
 
+/* A legacy group window's function (fn "SESSION", "HOP"), or with sfx
+ * its bound ("_START", "_END"). */
 static void
-group_window(struct ex *x, FILE *o, const char *fn)
+group_window(struct ex *x, FILE *o, const char *fn, const char *sfx)
 {
 	const struct config *c = x->c;
 
-	fprintf(o, "%s(", fn);
+	fprintf(o, "%s%s(", fn, sfx);
 	ident(o, x->tcol);
 	fputs(", ", o);
 	if (c->wkind == WK_SLIDE) {
@@ -754,8 +766,8 @@ group_window(struct ex *x, FILE *o, const char *fn)
 	fputc(')', o);
 }
 
-/* The keys as select items ("`user`", "`f2` AS `key1`"), or as the
- * GROUP BY list (as_out 0). */
+/* The keys as select items ("`user`", "`f2` AS `key1`"; as_out 1), as
+ * the GROUP BY list (as_out 0), or by their output names (as_out 2). */
 static void
 keys(struct ex *x, FILE *o, const char *lead, int as_out, const char *pfx)
 {
@@ -785,61 +797,78 @@ plain_aggs(struct ex *x, FILE *o, const char *lead)
 {
 	const struct config *c = x->c;
 	char *name;
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < c->naggs; i++) {
-		if (is_by(&c->aggs[i]))
+		if (ex_is_by(&c->aggs[i]))
 			continue;
-		fputs(lead, o);
-		if (agg_expr(x, o, &c->aggs[i]) != 0)
-			return no_counterpart("--%s", c->aggs[i].op->option);
-		fputs(" AS ", o);
-		ident(o, name = agg_name(&c->aggs[i]));
-		free(name);
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			fputs(lead, o);
+			if (agg_expr(x, o, &c->aggs[i], j) != 0)
+				return no_counterpart("--%s",
+				    c->aggs[i].op->option);
+			fputs(" AS ", o);
+			ident(o, name = agg_name(&c->aggs[i], j));
+			free(name);
+		}
 	}
 	return 0;
 }
 
-static int
-insert_simple(struct ex *x, FILE *o)
+/* The window's bounds as select items. */
+static void
+bounds(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
 	const char *fn = c->wkind == WK_SESSION ? "SESSION" : "HOP";
 
-	fputs("INSERT INTO `sink`\nSELECT\n", o);
-	if (x->legacy) {
-		fprintf(o, "  %s_START(", fn);
+	if (c->wkind == WK_GLOBAL) {
+		/* a key's earliest and latest time; TIMESTAMP as the
+		   window table functions' bounds are */
+		fputs("  CAST(MIN(", o);
 		ident(o, x->tcol);
-		fputs(", ", o);
-		if (c->wkind == WK_SLIDE) {
-			interval(o, c->step);
-			fputs(", ", o);
-		}
-		interval(o, c->size);
-		fprintf(o, ") AS `window_start`,\n  %s_END(", fn);
+		fputs(") AS TIMESTAMP(3)) AS `window_start`,\n  CAST(MAX(", o);
 		ident(o, x->tcol);
-		fputs(", ", o);
-		if (c->wkind == WK_SLIDE) {
-			interval(o, c->step);
-			fputs(", ", o);
-		}
-		interval(o, c->size);
-		fputs(") AS `window_end`", o);
+		fputs(") AS TIMESTAMP(3)) AS `window_end`", o);
+	} else if (x->legacy) {
+		fputs("  ", o);
+		group_window(x, o, fn, "_START");
+		fputs(" AS `window_start`,\n  ", o);
+		group_window(x, o, fn, "_END");
+		fputs(" AS `window_end`", o);
 	} else
 		fputs("  window_start,\n  window_end", o);
+}
+
+/* The query of the plain aggregates, grouped by window and keys. */
+static int
+query_simple(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+
+	fputs("SELECT\n", o);
+	bounds(x, o);
 	keys(x, o, ",\n  ", 1, "");
 	if (plain_aggs(x, o, ",\n  ") != 0)
 		return 2;
+	if (c->wkind == WK_GLOBAL) {
+		fputs("\nFROM `source`", o);
+		for (size_t i = 0; i < c->nkeys; i++) {
+			fputs(i == 0 ? "\nGROUP BY " : ", ", o);
+			ident(o, col(x, &c->keys[i]));
+		}
+		return 0;
+	}
 	if (x->legacy) {
 		fputs("\nFROM `source`\nGROUP BY ", o);
-		group_window(x, o, fn);
+		group_window(x, o, c->wkind == WK_SESSION ? "SESSION" : "HOP",
+		    "");
 	} else {
 		fputs("\nFROM ", o);
 		tvf(x, o, "source");
 		fputs("\nGROUP BY window_start, window_end", o);
 	}
 	keys(x, o, ", ", 0, "");
-	fputs(";\n", o);
 	return 0;
 }
 
@@ -867,26 +896,36 @@ whole_record(struct ex *x, FILE *o)
 	fputc(')', o);
 }
 
+/* The view of the windowed records that min-by and max-by read. */
+static void
+windowed_view(struct ex *x, FILE *o)
+{
+	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
+	tvf(x, o, "source");
+	fputs(";\n\n", o);
+}
+
+/* The query of the plain aggregates joined to a Top-1 per min-by and
+ * max-by. */
 static int
-insert_join(struct ex *x, FILE *o)
+query_join(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
 	const struct aggspec *a;
 	char *name, alias[32];
-	size_t i, nb = 0;
+	size_t i, j, nb = 0;
 
-	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
-	tvf(x, o, "source");
-	fputs(";\n\nINSERT INTO `sink`\nSELECT\n  a.window_start,\n"
-	    "  a.window_end", o);
+	fputs("SELECT\n  a.window_start,\n  a.window_end", o);
 	keys(x, o, ",\n  ", 2, "a.");
 	for (i = 0; i < c->naggs; i++) {
 		a = &c->aggs[i];
-		if (is_by(a))
+		if (ex_is_by(a))
 			snprintf(alias, sizeof(alias), "b%zu.", ++nb);
-		fprintf(o, ",\n  %s", is_by(a) ? alias : "a.");
-		ident(o, name = agg_name(a));
-		free(name);
+		for (j = 0; j < agg_ncols(a); j++) {
+			fprintf(o, ",\n  %s", ex_is_by(a) ? alias : "a.");
+			ident(o, name = agg_name(a, j));
+			free(name);
+		}
 	}
 	fputs("\nFROM (\n  SELECT\n    window_start,\n    window_end", o);
 	keys(x, o, ",\n    ", 1, "");
@@ -897,10 +936,10 @@ insert_join(struct ex *x, FILE *o)
 	fputs("\n) AS a", o);
 	for (i = 0, nb = 0; i < c->naggs; i++) {
 		a = &c->aggs[i];
-		if (!is_by(a))
+		if (!ex_is_by(a))
 			continue;
 		nb++;
-		name = agg_name(a);
+		name = agg_name(a, 0);
 		fputs("\nLEFT JOIN (\n  SELECT window_start, window_end", o);
 		keys(x, o, ", ", 2, "");
 		fputs(", ", o);
@@ -939,7 +978,90 @@ insert_join(struct ex *x, FILE *o)
 		}
 		free(name);
 	}
-	fputs(";\n", o);
+	return 0;
+}
+
+/* The --top-by column's name (malloc'd): the named one, else the first
+ * aggregate's first; NULL when none has the name. */
+static char *
+top_col(struct ex *x)
+{
+	const struct config *c = x->c;
+	char *name;
+	size_t i, j;
+
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			name = agg_name(&c->aggs[i], j);
+			if (c->top_by == NULL || strcmp(name, c->top_by) == 0)
+				return name;
+			free(name);
+		}
+	return NULL;
+}
+
+/* The INSERT: the query, or with --top the window Top-N over it (ties
+ * to the smaller key, as fwin's). */
+static int
+insert(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	char *name, *top = NULL, *body = NULL, *p, *e;
+	size_t i, j, len = 0;
+	FILE *b;
+	int rc;
+
+	if (c->top_n > 0 && (top = top_col(x)) == NULL) {
+		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
+		return 2;
+	}
+	if (x->byjoin)
+		windowed_view(x, o);
+	if ((b = open_memstream(&body, &len)) == NULL)
+		fwin_oom();
+	rc = x->byjoin ? query_join(x, b) : query_simple(x, b);
+	if (fclose(b) != 0 || body == NULL)
+		fwin_oom();
+	if (rc != 0) {
+		free(body);
+		free(top);
+		return rc;
+	}
+	fputs("INSERT INTO `sink`\n", o);
+	if (top == NULL) {
+		fprintf(o, "%s;\n", body);
+		free(body);
+		return 0;
+	}
+	fputs("SELECT\n  window_start,\n  window_end", o);
+	keys(x, o, ",\n  ", 2, "");
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+			fputs(",\n  ", o);
+			ident(o, name = agg_name(&c->aggs[i], j));
+			free(name);
+		}
+	fputs("\nFROM (\n  SELECT *,\n    ROW_NUMBER() OVER (", o);
+	if (c->wkind != WK_GLOBAL)
+		fputs("PARTITION BY window_start, window_end\n      ", o);
+	fputs("ORDER BY ", o);
+	ident(o, top);
+	fprintf(o, " %s NULLS LAST", c->top_asc ? "ASC" : "DESC");
+	for (i = 0; i < c->nkeys; i++) {
+		fputs(", ", o);
+		ident(o, name = key_name(x, i));
+		fputs(" ASC", o);
+		free(name);
+	}
+	fputs(") AS `rownum`\n  FROM (\n", o);
+	for (p = body; *p != '\0'; p = e + (*e != '\0')) {
+		e = p + strcspn(p, "\n");
+		fprintf(o, "    %.*s\n", (int)(e - p), p);
+	}
+	fprintf(o, "  )\n)\nWHERE `rownum` <= %llu;\n",
+	    (unsigned long long)c->top_n);
+	free(body);
+	free(top);
 	return 0;
 }
 
@@ -978,18 +1100,29 @@ explain_flink_sql(struct config *c, FILE *out)
 	default:
 		break;
 	}
+	if ((c->wkind == WK_TUMBLE || c->wkind == WK_SLIDE ||
+	    c->wkind == WK_CUMULATE) && (c->usize.kind == CAL_MONTH ||
+	    c->ustep.kind == CAL_MONTH))
+		return no_counterpart("a window of months, quarters or years "
+		    "(mo, q, y)");
 	if (c->size % MS != 0 || c->step % MS != 0 || c->offset % MS != 0)
 		return no_counterpart("a window size, step or offset finer "
 		    "than a millisecond");
+	if (c->wkind == WK_CUMULATE && c->size % c->step != 0)
+		return no_counterpart("--cumulate whose step does not divide "
+		    "its size");
 	for (i = 0; i < c->naggs; i++) {
 		if (!agg_known(&c->aggs[i]))
 			return no_counterpart("--%s", c->aggs[i].op->option);
-		if (is_by(&c->aggs[i]))
+		if (ex_is_by(&c->aggs[i]))
 			x.byjoin = 1;
 	}
+	/* weeks start on Monday 1969-12-29, 3 days before the epoch */
+	x.offset = c->offset - (c->usize.kind == CAL_WEEK ||
+	    c->ustep.kind == CAL_WEEK ? 3 * 86400 * 1000 * MS : 0);
 	x.legacy = c->wkind == WK_SESSION ||
 	    (c->wkind == WK_SLIDE && c->size % c->step != 0);
-	if (x.legacy && c->offset != 0)
+	if (x.legacy && x.offset != 0)
 		return no_counterpart("--offset with a legacy group window "
 		    "(--session, or --slide whose step does not divide its "
 		    "size)");
@@ -997,8 +1130,20 @@ explain_flink_sql(struct config *c, FILE *out)
 		return no_counterpart("--min-by or --max-by with a legacy group "
 		    "window (--session, or --slide whose step does not divide "
 		    "its size)");
-	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV : OF_TSV;
+	if (c->wkind == WK_GLOBAL && x.byjoin)
+		return no_counterpart("--min-by or --max-by with --global");
+	if (c->fmt == IF_JSON && x.byjoin && ex_by_whole(c))
+		return no_counterpart("--min-by or --max-by without OUT (the "
+		    "whole record) with --json");
+	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
 	if ((status = read_input(&x)) != 0) {
+		ex_free(&x);
+		return status;
+	}
+	if (c->fmt == IF_JSON && json_conflict(c) != NULL) {
+		status = no_counterpart("--json: the path '%s' as a value and "
+		    "as an object", json_conflict(c));
 		ex_free(&x);
 		return status;
 	}
@@ -1031,7 +1176,7 @@ explain_flink_sql(struct config *c, FILE *out)
 		if ((x.notes[i] = open_memstream(&x.notebuf[i],
 		    &x.notelen[i])) == NULL)
 			fwin_oom();
-	notes(&x);
+	ex_notes(&x);
 	for (i = 0; i < 2; i++) {
 		if (fclose(x.notes[i]) != 0)
 			fwin_oom();
@@ -1058,10 +1203,13 @@ explain_flink_sql(struct config *c, FILE *out)
 		fputs("-- For this pipeline:\n", o);
 		fputs(x.notebuf[1], o);
 	}
-	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n\n", o);
+	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n"
+	    "SET 'table.local-time-zone' = ", o);
+	literal(o, c->zone.name);
+	fputs(";\n\n", o);
 	source_table(&x, o);
 	sink_table(&x, o);
-	status = x.byjoin ? insert_join(&x, o) : insert_simple(&x, o);
+	status = insert(&x, o);
 	if (fclose(o) != 0 || script == NULL)
 		fwin_oom();
 	if (status == 0)

@@ -123,6 +123,7 @@ expect() {
 --   written.
 
 SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'UTC';
 
 CREATE TABLE `source` (
   `ts` STRING,
@@ -249,6 +250,7 @@ SQL
 --   space; squeeze them first (tr -s ' \t' ' ').
 
 SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'UTC';
 
 CREATE TABLE `source` (
   `f1` STRING,
@@ -364,6 +366,7 @@ SQL
 --   input's later columns after them.
 
 SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'UTC';
 
 CREATE TABLE `source` (
   `f1` STRING,
@@ -409,6 +412,272 @@ SQL
 )"
 }
 
+@test "cumulating windows, --tz, ISO times, a median: the exact script" {
+	printf 'ts,user,amount\n2026-11-29T20:37:03,alice,2.50\n' > in.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k user --tz Europe/Berlin --cumulate 1d,1h --sum amount --median amount in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(expect <<'SQL'
+-- Flink SQL for the fwin pipeline
+--   --format csv
+--   --delimiter default
+--   --header
+--   --key user
+--   --time ts
+--   --time-format auto
+--   --tz Europe/Berlin
+--   --cumulate 1d,1h
+--   --offset 0s
+--   --lateness 0s
+--   --allowed-lateness 0s
+--   aggregates --sum amount --median amount
+--   (--time-format auto: the input's times are iso)
+--
+-- What Flink SQL does not keep exactly of fwin's semantics, and the nearest
+-- equivalent. For every pipeline in event time:
+-- * Watermark: fwin advances it after every record; Flink emits it
+--   periodically (pipeline.auto-watermark-interval, 200 ms), so a record
+--   fwin drops as late may be on time in Flink. Nearest:
+--   'scan.watermark.emit.strategy' = 'on-event' (Flink 1.18+, sources that
+--   support it).
+-- * Firing: Flink fires a window when the watermark reaches its end less 1
+--   ms, fwin when it reaches its end; the watermark's delay is therefore
+--   -l plus 1 ms, which keeps fwin's rule for times in whole milliseconds.
+-- * Late records: Flink drops them without a word (the
+--   numLateRecordsDropped metric); fwin counts them at exit.
+-- * Time precision: Flink's event time is in milliseconds; fwin keeps the
+--   input's unit.
+-- * Stream and batch: this is a streaming job, as fwin runs the pipeline
+--   (late records dropped); with 'execution.runtime-mode' = 'batch' Flink
+--   sorts a bounded input by time and drops no record as late.
+-- * Bad records: fwin skips and reports each one; a value that does not
+--   CAST fails the Flink job. Nearest: TRY_CAST, which makes it NULL and
+--   keeps the record.
+-- * Output: fwin prints rows in (end, start, key) order and the bounds as
+--   --output-time says; Flink's rows come in no defined order across
+--   parallel tasks, with TIMESTAMP(3) bounds, on the task managers'
+--   standard output (the print connector).
+-- For this pipeline:
+-- * ISO times are read as times of the session time zone, a 'Z' too ('T'
+--   and 'Z' removed); a time with another offset needs TO_TIMESTAMP(t,
+--   pattern) with its offset.
+-- * Sums: fwin sums decimals exactly (SQL's DECIMAL) and prints them
+--   without trailing zeros; here they are DOUBLE. Nearest: CAST(f AS
+--   DECIMAL(38, S)) with S the data's decimals (printed with S of them).
+-- * --tz Europe/Berlin: it is the session time zone
+--   ('table.local-time-zone'); times written without an offset are read in
+--   it (a TIMESTAMP cast to TIMESTAMP_LTZ); Flink prints window bounds as
+--   TIMESTAMP(3) times of that zone, without an offset.
+-- * Calendar days and weeks (d, w) are windows of INTERVAL days: Flink
+--   aligns windows over a TIMESTAMP_LTZ time to the epoch in the session
+--   time zone, so they start at local midnight as fwin's do; check the
+--   days that change the zone's offset (summer time), which fwin makes 23
+--   and 25 hours long.
+-- * Percentiles: PERCENTILE(f, P/100) is Flink 2.0's (Flink 1.x has none: a
+--   user-defined aggregate function is the nearest); it interpolates
+--   between the closest ranks as fwin does.
+-- * -H: Flink's csv format has no header option: remove the header line
+--   before Flink reads the file (tail -n +2), and no header row is
+--   written.
+
+SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'Europe/Berlin';
+
+CREATE TABLE `source` (
+  `ts` STRING,
+  `user` STRING,
+  `amount` STRING,
+  `event_time` AS CAST(TO_TIMESTAMP(REPLACE(REPLACE(`ts`, 'T', ' '), 'Z', '')) AS TIMESTAMP_LTZ(3)),
+  WATERMARK FOR `event_time` AS `event_time` - INTERVAL '0.001' SECOND
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/in.csv',
+  'format' = 'csv',
+  'csv.null-literal' = ''
+  -- or a Kafka topic instead of the file:
+  -- 'connector' = 'kafka',
+  -- 'topic' = 'input',
+  -- 'properties.bootstrap.servers' = 'localhost:9092',
+  -- 'scan.startup.mode' = 'earliest-offset',
+  -- 'format' = 'csv'
+);
+
+CREATE TABLE `sink` (
+  `window_start` TIMESTAMP(3),
+  `window_end` TIMESTAMP(3),
+  `user` STRING,
+  `sum_amount` DOUBLE,
+  `median_amount` DOUBLE
+) WITH (
+  'connector' = 'print'
+);
+
+INSERT INTO `sink`
+SELECT
+  window_start,
+  window_end,
+  `user`,
+  SUM(CAST(`amount` AS DOUBLE)) AS `sum_amount`,
+  PERCENTILE(CAST(`amount` AS DOUBLE), 0.50) AS `median_amount`
+FROM TABLE(
+  CUMULATE(TABLE `source`, DESCRIPTOR(`event_time`), INTERVAL '1' HOUR, INTERVAL '1' DAY))
+GROUP BY window_start, window_end, `user`;
+SQL
+)"
+}
+
+@test "a window Top-N by a percentile, ascending, tsv to a file: the exact script" {
+	printf '1700000000000 a 7\n' > in
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format ms -k 2 --tumble 1m --count --percentile 3:90 --top 3 --top-by p90_3:asc --output-format tsv -o out.tsv in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(expect <<'SQL'
+-- Flink SQL for the fwin pipeline
+--   --format lines
+--   --delimiter default
+--   no --header
+--   --key 2
+--   --time 1
+--   --time-format ms
+--   --tumble 1m
+--   --offset 0s
+--   --lateness 0s
+--   --allowed-lateness 0s
+--   aggregates --count --percentile 3:90
+--
+-- What Flink SQL does not keep exactly of fwin's semantics, and the nearest
+-- equivalent. For every pipeline in event time:
+-- * Watermark: fwin advances it after every record; Flink emits it
+--   periodically (pipeline.auto-watermark-interval, 200 ms), so a record
+--   fwin drops as late may be on time in Flink. Nearest:
+--   'scan.watermark.emit.strategy' = 'on-event' (Flink 1.18+, sources that
+--   support it).
+-- * Firing: Flink fires a window when the watermark reaches its end less 1
+--   ms, fwin when it reaches its end; the watermark's delay is therefore
+--   -l plus 1 ms, which keeps fwin's rule for times in whole milliseconds.
+-- * Late records: Flink drops them without a word (the
+--   numLateRecordsDropped metric); fwin counts them at exit.
+-- * Time precision: Flink's event time is in milliseconds; fwin keeps the
+--   input's unit.
+-- * Stream and batch: this is a streaming job, as fwin runs the pipeline
+--   (late records dropped); with 'execution.runtime-mode' = 'batch' Flink
+--   sorts a bounded input by time and drops no record as late.
+-- * Bad records: fwin skips and reports each one; a value that does not
+--   CAST fails the Flink job. Nearest: TRY_CAST, which makes it NULL and
+--   keeps the record.
+-- * Output: fwin prints rows in (end, start, key) order and the bounds as
+--   --output-time says; Flink's rows come in no defined order across
+--   parallel tasks, with TIMESTAMP(3) bounds (a filesystem sink writes a
+--   directory of part files, committed at checkpoints).
+-- For this pipeline:
+-- * --top 3: a window Top-N, ROW_NUMBER() over each window's rows, empty
+--   cells (NULL) last; ties go to the smaller key, compared as strings, as
+--   fwin's.
+-- * Percentiles: PERCENTILE(f, P/100) is Flink 2.0's (Flink 1.x has none: a
+--   user-defined aggregate function is the nearest); it interpolates
+--   between the closest ranks as fwin does.
+-- * Columns: without -H they are named f1 to f3, the last one the pipeline
+--   uses; Flink's csv format maps columns by position, so declare the
+--   input's later columns after them.
+-- * Fields split on runs of blanks: Flink's csv format splits on every
+--   space; squeeze them first (tr -s ' \t' ' ').
+
+SET 'execution.runtime-mode' = 'streaming';
+SET 'table.local-time-zone' = 'UTC';
+
+CREATE TABLE `source` (
+  `f1` STRING,
+  `f2` STRING,
+  `f3` STRING,
+  `event_time` AS TO_TIMESTAMP_LTZ(CAST(`f1` AS BIGINT), 3),
+  WATERMARK FOR `event_time` AS `event_time` - INTERVAL '0.001' SECOND
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/in',
+  'format' = 'csv',
+  'csv.field-delimiter' = ' ',
+  'csv.disable-quote-character' = 'true',
+  'csv.null-literal' = ''
+  -- or a Kafka topic instead of the file:
+  -- 'connector' = 'kafka',
+  -- 'topic' = 'input',
+  -- 'properties.bootstrap.servers' = 'localhost:9092',
+  -- 'scan.startup.mode' = 'earliest-offset',
+  -- 'format' = 'csv'
+);
+
+CREATE TABLE `sink` (
+  `window_start` TIMESTAMP(3),
+  `window_end` TIMESTAMP(3),
+  `key1` STRING,
+  `count` BIGINT,
+  `p90_3` DOUBLE
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/out.tsv',
+  'format' = 'csv',
+  'csv.field-delimiter' = '\t',
+  'csv.disable-quote-character' = 'true'
+);
+
+INSERT INTO `sink`
+SELECT
+  window_start,
+  window_end,
+  `key1`,
+  `count`,
+  `p90_3`
+FROM (
+  SELECT *,
+    ROW_NUMBER() OVER (PARTITION BY window_start, window_end
+      ORDER BY `p90_3` ASC NULLS LAST, `key1` ASC) AS `rownum`
+  FROM (
+    SELECT
+      window_start,
+      window_end,
+      `f2` AS `key1`,
+      COUNT(*) AS `count`,
+      PERCENTILE(CAST(`f3` AS DOUBLE), 0.90) AS `p90_3`
+    FROM TABLE(
+      TUMBLE(TABLE `source`, DESCRIPTOR(`event_time`), INTERVAL '1' MINUTE))
+    GROUP BY window_start, window_end, `f2`
+  )
+)
+WHERE `rownum` <= 3;
+SQL
+)"
+}
+
+@test "--global is a GROUP BY of the keys; weeks start on Monday; the new aggregates" {
+	printf '1700000000 a 2\n' > in
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 --global --count in
+	assert_success
+	assert_output --partial "$(cat <<'SQL'
+INSERT INTO `sink`
+SELECT
+  CAST(MIN(`event_time`) AS TIMESTAMP(3)) AS `window_start`,
+  CAST(MAX(`event_time`) AS TIMESTAMP(3)) AS `window_end`,
+  `f2` AS `key1`,
+  COUNT(*) AS `count`
+FROM `source`
+GROUP BY `f2`;
+SQL
+)"
+	assert_line "-- * --global: a GROUP BY of the keys, not a window: Flink emits an updated"
+	run fwin --explain flink-sql -t 1 --time-format s --tz Europe/Berlin --cumulate 2w,1d --offset 1h in
+	assert_success
+	assert_line "  CUMULATE(TABLE \`source\`, DESCRIPTOR(\`event_time\`), INTERVAL '1' DAY, INTERVAL '14' DAY, INTERVAL '-71' HOUR))"
+	assert_line "SET 'table.local-time-zone' = 'Europe/Berlin';"
+	run fwin --explain flink-sql -t 1 --time-format s --tumble 1m --stddev 3 --var-pop 3 \
+		--percentile 3:0.5,100 --approx-distinct 2 in
+	assert_success
+	assert_line "  STDDEV_SAMP(CAST(\`f3\` AS DOUBLE)) AS \`stddev_3\`,"
+	assert_line "  VAR_POP(CAST(\`f3\` AS DOUBLE)) AS \`var_pop_3\`,"
+	assert_line "  PERCENTILE(CAST(\`f3\` AS DOUBLE), 0.005) AS \`p0.5_3\`,"
+	assert_line "  PERCENTILE(CAST(\`f3\` AS DOUBLE), 1.00) AS \`p100_3\`,"
+	assert_line "  COUNT(DISTINCT \`f2\`) AS \`approx_distinct_2\`"
+}
+
 @test "the grammar check runs, and fails on a broken script" {
 	printf '1 a 2\n' > in
 	fwin --explain flink-sql -t 1 --time-format s -k 2 --tumble 1m --count \
@@ -430,7 +699,10 @@ SQL
 @test "grammar: every window kind with every aggregate, every input and time format" {
 	printf 'ts,user,region,amount\n1700000000,alice,eu,2.50\n' > in.csv
 	all="--count --sum amount --avg amount --min amount --max amount"
-	all+=" --first user --last user --distinct user"
+	all+=" --first user --last user --distinct user --median amount"
+	all+=" --percentile amount:5,99.9 --approx-percentile amount:50"
+	all+=" --stddev amount --var amount --stddev-pop amount --var-pop amount"
+	all+=" --approx-distinct user"
 	by="--min-by amount --max-by amount:region"
 	n=0
 	ex() {
@@ -442,16 +714,40 @@ SQL
 	}
 	for w in "--tumble 1m" "--tumble 1h --offset -5m" "--slide 1h,10m" \
 		"--slide 100m,7m" "--slide 1m,5m" "--session 30s" \
-		"--tumble 36h" "--slide 24h,90m"; do
+		"--tumble 36h" "--slide 24h,90m" "--cumulate 1h,10m" \
+		"--cumulate 1d,1h --offset 2h" "--tumble 1d" "--tumble 2w" \
+		"--slide 2d,1d" "--cumulate 1w,1d" "--global"; do
 		ex --csv -H -t ts -k user,region $w $all in.csv
 		ex --csv -H -t ts $w --count in.csv
 		ex --csv -H -k user $w $all in.csv		# processing time
+		ex --csv -H -t ts -k user,region --tz Europe/Berlin $w $all in.csv
 		case $w in
-		--session* | "--slide 100m,7m" | "--slide 1m,5m") ;;
+		--session*) ;;
+		*)	ex --csv -H -t ts -k user $w --count --sum amount --top 2 in.csv
+			ex --csv -H -t ts -k user,region $w $all --top 1 \
+				--top-by p99.9_amount:asc -o out.csv in.csv ;;
+		esac
+		case $w in
+		--session* | --global) ;;
+		*)	ex --csv -H -t ts -k user $w --count --fill in.csv ;;
+		esac
+		case $w in
+		--tumble* | --slide* | --global)
+			ex --csv -H -t ts -k user $w --count --emit-every 10s in.csv ;;
+		esac
+		case $w in
+		--session* | --global | "--slide 100m,7m" | "--slide 1m,5m") ;;
 		*)	ex --csv -H -t ts -k user $w $all $by -o out.csv in.csv
 			ex --csv -H -t ts $w $by --output-format json -o o.json in.csv ;;
 		esac
 	done
+	# json: nested paths as ROW types; times in two fields
+	printf '{"ts":1700000000,"u":{"id":"a","geo":{"c":"de"}},"n":2}\n' > in.json
+	ex --json -t ts -k u.id,u.geo.c --tumble 1m $all in.json
+	printf '2026-11-29 20:37:03 a 2\n' > two.log
+	ex -t 1,2 -k 3 --tz America/Los_Angeles --cumulate 1d,1h --sum 4 two.log
+	grep -q "CAST(TO_TIMESTAMP(REPLACE(REPLACE(CONCAT(\`f1\`, ' ', \`f2\`), 'T', ' '), 'Z', '')) AS TIMESTAMP_LTZ(3))" "s$n.sql"
+	ex -t 1,2 --time-format '%Y-%m-%d %H:%M:%S' -k 3 --tumble 1h --count two.log
 	for tf in s ms us ns iso "%d/%b/%Y:%H:%M:%S %z" "%Y-%m-%dT%H:%M:%S"; do
 		ex -t 1 --time-format "$tf" -k 2 --tumble 5m --count -l 90s \
 			--allowed-lateness 1m --idle-timeout 5s --late-file late in.csv
@@ -464,6 +760,7 @@ SQL
 	printf 'event_time,x\n1,2\n' > clash.csv
 	ex --csv -H -t event_time -k x --tumble 1s --max-by x clash.csv
 	grep -q '`event_time_` AS TO_TIMESTAMP_LTZ' "s$n.sql"
+	[ "$n" -eq 150 ]	# every script above was written
 	run grammar s*.sql
 	assert_success
 	assert_output ""
@@ -515,6 +812,21 @@ SQL
 		-t 1 --time-format %s --tumble 1m in
 	check "no record tells the time format; give --time-format" \
 		-t 1 --tumble 1m /dev/null
+	check "a window of months, quarters or years (mo, q, y) has no Flink SQL counterpart" \
+		-t 1 --tumble 1mo in
+	check "a window of months, quarters or years (mo, q, y) has no Flink SQL counterpart" \
+		-t 1 --cumulate 1y,1q in
+	check "a window of months, quarters or years (mo, q, y) has no Flink SQL counterpart" \
+		-t 1 --cumulate 1mo,1d in
+	check "--cumulate whose step does not divide its size has no Flink SQL counterpart" \
+		-t 1 --cumulate 1d,7h in
+	check "--min-by or --max-by with --global has no Flink SQL counterpart" \
+		-t 1 -k 2 --global --max-by 3 in
+	printf '{"t":1,"u":{"id":"a"}}\n' > in.json
+	check "--json: the path 'u' as a value and as an object has no Flink SQL counterpart" \
+		--json -t t -k u,u.id --tumble 1m in.json
+	check "--min-by or --max-by without OUT (the whole record) with --json has no Flink SQL counterpart" \
+		--json -t t --tumble 1m --min-by t in.json
 	run --separate-stderr fwin --explain sql -t 1 --tumble 1m in
 	assert_failure 2
 	assert_regex "$stderr" "^fwin: --explain: unknown language 'sql' \(there is flink-sql\)"
