@@ -1015,8 +1015,9 @@ run_stream(struct run *r)
 		print_stats(r);
 	say_dropped(r);
 	nbad = G(r)->g_bad - r->at_start.g_bad;
-	if (nbad > 0 && !c->strict &&
-	    nbad == G(r)->g_read - r->at_start.g_read - r->others) {
+	/* a partition sees only part of the input: it cannot judge it */
+	if (nbad > 0 && !c->strict && c->part_n <= 1 &&
+	    nbad == G(r)->g_read - r->at_start.g_read) {
 		/* nothing came through: a wrong option, not bad luck */
 		fwin_warn("all %llu record%s %s bad; see the messages above",
 		    (unsigned long long)nbad, nbad == 1 ? "" : "s",
