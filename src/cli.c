@@ -28,7 +28,7 @@ enum {
 	O_FORMAT = 256, O_CSV, O_TSV, O_TIMEFMT, O_OUTTIME, O_TUMBLE, O_SLIDE,
 	O_OFFSET, O_ALLOWED, O_LATEFILE, O_FLUSH, O_NOFLUSH, O_GLOBAL, O_FILL,
 	O_TOP, O_TOPBY, O_EMITEVERY,
-	O_OUTFMT, O_STRICT, O_MAXFUTURE, O_STATS, O_SESSION, O_COUNTWIN, O_IDLE,
+	O_OUTFMT, O_STRICT, O_MAXFUTURE, O_STATS, O_PROGRESS, O_NOPROGRESS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
 	O_TZ, O_CUMULATE, O_JSON, O_PARTITION, O_EXPLAIN,
 	O_MODE, O_MAXMEM,
@@ -76,6 +76,8 @@ static const struct option baseopts[] = {
 	{ "strict",		no_argument,		NULL, O_STRICT },
 	{ "max-future",		required_argument,	NULL, O_MAXFUTURE },
 	{ "stats",		no_argument,		NULL, O_STATS },
+	{ "progress",		no_argument,		NULL, O_PROGRESS },
+	{ "no-progress",	no_argument,		NULL, O_NOPROGRESS },
 	{ "partition",		required_argument,	NULL, O_PARTITION },
 	{ "explain",		required_argument,	NULL, O_EXPLAIN },
 	{ "mode",		required_argument,	NULL, O_MODE },
@@ -189,6 +191,8 @@ usage(FILE *fp)
 "  --strict                 a bad record is fatal\n"
 "  --max-future D           an event time more than D ahead of the clock is bad\n"
 "  --stats                  print statistics to stderr at exit\n"
+"  --progress, --no-progress  a progress line on stderr (default: when stderr\n"
+"                           is a terminal and stdout is not)\n"
 "  --mode auto|stream|batch batch: sort a file by time, nothing is late\n"
 "  --max-memory SIZE        batch mode's records in memory (K, M, G)\n"
 "Beyond one machine:\n"
@@ -848,6 +852,12 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 	case O_STRICT:
 		c->strict = 1;
 		break;
+	case O_PROGRESS:
+		c->progress = 1;
+		break;
+	case O_NOPROGRESS:
+		c->progress = 0;
+		break;
 	case O_STATS:
 		c->stats = 1;
 		break;
@@ -898,6 +908,7 @@ fwin_cli(int argc, char **argv)
 	c.time_fmt = TF_AUTO;
 	c.out_time = TF_AUTO;
 	c.ckpt_every_ns = 10 * NS_PER_S;
+	c.progress = -1;
 
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, ":d:Hk:t:l:co:hV", longopts(),

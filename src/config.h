@@ -81,6 +81,7 @@ struct config {
 	enum outfmt outfmt;
 	const char *output;
 	int strict, stats;
+	int progress;			/* --progress 1, --no-progress 0, -1 auto */
 	int64_t max_future;		/* --max-future D; 0: none */
 	/* checkpoints */
 	const char *checkpoint;		/* --checkpoint, or --state */

@@ -1258,6 +1258,17 @@ input_name(const struct input *in, int i)
 	return in->files[i];
 }
 
+uint64_t
+input_bytes(const struct input *in)
+{
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < in->nfiles; i++)
+		n += in->ipos[i].ip_off;
+	return n;
+}
+
 const struct input_pos *
 input_positions(struct input *in)
 {

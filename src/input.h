@@ -106,6 +106,9 @@ struct input_pos {
 /* The number of FILE operands (stdin alone counts as one). */
 int input_nfiles(const struct input *in);
 
+/* Bytes consumed so far, of every FILE operand (for --progress). */
+uint64_t input_bytes(const struct input *in);
+
 /* The name of FILE operand i, as given ("-" for stdin). */
 const char *input_name(const struct input *in, int i);
 

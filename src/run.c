@@ -68,6 +68,11 @@ struct run {
 	int64_t idle_since, idle_wm;
 	struct timespec t0;
 	struct batch *batch;	/* --mode batch: records kept until the end */
+	/* --progress */
+	int show;		/* 1 on, 0 off, -1 auto */
+	int shown;		/* a line is on the terminal, to erase */
+	int64_t next_show;	/* monotonic ns of the next line */
+	uint64_t total;		/* bytes of the regular FILEs, or 0 */
 };
 
 static struct op_globals *
@@ -948,6 +953,98 @@ over_budget(struct run *r)
 	return 1;
 }
 
+/* --- progress --- */
+
+static int64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* The bytes of the inputs that are regular files (0 when one is not:
+ * then no total, percent or time left is shown). */
+static uint64_t
+input_total(const struct config *c)
+{
+	struct stat sb;
+	uint64_t n = 0;
+	int i;
+
+	if (c->nfiles == 0)
+		return fstat(0, &sb) == 0 && S_ISREG(sb.st_mode) ?
+		    (uint64_t)sb.st_size : 0;
+	for (i = 0; i < c->nfiles; i++) {
+		if (strcmp(c->files[i], "-") == 0 ? fstat(0, &sb) != 0 :
+		    stat(c->files[i], &sb) != 0)
+			return 0;
+		if (!S_ISREG(sb.st_mode))
+			return 0;
+		n += (uint64_t)sb.st_size;
+	}
+	return n;
+}
+
+static void
+progress_setup(struct run *r)
+{
+	r->show = r->c->progress;
+	/* auto: for a person watching a terminal while the rows go on */
+	if (r->show < 0 && (!isatty(2) || isatty(1)))
+		r->show = 0;
+	r->total = input_total(r->c);
+	r->next_show = mono_ns() + NS_PER_S;	/* auto shows after 1 s */
+	if (r->show > 0)
+		r->next_show = mono_ns() + NS_PER_S / 4;
+}
+
+/* At most four times a second, one line on stderr, rewritten in place:
+ * bytes read (of the total, with percent and time left), records per
+ * second, the watermark, open windows and keys. */
+static void
+progress(struct run *r)
+{
+	const struct state *s = op_state(r->op);
+	int64_t now = mono_ns(), el, left;
+	uint64_t done = input_bytes(r->in), nread;
+	char wm[TF_BUFSZ] = "-", of[96] = "";
+	double secs;
+
+	if (r->show == 0 || now < r->next_show)
+		return;
+	r->next_show = now + NS_PER_S / 4;
+	el = now - ((int64_t)r->t0.tv_sec * NS_PER_S + r->t0.tv_nsec);
+	secs = el / 1e9;
+	nread = G(r)->g_read - r->at_start.g_read;
+	if (G(r)->g_wm != INT64_MIN)
+		wm[tf_format_tz(wm, G(r)->g_wm, TF_ISO, &r->c->zone)] = '\0';
+	if (r->total > 0 && done <= r->total) {
+		left = done > 0 ? (int64_t)((double)el * (r->total - done) /
+		    done / 1e9) : 0;
+		snprintf(of, sizeof(of), " of %.1f MB (%.0f%%, %lld:%02lld "
+		    "left)", r->total / 1e6, 100.0 * done / r->total,
+		    (long long)(left / 60), (long long)(left % 60));
+	}
+	fprintf(stderr, "\rfwin: %.1f MB%s, %.0f records/s, watermark %s, "
+	    "%llu open windows, %llu keys\033[K", done / 1e6, of,
+	    secs > 0 ? nread / secs : 0.0, wm,
+	    (unsigned long long)st_root(s)->sr_npanes,
+	    (unsigned long long)st_root(s)->sr_nkeys);
+	fflush(stderr);
+	r->shown = 1;
+}
+
+/* Erases the progress line: nothing of it stays in a log. */
+static void
+progress_end(struct run *r)
+{
+	if (r->shown)
+		fputs("\r\033[K", stderr);
+	r->shown = 0;
+}
+
 /* --- the run --- */
 
 /* Reads the input to its end, fires what is due and saves; returns the
@@ -961,6 +1058,7 @@ run_stream(struct run *r)
 	int status = 0, rc = 0, flush;
 
 	r->at_start = *G(r);
+	progress_setup(r);
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
 	 * its first periodic save is undone too. */
@@ -969,6 +1067,7 @@ run_stream(struct run *r)
 	while (!stop_requested) {
 		rc = input_next(r->in, &rec);
 		if (rc == INPUT_WAIT) {
+			progress(r);
 			if (wait_input(r) != 0)
 				break;
 			continue;
@@ -978,6 +1077,8 @@ run_stream(struct run *r)
 		process(r, &rec);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
+		if ((G(r)->g_read & 4095) == 0)
+			progress(r);
 		if (c->checkpoint != NULL && ++r->ps.since_save >= r->ps.save_check) {
 			r->ps.since_save = 0;
 			if (save_requested || c->ckpt_every_n > 0 ||
@@ -985,6 +1086,7 @@ run_stream(struct run *r)
 				maybe_save(r);
 		}
 	}
+	progress_end(r);
 	if (rc < 0 || r->fatal || r->corrupt)
 		status = 1;
 	/* End of input: W becomes +inf. Count windows fire a partial window

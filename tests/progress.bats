@@ -1,0 +1,59 @@
+#!/usr/bin/env bats
+# --progress (fwin(1): OPTIONS, Miscellaneous): one line on stderr,
+# rewritten in place, on by default only when stderr is a terminal, the
+# output is not, and the run lasts over a second; erased at exit. The
+# terminal is script(1)'s pseudo-terminal.
+load common
+
+need_script() {
+	command -v script >/dev/null || skip "no script(1)"
+}
+
+# data N: N records, one a millisecond
+data() {
+	awk -v n="$1" 'BEGIN { for (i = 0; i < n; i++) printf "%.0f,k%d,1\n", 1700000000000 + i, i % 7 }'
+}
+
+@test "--progress: a line of bytes, records/s, watermark, windows and keys, erased at exit" {
+	data 20000 > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1m --mode stream --progress in
+	assert_success
+	# shown (the first after a quarter second: this run may be quicker)
+	# or not, but never left: whatever was written ends erased
+	[[ -z $stderr || $stderr == *$'\r\033[K' ]]
+	# a slow input shows it
+	run --separate-stderr bash -c '{ cat in; sleep 0.6; cat in; } | "$0" --csv -t 1 -k 2 --tumble 1m --mode stream --progress' "$FWIN"
+	assert_success
+	re=$'\r''fwin: [0-9.]+ MB, [0-9]+ records/s, watermark 2023-11-14T[0-9:.]+Z, [0-9]+ open windows, 7 keys'
+	[[ $stderr =~ $re ]] || fail "no progress line: $(cat -v <<<"$stderr")"
+	[[ $stderr == *$'\r\033[K' ]]
+}
+
+@test "--progress on a file says the total, the percent and the time left" {
+	data 20000 > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1m --mode stream --progress in in in
+	assert_success
+	# three copies of the file: a total is known; a quick run may show none
+	re=' of [0-9.]+ MB \([0-9]+%, [0-9]+:[0-9]+ left\)'
+	[[ -z $stderr || $stderr =~ $re ]] || fail "$(cat -v <<<"$stderr")"
+}
+
+@test "progress by default: only on a terminal, with the output elsewhere, after a second" {
+	need_script
+	data 20000 > in
+	# stderr is a terminal, the output a file, the run over a second
+	script -qec "{ cat in; sleep 1.3; cat in; } | $FWIN --csv -t 1 -k 2 --tumble 1m --mode stream > out" /dev/null > tty.log
+	grep -q 'records/s' tty.log
+	# erased at the end: the last bytes clear the line
+	[[ $(tail -c 4 tty.log | od -An -c | tr -d ' ') == *'\r033[K'* ]]
+	# --no-progress: nothing
+	script -qec "{ cat in; sleep 1.3; cat in; } | $FWIN --csv -t 1 -k 2 --tumble 1m --mode stream --no-progress > out" /dev/null > tty.log
+	! grep -q 'records/s' tty.log
+	# the output on the terminal too: nothing (it would be torn)
+	script -qec "{ cat in; sleep 1.3; cat in; } | $FWIN --csv -t 1 -k 2 --tumble 1m --mode stream" /dev/null > tty.log
+	! grep -q 'records/s' tty.log
+	# stderr not a terminal (captured, as in a log): nothing stays
+	run --separate-stderr bash -c '{ cat in; sleep 1.3; cat in; } | "$0" --csv -t 1 -k 2 --tumble 1m --mode stream > out' "$FWIN"
+	assert_success
+	assert_equal "$stderr" ""
+}
