@@ -669,10 +669,11 @@ stream_only(struct cli_extra *x, const char *opt)
 		x->stream_only = opt;
 }
 
-/* Applies one option (not an aggregate, --help or --version). */
-static void
-option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
+/* Records and time: --format, -d, -H, -k, -t, --time-format, --output-time, --tz. Returns whether ch was one. */
+static int
+option_records(struct config *c, struct cli_extra *x, int ch)
 {
+	(void)x;
 	switch (ch) {
 	case O_FORMAT:
 		once(x, ONCE_FORMAT, "--format");
@@ -736,6 +737,18 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 	case O_TZ:
 		x->tz = optarg;
 		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Windows and how they fire. Returns whether ch was one. */
+static int
+option_windows(struct config *c, struct cli_extra *x, int ch)
+{
+	(void)x;
+	switch (ch) {
 	case O_TUMBLE:
 		set_window(c, WK_TUMBLE, "--tumble");
 		c->size = c->step = window_span("--tumble", optarg, &c->usize);
@@ -799,6 +812,18 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		stream_only(x, "--no-flush");
 		c->flush = 0;
 		break;
+	default:
+		return 0;
+	}
+	return 1;
+}
+
+/* Output, checkpoints, modes and the rest. Returns whether ch was one. */
+static int
+option_rest(struct config *c, struct cli_extra *x, int ch)
+{
+	(void)x;
+	switch (ch) {
 	case O_OUTFMT:
 		once(x, ONCE_OUTFMT, "--output-format");
 		c->outfmt_set = 1;
@@ -887,8 +912,18 @@ option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
 		c->max_memory = mem_size(optarg);
 		break;
 	default:
-		bad_option(ch, argv_opt);
+		return 0;
 	}
+	return 1;
+}
+
+/* Applies one option (not an aggregate, --help or --version). */
+static void
+option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
+{
+	if (!option_records(c, x, ch) && !option_windows(c, x, ch) &&
+	    !option_rest(c, x, ch))
+		bad_option(ch, argv_opt);
 }
 
 int

@@ -11,149 +11,12 @@
 
 #include "assign.h"
 #include "keycodec.h"
+#include "opint.h"
 #include "operator.h"
 #include "slide.h"
 #include "util.h"
 
-/* The operator's block behind each key (st_keyext). */
-struct opkey {
-	int64_t ok_next_fire;	/* smallest unfired window end holding data
-				   (with --fill: the next window end) */
-	uint64_t ok_count;	/* count windows: records seen */
-	struct slide_kept ok_kept;	/* sliding windows' kept folds */
-	int64_t ok_tmin, ok_tmax;	/* the global window's times */
-	aoff ok_dig;		/* --emit-every: struct digest[ok_capdig] */
-	uint32_t ok_ndig, ok_capdig;
-};
-ARENA_LAYOUT(struct opkey, 72);
-
-/* --emit-every: the digest of a window's last partial row. */
-struct digest {
-	int64_t d_end;		/* the window's end (INT64_MAX: global) */
-	uint64_t d_sum;
-};
-ARENA_LAYOUT(struct digest, 16);
-
-/* A window to fire: [start, end) of key. A session is the one pane
- * `pane`; a time window is made of the key's panes in that range, the
- * first of which is `pane` (0: not known yet). */
-struct fire {
-	int64_t end, start;
-	uint64_t prefix;	/* key_prefix() of the key */
-	aoff key, pane;
-	int partial;		/* --emit-every: before the window's end */
-};
-
-struct op {
-	const struct config *c;
-	struct assigner as;
-	struct aggs *g;
-	struct state st;
-	struct slide slide;	/* slide.g != NULL: windows of many panes */
-	int (*process)(struct op *, const struct op_rec *);
-	struct span last;	/* the last record's pane and windows */
-	op_emit_fn emit;
-	void *emit_arg;
-	op_rank_fn rank;	/* --top */
-	void *rank_arg;
-	op_digest_fn digest;	/* --emit-every */
-	void *digest_arg;
-	int64_t span_lo, span_hi;	/* op_set_span */
-	int has_span;
-	struct ranked *ranked;	/* --top: a window's rows and values */
-	size_t capranked;
-	struct fire *batch, *sortbuf;
-	size_t nbatch, capbatch, capsort;
-	aoff *touched;
-	size_t ntouched, captouched;
-	aoff *more;		/* keys with more windows due than FIRE_CAP */
-	size_t nmore, capmore;
-};
-
-static struct opkey *
-opkey(const struct op *o, aoff k)
-{
-	return st_keyext(&o->st, k);
-}
-
-static struct op_globals *
-globals(const struct op *o)
-{
-	return st_globals(&o->st);
-}
-
-#define FIRE_CAP 4096	/* windows of one key collected at a time */
-
-/* A row of a window and the value it ranks by (--top). */
-struct ranked {
-	size_t i;		/* its place in the batch */
-	double v;
-	int empty;
-};
-
 /* --- firing --- */
-
-static void
-emit_row(struct op *o, aoff k, int has_bounds, int64_t start, int64_t end,
-    int64_t time, int final)
-{
-	const struct key *kp = st_keyp(&o->st, k);
-	struct op_row row = {
-		.start = start, .end = end, .time = time,
-		.has_bounds = has_bounds, .final = final,
-		.key = kp->k_bytes, .keylen = kp->k_len,
-		.g = o->g, .a = &o->st.a,
-	};
-
-	o->emit(o->emit_arg, &row);
-	globals(o)->g_fired++;
-}
-
-/* Folds one window's panes, ready for aggs_emit. */
-static void
-fold_window(struct op *o, const struct fire *f)
-{
-	struct state *s = &o->st;
-	aoff p;
-
-	if (o->as.ops->kind == AS_MERGING || o->as.ops->kind == AS_GLOBAL) {
-		aggs_fold_begin(o->g);
-		aggs_fold(o->g, &s->a, st_acc(f->pane));
-	} else {
-		p = f->pane != 0 ? f->pane : st_first_pane(s, f->key, f->start);
-		if (o->slide.g != NULL && o->as.ops->cut != NULL)
-			slide_fold_at(&o->slide, s, f->key,
-			    &opkey(o, f->key)->ok_kept, f->start, f->end,
-			    o->as.ops->cut(&o->as, f->end), p);
-		else if (o->slide.g != NULL)
-			slide_fold(&o->slide, s, f->key,
-			    &opkey(o, f->key)->ok_kept, f->start, p);
-		else {
-			aggs_fold_begin(o->g);
-			for (; p != 0 && st_panep(s, p)->p_start < f->end;
-			    p = st_panep(s, p)->p_next)
-				aggs_fold(o->g, &s->a, st_acc(p));
-		}
-	}
-}
-
-/* Fires one window: merges its panes and hands the row over. */
-static void
-fire_one(struct op *o, const struct fire *f)
-{
-	fold_window(o, f);
-	emit_row(o, f->key, 1, f->start, f->end, 0, !f->partial);
-}
-
-static void
-fire_window(struct op *o, aoff k, int64_t end)
-{
-	struct fire f = {
-		.end = end, .start = o->as.ops->start(&o->as, end), .key = k
-	};
-
-	fire_one(o, &f);
-}
 
 /* The end of the last window that holds pane p: p can be purged once
  * that window has expired. */
@@ -227,190 +90,6 @@ purge(struct op *o, aoff k, int64_t w)
 		pane_drop(o, k, p);
 }
 
-static int
-key_order(const struct op *o, aoff a, aoff b)
-{
-	const struct key *ka = st_keyp(&o->st, a), *kb = st_keyp(&o->st, b);
-
-	return key_cmp(o->c->nkeys, ka->k_bytes, ka->k_len, kb->k_bytes,
-	    kb->k_len);
-}
-
-static int
-fire_cmp(const void *va, const void *vb, void *arg)
-{
-	const struct fire *a = va, *b = vb;
-
-	if (a->end != b->end)
-		return a->end < b->end ? -1 : 1;
-	if (a->start != b->start)
-		return a->start < b->start ? -1 : 1;
-	if (a->prefix != b->prefix)
-		return a->prefix < b->prefix ? -1 : 1;
-	return key_order(arg, a->key, b->key);
-}
-
-static void
-batch_add(struct op *o, int64_t end, int64_t start, aoff k, aoff p)
-{
-	const struct key *kp = st_keyp(&o->st, k);
-	struct fire *f;
-
-	xgrow(&o->batch, &o->capbatch, o->nbatch + 1, sizeof(*o->batch));
-	f = &o->batch[o->nbatch++];
-	f->end = end;
-	f->start = start;
-	f->key = k;
-	f->prefix = key_prefix(o->c->nkeys, kp->k_bytes, kp->k_len);
-	f->pane = p;
-	f->partial = 0;
-}
-
-/* Sorts the n fires at v, which share their bounds, by key: a radix sort
- * on the key prefix (one pass per byte that differs among them), then
- * each run of equal prefixes by key. A tumbling window's end fires every
- * key that has data in it: this is most of what fwin sorts. */
-static void
-sort_by_key(struct op *o, struct fire *v, size_t n)
-{
-	size_t count[8][256] = { { 0 } }, i, j, b, pos, c;
-	struct fire *from = v, *to = o->sortbuf, *t;
-
-	for (i = 0; i < n; i++)
-		for (b = 0; b < 8; b++)
-			count[b][v[i].prefix >> (8 * b) & 0xff]++;
-	for (b = 0; b < 8; b++) {
-		if (count[b][v[0].prefix >> (8 * b) & 0xff] == n)
-			continue;	/* every key has this byte */
-		for (j = 0, pos = 0; j < 256; j++) {
-			c = count[b][j];
-			count[b][j] = pos;
-			pos += c;
-		}
-		for (i = 0; i < n; i++)
-			to[count[b][from[i].prefix >> (8 * b) & 0xff]++] = from[i];
-		t = from;
-		from = to;
-		to = t;
-	}
-	if (from != v)
-		memcpy(v, from, n * sizeof(*v));
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && v[j].prefix == v[i].prefix; j++)
-			;
-		if (j - i > 1)
-			qsort_r(v + i, j - i, sizeof(*v), fire_cmp, o);
-	}
-}
-
-static int
-rank_cmp(const void *va, const void *vb, void *arg)
-{
-	const struct ranked *a = va, *b = vb;
-	int asc = *(const int *)arg;
-
-	if (a->empty != b->empty)
-		return a->empty - b->empty;	/* empty cells rank last */
-	if (!a->empty && a->v != b->v)
-		return (a->v < b->v) == asc ? -1 : 1;
-	return a->i < b->i ? -1 : a->i > b->i;	/* ties: the smaller key */
-}
-
-/* --top: fires the top_n rows of the n windows at v (one window's rows,
- * in key order) that rank first, in rank order. */
-static void
-fire_top(struct op *o, const struct fire *v, size_t n)
-{
-	const struct key *kp;
-	struct op_row row;
-	size_t i;
-	int asc = o->c->top_asc;
-
-	xgrow(&o->ranked, &o->capranked, n, sizeof(*o->ranked));
-	for (i = 0; i < n; i++) {
-		fold_window(o, &v[i]);
-		kp = st_keyp(&o->st, v[i].key);
-		memset(&row, 0, sizeof(row));
-		row.start = v[i].start;
-		row.end = v[i].end;
-		row.has_bounds = 1;
-		row.key = kp->k_bytes;
-		row.keylen = kp->k_len;
-		row.g = o->g;
-		row.a = &o->st.a;
-		o->ranked[i].i = i;
-		o->ranked[i].empty = o->rank(o->rank_arg, &row, &o->ranked[i].v) != 0;
-	}
-	qsort_r(o->ranked, n, sizeof(*o->ranked), rank_cmp, &asc);
-	for (i = 0; i < n && i < o->c->top_n; i++)
-		fire_one(o, &v[o->ranked[i].i]);
-}
-
-/* Sorts the batch in (end, start, key) order. */
-static void
-batch_sort(struct op *o)
-{
-	size_t i;
-
-	if (o->nbatch < 2)
-		return;
-	for (i = 1; i < o->nbatch && o->batch[i].end == o->batch[0].end &&
-	    o->batch[i].start == o->batch[0].start; i++)
-		;
-	/* a radix sort pays for its counts from some 64 keys on */
-	if (i < o->nbatch || o->nbatch < 64)
-		qsort_r(o->batch, o->nbatch, sizeof(*o->batch), fire_cmp, o);
-	else {
-		xgrow(&o->sortbuf, &o->capsort, o->nbatch, sizeof(*o->sortbuf));
-		sort_by_key(o, o->batch, o->nbatch);
-	}
-}
-
-/* Fires the sorted batch's first n windows. */
-static void
-fire_first(struct op *o, size_t n)
-{
-	size_t i, j;
-
-	if (o->c->top_n > 0) {
-		/* a window's rows: the same bounds; the global window's: all */
-		for (i = 0; i < n; i = j) {
-			for (j = i + 1; j < n &&
-			    (o->as.ops->kind == AS_GLOBAL ||
-			    (o->batch[j].end == o->batch[i].end &&
-			    o->batch[j].start == o->batch[i].start)); j++)
-				;
-			fire_top(o, o->batch + i, j - i);
-		}
-	} else
-		for (i = 0; i < n; i++)
-			fire_one(o, &o->batch[i]);
-}
-
-/* Fires the batch in (end, start, key) order. */
-static void
-batch_fire(struct op *o)
-{
-	batch_sort(o);
-	fire_first(o, o->nbatch);
-	o->nbatch = 0;
-}
-
-/* Fires the batch's windows that end by upto, in order, and keeps the
- * others for later. */
-static void
-batch_fire_upto(struct op *o, int64_t upto)
-{
-	size_t n;
-
-	batch_sort(o);
-	for (n = 0; n < o->nbatch && o->batch[n].end <= upto; n++)
-		;
-	fire_first(o, n);
-	memmove(o->batch, o->batch + n, (o->nbatch - n) * sizeof(*o->batch));
-	o->nbatch -= n;
-}
-
 /* --fill at the end of input: the last window that holds the largest time
  * seen, so that every key ends on the same window. */
 static int64_t
@@ -454,7 +133,7 @@ collect_due(struct op *o, aoff k, int64_t w)
 				break;
 			}
 			if (pp->p_end >= from)
-				batch_add(o, pp->p_end, pp->p_start, k, p);
+				fire_add(o, pp->p_end, pp->p_start, k, p);
 		}
 	} else {
 		/* p finds the ends, q each window's first pane: no pane is
@@ -474,7 +153,7 @@ collect_due(struct op *o, aoff k, int64_t w)
 			}
 			while (q != 0 && st_panep(s, q)->p_start < start)
 				q = st_panep(s, q)->p_next;
-			batch_add(o, end, start, k, q);
+			fire_add(o, end, start, k, q);
 		}
 	}
 	opkey(o, k)->ok_next_fire = end;
@@ -482,152 +161,6 @@ collect_due(struct op *o, aoff k, int64_t w)
 }
 
 /* --- early firing (--emit-every) --- */
-
-/* The largest multiple of --emit-every (plus --offset) in (wold, w], or
- * INT64_MIN when the watermark passes none. */
-static int64_t
-crossed(const struct op *o, int64_t wold, int64_t w)
-{
-	__int128 d = o->c->emit_every, x = (__int128)w - o->c->offset, q, m;
-
-	q = x / d;
-	if (x % d != 0 && x < 0)
-		q--;
-	m = q * d + o->c->offset;
-	return m > wold && m <= w ? (int64_t)m : INT64_MIN;
-}
-
-/* The first multiple of --emit-every after w, or T_NONE. */
-static int64_t
-next_crossing(const struct op *o, int64_t w)
-{
-	__int128 d = o->c->emit_every, x = (__int128)w - o->c->offset, q, m;
-
-	q = x / d;
-	if (x % d != 0 && x < 0)
-		q--;
-	m = (q + 1) * d + o->c->offset;
-	return m < INT64_MAX ? (int64_t)m : T_NONE;
-}
-
-/* Whether the result of key k's window ending at end (digest sum) is not
- * its last partial row's; records it. Digests of windows that ended by
- * w are dropped first. */
-static int
-digest_changed(struct op *o, aoff k, int64_t end, uint64_t sum, int64_t w)
-{
-	struct arena *a = &o->st.a;
-	struct opkey *ok = opkey(o, k);
-	struct digest *v = ok->ok_dig != 0 ? arena_ptr(a, ok->ok_dig) : NULL;
-	uint32_t i, n = 0, cap;
-	aoff grown;
-
-	for (i = 0; i < ok->ok_ndig; i++)
-		if (v[i].d_end > w)
-			v[n++] = v[i];
-	ok->ok_ndig = n;
-	for (i = 0; i < n; i++)
-		if (v[i].d_end == end) {
-			if (v[i].d_sum == sum)
-				return 0;
-			v[i].d_sum = sum;
-			return 1;
-		}
-	if (n == ok->ok_capdig) {
-		cap = n ? 2 * n : 2;
-		grown = arena_alloc(a, cap * sizeof(*v));
-		ok = opkey(o, k);
-		if (ok->ok_dig != 0) {
-			memcpy(arena_ptr(a, grown), arena_ptr(a, ok->ok_dig),
-			    n * sizeof(*v));
-			arena_free(a, ok->ok_dig, ok->ok_capdig * sizeof(*v));
-		}
-		ok->ok_dig = grown;
-		ok->ok_capdig = cap;
-	}
-	v = arena_ptr(a, ok->ok_dig);
-	v[n].d_end = end;
-	v[n].d_sum = sum;
-	ok->ok_ndig = n + 1;
-	return 1;
-}
-
-static void
-digest_free(struct op *o, aoff k)
-{
-	struct opkey *ok = opkey(o, k);
-
-	if (ok->ok_dig != 0)
-		arena_free(&o->st.a, ok->ok_dig,
-		    ok->ok_capdig * sizeof(struct digest));
-	ok->ok_dig = 0;
-	ok->ok_ndig = ok->ok_capdig = 0;
-}
-
-/* Adds window f to the batch as a partial row if its result changed
- * since the last partial row of the window that ends at id. */
-static void
-partial_if_changed(struct op *o, struct fire *f, int64_t id, int64_t w)
-{
-	const struct key *kp;
-	struct op_row row;
-
-	fold_window(o, f);
-	kp = st_keyp(&o->st, f->key);
-	memset(&row, 0, sizeof(row));
-	row.start = f->start;
-	row.end = f->end;
-	row.key = kp->k_bytes;
-	row.keylen = kp->k_len;
-	row.g = o->g;
-	row.a = &o->st.a;
-	if (!digest_changed(o, f->key, id, o->digest(o->digest_arg, &row), w))
-		return;
-	batch_add(o, f->end, f->start, f->key, f->pane);
-	o->batch[o->nbatch - 1].partial = 1;
-}
-
-/* The watermark passed m, a multiple of --emit-every, on its way to w:
- * every window that holds m and does not end by w prints a partial row
- * if its result changed since its last row. */
-static void
-collect_partials(struct op *o, int64_t w, int64_t m)
-{
-	const struct assigner *as = &o->as;
-	struct state *s = &o->st;
-	struct fire f;
-	int64_t end;
-	uint64_t j;
-	aoff k, q;
-
-	for (j = 0; j < st_root(s)->sr_keycap; j++) {
-		if ((k = st_key_slot(s, j)) == 0 || st_keyp(s, k)->k_head == 0)
-			continue;
-		memset(&f, 0, sizeof(f));
-		f.key = k;
-		if (as->ops->kind == AS_GLOBAL) {
-			/* so far: the key's times, or the run's */
-			f.start = o->has_span ? o->span_lo : opkey(o, k)->ok_tmin;
-			f.end = o->has_span ? w : opkey(o, k)->ok_tmax;
-			f.pane = st_keyp(s, k)->k_head;
-			partial_if_changed(o, &f, INT64_MAX, w);
-			continue;
-		}
-		for (end = as->ops->end_after(as, w); end != INT64_MAX &&
-		    (f.start = as->ops->start(as, end)) < m;
-		    end = as->ops->end_after(as, end)) {
-			for (q = st_keyp(s, k)->k_head; q != 0 &&
-			    st_panep(s, q)->p_start < f.start;
-			    q = st_panep(s, q)->p_next)
-				;
-			if (q == 0 || st_panep(s, q)->p_start >= end)
-				continue;	/* no record: nothing to show */
-			f.end = end;
-			f.pane = q;
-			partial_if_changed(o, &f, end, w);
-		}
-	}
-}
 
 /* Collects key k's due windows, noting it among the keys with more to
  * collect if it stopped at the cap; returns the smaller of upto and the
@@ -662,15 +195,15 @@ op_advance(struct op *o, int64_t w)
 	}
 	/* the end of input prints only final rows */
 	if (o->c->emit_every > 0 && w != INT64_MAX &&
-	    (m = crossed(o, wold, w)) != INT64_MIN)
-		collect_partials(o, w, m);
+	    (m = fire_crossed(o, wold, w)) != INT64_MIN)
+		fire_partials(o, w, m);
 	if (st_corrupt(s) != NULL)
 		return;		/* the run ends: nothing more fires */
 	/* Memory follows the state, not the output: a key with very many
 	 * windows due (--slide 1d,1ms) gives them FIRE_CAP at a time; what
 	 * every key has up to the end of the first cut fires, and so on. */
 	while (upto != T_NONE) {
-		batch_fire_upto(o, upto);
+		fire_batch_upto(o, upto);
 		upto = T_NONE;
 		/* collect_key appends at nmore, never past i: more[i] is
 		 * read before it can be written */
@@ -679,14 +212,14 @@ op_advance(struct op *o, int64_t w)
 		for (i = 0; i < n; i++)
 			upto = collect_key(o, o->more[i], w, upto);
 	}
-	batch_fire(o);
+	fire_batch(o);
 	for (i = 0; i < o->ntouched; i++) {
 		k = o->touched[i];
 		purge(o, k, w);
 		schedule(o, k);
 		if (st_keyp(s, k)->k_head == 0 &&
 		    st_keyp(s, k)->k_timer == T_NONE) {
-			digest_free(o, k);
+			fire_digest_free(o, k);
 			st_key_delete(s, k);
 		}
 	}
@@ -699,7 +232,7 @@ op_next_timer(struct op *o)
 
 	/* partial rows are due at the next multiple, if a window is open */
 	if (o->c->emit_every > 0 && st_root(&o->st)->sr_npanes > 0 &&
-	    (m = next_crossing(o, globals(o)->g_wm)) < t)
+	    (m = fire_next_crossing(o, globals(o)->g_wm)) < t)
 		t = m;
 	return t;
 }
@@ -872,13 +405,13 @@ fire_count(struct op *o, aoff k, int partial)
 		    p = st_panep(s, p)->p_next)
 			aggs_fold(o->g, &s->a, st_acc(p));
 	}
-	emit_row(o, k, 0, 0, 0, 0, 1);
+	fire_row(o, k, 0, 0, 0, 0, 1);
 }
 
 static int
 key_order_cmp(const void *a, const void *b, void *arg)
 {
-	return key_order(arg, *(const aoff *)a, *(const aoff *)b);
+	return fire_key_order(arg, *(const aoff *)a, *(const aoff *)b);
 }
 
 /* End of input with --flush: every key's pending count window fires with
@@ -952,7 +485,7 @@ process_rolling(struct op *o, const struct op_rec *r)
 	add_record(o, p, r);
 	aggs_fold_begin(o->g);
 	aggs_fold(o->g, &s->a, st_acc(p));
-	emit_row(o, k, 0, 0, 0, r->t, 1);
+	fire_row(o, k, 0, 0, 0, r->t, 1);
 	return OP_ADDED;
 }
 
@@ -993,14 +526,14 @@ fire_global(struct op *o)
 			continue;
 		ok = opkey(o, k);
 		if (o->has_span)
-			batch_add(o, o->span_hi, o->span_lo, k,
+			fire_add(o, o->span_hi, o->span_lo, k,
 			    st_keyp(s, k)->k_head);
 		else
-			batch_add(o, ok->ok_tmax, ok->ok_tmin, k,
+			fire_add(o, ok->ok_tmax, ok->ok_tmin, k,
 			    st_keyp(s, k)->k_head);
 	}
 	if (st_corrupt(s) == NULL)
-		batch_fire(o);
+		fire_batch(o);
 	o->nbatch = 0;
 }
 

@@ -342,9 +342,9 @@ ok() {
 	# 99999999999 is s, hence beyond 2262 (were it ms it would parse): bad
 	printf '99999999999\n' > in
 	run --separate-stderr fwin -t 1 --tumble 1s in
-	assert_success
+	assert_failure 1
 	assert_output ''
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999"; record skipped\nfwin: 1 bad record skipped'
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
 }
 
 @test "time format auto: ms from 1e11 to below 1e14" {
@@ -357,9 +357,9 @@ ok() {
 	# 99999999999999 is ms, i.e. 1e11 s: out of range (as us it would parse)
 	printf '99999999999999\n' > in
 	run --separate-stderr fwin -t 1 --tumble 1s in
-	assert_success
+	assert_failure 1
 	assert_output ''
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999999"; record skipped\nfwin: 1 bad record skipped'
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
 }
 
 @test "time format auto: us from 1e14 to below 1e17" {
@@ -371,9 +371,9 @@ ok() {
 	assert_output $'1700000000000000\t1700000001000000\t1'
 	printf '99999999999999999\n' > in
 	run --separate-stderr fwin -t 1 --tumble 1s in
-	assert_success
+	assert_failure 1
 	assert_output ''
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999999999"; record skipped\nfwin: 1 bad record skipped'
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
 }
 
 @test "time format auto: ns from 1e17" {
