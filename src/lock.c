@@ -134,7 +134,8 @@ lock_take(const char *file)
 	struct lock *l = calloc(1, sizeof(*l));
 	char *name = NULL, text[LOCK_TEXTMAX], *nl, *real = realpath(file, NULL);
 	struct stat sb;
-	long pid;
+	long pid = 0;
+	int i;
 
 	/* beside the file itself: one reached through a link (-o
 	 * /dev/stdout redirected to a file) has one lock whatever its name */
@@ -170,8 +171,14 @@ lock_take(const char *file)
 			fwin_warn("%s: %s", name, strerror(errno));
 			goto fail;
 		}
-		read_text(l->fd, text, sizeof(text));
-		pid = strtol(text, NULL, 10);
+		/* the holder writes its pid right after it locks: a run
+		 * that comes in between waits that long for it */
+		for (i = 0; i < 100; i++) {
+			read_text(l->fd, text, sizeof(text));
+			if ((pid = strtol(text, NULL, 10)) > 0)
+				break;
+			usleep(1000);
+		}
 		if (pid > 0)
 			fwin_warn("%s: in use by another fwin "
 			    "(pid %ld)", file, pid);
