@@ -432,57 +432,26 @@ emit_stat(struct out *o, int rc, double d)
 		emit_double(o, d);
 }
 
-static void
-stddev_emit(struct agg *ag, const struct arena *a, const void *acc,
-    struct out *o)
-{
-	double d;
-	int rc;
-
-	(void)ag;
-	(void)a;
-	rc = stats_stddev_samp(acc, &d);
-	emit_stat(o, rc, d);
+/* The four variance results differ only in which statistic they print. */
+#define VAR_EMIT(name, stat)						\
+static void								\
+name(struct agg *ag, const struct arena *a, const void *acc,		\
+    struct out *o)							\
+{									\
+	double d;							\
+	int rc = stat(acc, &d);						\
+									\
+	(void)ag;							\
+	(void)a;							\
+	emit_stat(o, rc, d);						\
 }
 
-static void
-var_emit(struct agg *ag, const struct arena *a, const void *acc,
-    struct out *o)
-{
-	double d;
-	int rc;
+VAR_EMIT(stddev_emit, stats_stddev_samp)
+VAR_EMIT(var_emit, stats_var_samp)
+VAR_EMIT(stddev_pop_emit, stats_stddev_pop)
+VAR_EMIT(var_pop_emit, stats_var_pop)
 
-	(void)ag;
-	(void)a;
-	rc = stats_var_samp(acc, &d);
-	emit_stat(o, rc, d);
-}
-
-static void
-stddev_pop_emit(struct agg *ag, const struct arena *a, const void *acc,
-    struct out *o)
-{
-	double d;
-	int rc;
-
-	(void)ag;
-	(void)a;
-	rc = stats_stddev_pop(acc, &d);
-	emit_stat(o, rc, d);
-}
-
-static void
-var_pop_emit(struct agg *ag, const struct arena *a, const void *acc,
-    struct out *o)
-{
-	double d;
-	int rc;
-
-	(void)ag;
-	(void)a;
-	rc = stats_var_pop(acc, &d);
-	emit_stat(o, rc, d);
-}
+#undef VAR_EMIT
 
 /* --- min, max, min-by, max-by: the extreme value and its text --- */
 

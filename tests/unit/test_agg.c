@@ -27,23 +27,6 @@
 #include "output.h"
 #include "unit.h"
 
-static uint64_t rstate = 0xD1B54A32D192ED03ull;
-
-static uint64_t
-rnd(void)
-{
-	rstate ^= rstate >> 12;
-	rstate ^= rstate << 25;
-	rstate ^= rstate >> 27;
-	return rstate * 2685821657736338717ull;
-}
-
-static uint64_t
-below(uint64_t n)
-{
-	return rnd() % n;
-}
-
 /* --- rows written to a memory file --- */
 
 struct memout {
@@ -106,7 +89,7 @@ rnd_value(struct rec *r, int words)
 		"01", "-3", "-3.00",
 	};
 
-	switch (below(words ? 10 : 9)) {
+	switch (unit_below(words ? 10 : 9)) {
 	case 0:
 		r->text[0] = '\0';
 		break;
@@ -114,23 +97,23 @@ rnd_value(struct rec *r, int words)
 	case 2:
 	case 3:
 	case 4:
-		snprintf(r->text, sizeof(r->text), "%d", (int)below(11) - 5);
+		snprintf(r->text, sizeof(r->text), "%d", (int)unit_below(11) - 5);
 		break;
 	case 5:
-		snprintf(r->text, sizeof(r->text), "%d.%s", (int)below(21) - 10,
-		    below(2) ? "25" : below(2) ? "5" : "75");
+		snprintf(r->text, sizeof(r->text), "%d.%s", (int)unit_below(21) - 10,
+		    unit_below(2) ? "25" : unit_below(2) ? "5" : "75");
 		break;
 	case 6:
 		snprintf(r->text, sizeof(r->text), "%lld",
-		    (long long)below(2000000000001ull) - 1000000000000ll);
+		    (long long)unit_below(2000000000001ull) - 1000000000000ll);
 		break;
 	case 7:
 	case 8:
 		snprintf(r->text, sizeof(r->text), "%s",
-		    ways[below(sizeof(ways) / sizeof(ways[0]))]);
+		    ways[unit_below(sizeof(ways) / sizeof(ways[0]))]);
 		break;
 	default:
-		snprintf(r->text, sizeof(r->text), "w%d", (int)below(6));
+		snprintf(r->text, sizeof(r->text), "w%d", (int)unit_below(6));
 		break;
 	}
 	if (r->text[0] != '\0' && num_parse(r->text, strlen(r->text),
@@ -273,8 +256,8 @@ trial(struct setup *s, struct memout *m)
 	struct aval vals[MAXAGG];
 	aoff all, sl[MAXSLICE], mg[MAXSLICE];
 	int slice_of[MAXREC], order[MAXSLICE];
-	int nrec = (int)below(MAXREC), nslice = 1 + (int)below(MAXSLICE);
-	int contiguous = below(3) == 0, i, k, left, bad = 0;
+	int nrec = (int)unit_below(MAXREC), nslice = 1 + (int)unit_below(MAXSLICE);
+	int contiguous = unit_below(3) == 0, i, k, left, bad = 0;
 	size_t accsize = aggs_accsize(s->g);
 	struct arena a;
 	uint64_t live0;
@@ -285,7 +268,7 @@ trial(struct setup *s, struct memout *m)
 		/* slices of arrivals, as panes; or any split, as sessions
 		 * that merge */
 		slice_of[i] = contiguous ? (int)((int64_t)i * nslice / nrec) :
-		    (int)below((uint64_t)nslice);
+		    (int)unit_below((uint64_t)nslice);
 	}
 	CHECK(arena_init(&a) == 0);
 	live0 = arena_hdr(&a)->ah_live;
@@ -316,7 +299,7 @@ trial(struct setup *s, struct memout *m)
 	for (k = 0; k < nslice; k++)
 		order[k] = k;
 	for (k = nslice - 1; k > 0; k--) {
-		int j = (int)below((uint64_t)k + 1), t = order[k];
+		int j = (int)unit_below((uint64_t)k + 1), t = order[k];
 
 		order[k] = order[j];
 		order[j] = t;
@@ -347,7 +330,7 @@ trial(struct setup *s, struct memout *m)
 	}
 	/* (c) merged two by two, in random pairs, into one */
 	for (left = nslice; left > 1; left--) {
-		int d = (int)below((uint64_t)left), sr = (int)below(
+		int d = (int)unit_below((uint64_t)left), sr = (int)unit_below(
 		    (uint64_t)left - 1);
 
 		if (sr >= d)
@@ -589,6 +572,7 @@ test_extract(void)
 int
 main(void)
 {
+	unit_rstate = 0xD1B54A32D192ED03ull;
 	test_table();
 	test_fixed();
 	test_extract();

@@ -13,17 +13,6 @@
 
 #define HDR	((uint64_t)sizeof(struct arena_hdr))
 
-static uint64_t rstate = 0x2545F4914F6CDD1Dull;
-
-static uint64_t
-rnd(void)
-{
-	rstate ^= rstate >> 12;
-	rstate ^= rstate << 25;
-	rstate ^= rstate >> 27;
-	return rstate * 2685821657736338717ull;
-}
-
 /* The bytes arena_alloc(n) takes: multiples of 16 up to 1 KiB, then
  * powers of two from 2 KiB. */
 static uint64_t
@@ -137,7 +126,7 @@ test_random(void)
 	memset(off, 0, sizeof(off));
 	used = arena_hdr(&a)->ah_used;
 	for (step = 0; step < 60000; step++) {
-		i = (int)(rnd() % NB);
+		i = (int)(unit_rnd() % NB);
 		if (off[i] != 0) {
 			/* its bytes are as written */
 			const uint32_t *p = arena_ptr(&a, off[i]);
@@ -151,9 +140,9 @@ test_random(void)
 		} else {
 			uint32_t *p, j;
 
-			len[i] = (uint32_t)(rnd() % 8 == 0 ? rnd() % 40000 :
-			    rnd() % 700);
-			tag[i] = (uint32_t)rnd();
+			len[i] = (uint32_t)(unit_rnd() % 8 == 0 ? unit_rnd() % 40000 :
+			    unit_rnd() % 700);
+			tag[i] = (uint32_t)unit_rnd();
 			off[i] = arena_alloc(&a, len[i]);
 			live += rounded(len[i]);
 			bad += off[i] % 16 != 0 || off[i] < HDR;
@@ -370,17 +359,17 @@ test_claims_random(void)
 		memset(mine, 0, sizeof(mine));
 		for (i = nacc = 0; i < TRIES; i++) {
 			uint64_t off, n = 0, sz, g;
-			int want, valid, got, isfree = rnd() % 4 == 0;
+			int want, valid, got, isfree = unit_rnd() % 4 == 0;
 			unsigned c = 0;
 
-			off = rnd() % 8 == 0 ? rnd() % (USED + 64) :
-			    rnd() % (USED / 16) * 16;
+			off = unit_rnd() % 8 == 0 ? unit_rnd() % (USED + 64) :
+			    unit_rnd() % (USED / 16) * 16;
 			if (isfree) {
-				c = (unsigned)(rnd() % 70);
+				c = (unsigned)(unit_rnd() % 70);
 				sz = c < 64 ? 16 * (uint64_t)(c + 1) :
 				    (uint64_t)2048 << (c - 64);
 			} else {
-				n = rnd() % 4 == 0 ? rnd() % 9000 : rnd() % 200;
+				n = unit_rnd() % 4 == 0 ? unit_rnd() % 9000 : unit_rnd() % 200;
 				sz = rounded(n);
 			}
 			valid = off >= HDR && off % 16 == 0 && off + sz <= USED;
@@ -418,6 +407,7 @@ test_claims_random(void)
 int
 main(void)
 {
+	unit_rstate = 0x2545F4914F6CDD1Dull;
 	test_alloc_free();
 	test_random();
 	test_growth();

@@ -16,23 +16,6 @@
 typedef __int128 i128;
 
 /* A fixed-seed xorshift64*: the same tuples in every run. */
-static uint64_t rstate = 0x9E3779B97F4A7C15ull;
-
-static uint64_t
-rnd(void)
-{
-	rstate ^= rstate >> 12;
-	rstate ^= rstate << 25;
-	rstate ^= rstate >> 27;
-	return rstate * 2685821657736338717ull;
-}
-
-static uint64_t
-below(uint64_t n)
-{
-	return rnd() % n;
-}
-
 static struct assigner
 grid(enum wkind k, int64_t size, int64_t step, int64_t offset)
 {
@@ -537,22 +520,22 @@ test_count(void)
 		uint64_t n, s;
 		int64_t at;
 
-		switch (below(3)) {
+		switch (unit_below(3)) {
 		case 0:
-			n = 1 + below(12);
-			s = 1 + below(12);
+			n = 1 + unit_below(12);
+			s = 1 + unit_below(12);
 			break;
 		case 1:
-			n = 1 + below(1000);
-			s = 1 + below(1000);
+			n = 1 + unit_below(1000);
+			s = 1 + unit_below(1000);
 			break;
 		default:
-			n = 1 + below(4294967295u);
-			s = below(2) ? n : 1 + below(4294967295u);
+			n = 1 + unit_below(4294967295u);
+			s = unit_below(2) ? n : 1 + unit_below(4294967295u);
 			break;
 		}
-		at = below(2) ? (int64_t)below(100) :
-		    (int64_t)below((uint64_t)1 << 50);
+		at = unit_below(2) ? (int64_t)unit_below(100) :
+		    (int64_t)unit_below((uint64_t)1 << 50);
 		CHECK(check_count(n, s, at) == 0);
 	}
 }
@@ -562,17 +545,17 @@ test_count(void)
 static int64_t
 rnd_time(void)
 {
-	switch (below(6)) {
+	switch (unit_below(6)) {
 	case 0:
-		return (int64_t)below(200) - 100;
+		return (int64_t)unit_below(200) - 100;
 	case 1:
-		return INT64_MIN + (int64_t)below(200);
+		return INT64_MIN + (int64_t)unit_below(200);
 	case 2:
-		return INT64_MAX - (int64_t)below(200);
+		return INT64_MAX - (int64_t)unit_below(200);
 	case 3:
-		return (int64_t)below(2000000) - 1000000;
+		return (int64_t)unit_below(2000000) - 1000000;
 	default:
-		return (int64_t)rnd();
+		return (int64_t)unit_rnd();
 	}
 }
 
@@ -581,19 +564,19 @@ rnd_size(void)
 {
 	int64_t v;
 
-	switch (below(6)) {
+	switch (unit_below(6)) {
 	case 0:
-		return 1 + (int64_t)below(12);
+		return 1 + (int64_t)unit_below(12);
 	case 1:
-		return 1 + (int64_t)below(1000);
+		return 1 + (int64_t)unit_below(1000);
 	case 2:
-		return 1 + (int64_t)below((uint64_t)1 << 40);
+		return 1 + (int64_t)unit_below((uint64_t)1 << 40);
 	case 3:
-		return INT64_MAX - (int64_t)below(100);
+		return INT64_MAX - (int64_t)unit_below(100);
 	case 4:
-		return (int64_t)1 << below(63);
+		return (int64_t)1 << unit_below(63);
 	default:
-		v = (int64_t)(rnd() >> 1);
+		v = (int64_t)(unit_rnd() >> 1);
 		return v ? v : 1;
 	}
 }
@@ -601,11 +584,11 @@ rnd_size(void)
 static int64_t
 rnd_offset(void)
 {
-	switch (below(4)) {
+	switch (unit_below(4)) {
 	case 0:
 		return 0;
 	case 1:
-		return (int64_t)below(40) - 20;
+		return (int64_t)unit_below(40) - 20;
 	default:
 		return rnd_time();
 	}
@@ -619,20 +602,20 @@ test_random_grids(void)
 	for (i = 0; i < 300000; i++) {
 		int64_t size = rnd_size(), step, offset = rnd_offset(), t;
 
-		switch (below(5)) {
+		switch (unit_below(5)) {
 		case 0:
 			step = size;				/* tumble */
 			break;
 		case 1:
-			step = size / (1 + (int64_t)below(8));	/* divides */
+			step = size / (1 + (int64_t)unit_below(8));	/* divides */
 			step = step ? step : 1;
 			break;
 		case 2:
-			step = 1 + (int64_t)below(size < 20 ? 20 :
+			step = 1 + (int64_t)unit_below(size < 20 ? 20 :
 			    (uint64_t)size);	/* any, gaps included */
 			break;
 		case 3:
-			step = size + 1 + (int64_t)below(20);	/* gaps */
+			step = size + 1 + (int64_t)unit_below(20);	/* gaps */
 			if (step < 0)
 				step = INT64_MAX;
 			break;
@@ -641,11 +624,11 @@ test_random_grids(void)
 			break;
 		}
 		/* times near the grid's own points as well */
-		if (below(3) == 0) {
+		if (unit_below(3) == 0) {
 			i128 near = (i128)offset + (i128)step *
-			    ((int64_t)below(7) - 3) + (int64_t)below(5) - 2;
+			    ((int64_t)unit_below(7) - 3) + (int64_t)unit_below(5) - 2;
 
-			if (below(2))
+			if (unit_below(2))
 				near += size;
 			t = near > INT64_MAX ? INT64_MAX :
 			    near < INT64_MIN ? INT64_MIN : (int64_t)near;
@@ -659,9 +642,9 @@ test_random_grids(void)
 	    grid_seen[2] > 10000);
 	/* small grids checked by listing their windows one by one */
 	for (i = 0; i < 100000; i++) {
-		int64_t size = 1 + (int64_t)below(15), step = 1 +
-		    (int64_t)below(20), offset = (int64_t)below(41) - 20;
-		int64_t t = (int64_t)below(201) - 100, k, fs = 0, ls = 0;
+		int64_t size = 1 + (int64_t)unit_below(15), step = 1 +
+		    (int64_t)unit_below(20), offset = (int64_t)unit_below(41) - 20;
+		int64_t t = (int64_t)unit_below(201) - 100, k, fs = 0, ls = 0;
 		int found = 0, rc;
 		struct assigner a = grid(WK_SLIDE, size, step, offset);
 		struct span sp;
@@ -688,6 +671,7 @@ test_random_grids(void)
 int
 main(void)
 {
+	unit_rstate = 0x9E3779B97F4A7C15ull;
 	CHECK(assign_gcd(12, 18) == 6);
 	CHECK(assign_gcd(7, 1) == 1);
 	CHECK(assign_gcd(INT64_MAX, INT64_MAX) == INT64_MAX);

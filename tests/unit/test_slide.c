@@ -24,21 +24,10 @@
 #include "state.h"
 #include "unit.h"
 
-static uint64_t rstate = 0xBF58476D1CE4E5B9ull;
-
-static uint64_t
-rnd(void)
-{
-	rstate ^= rstate >> 12;
-	rstate ^= rstate << 25;
-	rstate ^= rstate >> 27;
-	return rstate * 2685821657736338717ull;
-}
-
 static int64_t
 range(int64_t lo, int64_t hi)	/* in [lo, hi) */
 {
-	return lo + (int64_t)(rnd() % (uint64_t)(hi - lo));
+	return lo + (int64_t)(unit_rnd() % (uint64_t)(hi - lo));
 }
 
 static int64_t
@@ -143,13 +132,13 @@ add_record(struct aggs *g, struct state *s, aoff p, uint64_t seq)
 	struct num nu;
 	size_t i;
 
-	switch (rnd() % 6) {
+	switch (unit_rnd() % 6) {
 	case 0:
 		text[0] = '\0';
 		break;
 	case 1:
 		snprintf(text, sizeof(text), "%d.%s", (int)range(-9, 10),
-		    rnd() % 2 ? "25" : "5");
+		    unit_rnd() % 2 ? "25" : "5");
 		break;
 	default:
 		snprintf(text, sizeof(text), "%d", (int)range(-20, 21));
@@ -283,14 +272,14 @@ random_order(int64_t size, int64_t step, int64_t offset)
 {
 	struct grid w;
 	int64_t lo = offset - 3 * size, hi = offset + 6 * size;
-	int i, n = 150 + (int)(rnd() % 150);
+	int i, n = 150 + (int)(unit_rnd() % 150);
 
 	grid_init(&w, size, step, offset);
 	for (i = 0; i < 30; i++)
 		grid_add(&w, range(lo, hi));
 	for (i = 0; i < n; i++) {
-		if (rnd() % 3 == 0) {
-			int j, nadd = 1 + (int)(rnd() % 3);
+		if (unit_rnd() % 3 == 0) {
+			int j, nadd = 1 + (int)(unit_rnd() % 3);
 
 			for (j = 0; j < nadd; j++)
 				grid_add(&w, range(lo, hi));
@@ -320,10 +309,10 @@ in_order(int64_t size, int64_t step, int64_t offset)
 	grid_init(&w, size, step, offset);
 	for (j = 0; j < 120; j++) {
 		int64_t end = start + size;
-		int nadd = (int)(rnd() % 4);
+		int nadd = (int)(unit_rnd() % 4);
 
 		for (i = 0; i < nadd; i++) {
-			if (rnd() % 4 == 0)	/* late: into the window */
+			if (unit_rnd() % 4 == 0)	/* late: into the window */
 				grid_add(&w, range(start, end));
 			else			/* the newest step */
 				grid_add(&w, range(end - step > start ?
@@ -359,7 +348,7 @@ arrivals(int64_t n_, int64_t slide)
 		/* arrival n - 1; now and then a record for an earlier pane
 		 * still kept */
 		grid_add(&w, n - 1);
-		if (rnd() % 8 == 0 && st_keyp(&w.s, w.k)->k_head != 0)
+		if (unit_rnd() % 8 == 0 && st_keyp(&w.s, w.k)->k_head != 0)
 			grid_add(&w, range(st_panep(&w.s,
 			    st_keyp(&w.s, w.k)->k_head)->p_start, n));
 		if (n % slide == 0)
@@ -449,12 +438,12 @@ test_random(void)
 	int i, bad = 0;
 
 	for (i = 0; i < 120; i++) {
-		int64_t step = 1 + (int64_t)(rnd() % 6), size, offset;
+		int64_t step = 1 + (int64_t)(unit_rnd() % 6), size, offset;
 
 		/* sizes of 3 panes or more; some not a multiple of the step */
-		size = rnd() % 3 ? step * (3 + (int64_t)(rnd() % 8)) :
-		    3 + (int64_t)(rnd() % 30);
-		offset = rnd() % 3 ? 0 : range(-50, 50);
+		size = unit_rnd() % 3 ? step * (3 + (int64_t)(unit_rnd() % 8)) :
+		    3 + (int64_t)(unit_rnd() % 30);
+		offset = unit_rnd() % 3 ? 0 : range(-50, 50);
 		if (size / gcd(size, step) < 3)
 			size = 3 * step;
 		bad += random_order(size, step, offset) != 0;
@@ -462,10 +451,10 @@ test_random(void)
 	}
 	CHECK(bad == 0);
 	for (i = 0, bad = 0; i < 60; i++) {
-		int64_t slide = 1 + (int64_t)(rnd() % 7), n;
+		int64_t slide = 1 + (int64_t)(unit_rnd() % 7), n;
 
-		n = rnd() % 2 ? slide * (3 + (int64_t)(rnd() % 6)) :
-		    3 + (int64_t)(rnd() % 25);
+		n = unit_rnd() % 2 ? slide * (3 + (int64_t)(unit_rnd() % 6)) :
+		    3 + (int64_t)(unit_rnd() % 25);
 		if (n / gcd(n, slide) < 3)
 			n = 3 * slide;
 		bad += arrivals(n, slide) != 0;
@@ -476,6 +465,7 @@ test_random(void)
 int
 main(void)
 {
+	unit_rstate = 0xBF58476D1CE4E5B9ull;
 	test_fixed();
 	test_random();
 	return unit_done("slide");
