@@ -222,25 +222,23 @@ write_late(struct run *r, const struct record *rec)
 static void
 too_far(struct run *r, const struct record *rec, int64_t t)
 {
-	static const struct {
-		const char *name;
-		int64_t ns;
-	} units[] = {
-		{ "year", 365 * 86400 * NS_PER_S }, { "day", 86400 * NS_PER_S },
-		{ "hour", 3600 * NS_PER_S }, { "minute", 60 * NS_PER_S },
-		{ "second", NS_PER_S },
+	static const char *const unit[] = {
+		"year", "day", "hour", "minute", "second"
+	};
+	static const int64_t ns[] = {
+		365 * 86400 * NS_PER_S, 86400 * NS_PER_S, 3600 * NS_PER_S,
+		60 * NS_PER_S, NS_PER_S
 	};
 	char when[TF_BUFSZ];
-	int64_t ahead = sat_add(t, -now_ns()), n = 0;
+	int64_t ahead = sat_add(t, -now_ns()), n;
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]) - 1 &&
-	    ahead < units[i].ns; i++)
+	for (i = 0; i < 4 && ahead < ns[i]; i++)
 		;
-	n = ahead / units[i].ns;
+	n = ahead / ns[i];
 	when[tf_format(when, t, TF_ISO)] = '\0';
 	bad(r, rec, "time %s is %lld %s%s in the future", when, (long long)n,
-	    units[i].name, n == 1 ? "" : "s");
+	    unit[i], n == 1 ? "" : "s");
 }
 
 /* -t F1,F2,...: the fields joined by one space into r->tval, in a
