@@ -1,0 +1,259 @@
+/* report: what a run says on standard error — bad records, corrupt
+ * restored state, --stats, --progress, and at exit what was dropped; see
+ * runint.h. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "keycodec.h"
+#include "num.h"
+#include "runint.h"
+#include "timefmt.h"
+#include "util.h"
+
+/* Appends a short, printable rendering of p[0..n) for messages. */
+static void
+quote_value(char *buf, size_t bufsz, const char *p, size_t n)
+{
+	size_t i, j = 0, max = 40;
+
+	buf[j++] = '"';
+	for (i = 0; i < n && i < max && j + 5 < bufsz; i++)
+		buf[j++] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
+	if (i < n && j + 5 < bufsz) {
+		memcpy(buf + j, "...", 3);
+		j += 3;
+	}
+	buf[j++] = '"';
+	buf[j] = '\0';
+}
+
+void
+bad(struct run *r, const struct record *rec, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	G(r)->g_bad++;
+	if (!r->c->strict &&
+	    G(r)->g_bad - r->at_start.g_bad > MAX_BAD_MESSAGES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	fwin_warn("%s:%llu: %s%s", rec->file, (unsigned long long)rec->line,
+	    msg, r->c->strict ? "" : "; record skipped");
+	if (r->c->strict)
+		r->fatal = 1;
+}
+
+void
+bad_field(struct run *r, const struct record *rec, const struct fieldref *f,
+    const char *what, const struct field *v)
+{
+	char q[64];
+
+	if (v == NULL) {
+		bad(r, rec, "field %s: missing (record has %zu field%s)",
+		    f->name, rec->nf, rec->nf == 1 ? "" : "s");
+		return;
+	}
+	quote_value(q, sizeof(q), v->p, v->n);
+	bad(r, rec, "field %s: %s %s", f->name, what, q);
+}
+
+/* Restored state found bad: said once; the run ends and saves nothing. */
+int
+check_corrupt(struct run *r)
+{
+	const char *why = st_corrupt(op_state(r->op));
+
+	if (why == NULL)
+		return 0;
+	if (!r->corrupt)
+		fwin_warn("%s: corrupt state: %s", r->c->restore, why);
+	r->corrupt = 1;
+	return 1;
+}
+
+void
+print_stats(struct run *r)
+{
+	const struct op_globals *g = G(r), *b = &r->at_start;
+	const struct state *s = op_state(r->op);
+	struct timespec t1;
+	double secs;
+	uint64_t nread = g->g_read - b->g_read, runs = 0, bytes = 0;
+	char part[64] = "", mode[96];
+
+	if (r->batch != NULL)
+		batch_spilled(r->batch, &runs, &bytes);
+	if (runs > 0)
+		snprintf(mode, sizeof(mode), "batch, %llu sorted run%s spilled "
+		    "(%llu bytes)", (unsigned long long)runs,
+		    runs == 1 ? "" : "s", (unsigned long long)bytes);
+	else
+		snprintf(mode, sizeof(mode), "%s",
+		    r->batch != NULL ? "batch" : "stream");
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	secs = (t1.tv_sec - r->t0.tv_sec) + (t1.tv_nsec - r->t0.tv_nsec) / 1e9;
+	if (r->c->part_n > 0)
+		snprintf(part, sizeof(part), " (%llu of other partitions)",
+		    (unsigned long long)r->others);
+	fwin_warn("stats: records %llu%s, bad %llu, late %llu, in no window "
+	    "%llu, windows fired %llu, open windows %llu, keys %llu, peak "
+	    "state %llu bytes, %.3f s, %.0f records/s, mode %s",
+	    (unsigned long long)nread, part,
+	    (unsigned long long)(g->g_bad - b->g_bad),
+	    (unsigned long long)(g->g_late - b->g_late),
+	    (unsigned long long)(g->g_nowin - b->g_nowin),
+	    (unsigned long long)(g->g_fired - b->g_fired),
+	    (unsigned long long)st_root(s)->sr_npanes,
+	    (unsigned long long)st_root(s)->sr_peak_keys,
+	    (unsigned long long)arena_hdr(&s->a)->ah_peak, secs,
+	    secs > 0 ? nread / secs : 0.0, mode);
+}
+
+/* Nothing is dropped quietly: late records that no --late-file took,
+ * and records in no window, are counted and said at exit. */
+void
+say_dropped(struct run *r)
+{
+	uint64_t late = G(r)->g_late - r->at_start.g_late;
+	uint64_t nowin = G(r)->g_nowin - r->at_start.g_nowin;
+	char d[TF_BUFSZ];
+
+	if (late > 0 && r->late == NULL) {
+		tf_format_duration(d, r->late_by > 0 ? r->late_by : 1);
+		fwin_warn("%llu late record%s dropped (the latest by %s behind "
+		    "the watermark); -l %s, --late-file or --mode batch keeps "
+		    "them", (unsigned long long)late, late == 1 ? "" : "s", d, d);
+	}
+	if (nowin > 0)
+		fwin_warn("%llu record%s in no window dropped (between --slide "
+		    "windows whose step passes their size)",
+		    (unsigned long long)nowin, nowin == 1 ? "" : "s");
+}
+
+/* Stream mode with --max-memory: state that grows past it stops the run
+ * (exit 1) before it takes all of the machine; the last checkpoint saved
+ * stays as it is. */
+int
+over_budget(struct run *r)
+{
+	const struct config *c = r->c;
+	const struct state *s = op_state(r->op);
+	static const char units[] = "KMGT";
+	uint64_t v = c->max_memory;
+	int u = -1;
+
+	if (v == 0 || r->batch != NULL || arena_hdr(&s->a)->ah_used <= v)
+		return 0;
+	while (u < 3 && v % 1024 == 0) {
+		v /= 1024;
+		u++;
+	}
+	fwin_warn("state would pass --max-memory %llu%.*s (%llu keys, %llu "
+	    "open windows)", (unsigned long long)v, u >= 0, u >= 0 ?
+	    units + u : "", (unsigned long long)st_root(s)->sr_nkeys,
+	    (unsigned long long)st_root(s)->sr_npanes);
+	r->fatal = 1;
+	return 1;
+}
+
+static int64_t
+mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * NS_PER_S + ts.tv_nsec;
+}
+
+/* The bytes of the inputs that are regular files (0 when one is not:
+ * then no total, percent or time left is shown). */
+static uint64_t
+input_total(const struct config *c)
+{
+	struct stat sb;
+	uint64_t n = 0;
+	int i;
+
+	if (c->nfiles == 0)
+		return fstat(0, &sb) == 0 && S_ISREG(sb.st_mode) ?
+		    (uint64_t)sb.st_size : 0;
+	for (i = 0; i < c->nfiles; i++) {
+		if (strcmp(c->files[i], "-") == 0 ? fstat(0, &sb) != 0 :
+		    stat(c->files[i], &sb) != 0)
+			return 0;
+		if (!S_ISREG(sb.st_mode))
+			return 0;
+		n += (uint64_t)sb.st_size;
+	}
+	return n;
+}
+
+void
+progress_setup(struct run *r)
+{
+	r->show = r->c->progress;
+	/* auto: for a person watching a terminal while the rows go on */
+	if (r->show < 0 && (!isatty(2) || isatty(1)))
+		r->show = 0;
+	r->total = input_total(r->c);
+	r->next_show = mono_ns() + NS_PER_S;	/* auto shows after 1 s */
+	if (r->show > 0)
+		r->next_show = mono_ns() + NS_PER_S / 4;
+}
+
+/* At most four times a second, one line on stderr, rewritten in place:
+ * bytes read (of the total, with percent and time left), records per
+ * second, the watermark, open windows and keys. */
+void
+progress(struct run *r)
+{
+	const struct state *s = op_state(r->op);
+	int64_t now = mono_ns(), el, left;
+	uint64_t done = input_bytes(r->in), nread;
+	char wm[TF_BUFSZ] = "-", of[96] = "";
+	double secs;
+
+	if (r->show == 0 || now < r->next_show)
+		return;
+	r->next_show = now + NS_PER_S / 4;
+	el = now - ((int64_t)r->t0.tv_sec * NS_PER_S + r->t0.tv_nsec);
+	secs = el / 1e9;
+	nread = G(r)->g_read - r->at_start.g_read;
+	if (G(r)->g_wm != INT64_MIN)
+		wm[tf_format_tz(wm, G(r)->g_wm, TF_ISO, &r->c->zone)] = '\0';
+	if (r->total > 0 && done <= r->total) {
+		left = done > 0 ? (int64_t)((double)el * (r->total - done) /
+		    done / 1e9) : 0;
+		snprintf(of, sizeof(of), " of %.1f MB (%.0f%%, %lld:%02lld "
+		    "left)", r->total / 1e6, 100.0 * done / r->total,
+		    (long long)(left / 60), (long long)(left % 60));
+	}
+	fprintf(stderr, "\rfwin: %.1f MB%s, %.0f records/s, watermark %s, "
+	    "%llu open windows, %llu keys\033[K", done / 1e6, of,
+	    secs > 0 ? nread / secs : 0.0, wm,
+	    (unsigned long long)st_root(s)->sr_npanes,
+	    (unsigned long long)st_root(s)->sr_nkeys);
+	fflush(stderr);
+	r->shown = 1;
+}
+
+/* Erases the progress line: nothing of it stays in a log. */
+void
+progress_end(struct run *r)
+{
+	if (r->shown)
+		fputs("\r\033[K", stderr);
+	r->shown = 0;
+}

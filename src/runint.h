@@ -1,0 +1,90 @@
+/* runint: the driver's insides, shared by run.c (the loop), sinks.c
+ * (rows, late records and their files) and report.c (messages, --stats,
+ * --progress, what was dropped); no other module includes it. */
+#ifndef FWIN_RUNINT_H
+#define FWIN_RUNINT_H
+
+#include <time.h>
+
+#include "agg.h"
+#include "batch.h"
+#include "config.h"
+#include "input.h"
+#include "operator.h"
+#include "output.h"
+#include "persist.h"
+
+#define MAX_BAD_MESSAGES 10
+
+struct run {
+	struct config *c;
+	struct aggs *g;
+	struct op *op;
+	struct state *st;	/* op's, for the driver's block (G) */
+	struct input *in;
+	struct out *out, *late;
+	int outfd, latefd;
+	const char *outname;
+	struct aval *vals;
+	size_t *keyidx;		/* the key fields' columns */
+	char *keybuf;
+	size_t keycap;
+	/* -t F1,F2,...: the fields joined, and their name for messages */
+	char *tbuf;
+	size_t tcap;
+	struct field tval;
+	struct fieldref tjoin;
+	const struct fieldref *tref;	/* the time's name in messages */
+	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
+	int rolling_time;	/* rolling mode with -t: a time column */
+	int fatal;		/* --strict met a bad record */
+	int corrupt;		/* restored state found bad: nothing is saved */
+	int restored;
+	char *fingerprint;
+	struct op_globals at_start;	/* counters as restored: stats are per run */
+	int64_t late_by;	/* the largest distance of a late record behind W */
+	int64_t started;	/* wall time the run began */
+	struct out *cells;	/* a row's aggregate cells, to rank or digest */
+	size_t rankcol;		/* the --top-by column among them */
+	uint64_t others;	/* --partition: records of other partitions */
+	struct persist ps;
+	/* --idle-timeout: input idle since this wall time, with this W */
+	uint64_t idle_read;
+	int64_t idle_since, idle_wm;
+	struct timespec t0;
+	struct batch *batch;	/* --mode batch: records kept until the end */
+	/* --progress */
+	int show;		/* 1 on, 0 off, -1 auto */
+	int shown;		/* a line is on the terminal, to erase */
+	int64_t next_show;	/* monotonic ns of the next line */
+	uint64_t total;		/* bytes of the regular FILEs, or 0 */
+};
+
+static inline struct op_globals *
+G(struct run *r)
+{
+	/* the state's struct stays where it is; its arena may move */
+	return st_globals(r->st);
+}
+
+/* report.c: what the run says on stderr */
+void __attribute__((format(printf, 3, 4)))
+bad(struct run *r, const struct record *rec, const char *fmt, ...);
+void bad_field(struct run *r, const struct record *rec,
+    const struct fieldref *f, const char *what, const struct field *v);
+int check_corrupt(struct run *r);
+void print_stats(struct run *r);
+void say_dropped(struct run *r);
+int over_budget(struct run *r);
+void progress_setup(struct run *r);
+void progress(struct run *r);
+void progress_end(struct run *r);
+
+/* sinks.c: rows and late records, and the files they go to */
+void on_row(void *arg, const struct op_row *row);
+uint64_t digest_row(void *arg, const struct op_row *row);
+void write_late(struct run *r, const struct record *rec);
+int open_sinks(struct run *r);
+int close_sinks(struct run *r);
+
+#endif
