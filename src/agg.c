@@ -49,125 +49,12 @@ struct acc_pick {		/* first, last */
 };
 ARENA_LAYOUT(struct acc_pick, 16);
 
-struct acc_distinct {
-	aoff set;
-};
-ARENA_LAYOUT(struct acc_distinct, 8);
-
-/* An open-addressing set of distinct values, in the arena. */
-struct dslot {
-	uint64_t h;
-	aoff blob;
-};
-struct dset {
-	uint64_t ds_cap;	/* a power of two */
-	uint64_t ds_n;
-	struct dslot ds_slot[];
-};
-ARENA_LAYOUT(struct dslot, 16);
-ARENA_LAYOUT(struct dset, 16);
-
 struct aggs {
 	struct agg *v;
 	size_t n;
 	size_t accsize;
 	unsigned char *fold;	/* the fold accumulator block */
 };
-
-static int
-blob_eq(const struct arena *a, aoff b, const char *p, size_t n)
-{
-	const struct blob *x = blob_at(a, b);
-
-	return x->b_len == n && memcmp(x->b_data, p, n) == 0;
-}
-
-/* Inserts (h, blob) into the table t (cap a power of two) unless the value
- * p[0..n) is there; p == NULL means it is known to be absent. */
-static int
-dslot_insert(const struct arena *a, struct dslot *t, uint64_t cap,
-    uint64_t h, aoff blob, const char *p, size_t n)
-{
-	uint64_t i, mask = cap - 1;
-
-	for (i = h & mask; t[i].blob != 0; i = (i + 1) & mask)
-		if (t[i].h == h && p != NULL && blob_eq(a, t[i].blob, p, n))
-			return 0;
-	t[i].h = h;
-	t[i].blob = blob;
-	return 1;
-}
-
-static aoff
-dset_new(struct arena *a, uint64_t cap)
-{
-	aoff off = arena_alloc(a, sizeof(struct dset) + cap * sizeof(struct dslot));
-
-	((struct dset *)arena_ptr(a, off))->ds_cap = cap;
-	return off;
-}
-
-/* Adds the value p[0..n) with hash h to the distinct set of the slot at
- * `slot`. With blob != 0 the value is that arena blob, moved into the set
- * (or freed when the set has it already); p then points into it. */
-static void
-distinct_put(struct arena *a, aoff slot, uint64_t h, const char *p, size_t n,
-    aoff blob)
-{
-	struct acc_distinct *d = arena_ptr(a, slot);
-	struct dset *s;
-	uint64_t i, mask;
-	aoff grown;
-
-	if (d->set == 0) {
-		grown = dset_new(a, 8);
-		d = arena_ptr(a, slot);
-		d->set = grown;
-		if (blob != 0)
-			p = blob_at(a, blob)->b_data;
-	}
-	s = arena_ptr(a, d->set);
-	mask = s->ds_cap - 1;
-	for (i = h & mask; s->ds_slot[i].blob != 0; i = (i + 1) & mask)
-		if (s->ds_slot[i].h == h && blob_eq(a, s->ds_slot[i].blob, p, n)) {
-			blob_free(a, blob);
-			return;
-		}
-	if ((s->ds_n + 1) * 2 > s->ds_cap) {
-		uint64_t cap = s->ds_cap * 2;
-		struct dset *o;
-
-		grown = dset_new(a, cap);
-		d = arena_ptr(a, slot);
-		o = arena_ptr(a, d->set);
-		s = arena_ptr(a, grown);
-		for (i = 0; i < o->ds_cap; i++)
-			if (o->ds_slot[i].blob != 0) {
-				const struct blob *b = blob_at(a, o->ds_slot[i].blob);
-
-				dslot_insert(a, s->ds_slot, cap, o->ds_slot[i].h,
-				    o->ds_slot[i].blob, b->b_data, b->b_len);
-			}
-		s->ds_n = o->ds_n;
-		arena_free(a, d->set, sizeof(struct dset) +
-		    o->ds_cap * sizeof(struct dslot));
-		d->set = grown;
-	}
-	if (blob == 0) {
-		/* p is outside the arena: it survives the arena moving */
-		struct blob *b;
-
-		blob = arena_alloc(a, sizeof(struct blob) + n);
-		b = blob_at(a, blob);
-		b->b_len = b->b_cap = (uint32_t)n;
-		memcpy(b->b_data, p, n);
-	}
-	d = arena_ptr(a, slot);
-	s = arena_ptr(a, d->set);
-	/* the value is known to be absent: no comparison is made */
-	dslot_insert(a, s->ds_slot, s->ds_cap, h, blob, NULL, 0);
-	s->ds_n++;
-}
 
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
  * or max (want_max = 1): strictly better value, or equal and earlier. */
@@ -183,7 +70,7 @@ ext_better(int want_max, double v, uint64_t seq, const struct acc_ext *e)
 
 /* Whether b is a blob of the used arena, not overlapping another block;
  * claims it in m. */
-static int
+int
 blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
 {
 	uint64_t used = m->used;	/* the restored bytes, not those since */
@@ -196,63 +83,6 @@ blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
 	return x->b_len <= x->b_cap &&
 	    x->b_cap <= used - b - sizeof(struct blob) &&
 	    arena_claim(m, b, sizeof(struct blob) + x->b_cap) == 0;
-}
-
-static void
-scratch_insert(struct dscratch *ds, const struct arena *a, uint64_t h,
-    aoff blob)
-{
-	const struct blob *b = blob_at(a, blob);
-
-	if ((ds->n + 1) * 2 > ds->cap) {
-		uint64_t cap = ds->cap ? ds->cap * 2 : 64, i;
-		struct dslot *t = calloc(cap, sizeof(*t));
-
-		if (t == NULL)
-			fwin_oom();
-		for (i = 0; i < ds->cap; i++)
-			if (ds->slot[i].blob != 0) {
-				const struct blob *x = blob_at(a, ds->slot[i].blob);
-
-				dslot_insert(a, t, cap, ds->slot[i].h,
-				    ds->slot[i].blob, x->b_data, x->b_len);
-			}
-		free(ds->slot);
-		ds->slot = t;
-		ds->cap = cap;
-	}
-	ds->n += dslot_insert(a, ds->slot, ds->cap, h, blob, b->b_data, b->b_len);
-}
-
-static void
-scratch_merge(struct dscratch *ds, const struct arena *a, aoff set)
-{
-	const struct dset *s = arena_ptr(a, set);
-	uint64_t i;
-
-	for (i = 0; i < s->ds_cap; i++)
-		if (s->ds_slot[i].blob != 0)
-			scratch_insert(ds, a, s->ds_slot[i].h, s->ds_slot[i].blob);
-}
-
-/* Folds a distinct set: a single slice's set is counted where it lies;
- * only a second one makes the union in the scratch table. */
-static void
-fold_distinct(struct dscratch *ds, const struct arena *a, aoff set)
-{
-	if (set == 0)
-		return;
-	if (ds->nfolded++ == 0) {
-		ds->single = set;
-		return;
-	}
-	if (ds->nfolded == 2) {
-		if (ds->cap)
-			memset(ds->slot, 0, ds->cap * sizeof(*ds->slot));
-		ds->n = 0;
-		scratch_merge(ds, a, ds->single);
-	}
-	scratch_merge(ds, a, set);
 }
 
 void
@@ -607,114 +437,6 @@ static void
 pick_release(struct arena *a, aoff slot)
 {
 	blob_free(a, ((struct acc_pick *)arena_ptr(a, slot))->text);
-}
-
-/* --- distinct: a set of the values, in the arena --- */
-
-static void
-distinct_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
-{
-	(void)seq;
-	distinct_put(a, slot, XXH3_64bits(v->p, v->n), v->p, v->n, 0);
-}
-
-static void
-distinct_merge(struct arena *a, aoff dst, aoff src)
-{
-	struct acc_distinct *d = arena_ptr(a, dst);
-	aoff set = ((struct acc_distinct *)arena_ptr(a, src))->set;
-	uint64_t cap, j;
-
-	if (set == 0)
-		return;
-	((struct acc_distinct *)arena_ptr(a, src))->set = 0;
-	if (d->set == 0) {
-		d->set = set;
-		return;
-	}
-	cap = ((struct dset *)arena_ptr(a, set))->ds_cap;
-	for (j = 0; j < cap; j++) {
-		const struct dslot *sl = &((struct dset *)arena_ptr(a, set))->ds_slot[j];
-		const struct blob *b;
-
-		if (sl->blob == 0)
-			continue;
-		b = blob_at(a, sl->blob);
-		distinct_put(a, dst, sl->h, b->b_data, b->b_len, sl->blob);
-	}
-	arena_free(a, set, sizeof(struct dset) + cap * sizeof(struct dslot));
-}
-
-static void
-distinct_fold(struct agg *ag, const struct arena *a, void *dst,
-    const void *src)
-{
-	(void)dst;
-	fold_distinct(&ag->ds, a, ((const struct acc_distinct *)src)->set);
-}
-
-static void
-distinct_emit(struct agg *ag, const struct arena *a, const void *acc,
-    struct out *o)
-{
-	const struct dscratch *ds = &ag->ds;
-
-	(void)acc;
-	if (ds->nfolded == 0)
-		emit_int(o, 0);		/* only NULLs: a count, never empty */
-	else if (ds->nfolded == 1)
-		emit_int(o, (int64_t)((const struct dset *)
-		    arena_ptr(a, ds->single))->ds_n);
-	else
-		emit_int(o, (int64_t)ds->n);
-}
-
-static const char *
-distinct_check(const struct arena *a, const void *slot,
-    struct arena_claims *m)
-{
-	aoff set = ((const struct acc_distinct *)slot)->set;
-	uint64_t used = m->used, j, n;
-	const struct dset *ds;
-
-	if (set == 0)
-		return NULL;
-	if (set < sizeof(struct arena_hdr) || set % 8 != 0 ||
-	    set >= used || used - set < sizeof(*ds))
-		return "bad distinct set";
-	ds = arena_ptr(a, set);
-	if (ds->ds_cap < 2 || (ds->ds_cap & (ds->ds_cap - 1)) ||
-	    ds->ds_cap > (used - set - sizeof(*ds)) / sizeof(struct dslot) ||
-	    ds->ds_n >= ds->ds_cap ||
-	    arena_claim(m, set, sizeof(*ds) + ds->ds_cap * sizeof(struct dslot)) !=
-	    0)
-		return "bad distinct set";
-	for (j = 0, n = 0; j < ds->ds_cap; j++) {
-		if (ds->ds_slot[j].blob == 0)
-			continue;
-		if (!blob_ok(a, ds->ds_slot[j].blob, m))
-			return "bad distinct value";
-		n++;
-	}
-	/* probing ends only if some slot is empty */
-	if (n != ds->ds_n)
-		return "bad distinct set count";
-	return NULL;
-}
-
-static void
-distinct_release(struct arena *a, aoff slot)
-{
-	aoff set = ((struct acc_distinct *)arena_ptr(a, slot))->set;
-	struct dset *s;
-	uint64_t j;
-
-	if (set == 0)
-		return;
-	s = arena_ptr(a, set);
-	for (j = 0; j < s->ds_cap; j++)
-		blob_free(a, s->ds_slot[j].blob);
-	arena_free(a, set, sizeof(struct dset) + s->ds_cap * sizeof(struct dslot));
 }
 
 /* --- the table --- */

@@ -1,7 +1,7 @@
 /* aggint: the insides of the aggregates, shared by agg.c (the table, and
- * counts, sums, extremes, picks, distinct) and aggdist.c (the aggregates
- * of a distribution: variance, percentiles, sketches); no other module
- * includes it. */
+ * counts, sums, extremes, first and last) and aggdist.c (the aggregates
+ * of a distribution: distinct values, variance, percentiles, sketches);
+ * no other module includes it. */
 #ifndef FWIN_AGGINT_H
 #define FWIN_AGGINT_H
 
@@ -9,6 +9,12 @@
 #include "stats.h"
 
 struct dslot;
+
+/* --distinct: the set of its values (aggdist.c), or 0 */
+struct acc_distinct {
+	aoff set;
+};
+ARENA_LAYOUT(struct acc_distinct, 8);
 
 /* percentiles, approx-percentile, approx-distinct: a block of their own
  * (0 until a value is seen): struct pvals, or a sketch (sketch.h) */
@@ -53,6 +59,10 @@ struct agg {
 	double *vals;		/* percentiles' fold: every value */
 	size_t nvals, capvals;
 };
+
+/* Whether b is a blob of the used arena, not overlapping another block;
+ * claims it in m. */
+int blob_ok(const struct arena *a, aoff b, struct arena_claims *m);
 
 /* Cells of a number fwin formatted. */
 void emit_int(struct out *o, int64_t v);
@@ -99,5 +109,15 @@ const char *dds_agg_check(const struct arena *a, const void *slot,
     struct arena_claims *m);
 const char *hll_agg_check(const struct arena *a, const void *slot,
     struct arena_claims *m);
+void distinct_add(struct arena *a, aoff slot, const struct aval *v,
+    uint64_t seq);
+void distinct_merge(struct arena *a, aoff dst, aoff src);
+void distinct_fold(struct agg *ag, const struct arena *a, void *dst,
+    const void *src);
+void distinct_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o);
+const char *distinct_check(const struct arena *a, const void *slot,
+    struct arena_claims *m);
+void distinct_release(struct arena *a, aoff slot);
 
 #endif
