@@ -123,6 +123,38 @@ inspect_value() {
 	echo "# $refused of 10 runs refused" >&3
 }
 
+# Two runs at once, and kill -9 at a random moment to one or both: the
+# lock keeps one writer, a killed save leaves the last checkpoint whole,
+# so a last run with --flush gives one run's rows whatever happened.
+@test "one writer: racing runs killed at random moments (kill -9) give one run's out.csv" {
+	"$GEN" 4 20000 20 > full.csv
+	fwin "${ARGS[@]}" --flush -o ref.csv full.csv
+	: > in.csv
+	prev=0
+	for upto in 2000 4000 6000 8000 10000 12000 14000 16000 18000 20000; do
+		sed -n "$((prev + 1)),${upto}p" full.csv >> in.csv
+		prev=$upto
+		"$FWIN" "${ARGS[@]}" --state s.ckpt --checkpoint-every 100 -o out.csv in.csv 2>a.err & a=$!
+		"$FWIN" "${ARGS[@]}" --state s.ckpt --checkpoint-every 100 -o out.csv in.csv 2>b.err & b=$!
+		sleep "0.0$((RANDOM % 10))$((RANDOM % 10))"
+		case $((RANDOM % 3)) in
+		0) kill -KILL "$a" 2>/dev/null || true ;;
+		1) kill -KILL "$b" 2>/dev/null || true ;;
+		2) kill -KILL "$a" "$b" 2>/dev/null || true ;;
+		esac
+		for p in $a $b; do
+			st=0
+			wait "$p" 2>/dev/null || st=$?
+			# done, refused (the lock), or killed: nothing else
+			((st == 0 || st == 1 || st == 137)) || fail "exit $st: $(cat a.err b.err)"
+		done
+		grep -hv -e 'in use by another fwin (pid [0-9]*)$' a.err b.err > other.err || true
+		[[ ! -s other.err ]] || fail "said: $(cat other.err)"
+	done
+	fwin "${ARGS[@]}" --state s.ckpt -o out.csv --flush in.csv
+	cmp out.csv ref.csv
+}
+
 @test "one writer: --inspect takes no lock and reads whole checkpoints while they are replaced" {
 	"$GEN" 3 3000 30 > full.csv
 	start_holder "${ARGS[@]}" --checkpoint s.ckpt --checkpoint-every 1 -o out.csv
