@@ -142,21 +142,28 @@ num_format_double(char *buf, double d)
 {
 	char e[NUM_BUFSZ];
 	const char *x;
-	int prec, exp, saved, len;
+	int prec, exp, saved, len, lo, hi;
 
 	if (isnan(d))
 		return strlen(strcpy(buf, "nan"));
 	if (isinf(d))
 		return strlen(strcpy(buf, d < 0 ? "-inf" : "inf"));
 
+	/* The fewest digits that read back to d: more digits of a correct
+	 * rounding are never farther from d, so reading back is monotonic
+	 * in the precision, and a binary search over 1..17 finds it (17
+	 * always reads back) in five tries instead of up to seventeen. */
 	saved = errno;
-	for (prec = 1; prec < 17; prec++) {
+	for (lo = 1, hi = 17; lo < hi;) {
+		prec = (lo + hi) / 2;
 		snprintf(e, sizeof(e), "%.*e", prec - 1, d);
 		if (strtod(e, NULL) == d)
-			break;
+			hi = prec;
+		else
+			lo = prec + 1;
 	}
-	if (prec == 17)
-		snprintf(e, sizeof(e), "%.*e", prec - 1, d);
+	prec = lo;
+	snprintf(e, sizeof(e), "%.*e", prec - 1, d);
 	errno = saved;
 
 	x = strchr(e, 'e');
