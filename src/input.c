@@ -7,11 +7,9 @@
  * the front before the next read; one that fills the buffer doubles it, up
  * to RECMAX, past which the record is skipped without being kept.
  *
- * CSV lines without a '"' are split in place like TSV. A record with one is
- * handed to libcsv a line at a time (a quoted field may hold newlines) and
- * its unquoted fields are copied into a scratch buffer. libcsv is steered to
- * agree with the fast path: spaces are data (RFC 4180), a record ends only
- * at '\n' (a '\r' just before it is dropped), a lone '\r' is data.
+ * CSV lines without a '"' are split in place like TSV; a record with one
+ * goes to inputcsv.c (libcsv). The FILE operands, their identity and the
+ * resuming at a checkpoint's position are inputfiles.c's.
  *
  * JSON Lines are framed as lines are (a trailing '\r' dropped, an empty
  * line no record), then json_scan() fills the fields with the values of
@@ -31,101 +29,20 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <csv.h>
-#include <xxhash.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
 
 #include "input.h"
+#include "inputint.h"
 #include "json.h"
 #include "util.h"
 
-#define BUF_INIT	(1u << 20)
-#define BUF_SHRINK	(16u << 20)	/* give back a grown buffer once idle */
-#define RECMAX		((size_t)1 << 30)
-#define BUF_MAX		(RECMAX + (64u << 10))
-#define SLACK		16		/* bytes after the buffer, see scan16() */
-#define NOQUOTE		((size_t)-1)
-#define QUOTE_MAX	((size_t)1 << 20)	/* a quote open longer is bad */
 
-#define ERR_LONG	"record longer than 1 GiB"
-#define ERR_QUOTE	"unterminated quoted field"
-
-enum { EOL_OK = 1, EOL_END = 0, EOL_LONG = -1, EOL_ERR = -2, EOL_QUOTE = -3,
-    EOL_WAIT = -4 };
-enum { FILL_MORE = 1, FILL_EOF = 0, FILL_ERR = -1, FILL_WAIT = -2 };
-enum { FR_RECORD = 1, FR_END = 0, FR_WAIT = -1 };
-enum { HDR_UNREAD, HDR_HAVE, HDR_EMPTY, HDR_ERR };
-
-struct slot {
-	size_t off, n;		/* a field in the scratch buffer */
-};
-
-struct input {
-	struct input_opts o;
-	int delim;		/* the byte, or -1: runs of blanks */
-	char *const *files;
-	int nfiles;
-	int fi;			/* the file open or last tried, -1 at first */
-	const char *name;
-	int fd;			/* -1 when no file is open */
-	int fdown;		/* we opened fd, so we close it */
-	int isreg;		/* read(2) never blocks: no poll */
-	int eof;		/* the file is read to its end (or abandoned) */
-	int needhdr;		/* the file's next record is its header */
-	int failed;
-	int fatal;
-	uint64_t lineno;	/* lines of the file consumed */
-	uint64_t consumed;	/* bytes of the file consumed */
-	int outfi;		/* where the last returned record ended */
-	uint64_t outoff;
-	struct input_pos *ipos;	/* per FILE: identity and consumption */
-	uint64_t skip;		/* resume: bytes of this file to skip */
-	uint64_t skiplines;
-	uint64_t fpat;		/* ip_off of the fingerprint taken, or -1 */
-	/* A record with an unterminated quote covered the file's bytes up
-	 * to here: a record that starts before it and has a quote still
-	 * open at its line end is bad at once (see frame_quoted). */
-	uint64_t qsuspect;
-	struct input_pos *resume; /* per FILE, from input_resume() */
-	int nresume;
-
-	/* buf[pos..end) is read but not consumed */
-	char *buf;
-	size_t cap, pos, end;
-	/* The first '"' at or after where the last search began, or NOQUOTE
-	 * when there is none before qlim: one memchr looks ahead over the
-	 * whole buffer, so quote-free CSV costs it once per read. */
-	size_t qat, qlim;
-
-	struct field *f;	/* the fields of the record returned */
-	size_t fcap;
-
-	int hdr;		/* HDR_* */
-	struct field *hf;	/* the first file's header, ours */
-	size_t hnf;
-	char *hbytes;
-
-	/* quoted CSV */
-	struct csv_parser csv;
-	int csvready;
-	int cxdone;		/* libcsv ended the row */
-	size_t cxmax;		/* fields to keep, 0 for all */
-	struct slot *cx;	/* offsets, as scr may move while it grows */
-	size_t cxnf, cxcap;
-	char *scr;
-	size_t sclen, sccap;
-
-	struct json *json;	/* json: the paths' scanner */
-	size_t npaths;
-};
-
-#define FEED_CHUNK	(1u << 20)	/* bytes per csv_parse() call */
 
 static char *const stdin_only[] = { (char *)"-" };
 
-static void
+void
 report(struct input *in, int errnum)
 {
 	fwin_warn("%s: %s", in->name, strerror(errnum));
@@ -133,7 +50,7 @@ report(struct input *in, int errnum)
 }
 
 /* Forgets where the quote cache points: the buffer's bytes moved. */
-static void
+void
 quotes_moved(struct input *in)
 {
 	in->qat = NOQUOTE;
@@ -218,7 +135,7 @@ fill(struct input *in, int block)
  * after a read error (the file is abandoned); EOL_WAIT when the line end
  * is not there yet and reading would block.
  */
-static int
+int
 find_eol(struct input *in, size_t from, size_t *eol)
 {
 	const char *nl;
@@ -250,7 +167,7 @@ find_eol(struct input *in, size_t from, size_t *eol)
 	}
 }
 
-static void
+void
 consume(struct input *in, size_t n)
 {
 	in->pos += n;
@@ -271,7 +188,7 @@ has_quote(struct input *in, size_t a, size_t b)
 	return in->qat < b;
 }
 
-static void
+void
 grow_fields(struct input *in, size_t want)
 {
 	while (in->fcap < want)
@@ -481,7 +398,7 @@ end:
  * end (for CSV, the line end that ends it) without keeping it, and return
  * it as bad. The buffer holds only what one read brings in meanwhile.
  */
-static void
+void
 too_long(struct input *in, struct record *r)
 {
 	const char *s, *nl;
@@ -512,235 +429,6 @@ too_long(struct input *in, struct record *r)
 	r->f = in->f;
 	r->nf = 0;
 	r->bad = ERR_LONG;
-}
-
-/* libcsv callbacks: a field (copied, as libcsv reuses its buffer), and
- * the end of the row. */
-static void
-csv_field(void *s, size_t n, void *arg)
-{
-	struct input *in = arg;
-
-	if (in->cxmax != 0 && in->cxnf == in->cxmax)
-		return;
-	if (in->cxnf == in->cxcap) {
-		in->cxcap *= 2;
-		in->cx = xrealloc(in->cx, in->cxcap * sizeof(*in->cx));
-	}
-	if (in->sccap - in->sclen < n) {
-		while (in->sccap - in->sclen < n)
-			in->sccap *= 2;
-		in->scr = xrealloc(in->scr, in->sccap);
-	}
-	if (n > 0)
-		memcpy(in->scr + in->sclen, s, n);
-	in->cx[in->cxnf].off = in->sclen;
-	in->cx[in->cxnf].n = n;
-	in->cxnf++;
-	in->sclen += n;
-}
-
-static void
-csv_row(int c, void *arg)
-{
-	struct input *in = arg;
-
-	(void)c;
-	in->cxdone = 1;
-}
-
-/*
- * libcsv takes spaces around unquoted fields as padding, and a '\r'
- * anywhere as a line end. We want neither: spaces are data (RFC 4180, and
- * the fast path keeps them), and only "\n" or "\r\n" end a line. Setting
- * libcsv's space and terminator functions does that, but a call per byte
- * halves its speed; so feed_line() sets them only for a line that has such
- * a byte, and leaves libcsv's inline defaults for the others.
- */
-static int
-no_space(unsigned char c)
-{
-	(void)c;
-	return 0;
-}
-
-static int
-term_lf(unsigned char c)
-{
-	return c == '\n';
-}
-
-static void
-feed(struct input *in, const char *s, size_t n)
-{
-	size_t k;
-
-	/* libcsv grows its field buffer by blk_size at a time. Fed in
-	 * chunks, with blk_size raised to the buffer's size between them,
-	 * a long field costs O(log n) reallocs rather than O(n / blk_size):
-	 * quadratic copying where realloc cannot mremap (ASan, valgrind). */
-	do {
-		k = n < FEED_CHUNK ? n : FEED_CHUNK;
-		if (in->csv.entry_size > FEED_CHUNK)
-			csv_set_blk_size(&in->csv, in->csv.entry_size);
-		/* libcsv stops short only when it cannot grow that buffer. */
-		if (csv_parse(&in->csv, s, k, csv_field, csv_row, in) != k)
-			fwin_oom();
-		s += k;
-		n -= k;
-	} while (n > 0);
-}
-
-/* Returns libcsv to the start of a record, dropping what it holds. */
-static void
-csv_reset(struct input *in)
-{
-	csv_fini(&in->csv, NULL, NULL, NULL);
-}
-
-static void
-csv_setup(struct input *in)
-{
-	if (csv_init(&in->csv, 0) != 0)	/* fails only for memory */
-		fwin_oom();
-	csv_set_delim(&in->csv, (unsigned char)in->delim);
-	/* libcsv grows a field by this much at a time: the default, 128,
-	 * would make a long field cost a realloc every 128 bytes. */
-	csv_set_blk_size(&in->csv, 64u << 10);
-	in->cxcap = 16;
-	in->cx = xrealloc(NULL, in->cxcap * sizeof(*in->cx));
-	in->sccap = 4096;
-	in->scr = xrealloc(NULL, in->sccap);
-	in->csvready = 1;
-}
-
-/*
- * Feeds s[0..n), a line, then its line end; has_nl says s[n] is its '\n'.
- * A "\r\n" ends the record only outside quotes; inside, both bytes are
- * data. libcsv settles that: fed the '\r' as a terminator, it ends the row
- * there, or keeps the '\r' as data and then gets the '\n'.
- */
-static void
-feed_line(struct input *in, const char *s, size_t n, int has_nl)
-{
-	int cr = n > 0 && s[n - 1] == '\r';
-	size_t body = n - cr;
-
-	csv_set_space_func(&in->csv,
-	    (in->delim != ' ' && memchr(s, ' ', body) != NULL) ||
-	    (in->delim != '\t' && memchr(s, '\t', body) != NULL) ?
-	    no_space : NULL);
-	csv_set_term_func(&in->csv,
-	    memchr(s, '\r', body) != NULL ? term_lf : NULL);
-	if (!cr && has_nl) {
-		feed(in, s, n + 1);
-		return;
-	}
-	feed(in, s, body);
-	if (cr) {
-		csv_set_term_func(&in->csv, NULL);
-		feed(in, "\r", 1);
-	}
-	if (!in->cxdone)
-		feed(in, "\n", 1);
-}
-
-/*
- * Frames a CSV record that has a '"' in its first line, [pos, pos + eol).
- * Returns FR_RECORD with *r; FR_END after a read error abandoned the
- * file, or when the record is unfinished and held for a later run
- * (hold_partial); FR_WAIT, having consumed nothing, when the rest is not
- * there yet (it is framed again from its start next time).
- *
- * A quote still open after QUOTE_MAX bytes, or at the end of the file
- * (unless the record is held), makes the record bad, and reading resumes
- * at the line after the one it began on: one stray quote costs one record,
- * not the rest of the file. The lines it covered are then read again; so
- * that a run of stray quotes costs each of them one line and not all the
- * lines after it (quadratic), a record that begins among them may not
- * span lines.
- */
-static int
-frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
-{
-	const char *s;
-	size_t from = 0, cend, i, first = 0, firstend = 0;
-	uint64_t lines = 0;
-	int rc;
-
-	if (!in->csvready)
-		csv_setup(in);
-	in->cxdone = 0;
-	in->cxnf = 0;
-	in->sclen = 0;
-	in->cxmax = max;
-	for (;;) {
-		s = in->buf + in->pos;
-		feed_line(in, s + from, eol - from, eol < in->end - in->pos);
-		lines++;
-		cend = eol;
-		if (cend > from && s[cend - 1] == '\r')
-			cend--;
-		from = eol + (eol < in->end - in->pos);
-		if (lines == 1) {
-			first = from;
-			firstend = cend;
-		}
-		if (in->cxdone) {
-			rc = EOL_OK;
-			break;
-		}
-		if (from > QUOTE_MAX || in->consumed < in->qsuspect) {
-			rc = EOL_QUOTE;
-			break;
-		}
-		if ((rc = find_eol(in, from, &eol)) != EOL_OK)
-			break;
-	}
-	if (rc != EOL_OK)
-		csv_reset(in);
-	if (rc == EOL_WAIT)
-		return FR_WAIT;
-	if (rc == EOL_ERR)
-		return FR_END;
-	if (rc == EOL_END && in->o.hold_partial)
-		return FR_END;	/* incomplete: left for a later run */
-	if (rc == EOL_END || rc == EOL_QUOTE || rc == EOL_LONG) {
-		/* EOL_LONG: a line past RECMAX inside the open quote */
-		if (in->qsuspect < in->consumed + from)
-			in->qsuspect = in->consumed + from;
-		r->line = in->lineno + 1;
-		r->raw = in->buf + in->pos;
-		r->rawlen = firstend;
-		r->f = in->f;
-		r->nf = 0;
-		r->bad = ERR_QUOTE;
-		in->lineno++;
-		consume(in, first);
-		return FR_RECORD;
-	}
-	r->line = in->lineno + 1;
-	r->raw = in->buf + in->pos;
-	r->rawlen = cend;
-	r->f = in->f;
-	in->lineno += lines;
-	consume(in, from);
-	if (cend > RECMAX) {
-		r->nf = 0;
-		r->bad = ERR_LONG;
-		return 1;
-	}
-	/* Slices last: scr may have moved while the fields were added. */
-	if (in->cxnf > in->fcap)
-		grow_fields(in, in->cxnf);
-	for (i = 0; i < in->cxnf; i++) {
-		in->f[i].p = in->scr + in->cx[i].off;
-		in->f[i].n = in->cx[i].n;
-	}
-	r->f = in->f;
-	r->nf = in->cxnf;
-	r->bad = NULL;
-	return 1;
 }
 
 #ifdef __SSE2__
@@ -858,173 +546,6 @@ frame(struct input *in, struct record *r, size_t max)
 		r->bad = NULL;
 		return FR_RECORD;
 	}
-}
-
-/* XXH3-64 of the n bytes at off of fd. Returns 0, or -1 when they cannot
- * all be read. */
-static int
-hash_at(int fd, uint64_t off, size_t n, uint64_t *hash)
-{
-	char buf[INPUT_FPLEN];
-	size_t got = 0;
-	ssize_t r;
-
-	while (got < n) {
-		r = pread(fd, buf + got, n - got, (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	*hash = XXH3_64bits(buf, n);
-	return 0;
-}
-
-/* The fingerprint of fd's first off bytes (see struct input_pos). */
-static int
-fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail)
-{
-	size_t n = off < INPUT_FPLEN ? (size_t)off : INPUT_FPLEN;
-
-	return hash_at(fd, 0, n, head) == 0 &&
-	    hash_at(fd, off - n, n, tail) == 0 ? 0 : -1;
-}
-
-/* Takes the open file's fingerprint, if it is a regular file that has
- * moved since the last one. */
-static void
-take_fingerprint(struct input *in)
-{
-	struct input_pos *p;
-
-	if (in->fd < 0 || !in->isreg || in->fi < 0)
-		return;
-	p = &in->ipos[in->fi];
-	if (p->ip_off == in->fpat)
-		return;
-	p->ip_hashed = fingerprint(in->fd, p->ip_off, &p->ip_head,
-	    &p->ip_tail) == 0;
-	in->fpat = p->ip_hashed ? p->ip_off : UINT64_MAX;
-}
-
-/* Decides how much of the file just opened a resumed run skips. */
-static void
-plan_skip(struct input *in, const struct input_pos *p, const struct stat *sb)
-{
-	uint64_t head, tail;
-
-	if (in->isreg && (p->ip_dev != (uint64_t)sb->st_dev ||
-	    p->ip_ino != (uint64_t)sb->st_ino || !p->ip_isreg)) {
-		fwin_warn("%s: not the file of the checkpoint; "
-		    "reading it from the start", in->name);
-		return;
-	}
-	if (in->isreg && (uint64_t)sb->st_size < p->ip_off) {
-		fwin_warn("%s: shorter than its checkpoint position; "
-		    "reading it from the start", in->name);
-		return;
-	}
-	/* The same inode can hold another file's bytes: copy-truncated by
-	 * logrotate and written again past the old position, or freed by a
-	 * rotation and given to the file created next. */
-	if (in->isreg && p->ip_hashed &&
-	    fingerprint(in->fd, p->ip_off, &head, &tail) == 0) {
-		if (head != p->ip_head) {
-			fwin_warn("%s: not the file of the "
-			    "checkpoint (the same inode, but its first bytes "
-			    "differ: copy-truncated and written again, or "
-			    "recreated); reading it from the start",
-			    in->name);
-			return;
-		}
-		if (tail != p->ip_tail) {
-			fwin_warn("%s: not the file of the "
-			    "checkpoint (its bytes before the checkpoint "
-			    "position differ: rewritten); reading it from the "
-			    "start", in->name);
-			return;
-		}
-	}
-	if (!in->isreg)
-		fwin_warn("skipping %llu bytes of %s already "
-		    "processed (--new-input reads it all)",
-		    (unsigned long long)p->ip_off,
-		    strcmp(in->name, "-") == 0 ? "standard input" : in->name);
-	in->skip = p->ip_off;
-	in->skiplines = p->ip_lines;
-}
-
-/* A regular file jumps to its resume position (after its header). */
-static void
-seek_resume(struct input *in)
-{
-	if (lseek(in->fd, (off_t)in->skip, SEEK_SET) == -1) {
-		report(in, errno);
-		in->eof = 1;
-		return;
-	}
-	in->pos = in->end = 0;
-	in->eof = 0;
-	quotes_moved(in);
-	in->consumed = in->skip;
-	in->lineno = in->skiplines;
-	in->ipos[in->fi].ip_off = in->consumed;
-	in->ipos[in->fi].ip_lines = in->lineno;
-	in->skip = 0;
-}
-
-/* Opens the next file that can be opened. Returns 0 when none is left. */
-static int
-open_next(struct input *in)
-{
-	struct stat sb;
-	int i;
-
-	for (i = in->fi + 1; i < in->nfiles; i++) {
-		in->fi = i;
-		in->name = in->files[i];
-		in->lineno = in->consumed = 0;
-		in->pos = in->end = 0;
-		in->eof = 0;
-		in->needhdr = in->o.header;
-		quotes_moved(in);
-		if (strcmp(in->name, "-") == 0) {
-			in->fd = 0;
-			in->fdown = 0;
-		} else if ((in->fd = open(in->name, O_RDONLY | O_CLOEXEC)) ==
-		    -1) {
-			report(in, errno);
-			continue;
-		} else
-			in->fdown = 1;
-		in->isreg = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode);
-		in->ipos[i].ip_dev = sb.st_dev;
-		in->ipos[i].ip_ino = sb.st_ino;
-		in->ipos[i].ip_isreg = in->isreg;
-		in->ipos[i].ip_hashed = 0;
-		in->fpat = UINT64_MAX;
-		in->qsuspect = 0;
-		in->skip = in->skiplines = 0;
-		if (i < in->nresume && in->resume[i].ip_off > 0)
-			plan_skip(in, &in->resume[i], &sb);
-		/* until it is read: what the checkpoint had, or nothing */
-		in->ipos[i].ip_off = in->skip;
-		in->ipos[i].ip_lines = in->skiplines;
-		return 1;
-	}
-	return 0;
-}
-
-static void
-close_file(struct input *in)
-{
-	take_fingerprint(in);
-	if (in->fdown)
-		close(in->fd);
-	in->fd = -1;
-	in->fdown = 0;
-	in->pos = in->end = 0;
 }
 
 /*
@@ -1244,67 +765,6 @@ input_next(struct input *in, struct record *r)
 			return -1;
 		}
 	}
-}
-
-int
-input_nfiles(const struct input *in)
-{
-	return in->nfiles;
-}
-
-const char *
-input_name(const struct input *in, int i)
-{
-	return in->files[i];
-}
-
-uint64_t
-input_bytes(const struct input *in)
-{
-	uint64_t n = 0;
-	int i;
-
-	for (i = 0; i < in->nfiles; i++)
-		n += in->ipos[i].ip_off;
-	return n;
-}
-
-const struct input_pos *
-input_positions(struct input *in)
-{
-	take_fingerprint(in);
-	return in->ipos;
-}
-
-void
-input_resume(struct input *in, const struct input_pos *pos, int n)
-{
-	free(in->resume);
-	in->resume = xrealloc(NULL, (n > 0 ? n : 1) * sizeof(*pos));
-	memcpy(in->resume, pos, n * sizeof(*pos));
-	in->nresume = n;
-	/* A FILE that this run does not get to (it cannot be opened, or the
-	 * run stops before it) keeps its position: a later run must not
-	 * read it again from the start. */
-	memcpy(in->ipos, pos, (n < in->nfiles ? n : in->nfiles) * sizeof(*pos));
-}
-
-int
-input_failed(const struct input *in)
-{
-	return in->failed;
-}
-
-int
-input_file_index(const struct input *in)
-{
-	return in->outfi;
-}
-
-uint64_t
-input_offset(const struct input *in)
-{
-	return in->outoff;
 }
 
 void

@@ -1,7 +1,7 @@
-/* input: the read buffer and the record framers (lines, csv, tsv, json).
- * The only module that includes <csv.h>. Records are slices of the read
- * buffer (or, for quoted CSV, of a reused scratch buffer): nothing is
- * allocated per record. */
+/* input: the read buffer and the record framers (lines, csv, tsv, json);
+ * its files (input*.c) are the only ones that include <csv.h>. Records
+ * are slices of the read buffer (or, for quoted CSV, of a reused scratch
+ * buffer): nothing is allocated per record. */
 #ifndef FWIN_INPUT_H
 #define FWIN_INPUT_H
 
