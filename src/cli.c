@@ -194,7 +194,7 @@ usage(FILE *fp)
 "  --progress, --no-progress  a progress line on stderr (default: when stderr\n"
 "                           is a terminal and stdout is not)\n"
 "  --mode auto|stream|batch batch: sort a file by time, nothing is late\n"
-"  --max-memory SIZE        batch mode's records in memory (K, M, G)\n"
+"  --max-memory SIZE        batch: records in memory; stream: the state\n"
 "Beyond one machine:\n"
 "  --partition I/N          only the keys of the I-th of N partitions\n"
 "  --explain flink-sql      print a Flink SQL script of the pipeline and exit\n"
