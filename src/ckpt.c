@@ -122,26 +122,7 @@ sync_dir(const char *dir)
 	return rc;
 }
 
-/* XXH3-64 of the n bytes at off of fd. Returns 0, or -1 when they cannot
- * all be read. */
-static int
-hash_range(int fd, uint64_t off, size_t n, uint64_t *hash)
-{
-	char buf[CK_TAIL];
-	size_t got = 0;
-	ssize_t r;
-
-	while (got < n) {
-		r = pread(fd, buf + got, n - got, (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	*hash = XXH3_64bits(buf, n);
-	return 0;
-}
+_Static_assert(CK_TAIL <= HASH_RANGE_MAX, "tail fits hash_range");
 
 int
 ckpt_tail_hash(int fd, uint64_t len, uint64_t *hash)

@@ -9,31 +9,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <xxhash.h>
-
 #include "inputint.h"
 #include "util.h"
 
-/* XXH3-64 of the n bytes at off of fd. Returns 0, or -1 when they cannot
- * all be read. */
-static int
-hash_at(int fd, uint64_t off, size_t n, uint64_t *hash)
-{
-	char buf[INPUT_FPLEN];
-	size_t got = 0;
-	ssize_t r;
-
-	while (got < n) {
-		r = pread(fd, buf + got, n - got, (off_t)(off + got));
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			return -1;
-		got += (size_t)r;
-	}
-	*hash = XXH3_64bits(buf, n);
-	return 0;
-}
+_Static_assert(INPUT_FPLEN <= HASH_RANGE_MAX, "fingerprint fits hash_range");
 
 /* The fingerprint of fd's first off bytes (see struct input_pos). */
 static int
@@ -41,8 +20,8 @@ fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail)
 {
 	size_t n = off < INPUT_FPLEN ? (size_t)off : INPUT_FPLEN;
 
-	return hash_at(fd, 0, n, head) == 0 &&
-	    hash_at(fd, off - n, n, tail) == 0 ? 0 : -1;
+	return hash_range(fd, 0, n, head) == 0 &&
+	    hash_range(fd, off - n, n, tail) == 0 ? 0 : -1;
 }
 
 /* Takes the open file's fingerprint, if it is a regular file that has

@@ -8,6 +8,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <xxhash.h>
+
 #include "util.h"
 
 static void
@@ -184,4 +186,25 @@ int
 close_enough(size_t d, size_t tn)
 {
 	return d < tn && d <= (tn <= 2 ? 1 : tn <= 8 ? 2 : 3);
+}
+
+int
+hash_range(int fd, uint64_t off, size_t n, uint64_t *hash)
+{
+	char buf[HASH_RANGE_MAX];
+	size_t got = 0;
+	ssize_t r;
+
+	if (n > sizeof(buf))
+		return -1;
+	while (got < n) {
+		r = pread(fd, buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	*hash = XXH3_64bits(buf, n);
+	return 0;
 }

@@ -38,6 +38,14 @@ void xgrow(void *v, size_t *cap, size_t n, size_t size);
  * someone else made non-blocking. Returns 0, or -1 with errno set. */
 int write_all(int fd, const void *p, size_t n);
 
+/* The most bytes hash_range hashes at once. */
+#define HASH_RANGE_MAX	4096
+
+/* Sets *hash to the XXH3-64 of the n (at most HASH_RANGE_MAX) bytes at off
+ * of fd: the fingerprint of an input file and of an output's tail. Returns
+ * 0, or -1 when they cannot all be read. */
+int hash_range(int fd, uint64_t off, size_t n, uint64_t *hash);
+
 /* The wall clock (CLOCK_REALTIME), in nanoseconds since the epoch. */
 int64_t now_ns(void);
 
