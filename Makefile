@@ -30,7 +30,7 @@ fwin: $(OBJS)
 src/%.o: src/%.c src/*.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -c -o $@ $<
 
-tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIBOBJS)
+tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/memout.h $(LIBOBJS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LDLIBS)
 
 deps:
@@ -66,7 +66,7 @@ $(ASANDIR)/fwin: $(OBJS)
 $(ASANDIR)/src/%.o: src/%.c src/*.h
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -c -o $@ $<
 
-$(ASANDIR)/tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h $(LIBOBJS)
+$(ASANDIR)/tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/memout.h $(LIBOBJS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) $(LDFLAGS) -Isrc -o $@ $< $(LIBOBJS) $(LDLIBS)
 
 clean-asan:

@@ -25,46 +25,8 @@
 #include "decimal.h"
 #include "num.h"
 #include "output.h"
+#include "memout.h"
 #include "unit.h"
-
-/* --- rows written to a memory file --- */
-
-struct memout {
-	int fd;
-	struct out *o;
-	off_t pos;
-};
-
-static void
-mo_open(struct memout *m, const char *const *cols, size_t n)
-{
-	m->fd = memfd_create("unit", 0);
-	CHECK(m->fd >= 0);
-	m->o = out_open(m->fd, "memory", OF_JSON, cols, n);
-	m->pos = 0;
-}
-
-/* What was written since the last call, NUL-terminated in buf. */
-static size_t
-mo_take(struct memout *m, char *buf, size_t cap)
-{
-	ssize_t n;
-
-	CHECK(out_flush(m->o) == 0);
-	n = pread(m->fd, buf, cap - 1, m->pos);
-	if (n < 0)
-		n = 0;
-	buf[n] = '\0';
-	m->pos += n;
-	return (size_t)n;
-}
-
-static void
-mo_close(struct memout *m)
-{
-	CHECK(out_close(m->o) == 0);
-	close(m->fd);
-}
 
 /* --- records --- */
 

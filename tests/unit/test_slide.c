@@ -22,6 +22,7 @@
 #include "output.h"
 #include "slide.h"
 #include "state.h"
+#include "memout.h"
 #include "unit.h"
 
 static int64_t
@@ -48,43 +49,6 @@ gcd(int64_t a, int64_t b)
 		b = t;
 	}
 	return a;
-}
-
-/* --- rows written to a memory file --- */
-
-struct memout {
-	int fd;
-	struct out *o;
-	off_t pos;
-};
-
-static void
-mo_open(struct memout *m, const char *const *cols, size_t n)
-{
-	m->fd = memfd_create("unit", 0);
-	CHECK(m->fd >= 0);
-	m->o = out_open(m->fd, "memory", OF_JSON, cols, n);
-	m->pos = 0;
-}
-
-static void
-mo_take(struct memout *m, char *buf, size_t cap)
-{
-	ssize_t n;
-
-	CHECK(out_flush(m->o) == 0);
-	n = pread(m->fd, buf, cap - 1, m->pos);
-	if (n < 0)
-		n = 0;
-	buf[n] = '\0';
-	m->pos += n;
-}
-
-static void
-mo_close(struct memout *m)
-{
-	CHECK(out_close(m->o) == 0);
-	close(m->fd);
 }
 
 /* --- the aggregates --- */
