@@ -32,339 +32,6 @@ no_counterpart(const char *fmt, ...)
 	return 2;
 }
 
-/* --- text --- */
-
-/* An identifier, in backticks (a backtick in it doubled). */
-static void
-ident(FILE *o, const char *s)
-{
-	fputc('`', o);
-	for (; *s != '\0'; s++) {
-		if (*s == '`')
-			fputc('`', o);
-		fputc(*s, o);
-	}
-	fputc('`', o);
-}
-
-/* A string literal (a quote in it doubled). */
-static void
-literal(FILE *o, const char *s)
-{
-	fputc('\'', o);
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			fputc('\'', o);
-		fputc(*s, o);
-	}
-	fputc('\'', o);
-}
-
-/*
- * An interval literal for ns, in whole milliseconds: the largest unit
- * that holds it exactly under 100 (the default leading precision of SQL
- * interval fields), else DAY TO SECOND.
- */
-static void
-interval(FILE *o, int64_t ns)
-{
-	static const struct { int64_t ms; const char *name; } u[] = {
-		{ 86400000, "DAY" }, { 3600000, "HOUR" }, { 60000, "MINUTE" },
-		{ 1000, "SECOND" },
-	};
-	int64_t ms = ns / MS, a = ms < 0 ? -ms : ms, d;
-	const char *sign = ms < 0 ? "-" : "";
-	size_t i;
-
-	for (i = 0; i < sizeof(u) / sizeof(u[0]); i++)
-		if (a % u[i].ms == 0 && a / u[i].ms < 100) {
-			fprintf(o, "INTERVAL '%s%lld' %s", sign,
-			    (long long)(a / u[i].ms), u[i].name);
-			return;
-		}
-	if (a < 100000) {
-		fprintf(o, "INTERVAL '%s%lld.%03lld' SECOND", sign,
-		    (long long)(a / 1000), (long long)(a % 1000));
-		return;
-	}
-	d = a / 86400000;
-	fprintf(o, "INTERVAL '%s%lld %02lld:%02lld:%02lld", sign, (long long)d,
-	    (long long)(a / 3600000 % 24), (long long)(a / 60000 % 60),
-	    (long long)(a / 1000 % 60));
-	if (a % 1000 != 0)
-		fprintf(o, ".%03lld", (long long)(a % 1000));
-	fprintf(o, "' DAY%s TO SECOND", d < 100 ? "" : d < 1000 ? "(3)" : "(9)");
-}
-
-/* --- the pipeline --- */
-
-static const char *
-col(const struct ex *x, const struct fieldref *f)
-{
-	return x->cols[f->idx];
-}
-
-/* The output column names, as the run's header has them. */
-static char *
-key_name(const struct ex *x, size_t i)
-{
-	char *s;
-
-	if (x->c->header || x->c->fmt == IF_JSON)
-		return xstrdup(x->c->keys[i].name);
-	if (asprintf(&s, "key%zu", i + 1) < 0)
-		fwin_oom();
-	return s;
-}
-
-/* The columns of an aggregate: one per percentile, else one. */
-static size_t
-agg_ncols(const struct aggspec *a)
-{
-	return a->op->flags & AGF_PCT ? a->npct : 1;
-}
-
-/* The j-th column's name, as the run's header has it. */
-static char *
-agg_name(const struct aggspec *a, size_t j)
-{
-	char *s;
-
-	if (!(a->op->flags & AGF_FIELD))
-		return xstrdup(a->op->column);
-	if (a->op->flags & AGF_PCT) {
-		if (asprintf(&s, "%s%s_%s", a->op->column, a->pct[j].name,
-		    a->f.name) < 0)
-			fwin_oom();
-	} else if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
-		fwin_oom();
-	return s;
-}
-
-/* P of a percentile's name ("p99.9", "median") as a fraction ("0.999"):
- * the decimal point moved two places, so it stays exact. */
-static void
-pct_fraction(FILE *o, const char *name)
-{
-	const char *p = strcmp(name, "median") == 0 ? "50" : name + 1;
-	size_t n = strcspn(p, ".");
-	char ip[8] = "000";
-
-	if (n < sizeof(ip) - 1) {	/* P is at most 100 */
-		memcpy(ip + 3 - (n < 3 ? n : 3), p, n < 3 ? n : 3);
-		ip[3] = '\0';
-	}
-	fprintf(o, "%c.%c%c", ip[0], ip[1], ip[2]);
-	if (p[n] == '.')
-		fputs(p + n + 1, o);
-}
-
-/* Writes the j-th column of an aggregate; returns -1 for one without a
- * counterpart. */
-static int
-agg_expr(const struct ex *x, FILE *o, const struct aggspec *a, size_t j)
-{
-	static const struct { const char *opt, *fn; int num; } t[] = {
-		{ "sum", "SUM", 1 }, { "avg", "AVG", 1 }, { "min", "MIN", 1 },
-		{ "max", "MAX", 1 }, { "first", "FIRST_VALUE", 0 },
-		{ "last", "LAST_VALUE", 0 }, { "stddev", "STDDEV_SAMP", 1 },
-		{ "var", "VAR_SAMP", 1 }, { "stddev-pop", "STDDEV_POP", 1 },
-		{ "var-pop", "VAR_POP", 1 },
-	};
-	size_t i;
-
-	if (strcmp(a->op->option, "count") == 0) {
-		fputs("COUNT(*)", o);
-		return 0;
-	}
-	if (strcmp(a->op->option, "distinct") == 0 ||
-	    strcmp(a->op->option, "approx-distinct") == 0) {
-		fputs("COUNT(DISTINCT ", o);
-		ident(o, col(x, &a->f));
-		fputc(')', o);
-		return 0;
-	}
-	if (a->op->flags & AGF_PCT) {
-		fputs("PERCENTILE(CAST(", o);
-		ident(o, col(x, &a->f));
-		fputs(" AS DOUBLE), ", o);
-		pct_fraction(o, a->pct[j].name);
-		fputc(')', o);
-		return 0;
-	}
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++)
-		if (strcmp(a->op->option, t[i].opt) == 0) {
-			fprintf(o, "%s(%s", t[i].fn, t[i].num ? "CAST(" : "");
-			ident(o, col(x, &a->f));
-			fprintf(o, "%s)", t[i].num ? " AS DOUBLE)" : "");
-			return 0;
-		}
-	return -1;
-}
-
-/* Whether the aggregate has a counterpart here. */
-static int
-agg_known(const struct aggspec *a)
-{
-	static const char *const known[] = {
-		"count", "sum", "avg", "min", "max", "first", "last",
-		"distinct", "min-by", "max-by", "median", "percentile",
-		"approx-percentile", "stddev", "var", "stddev-pop", "var-pop",
-		"approx-distinct",
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(known) / sizeof(known[0]); i++)
-		if (strcmp(a->op->option, known[i]) == 0)
-			return 1;
-	return 0;
-}
-
-static const char *
-agg_type(const struct aggspec *a)
-{
-	const char *o = a->op->option;
-
-	if (strcmp(o, "count") == 0 || strcmp(o, "distinct") == 0 ||
-	    strcmp(o, "approx-distinct") == 0)
-		return "BIGINT";
-	if (a->op->flags & AGF_NUMBER)
-		return ex_is_by(a) ? "STRING" : "DOUBLE";
-	return "STRING";
-}
-
-/* strptime(3) conversions and Java's DateTimeFormatter letters. */
-static const struct { char c; const char *java; } strp_map[] = {
-	{ 'Y', "yyyy" }, { 'y', "yy" }, { 'm', "MM" }, { 'd', "dd" },
-	{ 'e', "d" }, { 'H', "HH" }, { 'M', "mm" }, { 'S', "ss" },
-	{ 'b', "MMM" }, { 'h', "MMM" }, { 'B', "MMMM" }, { 'a', "EEE" },
-	{ 'A', "EEEE" }, { 'j', "DDD" }, { 'z', "xx" }, { 'Z', "z" },
-	{ 'T', "HH:mm:ss" }, { 'F', "yyyy-MM-dd" }, { 'D', "MM/dd/yy" },
-};
-
-/* The Java pattern of a strptime format (malloc'd), or NULL and the
- * conversion in *bad. Letters outside conversions are quoted. */
-static char *
-java_pattern(const char *s, char *bad)
-{
-	char *text = NULL;
-	size_t len = 0, i;
-	FILE *f;
-	int quoted = 0;
-
-	if ((f = open_memstream(&text, &len)) == NULL)
-		fwin_oom();
-	for (; *s != '\0'; s++) {
-		if (*s == '%' && s[1] != '%') {
-			for (i = 0; i < sizeof(strp_map) / sizeof(strp_map[0]); i++)
-				if (strp_map[i].c == s[1])
-					break;
-			if (i == sizeof(strp_map) / sizeof(strp_map[0])) {
-				*bad = s[1];
-				fclose(f);
-				free(text);
-				return NULL;
-			}
-			if (quoted)
-				fputc('\'', f);
-			quoted = 0;
-			fputs(strp_map[i].java, f);
-			s++;
-			continue;
-		}
-		if (*s == '%')
-			s++;
-		if ((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')) {
-			if (!quoted)
-				fputc('\'', f);
-			quoted = 1;
-			fputc(*s, f);
-		} else {
-			if (quoted)
-				fputc('\'', f);
-			quoted = 0;
-			if (*s == '\'')
-				fputs("''", f);
-			else
-				fputc(*s, f);
-		}
-	}
-	if (quoted)
-		fputc('\'', f);
-	if (fclose(f) != 0 || text == NULL)
-		fwin_oom();
-	return text;
-}
-
-/* The -t field, or with -t F1,F2 their text joined by a space (NULL
- * when one is missing, a bad record as fwin has it). */
-static void
-time_field(const struct ex *x, FILE *o)
-{
-	const struct config *c = x->c;
-	size_t i;
-
-	if (c->ntime_more == 0) {
-		ident(o, col(x, &c->time));
-		return;
-	}
-	fputs("CONCAT(", o);
-	ident(o, col(x, &c->time));
-	for (i = 0; i < c->ntime_more; i++) {
-		fputs(", ' ', ", o);
-		ident(o, col(x, &c->time_more[i]));
-	}
-	fputc(')', o);
-}
-
-/* The event time column's expression (the format is known by now): a
- * TIMESTAMP_LTZ, or for text times a TIMESTAMP, read as UTC, or with
- * --tz a TIMESTAMP_LTZ of the session time zone. */
-static void
-time_expr(const struct ex *x, FILE *o)
-{
-	const struct config *c = x->c;
-	char bad = 0, *java;
-
-	if (!c->has_time) {
-		fputs("PROCTIME()", o);
-		return;
-	}
-	switch (x->tfmt) {
-	case TF_S:
-	case TF_MS:
-	case TF_US:
-	case TF_NS:
-		fputs("TO_TIMESTAMP_LTZ(CAST(", o);
-		time_field(x, o);
-		fprintf(o, " AS BIGINT)%s, %d)",
-		    x->tfmt == TF_US ? " / 1000" :
-		    x->tfmt == TF_NS ? " / 1000000" : "",
-		    x->tfmt == TF_S ? 0 : 3);
-		return;
-	default:
-		break;
-	}
-	if (!c->zone.utc)
-		fputs("CAST(", o);
-	if (x->tfmt == TF_STRPTIME) {
-		if ((java = java_pattern(c->strp, &bad)) == NULL)
-			fwin_oom();	/* checked before */
-		fputs("TO_TIMESTAMP(", o);
-		time_field(x, o);
-		fputs(", ", o);
-		literal(o, java);
-		fputc(')', o);
-		free(java);
-	} else {	/* TF_ISO */
-		fputs("TO_TIMESTAMP(REPLACE(REPLACE(", o);
-		time_field(x, o);
-		fputs(", 'T', ' '), 'Z', ''))", o);
-	}
-	if (!c->zone.utc)
-		fputs(" AS TIMESTAMP_LTZ(3))", o);
-}
-
 /* --- the input: column names and the time format --- */
 
 static void
@@ -498,7 +165,7 @@ file_url(FILE *o, const char *path)
 			fwin_oom();
 		free(cwd);
 	}
-	literal(o, url);
+	sql_literal(o, url);
 	free(url);
 }
 
@@ -563,7 +230,7 @@ json_type(const struct ex *x, FILE *o, const char *pre, size_t len)
 		fputs(first ? "" : ", ", o);
 		first = 0;
 		seg = xstrndup(p, n);
-		ident(o, seg);
+		sql_ident(o, seg);
 		free(seg);
 		fputc(' ', o);
 		json_type(x, o, c->paths[k], (size_t)(p + n - c->paths[k]));
@@ -587,7 +254,7 @@ json_columns(struct ex *x, FILE *o)
 			continue;
 		seg = xstrndup(c->paths[k], n);
 		fputs("  ", o);
-		ident(o, seg);
+		sql_ident(o, seg);
 		free(seg);
 		fputc(' ', o);
 		json_type(x, o, c->paths[k], n);
@@ -597,12 +264,12 @@ json_columns(struct ex *x, FILE *o)
 		if (strchr(c->paths[k], '.') == NULL)
 			continue;
 		fputs("  ", o);
-		ident(o, c->paths[k]);
+		sql_ident(o, c->paths[k]);
 		fputs(" AS ", o);
 		for (p = c->paths[k]; ; p += n + 1) {
 			n = strcspn(p, ".");
 			seg = xstrndup(p, n);
-			ident(o, seg);
+			sql_ident(o, seg);
 			free(seg);
 			if (p[n] == '\0')
 				break;
@@ -638,20 +305,20 @@ source_table(struct ex *x, FILE *o)
 	else
 		for (i = 0; i < x->ncols; i++) {
 			fputs("  ", o);
-			ident(o, x->cols[i]);
+			sql_ident(o, x->cols[i]);
 			fputs(" STRING,\n", o);
 		}
 	fputs("  ", o);
-	ident(o, x->tcol);
+	sql_ident(o, x->tcol);
 	fputs(" AS ", o);
-	time_expr(x, o);
+	sql_time_expr(x, o);
 	if (c->has_time) {
 		fputs(",\n  WATERMARK FOR ", o);
-		ident(o, x->tcol);
+		sql_ident(o, x->tcol);
 		fputs(" AS ", o);
-		ident(o, x->tcol);
+		sql_ident(o, x->tcol);
 		fputs(" - ", o);
-		interval(o, sat_add((c->lateness + MS - 1) / MS * MS, MS));
+		sql_interval(o, sat_add((c->lateness + MS - 1) / MS * MS, MS));
 	}
 	fputs("\n) WITH (\n  'connector' = 'filesystem',\n  'path' = ", o);
 	file_url(o, c->nfiles == 0 || strcmp(c->files[0], "-") == 0 ? NULL :
@@ -675,7 +342,7 @@ source_table(struct ex *x, FILE *o)
 		fmt_delim = " ";
 	if (fmt_delim != NULL) {
 		fputs("  'csv.field-delimiter' = ", o);
-		literal(o, fmt_delim);
+		sql_literal(o, fmt_delim);
 		fputs(",\n", o);
 	}
 	if (c->fmt != IF_CSV)
@@ -696,15 +363,15 @@ sink_table(struct ex *x, FILE *o)
 	    "  `window_end` TIMESTAMP(3)", o);
 	for (i = 0; i < c->nkeys; i++) {
 		fputs(",\n  ", o);
-		ident(o, name = key_name(x, i));
+		sql_ident(o, name = sql_key_name(x, i));
 		fputs(" STRING", o);
 		free(name);
 	}
 	for (i = 0; i < c->naggs; i++)
-		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			fputs(",\n  ", o);
-			ident(o, name = agg_name(&c->aggs[i], j));
-			fprintf(o, " %s", agg_type(&c->aggs[i]));
+			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
+			fprintf(o, " %s", sql_agg_type(&c->aggs[i]));
 			free(name);
 		}
 	fputs("\n) WITH (\n", o);
@@ -732,18 +399,18 @@ tvf(struct ex *x, FILE *o, const char *table)
 
 	fprintf(o, "TABLE(\n  %s(TABLE ", c->wkind == WK_TUMBLE ? "TUMBLE" :
 	    c->wkind == WK_CUMULATE ? "CUMULATE" : "HOP");
-	ident(o, table);
+	sql_ident(o, table);
 	fputs(", DESCRIPTOR(", o);
-	ident(o, x->tcol);
+	sql_ident(o, x->tcol);
 	fputs("), ", o);
 	if (c->wkind != WK_TUMBLE) {	/* HOP: slide; CUMULATE: step */
-		interval(o, c->step);
+		sql_interval(o, c->step);
 		fputs(", ", o);
 	}
-	interval(o, c->size);
+	sql_interval(o, c->size);
 	if (x->offset != 0) {
 		fputs(", ", o);
-		interval(o, x->offset);
+		sql_interval(o, x->offset);
 	}
 	fputs("))", o);
 }
@@ -756,13 +423,13 @@ group_window(struct ex *x, FILE *o, const char *fn, const char *sfx)
 	const struct config *c = x->c;
 
 	fprintf(o, "%s%s(", fn, sfx);
-	ident(o, x->tcol);
+	sql_ident(o, x->tcol);
 	fputs(", ", o);
 	if (c->wkind == WK_SLIDE) {
-		interval(o, c->step);
+		sql_interval(o, c->step);
 		fputs(", ", o);
 	}
-	interval(o, c->size);
+	sql_interval(o, c->size);
 	fputc(')', o);
 }
 
@@ -778,14 +445,14 @@ keys(struct ex *x, FILE *o, const char *lead, int as_out, const char *pfx)
 	for (i = 0; i < c->nkeys; i++) {
 		fputs(lead, o);
 		fputs(pfx, o);
-		name = key_name(x, i);
+		name = sql_key_name(x, i);
 		if (as_out == 2)
-			ident(o, name);
+			sql_ident(o, name);
 		else
-			ident(o, col(x, &c->keys[i]));
-		if (as_out == 1 && strcmp(name, col(x, &c->keys[i])) != 0) {
+			sql_ident(o, sql_col(x, &c->keys[i]));
+		if (as_out == 1 && strcmp(name, sql_col(x, &c->keys[i])) != 0) {
 			fputs(" AS ", o);
-			ident(o, name);
+			sql_ident(o, name);
 		}
 		free(name);
 	}
@@ -802,13 +469,13 @@ plain_aggs(struct ex *x, FILE *o, const char *lead)
 	for (i = 0; i < c->naggs; i++) {
 		if (ex_is_by(&c->aggs[i]))
 			continue;
-		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			fputs(lead, o);
-			if (agg_expr(x, o, &c->aggs[i], j) != 0)
+			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
 				return no_counterpart("--%s",
 				    c->aggs[i].op->option);
 			fputs(" AS ", o);
-			ident(o, name = agg_name(&c->aggs[i], j));
+			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
 			free(name);
 		}
 	}
@@ -826,9 +493,9 @@ bounds(struct ex *x, FILE *o)
 		/* a key's earliest and latest time; TIMESTAMP as the
 		   window table functions' bounds are */
 		fputs("  CAST(MIN(", o);
-		ident(o, x->tcol);
+		sql_ident(o, x->tcol);
 		fputs(") AS TIMESTAMP(3)) AS `window_start`,\n  CAST(MAX(", o);
-		ident(o, x->tcol);
+		sql_ident(o, x->tcol);
 		fputs(") AS TIMESTAMP(3)) AS `window_end`", o);
 	} else if (x->legacy) {
 		fputs("  ", o);
@@ -855,7 +522,7 @@ query_simple(struct ex *x, FILE *o)
 		fputs("\nFROM `source`", o);
 		for (size_t i = 0; i < c->nkeys; i++) {
 			fputs(i == 0 ? "\nGROUP BY " : ", ", o);
-			ident(o, col(x, &c->keys[i]));
+			sql_ident(o, sql_col(x, &c->keys[i]));
 		}
 		return 0;
 	}
@@ -886,11 +553,11 @@ whole_record(struct ex *x, FILE *o)
 		char d[2] = { (char)(c->delim >= 0 ? c->delim :
 		    c->fmt == IF_CSV ? ',' : ' '), 0 };
 
-		literal(o, d);
+		sql_literal(o, d);
 	}
 	for (i = 0; i < x->ncols; i++) {
 		fputs(", COALESCE(", o);
-		ident(o, x->cols[i]);
+		sql_ident(o, x->cols[i]);
 		fputs(", '')", o);
 	}
 	fputc(')', o);
@@ -921,9 +588,9 @@ query_join(struct ex *x, FILE *o)
 		a = &c->aggs[i];
 		if (ex_is_by(a))
 			snprintf(alias, sizeof(alias), "b%zu.", ++nb);
-		for (j = 0; j < agg_ncols(a); j++) {
+		for (j = 0; j < sql_agg_ncols(a); j++) {
 			fprintf(o, ",\n  %s", ex_is_by(a) ? alias : "a.");
-			ident(o, name = agg_name(a, j));
+			sql_ident(o, name = sql_agg_name(a, j));
 			free(name);
 		}
 	}
@@ -939,41 +606,41 @@ query_join(struct ex *x, FILE *o)
 		if (!ex_is_by(a))
 			continue;
 		nb++;
-		name = agg_name(a, 0);
+		name = sql_agg_name(a, 0);
 		fputs("\nLEFT JOIN (\n  SELECT window_start, window_end", o);
 		keys(x, o, ", ", 2, "");
 		fputs(", ", o);
-		ident(o, name);
+		sql_ident(o, name);
 		fputs("\n  FROM (\n    SELECT\n      window_start,\n"
 		    "      window_end", o);
 		keys(x, o, ",\n      ", 1, "");
 		fputs(",\n      ", o);
 		if (a->has_out)
-			ident(o, col(x, &a->out));
+			sql_ident(o, sql_col(x, &a->out));
 		else
 			whole_record(x, o);
 		fputs(" AS ", o);
-		ident(o, name);
+		sql_ident(o, name);
 		fputs(",\n      ROW_NUMBER() OVER (PARTITION BY window_start, "
 		    "window_end", o);
 		keys(x, o, ", ", 0, "");
 		fputs("\n        ORDER BY CAST(", o);
-		ident(o, col(x, &a->f));
+		sql_ident(o, sql_col(x, &a->f));
 		fprintf(o, " AS DOUBLE) %s, ", a->op->option[1] == 'i' ?
 		    "ASC" : "DESC");
-		ident(o, x->tcol);
+		sql_ident(o, x->tcol);
 		fputs(" ASC) AS `rn`\n    FROM `windowed`\n    WHERE ", o);
-		ident(o, col(x, &a->f));
+		sql_ident(o, sql_col(x, &a->f));
 		fprintf(o, " IS NOT NULL)\n  WHERE `rn` = 1\n) AS b%zu\n"
 		    "ON a.window_start = b%zu.window_start AND a.window_end = "
 		    "b%zu.window_end", nb, nb, nb);
 		for (size_t k = 0; k < c->nkeys; k++) {
-			char *kn = key_name(x, k);
+			char *kn = sql_key_name(x, k);
 
 			fputs("\n  AND a.", o);
-			ident(o, kn);
+			sql_ident(o, kn);
 			fprintf(o, " = b%zu.", nb);
-			ident(o, kn);
+			sql_ident(o, kn);
 			free(kn);
 		}
 		free(name);
@@ -991,8 +658,8 @@ top_col(struct ex *x)
 	size_t i, j;
 
 	for (i = 0; i < c->naggs; i++)
-		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
-			name = agg_name(&c->aggs[i], j);
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
+			name = sql_agg_name(&c->aggs[i], j);
 			if (c->top_by == NULL || strcmp(name, c->top_by) == 0)
 				return name;
 			free(name);
@@ -1036,20 +703,20 @@ insert(struct ex *x, FILE *o)
 	fputs("SELECT\n  window_start,\n  window_end", o);
 	keys(x, o, ",\n  ", 2, "");
 	for (i = 0; i < c->naggs; i++)
-		for (j = 0; j < agg_ncols(&c->aggs[i]); j++) {
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			fputs(",\n  ", o);
-			ident(o, name = agg_name(&c->aggs[i], j));
+			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
 			free(name);
 		}
 	fputs("\nFROM (\n  SELECT *,\n    ROW_NUMBER() OVER (", o);
 	if (c->wkind != WK_GLOBAL)
 		fputs("PARTITION BY window_start, window_end\n      ", o);
 	fputs("ORDER BY ", o);
-	ident(o, top);
+	sql_ident(o, top);
 	fprintf(o, " %s NULLS LAST", c->top_asc ? "ASC" : "DESC");
 	for (i = 0; i < c->nkeys; i++) {
 		fputs(", ", o);
-		ident(o, name = key_name(x, i));
+		sql_ident(o, name = sql_key_name(x, i));
 		fputs(" ASC", o);
 		free(name);
 	}
@@ -1112,7 +779,7 @@ explain_flink_sql(struct config *c, FILE *out)
 		return no_counterpart("--cumulate whose step does not divide "
 		    "its size");
 	for (i = 0; i < c->naggs; i++) {
-		if (!agg_known(&c->aggs[i]))
+		if (!sql_agg_known(&c->aggs[i]))
 			return no_counterpart("--%s", c->aggs[i].op->option);
 		if (ex_is_by(&c->aggs[i]))
 			x.byjoin = 1;
@@ -1154,7 +821,7 @@ explain_flink_sql(struct config *c, FILE *out)
 		return 2;
 	}
 	if (c->has_time && x.tfmt == TF_STRPTIME) {
-		char bad = 0, *java = java_pattern(c->strp, &bad);
+		char bad = 0, *java = sql_java_pattern(c->strp, &bad);
 
 		if (java == NULL) {
 			ex_free(&x);
@@ -1205,7 +872,7 @@ explain_flink_sql(struct config *c, FILE *out)
 	}
 	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n"
 	    "SET 'table.local-time-zone' = ", o);
-	literal(o, c->zone.name);
+	sql_literal(o, c->zone.name);
 	fputs(";\n\n", o);
 	source_table(&x, o);
 	sink_table(&x, o);

@@ -1,5 +1,6 @@
-/* explain_int.h: what explain.c and explain_notes.c share: the script
- * being built (see explain.h). */
+/* explain_int.h: what explain.c, explain_sql.c and explain_notes.c
+ * share: the script being built (see explain.h), and the SQL text of
+ * fwin's parts (explain_sql.c). */
 #ifndef FWIN_EXPLAIN_INT_H
 #define FWIN_EXPLAIN_INT_H
 
@@ -27,6 +28,51 @@ struct ex {
 	char *notebuf[2];
 	size_t notelen[2];
 };
+
+/* --- explain_sql.c: SQL text --- */
+
+/* An identifier, in backticks (a backtick in it doubled). */
+void sql_ident(FILE *o, const char *s);
+
+/* A string literal (a quote in it doubled). */
+void sql_literal(FILE *o, const char *s);
+
+/* An interval literal for ns, in whole milliseconds: the largest unit
+ * that holds it exactly under 100 (the default leading precision of SQL
+ * interval fields), else DAY TO SECOND. */
+void sql_interval(FILE *o, int64_t ns);
+
+/* The input column a field reference names. */
+const char *sql_col(const struct ex *x, const struct fieldref *f);
+
+/* The output column names, as the run's header has them. */
+char *sql_key_name(const struct ex *x, size_t i);
+
+/* The columns of an aggregate: one per percentile, else one. */
+size_t sql_agg_ncols(const struct aggspec *a);
+
+/* The j-th column's name, as the run's header has it. */
+char *sql_agg_name(const struct aggspec *a, size_t j);
+
+/* Writes the j-th column of an aggregate; returns -1 for one without a
+ * counterpart. */
+int sql_agg_expr(const struct ex *x, FILE *o, const struct aggspec *a,
+    size_t j);
+
+/* Whether the aggregate has a counterpart here. */
+int sql_agg_known(const struct aggspec *a);
+
+/* The SQL type of an aggregate's column. */
+const char *sql_agg_type(const struct aggspec *a);
+
+/* The Java pattern of a strptime format (malloc'd), or NULL and the
+ * conversion in *bad. Letters outside conversions are quoted. */
+char *sql_java_pattern(const char *s, char *bad);
+
+/* The event time column's expression (the format is known by now): a
+ * TIMESTAMP_LTZ, or for text times a TIMESTAMP, read as UTC, or with
+ * --tz a TIMESTAMP_LTZ of the session time zone. */
+void sql_time_expr(const struct ex *x, FILE *o);
 
 /* Whether the aggregate is --min-by or --max-by. */
 int ex_is_by(const struct aggspec *a);
