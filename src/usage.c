@@ -10,7 +10,6 @@
 #include "usage.h"
 #include "util.h"
 
-
 /* The options besides the aggregates; longopts() appends those. */
 static const struct option baseopts[] = {
 	{ "format",		required_argument,	NULL, O_FORMAT },
