@@ -3,6 +3,7 @@
  * here, with status 2: this is main's file; nothing below it exits. */
 #include <errno.h>
 #include <getopt.h>
+#include <sched.h>
 #include <sys/stat.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +23,10 @@
 #include "util.h"
 
 #define FWIN_VERSION "0.1.0"
+
+/* --threads: what may be asked, and the most the default takes */
+#define MAX_THREADS	256
+#define DEFAULT_THREADS	8
 
 /* Exit status after --help or --version: a write error is a failure. */
 static int
@@ -288,6 +293,40 @@ parse_count_window(struct config *c, const char *arg)
 	c->count_slide = comma != NULL ?
 	    count_value("--count-window", comma + 1) : c->count_n;
 	free(copy);
+}
+
+/* --threads N, FWIN_THREADS: 1 to MAX_THREADS. */
+static unsigned
+threads_value(const char *what, const char *s)
+{
+	char *end;
+	unsigned long v;
+
+	if (*s < '0' || *s > '9')
+		usage_error("%s: '%s' is not a number of threads", what, s);
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (*end != '\0' || errno != 0 || v < 1 || v > MAX_THREADS)
+		usage_error("%s: '%s': N needs 1 <= N <= %d", what, s,
+		    MAX_THREADS);
+	return (unsigned)v;
+}
+
+/* The default of --threads: FWIN_THREADS, else the CPUs this process may
+ * run on, at most DEFAULT_THREADS. */
+static unsigned
+default_threads(void)
+{
+	const char *env = getenv("FWIN_THREADS");
+	cpu_set_t set;
+	int n;
+
+	if (env != NULL && *env != '\0')
+		return threads_value("FWIN_THREADS", env);
+	if (sched_getaffinity(0, sizeof(set), &set) != 0)
+		return 1;
+	n = CPU_COUNT(&set);
+	return n < 1 ? 1 : n > DEFAULT_THREADS ? DEFAULT_THREADS : (unsigned)n;
 }
 
 /* --partition I/N: 1 <= I <= N <= KEY_GROUPS, decimal digits only. */
@@ -667,6 +706,9 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 	case O_MAXMEM:
 		c->max_memory = mem_size(optarg);
 		break;
+	case O_THREADS:
+		c->threads = threads_value("--threads", optarg);
+		break;
 	default:
 		return 0;
 	}
@@ -762,6 +804,8 @@ fwin_cli(int argc, char **argv)
 		return status;
 	}
 	decide_mode(&c, &x);
+	if (c.threads == 0)
+		c.threads = default_threads();
 	status = run_pipeline(&c);
 	config_free(&c);
 	return status;

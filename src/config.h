@@ -73,6 +73,8 @@ struct config {
 	/* --partition I/N: only keys whose key group g has
 	 * g * N / KEY_GROUPS + 1 == I (part_n 0: every key) */
 	unsigned part_i, part_n;
+	/* --threads N (0 until decided: FWIN_THREADS, else the CPUs) */
+	unsigned threads;
 	/* aggregates */
 	struct aggspec *aggs;
 	size_t naggs;

@@ -18,55 +18,20 @@
 #include "timefmt.h"
 #include "util.h"
 
-/* Appends a short, printable rendering of p[0..n) for messages. */
-static void
-quote_value(char *buf, size_t bufsz, const char *p, size_t n)
-{
-	size_t i, j = 0, max = 40;
-
-	buf[j++] = '"';
-	for (i = 0; i < n && i < max && j + 5 < bufsz; i++)
-		buf[j++] = (p[i] >= 0x20 && p[i] < 0x7f) ? p[i] : '?';
-	if (i < n && j + 5 < bufsz) {
-		memcpy(buf + j, "...", 3);
-		j += 3;
-	}
-	buf[j++] = '"';
-	buf[j] = '\0';
-}
-
+/* A bad record: counted, and said (file, line and msg) while fewer than
+ * MAX_BAD_MESSAGES have been; with --strict, the first ends the run. */
 void
-bad(struct run *r, const struct record *rec, const char *fmt, ...)
+bad(struct run *r, const struct parsed *pr, const char *msg)
 {
-	char msg[512];
-	va_list ap;
-
 	G(r)->g_bad++;
-	if (!r->c->strict &&
-	    G(r)->g_bad - r->at_start.g_bad > MAX_BAD_MESSAGES)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	fwin_warn("%s:%llu: %s%s", rec->file, (unsigned long long)rec->line,
-	    msg, r->c->strict ? "" : "; record skipped");
 	if (r->c->strict)
 		r->fatal = 1;
-}
-
-void
-bad_field(struct run *r, const struct record *rec, const struct fieldref *f,
-    const char *what, const struct field *v)
-{
-	char q[64];
-
-	if (v == NULL) {
-		bad(r, rec, "field %s: missing (record has %zu field%s)",
-		    f->name, rec->nf, rec->nf == 1 ? "" : "s");
+	else if (G(r)->g_bad - r->at_start.g_bad > MAX_BAD_MESSAGES)
 		return;
-	}
-	quote_value(q, sizeof(q), v->p, v->n);
-	bad(r, rec, "field %s: %s %s", f->name, what, q);
+	if (msg == NULL)	/* the parser stopped writing them earlier */
+		return;
+	fwin_warn("%s:%llu: %s%s", pr->file, (unsigned long long)pr->line,
+	    msg, r->c->strict ? "" : "; record skipped");
 }
 
 /* Restored state found bad: said once; the run ends and saves nothing. */
@@ -221,7 +186,8 @@ progress(struct run *r)
 {
 	const struct state *s = op_state(r->op);
 	int64_t now = mono_ns(), el, left;
-	uint64_t done = input_bytes(r->in), nread;
+	uint64_t done = r->rd != NULL ? reader_bytes(r->rd) :
+	    input_bytes(r->in), nread;
 	char wm[TF_BUFSZ] = "-", of[96] = "";
 	double secs;
 

@@ -33,105 +33,15 @@
 
 /* --- records --- */
 
-/* --max-future: a time too far ahead of the clock is bad, so that one
- * corrupt time cannot push the watermark past every later record. */
+/* --time-format auto: the input's format is known from now on. */
 static void
-too_far(struct run *r, const struct record *rec, int64_t t)
+time_format_found(struct run *r, int fmt)
 {
-	static const char *const unit[] = {
-		"year", "day", "hour", "minute", "second"
-	};
-	static const int64_t ns[] = {
-		365 * 86400 * NS_PER_S, 86400 * NS_PER_S, 3600 * NS_PER_S,
-		60 * NS_PER_S, NS_PER_S
-	};
-	char when[TF_BUFSZ];
-	int64_t ahead = sat_add(t, -now_ns()), n;
-	size_t i;
-
-	for (i = 0; i < 4 && ahead < ns[i]; i++)
-		;
-	n = ahead / ns[i];
-	when[tf_format(when, t, TF_ISO)] = '\0';
-	bad(r, rec, "time %s is %lld %s%s in the future", when, (long long)n,
-	    unit[i], n == 1 ? "" : "s");
-}
-
-/* -t F1,F2,...: the fields joined by one space into r->tval, in a
- * buffer that is kept and grown. Returns it, or NULL (reported, unless
- * quiet). */
-static const struct field *
-join_time(struct run *r, const struct record *rec, int quiet)
-{
-	const struct config *c = r->c;
-	const struct field *f;
-	size_t i, len;
-
-	len = rec->f[c->time.idx].n;
-	for (i = 0; i < c->ntime_more; i++) {
-		if (c->time_more[i].idx >= rec->nf) {
-			if (!quiet)
-				bad_field(r, rec, &c->time_more[i], NULL, NULL);
-			return NULL;
-		}
-		len += 1 + rec->f[c->time_more[i].idx].n;
-	}
-	if (len > r->tcap)
-		xgrow(&r->tbuf, &r->tcap, len, 1);
-	f = &rec->f[c->time.idx];
-	memcpy(r->tbuf, f->p, f->n);
-	len = f->n;
-	for (i = 0; i < c->ntime_more; i++) {
-		f = &rec->f[c->time_more[i].idx];
-		r->tbuf[len++] = ' ';
-		memcpy(r->tbuf + len, f->p, f->n);
-		len += f->n;
-	}
-	r->tval.p = r->tbuf;
-	r->tval.n = len;
-	return &r->tval;
-}
-
-/* Reads the record's event time into *t. Returns 0, or -1: reported,
- * unless quiet (a record of another partition). */
-static int
-record_time(struct run *r, const struct record *rec, int64_t *t, int quiet)
-{
-	const struct config *c = r->c;
-	const struct field *f;
-	enum tfmt fmt;
-
-	if (!c->has_time) {
-		*t = now_ns();
-		return 0;
-	}
-	if (c->time.idx >= rec->nf) {
-		if (!quiet)
-			bad_field(r, rec, &c->time, NULL, NULL);
-		return -1;
-	}
-	f = &rec->f[c->time.idx];
-	if (c->ntime_more > 0 && (f = join_time(r, rec, quiet)) == NULL)
-		return -1;
-	r->tval = *f;	/* for a later message */
-	fmt = (enum tfmt)G(r)->g_timefmt;
-	if ((fmt == TF_AUTO && (fmt = tf_detect(f->p, f->n)) == TF_AUTO) ||
-	    tf_parse_time_tz(f->p, f->n, fmt, c->strp, &c->zone, t) != 0) {
-		if (!quiet)
-			bad_field(r, rec, r->tref, "bad time", f);
-		return -1;
-	}
-	if (c->max_future > 0 && *t > sat_add(now_ns(), c->max_future)) {
-		if (!quiet)
-			too_far(r, rec, *t);
-		return -1;
-	}
-	if (G(r)->g_timefmt == TF_AUTO) {
-		G(r)->g_timefmt = fmt;
-		if (r->ofmt == TF_AUTO)
-			r->ofmt = fmt == TF_STRPTIME ? TF_ISO : fmt;
-	}
-	return 0;
+	if (G(r)->g_timefmt != TF_AUTO)
+		return;
+	G(r)->g_timefmt = fmt;
+	if (r->ofmt == TF_AUTO)
+		r->ofmt = fmt == TF_STRPTIME ? TF_ISO : (enum tfmt)fmt;
 }
 
 /* Step 4: the watermark follows the largest event time, less -l. */
@@ -148,86 +58,54 @@ watermark_after(struct run *r, int64_t t)
 		op_advance(r->op, w);
 }
 
-/*
- * --partition I/N (the man page's BEYOND ONE MACHINE): a key group g
- * belongs to partition g * N / KEY_GROUPS + 1, Flink's assignment of key
- * groups to parallel instances. A record of another partition is someone
- * else's: not added, not reported, not late; but, with event time, it
- * moves the watermark exactly as it would in one run over the whole input
- * (when its time and values parse, which its owner checks), so that every
- * partition drops and fires what one run would.
- */
-static int
-partition_mine(const struct config *c, uint64_t hash)
+/* A good record's windows are out of the range of times. */
+static void
+out_of_range(struct run *r, const struct parsed *pr)
 {
-	return c->part_n <= 1 ||
-	    key_group(hash) * c->part_n / KEY_GROUPS + 1 == c->part_i;
+	char msg[512];
+
+	say_field(msg, sizeof(msg), parse_time_name(r->parser),
+	    "window out of range for time", pr->tval, pr->tvaln);
+	bad(r, pr, msg);
 }
 
+/* Applies a parsed record (parse.h): counts it, says what is wrong with
+ * it, and hands it to the operator (or the batch). */
 static void
-other_partition(struct run *r, const struct record *rec)
-{
-	struct badfield bf;
-	int64_t t;
-
-	r->others++;
-	/* in batch mode nothing is late: no watermark to move */
-	if (!op_uses_watermark(r->op) || !r->c->has_time || r->batch != NULL ||
-	    record_time(r, rec, &t, 1) != 0 ||
-	    aggs_extract(r->g, rec, r->vals, &bf) != 0 ||
-	    !op_time_fits(r->op, t))
-		return;
-	watermark_after(r, t);
-}
-
-static void
-process(struct run *r, const struct record *rec)
+apply(struct run *r, const struct parsed *pr)
 {
 	const struct config *c = r->c;
-	struct badfield bf;
 	struct op_rec orec;
-	size_t i;
 
+	if (pr->kind == PR_NOTE) {	/* the reading thread's message */
+		fwrite(pr->msg, 1, pr->msglen, stderr);
+		return;
+	}
 	G(r)->g_read++;
-	/* a record without a key has no partition: the first reports it */
-	if (rec->bad != NULL) {
-		if (c->part_i <= 1)
-			bad(r, rec, "%s", rec->bad);
-		else
-			r->others++;
+	if (pr->fmt != TF_AUTO)
+		time_format_found(r, pr->fmt);
+	if (pr->kind == PR_BAD) {
+		bad(r, pr, pr->msg);
 		return;
 	}
-	for (i = 0; i < c->nkeys; i++)
-		if (r->keyidx[i] >= rec->nf) {
-			if (c->part_i <= 1)
-				bad_field(r, rec, &c->keys[i], NULL, NULL);
-			else
-				r->others++;
-			return;
-		}
-	orec.key = key_encode(rec->f, r->keyidx, c->nkeys, &r->keybuf,
-	    &r->keycap, &orec.keylen);
-	orec.hash = key_hash(orec.key, orec.keylen);
-	if (!partition_mine(c, orec.hash)) {
-		other_partition(r, rec);
+	if (pr->kind == PR_OTHER) {
+		r->others++;
+		if (pr->has_t && op_time_fits(r->op, pr->t))
+			watermark_after(r, pr->t);
 		return;
 	}
-	orec.t = 0;
-	if ((op_uses_time(r->op) || r->batch != NULL) &&
-	    record_time(r, rec, &orec.t, 0) != 0)
-		return;
-	if (aggs_extract(r->g, rec, r->vals, &bf) != 0) {
-		bad_field(r, rec, bf.f, bf.what,
-		    bf.f->idx < rec->nf ? &rec->f[bf.f->idx] : NULL);
-		return;
-	}
+	orec.key = pr->key;
+	orec.keylen = pr->keylen;
+	orec.hash = pr->hash;
+	orec.vals = pr->vals;
+	orec.t = pr->t;
+	if (!c->has_time && (op_uses_time(r->op) || r->batch != NULL))
+		orec.t = now_ns();	/* processing time: when applied */
 	if (r->batch != NULL) {	/* kept; replayed in time order at the end */
 		switch (batch_add(r->batch, orec.t, orec.key, orec.keylen,
-		    r->vals)) {
+		    orec.vals)) {
 		case BATCH_RANGE:
-			bad_field(r, rec, &c->time,
-			    "window out of range for time",
-			    &rec->f[c->time.idx]);
+			out_of_range(r, pr);
 			break;
 		case BATCH_FAIL:	/* a spill failed: said; exit 1 */
 			r->fatal = 1;
@@ -235,7 +113,6 @@ process(struct run *r, const struct record *rec)
 		}
 		return;
 	}
-	orec.vals = r->vals;
 	switch (op_record(r->op, &orec)) {
 	case OP_ADDED:
 	case OP_NOWIN:
@@ -245,11 +122,10 @@ process(struct run *r, const struct record *rec)
 	case OP_LATE:
 		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
 			r->late_by = sat_add(G(r)->g_wm, -orec.t);
-		write_late(r, rec);
+		write_late(r, pr->raw, pr->rawlen);
 		break;
 	case OP_RANGE:	/* only an event time can be this far out */
-		bad_field(r, rec, r->tref, "window out of range for time",
-		    &r->tval);
+		out_of_range(r, pr);
 		break;
 	}
 }
@@ -315,6 +191,32 @@ flush_outputs(struct run *r)
 	    (r->late != NULL && out_flush(r->late) != 0) ? -1 : 0;
 }
 
+/* --threads: applies what the reading thread read ahead, up to where it
+ * pauses, so that the input stands where the last record applied ends
+ * (what a checkpoint records). Returns -1 when a record ended the run. */
+static int
+quiesce(struct run *r)
+{
+	struct parsed pr;
+	int rc;
+
+	if (r->ended)
+		return 0;
+	reader_pause(r->rd);
+	while ((rc = reader_next(r->rd, &pr)) != READER_PAUSED) {
+		if (rc == INPUT_RECORD) {
+			apply(r, &pr);
+			if (r->fatal || check_corrupt(r) || over_budget(r))
+				return -1;
+		} else if (rc != INPUT_WAIT) {	/* its end: it has stopped */
+			r->ended = 1;
+			r->endrc = rc;
+			return 0;
+		}
+	}
+	return 0;
+}
+
 static int
 save(struct run *r, int background)
 {
@@ -322,16 +224,20 @@ save(struct run *r, int background)
 		.in = r->in, .outfd = r->outfd, .latefd = r->latefd,
 		.outname = r->outname,
 	};
+	int rc = 0;
 
+	if (r->rd != NULL && quiesce(r) != 0)
+		return -1;	/* a record ended the run: the loop stops */
 	if (flush_outputs(r) != 0) {
 		fwin_warn("%s: %s", r->outname, strerror(errno));
-		return -1;
-	}
-	if (persist_save(&r->ps, r->op, &f, background) != 0) {
+		rc = -1;
+	} else if (persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	if (r->rd != NULL && !r->ended)
+		reader_resume(r->rd);
+	return rc;
 }
 
 /* A periodic or requested save, in the background; one writer at a time:
@@ -424,7 +330,7 @@ wait_input(struct run *r)
 		if (c->checkpoint != NULL &&
 		    (save_requested || persist_due(&r->ps, now)))
 			maybe_save(r);
-		if (r->corrupt)
+		if (r->corrupt || r->fatal)
 			return -1;
 		due = clock_due(r, op_next_timer(r->op));
 		if (c->checkpoint != NULL && c->ckpt_every_n == 0 &&
@@ -432,7 +338,9 @@ wait_input(struct run *r)
 			due = r->ps.next_save;
 		if (due != T_NONE && due <= now)
 			continue;
-		pfd.fd = input_fd(r->in);
+		if (r->rd != NULL && reader_ready(r->rd))
+			return 0;
+		pfd.fd = r->rd != NULL ? reader_fd(r->rd) : input_fd(r->in);
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, poll_timeout(due, now)) > 0)
 			return 0;
@@ -459,13 +367,47 @@ read_header(struct run *r, const struct field **names, size_t *n)
 
 /* --- the run --- */
 
+/* The next record, parsed: handed over by the reading thread, or read
+ * and parsed here. Returns as input_next(). */
+static int
+next_record(struct run *r, struct parsed *pr)
+{
+	struct record rec;
+	int rc;
+
+	if (r->rd != NULL) {
+		if ((rc = reader_next(r->rd, pr)) != INPUT_RECORD &&
+		    rc != INPUT_WAIT) {
+			r->ended = 1;
+			r->endrc = rc;
+		}
+		return rc;
+	}
+	if ((rc = input_next(r->in, &rec)) == INPUT_RECORD)
+		parse_record(r->parser, &rec, pr);
+	return rc;
+}
+
+/* --threads: ends the reading thread. After a stop asked for (a signal),
+ * what it read ahead is applied first, as if it had been read here. */
+static void
+stop_reader(struct run *r, int apply_ahead)
+{
+	if (r->rd == NULL)
+		return;
+	if (apply_ahead)
+		(void)quiesce(r);
+	reader_stop(r->rd);
+	r->rd = NULL;
+}
+
 /* Reads the input to its end, fires what is due and saves; returns the
  * exit status. */
 static int
 run_stream(struct run *r)
 {
 	const struct config *c = r->c;
-	struct record rec;
+	struct parsed pr;
 	uint64_t nbad;
 	int status = 0, rc = 0, flush;
 
@@ -476,8 +418,10 @@ run_stream(struct run *r)
 	 * its first periodic save is undone too. */
 	if (c->checkpoint != NULL && !r->restored && save(r, 0) != 0)
 		return 1;
-	while (!stop_requested) {
-		rc = input_next(r->in, &rec);
+	if (c->threads > 1)
+		r->rd = reader_start(r->in, r->parser, c, r->late != NULL);
+	while (!stop_requested && !r->fatal && !r->corrupt) {
+		rc = next_record(r, &pr);
 		if (rc == INPUT_WAIT) {
 			progress(r);
 			if (wait_input(r) != 0)
@@ -486,7 +430,7 @@ run_stream(struct run *r)
 		}
 		if (rc != INPUT_RECORD)
 			break;
-		process(r, &rec);
+		apply(r, &pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
 		if ((G(r)->g_read & 4095) == 0)
@@ -498,6 +442,7 @@ run_stream(struct run *r)
 				maybe_save(r);
 		}
 	}
+	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
 	progress_end(r);
 	if (rc < 0 || r->fatal || r->corrupt)
 		status = 1;
@@ -551,7 +496,7 @@ setup(struct run *r, int *empty)
 {
 	struct config *c = r->c;
 	const struct field *names = NULL;
-	size_t nnames = 0, i;
+	size_t nnames = 0;
 	int rc;
 
 	*empty = 0;
@@ -569,28 +514,10 @@ setup(struct run *r, int *empty)
 		return 2;
 	if (c->fmt == IF_JSON)
 		input_set_paths(r->in, c->paths, c->npaths);
-	r->tref = &c->time;
-	if (c->ntime_more > 0) {	/* "date,time" in messages */
-		size_t len = strlen(c->time.name) + 1;
-		char *p;
-
-		for (i = 0; i < c->ntime_more; i++)
-			len += strlen(c->time_more[i].name) + 1;
-		r->tjoin.owned = p = xmalloc(len);
-		p += sprintf(p, "%s", c->time.name);
-		for (i = 0; i < c->ntime_more; i++)
-			p += sprintf(p, ",%s", c->time_more[i].name);
-		r->tjoin.name = r->tjoin.owned;
-		r->tref = &r->tjoin;
-	}
 	/* Split only the columns in use; the raw record (late file, min-by
 	 * without OUT) is kept whole by the framer anyway. */
 	input_set_maxfields(r->in, config_maxfield(c));
-	r->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*r->keyidx));
-	for (i = 0; i < c->nkeys; i++)
-		r->keyidx[i] = c->keys[i].idx;
 	r->g = aggs_new(c);
-	r->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*r->vals));
 	r->op = op_new(c, r->g, on_row, r);
 	r->st = op_state(r->op);
 	r->rolling_time = c->wkind == WK_NONE && c->has_time;
@@ -616,6 +543,9 @@ setup(struct run *r, int *empty)
 	else if (r->ofmt == TF_AUTO && G(r)->g_timefmt != TF_AUTO)
 		r->ofmt = G(r)->g_timefmt == TF_STRPTIME ? TF_ISO :
 		    (enum tfmt)G(r)->g_timefmt;
+	r->parser = parser_new(c, r->g, G(r)->g_timefmt,
+	    op_uses_time(r->op) || r->batch != NULL,
+	    op_uses_watermark(r->op) && c->has_time && r->batch == NULL);
 	return 0;
 }
 
@@ -655,11 +585,7 @@ run_pipeline(struct config *c)
 	batch_free(r.batch);
 	op_free(r.op);
 	aggs_free(r.g);
-	free(r.vals);
-	free(r.keyidx);
-	free(r.keybuf);
-	free(r.tbuf);
-	free(r.tjoin.owned);
+	parser_free(r.parser);
 	free(r.fingerprint);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);

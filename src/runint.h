@@ -12,9 +12,9 @@
 #include "input.h"
 #include "operator.h"
 #include "output.h"
+#include "parse.h"
 #include "persist.h"
-
-#define MAX_BAD_MESSAGES 10
+#include "reader.h"
 
 struct run {
 	struct config *c;
@@ -25,16 +25,9 @@ struct run {
 	struct out *out, *late;
 	int outfd, latefd;
 	const char *outname;
-	struct aval *vals;
-	size_t *keyidx;		/* the key fields' columns */
-	char *keybuf;
-	size_t keycap;
-	/* -t F1,F2,...: the fields joined, and their name for messages */
-	char *tbuf;
-	size_t tcap;
-	struct field tval;
-	struct fieldref tjoin;
-	const struct fieldref *tref;	/* the time's name in messages */
+	struct parser *parser;	/* the records' parser */
+	struct reader *rd;	/* --threads: the reading thread, or NULL */
+	int ended, endrc;	/* it handed over the input's end */
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
 	int rolling_time;	/* rolling mode with -t: a time column */
 	int fatal;		/* --strict met a bad record */
@@ -68,10 +61,7 @@ G(struct run *r)
 }
 
 /* report.c: what the run says on stderr */
-void __attribute__((format(printf, 3, 4)))
-bad(struct run *r, const struct record *rec, const char *fmt, ...);
-void bad_field(struct run *r, const struct record *rec,
-    const struct fieldref *f, const char *what, const struct field *v);
+void bad(struct run *r, const struct parsed *pr, const char *msg);
 int check_corrupt(struct run *r);
 void print_stats(struct run *r);
 void say_dropped(struct run *r);
@@ -83,7 +73,7 @@ void progress_end(struct run *r);
 /* sinks.c: rows and late records, and the files they go to */
 void on_row(void *arg, const struct op_row *row);
 uint64_t digest_row(void *arg, const struct op_row *row);
-void write_late(struct run *r, const struct record *rec);
+void write_late(struct run *r, const char *raw, size_t rawlen);
 int open_sinks(struct run *r);
 int close_sinks(struct run *r);
 

@@ -77,11 +77,11 @@ digest_row(void *arg, const struct op_row *row)
 }
 
 void
-write_late(struct run *r, const struct record *rec)
+write_late(struct run *r, const char *raw, size_t rawlen)
 {
 	if (r->late == NULL)
 		return;
-	out_str(r->late, rec->raw, rec->rawlen);
+	out_str(r->late, raw, rawlen);
 	out_end_row(r->late);
 }
 

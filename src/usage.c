@@ -54,6 +54,7 @@ static const struct option baseopts[] = {
 	{ "progress",		no_argument,		NULL, O_PROGRESS },
 	{ "no-progress",	no_argument,		NULL, O_NOPROGRESS },
 	{ "partition",		required_argument,	NULL, O_PARTITION },
+	{ "threads",		required_argument,	NULL, O_THREADS },
 	{ "explain",		required_argument,	NULL, O_EXPLAIN },
 	{ "mode",		required_argument,	NULL, O_MODE },
 	{ "max-memory",		required_argument,	NULL, O_MAXMEM },
@@ -170,6 +171,8 @@ usage(FILE *fp)
 "                           is a terminal and stdout is not)\n"
 "  --mode auto|stream|batch batch: sort a file by time, nothing is late\n"
 "  --max-memory SIZE        batch: records in memory; stream: the state\n"
+"  --threads N              read and parse on a thread of their own when N > 1\n"
+"                           (default: the CPUs fwin may use, at most 8)\n"
 "Beyond one machine:\n"
 "  --partition I/N          only the keys of the I-th of N partitions\n"
 "  --explain flink-sql      print a Flink SQL script of the pipeline and exit\n"

@@ -12,9 +12,34 @@
 
 #include "util.h"
 
+/* A thread whose messages another says, in their place (fwin_warn_to). */
+static __thread void (*warn_fn)(void *, const char *, size_t);
+static __thread void *warn_arg;
+
+void
+fwin_warn_to(void (*fn)(void *arg, const char *line, size_t n), void *arg)
+{
+	warn_fn = fn;
+	warn_arg = arg;
+}
+
 static void
 vwarn(const char *fmt, va_list ap)
 {
+	char line[1024];
+	int n;
+
+	if (warn_fn != NULL) {
+		memcpy(line, "fwin: ", 6);
+		n = vsnprintf(line + 6, sizeof(line) - 7, fmt, ap);
+		if (n < 0)
+			n = 0;
+		if ((size_t)n > sizeof(line) - 8)
+			n = (int)sizeof(line) - 8;
+		line[6 + n] = '\n';
+		warn_fn(warn_arg, line, 7 + (size_t)n);
+		return;
+	}
 	fputs("fwin: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	fputc('\n', stderr);
@@ -35,6 +60,7 @@ fwin_die(const char *fmt, ...)
 {
 	va_list ap;
 
+	warn_fn = NULL;	/* said at once: nobody else will */
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);

@@ -16,6 +16,12 @@
 /* Prints "fwin: " and the formatted message and a newline to stderr. */
 void fwin_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* From now on, this thread's fwin_warn() lines ("fwin: ...\n", n bytes)
+ * go to fn instead of stderr (NULL: stderr again); fwin_die() still
+ * says its message at once. */
+void fwin_warn_to(void (*fn)(void *arg, const char *line, size_t n),
+    void *arg);
+
 /* fwin_warn, then exit status 1: for state that cannot grow, where going
  * on is impossible and nothing better than the last checkpoint is left. */
 void fwin_die(const char *fmt, ...)

@@ -1,0 +1,73 @@
+/* parse: what a record says — its key, event time and aggregate values —
+ * read without touching keyed state or the driver's counters, so that a
+ * reader thread can do it ahead of the window operator (the man page's
+ * THREADS). What is wrong with a record is put into words here and
+ * counted by the driver, in input order, as it applies the record. */
+#ifndef FWIN_PARSE_H
+#define FWIN_PARSE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agg.h"
+#include "config.h"
+#include "input.h"
+
+/* Bad records said one by one; past this many, only counted. */
+#define MAX_BAD_MESSAGES 10
+
+enum parsed_kind {
+	PR_RECORD,	/* a good record of this partition */
+	PR_BAD,		/* a bad record: msg says why */
+	PR_OTHER,	/* a record of another --partition */
+	PR_NOTE		/* not a record: a message line of the input's
+			   (a reader thread's, kept in its place) */
+};
+
+struct parsed {
+	enum parsed_kind kind;
+	int has_t;		/* PR_OTHER: its time and values parsed, so
+				   it may move the watermark */
+	int fmt;		/* the input's time format, found by this
+				   record (--time-format auto), or TF_AUTO */
+	int64_t t;		/* event time (with -t) */
+	const char *key;	/* canonical key bytes (keycodec.h) */
+	size_t keylen;
+	uint64_t hash;
+	const struct aval *vals;	/* one per aggregate */
+	const char *tval;	/* the time's text (with -t), for messages */
+	size_t tvaln;
+	const char *raw;	/* the record as read (for the late file) */
+	size_t rawlen;
+	const char *file;	/* where it was read */
+	uint64_t line;
+	/* PR_BAD: what is wrong, or NULL past the messages said (see
+	 * MAX_BAD_MESSAGES); PR_NOTE: the whole line, "fwin: ...\n" */
+	const char *msg;
+	size_t msglen;
+};
+
+struct parser;
+
+/* A parser for pipeline c (its fields resolved), with aggregates g. The
+ * input's time format so far is timefmt (TF_AUTO: not known yet).
+ * uses_time: the windows need an event time; moves_wm: another
+ * partition's record moves the watermark. Never NULL. */
+struct parser *parser_new(const struct config *c, const struct aggs *g,
+    int timefmt, int uses_time, int moves_wm);
+void parser_free(struct parser *p);
+
+/* Reads record rec into *out, whose pointers stay valid until the next
+ * call (or rec's). */
+void parse_record(struct parser *p, const struct record *rec,
+    struct parsed *out);
+
+/* The name of the time in messages: F, or "F1,F2" for -t F1,F2. */
+const char *parse_time_name(const struct parser *p);
+
+/* Puts "field NAME: WHAT "VALUE"" (a short, printable rendering of
+ * v[0..n)) into buf[0..bufsz); for messages. */
+void say_field(char *buf, size_t bufsz, const char *name, const char *what,
+    const char *v, size_t n);
+
+#endif

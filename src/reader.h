@@ -1,0 +1,54 @@
+/* reader: --threads (the man page's THREADS): a thread that reads, frames
+ * and parses records (parse.h) ahead of the window operator, and hands
+ * them over in input order, in slots of a small ring, with the messages
+ * the input says in their places among them. The driver applies what it
+ * is handed exactly as it applies what it parses itself, so everything a
+ * user sees is the same with one thread or two. */
+#ifndef FWIN_READER_H
+#define FWIN_READER_H
+
+#include <stdint.h>
+
+#include "config.h"
+#include "input.h"
+#include "parse.h"
+
+/* What reader_next() returns besides INPUT_RECORD, INPUT_END, INPUT_WAIT
+ * (the input would block: poll reader_fd()) and -1 (the input failed). */
+enum { READER_PAUSED = 3 };
+
+struct reader;
+
+/* Starts reading in (its header read, if any) with parser p, which only
+ * the thread uses from now on (the caller frees it after reader_stop()).
+ * keep_raw: hand over each record as read (for
+ * the late file). Never NULL (exits when no thread can be made). */
+struct reader *reader_start(struct input *in, struct parser *p,
+    const struct config *c, int keep_raw);
+
+/* The next record in input order, into *pr (valid until the next call).
+ * Waits while the thread is busy reading; returns INPUT_WAIT at once when
+ * the input itself would block. */
+int reader_next(struct reader *rd, struct parsed *pr);
+
+/* Whether reader_next() has something other than INPUT_WAIT to say. */
+int reader_ready(struct reader *rd);
+
+/* Readable when reader_ready() may have become true. */
+int reader_fd(const struct reader *rd);
+
+/* Asks the thread to stop reading at the next record's boundary: then
+ * reader_next() hands over what it read before, and READER_PAUSED. The
+ * input stands where the last record handed over ends until
+ * reader_resume(). */
+void reader_pause(struct reader *rd);
+void reader_resume(struct reader *rd);
+
+/* Bytes of input consumed by the records handed over (--progress). */
+uint64_t reader_bytes(const struct reader *rd);
+
+/* Stops the thread and frees the reader (NULL: nothing). The input stays
+ * the caller's. */
+void reader_stop(struct reader *rd);
+
+#endif
