@@ -31,9 +31,13 @@ struct parser *
 parser_new(const struct config *c, const struct aggs *g, int timefmt,
     int uses_time, int moves_wm)
 {
-	struct parser *p = xmalloc(sizeof(*p));
+	struct parser *p;
 	size_t i, len;
 
+	/* on cache lines of its own: a reading thread writes it at every
+	 * record, and the driver's thread must not share its lines */
+	if (posix_memalign((void **)&p, 64, (sizeof(*p) + 63) & ~(size_t)63))
+		fwin_oom();
 	memset(p, 0, sizeof(*p));
 	p->c = c;
 	p->g = g;
@@ -43,7 +47,9 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	p->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*p->keyidx));
 	for (i = 0; i < c->nkeys; i++)
 		p->keyidx[i] = c->keys[i].idx;
-	p->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*p->vals));
+	len = ((c->naggs ? c->naggs : 1) * sizeof(*p->vals) + 63) & ~(size_t)63;
+	if (posix_memalign((void **)&p->vals, 64, len))
+		fwin_oom();
 	if (c->has_time && c->ntime_more > 0) {	/* "date,time" in messages */
 		len = strlen(c->time.name) + 1;
 		for (i = 0; i < c->ntime_more; i++)

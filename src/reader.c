@@ -25,24 +25,52 @@
 #include "util.h"
 
 #define NSLOT		4
-#define SLOT_BYTES	(256 * 1024)
+#define SLOT_BYTES	(1024 * 1024)
+/* About 50 microseconds of waiting awake before sleeping (spin()). */
+#define SPIN_ROUNDS	2000
+/* How far ahead the driver fetches entries into its cache: beyond the
+ * farthest reader_ahead() look (run.c's prefetch_ahead). */
+#define AHEAD_FETCH	20
 
 enum { SL_WAIT = 1, SL_END = 2, SL_PAUSED = 4 };
 
 struct slot {
-	char *buf;
+	_Alignas(64) char *buf;	/* (a slot filled shares no line with
+				   the one emptied) */
 	size_t cap, used;	/* entries in buf[0..used) */
+	uint32_t *at;		/* where each entry starts (reader_ahead) */
+	size_t n, ncap;		/* entries */
 	int flags;		/* SL_*: what came after them */
 	int rc;			/* SL_END: input_next()'s last word */
 	uint64_t bytes;		/* input consumed through them */
 };
 
-/* An entry: its size (a multiple of 8), the parsed record, then its
- * values and the bytes they all point to. */
-struct entry {
-	size_t size;
-	struct parsed pr;
-	struct aval vals[];
+/*
+ * An entry: a parsed record in a compact form, as what costs is what
+ * crosses from one core's cache to the other's (about two lines for a
+ * typical record): this header, a struct wval per aggregate that takes
+ * a FIELD (a record's only), then the bytes: key, time, raw record,
+ * each value's text and OUT, and the message (a C string).
+ */
+struct wire {
+	uint32_t size;		/* of the entry, a multiple of 8 */
+	uint8_t kind, has_t, has_msg;
+	int8_t fmt;
+	int64_t t;
+	uint64_t hash;
+	uint64_t line;
+	const char *file;
+	uint32_t keylen, tvaln, rawlen, msglen;
+};
+
+#define WNULL UINT32_MAX	/* a NULL value's length */
+
+struct wval {
+	uint32_t n, outn;	/* its text's and OUT's lengths */
+	double d;
+	uint64_t m[2];		/* its exact decimal (struct dec) */
+	uint32_t scale;
+	uint32_t is_dec;
 };
 
 struct reader {
@@ -51,24 +79,28 @@ struct reader {
 	struct parser *p;
 	const struct config *c;
 	int keep_raw;
+	size_t *vf, nvf;	/* the aggregates that take a FIELD */
 	pthread_t th;
 	int wake[2];		/* to the thread: pause or stop */
 	int notify[2];		/* to the driver: a slot was published */
 
-	pthread_mutex_t mu;	/* guards full[] and waiting; cv signals */
+	pthread_mutex_t mu;	/* guards waiting, and full[]'s changes (it is
+				   read atomically too); cv signals them */
 	pthread_cond_t cv;	/* any change of them, pause or stop */
 	struct slot slot[NSLOT];
 	int full[NSLOT];
 	int waiting;		/* the input would block: the thread polls */
 	int pause, stop;	/* asked by the driver (atomic) */
 
-	/* the thread's */
-	unsigned wi;
+	/* the thread's, and the driver's, each on lines of its own: the
+	 * driver writes rn at every record */
+	_Alignas(64) unsigned wi;
 	struct slot *w;		/* being filled, or NULL */
-	/* the driver's */
-	unsigned ri;
+	_Alignas(64) unsigned ri;
 	struct slot *r;		/* being emptied, or NULL */
-	size_t rpos;
+	size_t rn;		/* its next entry */
+	struct parsed cur;	/* the entry handed over last, and */
+	struct aval *vals;	/* its values */
 	int ended, endrc;	/* the thread has published its last slot */
 	uint64_t bytes;
 };
@@ -79,6 +111,21 @@ asked(int *flag)
 	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
 }
 
+/* Waits a little, awake, for *flag to become want: a slot is filled or
+ * emptied in a fraction of a millisecond, and waking a thread that slept
+ * can take as long (a virtual machine's cores most of all). */
+static void
+spin(int *flag, int want)
+{
+	int i;
+
+	for (i = 0; i < SPIN_ROUNDS && asked(flag) != want; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+}
+
 /* The thread: waits for the next slot to be free and starts filling it.
  * Returns -1 when asked to stop instead. */
 static int
@@ -86,13 +133,15 @@ take(struct reader *rd)
 {
 	struct slot *s = &rd->slot[rd->wi];
 
+	spin(&rd->full[rd->wi], 0);
 	pthread_mutex_lock(&rd->mu);
-	while (rd->full[rd->wi] && !asked(&rd->stop))
+	while (asked(&rd->full[rd->wi]) && !asked(&rd->stop))
 		pthread_cond_wait(&rd->cv, &rd->mu);
 	pthread_mutex_unlock(&rd->mu);
 	if (asked(&rd->stop))
 		return -1;
 	s->used = 0;
+	s->n = 0;
 	s->flags = 0;
 	s->rc = 0;
 	rd->w = s;
@@ -111,7 +160,7 @@ publish(struct reader *rd, int flags, int rc)
 	s->rc = rc;
 	s->bytes = input_bytes(rd->in);
 	pthread_mutex_lock(&rd->mu);
-	rd->full[rd->wi] = 1;
+	__atomic_store_n(&rd->full[rd->wi], 1, __ATOMIC_RELEASE);
 	/* the driver polls only once told that the input would block */
 	polled = rd->waiting;
 	rd->waiting = (flags & SL_WAIT) != 0;
@@ -127,31 +176,30 @@ publish(struct reader *rd, int flags, int rc)
 static size_t
 entry_size(const struct reader *rd, const struct parsed *pr)
 {
-	size_t i, n = sizeof(struct entry) + pr->msglen + 1;
+	size_t i, n = sizeof(struct wire);
 
+	if (pr->msg != NULL)
+		n += pr->msglen + 1;
 	if (pr->kind != PR_RECORD)
 		return (n + 7) & ~(size_t)7;
-	n += rd->c->naggs * sizeof(struct aval) + pr->keylen + pr->tvaln;
+	n += rd->nvf * sizeof(struct wval) + pr->keylen + pr->tvaln;
 	if (rd->keep_raw)
 		n += pr->rawlen;
-	for (i = 0; i < rd->c->naggs; i++)
-		if (pr->vals[i].p != NULL)
-			n += pr->vals[i].n + ((rd->c->aggs[i].op->flags &
-			    AGF_OUT) ? pr->vals[i].outn : 0);
+	for (i = 0; i < rd->nvf; i++) {
+		const struct aval *v = &pr->vals[rd->vf[i]];
+
+		if (v->p != NULL)
+			n += v->n + ((rd->c->aggs[rd->vf[i]].op->flags &
+			    AGF_OUT) ? v->outn : 0);
+	}
 	return (n + 7) & ~(size_t)7;
 }
 
-/* Copies p[0..n) to *at; returns where it now is. */
-static const char *
-copy(char **at, const char *p, size_t n)
+static char *
+put_bytes(char *at, const char *p, size_t n)
 {
-	char *q = *at;
-
-	if (n == 0)
-		return p;
-	memcpy(q, p, n);
-	*at = q + n;
-	return q;
+	memcpy(at, p, n);
+	return at + n;
 }
 
 /* The thread: appends a parsed record (or note) to the slot being
@@ -161,7 +209,8 @@ put(struct reader *rd, const struct parsed *pr)
 {
 	size_t i, size = entry_size(rd, pr);
 	struct slot *s = rd->w;
-	struct entry *e;
+	struct wire *w;
+	struct wval *wv;
 	char *at;
 
 	if (s->used + size > s->cap) {
@@ -177,34 +226,116 @@ put(struct reader *rd, const struct parsed *pr)
 			s->buf = xmalloc(s->cap);
 		}
 	}
-	e = (struct entry *)(s->buf + s->used);
-	e->size = size;
-	e->pr = *pr;
-	at = (char *)e->vals;
+	if (s->n == s->ncap)
+		xgrow(&s->at, &s->ncap, s->n + 1, sizeof(*s->at));
+	s->at[s->n++] = (uint32_t)s->used;
+	w = (struct wire *)(s->buf + s->used);
+	s->used += size;
+	w->size = (uint32_t)size;
+	w->kind = (uint8_t)pr->kind;
+	w->has_t = (uint8_t)pr->has_t;
+	w->has_msg = pr->msg != NULL;
+	w->fmt = (int8_t)pr->fmt;
+	w->t = pr->t;
+	w->hash = pr->hash;
+	w->line = pr->line;
+	w->file = pr->file;
+	w->keylen = w->tvaln = w->rawlen = 0;
+	w->msglen = (uint32_t)pr->msglen;
+	wv = (struct wval *)(w + 1);
+	at = (char *)wv;
 	if (pr->kind == PR_RECORD) {
-		memcpy(e->vals, pr->vals, rd->c->naggs * sizeof(struct aval));
-		e->pr.vals = e->vals;
-		at += rd->c->naggs * sizeof(struct aval);
-		e->pr.key = copy(&at, pr->key, pr->keylen);
-		e->pr.tval = copy(&at, pr->tval, pr->tvaln);
-		e->pr.raw = rd->keep_raw ? copy(&at, pr->raw, pr->rawlen) :
-		    NULL;
-		for (i = 0; i < rd->c->naggs; i++) {
-			struct aval *v = &e->vals[i];
+		w->keylen = (uint32_t)pr->keylen;
+		w->tvaln = (uint32_t)pr->tvaln;
+		at = (char *)(wv + rd->nvf);
+		at = put_bytes(at, pr->key, pr->keylen);
+		at = put_bytes(at, pr->tval, pr->tvaln);
+		if (rd->keep_raw) {
+			w->rawlen = (uint32_t)pr->rawlen;
+			at = put_bytes(at, pr->raw, pr->rawlen);
+		}
+		for (i = 0; i < rd->nvf; i++, wv++) {
+			const struct aval *v = &pr->vals[rd->vf[i]];
 
-			if (v->p == NULL)
+			if (v->p == NULL) {
+				wv->n = WNULL;
 				continue;
-			v->p = copy(&at, v->p, v->n);
-			if (rd->c->aggs[i].op->flags & AGF_OUT)
-				v->out = copy(&at, v->out, v->outn);
+			}
+			wv->n = (uint32_t)v->n;
+			wv->d = v->d;
+			wv->is_dec = (uint32_t)v->is_dec;
+			if (v->is_dec) {
+				memcpy(wv->m, &v->dec.m, sizeof(wv->m));
+				wv->scale = v->dec.scale;
+			}
+			at = put_bytes(at, v->p, v->n);
+			if (rd->c->aggs[rd->vf[i]].op->flags & AGF_OUT) {
+				wv->outn = (uint32_t)v->outn;
+				at = put_bytes(at, v->out, v->outn);
+			}
 		}
 	}
 	if (pr->msg != NULL) {	/* a C string, as the parser's is */
-		e->pr.msg = copy(&at, pr->msg, pr->msglen);
+		at = put_bytes(at, pr->msg, pr->msglen);
 		*at = '\0';
 	}
-	s->used += size;
 	return 0;
+}
+
+/* The driver: the entry at e, as the parsed record it was. */
+static const struct parsed *
+decode(struct reader *rd, const char *e)
+{
+	const struct wire *w = (const struct wire *)e;
+	const struct wval *wv = (const struct wval *)(w + 1);
+	struct parsed *pr = &rd->cur;
+	const char *b;
+	size_t i;
+
+	pr->kind = (enum parsed_kind)w->kind;
+	pr->has_t = w->has_t;
+	pr->fmt = w->fmt;
+	pr->t = w->t;
+	pr->hash = w->hash;
+	pr->line = w->line;
+	pr->file = w->file;
+	pr->keylen = w->keylen;
+	pr->tvaln = w->tvaln;
+	pr->rawlen = w->rawlen;
+	pr->msglen = w->msglen;
+	b = (const char *)(wv + (pr->kind == PR_RECORD ? rd->nvf : 0));
+	pr->key = b;
+	b += w->keylen;
+	pr->tval = b;
+	b += w->tvaln;
+	pr->raw = w->rawlen > 0 ? b : NULL;
+	b += w->rawlen;
+	if (pr->kind == PR_RECORD)
+		for (i = 0; i < rd->nvf; i++, wv++) {
+			struct aval *v = &rd->vals[rd->vf[i]];
+
+			if (wv->n == WNULL) {
+				v->p = NULL;
+				v->n = 0;
+				continue;
+			}
+			v->p = b;
+			v->n = wv->n;
+			b += wv->n;
+			v->d = wv->d;
+			v->is_dec = (int)wv->is_dec;
+			if (v->is_dec) {
+				memcpy(&v->dec.m, wv->m, sizeof(wv->m));
+				v->dec.scale = wv->scale;
+			}
+			if (rd->c->aggs[rd->vf[i]].op->flags & AGF_OUT) {
+				v->out = b;
+				v->outn = wv->outn;
+				b += wv->outn;
+			}
+		}
+	pr->msg = w->has_msg ? b : NULL;
+	return pr;
 }
 
 /* The thread's messages: entries among the records. */
@@ -308,6 +439,7 @@ reader_start(struct input *in, struct parser *p, const struct config *c,
 {
 	struct reader *rd = xmalloc(sizeof(*rd));
 	sigset_t all, old;
+	size_t i;
 	int err;
 
 	memset(rd, 0, sizeof(*rd));
@@ -315,6 +447,13 @@ reader_start(struct input *in, struct parser *p, const struct config *c,
 	rd->p = p;
 	rd->c = c;
 	rd->keep_raw = keep_raw;
+	rd->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*rd->vf));
+	for (i = 0; i < c->naggs; i++)
+		if (c->aggs[i].op->flags & AGF_FIELD)
+			rd->vf[rd->nvf++] = i;
+	rd->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
+	memset(rd->vals, 0, (c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
+	rd->cur.vals = rd->vals;
 	make_pipe(rd->wake);
 	make_pipe(rd->notify);
 	pthread_mutex_init(&rd->mu, NULL);
@@ -330,18 +469,24 @@ reader_start(struct input *in, struct parser *p, const struct config *c,
 }
 
 int
-reader_next(struct reader *rd, struct parsed *pr)
+reader_next(struct reader *rd, const struct parsed **pr)
 {
 	struct slot *s;
-	struct entry *e;
 	int flags;
 
 	for (;;) {
 		if ((s = rd->r) != NULL) {
-			if (rd->rpos < s->used) {
-				e = (struct entry *)(s->buf + rd->rpos);
-				rd->rpos += e->size;
-				*pr = e->pr;
+			if (rd->rn < s->n) {
+				/* the thread wrote them on the other core:
+				 * fetched ahead of reader_ahead()'s look */
+				if (rd->rn + AHEAD_FETCH < s->n) {
+					const char *a = s->buf +
+					    s->at[rd->rn + AHEAD_FETCH];
+
+					__builtin_prefetch(a);
+					__builtin_prefetch(a + 64);
+				}
+				*pr = decode(rd, s->buf + s->at[rd->rn++]);
 				return INPUT_RECORD;
 			}
 			flags = s->flags;
@@ -351,7 +496,8 @@ reader_next(struct reader *rd, struct parsed *pr)
 				rd->endrc = s->rc;
 			}
 			pthread_mutex_lock(&rd->mu);
-			rd->full[rd->ri] = 0;
+			__atomic_store_n(&rd->full[rd->ri], 0,
+			    __ATOMIC_RELEASE);
 			pthread_cond_broadcast(&rd->cv);
 			pthread_mutex_unlock(&rd->mu);
 			rd->ri = (rd->ri + 1) % NSLOT;
@@ -364,8 +510,9 @@ reader_next(struct reader *rd, struct parsed *pr)
 		}
 		if (rd->ended)
 			return rd->endrc;
+		spin(&rd->full[rd->ri], 1);
 		pthread_mutex_lock(&rd->mu);
-		while (!rd->full[rd->ri]) {
+		while (!asked(&rd->full[rd->ri])) {
 			if (rd->waiting && !asked(&rd->pause)) {
 				pthread_mutex_unlock(&rd->mu);
 				return INPUT_WAIT;
@@ -374,8 +521,21 @@ reader_next(struct reader *rd, struct parsed *pr)
 		}
 		pthread_mutex_unlock(&rd->mu);
 		rd->r = &rd->slot[rd->ri];
-		rd->rpos = 0;
+		rd->rn = 0;
 	}
+}
+
+int
+reader_ahead(const struct reader *rd, size_t d, uint64_t *hash)
+{
+	const struct slot *s = rd->r;
+	const struct wire *w;
+
+	if (s == NULL || rd->rn - 1 + d >= s->n)
+		return 0;
+	w = (const struct wire *)(s->buf + s->at[rd->rn - 1 + d]);
+	*hash = w->hash;
+	return w->kind == PR_RECORD;
 }
 
 int
@@ -391,7 +551,7 @@ reader_ready(struct reader *rd)
 	if (rd->r != NULL || rd->ended)
 		return 1;
 	pthread_mutex_lock(&rd->mu);
-	ready = rd->full[rd->ri] || !rd->waiting;
+	ready = asked(&rd->full[rd->ri]) || !rd->waiting;
 	pthread_mutex_unlock(&rd->mu);
 	return ready;
 }
@@ -452,13 +612,17 @@ reader_stop(struct reader *rd)
 	pthread_mutex_unlock(&rd->mu);
 	wake(rd);
 	pthread_join(rd->th, NULL);
-	for (i = 0; i < NSLOT; i++)
+	for (i = 0; i < NSLOT; i++) {
 		free(rd->slot[i].buf);
+		free(rd->slot[i].at);
+	}
 	close(rd->wake[0]);
 	close(rd->wake[1]);
 	close(rd->notify[0]);
 	close(rd->notify[1]);
 	pthread_mutex_destroy(&rd->mu);
 	pthread_cond_destroy(&rd->cv);
+	free(rd->vf);
+	free(rd->vals);
 	free(rd);
 }

@@ -26,10 +26,15 @@ struct reader;
 struct reader *reader_start(struct input *in, struct parser *p,
     const struct config *c, int keep_raw);
 
-/* The next record in input order, into *pr (valid until the next call).
+/* The next record in input order: *pr, valid until the next call.
  * Waits while the thread is busy reading; returns INPUT_WAIT at once when
  * the input itself would block. */
-int reader_next(struct reader *rd, struct parsed *pr);
+int reader_next(struct reader *rd, const struct parsed **pr);
+
+/* Whether the record d records after the one reader_next() returned last
+ * is read already, in the same slot, and a good record: then *hash is
+ * its key's hash, to warm the cache for it (st_prefetch). */
+int reader_ahead(const struct reader *rd, size_t d, uint64_t *hash);
 
 /* Whether reader_next() has something other than INPUT_WAIT to say. */
 int reader_ready(struct reader *rd);

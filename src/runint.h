@@ -26,6 +26,8 @@ struct run {
 	int outfd, latefd;
 	const char *outname;
 	struct parser *parser;	/* the records' parser */
+	struct aggs *pg;	/* its aggregates, with a reading thread */
+	struct parsed pr;	/* what it said of the last record */
 	struct reader *rd;	/* --threads: the reading thread, or NULL */
 	int ended, endrc;	/* it handed over the input's end */
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */

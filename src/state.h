@@ -154,6 +154,38 @@ st_acc(aoff p)
 	return p + sizeof(struct pane);
 }
 
+/* Warms the cache for a record of key hash h that comes a few records
+ * later (--threads hands records over with a look ahead), so that the
+ * misses of several records overlap: stage 0 fetches its slot of the key
+ * table, stage 1 (the slot in cache by then) the key the slot names, and
+ * stage 2 (the key in cache) the key's last pane and its accumulators.
+ * Offsets are only prefetched, or read when inside the arena: a restored
+ * key not checked yet is never trusted here. */
+static inline void
+st_prefetch(const struct state *s, uint64_t h, int stage)
+{
+	const struct st_root *r = st_root(s);
+	const struct keyslot *ks = (const struct keyslot *)arena_ptr(&s->a,
+	    r->sr_keytab) + (h & (r->sr_keycap - 1));
+	const struct key *k;
+
+	if (stage == 0) {
+		__builtin_prefetch(ks);
+		return;
+	}
+	if (ks->ks_hash != h || ks->ks_key > s->a.cap - sizeof(*k))
+		return;
+	k = arena_ptr(&s->a, ks->ks_key);
+	if (stage == 1) {
+		__builtin_prefetch(k);
+		return;
+	}
+	if (k->k_tail != 0 && k->k_tail < s->a.cap - 64) {
+		__builtin_prefetch(arena_ptr(&s->a, k->k_tail));
+		__builtin_prefetch(arena_ptr(&s->a, k->k_tail + 64));
+	}
+}
+
 /* How a restored arena's keys are judged. */
 struct st_checks {
 	size_t nkeyfields;	/* of each key (see key_valid) */

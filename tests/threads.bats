@@ -1,0 +1,147 @@
+#!/usr/bin/env bats
+# --threads (fwin(1): --threads, ENVIRONMENT): with a reading thread,
+# everything a user sees is the bytes of one thread: rows, the late file,
+# messages and their order, exit status, checkpoints. Each test runs the
+# same command with --threads 1 and --threads 2 and compares. (make check
+# also runs several whole suites with FWIN_THREADS=2.)
+load common
+
+TRY="Try 'fwin --help' for more information."
+
+# gen SEED N: N csv records "time,key,value,word", out of time order by up
+# to 40 s over a few minutes, keys k0..k49, 10% of values empty (NULL).
+gen() {
+	awk -v seed="$1" -v n="$2" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) {
+			t = 1700000000 + int(i * 600 / n) - int(rand() * 40)
+			k = "k" int(rand() * 50)
+			r = rand()
+			v = r < 0.1 ? "" : sprintf("%.2f", rand() * 100)
+			printf "%d,%s,%s,w%d\n", t, k, v, int(rand() * 7)
+		}
+	}'
+}
+
+# both ARGS...: runs fwin ARGS with 1 and with 2 threads; stdout, stderr,
+# exit status and the file "late" (when made) must be the same bytes.
+both() {
+	local n
+	for n in 1 2; do
+		rm -f late
+		run --separate-stderr fwin --threads "$n" "$@"
+		printf '%s\n' "$output" > "out$n"
+		printf '%s\n' "$stderr" > "err$n"
+		echo "$status" > "status$n"
+		[ -e late ] && mv late "late$n"
+	done
+	cmp out1 out2 || { diff out1 out2 | head; false; }
+	cmp err1 err2 || { diff err1 err2 | head; false; }
+	cmp status1 status2
+	[ ! -e late1 ] || cmp late1 late2
+}
+
+@test "threads: every window kind, stream and batch, the same bytes" {
+	gen 1 20000 > in
+	local w
+	for w in "--tumble 1m" "--slide 2m,30s" "--session 5s" \
+	    "--cumulate 1m,10s" "--count-window 7" "--global" ""; do
+		# shellcheck disable=SC2086
+		both --mode stream --csv -t 1 -k 2 $w -l 10s --late-file late \
+		    --count --sum 3 --avg 3 --first 4 --max-by 3:4 \
+		    --approx-percentile 3:50 in
+		[ "$(wc -l < out1)" -gt 10 ]
+		# records were late, so the late file was compared
+		[ "$w" != "--tumble 1m" ] || [ -s late1 ]
+		# shellcheck disable=SC2086
+		[ -z "$w" ] || [ "$w" = "--count-window 7" ] ||
+		    both --mode batch --csv -t 1 -k 2 $w --count --sum 3 \
+		    --median 3 in
+	done
+}
+
+@test "threads: bad records, a missing file and the summaries in the same order" {
+	gen 2 3000 > a
+	{ gen 3 3000; printf '1700000300,k1,abc,w1\nnot a time,k2,1,w2\n'
+	  printf '1700000301\n'; gen 4 3000; } > b
+	both --mode stream --csv -t 1 -k 2 --tumble 1m --sum 3 a nosuch b
+	assert_equal "$(cat status1)" 1
+	grep -q "nosuch" err1
+	grep -q 'not a number "abc"' err1
+	# and past the first ten bad records, only counted
+	awk 'BEGIN { for (i = 0; i < 25; i++) printf "x%d,k,1,w\n", i }' >> b
+	both --mode stream --csv -t 1 -k 2 --tumble 1m --sum 3 a b
+	grep -q '28 bad records skipped' err1
+}
+
+@test "threads: --strict stops at the first bad record either way" {
+	{ gen 5 5000; echo 'bad,k1,1,w1'; gen 6 5000; } > in
+	both --strict --mode stream --csv -t 1 -k 2 --tumble 1m --count in
+	assert_equal "$(cat status1)" 1
+	grep -q 'in:5001: field 1: bad time "bad"' err1
+}
+
+@test "threads: partitions, json and -t F1,F2 read alike" {
+	gen 7 4000 > in
+	both --partition 2/3 --mode stream --csv -t 1 -k 2 --tumble 1m \
+	    --count --sum 3 in
+	awk -F, '{ printf "{\"ts\":%s,\"u\":{\"id\":\"%s\"},\"v\":\"%s\"}\n", $1, $2, $3 }' in > in.json
+	both --json -t ts -k u.id --tumble 1m --count --sum v in.json
+	awk -F, '{ printf "%s %s,%s\n", strftime("%Y-%m-%d", $1, 1), strftime("%H:%M:%S", $1, 1), $2 }' in |
+	    tr ' ' , > two
+	both --mode stream -d , -t 1,2 -k 3 --tumble 1m --count two
+	[ "$(wc -l < out1)" -gt 5 ]
+}
+
+@test "threads: a checkpoint holds the same state, and restores with the other count" {
+	gen 8 20000 > in
+	head -12000 in > part
+	local n
+	for n in 1 2; do
+		cp part "in$n"
+		fwin --threads "$n" --csv -t 1 -k 2 --tumble 1m -l 10s --sum 3 \
+		    --state "ck$n" -o "out$n" "in$n"
+		fwin --inspect "ck$n" | grep -v -e '^file' -e '^saved' \
+		    -e '^checksum' -e '^input 1' > "inspect$n"
+	done
+	cmp inspect1 inspect2
+	# each resumes with the other thread count where it stopped
+	cp in in1
+	cp in in2
+	fwin --threads 2 --csv -t 1 -k 2 --tumble 1m -l 10s --sum 3 --flush \
+	    --state ck1 -o out1 in1
+	fwin --threads 1 --csv -t 1 -k 2 --tumble 1m -l 10s --sum 3 --flush \
+	    --state ck2 -o out2 in2
+	fwin --threads 1 --csv -t 1 -k 2 --tumble 1m -l 10s --sum 3 in > ref
+	cmp out1 ref
+	cmp out2 ref
+}
+
+@test "threads: checkpoints every N records while reading ahead lose and repeat nothing" {
+	gen 9 30000 > in
+	fwin --threads 1 --mode stream --csv -t 1 -k 2 --tumble 1m -l 10s \
+	    --count --sum 3 in > ref
+	fwin --threads 2 --csv -t 1 -k 2 --tumble 1m -l 10s --count --sum 3 \
+	    --checkpoint-every 1000 --flush --state ck -o out in
+	cmp out ref
+}
+
+@test "--threads and FWIN_THREADS: bad values are usage errors" {
+	run --separate-stderr fwin --threads 0 -c
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --threads: '0': N needs 1 <= N <= 256
+$TRY"
+	run --separate-stderr fwin --threads two -c
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --threads: 'two' is not a number of threads
+$TRY"
+	run --separate-stderr env FWIN_THREADS=999 "$FWIN" -c
+	assert_failure 2
+	assert_equal "$stderr" "fwin: FWIN_THREADS: '999': N needs 1 <= N <= 256
+$TRY"
+	# --threads wins over the environment
+	run --separate-stderr env FWIN_THREADS=x "$FWIN" --threads 1 -t 1 \
+	    --tumble 1s -c <<<'10 a'
+	assert_success
+	assert_output "10	11	1"
+}
