@@ -130,52 +130,366 @@ num_parse(const char *p, size_t n, struct num *out)
 }
 
 /*
- * The fewest significant digits (1..17) that read back as d, found by
- * trying each precision; 17 always does for an IEEE double. The notation
- * is Python's repr() (and close to JavaScript's): plain decimal when the
- * decimal exponent is in [-4, 16), so 100 is "100" and 0.0001 is
- * "0.0001"; exponent form outside it, "1e+16", "1e-05". A shortest digit
- * string never ends in 0, so neither form has trailing zeros.
+ * Printing a double: the fewest significant digits that read back as it.
+ *
+ * The digits come from Ryu (Ulf Adams, "Ryu: fast float-to-string
+ * conversion", PLDI 2018), its general case, written afresh here. A
+ * finite double is d = m * 2^e. It reads back from any decimal in the
+ * interval around it that rounds to it: halfway to each neighbour, the
+ * ends included when m is even (strtod(3) rounds ties to even), and the
+ * half-gap below only half as wide when d is a power of two whose
+ * neighbour below is in the binade below. With mv = 4m, mp = 4m + 2 and
+ * mm = 4m - 2 (4m - 1 at such a power of two), d, the top and the bottom
+ * of that interval are mv, mp and mm times 2^e2, e2 = e - 2. One 64 x 128
+ * bit multiplication by a table entry gives each of them divided by a
+ * power of ten 10^e10 and rounded down, exactly (the paper's theorem, for
+ * its table precisions and its choice of e10): vr, vp and vm, integers of
+ * 17 to 19 digits, whose unit is at least ten times finer than the
+ * half-gap (a few times for the smallest subnormals). Whether each
+ * division was exact is a question of divisibility by 5^q or 2^q.
+ *
+ * Rounding vr at any position then gives d correctly rounded to that many
+ * significant digits, ties to even, as printf(3)'s %.*e does; comparing
+ * the rounded digits with vp and vm, rounded down to the same position,
+ * says exactly whether they read back. fwin has always printed the digits
+ * of the fewest-digit %.*e that reads back as d, found by a binary search
+ * over 1..17 digits, so that is what this does, with the same search:
+ * with a symmetric interval a correct rounding to p digits reads back
+ * whenever any p digits do (it is the nearest of them), so this is the
+ * shortest representation, rounded correctly; at a power of two the
+ * nearest p digits can fall below the narrow lower half-gap while farther
+ * ones above would read back, and the search then takes more digits where
+ * Ryu's own last step would round up instead: 2^-44 is printed
+ * 5.6843418860808015e-14, where the shortest is 5.684341886080802e-14
+ * (46 of the 2098 powers of two are so; every other double is shortest).
  */
+
+/* Bits of every table entry: 5^i or 2^k / 5^q scaled to [2^124, 2^125]
+ * (Ryu's B0 and B1 for doubles; the paper shows they suffice). */
+#define POW5_BITS	125
+/* For e2 >= 0, e10 = q <= 290; for e2 < 0, 5^i with i <= 325. */
+#define POW5_INV_N	291
+#define POW5_N		326
+
+/*
+ * pow5_inv[q] = floor(2^(bits(5^q) - 1 + 125) / 5^q) + 1 and
+ * pow5_tab[i] = floor(5^i / 2^(bits(5^i) - 125)) (shifted left when 5^i
+ * is shorter), as { low 64 bits, high 64 bits }. They are computed once,
+ * at the first double printed, with a small big number of 32-bit words:
+ * 5^i by repeated multiplication by 5, and floor(2^M / 5^q) by repeated
+ * exact division of 2^M by 5 (floor(floor(x / a) / b) = floor(x / ab)),
+ * then the 128 bits wanted shifted out. About 20,000 word operations.
+ */
+static uint64_t pow5_inv[POW5_INV_N][2], pow5_tab[POW5_N][2];
+static int pow5_ready;
+
+#define BIG_WORDS	32	/* 1024 bits: 5^325 * 2^128 < 2^883 */
+#define BIG_INV_M	1000	/* 2^1000 > 2^(bits(5^290) + 124) = 2^798 */
+
+/* bits(5^e), the bit length, for 0 <= e <= 3528: 1 + floor(e log2 5). */
+static int
+pow5bits(int e)
+{
+	return (int)(((uint32_t)e * 1217359) >> 19) + 1;
+}
+
+/* floor(e log10 2) for 0 <= e <= 1650. */
+static int
+log10_pow2(int e)
+{
+	return (int)(((uint32_t)e * 78913) >> 18);
+}
+
+/* floor(e log10 5) for 0 <= e <= 2620. */
+static int
+log10_pow5(int e)
+{
+	return (int)(((uint32_t)e * 732923) >> 20);
+}
+
+/* Bits [shift, shift + 128) of the number w[0..BIG_WORDS) into t. */
+static void
+big_bits(const uint32_t *w, int shift, uint64_t t[2])
+{
+	uint64_t x;
+	int b, i, off;
+
+	t[0] = t[1] = 0;
+	for (b = 0; b < 4; b++) {
+		i = (shift + 32 * b) / 32;
+		off = (shift + 32 * b) % 32;
+		x = i < BIG_WORDS ? w[i] >> off : 0;
+		if (off != 0 && i + 1 < BIG_WORDS)
+			x |= (uint64_t)w[i + 1] << (32 - off);
+		t[b / 2] |= (x & 0xFFFFFFFF) << (32 * (b % 2));
+	}
+}
+
+static void
+pow5_init(void)
+{
+	uint32_t w[BIG_WORDS];
+	uint64_t x;
+	int i, j;
+
+	/* 5^i * 2^128, so that no entry needs a left shift */
+	memset(w, 0, sizeof(w));
+	w[4] = 1;
+	for (i = 0; i < POW5_N; i++) {
+		big_bits(w, 128 + pow5bits(i) - POW5_BITS, pow5_tab[i]);
+		for (x = 0, j = 0; j < BIG_WORDS; j++) {
+			x += (uint64_t)w[j] * 5;
+			w[j] = (uint32_t)x;
+			x >>= 32;
+		}
+	}
+	/* floor(2^M / 5^q) */
+	memset(w, 0, sizeof(w));
+	w[BIG_INV_M / 32] = 1u << (BIG_INV_M % 32);
+	for (i = 0; i < POW5_INV_N; i++) {
+		big_bits(w, BIG_INV_M - (pow5bits(i) - 1 + POW5_BITS),
+		    pow5_inv[i]);
+		if (++pow5_inv[i][0] == 0)
+			pow5_inv[i][1]++;
+		for (x = 0, j = BIG_WORDS - 1; j >= 0; j--) {
+			x = x << 32 | w[j];
+			w[j] = (uint32_t)(x / 5);
+			x %= 5;
+		}
+	}
+	pow5_ready = 1;
+}
+
+/* floor(m * t / 2^j), t a 128-bit table entry, 64 <= j < 192. */
+static uint64_t
+mulshift(uint64_t m, const uint64_t t[2], int j)
+{
+	unsigned __int128 lo = (unsigned __int128)m * t[0];
+	unsigned __int128 hi = (unsigned __int128)m * t[1];
+
+	return (uint64_t)(((lo >> 64) + hi) >> (j - 64));
+}
+
+static const uint64_t pow10_u64[20] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+	10000000000000000000ULL,
+};
+
+/* x / 10^k, 1 <= k <= 19: a division by a constant is a multiplication,
+ * where one by a variable is the slowest instruction there is. */
+static uint64_t
+div_pow10(uint64_t x, int k)
+{
+	switch (k) {
+	case 1: return x / 10ULL;
+	case 2: return x / 100ULL;
+	case 3: return x / 1000ULL;
+	case 4: return x / 10000ULL;
+	case 5: return x / 100000ULL;
+	case 6: return x / 1000000ULL;
+	case 7: return x / 10000000ULL;
+	case 8: return x / 100000000ULL;
+	case 9: return x / 1000000000ULL;
+	case 10: return x / 10000000000ULL;
+	case 11: return x / 100000000000ULL;
+	case 12: return x / 1000000000000ULL;
+	case 13: return x / 10000000000000ULL;
+	case 14: return x / 100000000000000ULL;
+	case 15: return x / 1000000000000000ULL;
+	case 16: return x / 10000000000000000ULL;
+	case 17: return x / 100000000000000000ULL;
+	case 18: return x / 1000000000000000000ULL;
+	case 19: return x / 10000000000000000000ULL;
+	}
+	return 0;
+}
+
+/* Whether 5^q divides v (v > 0). */
+static int
+pow5_divides(uint64_t v, int q)
+{
+	for (; q > 0; q--, v /= 5)
+		if (v % 5 != 0)
+			return 0;
+	return 1;
+}
+
+/* A positive finite double as decimals: floor(d / 10^e10) and the ends
+ * of its interval likewise, whether each was exact, whether the ends
+ * read back, and n, the digits of vr (so d's decimal exponent is
+ * e10 + n - 1). */
+struct dinterval {
+	uint64_t vr, vp, vm;
+	int e10, n;
+	int vr_exact, vp_exact, vm_exact, accept;
+};
+
+static void
+dinterval(double d, struct dinterval *iv)
+{
+	uint64_t bits, frac, m, mv, mp, mm;
+	int bexp, e2, q, i, j;
+
+	memcpy(&bits, &d, sizeof(bits));
+	frac = bits & ((1ULL << 52) - 1);
+	bexp = (int)(bits >> 52 & 0x7FF);
+	if (bexp == 0) {			/* subnormal */
+		m = frac;
+		e2 = 1 - 1075 - 2;
+	} else {
+		m = frac | 1ULL << 52;
+		e2 = bexp - 1075 - 2;
+	}
+	iv->accept = (m & 1) == 0;
+	mv = 4 * m;
+	mp = mv + 2;
+	mm = mv - 1 - (frac != 0 || bexp <= 1);
+
+	if (e2 >= 0) {
+		/* 10^q below 2^e2 / 10: a unit of vr is under a tenth of
+		 * the half-gap 2^e2 (exact integers up to 2^55: q = 0) */
+		q = log10_pow2(e2) - (e2 > 3);
+		iv->e10 = q;
+		j = -e2 + q + pow5bits(q) - 1 + POW5_BITS;
+		iv->vr = mulshift(mv, pow5_inv[q], j);
+		iv->vp = mulshift(mp, pow5_inv[q], j);
+		iv->vm = mulshift(mm, pow5_inv[q], j);
+		/* x 2^e2 / 10^q is an integer when 5^q divides x (2^q
+		 * divides 2^e2): never when q > 23, as 5^24 > 2^55 > x */
+		iv->vr_exact = q <= 23 && pow5_divides(mv, q);
+		iv->vp_exact = q <= 23 && pow5_divides(mp, q);
+		iv->vm_exact = q <= 23 && pow5_divides(mm, q);
+	} else {
+		/* d / 10^(q + e2) = x 5^i / 2^q, i = -e2 - q: 5^i / 2^q is
+		 * at least 10 (5 when e2 = -1) */
+		q = log10_pow5(-e2) - (-e2 > 1);
+		iv->e10 = q + e2;
+		i = -e2 - q;
+		j = q - (pow5bits(i) - POW5_BITS);
+		iv->vr = mulshift(mv, pow5_tab[i], j);
+		iv->vp = mulshift(mp, pow5_tab[i], j);
+		iv->vm = mulshift(mm, pow5_tab[i], j);
+		/* exact when 2^q divides x */
+		iv->vr_exact = q < 64 && __builtin_ctzll(mv) >= q;
+		iv->vp_exact = q < 64 && __builtin_ctzll(mp) >= q;
+		iv->vm_exact = q < 64 && __builtin_ctzll(mm) >= q;
+	}
+	for (iv->n = 1; iv->n < 20 && iv->vr >= pow10_u64[iv->n]; iv->n++)
+		;
+}
+
+/*
+ * d correctly rounded (ties to even) to p significant digits, as *c, and
+ * whether that reads back as d. At p >= n, vr's own digits or more, it
+ * always does: a unit of vr is finer than the half-gap, and p = 17 never
+ * reaches there with a vr that is not exact.
+ */
+static int
+dround(const struct dinterval *iv, int p, uint64_t *c)
+{
+	uint64_t pk, r, rem, half, vp, vm;
+	int k = iv->n - p, vp_exact, vm_exact;
+
+	if (k <= 0) {
+		*c = iv->vr * pow10_u64[-k];
+		return 1;
+	}
+	pk = pow10_u64[k];
+	half = pk / 2;
+	r = div_pow10(iv->vr, k);
+	rem = iv->vr - r * pk;
+	/* rem == half is a tie only when nothing was cut off below vr */
+	*c = r + (rem > half || (rem == half && (!iv->vr_exact || (r & 1))));
+	vp = div_pow10(iv->vp, k);
+	vp_exact = iv->vp_exact && iv->vp == vp * pk;
+	vm = div_pow10(iv->vm, k);
+	vm_exact = iv->vm_exact && iv->vm == vm * pk;
+	/* c 10^k <= top (< when the top is exact and not accepted) */
+	if (*c > vp || (*c == vp && vp_exact && !iv->accept))
+		return 0;
+	/* c 10^k >= bottom (> unless exact and accepted) */
+	return *c > vm || (*c == vm && vm_exact && iv->accept);
+}
+
 size_t
 num_format_double(char *buf, double d)
 {
-	char e[NUM_BUFSZ];
-	const char *x;
-	int prec, exp, saved, len, lo, hi;
+	struct dinterval iv;
+	char dig[24], *p = buf;
+	uint64_t c;
+	int lo, hi, prec, exp, i;
 
 	if (isnan(d))
 		return strlen(strcpy(buf, "nan"));
 	if (isinf(d))
 		return strlen(strcpy(buf, d < 0 ? "-inf" : "inf"));
+	if (signbit(d)) {
+		*p++ = '-';
+		d = -d;
+	}
+	if (d == 0) {
+		*p++ = '0';
+		*p = '\0';
+		return (size_t)(p - buf);
+	}
+	if (!pow5_ready)
+		pow5_init();
+	dinterval(d, &iv);
 
-	/* The fewest digits that read back to d: more digits of a correct
-	 * rounding are never farther from d, so reading back is monotonic
-	 * in the precision, and a binary search over 1..17 finds it (17
-	 * always reads back) in five tries instead of up to seventeen. */
-	saved = errno;
+	/* The binary search fwin has always made over 1..17 digits (17
+	 * always reads back), asking of each try what strtod(3) would
+	 * answer of the %.*e text. */
 	for (lo = 1, hi = 17; lo < hi;) {
 		prec = (lo + hi) / 2;
-		snprintf(e, sizeof(e), "%.*e", prec - 1, d);
-		if (strtod(e, NULL) == d)
+		if (dround(&iv, prec, &c))
 			hi = prec;
 		else
 			lo = prec + 1;
 	}
 	prec = lo;
-	snprintf(e, sizeof(e), "%.*e", prec - 1, d);
-	errno = saved;
+	dround(&iv, prec, &c);
+	exp = iv.e10 + iv.n - 1;
+	if (c == pow10_u64[prec]) {	/* rounded up to 10^prec: 1.00e+n+1 */
+		c /= 10;
+		exp++;
+	}
+	num_put_uint(dig, c, prec);
 
-	x = strchr(e, 'e');
-	exp = (int)strtol(x + 1, NULL, 10);	/* snprintf's own exponent */
-	if (exp >= -4 && exp < 16) {
-		/* The same rounding position as the %e text, so the same
-		 * digits. */
-		len = snprintf(buf, NUM_BUFSZ, "%.*f",
-		    prec - 1 - exp > 0 ? prec - 1 - exp : 0, d);
-	} else
-		len = snprintf(buf, NUM_BUFSZ, "%s", e);
-	return len;
+	/* Python's repr() notation, as %.*f and %.*e print these digits */
+	if (exp >= 16 || exp < -4) {
+		*p++ = dig[0];
+		if (prec > 1) {
+			*p++ = '.';
+			memcpy(p, dig + 1, (size_t)prec - 1);
+			p += prec - 1;
+		}
+		*p++ = 'e';
+		*p++ = exp < 0 ? '-' : '+';
+		p = num_put_uint(p, (uint64_t)(exp < 0 ? -exp : exp), 2);
+	} else if (exp < 0) {
+		*p++ = '0';
+		*p++ = '.';
+		for (i = exp; i < -1; i++)
+			*p++ = '0';
+		memcpy(p, dig, (size_t)prec);
+		p += prec;
+	} else {
+		/* the integer part: digits, then zeros where they run out
+		 * (then d is that integer exactly, as %.0f prints it) */
+		for (i = 0; i <= exp; i++)
+			*p++ = i < prec ? dig[i] : '0';
+		if (prec > exp + 1) {
+			*p++ = '.';
+			memcpy(p, dig + exp + 1, (size_t)(prec - exp - 1));
+			p += prec - exp - 1;
+		}
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
 }
 
 /* Two digits at a time from a table: output is on the hot path (window

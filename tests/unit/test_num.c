@@ -228,6 +228,10 @@ test_format_double(void)
 		{ 9.5, "9.5" },
 		{ 0.5, "0.5" },
 		{ 99.99, "99.99" },
+		/* a power of two: the nearest 16 digits (...801e-14) fall
+		 * below its narrow lower half-gap; 17 as always, not the
+		 * farther 16 above (...802e-14) */
+		{ 0x1p-44, "5.6843418860808015e-14" },
 		{ HUGE_VAL, "inf" },
 		{ -HUGE_VAL, "-inf" },
 		{ NAN, "nan" },
@@ -298,6 +302,200 @@ test_roundtrip(void)
 		}
 	}
 	CHECK(ok);
+}
+
+/*
+ * The printing fwin had before num.c computed the digits itself, kept
+ * here as the reference the new one must equal byte for byte: the fewest
+ * digits (1..17) whose %.*e strtod(3) reads back as d, by binary search,
+ * then that %e text, or %.*f at the same rounding position when the
+ * exponent is in [-4, 16).
+ */
+static size_t
+ref_format_double(char *buf, double d)
+{
+	char e[NUM_BUFSZ];
+	const char *x;
+	int prec, exp, saved, len, lo, hi;
+
+	if (isnan(d))
+		return strlen(strcpy(buf, "nan"));
+	if (isinf(d))
+		return strlen(strcpy(buf, d < 0 ? "-inf" : "inf"));
+	saved = errno;
+	for (lo = 1, hi = 17; lo < hi;) {
+		prec = (lo + hi) / 2;
+		snprintf(e, sizeof(e), "%.*e", prec - 1, d);
+		if (strtod(e, NULL) == d)
+			hi = prec;
+		else
+			lo = prec + 1;
+	}
+	prec = lo;
+	snprintf(e, sizeof(e), "%.*e", prec - 1, d);
+	errno = saved;
+	x = strchr(e, 'e');
+	exp = (int)strtol(x + 1, NULL, 10);
+	if (exp >= -4 && exp < 16)
+		len = snprintf(buf, NUM_BUFSZ, "%.*f",
+		    prec - 1 - exp > 0 ? prec - 1 - exp : 0, d);
+	else
+		len = snprintf(buf, NUM_BUFSZ, "%s", e);
+	return len;
+}
+
+static long same_fails;
+
+/* num_format_double(d) is ref_format_double(d), bytes and length. */
+static void
+same(double d)
+{
+	char got[NUM_BUFSZ + 8], want[NUM_BUFSZ + 8];
+	size_t n, m;
+
+	memset(got, 'X', sizeof(got));
+	n = num_format_double(got, d);
+	m = ref_format_double(want, d);
+	if (n == m && strcmp(got, want) == 0) {
+		unit_pass++;
+		return;
+	}
+	unit_fail++;
+	if (same_fails++ < 20)
+		fprintf(stderr, "  %a: got \"%s\" (%zu), want \"%s\" (%zu)\n",
+		    d, got, n, want, m);
+}
+
+/* d and its neighbours, and their negatives. */
+static void
+same_around(double d, int width)
+{
+	double up = d, down = d;
+
+	same(d);
+	same(-d);
+	for (int i = 0; i < width; i++) {
+		up = nextafter(up, HUGE_VAL);
+		down = nextafter(down, -HUGE_VAL);
+		same(up);
+		same(-up);
+		same(down);
+		same(-down);
+	}
+}
+
+static double
+from_bits(uint64_t b)
+{
+	double d;
+
+	memcpy(&d, &b, sizeof(d));
+	return d;
+}
+
+/* The edges: zeros, subnormals, the ends of the range, every power of
+ * two and of ten with their neighbours, the notation's boundaries, and
+ * integers to 2^53 and past it. */
+static void
+test_same_edges(void)
+{
+	static const char *const dec[] = {
+		"1e15", "1e16", "1e-4", "1e-5", "9999999999999998",
+		"9999999999999999", "999999999999999.9", "0.0001",
+		"0.00009999999999999999", "0.000099999", "1e17", "1e22",
+		"1e23", "5e-324", "2.2250738585072009e-308",
+		"2.2250738585072014e-308", "1.7976931348623157e308",
+		"0.1", "0.2", "0.3", "2.5", "0.5", "9.5", "99.99",
+		"123456789012345678", "1.2345678901234567e-300",
+	};
+	double d;
+	uint64_t b;
+	int i;
+
+	same(0.0);
+	same(-0.0);
+	same(0.1 + 0.2);
+	same(NAN);
+	same(-NAN);
+	same(HUGE_VAL);
+	same(-HUGE_VAL);
+	for (i = 0; i < (int)NEL(dec); i++)
+		same_around(strtod(dec[i], NULL), 3);
+	/* subnormals: the first thousand, then every bit position */
+	for (b = 1; b <= 1000; b++)
+		same_around(from_bits(b), 0);
+	for (i = 0; i < 52; i++) {
+		same_around(from_bits(1ULL << i), 2);
+		same_around(from_bits((1ULL << (i + 1)) - 1), 0);
+	}
+	same_around(DBL_MIN, 3);
+	same_around(DBL_MAX, 3);
+	same_around(DBL_TRUE_MIN, 3);
+	/* every power of two (the narrow half-gaps below) */
+	for (i = -1074; i <= 1023; i++)
+		same_around(ldexp(1, i), 2);
+	/* powers of ten as parsed, and as multiplied */
+	for (i = -323, d = 1e-323; i <= 308; i++, d *= 10) {
+		char s[16];
+
+		snprintf(s, sizeof(s), "1e%d", i);
+		same_around(strtod(s, NULL), 2);
+		same_around(d, 0);
+	}
+	/* integers: small, up to 2^53 and beyond */
+	for (i = 0; i <= 100000; i++)
+		same(i);
+	for (i = 0; i < 64; i++) {
+		same_around(ldexp(1, 53) + i * 2, 0);
+		same_around(ldexp(1, 53) - i, 0);
+		same_around((double)(UINT64_MAX >> i), 1);
+		same_around((double)(1000000000000000ULL * (i + 1)), 1);
+	}
+	for (i = 0; i < 100000; i++)
+		same((double)(unit_rnd() >> 11));
+	for (i = 0; i < 100000; i++)
+		same((double)(unit_rnd() >> (unit_rnd() % 64)));
+}
+
+/* Random doubles: any bit pattern, and numbers as input has them
+ * (digits, some after a point, some with an exponent), and quotients
+ * like averages. FWIN_NUM_SWEEP=N multiplies the count by N. */
+static void
+test_same_random(void)
+{
+	const char *env = getenv("FWIN_NUM_SWEEP");
+	long i, n = 500000, scale = env != NULL ? atol(env) : 1;
+	char s[64];
+	uint64_t r;
+	double d;
+
+	if (scale < 1)
+		scale = 1;
+	n *= scale;
+	for (i = 0; i < 2 * n; i++) {
+		d = from_bits(unit_rnd());
+		same(d);
+	}
+	for (i = 0; i < n; i++) {
+		r = unit_rnd();
+		/* 1 to 17 digits, a point anywhere or an exponent */
+		snprintf(s, sizeof(s), "%llu",
+		    (unsigned long long)(r >> 4) % 100000000000000000ULL %
+		    (1ULL << (r % 57)));
+		if (unit_rnd() % 2 == 0)
+			snprintf(s + strlen(s), 16, "e%d",
+			    (int)unit_below(640) - 330);
+		else
+			snprintf(s + strlen(s), 16, "e-%d",
+			    (int)unit_below(20));
+		same(strtod(s, NULL));
+	}
+	for (i = 0; i < n / 2; i++) {
+		r = unit_rnd();
+		d = (double)(int64_t)(r >> (r % 48 + 16)) /
+		    (double)(unit_below(100000) + 1);
+		same(i % 2 == 0 ? d : d * 1e-3);
+	}
 }
 
 static void
@@ -397,6 +595,9 @@ main(void)
 	test_parse_long();
 	test_format_double();
 	test_roundtrip();
+	unit_rstate = 0x6a09e667f3bcc909ULL;
+	test_same_edges();
+	test_same_random();
 	test_format_int();
 	test_digits();
 	test_put_uint();
