@@ -144,8 +144,8 @@ num_parse(const char *p, size_t n, struct num *out)
  * bit multiplication by a table entry gives each of them divided by a
  * power of ten 10^e10 and rounded down, exactly (the paper's theorem, for
  * its table precisions and its choice of e10): vr, vp and vm, integers of
- * 17 to 19 digits, whose unit is at least ten times finer than the
- * half-gap (a few times for the smallest subnormals). Whether each
+ * 17 to 19 digits (fewer for subnormals), whose unit is at least five
+ * times finer than either half-gap (ten unless vr is exact). Whether each
  * division was exact is a question of divisibility by 5^q or 2^q.
  *
  * Rounding vr at any position then gives d correctly rounded to that many
@@ -326,6 +326,7 @@ struct dinterval {
 	uint64_t vr, vp, vm;
 	int e10, n;
 	int vr_exact, vp_exact, vm_exact, accept;
+	int narrow;	/* the half-gap below is half the one above */
 };
 
 static void
@@ -347,11 +348,13 @@ dinterval(double d, struct dinterval *iv)
 	iv->accept = (m & 1) == 0;
 	mv = 4 * m;
 	mp = mv + 2;
-	mm = mv - 1 - (frac != 0 || bexp <= 1);
+	iv->narrow = frac == 0 && bexp > 1;
+	mm = mv - 2 + iv->narrow;
 
 	if (e2 >= 0) {
-		/* 10^q below 2^e2 / 10: a unit of vr is under a tenth of
-		 * the half-gap 2^e2 (exact integers up to 2^55: q = 0) */
+		/* 10^q at most 2^e2 / 10: a unit of vr is a tenth of the
+		 * narrower half-gap, 2^e2, or less (but for e2 <= 3: q = 0,
+		 * vr is d, an integer) */
 		q = log10_pow2(e2) - (e2 > 3);
 		iv->e10 = q;
 		j = -e2 + q + pow5bits(q) - 1 + POW5_BITS;
@@ -364,8 +367,9 @@ dinterval(double d, struct dinterval *iv)
 		iv->vp_exact = q <= 23 && pow5_divides(mp, q);
 		iv->vm_exact = q <= 23 && pow5_divides(mm, q);
 	} else {
-		/* d / 10^(q + e2) = x 5^i / 2^q, i = -e2 - q: 5^i / 2^q is
-		 * at least 10 (5 when e2 = -1) */
+		/* d / 10^(q + e2) = x 5^i / 2^q, i = -e2 - q: the narrower
+		 * half-gap, 5^i / 2^q units of vr, is at least 10 (5 when
+		 * e2 = -1: q = 0, vr is exact) */
 		q = log10_pow5(-e2) - (-e2 > 1);
 		iv->e10 = q + e2;
 		i = -e2 - q;
@@ -378,41 +382,58 @@ dinterval(double d, struct dinterval *iv)
 		iv->vp_exact = q < 64 && __builtin_ctzll(mp) >= q;
 		iv->vm_exact = q < 64 && __builtin_ctzll(mm) >= q;
 	}
-	for (iv->n = 1; iv->n < 20 && iv->vr >= pow10_u64[iv->n]; iv->n++)
+	/* 18 or 19 but for subnormals */
+	for (iv->n = 20; iv->n > 1 && iv->vr < pow10_u64[iv->n - 1]; iv->n--)
 		;
 }
 
 /*
- * d correctly rounded (ties to even) to p significant digits, as *c, and
- * whether that reads back as d. At p >= n, vr's own digits or more, it
- * always does: a unit of vr is finer than the half-gap, and p = 17 never
- * reaches there with a vr that is not exact.
+ * d correctly rounded (ties to even) to n - k significant digits, k >= 0,
+ * as printf(3) would: vr without its last k digits, plus one if they are
+ * above half, or exactly half (nothing cut off below vr) and the rest odd.
+ * At k = 0 that is vr itself, only right when vr is exact; but it is
+ * never the answer otherwise, as then n - 1 digits read back: rounding
+ * to tens of units is off by at most five, and when vr is not exact
+ * either half-gap is at least ten units.
  */
-static int
-dround(const struct dinterval *iv, int p, uint64_t *c)
+static uint64_t
+dround(const struct dinterval *iv, int k)
 {
-	uint64_t pk, r, rem, half, vp, vm;
-	int k = iv->n - p, vp_exact, vm_exact;
+	uint64_t pk, r, rem;
 
-	if (k <= 0) {
-		*c = iv->vr * pow10_u64[-k];
-		return 1;
-	}
+	if (k == 0)
+		return iv->vr;
 	pk = pow10_u64[k];
-	half = pk / 2;
 	r = div_pow10(iv->vr, k);
 	rem = iv->vr - r * pk;
-	/* rem == half is a tie only when nothing was cut off below vr */
-	*c = r + (rem > half || (rem == half && (!iv->vr_exact || (r & 1))));
+	return r + (rem > pk / 2 ||
+	    (rem == pk / 2 && (!iv->vr_exact || (r & 1))));
+}
+
+/*
+ * Whether d rounded to p significant digits reads back as d: whether
+ * that rounding lies between the ends, vp and vm rounded down to its
+ * unit. At p >= n, vr's own digits or more, it always does.
+ */
+static int
+reads_back(const struct dinterval *iv, int p)
+{
+	uint64_t c, pk, vp, vm;
+	int k = iv->n - p, vp_exact, vm_exact;
+
+	if (k <= 0)
+		return 1;
+	c = dround(iv, k);
+	pk = pow10_u64[k];
 	vp = div_pow10(iv->vp, k);
 	vp_exact = iv->vp_exact && iv->vp == vp * pk;
 	vm = div_pow10(iv->vm, k);
 	vm_exact = iv->vm_exact && iv->vm == vm * pk;
 	/* c 10^k <= top (< when the top is exact and not accepted) */
-	if (*c > vp || (*c == vp && vp_exact && !iv->accept))
+	if (c > vp || (c == vp && vp_exact && !iv->accept))
 		return 0;
 	/* c 10^k >= bottom (> unless exact and accepted) */
-	return *c > vm || (*c == vm && vm_exact && iv->accept);
+	return c > vm || (c == vm && vm_exact && iv->accept);
 }
 
 size_t
@@ -420,8 +441,8 @@ num_format_double(char *buf, double d)
 {
 	struct dinterval iv;
 	char dig[24], *p = buf;
-	uint64_t c;
-	int lo, hi, prec, exp, i;
+	uint64_t c, vp, vm;
+	int lo, hi, prec, exp, i, k;
 
 	if (isnan(d))
 		return strlen(strcpy(buf, "nan"));
@@ -440,18 +461,41 @@ num_format_double(char *buf, double d)
 		pow5_init();
 	dinterval(d, &iv);
 
-	/* The binary search fwin has always made over 1..17 digits (17
-	 * always reads back), asking of each try what strtod(3) would
-	 * answer of the %.*e text. */
-	for (lo = 1, hi = 17; lo < hi;) {
-		prec = (lo + hi) / 2;
-		if (dround(&iv, prec, &c))
-			hi = prec;
-		else
-			lo = prec + 1;
+	if (!iv.narrow && !iv.vp_exact && !iv.vm_exact) {
+		/* The usual case. With a symmetric interval, reading back is
+		 * monotonic in the digits (a rounding to p + 1 digits is
+		 * never farther than the one to p), so the search below
+		 * finds the fewest digits that do, and whether any p digits
+		 * read back is whether some multiple of the unit lies
+		 * between the ends: strictly, as neither is exact. So drop
+		 * digits from vr's while that holds for one digit fewer
+		 * (two at a time first), as Ryu's loop does, then round. */
+		vp = iv.vp;
+		vm = iv.vm;
+		for (k = 0; k + 2 < iv.n && vp / 100 > vm / 100; k += 2) {
+			vp /= 100;
+			vm /= 100;
+		}
+		for (; k + 1 < iv.n && vp / 10 > vm / 10; k++) {
+			vp /= 10;
+			vm /= 10;
+		}
+		prec = iv.n - k;
+	} else {
+		/* The binary search fwin has always made over 1..17 digits
+		 * (17 always read back), asking of each try what strtod(3)
+		 * would answer of the %.*e text. */
+		for (lo = 1, hi = 17; lo < hi;) {
+			prec = (lo + hi) / 2;
+			if (reads_back(&iv, prec))
+				hi = prec;
+			else
+				lo = prec + 1;
+		}
+		prec = lo;
 	}
-	prec = lo;
-	dround(&iv, prec, &c);
+	k = iv.n - prec;	/* >= 0, see dround(); kept in bounds anyway */
+	c = k >= 0 ? dround(&iv, k) : iv.vr * pow10_u64[-k];
 	exp = iv.e10 + iv.n - 1;
 	if (c == pow10_u64[prec]) {	/* rounded up to 10^prec: 1.00e+n+1 */
 		c /= 10;
@@ -480,8 +524,14 @@ num_format_double(char *buf, double d)
 	} else {
 		/* the integer part: digits, then zeros where they run out
 		 * (then d is that integer exactly, as %.0f prints it) */
-		for (i = 0; i <= exp; i++)
-			*p++ = i < prec ? dig[i] : '0';
+		if (prec <= exp) {
+			memcpy(p, dig, (size_t)prec);
+			memset(p + prec, '0', (size_t)(exp + 1 - prec));
+			p += exp + 1;
+		} else {
+			memcpy(p, dig, (size_t)exp + 1);
+			p += exp + 1;
+		}
 		if (prec > exp + 1) {
 			*p++ = '.';
 			memcpy(p, dig + exp + 1, (size_t)(prec - exp - 1));
