@@ -149,19 +149,19 @@ num_parse(const char *p, size_t n, struct num *out)
  * division was exact is a question of divisibility by 5^q or 2^q.
  *
  * Rounding vr at any position then gives d correctly rounded to that many
- * significant digits, ties to even, as printf(3)'s %.*e does; comparing
- * the rounded digits with vp and vm, rounded down to the same position,
- * says exactly whether they read back. fwin has always printed the digits
- * of the fewest-digit %.*e that reads back as d, found by a binary search
- * over 1..17 digits, so that is what this does, with the same search:
- * with a symmetric interval a correct rounding to p digits reads back
- * whenever any p digits do (it is the nearest of them), so this is the
- * shortest representation, rounded correctly; at a power of two the
- * nearest p digits can fall below the narrow lower half-gap while farther
- * ones above would read back, and the search then takes more digits where
- * Ryu's own last step would round up instead: 2^-44 is printed
- * 5.6843418860808015e-14, where the shortest is 5.684341886080802e-14
- * (46 of the 2098 powers of two are so; every other double is shortest).
+ * significant digits, ties to even, as printf(3)'s %.*e does, and
+ * comparing multiples of a unit with vp and vm says exactly whether they
+ * read back. fwin prints the fewest digits that read back as d and, where
+ * several such strings do, the one nearest d (ties to even; Python's
+ * repr() digits, from David Gay's dtoa, are these too). With a symmetric
+ * interval the nearest p digits, d correctly rounded, read back whenever
+ * any p digits do, so digits are dropped while some multiple of the next
+ * unit lies between the ends, then vr is rounded. At a power of two the
+ * interval is narrower below, and the nearest p digits can fall below it
+ * where the next ones above read back (2^-44 is 5.684341886080802e-14:
+ * 5.684341886080801e-14 is nearer but does not read back, and the
+ * correctly rounded 17 digits are 5.6843418860808015e-14); there, and
+ * where an end is exact, Ryu's general loop says which.
  */
 
 /* Bits of every table entry: 5^i or 2^k / 5^q scaled to [2^124, 2^125]
@@ -410,39 +410,13 @@ dround(const struct dinterval *iv, int k)
 	    (rem == pk / 2 && (!iv->vr_exact || (r & 1))));
 }
 
-/*
- * Whether d rounded to p significant digits reads back as d: whether
- * that rounding lies between the ends, vp and vm rounded down to its
- * unit. At p >= n, vr's own digits or more, it always does.
- */
-static int
-reads_back(const struct dinterval *iv, int p)
-{
-	uint64_t c, pk, vp, vm;
-	int k = iv->n - p, vp_exact, vm_exact;
-
-	if (k <= 0)
-		return 1;
-	c = dround(iv, k);
-	pk = pow10_u64[k];
-	vp = div_pow10(iv->vp, k);
-	vp_exact = iv->vp_exact && iv->vp == vp * pk;
-	vm = div_pow10(iv->vm, k);
-	vm_exact = iv->vm_exact && iv->vm == vm * pk;
-	/* c 10^k <= top (< when the top is exact and not accepted) */
-	if (c > vp || (c == vp && vp_exact && !iv->accept))
-		return 0;
-	/* c 10^k >= bottom (> unless exact and accepted) */
-	return c > vm || (c == vm && vm_exact && iv->accept);
-}
-
 size_t
 num_format_double(char *buf, double d)
 {
 	struct dinterval iv;
 	char dig[24], *p = buf;
 	uint64_t c, vp, vm;
-	int lo, hi, prec, exp, i, k;
+	int prec, exp, i, k;
 
 	if (isnan(d))
 		return strlen(strcpy(buf, "nan"));
@@ -462,14 +436,13 @@ num_format_double(char *buf, double d)
 	dinterval(d, &iv);
 
 	if (!iv.narrow && !iv.vp_exact && !iv.vm_exact) {
-		/* The usual case. With a symmetric interval, reading back is
-		 * monotonic in the digits (a rounding to p + 1 digits is
-		 * never farther than the one to p), so the search below
-		 * finds the fewest digits that do, and whether any p digits
-		 * read back is whether some multiple of the unit lies
-		 * between the ends: strictly, as neither is exact. So drop
-		 * digits from vr's while that holds for one digit fewer
-		 * (two at a time first), as Ryu's loop does, then round. */
+		/* The usual case. With a symmetric interval d rounded to p
+		 * digits reads back whenever any p digits do (it is the
+		 * nearest), and whether any do is whether some multiple of
+		 * the unit lies between the ends: strictly, as neither is
+		 * exact. So drop digits from vr's while that holds for one
+		 * digit fewer (two at a time first), as Ryu's loop does,
+		 * then round. */
 		vp = iv.vp;
 		vm = iv.vm;
 		for (k = 0; k + 2 < iv.n && vp / 100 > vm / 100; k += 2) {
@@ -480,27 +453,52 @@ num_format_double(char *buf, double d)
 			vp /= 10;
 			vm /= 10;
 		}
-		prec = iv.n - k;
+		c = dround(&iv, k);
 	} else {
-		/* The binary search fwin has always made over 1..17 digits
-		 * (17 always read back), asking of each try what strtod(3)
-		 * would answer of the %.*e text. */
-		for (lo = 1, hi = 17; lo < hi;) {
-			prec = (lo + hi) / 2;
-			if (reads_back(&iv, prec))
-				hi = prec;
-			else
-				lo = prec + 1;
+		/* A power of two, or an end of the interval exact: Ryu's
+		 * general loop. Drop digits while a multiple of the next
+		 * unit lies within the ends (the bottom included when it
+		 * is exact and accepted, the top excluded when exact and
+		 * not), then take the nearest of the multiples of the unit
+		 * left that lie within: vr rounded by the digits dropped
+		 * (ties to even), or one more when that is not above the
+		 * bottom. The nearest never overshoots the top, as the
+		 * half-gap above is never the narrower. */
+		uint64_t vr = iv.vr;
+		int vm_tz = iv.vm_exact && iv.accept, vr_tz = iv.vr_exact;
+		int last = 0;
+
+		vp = iv.vp - (iv.vp_exact && !iv.accept);
+		vm = iv.vm;
+		for (k = 0; vp / 10 > vm / 10; k++) {
+			vm_tz &= vm % 10 == 0;
+			vr_tz &= last == 0;
+			last = (int)(vr % 10);
+			vr /= 10;
+			vp /= 10;
+			vm /= 10;
 		}
-		prec = lo;
+		if (vm_tz)
+			for (; vm != 0 && vm % 10 == 0; k++) {
+				vr_tz &= last == 0;
+				last = (int)(vr % 10);
+				vr /= 10;
+				vp /= 10;
+				vm /= 10;
+			}
+		if (vr_tz && last == 5 && vr % 2 == 0)
+			last = 4;	/* exactly half: to even */
+		c = vr + ((vr == vm && !vm_tz) || last >= 5);
 	}
-	k = iv.n - prec;	/* >= 0, see dround(); kept in bounds anyway */
-	c = k >= 0 ? dround(&iv, k) : iv.vr * pow10_u64[-k];
-	exp = iv.e10 + iv.n - 1;
-	if (c == pow10_u64[prec]) {	/* rounded up to 10^prec: 1.00e+n+1 */
+	/* c's digits times 10^(e10 + k); none trailing but for a
+	 * rounding up to a power of ten (9.99 to 10.0) */
+	while (c != 0 && c % 10 == 0) {
 		c /= 10;
-		exp++;
+		k++;
 	}
+	for (prec = 1; prec < 20 && c >= pow10_u64[prec]; prec++)
+		;
+	exp = iv.e10 + k + prec - 1;
 	num_put_uint(dig, c, prec);
 
 	/* Python's repr() notation, as %.*f and %.*e print these digits */
