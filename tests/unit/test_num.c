@@ -1,5 +1,6 @@
 /* Unit tests of num: parsing, and printing that reads back exactly. */
 #include <errno.h>
+#include <fenv.h>
 #include <float.h>
 #include <math.h>
 #include <stdint.h>
@@ -228,6 +229,15 @@ test_format_double(void)
 		{ 9.5, "9.5" },
 		{ 0.5, "0.5" },
 		{ 99.99, "99.99" },
+		/* powers of two: the nearest 16 digits (...801e-14) fall
+		 * below the narrow lower half-gap, the next ones above
+		 * read back (Python's repr() too) */
+		{ 0x1p-44, "5.684341886080802e-14" },
+		{ 0x1p-1017, "7.120236347223045e-307" },
+		{ 0x1p-1007, "7.291122019556398e-304" },
+		{ 0x1p1023, "8.98846567431158e+307" },
+		{ 0x1p54, "1.8014398509481984e+16" },
+		{ 0x1p-14, "6.103515625e-05" },
 		{ HUGE_VAL, "inf" },
 		{ -HUGE_VAL, "-inf" },
 		{ NAN, "nan" },
@@ -298,6 +308,374 @@ test_roundtrip(void)
 		}
 	}
 	CHECK(ok);
+}
+
+/*
+ * The reference num_format_double must equal byte for byte, the shortest
+ * digits found the slow, plain way. A p-digit decimal reads back as d
+ * when strtod(3) rounds it to d, and those that do form an interval
+ * around d; so some p digits read back exactly when the nearest p-digit
+ * decimal below d (d cut to p digits, F) or the one above (F plus one in
+ * the last digit, C) does, and then so do some p + 1 digits (the same
+ * number). The fewest p for which F or C reads back is found by binary
+ * search; of F and C, when both read back, the nearer d is taken, the
+ * even one when d is halfway, as Python's repr() does. The digits of d
+ * are its exact ones: printf(3) rounding toward zero gives 31 of them,
+ * and rounding up gives the same 31 exactly when there are no more.
+ */
+
+/* Whether 0.dig[0..p) x 10^e reads back as a (> 0). */
+static int
+ref_reads_back(const char *dig, int p, int e, double a)
+{
+	char s[64], *q = s + 2;
+
+	s[0] = '0';
+	s[1] = '.';
+	memcpy(q, dig, (size_t)p);
+	q += p;
+	*q++ = 'e';
+	if (e < 0)
+		*q++ = '-';
+	*num_put_uint(q, (uint64_t)abs(e), 0) = '\0';
+	return strtod(s, NULL) == a;
+}
+
+/* dig[0..p) plus one in the last digit; returns 1 when it carried out
+ * to "1000...", one more in the exponent. */
+static int
+ref_incr(char *dig, int p)
+{
+	int i;
+
+	for (i = p - 1; i >= 0 && dig[i] == '9'; i--)
+		dig[i] = '0';
+	if (i >= 0) {
+		dig[i]++;
+		return 0;
+	}
+	dig[0] = '1';
+	return 1;
+}
+
+/* Whether some q digits read back: d has q digits (F is d), or F or
+ * C does; what was found is kept in fr[q] and cr[q]. */
+static int
+ref_try(const char *D, int q, int E, int exact, double a, signed char *fr,
+    signed char *cr)
+{
+	char C[32];
+	int Ce;
+
+	if (exact && strspn(D + q, "0") == (size_t)(31 - q)) {
+		fr[q] = 1;
+		cr[q] = 0;
+		return 1;
+	}
+	if ((fr[q] = (signed char)ref_reads_back(D, q, E, a)))
+		return 1;
+	memcpy(C, D, (size_t)q);
+	Ce = E + ref_incr(C, q);
+	return cr[q] = (signed char)ref_reads_back(C, q, Ce, a);
+}
+
+static size_t
+ref_format_double(char *buf, double d)
+{
+	char lo[64], hi[64], D[32], F[32], C[32], *p = buf;
+	const char *dig;
+	double a = fabs(d);
+	int exact, E, Ce, prec, plo, phi, i, n, exp, nz, up;
+	signed char fr[18], cr[18];
+	int saved = errno;
+
+	if (isnan(d))
+		return strlen(strcpy(buf, "nan"));
+	if (isinf(d))
+		return strlen(strcpy(buf, d < 0 ? "-inf" : "inf"));
+	if (signbit(d))
+		*p++ = '-';
+	if (a == 0) {
+		strcpy(p, "0");
+		return strlen(buf);
+	}
+	fesetround(FE_TOWARDZERO);
+	snprintf(lo, sizeof(lo), "%.30e", a);
+	fesetround(FE_UPWARD);
+	snprintf(hi, sizeof(hi), "%.30e", a);
+	fesetround(FE_TONEAREST);
+	exact = strcmp(lo, hi) == 0;
+	D[0] = lo[0];
+	memcpy(D + 1, lo + 2, 30);
+	D[31] = '\0';
+	E = atoi(lo + 33) + 1;		/* d = 0.D x 10^E */
+
+	/* fewest p: d itself has p digits, or F or C reads back (F
+	 * tried first; fr[p], cr[p]: 1 yes, 0 no, -1 not tried) */
+	memset(fr, -1, sizeof(fr));
+	memset(cr, -1, sizeof(cr));
+	for (plo = 1, phi = 17; plo < phi;) {
+		prec = (plo + phi) / 2;
+		if (ref_try(D, prec, E, exact, a, fr, cr))
+			phi = prec;
+		else
+			plo = prec + 1;
+	}
+	prec = plo;
+	memcpy(F, D, (size_t)prec);
+	memcpy(C, D, (size_t)prec);
+	Ce = E + ref_incr(C, prec);
+	nz = strspn(D + prec, "0") != (size_t)(31 - prec) || !exact;
+	if (fr[prec] < 0)
+		fr[prec] = !nz || ref_reads_back(F, prec, E, a);
+	if (cr[prec] < 0)
+		cr[prec] = nz && ref_reads_back(C, prec, Ce, a);
+	if (fr[prec] && cr[prec]) {
+		/* both: the nearer, by the digits after F's */
+		if (D[prec] != '5')
+			up = D[prec] > '5';
+		else if (strspn(D + prec + 1, "0") != (size_t)(30 - prec) ||
+		    !exact)
+			up = 1;
+		else
+			up = (F[prec - 1] - '0') % 2 == 1;	/* to even */
+	} else
+		up = cr[prec];
+	dig = up ? C : F;
+	exp = (up ? Ce : E) - 1;	/* d = dig[0].dig[1..] x 10^exp */
+	errno = saved;
+	for (n = prec; n > 1 && dig[n - 1] == '0'; n--)
+		;
+
+	/* Python's repr() notation */
+	if (exp >= 16 || exp < -4) {
+		*p++ = dig[0];
+		if (n > 1) {
+			*p++ = '.';
+			memcpy(p, dig + 1, (size_t)n - 1);
+			p += n - 1;
+		}
+		p += sprintf(p, "e%c%02d", exp < 0 ? '-' : '+', abs(exp));
+	} else if (exp < 0) {
+		p += sprintf(p, "0.");
+		for (i = exp; i < -1; i++)
+			*p++ = '0';
+		memcpy(p, dig, (size_t)n);
+		p += n;
+	} else {
+		for (i = 0; i <= exp; i++)
+			*p++ = i < n ? dig[i] : '0';
+		if (n > exp + 1) {
+			*p++ = '.';
+			memcpy(p, dig + exp + 1, (size_t)(n - exp - 1));
+			p += n - exp - 1;
+		}
+	}
+	*p = '\0';
+	return (size_t)(p - buf);
+}
+
+static long same_fails;
+
+/* num_format_double(d) is ref_format_double(d), bytes and length. */
+static void
+same(double d)
+{
+	char got[NUM_BUFSZ + 8], want[NUM_BUFSZ + 8];
+	size_t n, m;
+
+	memset(got, 'X', sizeof(got));
+	n = num_format_double(got, d);
+	m = ref_format_double(want, d);
+	if (n == m && strcmp(got, want) == 0) {
+		unit_pass++;
+		return;
+	}
+	unit_fail++;
+	if (same_fails++ < 20)
+		fprintf(stderr, "  %a: got \"%s\" (%zu), want \"%s\" (%zu)\n",
+		    d, got, n, want, m);
+}
+
+/* d and its neighbours, and their negatives. */
+static void
+same_around(double d, int width)
+{
+	double up = d, down = d;
+
+	same(d);
+	same(-d);
+	for (int i = 0; i < width; i++) {
+		up = nextafter(up, HUGE_VAL);
+		down = nextafter(down, -HUGE_VAL);
+		same(up);
+		same(-up);
+		same(down);
+		same(-down);
+	}
+}
+
+static double
+from_bits(uint64_t b)
+{
+	double d;
+
+	memcpy(&d, &b, sizeof(d));
+	return d;
+}
+
+/* The edges: zeros, subnormals, the ends of the range, every power of
+ * two and of ten with their neighbours, the notation's boundaries, and
+ * integers to 2^53 and past it. */
+static void
+test_same_edges(void)
+{
+	static const char *const dec[] = {
+		"1e15", "1e16", "1e-4", "1e-5", "9999999999999998",
+		"9999999999999999", "999999999999999.9", "0.0001",
+		"0.00009999999999999999", "0.000099999", "1e17", "1e22",
+		"1e23", "5e-324", "2.2250738585072009e-308",
+		"2.2250738585072014e-308", "1.7976931348623157e308",
+		"0.1", "0.2", "0.3", "2.5", "0.5", "9.5", "99.99",
+		"123456789012345678", "1.2345678901234567e-300",
+	};
+	double d;
+	uint64_t b;
+	int i;
+
+	same(0.0);
+	same(-0.0);
+	same(0.1 + 0.2);
+	same(NAN);
+	same(-NAN);
+	same(HUGE_VAL);
+	same(-HUGE_VAL);
+	for (i = 0; i < (int)NEL(dec); i++)
+		same_around(strtod(dec[i], NULL), 3);
+	/* subnormals: the first thousand, then every bit position */
+	for (b = 1; b <= 1000; b++)
+		same_around(from_bits(b), 0);
+	for (i = 0; i < 52; i++) {
+		same_around(from_bits(1ULL << i), 2);
+		same_around(from_bits((1ULL << (i + 1)) - 1), 0);
+	}
+	same_around(DBL_MIN, 3);
+	same_around(DBL_MAX, 3);
+	same_around(DBL_TRUE_MIN, 3);
+	/* every power of two (the narrow half-gaps below) */
+	for (i = -1074; i <= 1023; i++)
+		same_around(ldexp(1, i), 2);
+	/* powers of ten as parsed, and as multiplied */
+	for (i = -323, d = 1e-323; i <= 308; i++, d *= 10) {
+		char s[16];
+
+		snprintf(s, sizeof(s), "1e%d", i);
+		same_around(strtod(s, NULL), 2);
+		same_around(d, 0);
+	}
+	/* integers: small, up to 2^53 and beyond */
+	for (i = 0; i <= 100000; i++)
+		same(i);
+	for (i = 0; i < 64; i++) {
+		same_around(ldexp(1, 53) + i * 2, 0);
+		same_around(ldexp(1, 53) - i, 0);
+		same_around((double)(UINT64_MAX >> i), 1);
+		same_around((double)(1000000000000000ULL * (i + 1)), 1);
+	}
+	for (i = 0; i < 100000; i++)
+		same((double)(unit_rnd() >> 11));
+	for (i = 0; i < 100000; i++)
+		same((double)(unit_rnd() >> (unit_rnd() % 64)));
+}
+
+/* Random doubles: any bit pattern, and numbers as input has them
+ * (digits, some after a point, some with an exponent), and quotients
+ * like averages. FWIN_NUM_SWEEP=N multiplies the count by N. */
+static void
+test_same_random(void)
+{
+	const char *env = getenv("FWIN_NUM_SWEEP");
+	long i, n = 400000, scale = env != NULL ? atol(env) : 1;
+	char s[64];
+	uint64_t r;
+	double d;
+
+	if (scale < 1)
+		scale = 1;
+	n *= scale;
+	for (i = 0; i < 2 * n; i++) {
+		d = from_bits(unit_rnd());
+		same(d);
+	}
+	for (i = 0; i < n; i++) {
+		r = unit_rnd();
+		/* 1 to 17 digits, a point anywhere or an exponent */
+		snprintf(s, sizeof(s), "%llu",
+		    (unsigned long long)(r >> 4) % 100000000000000000ULL %
+		    (1ULL << (r % 57)));
+		if (unit_rnd() % 2 == 0)
+			snprintf(s + strlen(s), 16, "e%d",
+			    (int)unit_below(640) - 330);
+		else
+			snprintf(s + strlen(s), 16, "e-%d",
+			    (int)unit_below(20));
+		same(strtod(s, NULL));
+	}
+	for (i = 0; i < n / 2; i++) {
+		r = unit_rnd();
+		d = (double)(int64_t)(r >> (r % 48 + 16)) /
+		    (double)(unit_below(100000) + 1);
+		same(i % 2 == 0 ? d : d * 1e-3);
+	}
+}
+
+/*
+ * Python's repr() of the 2098 powers of two and of 4000 other doubles,
+ * as Python 3 printed them (tests/unit/num_repr.txt says how): the same
+ * digits and notation but for repr()'s ".0" after an integer in plain
+ * notation ("1000000000000000.0" is fwin's "1000000000000000"). The
+ * reference above is held to them too.
+ */
+static void
+test_python(void)
+{
+	char line[128], want[64], got[NUM_BUFSZ], ref[NUM_BUFSZ];
+	unsigned long long b;
+	size_t len;
+	long n = 0, bad = 0;
+	FILE *f = fopen("tests/unit/num_repr.txt", "r");
+
+	CHECK(f != NULL);
+	if (f == NULL) {
+		fprintf(stderr, "  tests/unit/num_repr.txt: run from the "
+		    "top directory\n");
+		return;
+	}
+	while (fgets(line, sizeof(line), f) != NULL) {
+		if (line[0] == '#')
+			continue;
+		if (sscanf(line, "%llx %63s", &b, want) != 2) {
+			CHECK(!"a line of num_repr.txt");
+			continue;
+		}
+		len = strlen(want);
+		if (len > 2 && strcmp(want + len - 2, ".0") == 0 &&
+		    strchr(want, 'e') == NULL)
+			want[len - 2] = '\0';
+		n++;
+		num_format_double(got, from_bits(b));
+		ref_format_double(ref, from_bits(b));
+		if (strcmp(got, want) == 0 && strcmp(ref, want) == 0) {
+			unit_pass++;
+			continue;
+		}
+		unit_fail++;
+		if (bad++ < 20)
+			fprintf(stderr, "  %a: got \"%s\", reference \"%s\", "
+			    "Python \"%s\"\n", from_bits(b), got, ref, want);
+	}
+	fclose(f);
+	CHECK(n == 6098);
 }
 
 static void
@@ -397,6 +775,10 @@ main(void)
 	test_parse_long();
 	test_format_double();
 	test_roundtrip();
+	unit_rstate = 0x6a09e667f3bcc909ULL;
+	test_same_edges();
+	test_same_random();
+	test_python();
 	test_format_int();
 	test_digits();
 	test_put_uint();
