@@ -447,7 +447,7 @@ run_stream(struct run *r)
 		}
 		if (rc != INPUT_RECORD)
 			break;
-		if (r->rd != NULL)
+		if (r->rd != NULL && r->batch == NULL)
 			prefetch_ahead(r);
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
