@@ -198,7 +198,8 @@ entry_size(const struct reader *rd, const struct parsed *pr)
 static char *
 put_bytes(char *at, const char *p, size_t n)
 {
-	memcpy(at, p, n);
+	if (n > 0)	/* p may be NULL then (no time, no message) */
+		memcpy(at, p, n);
 	return at + n;
 }
 
