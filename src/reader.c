@@ -2,15 +2,18 @@
  * reader: the reading thread of --threads; see reader.h.
  *
  * The thread fills one slot of the ring at a time with entries (a
- * parsed record, its values and a copy of the bytes they point to) and
- * publishes it when it is full, when the input would block (so that live
- * input keeps its latency), at the end and when asked to pause. The
- * driver empties the slots in order. A slot is never moved while it is
- * filled (an entry that does not fit starts the next one, grown first if
- * need be), so the pointers in its entries stay good until it is
- * emptied. The thread's messages (a file that cannot be opened, an
- * unfinished last line) become entries too, so they are said in their
- * place among the records' own.
+ * parsed record in a compact form: its numbers, then a copy of the bytes
+ * it points to) and publishes it when it is full, when the input would
+ * block (so that live input keeps its latency), at the end and when
+ * asked to pause. The driver empties the slots in order, decoding each
+ * entry into a struct parsed whose pointers go into the slot, good until
+ * the slot is emptied. An entry that does not fit starts the next slot
+ * (grown first if need be). The thread's messages (a file that cannot be
+ * opened, an unfinished last line) become entries too, so they are said
+ * in their place among the records' own. Waiting is first awake, then
+ * asleep on a condition variable (see spin()); the pipes only wake a
+ * thread that polls: the driver once the input would block, the thread
+ * for a pause or a stop while it polls its input.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -38,7 +41,7 @@ struct slot {
 	_Alignas(64) char *buf;	/* (a slot filled shares no line with
 				   the one emptied) */
 	size_t cap, used;	/* entries in buf[0..used) */
-	uint32_t *at;		/* where each entry starts (reader_ahead) */
+	size_t *at;		/* where each entry starts (reader_ahead) */
 	size_t n, ncap;		/* entries */
 	int flags;		/* SL_*: what came after them */
 	int rc;			/* SL_END: input_next()'s last word */
@@ -53,20 +56,19 @@ struct slot {
  * each value's text and OUT, and the message (a C string).
  */
 struct wire {
-	uint32_t size;		/* of the entry, a multiple of 8 */
-	uint8_t kind, has_t, has_msg;
-	int8_t fmt;
 	int64_t t;
 	uint64_t hash;
 	uint64_t line;
 	const char *file;
-	uint32_t keylen, tvaln, rawlen, msglen;
+	uint64_t keylen, tvaln, rawlen, msglen;	/* (a field may pass 4 GiB) */
+	uint8_t kind, has_t, has_msg;
+	int8_t fmt;
 };
 
-#define WNULL UINT32_MAX	/* a NULL value's length */
+#define WNULL UINT64_MAX	/* a NULL value's length */
 
 struct wval {
-	uint32_t n, outn;	/* its text's and OUT's lengths */
+	uint64_t n, outn;	/* its text's and OUT's lengths */
 	double d;
 	uint64_t m[2];		/* its exact decimal (struct dec) */
 	uint32_t scale;
@@ -140,6 +142,11 @@ take(struct reader *rd)
 	pthread_mutex_unlock(&rd->mu);
 	if (asked(&rd->stop))
 		return -1;
+	if (s->cap > SLOT_BYTES) {	/* grown for one long record */
+		free(s->buf);
+		s->buf = NULL;
+		s->cap = 0;
+	}
 	s->used = 0;
 	s->n = 0;
 	s->flags = 0;
@@ -229,10 +236,9 @@ put(struct reader *rd, const struct parsed *pr)
 	}
 	if (s->n == s->ncap)
 		xgrow(&s->at, &s->ncap, s->n + 1, sizeof(*s->at));
-	s->at[s->n++] = (uint32_t)s->used;
+	s->at[s->n++] = s->used;
 	w = (struct wire *)(s->buf + s->used);
 	s->used += size;
-	w->size = (uint32_t)size;
 	w->kind = (uint8_t)pr->kind;
 	w->has_t = (uint8_t)pr->has_t;
 	w->has_msg = pr->msg != NULL;
@@ -242,17 +248,17 @@ put(struct reader *rd, const struct parsed *pr)
 	w->line = pr->line;
 	w->file = pr->file;
 	w->keylen = w->tvaln = w->rawlen = 0;
-	w->msglen = (uint32_t)pr->msglen;
+	w->msglen = pr->msglen;
 	wv = (struct wval *)(w + 1);
 	at = (char *)wv;
 	if (pr->kind == PR_RECORD) {
-		w->keylen = (uint32_t)pr->keylen;
-		w->tvaln = (uint32_t)pr->tvaln;
+		w->keylen = pr->keylen;
+		w->tvaln = pr->tvaln;
 		at = (char *)(wv + rd->nvf);
 		at = put_bytes(at, pr->key, pr->keylen);
 		at = put_bytes(at, pr->tval, pr->tvaln);
 		if (rd->keep_raw) {
-			w->rawlen = (uint32_t)pr->rawlen;
+			w->rawlen = pr->rawlen;
 			at = put_bytes(at, pr->raw, pr->rawlen);
 		}
 		for (i = 0; i < rd->nvf; i++, wv++) {
@@ -262,7 +268,7 @@ put(struct reader *rd, const struct parsed *pr)
 				wv->n = WNULL;
 				continue;
 			}
-			wv->n = (uint32_t)v->n;
+			wv->n = v->n;
 			wv->d = v->d;
 			wv->is_dec = (uint32_t)v->is_dec;
 			if (v->is_dec) {
@@ -271,7 +277,7 @@ put(struct reader *rd, const struct parsed *pr)
 			}
 			at = put_bytes(at, v->p, v->n);
 			if (rd->c->aggs[rd->vf[i]].op->flags & AGF_OUT) {
-				wv->outn = (uint32_t)v->outn;
+				wv->outn = v->outn;
 				at = put_bytes(at, v->out, v->outn);
 			}
 		}
