@@ -145,3 +145,17 @@ $TRY"
 	assert_success
 	assert_output "10	11	1"
 }
+
+@test "threads: records longer than a slot of the hand-over pass whole, late ones too" {
+	gen 10 2000 > in
+	# two 3 MB records (the slots are 1 MB): one on time, one late
+	{ head -1000 in
+	  printf '1700000300,k1,999,'; head -c 3000000 /dev/zero | tr '\0' x; echo
+	  sed -n '1001,2000p' in
+	  printf '1700000000,k2,6,'; head -c 3000000 /dev/zero | tr '\0' y; echo
+	  gen 11 500; } > big
+	both --mode stream --csv -t 1 -k 2 --tumble 1m -l 10s --late-file late \
+	    --count --max-by 3:4 big
+	[ "$(wc -c < late1)" -gt 3000000 ]
+	grep -q 'xxxxxxxxxx' out1
+}
