@@ -635,10 +635,19 @@ pane_block(const struct op *o)
 }
 
 /* Panes on a grid keep their start: a key's many panes (a long -l over
- * input out of time order) are found through the pane index. */
+ * input out of time order) are found through the pane index. A
+ * cumulating window keeps its panes until its whole window fires: when
+ * the lateness bounds are within one window of the size, a key holds at
+ * most about two windows of them, found from the tail, and the index
+ * would only cost a put and a delete per pane. */
 static void
 index_panes(struct op *o)
 {
+	const struct config *c = o->c;
+
+	if (c->wkind == WK_CUMULATE && c->size > 0 &&
+	    sat_add(c->lateness, c->allowed) <= c->size)
+		return;
 	if (o->as.ops->kind == AS_PANES)
 		st_index_panes(&o->st, o->as.pane);
 }
