@@ -386,6 +386,25 @@ rows() {
 		8 10 1 6 6  8 11 1 6 6  8 12 1 6 6)"
 }
 
+@test "Pacific/Apia skipped 2011-12-30: its empty day never fires; a week cumulates over it once" {
+	# 2011-12-29T23:59:59-10:00 was followed by 2011-12-31T00:00:00+14:00:
+	# the day 2011-12-30 holds no time (1325239200 is both its midnights)
+	printf '%s\n' 2011-12-29T12:00:00 2011-12-31T12:00:00 > in
+	ok -t 1 --tz Pacific/Apia --tumble 1d in
+	assert_output "$(rows \
+		2011-12-29T00:00:00-10:00 2011-12-31T00:00:00+14:00 1 \
+		2011-12-31T00:00:00+14:00 2012-01-01T00:00:00+14:00 1)"
+	ok -t 1 --tz Pacific/Apia --tumble 1d --fill in
+	assert_output "$(rows \
+		2011-12-29T00:00:00-10:00 2011-12-31T00:00:00+14:00 1 \
+		2011-12-31T00:00:00+14:00 2012-01-01T00:00:00+14:00 1)"
+	# the week from Monday 2011-12-26: the steps ending on the 30th and the
+	# 31st end at one instant, one window
+	ok -t 1 --tz Pacific/Apia --cumulate 1w,1d --output-time s in
+	assert_output "$(rows 1324893600 1325239200 1 1324893600 1325325600 2 \
+		1324893600 1325412000 2)"
+}
+
 @test "--cumulate 1d,1h: a 25-hour day in Europe/Berlin has 25 windows" {
 	printf '%s\n' 2026-10-25T00:30:00 2026-10-25T23:30:00 > in
 	ok -t 1 --tz Europe/Berlin --cumulate 1d,1h --output-time s in
