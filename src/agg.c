@@ -444,28 +444,32 @@ pick_release(struct arena *a, aoff slot)
 #define NUM (AGF_FIELD | AGF_NUMBER)
 
 static const struct aggop table[] = {
-	{ "count", "count", 0, sizeof(struct acc_count),
+	{ "count", "count", AGF_REGROUP, sizeof(struct acc_count),
 	    count_add, NULL, count_fold, count_emit, NULL, NULL },
 	{ "sum", "sum", NUM | AGF_DEC, sizeof(struct dec_sum),
 	    sum_add, NULL, sum_fold, sum_emit, sum_check, NULL },
 	{ "avg", "avg", NUM | AGF_DEC, sizeof(struct dec_sum),
 	    sum_add, NULL, sum_fold, avg_emit, sum_check, NULL },
-	{ "min", "min", NUM, sizeof(struct acc_ext),
+	{ "min", "min", NUM | AGF_REGROUP, sizeof(struct acc_ext),
 	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
-	{ "max", "max", NUM, sizeof(struct acc_ext),
+	{ "max", "max", NUM | AGF_REGROUP, sizeof(struct acc_ext),
 	    max_add, max_merge, max_fold, ext_emit, ext_check, ext_release },
-	{ "first", "first", AGF_FIELD | AGF_TEXT, sizeof(struct acc_pick),
+	{ "first", "first", AGF_FIELD | AGF_TEXT | AGF_REGROUP,
+	    sizeof(struct acc_pick),
 	    first_add, first_merge, first_fold, pick_emit, pick_check,
 	    pick_release },
-	{ "last", "last", AGF_FIELD | AGF_TEXT, sizeof(struct acc_pick),
+	{ "last", "last", AGF_FIELD | AGF_TEXT | AGF_REGROUP,
+	    sizeof(struct acc_pick),
 	    last_add, last_merge, last_fold, pick_emit, pick_check,
 	    pick_release },
 	{ "distinct", "distinct", AGF_FIELD | AGF_NOKEEP,
 	    sizeof(struct acc_distinct), distinct_add, distinct_merge,
 	    distinct_fold, distinct_emit, distinct_check, distinct_release },
-	{ "min-by", "min_by", NUM | AGF_OUT | AGF_TEXT, sizeof(struct acc_ext),
+	{ "min-by", "min_by", NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP,
+	    sizeof(struct acc_ext),
 	    min_by_add, min_merge, min_fold, by_emit, ext_check, ext_release },
-	{ "max-by", "max_by", NUM | AGF_OUT | AGF_TEXT, sizeof(struct acc_ext),
+	{ "max-by", "max_by", NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP,
+	    sizeof(struct acc_ext),
 	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release },
 	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP, sizeof(struct acc_block),
 	    pct_add, pct_merge, pct_fold, pct_emit, pct_check, pct_release },
@@ -702,6 +706,17 @@ aggs_keepable(const struct aggs *g)
 
 	for (i = 0; i < g->n; i++)
 		if (g->v[i].op->flags & AGF_NOKEEP)
+			return 0;
+	return 1;
+}
+
+int
+aggs_regroupable(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (!(g->v[i].op->flags & AGF_REGROUP))
 			return 0;
 	return 1;
 }

@@ -47,7 +47,9 @@ enum {
 	AGF_PCT = 16,		/* a column per percentile: column, P's name, F */
 	AGF_PLIST = 32,		/* F:P[,P...] (else AGF_PCT is the median) */
 	AGF_DEC = 64,		/* wants the exact decimal (sum, avg) */
-	AGF_TEXT = 128		/* its result is text, not a number */
+	AGF_TEXT = 128,		/* its result is text, not a number */
+	AGF_REGROUP = 256	/* its fold gives the same bytes however the
+				 * blocks folded are grouped (no floats) */
 };
 
 struct aggop {
@@ -124,6 +126,9 @@ void aggs_emit(struct aggs *g, const struct arena *a, struct out *o);
  * later (not with --distinct, percentiles or sketches, whose folds are
  * outside the arena). */
 int aggs_keepable(const struct aggs *g);
+
+/* Whether every fold gives the same bytes whatever the grouping. */
+int aggs_regroupable(const struct aggs *g);
 /* Writes the fold as the accumulator block at dst, which must not be
  * released: the values it names belong to the blocks folded. */
 void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);

@@ -272,21 +272,48 @@ cal_last_end(const struct assigner *a, int64_t p)
 
 /* --- cumulating windows --- */
 
+/* Caches the window of the size that holds t: AS_OK or AS_RANGE. */
+static int
+cum_win(const struct assigner *a, int64_t t)
+{
+	struct as_cache *k = a->cache;
+
+	if (cal_cached(&k->win, t))
+		return AS_OK;
+	if (cal_floor(a->zone, a->usize, a->offset, t, &k->win) != 0) {
+		memset(k, 0, sizeof(*k));
+		return AS_RANGE;
+	}
+	return AS_OK;
+}
+
 /* The window of the size that holds t, and the step in it. */
 static int
 cum_step(const struct assigner *a, int64_t t, struct cal_cache *c)
 {
 	struct as_cache *k = a->cache;
+	int64_t d, lo;
 
+	/* a fixed step: arithmetic in the window, no tz code (the steps
+	 * cal_cumulate gives, the last one cut at the window's end); k->cum
+	 * is for calendar steps only */
+	if (a->ustep.kind == CAL_FIXED) {
+		if (cum_win(a, t) != AS_OK)
+			return AS_RANGE;
+		d = t - k->win.lo;	/* in [0, window length) */
+		lo = k->win.lo + d / a->ustep.n * a->ustep.n;
+		c->lo = lo;
+		c->hi = k->win.hi - lo > a->ustep.n ? lo + a->ustep.n :
+		    k->win.hi;
+		c->i = d / a->ustep.n + 1;
+		return AS_OK;
+	}
 	if (cal_cached(&k->cum, t)) {
 		*c = k->cum;
 		return AS_OK;
 	}
-	if (!cal_cached(&k->win, t) &&
-	    cal_floor(a->zone, a->usize, a->offset, t, &k->win) != 0) {
-		memset(k, 0, sizeof(*k));
+	if (cum_win(a, t) != AS_OK)
 		return AS_RANGE;
-	}
 	if (cal_cumulate(a->zone, a->ustep, a->offset, &k->win, t, c) != 0) {
 		memset(&k->cum, 0, sizeof(k->cum));
 		return AS_RANGE;
@@ -310,12 +337,16 @@ cum_assign(const struct assigner *a, int64_t t, struct span *sp)
 	return AS_OK;
 }
 
-/* Every window starts where the window of the size does. */
+/* Every window starts where the window of the size does. A step that a
+ * skipped day left empty ends no window: only cal_cumulate knows those. */
 static int64_t
 cum_start(const struct assigner *a, int64_t end)
 {
 	struct cal_cache c;
 
+	if (a->ustep.kind == CAL_FIXED)
+		return cum_win(a, end - 1) == AS_OK ? a->cache->win.lo :
+		    INT64_MIN;
 	return cum_step(a, end - 1, &c) == AS_OK ? a->cache->win.lo : INT64_MIN;
 }
 
@@ -332,6 +363,8 @@ cum_last_end(const struct assigner *a, int64_t p)
 {
 	struct cal_cache c;
 
+	if (a->ustep.kind == CAL_FIXED)
+		return cum_win(a, p) == AS_OK ? a->cache->win.hi : INT64_MAX;
 	return cum_step(a, p, &c) == AS_OK ? a->cache->win.hi : INT64_MAX;
 }
 
@@ -357,7 +390,8 @@ cum_cut(const struct assigner *a, int64_t end)
 {
 	struct cal_cache c;
 
-	if (cum_step(a, end - 1, &c) != AS_OK)
+	if (a->ustep.kind == CAL_FIXED ? cum_win(a, end - 1) != AS_OK :
+	    cum_step(a, end - 1, &c) != AS_OK)
 		return INT64_MIN;
 	return end == a->cache->win.hi ? end : a->cache->win.lo;
 }

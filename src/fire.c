@@ -29,6 +29,7 @@ static void
 fold_window(struct op *o, const struct fire *f)
 {
 	struct state *s = &o->st;
+	int64_t g;
 	aoff p;
 
 	if (o->as.ops->kind == AS_MERGING || o->as.ops->kind == AS_GLOBAL) {
@@ -36,11 +37,20 @@ fold_window(struct op *o, const struct fire *f)
 		aggs_fold(o->g, &s->a, st_acc(f->pane));
 	} else {
 		p = f->pane != 0 ? f->pane : st_first_pane(s, f->key, f->start);
-		if (o->slide.g != NULL && o->as.ops->cut != NULL)
+		if (o->slide.g != NULL && o->as.ops->cut != NULL) {
+			g = o->as.ops->cut(&o->as, f->end);
+			/* A whole cumulating window [S, E) is cut at E, its
+			 * folds grouped from E back, as it always was; when
+			 * no fold depends on the grouping, the prefixes from
+			 * S its earlier windows kept give the same bytes
+			 * without walking its panes again. */
+			if (g == f->end && o->slide.regroup &&
+			    o->c->wkind == WK_CUMULATE)
+				g = f->start;
 			slide_fold_at(&o->slide, s, f->key,
-			    &opkey(o, f->key)->ok_kept, f->start, f->end,
-			    o->as.ops->cut(&o->as, f->end), p);
-		else if (o->slide.g != NULL)
+			    &opkey(o, f->key)->ok_kept, f->start, f->end, g,
+			    p);
+		} else if (o->slide.g != NULL)
 			slide_fold(&o->slide, s, f->key,
 			    &opkey(o, f->key)->ok_kept, f->start, p);
 		else {
@@ -209,6 +219,30 @@ batch_sort(struct op *o)
 	}
 }
 
+/* Warms the cache for the batch's windows ahead of the i-th of n: a key
+ * FIRE_AHEAD on, then the panes a fold starts from of one half as far
+ * (its first and the key's last: a window of many panes is folded from
+ * the last's kept fold). A batch's keys lie all over the arena. */
+#define FIRE_AHEAD	8
+
+static inline void
+fire_ahead(const struct op *o, size_t i, size_t n)
+{
+	const struct state *s = &o->st;
+	const struct fire *f;
+
+	if (i + FIRE_AHEAD < n)
+		__builtin_prefetch(st_keyp(s, o->batch[i + FIRE_AHEAD].key));
+	if (i + FIRE_AHEAD / 2 < n) {
+		f = &o->batch[i + FIRE_AHEAD / 2];
+		if (f->pane != 0)
+			__builtin_prefetch(st_panep(s, f->pane));
+		if (o->slide.g != NULL && st_keyp(s, f->key)->k_tail != 0)
+			__builtin_prefetch(st_panep(s,
+			    st_keyp(s, f->key)->k_tail));
+	}
+}
+
 /* Fires the sorted batch's first n windows. */
 static void
 fire_first(struct op *o, size_t n)
@@ -226,8 +260,10 @@ fire_first(struct op *o, size_t n)
 			fire_top(o, o->batch + i, j - i);
 		}
 	} else
-		for (i = 0; i < n; i++)
+		for (i = 0; i < n; i++) {
+			fire_ahead(o, i, n);
 			fire_one(o, &o->batch[i]);
+		}
 }
 
 /* Fires the batch in (end, start, key) order. */

@@ -177,6 +177,24 @@ collect_key(struct op *o, aoff k, int64_t w, int64_t upto)
 	return last < upto ? last : upto;
 }
 
+/* Warms the cache for the keys touched ahead of the i-th: a key
+ * TOUCH_AHEAD on, and the first pane of one half as far (what collecting
+ * and purging read first). The keys lie all over the arena. */
+#define TOUCH_AHEAD	8
+
+static inline void
+touch_ahead(const struct op *o, size_t i)
+{
+	const struct state *s = &o->st;
+	aoff p;
+
+	if (i + TOUCH_AHEAD < o->ntouched)
+		__builtin_prefetch(st_keyp(s, o->touched[i + TOUCH_AHEAD]));
+	if (i + TOUCH_AHEAD / 2 < o->ntouched &&
+	    (p = st_keyp(s, o->touched[i + TOUCH_AHEAD / 2])->k_head) != 0)
+		__builtin_prefetch(st_panep(s, p));
+}
+
 void
 op_advance(struct op *o, int64_t w)
 {
@@ -191,7 +209,10 @@ op_advance(struct op *o, int64_t w)
 		xgrow(&o->touched, &o->captouched, o->ntouched + 1,
 		    sizeof(*o->touched));
 		o->touched[o->ntouched++] = k;
-		upto = collect_key(o, k, w, upto);
+	}
+	for (i = 0; i < o->ntouched; i++) {
+		touch_ahead(o, i);
+		upto = collect_key(o, o->touched[i], w, upto);
 	}
 	/* the end of input prints only final rows */
 	if (o->c->emit_every > 0 && w != INT64_MAX &&
@@ -214,6 +235,7 @@ op_advance(struct op *o, int64_t w)
 	}
 	fire_batch(o);
 	for (i = 0; i < o->ntouched; i++) {
+		touch_ahead(o, i);
 		k = o->touched[i];
 		purge(o, k, w);
 		schedule(o, k);
@@ -635,10 +657,19 @@ pane_block(const struct op *o)
 }
 
 /* Panes on a grid keep their start: a key's many panes (a long -l over
- * input out of time order) are found through the pane index. */
+ * input out of time order) are found through the pane index. A
+ * cumulating window keeps its panes until its whole window fires: when
+ * the lateness bounds are within one window of the size, a key holds at
+ * most about two windows of them, found from the tail, and the index
+ * would only cost a put and a delete per pane. */
 static void
 index_panes(struct op *o)
 {
+	const struct config *c = o->c;
+
+	if (c->wkind == WK_CUMULATE && c->size > 0 &&
+	    sat_add(c->lateness, c->allowed) <= c->size)
+		return;
 	if (o->as.ops->kind == AS_PANES)
 		st_index_panes(&o->st, o->as.pane);
 }

@@ -14,6 +14,7 @@ slide_init(struct slide *sl, struct aggs *g, int64_t size, int64_t offset)
 	sl->size = size;
 	sl->offset = offset;
 	sl->accsize = aggs_accsize(g);
+	sl->regroup = aggs_regroupable(g);
 }
 
 /* The largest grid point <= e. */

@@ -36,6 +36,7 @@ struct slide {
 	int64_t size, offset;	/* the window and its grid, in pane starts */
 	size_t accsize;		/* where the kept fold lies behind a pane's
 				 * accumulators */
+	int regroup;		/* aggs_regroupable(g) */
 };
 
 /* Whether windows of panes-per-window panes are worth folding this way

@@ -365,6 +365,46 @@ rows() {
 	assert_equal "$(cat late)" "7"
 }
 
+@test "--cumulate 4s,1s: windows of many panes, re-fired whole, with and without kept prefixes" {
+	# 2 comes at W = 5, after [0,1) to [0,4) fired: [0,3) and [0,4) fire
+	# again. Count, min, max, first, last fold the whole window [0,4)
+	# from the prefixes its earlier windows kept; sums and averages fold
+	# it from its end back, as they always have: the rows are the same.
+	printf '%s\n' '0 5' '1 3' '2 9' '3 1' '5 2' '2 4' '9 6' > in
+	ok -t 1 --cumulate 4s,1s --allowed-lateness 10s --count --min 2 --max 2 \
+		--first 2 --last 2 in
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' \
+		0 1 1 5 5 5 5  0 2 2 3 5 5 3  0 3 3 3 9 5 9  0 4 4 1 9 5 1 \
+		0 3 4 3 9 5 4  0 4 5 1 9 5 4 \
+		4 6 1 2 2 2 2  4 7 1 2 2 2 2  4 8 1 2 2 2 2 \
+		8 10 1 6 6 6 6  8 11 1 6 6 6 6  8 12 1 6 6 6 6)"
+	ok -t 1 --cumulate 4s,1s --allowed-lateness 10s --count --sum 2 --avg 2 in
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
+		0 1 1 5 5  0 2 2 8 4  0 3 3 17 5.666666666666667  0 4 4 18 4.5 \
+		0 3 4 21 5.25  0 4 5 22 4.4 \
+		4 6 1 2 2  4 7 1 2 2  4 8 1 2 2 \
+		8 10 1 6 6  8 11 1 6 6  8 12 1 6 6)"
+}
+
+@test "Pacific/Apia skipped 2011-12-30: its empty day never fires; a week cumulates over it once" {
+	# 2011-12-29T23:59:59-10:00 was followed by 2011-12-31T00:00:00+14:00:
+	# the day 2011-12-30 holds no time (1325239200 is both its midnights)
+	printf '%s\n' 2011-12-29T12:00:00 2011-12-31T12:00:00 > in
+	ok -t 1 --tz Pacific/Apia --tumble 1d in
+	assert_output "$(rows \
+		2011-12-29T00:00:00-10:00 2011-12-31T00:00:00+14:00 1 \
+		2011-12-31T00:00:00+14:00 2012-01-01T00:00:00+14:00 1)"
+	ok -t 1 --tz Pacific/Apia --tumble 1d --fill in
+	assert_output "$(rows \
+		2011-12-29T00:00:00-10:00 2011-12-31T00:00:00+14:00 1 \
+		2011-12-31T00:00:00+14:00 2012-01-01T00:00:00+14:00 1)"
+	# the week from Monday 2011-12-26: the steps ending on the 30th and the
+	# 31st end at one instant, one window
+	ok -t 1 --tz Pacific/Apia --cumulate 1w,1d --output-time s in
+	assert_output "$(rows 1324893600 1325239200 1 1324893600 1325325600 2 \
+		1324893600 1325412000 2)"
+}
+
 @test "--cumulate 1d,1h: a 25-hour day in Europe/Berlin has 25 windows" {
 	printf '%s\n' 2026-10-25T00:30:00 2026-10-25T23:30:00 > in
 	ok -t 1 --tz Europe/Berlin --cumulate 1d,1h --output-time s in
