@@ -45,6 +45,7 @@ struct batch {
 	struct assigner as;
 	int check_range;
 	uint64_t budget;
+	size_t limit;		/* the buffer's size: min(budget / 4, CHUNK) */
 	uint64_t seq;		/* records kept so far */
 	/* One buffer: records from its start (len bytes), an entry per
 	 * record from its top down (n of them); the sort's second array
@@ -54,7 +55,12 @@ struct batch {
 	size_t n;
 	int sorted;		/* entries arrived in time order */
 	int64_t last_t;
-	/* the spill file: runs [start, end) back to back */
+	/* Sorted runs [start, end) back to back: in mem while they fit in
+	 * the budget beside the buffer, in the spill file past it (the
+	 * same offsets: mem is written to the file as it is) */
+	char *mem;
+	size_t memlen, memcap;
+	int64_t run_last_t;	/* the last run's last time */
 	int fd;
 	const char *dir;
 	uint64_t flen;
@@ -70,6 +76,13 @@ struct batch {
 };
 
 #define WBUF_SIZE (64 * 1024)
+/* The buffer holds at most this much (and a quarter of the budget): a
+ * full one is sorted and becomes a run in memory (in the spill file past
+ * the budget). A bounded buffer is reused, not fresh pages the kernel
+ * zeroes; its sort stays in the caches; the merge reads each run in
+ * order, not every record at random. */
+#define CHUNK ((size_t)32 << 20)
+#define RUN_READ ((size_t)1 << 20)	/* a spilled run's read buffer */
 #define PREFETCH 16		/* records fetched ahead when read sorted */
 
 uint64_t
@@ -93,6 +106,7 @@ batch_new(const struct config *c, uint64_t budget)
 	b->check_range = b->as.ops->kind == AS_PANES ||
 	    b->as.ops->kind == AS_MERGING;
 	b->budget = budget;
+	b->limit = budget / 4 < CHUNK ? (size_t)(budget / 4) : CHUNK;
 	b->sorted = 1;
 	b->last_t = INT64_MIN;
 	b->fd = -1;
@@ -134,6 +148,7 @@ batch_free(struct batch *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->buf);
+	free(b->mem);
 	free(b->runs);
 	free(b->wbuf);
 	free(b->vals);
@@ -145,7 +160,7 @@ batch_free(struct batch *b)
 void
 batch_spilled(const struct batch *b, uint64_t *runs, uint64_t *bytes)
 {
-	*runs = b->nruns;
+	*runs = b->fd >= 0 ? b->nruns : 0;
 	*bytes = b->flen;
 }
 
@@ -465,7 +480,44 @@ rec_size(const struct batch *b, uint64_t off)
 	return (size_t)(p - (b->buf + off)) + n;
 }
 
-/* Sorts the buffer and writes it as one run; the buffer is empty after. */
+/* Room in mem for n more bytes, within the budget beside the buffer. */
+static int
+mem_room(struct batch *b, size_t n)
+{
+	size_t ncap;
+
+	if (b->fd >= 0 || b->cap + b->memlen + n > b->budget)
+		return 0;
+	if (b->memlen + n <= b->memcap)
+		return 1;
+	ncap = b->memcap ? 2 * b->memcap : (size_t)1 << 20;
+	if (ncap < b->memlen + n)
+		ncap = b->memlen + n;
+	if (b->cap + ncap > b->budget)
+		ncap = b->memlen + n;
+	b->mem = xrealloc(b->mem, ncap);
+	b->memcap = ncap;
+	return 1;
+}
+
+/* Puts the runs in mem into the spill file, at the same offsets. */
+static int
+mem_to_file(struct batch *b)
+{
+	if (spill_open(b) != 0)
+		return BATCH_FAIL;
+	if (b->memlen > 0 && write_all(b->fd, b->mem, b->memlen) != 0)
+		return spill_error(b);
+	b->flen = b->memlen;
+	free(b->mem);
+	b->mem = NULL;
+	b->memlen = b->memcap = 0;
+	return 0;
+}
+
+/* Sorts the buffer into one run, in mem if it fits, else in the spill
+ * file; the buffer is empty after. A run that follows the last one in
+ * time order lengthens it (the records of both in arrival order). */
 static int
 spill(struct batch *b)
 {
@@ -475,33 +527,55 @@ spill(struct batch *b)
 
 	if (b->n == 0)
 		return 0;
-	if (b->fd < 0 && spill_open(b) != 0)
-		return BATCH_FAIL;
 	e = sorted_entries(b);
-	start = b->flen;
-	for (i = 0; i < b->n; i++) {
-		size_t sz;
+	if (b->fd < 0 && mem_room(b, b->len)) {
+		char *d = b->mem + b->memlen;
 
-		if (i + PREFETCH < b->n)
-			__builtin_prefetch(b->buf + e[i + PREFETCH].off);
-		sz = rec_size(b, e[i].off);
+		start = b->memlen;
+		for (i = 0; i < b->n; i++) {
+			size_t sz;
 
-		if (spill_write(b, b->buf + e[i].off, sz) != 0)
+			if (!b->sorted && i + PREFETCH < b->n)
+				__builtin_prefetch(b->buf + e[i + PREFETCH].off);
+			sz = rec_size(b, e[i].off);
+			memcpy(d, b->buf + e[i].off, sz);
+			d += sz;
+		}
+		b->memlen += b->len;
+	} else {
+		if (b->fd < 0 && mem_to_file(b) != 0)
+			return BATCH_FAIL;
+		start = b->flen;
+		for (i = 0; i < b->n; i++) {
+			size_t sz;
+
+			if (i + PREFETCH < b->n)
+				__builtin_prefetch(b->buf + e[i + PREFETCH].off);
+			sz = rec_size(b, e[i].off);
+			if (spill_write(b, b->buf + e[i].off, sz) != 0)
+				return spill_error(b);
+			b->flen += sz;
+		}
+		if (b->wlen > 0 && write_all(b->fd, b->wbuf, b->wlen) != 0)
 			return spill_error(b);
-		b->flen += sz;
+		b->wlen = 0;
 	}
-	if (b->wlen > 0 && write_all(b->fd, b->wbuf, b->wlen) != 0)
-		return spill_error(b);
-	b->wlen = 0;
-	xgrow(&b->runs, &b->runcap, 2 * (b->nruns + 1), sizeof(*b->runs));
-	b->runs[2 * b->nruns] = start;
-	b->runs[2 * b->nruns + 1] = b->flen;
-	b->nruns++;
+	if (b->nruns > 0 && e[0].t >= b->run_last_t &&
+	    b->runs[2 * b->nruns - 1] == start)
+		b->runs[2 * b->nruns - 1] = start + b->len;
+	else {
+		xgrow(&b->runs, &b->runcap, 2 * (b->nruns + 1),
+		    sizeof(*b->runs));
+		b->runs[2 * b->nruns] = start;
+		b->runs[2 * b->nruns + 1] = start + b->len;
+		b->nruns++;
+	}
+	b->run_last_t = e[b->n - 1].t;
 	b->len = 0;
 	b->n = 0;
 	b->sorted = 1;
-	if (b->cap > b->budget) {
-		free(b->buf);	/* grown past the budget for one record */
+	if (b->cap > b->limit) {
+		free(b->buf);	/* grown past the limit for one record */
 		b->buf = NULL;
 		b->cap = b->top = 0;
 	}
@@ -513,7 +587,7 @@ spill(struct batch *b)
 
 /* Room for a record of sz bytes and its entry. The buffer holds the
  * records, the entries and room for the sort's second array of entries:
- * align8(len) + 32 n <= top. It grows up to the budget, except that one
+ * align8(len) + 32 n <= top. It grows up to its limit, except that one
  * record always fits. Returns 0, or -1 when it must be spilled first. */
 static int
 room(struct batch *b, size_t sz)
@@ -524,13 +598,13 @@ room(struct batch *b, size_t sz)
 	if (need <= b->top)
 		return 0;
 	need = (need + 15) & ~(size_t)15;
-	if (need > b->budget && b->n > 0)
+	if (need > b->limit && b->n > 0)
 		return -1;
-	if (b->cap >= b->budget && b->n > 0)
+	if (b->cap >= b->limit && b->n > 0)
 		return -1;
 	ncap = b->cap ? 2 * b->cap : 64 * 1024;
-	if (ncap > b->budget)
-		ncap = b->budget;
+	if (ncap > b->limit)
+		ncap = b->limit;
 	if (ncap < need)
 		ncap = need;
 	b->buf = xrealloc(b->buf, ncap);
@@ -648,7 +722,11 @@ run_next(struct batch *b, struct run *r)
 	}
 	if (r->lo == r->hi && r->pos == r->end)
 		return 0;
-	fwin_warn("a spill file in %s was changed while in use", b->dir);
+	if (b->fd >= 0)
+		fwin_warn("a spill file in %s was changed while in use",
+		    b->dir);
+	else
+		fwin_warn("batch: a record kept in memory is damaged");
 	return -1;
 }
 
@@ -687,6 +765,8 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 	size_t i, n = 0, bufsz = b->budget / b->nruns;
 	int rc = 0;
 
+	if (bufsz > RUN_READ)
+		bufsz = RUN_READ;
 	if (bufsz < 4096)
 		bufsz = 4096;
 	for (i = 0; i < b->nruns; i++) {
@@ -694,10 +774,16 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 
 		r->pos = b->runs[2 * i];
 		r->end = b->runs[2 * i + 1];
-		r->cap = bufsz;
-		if (r->cap > r->end - r->pos)
-			r->cap = (size_t)(r->end - r->pos);
-		r->buf = xmalloc(r->cap);
+		if (b->fd < 0) {	/* in mem: all of it read */
+			r->buf = b->mem + r->pos;
+			r->hi = (size_t)(r->end - r->pos);
+			r->pos = r->end;
+		} else {
+			r->cap = bufsz;
+			if (r->cap > r->end - r->pos)
+				r->cap = (size_t)(r->end - r->pos);
+			r->buf = xmalloc(r->cap);
+		}
 		if ((rc = run_next(b, r)) < 0)
 			goto out;
 		if (rc > 0)
@@ -721,7 +807,7 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 		sift_down(heap, n, 0);
 	}
 out:
-	for (i = 0; i < b->nruns; i++)
+	for (i = 0; i < b->nruns && b->fd >= 0; i++)
 		free(runs[i].buf);
 	free(runs);
 	free(heap);
