@@ -1,7 +1,7 @@
 /* batch: records kept, sorted by time and handed back; see batch.h.
  *
  * A record's serialized form: a varint length L, then L bytes:
- *   time (8), arrival number (8), varint key length, key bytes, and per
+ *   time (8), varint key length, key bytes, and per
  *   aggregate that takes a FIELD: varint n + 1 (0: NULL) and the text;
  *   for a number (if not NULL) its double (8; sum and avg parse its
  *   exact decimal value again from the text);
@@ -9,7 +9,9 @@
  * An aggregate whose FIELD an earlier one reads too (--sum 3 --max 3)
  * stores nothing: its value is the earlier one's; so does an OUT that an
  * earlier min-by / max-by stores (the whole record, or the same field).
- * A spill file holds sorted runs of such records back to back. */
+ * A run holds such records back to back, sorted by time; equal times
+ * are in order of arrival within a run, and a run's records all arrived
+ * before a later run's, so the merge needs no arrival numbers. */
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -35,7 +37,7 @@ struct run {
 	char *buf;
 	size_t cap, lo, hi;	/* buf[lo..hi) read, not yet used */
 	int64_t t;		/* the current record's */
-	uint64_t seq;
+	size_t idx;		/* which run: runs arrived in this order */
 	const char *rec;	/* its body, in buf */
 	size_t len;
 };
@@ -46,7 +48,6 @@ struct batch {
 	int check_range;
 	uint64_t budget;
 	size_t limit;		/* the buffer's size: min(budget / 4, CHUNK) */
-	uint64_t seq;		/* records kept so far */
 	/* One buffer: records from its start (len bytes), an entry per
 	 * record from its top down (n of them); the sort's second array
 	 * fits in between (see room). */
@@ -213,7 +214,7 @@ uv_get(const char *p, const char *end, uint64_t *v)
 static size_t
 body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 {
-	size_t i, n = 16 + uv_len(keylen) + keylen;
+	size_t i, n = 8 + uv_len(keylen) + keylen;
 
 	for (i = 0; i < b->c->naggs; i++) {
 		unsigned fl = b->c->aggs[i].op->flags;
@@ -237,14 +238,12 @@ body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 }
 
 static void
-body_put(const struct batch *b, char *p, int64_t t, uint64_t seq,
-    const char *key, size_t keylen, const struct aval *vals)
+body_put(const struct batch *b, char *p, int64_t t, const char *key, size_t keylen, const struct aval *vals)
 {
 	size_t i;
 
 	memcpy(p, &t, 8);
-	memcpy(p + 8, &seq, 8);
-	p = uv_put(p + 16, keylen);
+	p = uv_put(p + 8, keylen);
 	memcpy(p, key, keylen);
 	p += keylen;
 	for (i = 0; i < b->c->naggs; i++) {
@@ -284,10 +283,10 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 	uint64_t n;
 	size_t i;
 
-	if (len < 16)
+	if (len < 8)
 		return -1;
 	memcpy(t, p, 8);
-	if ((p = uv_get(p + 16, end, &n)) == NULL || n > (uint64_t)(end - p))
+	if ((p = uv_get(p + 8, end, &n)) == NULL || n > (uint64_t)(end - p))
 		return -1;
 	*key = p;
 	*keylen = n;
@@ -532,15 +531,17 @@ spill(struct batch *b)
 		char *d = b->mem + b->memlen;
 
 		start = b->memlen;
-		for (i = 0; i < b->n; i++) {
+		for (i = 0; i < b->n && !b->sorted; i++) {
 			size_t sz;
 
-			if (!b->sorted && i + PREFETCH < b->n)
+			if (i + PREFETCH < b->n)
 				__builtin_prefetch(b->buf + e[i + PREFETCH].off);
 			sz = rec_size(b, e[i].off);
 			memcpy(d, b->buf + e[i].off, sz);
 			d += sz;
 		}
+		if (b->sorted)	/* in place already */
+			memcpy(d, b->buf, b->len);
 		b->memlen += b->len;
 	} else {
 		if (b->fd < 0 && mem_to_file(b) != 0)
@@ -636,7 +637,7 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 			fwin_oom();	/* not reached: one record fits */
 	}
 	p = uv_put(b->buf + b->len, blen);
-	body_put(b, p, t, b->seq++, key, keylen, vals);
+	body_put(b, p, t, key, keylen, vals);
 	if (t < b->last_t)
 		b->sorted = 0;
 	b->last_t = t;
@@ -687,10 +688,9 @@ run_next(struct batch *b, struct run *r)
 			r->rec = p;
 			r->len = (size_t)n;
 			r->lo = (size_t)(p - r->buf);
-			if (n < 16)
+			if (n < 8)
 				break;
 			memcpy(&r->t, p, 8);
-			memcpy(&r->seq, p + 8, 8);
 			return 1;
 		}
 		if (r->pos == r->end)
@@ -733,7 +733,7 @@ run_next(struct batch *b, struct run *r)
 static int
 run_less(const struct run *a, const struct run *b)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	return a->t < b->t || (a->t == b->t && a->idx < b->idx);
 }
 
 static void
@@ -772,6 +772,7 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 	for (i = 0; i < b->nruns; i++) {
 		struct run *r = &runs[i];
 
+		r->idx = i;
 		r->pos = b->runs[2 * i];
 		r->end = b->runs[2 * i + 1];
 		if (b->fd < 0) {	/* in mem: all of it read */
