@@ -357,29 +357,40 @@ align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* Sorts e[0..n) by (time, order in e): an LSD radix sort on the time's
- * bytes, stable, so equal times keep their order of arrival. A byte that
- * is the same in every time costs no pass. tmp holds n entries. Returns
- * e or tmp, whichever holds the result. */
+/* Sorts e[0..n) by (time, order in e): an LSD radix sort on the bytes
+ * of the time less the least time, stable, so equal times keep their
+ * order of arrival. Only the bytes that the span of times needs are
+ * counted, and a byte that is the same in every time costs no pass. tmp
+ * holds n entries. Returns e or tmp, whichever holds the result. */
 static struct entry *
 radix_sort(struct entry *e, struct entry *tmp, size_t n)
 {
 	size_t cnt[8][256];	/* 16 KiB: per call, for threads to come */
 	struct entry *src = e, *dst = tmp, *sw;
-	size_t i, pass;
-	uint64_t k;
+	size_t i, pass, npass;
+	uint64_t k, lo = UINT64_MAX, hi = 0;
 
-	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < n; i++) {
 		k = (uint64_t)src[i].t ^ ((uint64_t)1 << 63);
-		for (pass = 0; pass < 8; pass++)
+		if (k < lo)
+			lo = k;
+		if (k > hi)
+			hi = k;
+	}
+	for (npass = 0; npass < 8 && (hi - lo) >> (8 * npass) != 0; npass++)
+		;
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++) {
+		k = ((uint64_t)src[i].t ^ ((uint64_t)1 << 63)) - lo;
+		for (pass = 0; pass < npass; pass++)
 			cnt[pass][(k >> (8 * pass)) & 0xff]++;
 	}
-	for (pass = 0; pass < 8; pass++) {
+	for (pass = 0; pass < npass; pass++) {
 		size_t *c = cnt[pass], sum = 0, v;
 		unsigned d;
 
-		k = ((uint64_t)src[0].t ^ ((uint64_t)1 << 63)) >> (8 * pass);
+		k = (((uint64_t)src[0].t ^ ((uint64_t)1 << 63)) - lo) >>
+		    (8 * pass);
 		if (c[k & 0xff] == n)
 			continue;	/* one value of this byte: in order */
 		for (d = 0; d < 256; d++) {
@@ -388,7 +399,7 @@ radix_sort(struct entry *e, struct entry *tmp, size_t n)
 			sum += v;
 		}
 		for (i = 0; i < n; i++) {
-			k = (uint64_t)src[i].t ^ ((uint64_t)1 << 63);
+			k = ((uint64_t)src[i].t ^ ((uint64_t)1 << 63)) - lo;
 			dst[c[(k >> (8 * pass)) & 0xff]++] = src[i];
 		}
 		sw = src;
