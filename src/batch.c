@@ -62,6 +62,8 @@ struct batch {
 	char *mem;
 	size_t memlen, memcap;
 	int64_t run_last_t;	/* the last run's last time */
+	int direct;		/* all records so far in time order: kept
+				 * straight in mem as its one run */
 	int fd;
 	const char *dir;
 	uint64_t flen;
@@ -109,6 +111,7 @@ batch_new(const struct config *c, uint64_t budget)
 	b->budget = budget;
 	b->limit = budget / 4 < CHUNK ? (size_t)(budget / 4) : CHUNK;
 	b->sorted = 1;
+	b->direct = 1;
 	b->last_t = INT64_MIN;
 	b->fd = -1;
 	b->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*b->vals));
@@ -641,6 +644,25 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 		return BATCH_RANGE;
 	blen = body_len(b, keylen, vals);
 	sz = uv_len(blen) + blen;
+	if (b->direct) {
+		/* in time order so far: no buffer, no entries, no copy */
+		if ((b->nruns == 0 || t >= b->run_last_t) &&
+		    mem_room(b, sz)) {
+			p = uv_put(b->mem + b->memlen, blen);
+			body_put(b, p, t, key, keylen, vals);
+			if (b->nruns == 0) {
+				xgrow(&b->runs, &b->runcap, 2,
+				    sizeof(*b->runs));
+				b->runs[0] = 0;
+				b->nruns = 1;
+			}
+			b->memlen += sz;
+			b->runs[1] = b->memlen;
+			b->run_last_t = t;
+			return BATCH_OK;
+		}
+		b->direct = 0;
+	}
 	if (room(b, sz) != 0) {
 		if (spill(b) != 0)
 			return BATCH_FAIL;

@@ -8,7 +8,8 @@
  * number, key bytes and each aggregate's value) in one append-only
  * buffer of at most 32 MB (and a quarter of the budget), with a
  * 16-byte (time, offset) entry per record; input that arrives in time
- * order is never sorted. A full buffer is sorted and copied as a sorted
+ * order is never sorted (while all of it has, it is kept straight in
+ * memory as one run, without the buffer). A full buffer is sorted and copied as a sorted
  * run to memory (one that follows the last run in time order lengthens
  * it), and the buffer is reused. Past the memory budget the runs are
  * written to one spill file in $TMPDIR (a file without a name, or

@@ -320,6 +320,23 @@ fwin: 2 bad records skipped'
 	assert_equal "$(ls -A tmp)" ""
 }
 
+@test "runs: a long stretch in time order, then any order, at every --max-memory the same bytes (seed 206)" {
+	gen 206 20000 > all
+	{ head -n 12000 all | sort -s -t, -k1,1n; tail -n 8000 all; } > in
+	args=(--csv -t 1 -k 2 --tumble 20s "${AGGS[@]}")
+	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" > stream.csv
+	mkdir tmp
+	for m in 0 4M 1M 64K; do
+		if [ $m = 0 ]; then
+			ok --mode batch "${args[@]}" -o $m.csv in
+		else
+			TMPDIR=$PWD/tmp ok --mode batch --max-memory $m "${args[@]}" -o $m.csv in
+		fi
+		cmp $m.csv stream.csv || { echo "--max-memory $m differs"; false; }
+	done
+	assert_equal "$(ls -A tmp)" ""
+}
+
 @test "spill: records longer than --max-memory, kept whole (seed 202)" {
 	{
 		gen 202 300
