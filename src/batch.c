@@ -1,7 +1,7 @@
 /* batch: records kept, sorted by time and handed back; see batch.h.
  *
  * A record's serialized form: a varint length L, then L bytes:
- *   time (8), arrival number (8), varint key length, key bytes, and per
+ *   time (8), varint key length, key bytes, and per
  *   aggregate that takes a FIELD: varint n + 1 (0: NULL) and the text;
  *   for a number (if not NULL) its double (8; sum and avg parse its
  *   exact decimal value again from the text);
@@ -9,7 +9,9 @@
  * An aggregate whose FIELD an earlier one reads too (--sum 3 --max 3)
  * stores nothing: its value is the earlier one's; so does an OUT that an
  * earlier min-by / max-by stores (the whole record, or the same field).
- * A spill file holds sorted runs of such records back to back. */
+ * A run holds such records back to back, sorted by time; equal times
+ * are in order of arrival within a run, and a run's records all arrived
+ * before a later run's, so the merge needs no arrival numbers. */
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -35,7 +37,7 @@ struct run {
 	char *buf;
 	size_t cap, lo, hi;	/* buf[lo..hi) read, not yet used */
 	int64_t t;		/* the current record's */
-	uint64_t seq;
+	size_t idx;		/* which run: runs arrived in this order */
 	const char *rec;	/* its body, in buf */
 	size_t len;
 };
@@ -45,7 +47,7 @@ struct batch {
 	struct assigner as;
 	int check_range;
 	uint64_t budget;
-	uint64_t seq;		/* records kept so far */
+	size_t limit;		/* the buffer's size: min(budget / 4, CHUNK) */
 	/* One buffer: records from its start (len bytes), an entry per
 	 * record from its top down (n of them); the sort's second array
 	 * fits in between (see room). */
@@ -54,7 +56,14 @@ struct batch {
 	size_t n;
 	int sorted;		/* entries arrived in time order */
 	int64_t last_t;
-	/* the spill file: runs [start, end) back to back */
+	/* Sorted runs [start, end) back to back: in mem while they fit in
+	 * the budget beside the buffer, in the spill file past it (the
+	 * same offsets: mem is written to the file as it is) */
+	char *mem;
+	size_t memlen, memcap;
+	int64_t run_last_t;	/* the last run's last time */
+	int direct;		/* all records so far in time order: kept
+				 * straight in mem as its one run */
 	int fd;
 	const char *dir;
 	uint64_t flen;
@@ -70,6 +79,13 @@ struct batch {
 };
 
 #define WBUF_SIZE (64 * 1024)
+/* The buffer holds at most this much (and a quarter of the budget): a
+ * full one is sorted and becomes a run in memory (in the spill file past
+ * the budget). A bounded buffer is reused, not fresh pages the kernel
+ * zeroes; its sort stays in the caches; the merge reads each run in
+ * order, not every record at random. */
+#define CHUNK ((size_t)32 << 20)
+#define RUN_READ ((size_t)1 << 20)	/* a spilled run's read buffer */
 #define PREFETCH 16		/* records fetched ahead when read sorted */
 
 uint64_t
@@ -93,7 +109,9 @@ batch_new(const struct config *c, uint64_t budget)
 	b->check_range = b->as.ops->kind == AS_PANES ||
 	    b->as.ops->kind == AS_MERGING;
 	b->budget = budget;
+	b->limit = budget / 4 < CHUNK ? (size_t)(budget / 4) : CHUNK;
 	b->sorted = 1;
+	b->direct = 1;
 	b->last_t = INT64_MIN;
 	b->fd = -1;
 	b->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*b->vals));
@@ -134,6 +152,7 @@ batch_free(struct batch *b)
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->buf);
+	free(b->mem);
 	free(b->runs);
 	free(b->wbuf);
 	free(b->vals);
@@ -145,7 +164,7 @@ batch_free(struct batch *b)
 void
 batch_spilled(const struct batch *b, uint64_t *runs, uint64_t *bytes)
 {
-	*runs = b->nruns;
+	*runs = b->fd >= 0 ? b->nruns : 0;
 	*bytes = b->flen;
 }
 
@@ -198,7 +217,7 @@ uv_get(const char *p, const char *end, uint64_t *v)
 static size_t
 body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 {
-	size_t i, n = 16 + uv_len(keylen) + keylen;
+	size_t i, n = 8 + uv_len(keylen) + keylen;
 
 	for (i = 0; i < b->c->naggs; i++) {
 		unsigned fl = b->c->aggs[i].op->flags;
@@ -222,14 +241,12 @@ body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 }
 
 static void
-body_put(const struct batch *b, char *p, int64_t t, uint64_t seq,
-    const char *key, size_t keylen, const struct aval *vals)
+body_put(const struct batch *b, char *p, int64_t t, const char *key, size_t keylen, const struct aval *vals)
 {
 	size_t i;
 
 	memcpy(p, &t, 8);
-	memcpy(p + 8, &seq, 8);
-	p = uv_put(p + 16, keylen);
+	p = uv_put(p + 8, keylen);
 	memcpy(p, key, keylen);
 	p += keylen;
 	for (i = 0; i < b->c->naggs; i++) {
@@ -269,10 +286,10 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 	uint64_t n;
 	size_t i;
 
-	if (len < 16)
+	if (len < 8)
 		return -1;
 	memcpy(t, p, 8);
-	if ((p = uv_get(p + 16, end, &n)) == NULL || n > (uint64_t)(end - p))
+	if ((p = uv_get(p + 8, end, &n)) == NULL || n > (uint64_t)(end - p))
 		return -1;
 	*key = p;
 	*keylen = n;
@@ -343,29 +360,40 @@ align8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-/* Sorts e[0..n) by (time, order in e): an LSD radix sort on the time's
- * bytes, stable, so equal times keep their order of arrival. A byte that
- * is the same in every time costs no pass. tmp holds n entries. Returns
- * e or tmp, whichever holds the result. */
+/* Sorts e[0..n) by (time, order in e): an LSD radix sort on the bytes
+ * of the time less the least time, stable, so equal times keep their
+ * order of arrival. Only the bytes that the span of times needs are
+ * counted, and a byte that is the same in every time costs no pass. tmp
+ * holds n entries. Returns e or tmp, whichever holds the result. */
 static struct entry *
 radix_sort(struct entry *e, struct entry *tmp, size_t n)
 {
 	size_t cnt[8][256];	/* 16 KiB: per call, for threads to come */
 	struct entry *src = e, *dst = tmp, *sw;
-	size_t i, pass;
-	uint64_t k;
+	size_t i, pass, npass;
+	uint64_t k, lo = UINT64_MAX, hi = 0;
 
-	memset(cnt, 0, sizeof(cnt));
 	for (i = 0; i < n; i++) {
 		k = (uint64_t)src[i].t ^ ((uint64_t)1 << 63);
-		for (pass = 0; pass < 8; pass++)
+		if (k < lo)
+			lo = k;
+		if (k > hi)
+			hi = k;
+	}
+	for (npass = 0; npass < 8 && (hi - lo) >> (8 * npass) != 0; npass++)
+		;
+	memset(cnt, 0, sizeof(cnt));
+	for (i = 0; i < n; i++) {
+		k = ((uint64_t)src[i].t ^ ((uint64_t)1 << 63)) - lo;
+		for (pass = 0; pass < npass; pass++)
 			cnt[pass][(k >> (8 * pass)) & 0xff]++;
 	}
-	for (pass = 0; pass < 8; pass++) {
+	for (pass = 0; pass < npass; pass++) {
 		size_t *c = cnt[pass], sum = 0, v;
 		unsigned d;
 
-		k = ((uint64_t)src[0].t ^ ((uint64_t)1 << 63)) >> (8 * pass);
+		k = (((uint64_t)src[0].t ^ ((uint64_t)1 << 63)) - lo) >>
+		    (8 * pass);
 		if (c[k & 0xff] == n)
 			continue;	/* one value of this byte: in order */
 		for (d = 0; d < 256; d++) {
@@ -374,7 +402,7 @@ radix_sort(struct entry *e, struct entry *tmp, size_t n)
 			sum += v;
 		}
 		for (i = 0; i < n; i++) {
-			k = (uint64_t)src[i].t ^ ((uint64_t)1 << 63);
+			k = ((uint64_t)src[i].t ^ ((uint64_t)1 << 63)) - lo;
 			dst[c[(k >> (8 * pass)) & 0xff]++] = src[i];
 		}
 		sw = src;
@@ -465,7 +493,44 @@ rec_size(const struct batch *b, uint64_t off)
 	return (size_t)(p - (b->buf + off)) + n;
 }
 
-/* Sorts the buffer and writes it as one run; the buffer is empty after. */
+/* Room in mem for n more bytes, within the budget beside the buffer. */
+static int
+mem_room(struct batch *b, size_t n)
+{
+	size_t ncap;
+
+	if (b->fd >= 0 || b->cap + b->memlen + n > b->budget)
+		return 0;
+	if (b->memlen + n <= b->memcap)
+		return 1;
+	ncap = b->memcap ? 2 * b->memcap : (size_t)1 << 20;
+	if (ncap < b->memlen + n)
+		ncap = b->memlen + n;
+	if (b->cap + ncap > b->budget)
+		ncap = b->memlen + n;
+	b->mem = xrealloc(b->mem, ncap);
+	b->memcap = ncap;
+	return 1;
+}
+
+/* Puts the runs in mem into the spill file, at the same offsets. */
+static int
+mem_to_file(struct batch *b)
+{
+	if (spill_open(b) != 0)
+		return BATCH_FAIL;
+	if (b->memlen > 0 && write_all(b->fd, b->mem, b->memlen) != 0)
+		return spill_error(b);
+	b->flen = b->memlen;
+	free(b->mem);
+	b->mem = NULL;
+	b->memlen = b->memcap = 0;
+	return 0;
+}
+
+/* Sorts the buffer into one run, in mem if it fits, else in the spill
+ * file; the buffer is empty after. A run that follows the last one in
+ * time order lengthens it (the records of both in arrival order). */
 static int
 spill(struct batch *b)
 {
@@ -475,33 +540,57 @@ spill(struct batch *b)
 
 	if (b->n == 0)
 		return 0;
-	if (b->fd < 0 && spill_open(b) != 0)
-		return BATCH_FAIL;
 	e = sorted_entries(b);
-	start = b->flen;
-	for (i = 0; i < b->n; i++) {
-		size_t sz;
+	if (b->fd < 0 && mem_room(b, b->len)) {
+		char *d = b->mem + b->memlen;
 
-		if (i + PREFETCH < b->n)
-			__builtin_prefetch(b->buf + e[i + PREFETCH].off);
-		sz = rec_size(b, e[i].off);
+		start = b->memlen;
+		for (i = 0; i < b->n && !b->sorted; i++) {
+			size_t sz;
 
-		if (spill_write(b, b->buf + e[i].off, sz) != 0)
+			if (i + PREFETCH < b->n)
+				__builtin_prefetch(b->buf + e[i + PREFETCH].off);
+			sz = rec_size(b, e[i].off);
+			memcpy(d, b->buf + e[i].off, sz);
+			d += sz;
+		}
+		if (b->sorted)	/* in place already */
+			memcpy(d, b->buf, b->len);
+		b->memlen += b->len;
+	} else {
+		if (b->fd < 0 && mem_to_file(b) != 0)
+			return BATCH_FAIL;
+		start = b->flen;
+		for (i = 0; i < b->n; i++) {
+			size_t sz;
+
+			if (i + PREFETCH < b->n)
+				__builtin_prefetch(b->buf + e[i + PREFETCH].off);
+			sz = rec_size(b, e[i].off);
+			if (spill_write(b, b->buf + e[i].off, sz) != 0)
+				return spill_error(b);
+			b->flen += sz;
+		}
+		if (b->wlen > 0 && write_all(b->fd, b->wbuf, b->wlen) != 0)
 			return spill_error(b);
-		b->flen += sz;
+		b->wlen = 0;
 	}
-	if (b->wlen > 0 && write_all(b->fd, b->wbuf, b->wlen) != 0)
-		return spill_error(b);
-	b->wlen = 0;
-	xgrow(&b->runs, &b->runcap, 2 * (b->nruns + 1), sizeof(*b->runs));
-	b->runs[2 * b->nruns] = start;
-	b->runs[2 * b->nruns + 1] = b->flen;
-	b->nruns++;
+	if (b->nruns > 0 && e[0].t >= b->run_last_t &&
+	    b->runs[2 * b->nruns - 1] == start)
+		b->runs[2 * b->nruns - 1] = start + b->len;
+	else {
+		xgrow(&b->runs, &b->runcap, 2 * (b->nruns + 1),
+		    sizeof(*b->runs));
+		b->runs[2 * b->nruns] = start;
+		b->runs[2 * b->nruns + 1] = start + b->len;
+		b->nruns++;
+	}
+	b->run_last_t = e[b->n - 1].t;
 	b->len = 0;
 	b->n = 0;
 	b->sorted = 1;
-	if (b->cap > b->budget) {
-		free(b->buf);	/* grown past the budget for one record */
+	if (b->cap > b->limit) {
+		free(b->buf);	/* grown past the limit for one record */
 		b->buf = NULL;
 		b->cap = b->top = 0;
 	}
@@ -513,7 +602,7 @@ spill(struct batch *b)
 
 /* Room for a record of sz bytes and its entry. The buffer holds the
  * records, the entries and room for the sort's second array of entries:
- * align8(len) + 32 n <= top. It grows up to the budget, except that one
+ * align8(len) + 32 n <= top. It grows up to its limit, except that one
  * record always fits. Returns 0, or -1 when it must be spilled first. */
 static int
 room(struct batch *b, size_t sz)
@@ -524,13 +613,13 @@ room(struct batch *b, size_t sz)
 	if (need <= b->top)
 		return 0;
 	need = (need + 15) & ~(size_t)15;
-	if (need > b->budget && b->n > 0)
+	if (need > b->limit && b->n > 0)
 		return -1;
-	if (b->cap >= b->budget && b->n > 0)
+	if (b->cap >= b->limit && b->n > 0)
 		return -1;
 	ncap = b->cap ? 2 * b->cap : 64 * 1024;
-	if (ncap > b->budget)
-		ncap = b->budget;
+	if (ncap > b->limit)
+		ncap = b->limit;
 	if (ncap < need)
 		ncap = need;
 	b->buf = xrealloc(b->buf, ncap);
@@ -555,6 +644,25 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 		return BATCH_RANGE;
 	blen = body_len(b, keylen, vals);
 	sz = uv_len(blen) + blen;
+	if (b->direct) {
+		/* in time order so far: no buffer, no entries, no copy */
+		if ((b->nruns == 0 || t >= b->run_last_t) &&
+		    mem_room(b, sz)) {
+			p = uv_put(b->mem + b->memlen, blen);
+			body_put(b, p, t, key, keylen, vals);
+			if (b->nruns == 0) {
+				xgrow(&b->runs, &b->runcap, 2,
+				    sizeof(*b->runs));
+				b->runs[0] = 0;
+				b->nruns = 1;
+			}
+			b->memlen += sz;
+			b->runs[1] = b->memlen;
+			b->run_last_t = t;
+			return BATCH_OK;
+		}
+		b->direct = 0;
+	}
 	if (room(b, sz) != 0) {
 		if (spill(b) != 0)
 			return BATCH_FAIL;
@@ -562,7 +670,7 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 			fwin_oom();	/* not reached: one record fits */
 	}
 	p = uv_put(b->buf + b->len, blen);
-	body_put(b, p, t, b->seq++, key, keylen, vals);
+	body_put(b, p, t, key, keylen, vals);
 	if (t < b->last_t)
 		b->sorted = 0;
 	b->last_t = t;
@@ -613,10 +721,9 @@ run_next(struct batch *b, struct run *r)
 			r->rec = p;
 			r->len = (size_t)n;
 			r->lo = (size_t)(p - r->buf);
-			if (n < 16)
+			if (n < 8)
 				break;
 			memcpy(&r->t, p, 8);
-			memcpy(&r->seq, p + 8, 8);
 			return 1;
 		}
 		if (r->pos == r->end)
@@ -648,14 +755,18 @@ run_next(struct batch *b, struct run *r)
 	}
 	if (r->lo == r->hi && r->pos == r->end)
 		return 0;
-	fwin_warn("a spill file in %s was changed while in use", b->dir);
+	if (b->fd >= 0)
+		fwin_warn("a spill file in %s was changed while in use",
+		    b->dir);
+	else
+		fwin_warn("batch: a record kept in memory is damaged");
 	return -1;
 }
 
 static int
 run_less(const struct run *a, const struct run *b)
 {
-	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+	return a->t < b->t || (a->t == b->t && a->idx < b->idx);
 }
 
 static void
@@ -687,17 +798,26 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 	size_t i, n = 0, bufsz = b->budget / b->nruns;
 	int rc = 0;
 
+	if (bufsz > RUN_READ)
+		bufsz = RUN_READ;
 	if (bufsz < 4096)
 		bufsz = 4096;
 	for (i = 0; i < b->nruns; i++) {
 		struct run *r = &runs[i];
 
+		r->idx = i;
 		r->pos = b->runs[2 * i];
 		r->end = b->runs[2 * i + 1];
-		r->cap = bufsz;
-		if (r->cap > r->end - r->pos)
-			r->cap = (size_t)(r->end - r->pos);
-		r->buf = xmalloc(r->cap);
+		if (b->fd < 0) {	/* in mem: all of it read */
+			r->buf = b->mem + r->pos;
+			r->hi = (size_t)(r->end - r->pos);
+			r->pos = r->end;
+		} else {
+			r->cap = bufsz;
+			if (r->cap > r->end - r->pos)
+				r->cap = (size_t)(r->end - r->pos);
+			r->buf = xmalloc(r->cap);
+		}
 		if ((rc = run_next(b, r)) < 0)
 			goto out;
 		if (rc > 0)
@@ -721,7 +841,7 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 		sift_down(heap, n, 0);
 	}
 out:
-	for (i = 0; i < b->nruns; i++)
+	for (i = 0; i < b->nruns && b->fd >= 0; i++)
 		free(runs[i].buf);
 	free(runs);
 	free(heap);

@@ -6,12 +6,16 @@
  *
  * Each record is kept in a compact serialized form (its time, arrival
  * number, key bytes and each aggregate's value) in one append-only
- * buffer, with a 16-byte (time, offset) entry per record; input that
- * arrives in time order is never sorted. Past the memory budget the
- * buffer is sorted and written as a sorted run to one spill file in
- * $TMPDIR (a file without a name, or unlinked as soon as it is made, so
- * nothing stays behind however fwin ends); the runs are merged at the
- * end. The order does not depend on the budget. */
+ * buffer of at most 32 MB (and a quarter of the budget), with a
+ * 16-byte (time, offset) entry per record; input that arrives in time
+ * order is never sorted (while all of it has, it is kept straight in
+ * memory as one run, without the buffer). A full buffer is sorted and copied as a sorted
+ * run to memory (one that follows the last run in time order lengthens
+ * it), and the buffer is reused. Past the memory budget the runs are
+ * written to one spill file in $TMPDIR (a file without a name, or
+ * unlinked as soon as it is made, so nothing stays behind however fwin
+ * ends). The runs are merged at the end. The order does not depend on
+ * the budget. */
 #ifndef FWIN_BATCH_H
 #define FWIN_BATCH_H
 

@@ -282,6 +282,61 @@ fwin: 2 bad records skipped'
 	assert_equal "$(ls -A tmp)" ""
 }
 
+@test "runs: sorted runs kept in memory, then spilled, at every --max-memory the same bytes (seed 204)" {
+	gen 204 20000 > in
+	args=(--csv -t 1 -k 2 --slide 30s,10s "${AGGS[@]}")
+	mkdir tmp
+	ok --mode batch "${args[@]}" -o all.csv in
+	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" > stream.csv
+	cmp all.csv stream.csv
+	# a quarter of the budget is sorted at a time: the runs stay in
+	# memory while they fit (4M), some do and then all are spilled (1M,
+	# 500K), or all are spilled (64K)
+	for m in 4M 1M 500K 64K; do
+		TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --mode batch --max-memory $m "${args[@]}" -o $m.csv in
+		assert_success
+		case $m in
+		4M) assert_regex "$stderr" ', mode batch$' ;;
+		*) assert_regex "$stderr" ', mode batch, [0-9]+ sorted runs spilled \([0-9]+ bytes\)$' ;;
+		esac
+		cmp $m.csv all.csv || { echo "--max-memory $m differs"; false; }
+	done
+	assert_equal "$(ls -A tmp)" ""
+}
+
+@test "runs: input in time order is one sorted run however often the buffer fills (seed 205)" {
+	gen 205 20000 | sort -s -t, -k1,1n > sorted
+	args=(--csv -t 1 -k 2 --tumble 20s "${AGGS[@]}")
+	fwin --mode stream "${args[@]}" sorted > stream.csv
+	mkdir tmp
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --mode batch --max-memory 64K "${args[@]}" -o small.csv sorted
+	assert_success
+	assert_regex "$stderr" ', mode batch, 1 sorted run spilled \([0-9]+ bytes\)$'
+	cmp small.csv stream.csv
+	# a tie across the buffer's fills keeps the order of arrival
+	awk 'BEGIN { for (i = 0; i < 30000; i++) printf "5,k,%d,w%d\n", i % 7, i }' > ties
+	TMPDIR=$PWD/tmp ok --mode batch --max-memory 64K --csv -t 1 -k 2 --tumble 20s --first 4 --last 4 --min-by 3:4 --max-by 3:4 ties
+	assert_output '0,20,k,w0,w29999,w0,w6'
+	assert_equal "$(ls -A tmp)" ""
+}
+
+@test "runs: a long stretch in time order, then any order, at every --max-memory the same bytes (seed 206)" {
+	gen 206 20000 > all
+	{ head -n 12000 all | sort -s -t, -k1,1n; tail -n 8000 all; } > in
+	args=(--csv -t 1 -k 2 --tumble 20s "${AGGS[@]}")
+	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" > stream.csv
+	mkdir tmp
+	for m in 0 4M 1M 64K; do
+		if [ $m = 0 ]; then
+			ok --mode batch "${args[@]}" -o $m.csv in
+		else
+			TMPDIR=$PWD/tmp ok --mode batch --max-memory $m "${args[@]}" -o $m.csv in
+		fi
+		cmp $m.csv stream.csv || { echo "--max-memory $m differs"; false; }
+	done
+	assert_equal "$(ls -A tmp)" ""
+}
+
 @test "spill: records longer than --max-memory, kept whole (seed 202)" {
 	{
 		gen 202 300
