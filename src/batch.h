@@ -4,18 +4,18 @@
  * driver replays them through the window operator as a stream with
  * lateness 0 would see them. So no record is late.
  *
- * Each record is kept in a compact serialized form (its time, arrival
- * number, key bytes and each aggregate's value) in one append-only
- * buffer of at most 32 MB (and a quarter of the budget), with a
- * 16-byte (time, offset) entry per record; input that arrives in time
- * order is never sorted (while all of it has, it is kept straight in
- * memory as one run, without the buffer). A full buffer is sorted and copied as a sorted
- * run to memory (one that follows the last run in time order lengthens
- * it), and the buffer is reused. Past the memory budget the runs are
- * written to one spill file in $TMPDIR (a file without a name, or
- * unlinked as soon as it is made, so nothing stays behind however fwin
- * ends). The runs are merged at the end. The order does not depend on
- * the budget. */
+ * Each record is kept in a compact serialized form (its time, key
+ * bytes and each aggregate's value). While all input so far is in time
+ * order, records go straight into memory as one sorted run. Otherwise
+ * they go to an append-only buffer of at most 32 MB (and a quarter of
+ * the budget) with a 16-byte (time, offset) entry each; a full buffer is
+ * sorted stably and copied as a sorted run to memory (one that follows
+ * the last run in time order lengthens it), and the buffer is reused.
+ * Past the memory budget the runs are written to one spill file in
+ * $TMPDIR (a file without a name, or unlinked as soon as it is made, so
+ * nothing stays behind however fwin ends). The runs are merged at the
+ * end; equal times come out in run order, which is input order. The
+ * order does not depend on the budget. */
 #ifndef FWIN_BATCH_H
 #define FWIN_BATCH_H
 
