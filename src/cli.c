@@ -707,6 +707,8 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		c->max_memory = mem_size(optarg);
 		break;
 	case O_THREADS:
+		if (c->threads != 0)
+			usage_error("--threads may be given only once");
 		c->threads = threads_value("--threads", optarg);
 		break;
 	default:

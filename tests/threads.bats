@@ -139,6 +139,10 @@ $TRY"
 	assert_failure 2
 	assert_equal "$stderr" "fwin: FWIN_THREADS: '999': N needs 1 <= N <= 256
 $TRY"
+	run --separate-stderr fwin --threads 1 --threads 2 -c
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --threads may be given only once
+$TRY"
 	# --threads wins over the environment
 	run --separate-stderr env FWIN_THREADS=x "$FWIN" --threads 1 -t 1 \
 	    --tumble 1s -c <<<'10 a'
