@@ -107,8 +107,9 @@ struct reader {
 	uint64_t bytes;
 };
 
+/* *flag, as the other thread last stored it */
 static int
-asked(int *flag)
+loaded(int *flag)
 {
 	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
 }
@@ -121,7 +122,7 @@ spin(int *flag, int want)
 {
 	int i;
 
-	for (i = 0; i < SPIN_ROUNDS && asked(flag) != want; i++) {
+	for (i = 0; i < SPIN_ROUNDS && loaded(flag) != want; i++) {
 #if defined(__x86_64__) || defined(__i386__)
 		__builtin_ia32_pause();
 #endif
@@ -137,10 +138,10 @@ take(struct reader *rd)
 
 	spin(&rd->full[rd->wi], 0);
 	pthread_mutex_lock(&rd->mu);
-	while (asked(&rd->full[rd->wi]) && !asked(&rd->stop))
+	while (loaded(&rd->full[rd->wi]) && !loaded(&rd->stop))
 		pthread_cond_wait(&rd->cv, &rd->mu);
 	pthread_mutex_unlock(&rd->mu);
-	if (asked(&rd->stop))
+	if (loaded(&rd->stop))
 		return -1;
 	if (s->cap > SLOT_BYTES) {	/* grown for one long record */
 		free(s->buf);
@@ -372,7 +373,7 @@ await_input(struct reader *rd)
 	pfd[0].events = POLLIN;
 	pfd[1].fd = rd->wake[0];
 	pfd[1].events = POLLIN;
-	if (asked(&rd->pause) || asked(&rd->stop))
+	if (loaded(&rd->pause) || loaded(&rd->stop))
 		return;
 	if (poll(pfd, 2, -1) > 0 && (pfd[1].revents & POLLIN))
 		while (read(rd->wake[0], b, sizeof(b)) > 0)
@@ -383,7 +384,7 @@ static void
 await_resume(struct reader *rd)
 {
 	pthread_mutex_lock(&rd->mu);
-	while (asked(&rd->pause) && !asked(&rd->stop))
+	while (loaded(&rd->pause) && !loaded(&rd->stop))
 		pthread_cond_wait(&rd->cv, &rd->mu);
 	pthread_mutex_unlock(&rd->mu);
 }
@@ -400,9 +401,9 @@ reader_main(void *arg)
 	if (take(rd) != 0)
 		return NULL;
 	for (;;) {
-		if (asked(&rd->stop))
+		if (loaded(&rd->stop))
 			break;
-		if (asked(&rd->pause)) {
+		if (loaded(&rd->pause)) {
 			publish(rd, SL_PAUSED, 0);
 			await_resume(rd);
 			if (take(rd) != 0)
@@ -519,8 +520,8 @@ reader_next(struct reader *rd, const struct parsed **pr)
 			return rd->endrc;
 		spin(&rd->full[rd->ri], 1);
 		pthread_mutex_lock(&rd->mu);
-		while (!asked(&rd->full[rd->ri])) {
-			if (rd->waiting && !asked(&rd->pause)) {
+		while (!loaded(&rd->full[rd->ri])) {
+			if (rd->waiting && !loaded(&rd->pause)) {
 				pthread_mutex_unlock(&rd->mu);
 				return INPUT_WAIT;
 			}
@@ -558,7 +559,7 @@ reader_ready(struct reader *rd)
 	if (rd->r != NULL || rd->ended)
 		return 1;
 	pthread_mutex_lock(&rd->mu);
-	ready = asked(&rd->full[rd->ri]) || !rd->waiting;
+	ready = loaded(&rd->full[rd->ri]) || !rd->waiting;
 	pthread_mutex_unlock(&rd->mu);
 	return ready;
 }
