@@ -433,12 +433,8 @@ reader_main(void *arg)
 static void
 make_pipe(int fd[2])
 {
-	if (pipe(fd) != 0)
+	if (pipe2(fd, O_NONBLOCK | O_CLOEXEC) != 0)
 		fwin_die("cannot make a pipe: %s", strerror(errno));
-	fcntl(fd[0], F_SETFL, O_NONBLOCK);
-	fcntl(fd[1], F_SETFL, O_NONBLOCK);
-	fcntl(fd[0], F_SETFD, FD_CLOEXEC);
-	fcntl(fd[1], F_SETFD, FD_CLOEXEC);
 }
 
 struct reader *

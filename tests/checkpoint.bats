@@ -76,18 +76,6 @@ gen_scaled() {
 	"$GEN" "$1" "$2" "$3" 20 | awk -F, -v OFS=, '{ $1 = $1 * 10; print }'
 }
 
-# wait_until SECS CMD...: run CMD every 20 ms until it succeeds; fail after
-# SECS seconds.
-wait_until() {
-	local secs=$1 w
-	shift
-	for ((w = 0; w < secs * 50; w++)); do
-		"$@" && return 0
-		sleep 0.02
-	done
-	fail "timed out after ${secs}s waiting for: $*"
-}
-
 # under_valgrind: FWIN is make valgrind's wrapper. There /proc/PID/exe is
 # valgrind and SigCgt shows valgrind's own handlers, not fwin's.
 under_valgrind() {

@@ -16,3 +16,15 @@ setup() {
 fwin() {
 	"$FWIN" "$@"
 }
+
+# wait_until SECS CMD...: run CMD every 20 ms until it succeeds; fail after
+# SECS seconds.
+wait_until() {
+	local secs=$1 w
+	shift
+	for ((w = 0; w < secs * 50; w++)); do
+		"$@" && return 0
+		sleep 0.02
+	done
+	fail "timed out after ${secs}s waiting for: $*"
+}

@@ -19,17 +19,6 @@ teardown() {
 	exec 5>&- 2>/dev/null || true
 }
 
-# wait_until SECS CMD...: run CMD every 20 ms until it succeeds.
-wait_until() {
-	local secs=$1 w
-	shift
-	for ((w = 0; w < secs * 50; w++)); do
-		"$@" && return 0
-		sleep 0.02
-	done
-	fail "timed out after ${secs}s waiting for: $*"
-}
-
 # holds_lock FILE PID: FILE.lock names PID as its holder.
 holds_lock() {
 	[[ -e $1.lock && $(head -n 1 "$1.lock") == "$2" ]]
