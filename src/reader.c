@@ -316,7 +316,7 @@ decode(struct reader *rd, const char *e)
 	b += w->keylen;
 	pr->tval = b;
 	b += w->tvaln;
-	pr->raw = w->rawlen > 0 ? b : NULL;
+	pr->raw = b;	/* empty unless the late file keeps records */
 	b += w->rawlen;
 	if (pr->kind == PR_RECORD)
 		for (i = 0; i < rd->nvf; i++, wv++) {
