@@ -443,26 +443,11 @@ spill_error(struct batch *b)
 	return BATCH_FAIL;
 }
 
-/* Opens the spill file: one without a name if the file system can make
- * it, else a named one unlinked at once. */
+/* Opens the spill file (util.h's scratch file). */
 static int
 spill_open(struct batch *b)
 {
-	const char *d = getenv("TMPDIR");
-	char *path;
-
-	b->dir = d != NULL && *d != '\0' ? d : "/tmp";
-	b->fd = open(b->dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
-	if (b->fd < 0 && errno != ENOTDIR && errno != ENOENT &&
-	    errno != EACCES) {
-		if (asprintf(&path, "%s/fwin-spill-XXXXXX", b->dir) < 0)
-			fwin_oom();
-		b->fd = mkostemp(path, O_CLOEXEC);
-		if (b->fd >= 0)
-			unlink(path);
-		free(path);
-	}
-	if (b->fd < 0)
+	if ((b->fd = scratch_open(&b->dir)) < 0)
 		return spill_error(b);
 	b->wbuf = xmalloc(WBUF_SIZE);
 	return 0;

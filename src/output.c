@@ -510,6 +510,28 @@ out_flush(struct out *o)
 }
 
 int
+out_divert(struct out *o, int fd)
+{
+	int was = o->o_fd;
+
+	o->o_fd = fd;
+	return was;
+}
+
+int
+out_error(const struct out *o)
+{
+	return o->o_err;
+}
+
+void
+out_drop(struct out *o)
+{
+	o->o_len = 0;
+	o->o_err = 0;
+}
+
+int
 out_close(struct out *o)
 {
 	int rc, saved;

@@ -42,6 +42,16 @@ void out_end_row(struct out *o);
  * failed write every later call fails too (the error is sticky). */
 int out_flush(struct out *o);
 
+/* Sends what is written from now on to fd instead (nothing buffered is
+ * flushed: out_flush() first); returns the fd it went to. */
+int out_divert(struct out *o, int fd);
+
+/* The errno of the first failed write, or 0. */
+int out_error(const struct out *o);
+
+/* Forgets what is buffered and a failed write's error. */
+void out_drop(struct out *o);
+
 /* Flushes and frees. Returns 0, or -1 with errno set (as out_flush). */
 int out_close(struct out *o);
 

@@ -60,13 +60,13 @@ print_stats(struct run *r)
 
 	if (r->batch != NULL)
 		batch_spilled(r->batch, &runs, &bytes);
+	snprintf(mode, sizeof(mode), "%s%s", r->batch != NULL ? "batch" :
+	    "stream", r->in_order ? ", in time order" : "");
 	if (runs > 0)
-		snprintf(mode, sizeof(mode), "batch, %llu sorted run%s spilled "
-		    "(%llu bytes)", (unsigned long long)runs,
-		    runs == 1 ? "" : "s", (unsigned long long)bytes);
-	else
-		snprintf(mode, sizeof(mode), "%s",
-		    r->batch != NULL ? "batch" : "stream");
+		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode),
+		    ", %llu sorted run%s spilled (%llu bytes)",
+		    (unsigned long long)runs, runs == 1 ? "" : "s",
+		    (unsigned long long)bytes);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - r->t0.tv_sec) + (t1.tv_nsec - r->t0.tv_nsec) / 1e9;
 	if (r->c->part_n > 0)

@@ -69,6 +69,121 @@ out_of_range(struct run *r, const struct parsed *pr)
 	bad(r, pr, msg);
 }
 
+static void new_operator(struct run *r);
+
+/* --- --mode batch on input in time order --- */
+
+/*
+ * Batch output is defined as a stream's with lateness 0 over the records
+ * stably sorted by time. While the input is in time order it is that
+ * sorted stream already: records go to the operator as they are read
+ * (and are kept by the batch too), and its rows are held in a scratch
+ * file until the end of the input shows that no record came out of
+ * order; then they are written, and the end fires the rest. The first
+ * record out of order ends this: the rows held and the operator's state
+ * are dropped (the driver's counters kept), and the kept records are
+ * replayed sorted at the end, as for any input. So input in time order
+ * costs what a stream costs, plus keeping the records; other input loses
+ * only the work done on its ordered prefix.
+ */
+static void
+straight_begin(struct run *r)
+{
+	const char *dir;
+
+	if (r->batch == NULL || out_flush(r->out) != 0 ||
+	    (r->straight_fd = scratch_open(&dir)) < 0)
+		return;		/* batch as for any input */
+	r->straight_out = out_divert(r->out, r->straight_fd);
+	r->straight_t = INT64_MIN;
+	r->straight_max = (r->c->max_memory ? r->c->max_memory :
+	    batch_default_budget()) / 4;
+	r->straight = 1;
+}
+
+static void
+straight_drop(struct run *r)
+{
+	struct op_globals kept = *G(r);
+
+	out_drop(r->out);
+	(void)out_divert(r->out, r->straight_out);
+	close(r->straight_fd);
+	r->straight = 0;
+	op_free(r->op);
+	new_operator(r);
+	if (op_init_state(r->op) != 0)
+		fwin_die("cannot map state: %s", strerror(errno));
+	G(r)->g_read = kept.g_read;
+	G(r)->g_bad = kept.g_bad;
+	G(r)->g_timefmt = kept.g_timefmt;
+}
+
+static void
+straight_record(struct run *r, const struct op_rec *orec)
+{
+	int rc;
+
+	if (orec->t < r->straight_t ||
+	    arena_hdr(&r->st->a)->ah_used > r->straight_max) {
+		straight_drop(r);
+		return;
+	}
+	r->straight_t = orec->t;
+	rc = op_record(r->op, orec);
+	if (rc != OP_ADDED && rc != OP_NOWIN) {
+		straight_drop(r);	/* batch_add took it: never here */
+		return;
+	}
+	if (op_uses_watermark(r->op))
+		watermark_after(r, orec->t);
+}
+
+/* The input ended in time order: the rows held go out. Returns 1, or 0
+ * when they could not be held (a full scratch file: nothing written, the
+ * records are replayed), or -1 after a message. */
+static int
+straight_commit(struct run *r)
+{
+	enum { COPY = 1 << 20 };
+	char *buf;
+	ssize_t n;
+	off_t off = 0;
+	int rc = 1;
+
+	if (out_error(r->out) == 0 &&
+	    lseek(r->straight_fd, 0, SEEK_CUR) == 0) {
+		/* all still in the output's buffer: no copy */
+		(void)out_divert(r->out, r->straight_out);
+		goto done;
+	}
+	if (out_flush(r->out) != 0) {
+		straight_drop(r);
+		return 0;
+	}
+	(void)out_divert(r->out, r->straight_out);
+	buf = xmalloc(COPY);
+	while ((n = pread(r->straight_fd, buf, COPY, off)) > 0) {
+		if (write_all(r->straight_out, buf, (size_t)n) != 0) {
+			fwin_warn("%s: %s", r->outname, strerror(errno));
+			rc = -1;
+			break;
+		}
+		off += n;
+	}
+	if (n < 0) {
+		fwin_warn("cannot read back the rows held in a scratch "
+		    "file: %s", strerror(errno));
+		rc = -1;
+	}
+	free(buf);
+done:
+	close(r->straight_fd);
+	r->straight = 0;
+	r->in_order = 1;
+	return rc;
+}
+
 /* Applies a parsed record (parse.h): counts it, says what is wrong with
  * it, and hands it to the operator (or the batch). */
 static void
@@ -109,6 +224,10 @@ apply(struct run *r, const struct parsed *pr)
 			break;
 		case BATCH_FAIL:	/* a spill failed: said; exit 1 */
 			r->fatal = 1;
+			break;
+		case BATCH_OK:
+			if (r->straight)
+				straight_record(r, &orec);
 			break;
 		}
 		return;
@@ -426,10 +545,11 @@ run_stream(struct run *r)
 	const struct config *c = r->c;
 	const struct parsed *pr;
 	uint64_t nbad;
-	int status = 0, rc = 0, flush;
+	int status = 0, rc = 0, flush, straight = 0;
 
 	r->at_start = *G(r);
 	progress_setup(r);
+	straight_begin(r);
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
 	 * its first periodic save is undone too. */
@@ -447,7 +567,7 @@ run_stream(struct run *r)
 		}
 		if (rc != INPUT_RECORD)
 			break;
-		if (r->rd != NULL && r->batch == NULL)
+		if (r->rd != NULL && (r->batch == NULL || r->straight))
 			prefetch_ahead(r);
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
@@ -471,7 +591,12 @@ run_stream(struct run *r)
 		flush = c->flush == 1;
 	else
 		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
-	if (r->batch != NULL && status == 0 &&
+	if (r->straight && status == 0 &&
+	    (straight = straight_commit(r)) < 0)
+		status = 1;
+	if (r->straight)	/* rows of a failed run are not written */
+		straight_drop(r);
+	if (r->batch != NULL && straight == 0 && status == 0 &&
 	    batch_replay(r->batch, replay, r) != 0)
 		status = 1;
 	if (status == 0) {
@@ -507,6 +632,20 @@ run_stream(struct run *r)
 	return status;
 }
 
+/* The window operator, its state not made or restored yet. */
+static void
+new_operator(struct run *r)
+{
+	const struct config *c = r->c;
+
+	r->op = op_new(c, r->g, on_row, r);
+	r->st = op_state(r->op);
+	if (c->emit_every > 0)
+		op_set_digest(r->op, digest_row, r);
+	if (c->wkind == WK_GLOBAL && !c->has_time)	/* the run's window */
+		op_set_span(r->op, r->started, INT64_MIN);
+}
+
 /* Reads the header, resolves the fields and builds the operator and its
  * state (restored or new). Returns 0 or the exit status; *empty says the
  * input held not even a header (there is nothing to run). */
@@ -537,13 +676,8 @@ setup(struct run *r, int *empty)
 	 * without OUT) is kept whole by the framer anyway. */
 	input_set_maxfields(r->in, config_maxfield(c));
 	r->g = aggs_new(c);
-	r->op = op_new(c, r->g, on_row, r);
-	r->st = op_state(r->op);
+	new_operator(r);
 	r->rolling_time = c->wkind == WK_NONE && c->has_time;
-	if (c->emit_every > 0)
-		op_set_digest(r->op, digest_row, r);
-	if (c->wkind == WK_GLOBAL && !c->has_time)	/* the run's window */
-		op_set_span(r->op, r->started, INT64_MIN);
 	if (c->mode == MODE_BATCH)
 		r->batch = batch_new(c, c->max_memory ? c->max_memory :
 		    batch_default_budget());

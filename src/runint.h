@@ -48,6 +48,14 @@ struct run {
 	int64_t idle_since, idle_wm;
 	struct timespec t0;
 	struct batch *batch;	/* --mode batch: records kept until the end */
+	/* --mode batch while the input is in time order (run.c's
+	 * straight_begin): rows held in a scratch file */
+	int straight;
+	int straight_fd;	/* the scratch file */
+	int straight_out;	/* where the rows go once the order is sure */
+	int64_t straight_t;	/* the last time */
+	uint64_t straight_max;	/* the most state it may keep */
+	int in_order;		/* it did to the end: nothing was sorted */
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */

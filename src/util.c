@@ -1,5 +1,6 @@
 /* util: messages, allocation, write_all; see util.h. */
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -136,6 +137,28 @@ xgrow(void *v, size_t *cap, size_t n, size_t size)
 		fwin_oom();
 	*vp = xrealloc(*vp, c * size);
 	*cap = c;
+}
+
+int
+scratch_open(const char **dir)
+{
+	const char *d = getenv("TMPDIR");
+	char *path;
+	int fd, saved;
+
+	*dir = d != NULL && *d != '\0' ? d : "/tmp";
+	fd = open(*dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != ENOTDIR && errno != ENOENT && errno != EACCES) {
+		if (asprintf(&path, "%s/fwin-spill-XXXXXX", *dir) < 0)
+			fwin_oom();
+		fd = mkostemp(path, O_CLOEXEC);
+		saved = errno;
+		if (fd >= 0)
+			unlink(path);
+		free(path);
+		errno = saved;
+	}
+	return fd;
 }
 
 int

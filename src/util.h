@@ -44,6 +44,12 @@ void xgrow(void *v, size_t *cap, size_t n, size_t size);
  * someone else made non-blocking. Returns 0, or -1 with errno set. */
 int write_all(int fd, const void *p, size_t n);
 
+/* Opens a scratch file in $TMPDIR (else /tmp), read-write: one without a
+ * name if the file system can make it, else a named one unlinked at once,
+ * so nothing stays behind however fwin ends. *dir is set to the directory
+ * tried, for messages. Returns the fd, or -1 with errno set. */
+int scratch_open(const char **dir);
+
 /* The most bytes hash_range hashes at once. */
 #define HASH_RANGE_MAX	4096
 

@@ -37,24 +37,31 @@ AGGS=(--count --sum 3 --avg 3 --min 3 --max 3 --first 4 --last 4 --distinct 4
 	--min-by 3:4 --max-by 3:4 --min-by 3 --max-by 3)
 
 # same SEED ARGS...: on gen SEED 1500, --mode batch over the file prints
-# exactly what --mode stream prints over the file stably sorted by time.
+# exactly what --mode stream prints over the file stably sorted by time;
+# so it does over the sorted file (taken as it is read) and over the
+# sorted file with its first record moved to the end (taken so up to
+# the last record, then sorted after all).
 same() {
-	local seed=$1
+	local seed=$1 f
 	shift
 	gen "$seed" 1500 > in
 	sort -s -t, -k1,1n in > sorted
-	run --separate-stderr fwin --mode stream --csv -t 1 "$@" "${AGGS[@]}" sorted
-	assert_success
-	# records in the gaps of a slide are said (in both modes), nothing else
-	assert_equal "$(grep -v ' in no window dropped (' <<<"$stderr")" ""
-	printf '%s\n' "$output" > want
-	[ "$(wc -l < want)" -gt 5 ]
-	want_err=$stderr
-	run --separate-stderr fwin --mode batch --csv -t 1 "$@" "${AGGS[@]}" in
-	assert_success
-	assert_equal "$stderr" "$want_err"
-	printf '%s\n' "$output" > got
-	cmp got want || { echo "seed $seed: batch differs from sorted stream"; diff got want | head; false; }
+	{ sed 1d sorted; head -n 1 sorted; } > lastout
+	for f in in sorted lastout; do
+		sort -s -t, -k1,1n $f > want.in
+		run --separate-stderr fwin --mode stream --csv -t 1 "$@" "${AGGS[@]}" want.in
+		assert_success
+		# records in the gaps of a slide are said (in both modes), nothing else
+		assert_equal "$(grep -v ' in no window dropped (' <<<"$stderr")" ""
+		printf '%s\n' "$output" > want
+		[ "$(wc -l < want)" -gt 5 ]
+		want_err=$stderr
+		run --separate-stderr fwin --mode batch --csv -t 1 "$@" "${AGGS[@]}" $f
+		assert_success
+		assert_equal "$stderr" "$want_err"
+		printf '%s\n' "$output" > got
+		cmp got want || { echo "seed $seed, $f: batch differs from sorted stream"; diff got want | head; false; }
+	done
 }
 
 # ------------------------------------------- batch == stream on sorted input
@@ -311,7 +318,7 @@ fwin: 2 bad records skipped'
 	mkdir tmp
 	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --mode batch --max-memory 64K "${args[@]}" -o small.csv sorted
 	assert_success
-	assert_regex "$stderr" ', mode batch, 1 sorted run spilled \([0-9]+ bytes\)$'
+	assert_regex "$stderr" ', mode batch, in time order, 1 sorted run spilled \([0-9]+ bytes\)$'
 	cmp small.csv stream.csv
 	# a tie across the buffer's fills keeps the order of arrival
 	awk 'BEGIN { for (i = 0; i < 30000; i++) printf "5,k,%d,w%d\n", i % 7, i }' > ties
@@ -392,4 +399,76 @@ fwin: 2 bad records skipped'
 	run --separate-stderr fwin --mode batch --csv -t 1 -k 2 --tumble 100s --median 3 --min 3 --sum 3 --avg 3 in
 	assert_success
 	assert_equal "$output" "$want"
+}
+
+# ------------------------------------------------ input already in time order
+
+# many SEED N: N records in time order over 10000 s, 100 keys: many rows
+many() {
+	awk -v seed="$1" -v n="$2" 'BEGIN { srand(seed)
+		for (i = 0; i < n; i++)
+			printf "%d,k%d,%d\n", int(i * 10000 / n), int(rand() * 100), int(rand() * 1000) }'
+}
+
+@test "in time order: taken as read, rows held until the end; --stats says so (seed 207)" {
+	many 207 40000 > sorted
+	args=(--csv -t 1 -k 2 --tumble 1s --count --sum 3 --first 3)
+	fwin --mode stream "${args[@]}" sorted > want
+	# more rows than the output's buffer holds: they went through the scratch file
+	[ "$(wc -c < want)" -gt 300000 ]
+	mkdir tmp
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats "${args[@]}" -o got sorted
+	assert_success
+	assert_regex "$stderr" ', mode batch, in time order$'
+	cmp got want
+	assert_equal "$(ls -A tmp)" ""
+	# the first record last: held rows dropped at the last record, sorted after all
+	{ sed 1d sorted; head -n 1 sorted; } > lastout
+	sort -s -t, -k1,1n lastout | fwin --mode stream "${args[@]}" > want2
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats "${args[@]}" -o got2 lastout
+	assert_success
+	assert_regex "$stderr" ', mode batch$'
+	cmp got2 want2
+	! cmp -s want want2	# the moved record is first in its window no more
+	# no scratch file to be had: sorted as any input, the same bytes, nothing said
+	TMPDIR=$PWD/nosuch run --separate-stderr fwin --stats "${args[@]}" -o got3 sorted
+	assert_success
+	assert_regex "$stderr" '^fwin: stats: .*, mode batch$'
+	cmp got3 want
+	# state past a quarter of --max-memory (hours of 100 keys): sorted
+	# after all, the same bytes
+	args=(--csv -t 1 -k 2 --tumble 1h --count --sum 3 --first 3)
+	fwin --mode stream "${args[@]}" sorted > want5
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats "${args[@]}" -o got5 sorted
+	assert_regex "$stderr" ', mode batch, in time order$'
+	cmp got5 want5
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --max-memory 64K "${args[@]}" -o got4 sorted
+	assert_success
+	assert_regex "$stderr" ', mode batch, [0-9]+ sorted runs? spilled \([0-9]+ bytes\)$'
+	cmp got4 want5
+	assert_equal "$(ls -A tmp)" ""
+}
+
+@test "in time order: a failed run writes none of the rows held" {
+	many 208 40000 > sorted
+	printf '9999,k1,x\n' >> sorted
+	run --separate-stderr fwin --strict --csv -t 1 -k 2 --tumble 1s --sum 3 sorted
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "fwin: sorted:40001: field 3: not a number \"x\""
+}
+
+@test "in time order: SIGTERM ends the input, and what was read is written" {
+	many 209 40000 > sorted
+	mkfifo fifo
+	"$FWIN" --stats --mode batch --csv -t 1 -k 2 --tumble 1s --count sorted fifo > out 2> err 3>&- &
+	pid=$!
+	exec 7> fifo
+	# fwin has read the file once it opens the fifo
+	wait_until 10 grep -q fifo <(ls -l /proc/$pid/fd)
+	kill -TERM $pid
+	exec 7>&-
+	wait $pid
+	grep -q ', mode batch, in time order$' err
+	fwin --mode stream --csv -t 1 -k 2 --tumble 1s --count sorted | cmp - out
 }

@@ -242,7 +242,7 @@ fwin: 3 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 --slide 2s,5s in
 	assert_success
 	assert_output $'10\t12\t1\n15\t17\t1'
-	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, ${STATS_TAIL}batch$"
+	assert_regex "${stderr%$'\n'*}" "^fwin: stats: records 3, bad 0, late 0, in no window 1, windows fired 2, open windows 0, keys 1, ${STATS_TAIL}batch, in time order$"
 	assert_equal "${stderr#*$'\n'}" "fwin: 1 record in no window dropped (between --slide windows whose step passes their size)"
 }
 
@@ -265,10 +265,10 @@ fwin: 3 bad records skipped'
 	assert_equal "${lines[0]}" 'fwin: in:2: field 1: bad time "abc"; record skipped'
 	# the stats line and the count, in either order
 	if [[ ${lines[1]} == "fwin: 1 bad record skipped" ]]; then
-		assert_regex "${lines[2]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch$"
+		assert_regex "${lines[2]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch, in time order$"
 	else
 		assert_equal "${lines[2]}" "fwin: 1 bad record skipped"
-		assert_regex "${lines[1]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch$"
+		assert_regex "${lines[1]}" "^fwin: stats: records 3, bad 1, late 0, in no window 0, windows fired 1, open windows 0, keys 1, ${STATS_TAIL}batch, in time order$"
 	fi
 }
 

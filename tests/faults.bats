@@ -45,15 +45,32 @@ sweep() {
 	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d k%d\n", 1700000000 + i, i }' > in
 	for n in 1 2 3; do
 		run --separate-stderr env FAULT_CALL=write FAULT_N=$n FAULT_ERRNO=EIO \
-		    LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1s -o out in
+		    LD_PRELOAD=$SHIM "$FWIN" --mode stream -t 1 -k 2 --tumble 1s -o out in
 		assert_failure 1
 		assert_equal "$stderr" 'fwin: out: Input/output error'
 	done
 	# a disk that stays full
 	run --separate-stderr env FAULT_CALL=write FAULT_N=2 FAULT_ERRNO=ENOSPC \
-	    FAULT_MODE=sticky LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1s in
+	    FAULT_MODE=sticky LD_PRELOAD=$SHIM "$FWIN" --mode stream -t 1 -k 2 --tumble 1s in
 	assert_failure 1
 	assert_equal "$stderr" 'fwin: standard output: No space left on device'
+}
+
+@test "batch, input in time order: a scratch file that cannot be written only costs the sort" {
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d k%d\n", 1700000000 + i, i }' > in
+	fwin --mode stream -t 1 -k 2 --tumble 1s in > want
+	# the rows held pass the output's buffer: the first write is the
+	# scratch file's; failed, the records are sorted as any input's
+	run --separate-stderr env FAULT_CALL=write FAULT_N=1 FAULT_ERRNO=ENOSPC \
+	    LD_PRELOAD=$SHIM "$FWIN" --stats -t 1 -k 2 --tumble 1s -o out in
+	assert_success
+	assert_regex "$stderr" ', mode batch$'
+	cmp out want
+	# a write error after the rows held is the output's, said once
+	run --separate-stderr env FAULT_CALL=write FAULT_N=2 FAULT_ERRNO=EIO \
+	    FAULT_MODE=sticky LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1s -o out in
+	assert_failure 1
+	assert_equal "$stderr" 'fwin: out: Input/output error'
 }
 
 # close(2) is where NFS and some quota setups report a write that did not
