@@ -76,29 +76,91 @@ static void new_operator(struct run *r);
 /*
  * Batch output is defined as a stream's with lateness 0 over the records
  * stably sorted by time. While the input is in time order it is that
- * sorted stream already: records go to the operator as they are read
- * (and are kept by the batch too), and its rows are held in a scratch
- * file until the end of the input shows that no record came out of
- * order; then they are written, and the end fires the rest. The first
- * record out of order ends this: the rows held and the operator's state
- * are dropped (the driver's counters kept), and the kept records are
- * replayed sorted at the end, as for any input. So input in time order
- * costs what a stream costs, plus keeping the records; other input loses
- * only the work done on its ordered prefix.
+ * sorted stream already: records go to the operator as they are read,
+ * and its rows are held in a scratch file until the end of the input
+ * shows that no record came out of order; then they are written, and the
+ * end fires the rest. The first record out of order ends this: the rows
+ * held and the operator's state are dropped (the driver's counters
+ * kept), the batch gets the records the operator took, and it replays
+ * them all sorted at the end, as for any input. The batch keeps each
+ * record as it comes when the input cannot be read twice (a pipe,
+ * standard input); named regular files are read again instead, up to
+ * that record. So input in time order costs what a stream costs; other
+ * input loses only the work done on its ordered prefix.
  */
 static void
 straight_begin(struct run *r)
 {
+	const struct config *c = r->c;
 	const char *dir;
+	struct stat sb;
+	int i;
 
 	if (r->batch == NULL || out_flush(r->out) != 0 ||
 	    (r->straight_fd = scratch_open(&dir)) < 0)
 		return;		/* batch as for any input */
 	r->straight_out = out_divert(r->out, r->straight_fd);
 	r->straight_t = INT64_MIN;
-	r->straight_max = (r->c->max_memory ? r->c->max_memory :
+	r->straight_max = (c->max_memory ? c->max_memory :
 	    batch_default_budget()) / 4;
 	r->straight = 1;
+	r->straight_keep = c->nfiles == 0;
+	for (i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0 ||
+		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
+			r->straight_keep = 1;
+}
+
+static void
+discard(void *arg, const char *line, size_t n)
+{
+	(void)arg;
+	(void)line;
+	(void)n;
+}
+
+/* Hands the batch the first n records of the input again, read anew
+ * (what they say was said when they were first read). Returns 0, or -1
+ * after a message. */
+static int
+straight_reread(struct run *r, uint64_t n)
+{
+	const struct config *c = r->c;
+	struct input_opts io = {
+		.fmt = c->fmt, .delim = c->delim, .header = c->header,
+	};
+	const struct field *names;
+	struct aggs *g = aggs_new(c);
+	struct parser *p = parser_new(c, g, (int)G(r)->g_timefmt, 1, 0);
+	struct input *in = input_open(c->files, c->nfiles, &io);
+	struct record rec;
+	struct parsed pr;
+	size_t nnames;
+	uint64_t i = 0;
+	int rc = 0;
+
+	fwin_warn_to(discard, NULL);
+	if (c->header && input_header(in, &names, &nnames) != 1)
+		rc = -1;
+	if (c->fmt == IF_JSON)
+		input_set_paths(in, c->paths, c->npaths);
+	input_set_maxfields(in, config_maxfield(c));
+	for (; rc == 0 && i < n && input_next(in, &rec) == INPUT_RECORD; i++) {
+		parse_record(p, &rec, &pr);
+		if (pr.kind == PR_RECORD && batch_add(r->batch, pr.t, pr.key,
+		    pr.keylen, pr.vals) == BATCH_FAIL)
+			rc = -2;	/* said by batch_add */
+	}
+	fwin_warn_to(NULL, NULL);
+	if (rc != -2 && (rc != 0 || i < n)) {
+		fwin_warn("an input changed while it was read: its records "
+		    "could not be read again to be sorted");
+		rc = -1;
+	}
+	input_close(in);
+	parser_free(p);
+	aggs_free(g);
+	return rc < 0 ? -1 : 0;
 }
 
 static void
@@ -119,29 +181,46 @@ straight_drop(struct run *r)
 	G(r)->g_timefmt = kept.g_timefmt;
 }
 
-static void
-straight_record(struct run *r, const struct op_rec *orec)
+/* Drops what the operator did while the input was in time order, and
+ * hands the batch the first n records if it did not keep them. Returns
+ * 0, or -1 after a message. */
+static int
+straight_end(struct run *r, uint64_t n)
 {
-	int rc;
+	straight_drop(r);
+	return r->straight_keep ? 0 : straight_reread(r, n);
+}
 
-	if (orec->t < r->straight_t ||
-	    arena_hdr(&r->st->a)->ah_used > r->straight_max) {
-		straight_drop(r);
-		return;
+/* A good record while the input is in time order: returns 1 when the
+ * operator took it (or it was bad), 0 when the batch is to keep it (it
+ * keeps every record, or this one ends the order). */
+static int
+straight_record(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec)
+{
+	if (orec->t >= r->straight_t &&
+	    arena_hdr(&r->st->a)->ah_used <= r->straight_max) {
+		r->straight_t = orec->t;
+		switch (op_record(r->op, orec)) {
+		case OP_ADDED:
+		case OP_NOWIN:
+			if (op_uses_watermark(r->op))
+				watermark_after(r, orec->t);
+			return !r->straight_keep;
+		case OP_RANGE:
+			out_of_range(r, pr);
+			return 1;
+		}
+		/* (late or corrupt: not in time order after all) */
 	}
-	r->straight_t = orec->t;
-	rc = op_record(r->op, orec);
-	if (rc != OP_ADDED && rc != OP_NOWIN) {
-		straight_drop(r);	/* batch_add took it: never here */
-		return;
-	}
-	if (op_uses_watermark(r->op))
-		watermark_after(r, orec->t);
+	if (straight_end(r, G(r)->g_read - 1) != 0)
+		r->fatal = 1;
+	return r->fatal;
 }
 
 /* The input ended in time order: the rows held go out. Returns 1, or 0
  * when they could not be held (a full scratch file: nothing written, the
- * records are replayed), or -1 after a message. */
+ * records are to be replayed), or -1 after a message. */
 static int
 straight_commit(struct run *r)
 {
@@ -157,10 +236,8 @@ straight_commit(struct run *r)
 		(void)out_divert(r->out, r->straight_out);
 		goto done;
 	}
-	if (out_flush(r->out) != 0) {
-		straight_drop(r);
-		return 0;
-	}
+	if (out_flush(r->out) != 0)
+		return straight_end(r, G(r)->g_read) == 0 ? 0 : -1;
 	(void)out_divert(r->out, r->straight_out);
 	buf = xmalloc(COPY);
 	while ((n = pread(r->straight_fd, buf, COPY, off)) > 0) {
@@ -217,6 +294,8 @@ apply(struct run *r, const struct parsed *pr)
 	if (!c->has_time && (op_uses_time(r->op) || r->batch != NULL))
 		orec.t = now_ns();	/* processing time: when applied */
 	if (r->batch != NULL) {	/* kept; replayed in time order at the end */
+		if (r->straight && straight_record(r, pr, &orec))
+			return;
 		switch (batch_add(r->batch, orec.t, orec.key, orec.keylen,
 		    orec.vals)) {
 		case BATCH_RANGE:
@@ -224,10 +303,6 @@ apply(struct run *r, const struct parsed *pr)
 			break;
 		case BATCH_FAIL:	/* a spill failed: said; exit 1 */
 			r->fatal = 1;
-			break;
-		case BATCH_OK:
-			if (r->straight)
-				straight_record(r, &orec);
 			break;
 		}
 		return;

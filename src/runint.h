@@ -51,6 +51,7 @@ struct run {
 	/* --mode batch while the input is in time order (run.c's
 	 * straight_begin): rows held in a scratch file */
 	int straight;
+	int straight_keep;	/* the batch keeps what the operator takes */
 	int straight_fd;	/* the scratch file */
 	int straight_out;	/* where the rows go once the order is sure */
 	int64_t straight_t;	/* the last time */

@@ -316,7 +316,9 @@ fwin: 2 bad records skipped'
 	args=(--csv -t 1 -k 2 --tumble 20s "${AGGS[@]}")
 	fwin --mode stream "${args[@]}" sorted > stream.csv
 	mkdir tmp
-	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --mode batch --max-memory 64K "${args[@]}" -o small.csv sorted
+	# through a pipe: the records are kept as they come (a file would
+	# be read again if they had to be sorted)
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --mode batch --max-memory 64K "${args[@]}" -o small.csv < <(cat sorted)
 	assert_success
 	assert_regex "$stderr" ', mode batch, in time order, 1 sorted run spilled \([0-9]+ bytes\)$'
 	cmp small.csv stream.csv
@@ -465,10 +467,53 @@ many() {
 	pid=$!
 	exec 7> fifo
 	# fwin has read the file once it opens the fifo
-	wait_until 10 grep -q fifo <(ls -l /proc/$pid/fd)
+	wait_until 10 sh -c "ls -l /proc/$pid/fd | grep -q fifo"
 	kill -TERM $pid
 	exec 7>&-
 	wait $pid
 	grep -q ', mode batch, in time order$' err
 	fwin --mode stream --csv -t 1 -k 2 --tumble 1s --count sorted | cmp - out
+}
+
+@test "in time order, then not: FILEs read again up to there, nothing said twice" {
+	# a.csv in time order with a bad record; a missing FILE; b.csv in
+	# order up to its last record, which goes back in time
+	many 210 3000 | awk 'BEGIN { print "t,k,v" } { print } NR == 100 { print "x,k1,5" }' > a.csv
+	{ echo t,k,v; many 211 3000 | awk -F, -v OFS=, '{ $1 += 10000; print }'; echo 5,k7,1000; } > b.csv
+	{ tail -n +2 a.csv; tail -n +2 b.csv; } | grep -v '^x' | sort -s -t, -k1,1n > want.in
+	{ echo t,k,v; cat want.in; } | fwin --mode stream --csv -H -t t -k k --tumble 1m --count --sum v --first v > want
+	run --separate-stderr fwin --stats --csv -H -t t -k k --tumble 1m --count --sum v --first v a.csv nosuch.csv b.csv
+	assert_failure 1
+	printf '%s\n' "$output" > got
+	cmp got want
+	mapfile -t lines <<< "$stderr"
+	assert_equal "${#lines[@]}" 4
+	assert_equal "${lines[0]}" 'fwin: a.csv:102: field t: bad time "x"; record skipped'
+	assert_equal "${lines[1]}" 'fwin: nosuch.csv: No such file or directory'
+	assert_regex "${lines[2]}" '^fwin: stats: records 6002, bad 1, .*, mode batch$'
+	assert_equal "${lines[3]}" 'fwin: 1 bad record skipped'
+	# the same as JSON Lines
+	for f in a b; do
+		awk -F, 'NR > 1 { printf "{\"t\":\"%s\",\"k\":\"%s\",\"v\":%s}\n", $1, $2, $3 }' $f.csv > $f.jsonl
+	done
+	run --separate-stderr fwin --json --output-format csv -t t -k k --tumble 1m --count --sum v --first v a.jsonl b.jsonl
+	assert_success
+	printf '%s\n' "$output" > got
+	cmp got want
+	assert_equal "$stderr" $'fwin: a.jsonl:101: field t: bad time "x"; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "in time order, then not: a FILE that changed before it could be read again is exit 1, said" {
+	many 212 1000 > a.csv
+	# b.csv takes a while, in time order up to its last record
+	awk 'BEGIN { for (i = 0; i < 2000000; i++) printf "%d,k%d,1\n", 20000 + i / 100, i % 7; print "5,k1,1" }' > b.csv
+	"$FWIN" --threads 1 --csv -t 1 -k 2 --tumble 1m --count a.csv b.csv > out 2> err &
+	pid=$!
+	wait_until 20 sh -c "ls -l /proc/$pid/fd | grep -q b.csv"
+	: > a.csv
+	rc=0
+	wait $pid || rc=$?
+	assert_equal "$rc" 1
+	assert_equal "$(cat err)" "fwin: an input changed while it was read: its records could not be read again to be sorted"
+	assert_equal "$(cat out)" ""
 }
