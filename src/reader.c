@@ -24,7 +24,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "keycodec.h"
 #include "reader.h"
+#include "timefmt.h"
 #include "util.h"
 
 #define NSLOT		4
@@ -77,7 +79,9 @@ struct wval {
 
 struct reader {
 	/* set before the thread starts */
-	struct input *in;
+	struct input *in;	/* what it reads, or NULL: */
+	struct batch *batch;	/* what it replays (reader_replay) */
+	int halted;		/* replaying: asked to stop */
 	struct parser *p;
 	const struct config *c;
 	int keep_raw;
@@ -166,7 +170,7 @@ publish(struct reader *rd, int flags, int rc)
 
 	s->flags = flags;
 	s->rc = rc;
-	s->bytes = input_bytes(rd->in);
+	s->bytes = rd->in != NULL ? input_bytes(rd->in) : 0;
 	pthread_mutex_lock(&rd->mu);
 	__atomic_store_n(&rd->full[rd->wi], 1, __ATOMIC_RELEASE);
 	/* the driver polls only once told that the input would block */
@@ -430,6 +434,46 @@ reader_main(void *arg)
 	return NULL;
 }
 
+/* reader_replay's thread: one record of the batch, handed over as a
+ * parsed one. */
+static void
+replay_put(void *arg, int64_t t, const char *key, size_t keylen,
+    const struct aval *vals)
+{
+	struct reader *rd = arg;
+	struct parsed pr;
+
+	if (rd->halted)
+		return;
+	memset(&pr, 0, sizeof(pr));
+	pr.kind = PR_RECORD;
+	pr.has_t = 1;
+	pr.fmt = TF_AUTO;
+	pr.t = t;
+	pr.key = key;
+	pr.keylen = keylen;
+	pr.hash = key_hash(key, keylen);
+	pr.vals = vals;
+	if (put(rd, &pr) != 0)
+		rd->halted = 1;
+}
+
+static void *
+replay_main(void *arg)
+{
+	struct reader *rd = arg;
+	int rc;
+
+	fwin_warn_to(note, rd);
+	if (take(rd) == 0) {
+		rc = batch_replay(rd->batch, replay_put, rd);
+		if (!rd->halted)
+			publish(rd, SL_END, rc != 0 ? -1 : INPUT_END);
+	}
+	fwin_warn_to(NULL, NULL);
+	return NULL;
+}
+
 static void
 make_pipe(int fd[2])
 {
@@ -437,20 +481,14 @@ make_pipe(int fd[2])
 		fwin_die("cannot make a pipe: %s", strerror(errno));
 }
 
-struct reader *
-reader_start(struct input *in, struct parser *p, const struct config *c,
-    int keep_raw)
+static struct reader *
+start(struct reader *rd, const struct config *c, void *(*body)(void *))
 {
-	struct reader *rd = xmalloc(sizeof(*rd));
 	sigset_t all, old;
 	size_t i;
 	int err;
 
-	memset(rd, 0, sizeof(*rd));
-	rd->in = in;
-	rd->p = p;
 	rd->c = c;
-	rd->keep_raw = keep_raw;
 	rd->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*rd->vf));
 	for (i = 0; i < c->naggs; i++)
 		if (c->aggs[i].op->flags & AGF_FIELD)
@@ -465,11 +503,34 @@ reader_start(struct input *in, struct parser *p, const struct config *c,
 	/* signals are the driver's: they interrupt its poll(2) */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&rd->th, NULL, reader_main, rd);
+	err = pthread_create(&rd->th, NULL, body, rd);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (err != 0)
 		fwin_die("cannot start the reading thread: %s", strerror(err));
 	return rd;
+}
+
+struct reader *
+reader_start(struct input *in, struct parser *p, const struct config *c,
+    int keep_raw)
+{
+	struct reader *rd = xmalloc(sizeof(*rd));
+
+	memset(rd, 0, sizeof(*rd));
+	rd->in = in;
+	rd->p = p;
+	rd->keep_raw = keep_raw;
+	return start(rd, c, reader_main);
+}
+
+struct reader *
+reader_replay(struct batch *b, const struct config *c)
+{
+	struct reader *rd = xmalloc(sizeof(*rd));
+
+	memset(rd, 0, sizeof(*rd));
+	rd->batch = b;
+	return start(rd, c, replay_main);
 }
 
 int

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 
+#include "batch.h"
 #include "config.h"
 #include "input.h"
 #include "parse.h"
@@ -25,6 +26,12 @@ struct reader;
  * the late file). Never NULL (exits when no thread can be made). */
 struct reader *reader_start(struct input *in, struct parser *p,
     const struct config *c, int keep_raw);
+
+/* --mode batch's end (batch.h): a thread that merges the records b
+ * kept and hands them over in time order, as reader_next() hands over
+ * read records (good ones only: time, key, hash and values). Never
+ * NULL. */
+struct reader *reader_replay(struct batch *b, const struct config *c);
 
 /* The next record in input order: *pr, valid until the next call.
  * Waits while the thread is busy reading; returns INPUT_WAIT at once when

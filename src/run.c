@@ -328,15 +328,14 @@ apply(struct run *r, const struct parsed *pr)
  * lateness 0 takes it (no record can be late, and batch_add refused the
  * times whose windows are out of range when they were read). */
 static void
-replay(void *arg, int64_t t, const char *key, size_t keylen,
-    const struct aval *vals)
+replay_hashed(struct run *r, int64_t t, const char *key, size_t keylen,
+    uint64_t hash, const struct aval *vals)
 {
-	struct run *r = arg;
 	struct op_rec orec;
 
 	orec.key = key;
 	orec.keylen = keylen;
-	orec.hash = key_hash(key, keylen);
+	orec.hash = hash;
 	orec.t = t;
 	orec.vals = vals;
 	switch (op_record(r->op, &orec)) {
@@ -346,6 +345,13 @@ replay(void *arg, int64_t t, const char *key, size_t keylen,
 			watermark_after(r, t);
 		break;
 	}
+}
+
+static void
+replay(void *arg, int64_t t, const char *key, size_t keylen,
+    const struct aval *vals)
+{
+	replay_hashed(arg, t, key, keylen, key_hash(key, keylen), vals);
 }
 
 /* --- live input: timers while fwin waits --- */
@@ -612,6 +618,31 @@ stop_reader(struct run *r, int apply_ahead)
 	r->rd = NULL;
 }
 
+/* --mode batch at the end of the input: every record kept, in time
+ * order, through the operator. With --threads, merging the sorted runs
+ * and decoding their records run on a thread of their own. Returns 0,
+ * or -1 after a message. */
+static int
+replay_all(struct run *r)
+{
+	const struct parsed *pr;
+	int rc;
+
+	if (r->c->threads < 2)
+		return batch_replay(r->batch, replay, r);
+	r->rd = reader_replay(r->batch, r->c);
+	while ((rc = next_record(r, &pr)) == INPUT_RECORD) {
+		prefetch_ahead(r);
+		if (pr->kind == PR_NOTE)	/* a spill file's */
+			fwrite(pr->msg, 1, pr->msglen, stderr);
+		else
+			replay_hashed(r, pr->t, pr->key, pr->keylen,
+			    pr->hash, pr->vals);
+	}
+	stop_reader(r, 0);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Reads the input to its end, fires what is due and saves; returns the
  * exit status. */
 static int
@@ -672,7 +703,7 @@ run_stream(struct run *r)
 	if (r->straight)	/* rows of a failed run are not written */
 		straight_drop(r);
 	if (r->batch != NULL && straight == 0 && status == 0 &&
-	    batch_replay(r->batch, replay, r) != 0)
+	    replay_all(r) != 0)
 		status = 1;
 	if (status == 0) {
 		if (!c->has_time)	/* the global window is the run's */
