@@ -232,14 +232,12 @@ fire_ahead(const struct op *o, size_t i, size_t n)
 	const struct fire *f;
 
 	if (i + FIRE_AHEAD < n)
-		__builtin_prefetch(st_keyp(s, o->batch[i + FIRE_AHEAD].key));
+		st_warm(s, o->batch[i + FIRE_AHEAD].key);
 	if (i + FIRE_AHEAD / 2 < n) {
 		f = &o->batch[i + FIRE_AHEAD / 2];
-		if (f->pane != 0)
-			__builtin_prefetch(st_panep(s, f->pane));
-		if (o->slide.g != NULL && st_keyp(s, f->key)->k_tail != 0)
-			__builtin_prefetch(st_panep(s,
-			    st_keyp(s, f->key)->k_tail));
+		st_warm(s, f->pane);
+		if (o->slide.g != NULL)
+			st_warm(s, st_keyp(s, f->key)->k_tail);
 	}
 }
 

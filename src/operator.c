@@ -189,10 +189,10 @@ touch_ahead(const struct op *o, size_t i)
 	aoff p;
 
 	if (i + TOUCH_AHEAD < o->ntouched)
-		__builtin_prefetch(st_keyp(s, o->touched[i + TOUCH_AHEAD]));
+		st_warm(s, o->touched[i + TOUCH_AHEAD]);
 	if (i + TOUCH_AHEAD / 2 < o->ntouched &&
 	    (p = st_keyp(s, o->touched[i + TOUCH_AHEAD / 2])->k_head) != 0)
-		__builtin_prefetch(st_panep(s, p));
+		st_warm(s, p);
 }
 
 void
