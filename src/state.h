@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "arena.h"
+#include "util.h"
 
 #define T_NONE INT64_MAX	/* no time: a timer or fire that is not set */
 
@@ -154,17 +155,13 @@ st_acc(aoff p)
 	return p + sizeof(struct pane);
 }
 
-/* Brings the line at arena offset off into the cache, if it is inside
- * the arena, without waiting for it: a load whose value nothing uses, so
- * the core goes on while it is in flight. A load, not a prefetch
- * instruction: on the virtual machines measured (BENCH.md), prefetches
- * into state spread over hundreds of MB were dropped (1M keys ran no
- * faster with them than without), loads were not (24% faster). */
+/* util.h's warm() of the line at arena offset off, if it is inside the
+ * arena (an offset of a restored key not checked yet may not be). */
 static inline void
 st_warm(const struct state *s, aoff off)
 {
 	if (off != 0 && off <= s->a.cap - 64)
-		(void)*(volatile const char *)arena_ptr(&s->a, off);
+		warm(arena_ptr(&s->a, off));
 }
 
 /* Warms the cache for a record of key hash h that comes a few records

@@ -71,6 +71,18 @@ size_t edit_distance(const char *a, size_t an, const char *b, size_t bn);
  * close enough to be suggested. */
 int close_enough(size_t d, size_t tn);
 
+/* Brings the line at p into the cache without waiting for it: a load
+ * whose value nothing uses, so the core goes on while it is in flight.
+ * A load, not a prefetch instruction: on the virtual machines measured
+ * (BENCH.md), prefetches into memory spread over hundreds of MB were
+ * dropped (1M keys ran no faster with them than without), loads were
+ * not. p must be readable. */
+static inline void
+warm(const void *p)
+{
+	(void)*(volatile const char *)p;
+}
+
 /* a + b, saturated at the int64 limits. */
 static inline int64_t
 sat_add(int64_t a, int64_t b)
