@@ -72,11 +72,9 @@ size_t edit_distance(const char *a, size_t an, const char *b, size_t bn);
 int close_enough(size_t d, size_t tn);
 
 /* Brings the line at p into the cache without waiting for it: a load
- * whose value nothing uses, so the core goes on while it is in flight.
- * A load, not a prefetch instruction: on the virtual machines measured
- * (BENCH.md), prefetches into memory spread over hundreds of MB were
- * dropped (1M keys ran no faster with them than without), loads were
- * not. p must be readable. */
+ * whose value nothing uses, so the core goes on while it is in flight
+ * (where prefetch instructions are dropped: see state.h's st_warm). p
+ * must be readable. */
 static inline void
 warm(const void *p)
 {
