@@ -779,7 +779,7 @@ static int
 merge_runs(struct batch *b, batch_fn fn, void *arg)
 {
 	struct run *runs = xcalloc(b->nruns, sizeof(*runs));
-	struct run **heap = xcalloc(b->nruns, sizeof(*heap));
+	struct run **heap = xcalloc(b->nruns, sizeof(struct run *));
 	size_t i, n = 0, bufsz = b->budget / b->nruns;
 	int rc = 0;
 

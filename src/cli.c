@@ -188,6 +188,8 @@ add_agg(struct config *c, const struct aggop *op, char *arg)
 	if (!(op->flags & AGF_FIELD))
 		return;
 	snprintf(opt, sizeof(opt), "--%s", op->option);
+	if (arg == NULL)	/* getopt gives every FIELD option one */
+		usage_error("%s needs a FIELD", opt);
 	if (op->flags & AGF_PCT)
 		add_pct(a, arg, opt);
 	if ((op->flags & AGF_OUT) && (colon = strchr(arg, ':')) != NULL) {

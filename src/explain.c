@@ -329,9 +329,7 @@ source_table(struct ex *x, FILE *o)
 		return;
 	}
 	fputs(",\n  'format' = 'csv',\n", o);
-	if (c->fmt == IF_TSV)
-		fmt_delim = "\\t";
-	else if (c->delim == '\t')
+	if (c->fmt == IF_TSV || c->delim == '\t')
 		fmt_delim = "\\t";
 	else if (c->delim == '\\')
 		fmt_delim = "\\\\";

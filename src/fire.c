@@ -327,7 +327,7 @@ digest_changed(struct op *o, aoff k, int64_t end, uint64_t sum, int64_t w)
 	uint32_t i, n = 0, cap;
 	aoff grown;
 
-	for (i = 0; i < ok->ok_ndig; i++)
+	for (i = 0; v != NULL && i < ok->ok_ndig; i++)
 		if (v[i].d_end > w)
 			v[n++] = v[i];
 	ok->ok_ndig = n;

@@ -187,7 +187,7 @@ join_time(struct parser *p, const struct record *rec, struct parsed *out,
 		if (c->time_more[i].idx >= rec->nf) {
 			if (!quiet)
 				bad_field(p, rec, out, c->time_more[i].name,
-				    NULL, NULL);
+				    "missing", NULL);
 			return -1;
 		}
 		len += 1 + rec->f[c->time_more[i].idx].n;
@@ -221,7 +221,7 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 
 	if (c->time.idx >= rec->nf) {
 		if (!quiet)
-			bad_field(p, rec, out, c->time.name, NULL, NULL);
+			bad_field(p, rec, out, c->time.name, "missing", NULL);
 		return -1;
 	}
 	out->tval = rec->f[c->time.idx].p;
@@ -289,8 +289,8 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	for (i = 0; i < c->nkeys; i++)
 		if (p->keyidx[i] >= rec->nf) {
 			if (c->part_i <= 1)
-				bad_field(p, rec, out, c->keys[i].name, NULL,
-				    NULL);
+				bad_field(p, rec, out, c->keys[i].name,
+				    "missing", NULL);
 			return;
 		}
 	out->key = key_encode(rec->f, p->keyidx, c->nkeys, &p->keybuf,

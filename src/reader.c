@@ -63,8 +63,7 @@ struct wire {
 	uint64_t line;
 	const char *file;
 	uint64_t keylen, tvaln, rawlen, msglen;	/* (a field may pass 4 GiB) */
-	uint8_t kind, has_t, has_msg;
-	int8_t fmt;
+	uint8_t kind, has_t, has_msg, fmt;
 };
 
 #define WNULL UINT64_MAX	/* a NULL value's length */
@@ -77,7 +76,9 @@ struct wval {
 	uint32_t is_dec;
 };
 
-struct reader {
+/* The padding is the point: what each thread writes sits on lines of
+ * its own. */
+struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	/* set before the thread starts */
 	struct input *in;	/* what it reads, or NULL: */
 	struct batch *batch;	/* what it replays (reader_replay) */
@@ -247,7 +248,7 @@ put(struct reader *rd, const struct parsed *pr)
 	w->kind = (uint8_t)pr->kind;
 	w->has_t = (uint8_t)pr->has_t;
 	w->has_msg = pr->msg != NULL;
-	w->fmt = (int8_t)pr->fmt;
+	w->fmt = (uint8_t)pr->fmt;
 	w->t = pr->t;
 	w->hash = pr->hash;
 	w->line = pr->line;

@@ -30,8 +30,10 @@ vwarn(const char *fmt, va_list ap)
 	char line[1024];
 	int n;
 
+	static const char prefix[6] = "fwin: ";	/* no NUL: a line's start */
+
 	if (warn_fn != NULL) {
-		memcpy(line, "fwin: ", 6);
+		memcpy(line, prefix, sizeof(prefix));
 		n = vsnprintf(line + 6, sizeof(line) - 7, fmt, ap);
 		if (n < 0)
 			n = 0;
