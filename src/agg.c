@@ -721,6 +721,33 @@ aggs_regroupable(const struct aggs *g)
 	return 1;
 }
 
+int
+aggs_regroupable_exact(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (!(g->v[i].op->flags & (AGF_REGROUP | AGF_DEC)))
+			return 0;
+	return 1;
+}
+
+int
+aggs_fold_exact(const struct aggs *g)
+{
+	const struct dec_sum *s;
+	size_t i;
+
+	for (i = 0; i < g->n; i++) {
+		if (!(g->v[i].op->flags & AGF_DEC))
+			continue;
+		s = (const struct dec_sum *)(g->fold + g->v[i].off);
+		if (s->inexact)
+			return 0;
+	}
+	return 1;
+}
+
 void
 aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst)
 {

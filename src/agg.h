@@ -129,6 +129,12 @@ int aggs_keepable(const struct aggs *g);
 
 /* Whether every fold gives the same bytes whatever the grouping. */
 int aggs_regroupable(const struct aggs *g);
+
+/* The same while the fold is exact: every fold is AGF_REGROUP or a
+ * decimal sum (AGF_DEC), which writes its exact value while it has one.
+ * aggs_fold_exact() says whether the fold so far has. */
+int aggs_regroupable_exact(const struct aggs *g);
+int aggs_fold_exact(const struct aggs *g);
 /* Writes the fold as the accumulator block at dst, which must not be
  * released: the values it names belong to the blocks folded. */
 void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);

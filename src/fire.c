@@ -43,10 +43,18 @@ fold_window(struct op *o, const struct fire *f)
 			 * folds grouped from E back, as it always was; when
 			 * no fold depends on the grouping, the prefixes from
 			 * S its earlier windows kept give the same bytes
-			 * without walking its panes again. */
-			if (g == f->end && o->slide.regroup &&
-			    o->c->wkind == WK_CUMULATE)
-				g = f->start;
+			 * without walking its panes again. So do decimal
+			 * sums while exact: a fold from the prefixes that is
+			 * not is done again the old way. */
+			if (g == f->end && o->c->wkind == WK_CUMULATE &&
+			    o->slide.regroup_exact) {
+				slide_fold_at(&o->slide, s, f->key,
+				    &opkey(o, f->key)->ok_kept, f->start,
+				    f->end, f->start, p);
+				if (o->slide.regroup ||
+				    aggs_fold_exact(o->slide.g))
+					return;
+			}
 			slide_fold_at(&o->slide, s, f->key,
 			    &opkey(o, f->key)->ok_kept, f->start, f->end, g,
 			    p);

@@ -15,6 +15,7 @@ slide_init(struct slide *sl, struct aggs *g, int64_t size, int64_t offset)
 	sl->offset = offset;
 	sl->accsize = aggs_accsize(g);
 	sl->regroup = aggs_regroupable(g);
+	sl->regroup_exact = aggs_regroupable_exact(g);
 }
 
 /* The largest grid point <= e. */

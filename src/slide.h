@@ -37,6 +37,7 @@ struct slide {
 	size_t accsize;		/* where the kept fold lies behind a pane's
 				 * accumulators */
 	int regroup;		/* aggs_regroupable(g) */
+	int regroup_exact;	/* aggs_regroupable_exact(g) */
 };
 
 /* Whether windows of panes-per-window panes are worth folding this way
