@@ -710,26 +710,28 @@ aggs_keepable(const struct aggs *g)
 	return 1;
 }
 
-int
-aggs_regroupable(const struct aggs *g)
+/* Whether every aggregate has one of the flags any. */
+static int
+every(const struct aggs *g, unsigned any)
 {
 	size_t i;
 
 	for (i = 0; i < g->n; i++)
-		if (!(g->v[i].op->flags & AGF_REGROUP))
+		if (!(g->v[i].op->flags & any))
 			return 0;
 	return 1;
 }
 
 int
+aggs_regroupable(const struct aggs *g)
+{
+	return every(g, AGF_REGROUP);
+}
+
+int
 aggs_regroupable_exact(const struct aggs *g)
 {
-	size_t i;
-
-	for (i = 0; i < g->n; i++)
-		if (!(g->v[i].op->flags & (AGF_REGROUP | AGF_DEC)))
-			return 0;
-	return 1;
+	return every(g, AGF_REGROUP | AGF_DEC);
 }
 
 int

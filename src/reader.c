@@ -83,6 +83,7 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	struct input *in;	/* what it reads, or NULL: */
 	struct batch *batch;	/* what it replays (reader_replay) */
 	int halted;		/* replaying: asked to stop */
+	struct parsed rp;	/* replaying: the record handed over */
 	struct parser *p;
 	const struct config *c;
 	int keep_raw;
@@ -442,20 +443,16 @@ replay_put(void *arg, int64_t t, const char *key, size_t keylen,
     const struct aval *vals)
 {
 	struct reader *rd = arg;
-	struct parsed pr;
+	struct parsed *pr = &rd->rp;
 
 	if (rd->halted)
 		return;
-	memset(&pr, 0, sizeof(pr));
-	pr.kind = PR_RECORD;
-	pr.has_t = 1;
-	pr.fmt = TF_AUTO;
-	pr.t = t;
-	pr.key = key;
-	pr.keylen = keylen;
-	pr.hash = key_hash(key, keylen);
-	pr.vals = vals;
-	if (put(rd, &pr) != 0)
+	pr->t = t;
+	pr->key = key;
+	pr->keylen = keylen;
+	pr->hash = key_hash(key, keylen);
+	pr->vals = vals;
+	if (put(rd, pr) != 0)
 		rd->halted = 1;
 }
 
@@ -531,6 +528,10 @@ reader_replay(struct batch *b, const struct config *c)
 
 	memset(rd, 0, sizeof(*rd));
 	rd->batch = b;
+	/* what a kept record is besides its time, key and values */
+	rd->rp.kind = PR_RECORD;
+	rd->rp.has_t = 1;
+	rd->rp.fmt = TF_AUTO;
 	return start(rd, c, replay_main);
 }
 

@@ -70,6 +70,7 @@ out_of_range(struct run *r, const struct parsed *pr)
 }
 
 static void new_operator(struct run *r);
+static void fields_in_use(const struct config *c, struct input *in);
 
 /* --- --mode batch on input in time order --- */
 
@@ -142,9 +143,7 @@ straight_reread(struct run *r, uint64_t n)
 	fwin_warn_to(discard, NULL);
 	if (c->header && input_header(in, &names, &nnames) != 1)
 		rc = -1;
-	if (c->fmt == IF_JSON)
-		input_set_paths(in, c->paths, c->npaths);
-	input_set_maxfields(in, config_maxfield(c));
+	fields_in_use(c, in);
 	for (; rc == 0 && i < n && input_next(in, &rec) == INPUT_RECORD; i++) {
 		parse_record(p, &rec, &pr);
 		if (pr.kind == PR_RECORD && batch_add(r->batch, pr.t, pr.key,
@@ -738,6 +737,18 @@ run_stream(struct run *r)
 	return status;
 }
 
+/* Tells input in which fields the pipeline c (resolved) reads: split
+ * only the columns in use (the raw record, for the late file and min-by
+ * without OUT, is kept whole by the framer anyway), and for json the
+ * paths. */
+static void
+fields_in_use(const struct config *c, struct input *in)
+{
+	if (c->fmt == IF_JSON)
+		input_set_paths(in, c->paths, c->npaths);
+	input_set_maxfields(in, config_maxfield(c));
+}
+
 /* The window operator, its state not made or restored yet. */
 static void
 new_operator(struct run *r)
@@ -776,11 +787,7 @@ setup(struct run *r, int *empty)
 	}
 	if (config_resolve(c, names, nnames) != 0)
 		return 2;
-	if (c->fmt == IF_JSON)
-		input_set_paths(r->in, c->paths, c->npaths);
-	/* Split only the columns in use; the raw record (late file, min-by
-	 * without OUT) is kept whole by the framer anyway. */
-	input_set_maxfields(r->in, config_maxfield(c));
+	fields_in_use(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
 	r->rolling_time = c->wkind == WK_NONE && c->has_time;
