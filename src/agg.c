@@ -444,11 +444,12 @@ pick_release(struct arena *a, aoff slot)
 #define NUM (AGF_FIELD | AGF_NUMBER)
 
 static const struct aggop table[] = {
-	{ "count", "count", AGF_REGROUP, sizeof(struct acc_count),
+	{ "count", "count", AGF_REGROUP | AGF_ANYORDER,
+	    sizeof(struct acc_count),
 	    count_add, NULL, count_fold, count_emit, NULL, NULL },
-	{ "sum", "sum", NUM | AGF_DEC, sizeof(struct dec_sum),
+	{ "sum", "sum", NUM | AGF_DEC | AGF_ANYORDER, sizeof(struct dec_sum),
 	    sum_add, NULL, sum_fold, sum_emit, sum_check, NULL },
-	{ "avg", "avg", NUM | AGF_DEC, sizeof(struct dec_sum),
+	{ "avg", "avg", NUM | AGF_DEC | AGF_ANYORDER, sizeof(struct dec_sum),
 	    sum_add, NULL, sum_fold, avg_emit, sum_check, NULL },
 	{ "min", "min", NUM | AGF_REGROUP, sizeof(struct acc_ext),
 	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
@@ -462,7 +463,7 @@ static const struct aggop table[] = {
 	    sizeof(struct acc_pick),
 	    last_add, last_merge, last_fold, pick_emit, pick_check,
 	    pick_release },
-	{ "distinct", "distinct", AGF_FIELD | AGF_NOKEEP,
+	{ "distinct", "distinct", AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER,
 	    sizeof(struct acc_distinct), distinct_add, distinct_merge,
 	    distinct_fold, distinct_emit, distinct_check, distinct_release },
 	{ "min-by", "min_by", NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP,
@@ -471,12 +472,15 @@ static const struct aggop table[] = {
 	{ "max-by", "max_by", NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP,
 	    sizeof(struct acc_ext),
 	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release },
-	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP, sizeof(struct acc_block),
+	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP | AGF_ANYORDER,
+	    sizeof(struct acc_block),
 	    pct_add, pct_merge, pct_fold, pct_emit, pct_check, pct_release },
-	{ "percentile", "", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP,
+	{ "percentile", "", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP |
+	    AGF_ANYORDER,
 	    sizeof(struct acc_block), pct_add, pct_merge, pct_fold, pct_emit,
 	    pct_check, pct_release },
-	{ "approx-percentile", "approx_", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP,
+	{ "approx-percentile", "approx_",
+	    NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP | AGF_ANYORDER,
 	    sizeof(struct acc_block), dds_agg_add, dds_agg_merge, dds_agg_fold,
 	    dds_agg_emit, dds_agg_check, dds_agg_release },
 	{ "stddev", "stddev", NUM, sizeof(struct stats_var),
@@ -487,7 +491,8 @@ static const struct aggop table[] = {
 	    var_add, NULL, var_fold, stddev_pop_emit, NULL, NULL },
 	{ "var-pop", "var_pop", NUM, sizeof(struct stats_var),
 	    var_add, NULL, var_fold, var_pop_emit, NULL, NULL },
-	{ "approx-distinct", "approx_distinct", AGF_FIELD | AGF_NOKEEP,
+	{ "approx-distinct", "approx_distinct",
+	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER,
 	    sizeof(struct acc_block), hll_agg_add, hll_agg_merge, hll_agg_fold,
 	    hll_agg_emit, hll_agg_check, hll_agg_release },
 };
@@ -732,6 +737,24 @@ int
 aggs_regroupable_exact(const struct aggs *g)
 {
 	return every(g, AGF_REGROUP | AGF_DEC);
+}
+
+int
+aggs_any_order(const struct aggs *g)
+{
+	return every(g, AGF_ANYORDER);
+}
+
+int
+aggs_any_order_vals(const struct aggs *g, const struct aval *vals)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if ((g->v[i].op->flags & AGF_DEC) && vals[i].p != NULL &&
+		    !vals[i].is_dec)
+			return 0;
+	return 1;
 }
 
 int

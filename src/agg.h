@@ -48,8 +48,12 @@ enum {
 	AGF_PLIST = 32,		/* F:P[,P...] (else AGF_PCT is the median) */
 	AGF_DEC = 64,		/* wants the exact decimal (sum, avg) */
 	AGF_TEXT = 128,		/* its result is text, not a number */
-	AGF_REGROUP = 256	/* its fold gives the same bytes however the
+	AGF_REGROUP = 256,	/* its fold gives the same bytes however the
 				 * blocks folded are grouped (no floats) */
+	AGF_ANYORDER = 512	/* its result is the same bytes whatever the
+				 * order of its records were added in (no
+				 * floats, no arrival numbers; AGF_DEC: while
+				 * its values are plain decimal) */
 };
 
 struct aggop {
@@ -135,6 +139,12 @@ int aggs_regroupable(const struct aggs *g);
  * aggs_fold_exact() says whether the fold so far has. */
 int aggs_regroupable_exact(const struct aggs *g);
 int aggs_fold_exact(const struct aggs *g);
+/* Whether every aggregate's result is the same whatever the order of
+ * its records (AGF_ANYORDER), and whether one record's values keep it
+ * so: every value of a decimal sum is plain decimal. */
+int aggs_any_order(const struct aggs *g);
+int aggs_any_order_vals(const struct aggs *g, const struct aval *vals);
+
 /* Writes the fold as the accumulator block at dst, which must not be
  * released: the values it names belong to the blocks folded. */
 void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);

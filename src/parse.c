@@ -269,6 +269,7 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 
 	out->kind = PR_OTHER;
 	out->has_t = 0;
+	out->has_win = 0;
 	out->fmt = TF_AUTO;
 	out->t = 0;
 	out->tval = NULL;

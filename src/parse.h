@@ -34,6 +34,9 @@ struct parsed {
 	const char *key;	/* canonical key bytes (keycodec.h) */
 	size_t keylen;
 	uint64_t hash;
+	int has_win;		/* win is its tumbling window's start, found
+				   by the reading thread (reader.h) */
+	int64_t win;
 	const struct aval *vals;	/* one per aggregate */
 	const char *tval;	/* the time's text (with -t), for messages */
 	size_t tvaln;

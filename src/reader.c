@@ -24,6 +24,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "assign.h"
 #include "keycodec.h"
 #include "reader.h"
 #include "timefmt.h"
@@ -63,7 +64,8 @@ struct wire {
 	uint64_t line;
 	const char *file;
 	uint64_t keylen, tvaln, rawlen, msglen;	/* (a field may pass 4 GiB) */
-	uint8_t kind, has_t, has_msg, fmt;
+	int64_t win;
+	uint8_t kind, has_t, has_msg, fmt, has_win;
 };
 
 #define WNULL UINT64_MAX	/* a NULL value's length */
@@ -87,6 +89,9 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	struct parser *p;
 	const struct config *c;
 	int keep_raw;
+	int windows;		/* finds each record's tumbling window */
+	struct assigner as;
+	struct span last;	/* the last window found */
 	size_t *vf, nvf;	/* the aggregates that take a FIELD */
 	pthread_t th;
 	int wake[2];		/* to the thread: pause or stop */
@@ -217,6 +222,22 @@ put_bytes(char *at, const char *p, size_t n)
 	return at + n;
 }
 
+/* The thread: the start of the tumbling window of t into *start;
+ * returns 0 when it does not fit in int64. */
+static int
+window_start(struct reader *rd, int64_t t, int64_t *start)
+{
+	struct span sp;
+
+	if (t < rd->last.pane || t >= rd->last.pane_end) {
+		if (rd->as.ops->assign(&rd->as, t, &sp) != AS_OK)
+			return 0;
+		rd->last = sp;
+	}
+	*start = rd->last.pane;
+	return 1;
+}
+
 /* The thread: appends a parsed record (or note) to the slot being
  * filled. Returns -1 when asked to stop while it waited for a slot. */
 static int
@@ -256,6 +277,8 @@ put(struct reader *rd, const struct parsed *pr)
 	w->file = pr->file;
 	w->keylen = w->tvaln = w->rawlen = 0;
 	w->msglen = pr->msglen;
+	w->has_win = pr->kind == PR_RECORD && rd->windows &&
+	    window_start(rd, pr->t, &w->win);
 	wv = (struct wval *)(w + 1);
 	at = (char *)wv;
 	if (pr->kind == PR_RECORD) {
@@ -311,6 +334,8 @@ decode(struct reader *rd, const char *e)
 	pr->fmt = w->fmt;
 	pr->t = w->t;
 	pr->hash = w->hash;
+	pr->has_win = w->has_win;
+	pr->win = w->win;
 	pr->line = w->line;
 	pr->file = w->file;
 	pr->keylen = w->keylen;
@@ -518,6 +543,11 @@ reader_start(struct input *in, struct parser *p, const struct config *c,
 	rd->in = in;
 	rd->p = p;
 	rd->keep_raw = keep_raw;
+	if (c->mode == MODE_BATCH && c->wkind == WK_TUMBLE) {	/* hashagg.h */
+		rd->windows = 1;
+		assigner_init(&rd->as, c);
+		rd->last.pane = 1;	/* none: no time is in [1, 0) */
+	}
 	return start(rd, c, reader_main);
 }
 
@@ -593,7 +623,8 @@ reader_next(struct reader *rd, const struct parsed **pr)
 }
 
 int
-reader_ahead(const struct reader *rd, size_t d, uint64_t *hash)
+reader_ahead(const struct reader *rd, size_t d, uint64_t *hash,
+    const int64_t **win)
 {
 	const struct slot *s = rd->r;
 	const struct wire *w;
@@ -602,6 +633,7 @@ reader_ahead(const struct reader *rd, size_t d, uint64_t *hash)
 		return 0;
 	w = (const struct wire *)(s->buf + s->at[rd->rn - 1 + d]);
 	*hash = w->hash;
+	*win = w->has_win ? &w->win : NULL;
 	return w->kind == PR_RECORD;
 }
 

@@ -22,8 +22,10 @@ struct reader;
 
 /* Starts reading in (its header read, if any) with parser p, which only
  * the thread uses from now on (the caller frees it after reader_stop()).
- * keep_raw: hand over each record as read (for
- * the late file). Never NULL (exits when no thread can be made). */
+ * keep_raw: hand over each record as read (for the late file). In batch
+ * mode with a tumbling window, the thread finds each record's window too
+ * (struct parsed's win: for hashagg.h). Never NULL (exits when no thread
+ * can be made). */
 struct reader *reader_start(struct input *in, struct parser *p,
     const struct config *c, int keep_raw);
 
@@ -40,8 +42,10 @@ int reader_next(struct reader *rd, const struct parsed **pr);
 
 /* Whether the record d records after the one reader_next() returned last
  * is read already, in the same slot, and a good record: then *hash is
- * its key's hash, to warm the cache for it (st_prefetch). */
-int reader_ahead(const struct reader *rd, size_t d, uint64_t *hash);
+ * its key's hash and *win its tumbling window's start (or NULL: not
+ * found), to warm the cache for it (st_prefetch, hashagg_prefetch). */
+int reader_ahead(const struct reader *rd, size_t d, uint64_t *hash,
+    const int64_t **win);
 
 /* Whether reader_next() has something other than INPUT_WAIT to say. */
 int reader_ready(struct reader *rd);

@@ -56,12 +56,17 @@ print_stats(struct run *r)
 	struct timespec t1;
 	double secs;
 	uint64_t nread = g->g_read - b->g_read, runs = 0, bytes = 0;
+	uint64_t keys = st_root(s)->sr_peak_keys;
+	uint64_t peak = arena_hdr(&s->a)->ah_peak;
 	char part[64] = "", mode[96];
 
 	if (r->batch != NULL)
 		batch_spilled(r->batch, &runs, &bytes);
+	if (r->hagg != NULL)	/* each window's key is a key of its own */
+		hashagg_size(r->hagg, &keys, &peak);
 	snprintf(mode, sizeof(mode), "%s%s", r->batch != NULL ? "batch" :
-	    "stream", r->in_order ? ", in time order" : "");
+	    "stream", r->in_order ? ", in time order" : r->hagg != NULL ?
+	    ", aggregated as read" : "");
 	if (runs > 0)
 		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode),
 		    ", %llu sorted run%s spilled (%llu bytes)",
@@ -81,8 +86,7 @@ print_stats(struct run *r)
 	    (unsigned long long)(g->g_nowin - b->g_nowin),
 	    (unsigned long long)(g->g_fired - b->g_fired),
 	    (unsigned long long)st_root(s)->sr_npanes,
-	    (unsigned long long)st_root(s)->sr_peak_keys,
-	    (unsigned long long)arena_hdr(&s->a)->ah_peak, secs,
+	    (unsigned long long)keys, (unsigned long long)peak, secs,
 	    secs > 0 ? nread / secs : 0.0, mode);
 }
 

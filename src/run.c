@@ -72,6 +72,43 @@ out_of_range(struct run *r, const struct parsed *pr)
 static void new_operator(struct run *r);
 static void fields_in_use(const struct config *c, struct input *in);
 
+/* --- --mode batch out of time order, where order cannot show --- */
+
+/* Starts the table of groups if the pipeline and the FILEs allow. */
+static void
+hagg_begin(struct run *r)
+{
+	const struct config *c = r->c;
+
+	if (r->hagg_fits)
+		r->hagg = hashagg_new(c, r->g, (c->max_memory ?
+		    c->max_memory : batch_default_budget()) / 2);
+}
+
+static int reread(struct run *r, uint64_t n);
+
+/* A good record for the table: returns 1 when it took it (or the record
+ * was bad), 0 when the batch is to keep it: the table gave up, and the
+ * records before it were read again into the batch. */
+static int
+hagg_record(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec)
+{
+	switch (hashagg_add(r->hagg, orec->t, pr->has_win ? &pr->win : NULL,
+	    orec->key, orec->keylen, orec->hash, orec->vals)) {
+	case HA_ADDED:
+		return 1;
+	case HA_RANGE:
+		out_of_range(r, pr);
+		return 1;
+	}
+	hashagg_free(r->hagg);
+	r->hagg = NULL;
+	if (reread(r, G(r)->g_read - 1) != 0)
+		r->fatal = 1;
+	return r->fatal;
+}
+
 /* --- --mode batch on input in time order --- */
 
 /*
@@ -97,19 +134,23 @@ straight_begin(struct run *r)
 	struct stat sb;
 	int i;
 
-	if (r->batch == NULL || out_flush(r->out) != 0 ||
-	    (r->straight_fd = scratch_open(&dir)) < 0)
-		return;		/* batch as for any input */
-	r->straight_out = out_divert(r->out, r->straight_fd);
-	r->straight_t = INT64_MIN;
-	r->straight_max = (c->max_memory ? c->max_memory :
-	    batch_default_budget()) / 4;
-	r->straight = 1;
+	if (r->batch == NULL)
+		return;
 	r->straight_keep = c->nfiles == 0;
 	for (i = 0; i < c->nfiles; i++)
 		if (strcmp(c->files[i], "-") == 0 ||
 		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
 			r->straight_keep = 1;
+	r->hagg_fits = !r->straight_keep && hashagg_fits(c, r->g);
+	if (out_flush(r->out) != 0 || (r->straight_fd = scratch_open(&dir)) < 0) {
+		hagg_begin(r);	/* (or batch as for any input) */
+		return;
+	}
+	r->straight_out = out_divert(r->out, r->straight_fd);
+	r->straight_t = INT64_MIN;
+	r->straight_max = (c->max_memory ? c->max_memory :
+	    batch_default_budget()) / 4;
+	r->straight = 1;
 }
 
 static void
@@ -120,11 +161,12 @@ discard(void *arg, const char *line, size_t n)
 	(void)n;
 }
 
-/* Hands the batch the first n records of the input again, read anew
- * (what they say was said when they were first read). Returns 0, or -1
- * after a message. */
+/* Hands the first n records of the input again to the table of groups,
+ * or the batch (what they say was said when they were first read). When
+ * the table gives up, the batch takes them all. Returns 0, or -1 after a
+ * message. */
 static int
-straight_reread(struct run *r, uint64_t n)
+reread(struct run *r, uint64_t n)
 {
 	const struct config *c = r->c;
 	struct input_opts io = {
@@ -138,7 +180,7 @@ straight_reread(struct run *r, uint64_t n)
 	struct parsed pr;
 	size_t nnames;
 	uint64_t i = 0;
-	int rc = 0;
+	int rc = 0, ha;
 
 	fwin_warn_to(discard, NULL);
 	if (c->header && input_header(in, &names, &nnames) != 1)
@@ -146,12 +188,19 @@ straight_reread(struct run *r, uint64_t n)
 	fields_in_use(c, in);
 	for (; rc == 0 && i < n && input_next(in, &rec) == INPUT_RECORD; i++) {
 		parse_record(p, &rec, &pr);
-		if (pr.kind == PR_RECORD && batch_add(r->batch, pr.t, pr.key,
-		    pr.keylen, pr.vals) == BATCH_FAIL)
+		if (pr.kind != PR_RECORD)
+			continue;
+		if (r->hagg != NULL) {
+			ha = hashagg_add(r->hagg, pr.t, NULL, pr.key,
+			    pr.keylen, pr.hash, pr.vals);
+			if (ha == HA_ORDER || ha == HA_FULL)
+				rc = -3;
+		} else if (batch_add(r->batch, pr.t, pr.key, pr.keylen,
+		    pr.vals) == BATCH_FAIL)
 			rc = -2;	/* said by batch_add */
 	}
 	fwin_warn_to(NULL, NULL);
-	if (rc != -2 && (rc != 0 || i < n)) {
+	if (rc != -2 && rc != -3 && (rc != 0 || i < n)) {
 		fwin_warn("an input changed while it was read: its records "
 		    "could not be read again to be sorted");
 		rc = -1;
@@ -159,6 +208,11 @@ straight_reread(struct run *r, uint64_t n)
 	input_close(in);
 	parser_free(p);
 	aggs_free(g);
+	if (rc == -3) {
+		hashagg_free(r->hagg);
+		r->hagg = NULL;
+		return reread(r, n);
+	}
 	return rc < 0 ? -1 : 0;
 }
 
@@ -181,13 +235,16 @@ straight_drop(struct run *r)
 }
 
 /* Drops what the operator did while the input was in time order, and
- * hands the batch the first n records if it did not keep them. Returns
- * 0, or -1 after a message. */
+ * hands the first n records to the table of groups, or the batch if it
+ * did not keep them. Returns 0, or -1 after a message. */
 static int
 straight_end(struct run *r, uint64_t n)
 {
 	straight_drop(r);
-	return r->straight_keep ? 0 : straight_reread(r, n);
+	if (r->straight_keep)
+		return 0;
+	hagg_begin(r);
+	return reread(r, n);
 }
 
 /* A good record while the input is in time order: returns 1 when the
@@ -294,6 +351,8 @@ apply(struct run *r, const struct parsed *pr)
 		orec.t = now_ns();	/* processing time: when applied */
 	if (r->batch != NULL) {	/* kept; replayed in time order at the end */
 		if (r->straight && straight_record(r, pr, &orec))
+			return;
+		if (r->hagg != NULL && hagg_record(r, pr, &orec))
 			return;
 		switch (batch_add(r->batch, orec.t, orec.key, orec.keylen,
 		    orec.vals)) {
@@ -596,11 +655,19 @@ static void
 prefetch_ahead(struct run *r)
 {
 	static const size_t dist[] = { 12, 8, 4 };
+	const int64_t *win;
 	uint64_t h;
 	int stage;
 
+	if (r->hagg != NULL) {	/* the table's slot, then its group */
+		for (stage = 0; stage < 2; stage++)
+			if (reader_ahead(r->rd, dist[stage + 1], &h, &win) &&
+			    win != NULL)
+				hashagg_prefetch(r->hagg, *win, h, stage);
+		return;
+	}
 	for (stage = 0; stage < 3; stage++)
-		if (reader_ahead(r->rd, dist[stage], &h))
+		if (reader_ahead(r->rd, dist[stage], &h, &win))
 			st_prefetch(r->st, h, stage);
 }
 
@@ -618,15 +685,20 @@ stop_reader(struct run *r, int apply_ahead)
 }
 
 /* --mode batch at the end of the input: every record kept, in time
- * order, through the operator. With --threads, merging the sorted runs
- * and decoding their records run on a thread of their own. Returns 0,
- * or -1 after a message. */
+ * order, through the operator (or the table's groups fired). With
+ * --threads, merging the sorted runs and decoding their records run on a
+ * thread of their own. Returns 0, or -1 after a message. */
 static int
 replay_all(struct run *r)
 {
 	const struct parsed *pr;
 	int rc;
 
+	if (r->hagg != NULL) {	/* every group, fired as its window */
+		G(r)->g_maxt = hashagg_max_time(r->hagg);
+		G(r)->g_fired += hashagg_fire(r->hagg, on_row, r);
+		return 0;
+	}
 	if (r->c->threads < 2)
 		return batch_replay(r->batch, replay, r);
 	r->rd = reader_replay(r->batch, r->c);
@@ -672,7 +744,8 @@ run_stream(struct run *r)
 		}
 		if (rc != INPUT_RECORD)
 			break;
-		if (r->rd != NULL && (r->batch == NULL || r->straight))
+		if (r->rd != NULL && (r->batch == NULL || r->straight ||
+		    r->hagg != NULL))
 			prefetch_ahead(r);
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
@@ -759,6 +832,8 @@ new_operator(struct run *r)
 	r->st = op_state(r->op);
 	if (c->emit_every > 0)
 		op_set_digest(r->op, digest_row, r);
+	if (c->top_n > 0)	/* (the column is found with the header) */
+		op_set_rank(r->op, rank_row, r);
 	if (c->wkind == WK_GLOBAL && !c->has_time)	/* the run's window */
 		op_set_span(r->op, r->started, INT64_MIN);
 }
@@ -854,6 +929,7 @@ run_pipeline(struct config *c)
 	persist_fini(&r.ps);
 	input_close(r.in);
 	batch_free(r.batch);
+	hashagg_free(r.hagg);
 	op_free(r.op);
 	aggs_free(r.g);
 	parser_free(r.parser);

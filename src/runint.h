@@ -8,6 +8,7 @@
 
 #include "agg.h"
 #include "batch.h"
+#include "hashagg.h"
 #include "config.h"
 #include "input.h"
 #include "operator.h"
@@ -57,6 +58,11 @@ struct run {
 	int64_t straight_t;	/* the last time */
 	uint64_t straight_max;	/* the most state it may keep */
 	int in_order;		/* it did to the end: nothing was sorted */
+	/* --mode batch out of time order, where order cannot show: records
+	 * added to (window, key) groups as read (hashagg.h), or NULL */
+	struct hashagg *hagg;
+	int hagg_fits;		/* the pipeline can, and the FILEs can be
+				 * read again should it have to stop */
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
@@ -84,6 +90,8 @@ void progress_end(struct run *r);
 /* sinks.c: rows and late records, and the files they go to */
 void on_row(void *arg, const struct op_row *row);
 uint64_t digest_row(void *arg, const struct op_row *row);
+/* --top: a row's --top-by cell (op_rank_fn) */
+int rank_row(void *arg, const struct op_row *row, double *v);
 void write_late(struct run *r, const char *raw, size_t rawlen);
 int open_sinks(struct run *r);
 int close_sinks(struct run *r);

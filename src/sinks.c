@@ -96,7 +96,7 @@ open_append(const char *path)
 }
 
 /* --top: the value of a row's --top-by cell. */
-static int
+int
 rank_row(void *arg, const struct op_row *row, double *v)
 {
 	struct run *r = arg;
@@ -132,8 +132,7 @@ top_column(struct run *r, const char *const *aggcols, size_t n,
 		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
 		return -1;
 	}
-	r->rankcol = i;
-	op_set_rank(r->op, rank_row, r);
+	r->rankcol = i;		/* (run.c's new_operator ranks by it) */
 	return 0;
 }
 

@@ -181,7 +181,7 @@ fwin: 2 bad records skipped'
 	run --separate-stderr fwin --stats -t 1 --tumble 5s in
 	assert_success
 	assert_output $'0\t5\t1\n10\t15\t1'
-	assert_regex "$stderr" '^fwin: stats: records 2, bad 0, late 0, .* records/s, mode batch$'
+	assert_regex "$stderr" '^fwin: stats: records 2, bad 0, late 0, .* records/s, mode batch, aggregated as read$'
 }
 
 @test "auto: standard input redirected from a file is batch" {
@@ -401,6 +401,132 @@ fwin: 2 bad records skipped'
 	run --separate-stderr fwin --mode batch --csv -t 1 -k 2 --tumble 100s --median 3 --min 3 --sum 3 --avg 3 in
 	assert_success
 	assert_equal "$output" "$want"
+}
+
+# ------------------------------------------- aggregated as read (hashagg.h)
+
+# The aggregates whose result does not depend on the order of records.
+ANYORDER=(--count --sum 3 --avg 3 --distinct 4 --median 3 --percentile 3:10,90
+	--approx-percentile 3:50 --approx-distinct 4)
+
+# hashed SEED ARGS...: same() with only those aggregates, and --stats
+# says the shuffled file was aggregated as read.
+hashed() {
+	local seed=$1
+	local -a AGGS=("${ANYORDER[@]}")	# (what same() sees)
+	shift
+	same "$seed" "$@"
+	run --separate-stderr fwin --stats --mode batch --csv -t 1 "$@" "${ANYORDER[@]}" in
+	assert_success
+	assert_regex "$stderr" ', mode batch, aggregated as read$'
+}
+
+@test "aggregated as read = stream on sorted records: tumble, keyed (seed 301)" {
+	hashed 301 -k 2 --tumble 10s
+}
+
+@test "aggregated as read = stream on sorted records: no key, offset, one thread (seed 302)" {
+	hashed 302 --tumble 25s --offset 3s --threads 1
+}
+
+@test "aggregated as read = stream on sorted records: two key fields, json (seed 303)" {
+	hashed 303 -k 4,2 --tumble 1m --output-format json
+}
+
+@test "aggregated as read = stream on sorted records: calendar days in a zone (seed 304)" {
+	gen 304 3000 | awk -F, -v OFS=, '{ $1 = 1711000000 + $1 * 1200; print }' > in
+	sort -s -t, -k1,1n in > sorted
+	args=(--csv -t 1 -k 2 --tumble 1d --tz Europe/Berlin "${ANYORDER[@]}")
+	fwin --mode stream "${args[@]}" sorted > want
+	[ "$(wc -l < want)" -gt 20 ]
+	for th in 1 2; do
+		run --separate-stderr fwin --stats --threads $th "${args[@]}" in
+		assert_success
+		assert_regex "$stderr" ', mode batch, aggregated as read$'
+		assert_equal "$output" "$(cat want)"
+	done
+}
+
+@test "aggregated as read: keys alike in their first 8 bytes sort by the whole key (seed 305)" {
+	awk 'BEGIN { srand(305); for (i = 0; i < 4000; i++)
+		printf "%d,longkeyprefix-%d,%d\n", int(rand() * 100), int(rand() * 50), i }' > in
+	sort -s -t, -k1,1n in > sorted
+	args=(--csv -t 1 -k 2 --tumble 10s --count --sum 3)
+	fwin --mode stream "${args[@]}" sorted > want
+	run --separate-stderr fwin --stats "${args[@]}" in
+	assert_success
+	assert_regex "$stderr" ', mode batch, aggregated as read$'
+	assert_equal "$output" "$(cat want)"
+}
+
+@test "aggregated as read: a sum's value not in plain decimal, a full table, a pipe: sorted instead, the same bytes" {
+	gen 306 3000 > in
+	sort -s -t, -k1,1n in > sorted
+	args=(--csv -t 1 -k 2 --tumble 10s --count --sum 3 --avg 3)
+	# a floating sum depends on the order of its values: 1e1 makes it so
+	for at in 1 1500 3000; do
+		awk -v at=$at -F, -v OFS=, 'NR == at { $3 = "1e1" } { print }' in > e.in
+		sort -s -t, -k1,1n e.in | fwin --mode stream "${args[@]}" > want
+		grep -q '\.' want
+		run --separate-stderr fwin --stats "${args[@]}" e.in
+		assert_success
+		assert_regex "$stderr" ', mode batch$'
+		assert_equal "$output" "$(cat want)"
+	done
+	fwin --mode stream "${args[@]}" sorted > want
+	# past half of --max-memory: sorted after all (and spilled)
+	mkdir tmp
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --max-memory 64K "${args[@]}" in
+	assert_success
+	assert_regex "$stderr" ', mode batch, [0-9]+ sorted runs? spilled \([0-9]+ bytes\)$'
+	assert_equal "$output" "$(cat want)"
+	# standard input, a pipe: cannot be read again, so it is kept and sorted
+	run --separate-stderr fwin --stats --mode batch "${args[@]}" - < in
+	assert_regex "$stderr" ', mode batch$'
+	assert_equal "$output" "$(cat want)"
+	# an aggregate whose result depends on the order: sorted
+	run --separate-stderr fwin --stats "${args[@]}" --stddev 3 in
+	assert_regex "$stderr" ', mode batch$'
+	# so do --top, --fill and --emit-every's rows
+	for opt in "--top 1 --top-by count" --fill; do
+		run --separate-stderr fwin --stats "${args[@]}" $opt in
+		assert_success
+		assert_regex "$stderr" ', mode batch$'
+		assert_equal "$output" "$(fwin --mode stream "${args[@]}" $opt sorted)"
+	done
+}
+
+@test "aggregated as read: in time order, then not, then a value that makes order show: read again twice, nothing said twice" {
+	# in time order up to a bad record and a value in exponent form,
+	# then back in time: the table takes over, gives up at 1e1 when it
+	# reads the records again, and the batch takes them all
+	many 307 3000 | awk -F, -v OFS=, 'NR == 50 { print "x,k1,1" } NR == 100 { $3 = "1e1" } { print } END { print "5,k7,1000" }' > in
+	grep -v '^x' in | sort -s -t, -k1,1n | fwin --mode stream --csv -t 1 -k 2 --tumble 1m --count --sum 3 > want
+	run --separate-stderr fwin --stats --csv -t 1 -k 2 --tumble 1m --count --sum 3 in
+	assert_success
+	assert_equal "$output" "$(cat want)"
+	mapfile -t lines <<< "$stderr"
+	assert_equal "${#lines[@]}" 3
+	assert_equal "${lines[0]}" 'fwin: in:50: field 1: bad time "x"; record skipped'
+	assert_regex "${lines[1]}" '^fwin: stats: records 3002, bad 1, .*, mode batch$'
+	# without the value in exponent form the table keeps them
+	sed 's/,1e1$/,10/' in > in2
+	grep -v '^x' in2 | sort -s -t, -k1,1n | fwin --mode stream --csv -t 1 -k 2 --tumble 1m --count --sum 3 > want
+	run --separate-stderr fwin --stats --csv -t 1 -k 2 --tumble 1m --count --sum 3 in2
+	assert_success
+	assert_equal "$output" "$(cat want)"
+	assert_regex "${stderr}" 'records 3002, bad 1, .*, mode batch, aggregated as read'
+}
+
+@test "aggregated as read: a time whose window is out of range is said once, as a bad record" {
+	printf '%s\n' 20,a,1 9223372036,a,2 10,a,3 5,b,4 > in
+	run --separate-stderr fwin --stats --csv -t 1 -k 2 --tumble 1h --count --sum 3 in
+	assert_success
+	assert_output $'0,3600,a,2,4\n0,3600,b,1,4'
+	mapfile -t lines <<< "$stderr"
+	assert_equal "${#lines[@]}" 3
+	assert_regex "${lines[0]}" '^fwin: in:2: field 1: window out of range for time "9223372036"'
+	assert_regex "${lines[1]}" 'bad 1, .*, mode batch, aggregated as read$'
 }
 
 # ------------------------------------------------ input already in time order

@@ -1,0 +1,343 @@
+/* hashagg: a batch aggregated as read; see hashagg.h.
+ *
+ * Groups live in an arena of their own, so that the aggregates add and
+ * fold there as they do in the operator's state: a group is its header,
+ * its key's canonical bytes padded to 8, then the accumulators. An
+ * open-addressing table of (hash, group) finds them; it is kept at most
+ * half full. A group's hash mixes its key's hash with its window's start,
+ * so the look-ahead (run.c) can warm a record's slot from the window the
+ * reading thread found and its key hash before the record is added. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "assign.h"
+#include "hashagg.h"
+#include "keycodec.h"
+#include "util.h"
+
+struct group {
+	int64_t g_start;	/* its window's */
+	uint32_t g_len;		/* of its key */
+	uint32_t g_pad;
+	char g_key[];		/* then the accumulators, 8-aligned */
+};
+
+struct hslot {
+	uint64_t h;
+	aoff g;			/* 0: empty */
+};
+
+/* A group as it is sorted to fire. */
+struct hrow {
+	int64_t start;
+	uint64_t prefix;	/* key_prefix() of its key */
+	aoff g;
+};
+
+struct hashagg {
+	const struct config *c;
+	struct aggs *g;
+	struct assigner as;
+	struct span last;	/* the last window assigned */
+	struct arena a;		/* the groups and the table (on huge
+				 * pages: see arena.c) */
+	aoff table;		/* of cap struct hslot */
+	uint64_t cap, n;	/* cap a power of two */
+	uint64_t budget;	/* bytes of groups and table at most */
+	uint64_t seq;		/* records added: their arrival numbers */
+	uint64_t peak;
+	int64_t maxt;		/* the largest time added */
+};
+
+#define HA_INITCAP 4096
+
+int
+hashagg_fits(const struct config *c, const struct aggs *g)
+{
+	return c->wkind == WK_TUMBLE && !c->fill && c->top_n == 0 &&
+	    c->emit_every == 0 && aggs_any_order(g);
+}
+
+struct hashagg *
+hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
+{
+	struct hashagg *h = xcalloc(1, sizeof(*h));
+
+	h->c = c;
+	h->g = g;
+	assigner_init(&h->as, c);
+	h->last.pane = 1;	/* empty: no time is in [1, 0) */
+	h->last.pane_end = 0;
+	if (arena_init(&h->a) != 0)
+		fwin_die("cannot map memory: %s", strerror(errno));
+	h->cap = HA_INITCAP;
+	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
+	h->budget = budget;
+	h->maxt = INT64_MIN;
+	return h;
+}
+
+void
+hashagg_free(struct hashagg *h)
+{
+	if (h == NULL)
+		return;
+	arena_fini(&h->a);
+	free(h);
+}
+
+static inline struct group *
+group_at(const struct hashagg *h, aoff g)
+{
+	return arena_ptr(&h->a, g);
+}
+
+/* The table: valid until the next arena_alloc. */
+static inline struct hslot *
+table(const struct hashagg *h)
+{
+	return arena_ptr(&h->a, h->table);
+}
+
+static inline aoff
+group_acc(const struct hashagg *h, aoff g)
+{
+	return g + sizeof(struct group) + ((group_at(h, g)->g_len + 7) & ~7u);
+}
+
+/* A window's key: the key's hash and the window's start, mixed (the
+ * finalizer of MurmurHash3) so that neighbouring windows of one key land
+ * far apart. */
+static inline uint64_t
+group_hash(uint64_t keyhash, int64_t start)
+{
+	uint64_t x = keyhash ^ ((uint64_t)start * 0x9e3779b97f4a7c15u);
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdu;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53u;
+	x ^= x >> 33;
+	return x;
+}
+
+/* The start of t's window, from the last one when t is in it; 0 when
+ * its window does not fit in int64 (a tumbling window has no gaps). */
+static int
+window_of(struct hashagg *h, int64_t t, int64_t *start)
+{
+	struct span sp;
+
+	if (t < h->last.pane || t >= h->last.pane_end) {
+		if (h->as.ops->assign(&h->as, t, &sp) != AS_OK)
+			return 0;
+		h->last = sp;
+	}
+	*start = h->last.pane;
+	return 1;
+}
+
+static void
+grow_table(struct hashagg *h)
+{
+	uint64_t cap = h->cap * 2, i, j;
+	aoff t = arena_alloc(&h->a, cap * sizeof(struct hslot));
+	struct hslot *s = arena_ptr(&h->a, t), *old = table(h);
+
+	for (i = 0; i < h->cap; i++) {
+		if (old[i].g == 0)
+			continue;
+		for (j = old[i].h & (cap - 1); s[j].g != 0;
+		    j = (j + 1) & (cap - 1))
+			;
+		s[j] = old[i];
+	}
+	arena_free(&h->a, h->table, h->cap * sizeof(struct hslot));
+	h->table = t;
+	h->cap = cap;
+}
+
+static uint64_t
+bytes_held(const struct hashagg *h)
+{
+	return arena_hdr(&h->a)->ah_used;
+}
+
+int
+hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
+    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+{
+	struct hslot *slot = table(h);
+	struct group *gp;
+	uint64_t gh, i, mask = h->cap - 1;
+	int64_t start;
+	aoff g;
+
+	if (win != NULL)
+		start = *win;
+	else if (!window_of(h, t, &start))
+		return HA_RANGE;
+	if (!aggs_any_order_vals(h->g, vals))
+		return HA_ORDER;
+	gh = group_hash(hash, start);
+	for (i = gh & mask; (g = slot[i].g) != 0; i = (i + 1) & mask) {
+		if (slot[i].h != gh)
+			continue;
+		gp = group_at(h, g);
+		if (gp->g_start == start && gp->g_len == keylen &&
+		    memcmp(gp->g_key, key, keylen) == 0)
+			goto add;
+	}
+	if (bytes_held(h) > h->budget)
+		return HA_FULL;
+	g = arena_alloc(&h->a, sizeof(struct group) + ((keylen + 7) & ~7u) +
+	    aggs_accsize(h->g));
+	gp = group_at(h, g);
+	gp->g_start = start;
+	gp->g_len = (uint32_t)keylen;
+	memcpy(gp->g_key, key, keylen);
+	slot = table(h);	/* (the arena may have moved) */
+	slot[i].h = gh;
+	slot[i].g = g;
+	if (++h->n * 2 > h->cap)
+		grow_table(h);
+	if (bytes_held(h) > h->peak)
+		h->peak = bytes_held(h);
+add:
+	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
+	if (t > h->maxt)
+		h->maxt = t;
+	return HA_ADDED;
+}
+
+void
+hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
+    int stage)
+{
+	const struct hslot *s = &table(h)[group_hash(hash, win) &
+	    (h->cap - 1)];
+
+	if (stage == 0)
+		__builtin_prefetch(s);
+	else if (s->g != 0)
+		__builtin_prefetch(arena_ptr(&h->a, s->g));
+}
+
+/* --- firing: the groups sorted by (start, key) --- */
+
+/* Byte b of a row's sort key: the start (its sign flipped, so that it
+ * orders as unsigned) above the key prefix; b 0 is the lowest. */
+static inline unsigned
+sort_byte(const struct hrow *r, unsigned b)
+{
+	uint64_t v = b < 8 ? r->prefix :
+	    (uint64_t)r->start ^ ((uint64_t)1 << 63);
+
+	return (unsigned)(v >> (8 * (b & 7)) & 0xff);
+}
+
+static int
+key_order(const void *va, const void *vb, void *arg)
+{
+	const struct hashagg *h = arg;
+	const struct group *a = group_at(h, ((const struct hrow *)va)->g);
+	const struct group *b = group_at(h, ((const struct hrow *)vb)->g);
+
+	return key_cmp(h->c->nkeys, a->g_key, a->g_len, b->g_key, b->g_len);
+}
+
+/* Sorts v[0..n) by (start, key): a least-significant-byte radix sort of
+ * (start, key prefix), skipping the bytes every row shares, then each run
+ * of an equal pair by key (keys whose first 8 bytes agree). A window's
+ * end follows from its start: (start, key) order is (end, start, key). */
+static void
+sort_rows(const struct hashagg *h, struct hrow *v, size_t n)
+{
+	size_t (*count)[256] = xcalloc(16, sizeof(*count));
+	struct hrow *from = v, *to = xmalloc(n * sizeof(*v) + 1), *t;
+	size_t i, j, pos, k;
+	unsigned b;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 16; b++)
+			count[b][sort_byte(&v[i], b)]++;
+	for (b = 0; b < 16; b++) {
+		if (count[b][sort_byte(&v[0], b)] == n)
+			continue;
+		for (j = 0, pos = 0; j < 256; j++) {
+			k = count[b][j];
+			count[b][j] = pos;
+			pos += k;
+		}
+		for (i = 0; i < n; i++)
+			to[count[b][sort_byte(&from[i], b)]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v) {
+		memcpy(v, from, n * sizeof(*v));
+		to = from;
+	}
+	free(to);
+	free(count);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].prefix == v[i].prefix &&
+		    v[j].start == v[i].start; j++)
+			;
+		if (j - i > 1)
+			qsort_r(v + i, j - i, sizeof(*v), key_order,
+			    (void *)(uintptr_t)h);
+	}
+}
+
+uint64_t
+hashagg_fire(struct hashagg *h, op_emit_fn emit, void *arg)
+{
+	struct hrow *v = xmalloc(h->n * sizeof(*v) + 1);
+	const struct group *gp;
+	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g };
+	size_t i, n = 0;
+
+	for (i = 0; i < h->cap; i++) {
+		aoff g = table(h)[i].g;
+
+		if (g == 0)
+			continue;
+		gp = group_at(h, g);
+		v[n].start = gp->g_start;
+		v[n].prefix = key_prefix(h->c->nkeys, gp->g_key, gp->g_len);
+		v[n++].g = g;
+	}
+	if (n > 0)
+		sort_rows(h, v, n);
+	row.a = &h->a;
+	for (i = 0; i < n; i++) {
+		if (i + 4 < n)
+			warm(group_at(h, v[i + 4].g));
+		gp = group_at(h, v[i].g);
+		row.start = gp->g_start;
+		row.end = h->as.ops->end_after(&h->as, gp->g_start);
+		row.key = gp->g_key;
+		row.keylen = gp->g_len;
+		aggs_fold_begin(h->g);
+		aggs_fold(h->g, &h->a, group_acc(h, v[i].g));
+		emit(arg, &row);
+	}
+	free(v);
+	return n;
+}
+
+int64_t
+hashagg_max_time(const struct hashagg *h)
+{
+	return h->maxt;
+}
+
+void
+hashagg_size(const struct hashagg *h, uint64_t *groups, uint64_t *peak)
+{
+	*groups = h->n;
+	*peak = h->peak;
+}

@@ -1,0 +1,70 @@
+/* hashagg: --mode batch without a sort, where order cannot show (the man
+ * page's BATCH AND STREAM MODES). A tumbling window's row is the fold of
+ * its records; when every aggregate's result is the same whatever the
+ * order its records came in (agg.h, AGF_ANYORDER), the rows the sorted
+ * replay would fire are those of a table of (window, key) groups that
+ * each record is added to as it is read, fired at the end in (end, start,
+ * key) order: what DuckDB's hash aggregate does, and it costs no sort,
+ * no spill and no second pass over the records.
+ *
+ * The driver (run.c) chooses it for a file that can be read again: when
+ * a record's values would make order show (a decimal sum's value that is
+ * not plain decimal: its sum is floating) or the table grows past its
+ * budget, the table is dropped and the records are read again into the
+ * sort (batch.h), which gives the same rows at any size. */
+#ifndef FWIN_HASHAGG_H
+#define FWIN_HASHAGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "agg.h"
+#include "config.h"
+#include "operator.h"
+
+struct hashagg;
+
+/* Whether pipeline c with aggregates g can be aggregated as read: a
+ * tumbling window, aggregates that are AGF_ANYORDER, and no option whose
+ * rows depend on more than one window's groups (--fill, --top,
+ * --emit-every). */
+int hashagg_fits(const struct config *c, const struct aggs *g);
+
+/* A table for pipeline c (hashagg_fits) adding to g's accumulators,
+ * holding at most budget bytes. Never NULL. */
+struct hashagg *hashagg_new(const struct config *c, struct aggs *g,
+    uint64_t budget);
+void hashagg_free(struct hashagg *h);
+
+/* What hashagg_add did with a record. */
+enum {
+	HA_ADDED,
+	HA_RANGE,	/* its window does not fit in int64: bad */
+	HA_ORDER,	/* its values would make the order show: not added */
+	HA_FULL		/* the table is at its budget: not added */
+};
+
+/* Adds a record of time t, key bytes key[0..keylen) with hash (key_hash),
+ * values vals to its window's group. win: its window's start, when the
+ * reading thread found it (reader.h), or NULL. */
+int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
+    const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
+
+/* Warms the cache for a record (its window's start, its key's hash) that
+ * comes a few records later: stage 0 its slot of the table, stage 1 (the
+ * slot in cache by then) the group the slot names. */
+void hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
+    int stage);
+
+/* Fires every group as its window's row, to emit(arg, row), in (end,
+ * start, key) order; once, after the last record. Returns the rows
+ * fired. */
+uint64_t hashagg_fire(struct hashagg *h, op_emit_fn emit, void *arg);
+
+/* The largest time added (INT64_MIN: none). */
+int64_t hashagg_max_time(const struct hashagg *h);
+
+/* The groups held, and the peak bytes of the table and its groups. */
+void hashagg_size(const struct hashagg *h, uint64_t *groups, uint64_t *peak);
+
+#endif
