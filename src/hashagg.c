@@ -23,10 +23,15 @@ struct group {
 	char g_key[];		/* then the accumulators, 8-aligned */
 };
 
+/* A slot of the table: 8 bytes, so that a probe's line holds eight. */
 struct hslot {
-	uint64_t h;
-	aoff g;			/* 0: empty */
+	uint32_t tag;		/* its group's hash's upper half */
+	uint32_t g;		/* its group's offset / 16; 0: empty */
 };
+
+#define SLOT_UNIT 16		/* arena blocks are 16-aligned (arena.c) */
+/* so a table can name groups in this much arena */
+#define SLOT_REACH ((uint64_t)UINT32_MAX * SLOT_UNIT)
 
 /* A group as it is sorted to fire. */
 struct hrow {
@@ -73,7 +78,8 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 		fwin_die("cannot map memory: %s", strerror(errno));
 	h->cap = HA_INITCAP;
 	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
-	h->budget = budget;
+	/* (slots name groups in 32 bits: SLOT_REACH of arena at most) */
+	h->budget = budget < SLOT_REACH / 2 ? budget : SLOT_REACH / 2;
 	h->maxt = INT64_MIN;
 	return h;
 }
@@ -138,6 +144,14 @@ window_of(struct hashagg *h, int64_t t, int64_t *start)
 	return 1;
 }
 
+static inline uint64_t
+slot_hash(const struct hashagg *h, const struct hslot *s)
+{
+	const struct group *gp = group_at(h, (aoff)s->g * SLOT_UNIT);
+
+	return group_hash(key_hash(gp->g_key, gp->g_len), gp->g_start);
+}
+
 static void
 grow_table(struct hashagg *h)
 {
@@ -148,7 +162,7 @@ grow_table(struct hashagg *h)
 	for (i = 0; i < h->cap; i++) {
 		if (old[i].g == 0)
 			continue;
-		for (j = old[i].h & (cap - 1); s[j].g != 0;
+		for (j = slot_hash(h, &old[i]) & (cap - 1); s[j].g != 0;
 		    j = (j + 1) & (cap - 1))
 			;
 		s[j] = old[i];
@@ -171,6 +185,7 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 	struct hslot *slot = table(h);
 	struct group *gp;
 	uint64_t gh, i, mask = h->cap - 1;
+	uint32_t tag;
 	int64_t start;
 	aoff g;
 
@@ -181,9 +196,11 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 	if (!aggs_any_order_vals(h->g, vals))
 		return HA_ORDER;
 	gh = group_hash(hash, start);
-	for (i = gh & mask; (g = slot[i].g) != 0; i = (i + 1) & mask) {
-		if (slot[i].h != gh)
+	tag = (uint32_t)(gh >> 32);
+	for (i = gh & mask; slot[i].g != 0; i = (i + 1) & mask) {
+		if (slot[i].tag != tag)
 			continue;
+		g = (aoff)slot[i].g * SLOT_UNIT;
 		gp = group_at(h, g);
 		if (gp->g_start == start && gp->g_len == keylen &&
 		    memcmp(gp->g_key, key, keylen) == 0)
@@ -198,8 +215,8 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 	gp->g_len = (uint32_t)keylen;
 	memcpy(gp->g_key, key, keylen);
 	slot = table(h);	/* (the arena may have moved) */
-	slot[i].h = gh;
-	slot[i].g = g;
+	slot[i].tag = tag;
+	slot[i].g = (uint32_t)(g / SLOT_UNIT);
 	if (++h->n * 2 > h->cap)
 		grow_table(h);
 	if (bytes_held(h) > h->peak)
@@ -220,8 +237,11 @@ hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
 
 	if (stage == 0)
 		__builtin_prefetch(s);
-	else if (s->g != 0)
-		__builtin_prefetch(arena_ptr(&h->a, s->g));
+	else if (s->g != 0) {	/* its header and key, its accumulators */
+		__builtin_prefetch(arena_ptr(&h->a, (aoff)s->g * SLOT_UNIT));
+		__builtin_prefetch(arena_ptr(&h->a, (aoff)s->g * SLOT_UNIT +
+		    64));
+	}
 }
 
 /* --- firing: the groups sorted by (start, key) --- */
@@ -301,7 +321,7 @@ hashagg_fire(struct hashagg *h, op_emit_fn emit, void *arg)
 	size_t i, n = 0;
 
 	for (i = 0; i < h->cap; i++) {
-		aoff g = table(h)[i].g;
+		aoff g = (aoff)table(h)[i].g * SLOT_UNIT;
 
 		if (g == 0)
 			continue;
