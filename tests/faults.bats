@@ -60,12 +60,19 @@ sweep() {
 	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d k%d\n", 1700000000 + i, i }' > in
 	fwin --mode stream -t 1 -k 2 --tumble 1s in > want
 	# the rows held pass the output's buffer: the first write is the
-	# scratch file's; failed, the records are sorted as any input's
+	# scratch file's; failed, the records are read again as any input's
+	# (a count: added to their windows as read; a first: sorted)
 	run --separate-stderr env FAULT_CALL=write FAULT_N=1 FAULT_ERRNO=ENOSPC \
 	    LD_PRELOAD=$SHIM "$FWIN" --stats -t 1 -k 2 --tumble 1s -o out in
 	assert_success
-	assert_regex "$stderr" ', mode batch$'
+	assert_regex "$stderr" ', mode batch, aggregated as read$'
 	cmp out want
+	fwin --mode stream -t 1 -k 2 --tumble 1s --first 1 in > want
+	run --separate-stderr env FAULT_CALL=write FAULT_N=1 FAULT_ERRNO=ENOSPC \
+	    LD_PRELOAD=$SHIM "$FWIN" --stats -t 1 -k 2 --tumble 1s --first 1 -o first in
+	assert_success
+	assert_regex "$stderr" ', mode batch$'
+	cmp first want
 	# a write error after the rows held is the output's, said once
 	run --separate-stderr env FAULT_CALL=write FAULT_N=2 FAULT_ERRNO=EIO \
 	    FAULT_MODE=sticky LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 1s -o out in
