@@ -37,19 +37,12 @@ size_class(size_t n, size_t *rounded)
 	return c;
 }
 
-/* State is reached at random (a key, its panes): on huge pages a lookup
- * costs a cache miss, not a cache miss and a page walk. Where the system
- * gives them only on request, ask; a refusal changes nothing else. */
-static void
-huge_pages(void *p, uint64_t len)
-{
-#ifdef MADV_HUGEPAGE
-	(void)madvise(p, len, MADV_HUGEPAGE);
-#else
-	(void)p;
-	(void)len;
-#endif
-}
+/* No MADV_HUGEPAGE: state is reached at random, and on huge pages a
+ * lookup would cost a cache miss without a page walk; but getting them
+ * costs more where it was measured (BENCH.md, "Huge pages"): a virtual
+ * machine whose kernel compacts and zeroes 2 MB at a fault ran 1M keys
+ * 11% and an unsorted batch 10% slower with them, four times the system
+ * time. */
 
 int
 arena_init(struct arena *a)
@@ -60,7 +53,6 @@ arena_init(struct arena *a)
 	    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED)
 		return -1;
-	huge_pages(p, INITIAL_CAP);
 	a->base = p;
 	a->cap = INITIAL_CAP;
 	a->filemap = 0;
@@ -111,7 +103,6 @@ grow(struct arena *a, uint64_t need)
 		fwin_die("cannot grow state to %llu bytes: %s",
 		    (unsigned long long)cap, strerror(errno));
 	}
-	huge_pages(p, cap);
 	a->base = p;
 	a->cap = cap;
 }

@@ -45,8 +45,7 @@ struct hashagg {
 	struct aggs *g;
 	struct assigner as;
 	struct span last;	/* the last window assigned */
-	struct arena a;		/* the groups and the table (on huge
-				 * pages: see arena.c) */
+	struct arena a;		/* the groups and the table */
 	aoff table;		/* of cap struct hslot */
 	uint64_t cap, n;	/* cap a power of two */
 	uint64_t budget;	/* bytes of groups and table at most */

@@ -142,7 +142,8 @@ straight_begin(struct run *r)
 		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
 			r->straight_keep = 1;
 	r->hagg_fits = !r->straight_keep && hashagg_fits(c, r->g);
-	if (out_flush(r->out) != 0 || (r->straight_fd = scratch_open(&dir)) < 0) {
+	if (out_flush(r->out) != 0 ||
+	    (r->straight_fd = scratch_open(&dir)) < 0) {
 		hagg_begin(r);	/* (or batch as for any input) */
 		return;
 	}

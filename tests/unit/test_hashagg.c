@@ -1,0 +1,212 @@
+/* hashagg.c: records added in any order come back as one row per (window,
+ * key) group, in (start, key) order, with the counts and sums of their
+ * records (fwin(1): BATCH AND STREAM MODES). */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "config.h"
+#include "decimal.h"
+#include "hashagg.h"
+#include "keycodec.h"
+#include "output.h"
+#include "unit.h"
+
+#define N 20000
+#define SIZE 1000		/* the tumbling window, ns */
+
+struct rec {
+	int64_t t;
+	char key[40];
+	long v;
+};
+
+static struct rec recs[N];
+
+struct fired {
+	struct out *cells;
+	size_t n;
+	int64_t last_start;
+	char last_key[40];
+	size_t last_len;
+	uint64_t count, bad;
+	long sum;
+};
+
+/* Windows far apart (negative times, and near the ends of int64) and
+ * close together; keys that agree in their first 8 bytes. */
+static void
+make(long i, struct rec *r)
+{
+	static const int64_t base[] = {
+		-5000000, 0, 123456789, INT64_MIN + 1000000,
+		INT64_MAX - 2000000,
+	};
+
+	r->t = base[unit_below(5)] + (int64_t)unit_below(40 * SIZE);
+	if (unit_below(2))
+		snprintf(r->key, sizeof(r->key), "k%d", (int)unit_below(30));
+	else
+		snprintf(r->key, sizeof(r->key), "longprefix-%d",
+		    (int)unit_below(30));
+	r->v = (long)i % 100;
+}
+
+static int64_t
+start_of(int64_t t)
+{
+	int64_t r = t % SIZE;
+
+	return t - (r < 0 ? r + SIZE : r);
+}
+
+/* Cell i of the row rendered in o, as a number (-1: none). */
+static long
+cell(const struct out *o, size_t i)
+{
+	char buf[32];
+	const char *p;
+	size_t n;
+
+	if ((p = out_cell(o, i, &n)) == NULL || n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, p, n);
+	buf[n] = '\0';
+	return strtol(buf, NULL, 10);
+}
+
+static void
+on_row(void *arg, const struct op_row *row)
+{
+	struct fired *f = arg;
+	size_t i;
+	uint64_t count = 0;
+	long sum = 0;
+	int cmp;
+
+	/* in (start, key) order, each group once */
+	cmp = row->start > f->last_start ? 1 : row->start < f->last_start ?
+	    -1 : key_cmp(1, row->key, row->keylen, f->last_key, f->last_len);
+	if (f->n > 0 && cmp <= 0)
+		f->bad++;
+	f->n++;
+	f->last_start = row->start;
+	memcpy(f->last_key, row->key, row->keylen);
+	f->last_len = row->keylen;
+	if (row->end != row->start + SIZE || !row->has_bounds || !row->final)
+		f->bad++;
+	/* what the records of its group add up to (one key field: its
+	 * canonical bytes are the field's) */
+	for (i = 0; i < N; i++) {
+		size_t kn = strlen(recs[i].key);
+
+		if (start_of(recs[i].t) == row->start && kn == row->keylen &&
+		    memcmp(recs[i].key, row->key, kn) == 0) {
+			count++;
+			sum += recs[i].v;
+		}
+	}
+	out_mem_clear(f->cells);
+	aggs_emit(row->g, row->a, f->cells);
+	if (cell(f->cells, 0) != (long)count || cell(f->cells, 1) != sum)
+		f->bad++;
+	f->count += count;
+	f->sum += sum;
+}
+
+static void
+add(struct hashagg *h, const struct rec *r, int with_window)
+{
+	struct aval v[2];
+	char num[32];
+	size_t kn = strlen(r->key);
+	int64_t win = start_of(r->t);
+
+	memset(v, 0, sizeof(v));
+	snprintf(num, sizeof(num), "%ld", r->v);
+	v[1].p = num;
+	v[1].n = strlen(num);
+	v[1].is_dec = dec_parse(num, v[1].n, &v[1].dec) == 0;
+	v[1].d = (double)r->v;
+	CHECK(hashagg_add(h, r->t, with_window ? &win : NULL, r->key, kn,
+	    key_hash(r->key, kn), v) == HA_ADDED);
+}
+
+int
+main(void)
+{
+	struct config c;
+	struct aggspec a[2];
+	struct aggs *g;
+	struct hashagg *h;
+	struct fired f;
+	struct aval v[2];
+	uint64_t groups, peak;
+	long i;
+
+	memset(&c, 0, sizeof(c));
+	memset(a, 0, sizeof(a));
+	a[0].op = agg_lookup("count");
+	a[1].op = agg_lookup("sum");
+	a[1].f.idx = 2;
+	c.aggs = a;
+	c.naggs = 2;
+	c.nkeys = 1;
+	c.has_time = 1;
+	c.wkind = WK_TUMBLE;
+	c.size = c.step = SIZE;
+	g = aggs_new(&c);
+	CHECK(hashagg_fits(&c, g));
+	unit_rstate = 0x6a09e667f3bcc908ull;
+	for (i = 0; i < N; i++)
+		make(i, &recs[i]);
+
+	h = hashagg_new(&c, g, (uint64_t)1 << 30);
+	for (i = 0; i < N; i++)	/* half with the reading thread's window */
+		add(h, &recs[i], i % 2);
+	memset(&f, 0, sizeof(f));
+	f.cells = out_open_mem();
+	CHECK(hashagg_fire(h, on_row, &f) == f.n);
+	hashagg_size(h, &groups, &peak);
+	CHECK(f.n == groups && f.n > 1000 && f.n < N);
+	CHECK(f.bad == 0);
+	CHECK(f.count == N);
+	CHECK(peak > 0);
+	hashagg_free(h);
+
+	/* a sum's value not in plain decimal would make order show */
+	h = hashagg_new(&c, g, (uint64_t)1 << 30);
+	memset(v, 0, sizeof(v));
+	v[1].p = "1e3";
+	v[1].n = 3;
+	v[1].d = 1000;
+	CHECK(hashagg_add(h, 5, NULL, "k", 1, key_hash("k", 1), v) ==
+	    HA_ORDER);
+	/* a window past the end of int64: bad */
+	v[1].p = "1";
+	v[1].n = 1;
+	v[1].is_dec = dec_parse("1", 1, &v[1].dec) == 0;
+	CHECK(hashagg_add(h, INT64_MAX - 10, NULL, "k", 1, key_hash("k", 1),
+	    v) == HA_RANGE);
+	hashagg_free(h);
+
+	/* a table past its budget takes no new group, and says so */
+	h = hashagg_new(&c, g, 64 * 1024);
+	for (i = 0; i < N; i++) {
+		size_t kn = strlen(recs[i].key);
+
+		if (hashagg_add(h, (int64_t)i * SIZE, NULL, recs[i].key, kn,
+		    key_hash(recs[i].key, kn), v) == HA_FULL)
+			break;
+	}
+	CHECK(i < N);
+	hashagg_size(h, &groups, &peak);
+	CHECK(groups == (uint64_t)i);
+	hashagg_free(h);
+
+	out_close(f.cells);
+	aggs_free(g);
+	return unit_done("test_hashagg");
+}
