@@ -740,6 +740,17 @@ aggs_regroupable_exact(const struct aggs *g)
 }
 
 int
+aggs_flat(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->merge != NULL)
+			return 0;
+	return 1;
+}
+
+int
 aggs_any_order(const struct aggs *g)
 {
 	return every(g, AGF_ANYORDER);

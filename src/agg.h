@@ -145,6 +145,10 @@ int aggs_fold_exact(const struct aggs *g);
 int aggs_any_order(const struct aggs *g);
 int aggs_any_order_vals(const struct aggs *g, const struct aval *vals);
 
+/* Whether every accumulator is plain bytes that keep no arena block (no
+ * merge operation: folds work on slots of any arena alike). */
+int aggs_flat(const struct aggs *g);
+
 /* Writes the fold as the accumulator block at dst, which must not be
  * released: the values it names belong to the blocks folded. */
 void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);

@@ -33,11 +33,25 @@ struct hslot {
 /* so a table can name groups in this much arena */
 #define SLOT_REACH ((uint64_t)UINT32_MAX * SLOT_UNIT)
 
+/* A record of the look-ahead (hashagg_look_ahead), on its way to its
+ * group: its key copied, its values too (flat aggregates read a value's
+ * number, not its text, which is gone by then). */
+struct pending {
+	uint64_t gh;
+	int64_t start;
+	uint32_t keylen;
+	char key[44];
+	struct aval *vals;	/* naggs of them */
+};
+
+#define AHEAD 8			/* records looked ahead */
+
 /* A group as it is sorted to fire. */
 struct hrow {
 	int64_t start;
 	uint64_t prefix;	/* key_prefix() of its key */
 	aoff g;
+	const struct hashagg *h;	/* its table */
 };
 
 struct hashagg {
@@ -52,6 +66,11 @@ struct hashagg {
 	uint64_t seq;		/* records added: their arrival numbers */
 	uint64_t peak;
 	int64_t maxt;		/* the largest time added */
+	int ahead;		/* records wait in pend, their groups warmed */
+	struct pending pend[AHEAD];
+	size_t naggs, pend_at, npend;
+	struct hrow *rows;	/* hashagg_sort(): the groups in order */
+	size_t nrows;
 };
 
 #define HA_INITCAP 4096
@@ -67,6 +86,7 @@ struct hashagg *
 hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 {
 	struct hashagg *h = xcalloc(1, sizeof(*h));
+	size_t i;
 
 	h->c = c;
 	h->g = g;
@@ -80,6 +100,11 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	/* (slots name groups in 32 bits: SLOT_REACH of arena at most) */
 	h->budget = budget < SLOT_REACH / 2 ? budget : SLOT_REACH / 2;
 	h->maxt = INT64_MIN;
+	h->naggs = c->naggs;
+	h->pend[0].vals = xcalloc(AHEAD * (c->naggs ? c->naggs : 1),
+	    sizeof(struct aval));
+	for (i = 1; i < AHEAD; i++)
+		h->pend[i].vals = h->pend[0].vals + i * c->naggs;
 	return h;
 }
 
@@ -89,6 +114,8 @@ hashagg_free(struct hashagg *h)
 	if (h == NULL)
 		return;
 	arena_fini(&h->a);
+	free(h->pend[0].vals);
+	free(h->rows);
 	free(h);
 }
 
@@ -177,25 +204,18 @@ bytes_held(const struct hashagg *h)
 	return arena_hdr(&h->a)->ah_used;
 }
 
-int
-hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
-    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+/* Adds values vals to the group (start, key) of hash gh, made if new.
+ * Returns HA_ADDED, or HA_FULL when it would be new past the budget. */
+static int
+add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen, const struct aval *vals)
 {
 	struct hslot *slot = table(h);
 	struct group *gp;
-	uint64_t gh, i, mask = h->cap - 1;
-	uint32_t tag;
-	int64_t start;
+	uint64_t i, mask = h->cap - 1;
+	uint32_t tag = (uint32_t)(gh >> 32);
 	aoff g;
 
-	if (win != NULL)
-		start = *win;
-	else if (!window_of(h, t, &start))
-		return HA_RANGE;
-	if (!aggs_any_order_vals(h->g, vals))
-		return HA_ORDER;
-	gh = group_hash(hash, start);
-	tag = (uint32_t)(gh >> 32);
 	for (i = gh & mask; slot[i].g != 0; i = (i + 1) & mask) {
 		if (slot[i].tag != tag)
 			continue;
@@ -222,17 +242,15 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 		h->peak = bytes_held(h);
 add:
 	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
-	if (t > h->maxt)
-		h->maxt = t;
 	return HA_ADDED;
 }
 
-void
-hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
-    int stage)
+/* Warms the slot of group hash gh (stage 0) or, the slot in cache by
+ * then, the group it names (stage 1). */
+static inline void
+warm_group(const struct hashagg *h, uint64_t gh, int stage)
 {
-	const struct hslot *s = &table(h)[group_hash(hash, win) &
-	    (h->cap - 1)];
+	const struct hslot *s = &table(h)[gh & (h->cap - 1)];
 
 	if (stage == 0)
 		__builtin_prefetch(s);
@@ -241,6 +259,82 @@ hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
 		__builtin_prefetch(arena_ptr(&h->a, (aoff)s->g * SLOT_UNIT +
 		    64));
 	}
+}
+
+/* The oldest record of the look-ahead goes to its group. */
+static void
+take_oldest(struct hashagg *h)
+{
+	struct pending *q = &h->pend[h->pend_at % AHEAD];
+
+	(void)add_to_group(h, q->gh, q->start, q->key, q->keylen, q->vals);
+	h->pend_at++;
+	h->npend--;
+}
+
+/* The look-ahead's records all go to their groups. */
+static void
+take_pending(struct hashagg *h)
+{
+	while (h->npend > 0)
+		take_oldest(h);
+}
+
+int
+hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
+    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+{
+	struct pending *q;
+	int64_t start;
+	uint64_t gh;
+	int rc;
+
+	if (win != NULL)
+		start = *win;
+	else if (!window_of(h, t, &start))
+		return HA_RANGE;
+	if (!aggs_any_order_vals(h->g, vals))
+		return HA_ORDER;
+	gh = group_hash(hash, start);
+	if (!h->ahead || keylen > sizeof(q->key)) {
+		take_pending(h);
+		if ((rc = add_to_group(h, gh, start, key, keylen, vals)) !=
+		    HA_ADDED)
+			return rc;
+	} else {
+		/* said full now, for a group that may not be new: the
+		 * budget is a bound, not a count */
+		if (bytes_held(h) > h->budget)
+			return HA_FULL;
+		if (h->npend == AHEAD)
+			take_oldest(h);
+		q = &h->pend[(h->pend_at + h->npend++) % AHEAD];
+		q->gh = gh;
+		q->start = start;
+		q->keylen = (uint32_t)keylen;
+		memcpy(q->key, key, keylen);
+		memcpy(q->vals, vals, h->naggs * sizeof(*vals));
+		warm_group(h, gh, 0);
+		if (h->npend > AHEAD / 2)	/* its slot fetched by now */
+			warm_group(h, h->pend[(h->pend_at + h->npend - 1 -
+			    AHEAD / 2) % AHEAD].gh, 1);
+	}
+	if (t > h->maxt)
+		h->maxt = t;
+	return HA_ADDED;
+}
+
+void
+hashagg_look_ahead(struct hashagg *h)
+{
+	h->ahead = aggs_flat(h->g);
+}
+
+void
+hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
+    int stage)
+{
+	warm_group(h, group_hash(hash, win), stage);
 }
 
 /* --- firing: the groups sorted by (start, key) --- */
@@ -256,14 +350,19 @@ sort_byte(const struct hrow *r, unsigned b)
 	return (unsigned)(v >> (8 * (b & 7)) & 0xff);
 }
 
+static inline const struct group *
+row_group(const struct hrow *r)
+{
+	return group_at(r->h, r->g);
+}
+
 static int
 key_order(const void *va, const void *vb, void *arg)
 {
-	const struct hashagg *h = arg;
-	const struct group *a = group_at(h, ((const struct hrow *)va)->g);
-	const struct group *b = group_at(h, ((const struct hrow *)vb)->g);
+	const struct group *a = row_group(va), *b = row_group(vb);
 
-	return key_cmp(h->c->nkeys, a->g_key, a->g_len, b->g_key, b->g_len);
+	return key_cmp(*(const size_t *)arg, a->g_key, a->g_len, b->g_key,
+	    b->g_len);
 }
 
 /* Sorts v[0..n) by (start, key): a least-significant-byte radix sort of
@@ -271,7 +370,7 @@ key_order(const void *va, const void *vb, void *arg)
  * of an equal pair by key (keys whose first 8 bytes agree). A window's
  * end follows from its start: (start, key) order is (end, start, key). */
 static void
-sort_rows(const struct hashagg *h, struct hrow *v, size_t n)
+sort_rows(size_t nkeys, struct hrow *v, size_t n)
 {
 	size_t (*count)[256] = xcalloc(16, sizeof(*count));
 	struct hrow *from = v, *to = xmalloc(n * sizeof(*v) + 1), *t;
@@ -307,45 +406,91 @@ sort_rows(const struct hashagg *h, struct hrow *v, size_t n)
 			;
 		if (j - i > 1)
 			qsort_r(v + i, j - i, sizeof(*v), key_order,
-			    (void *)(uintptr_t)h);
+			    &nkeys);
 	}
 }
 
-uint64_t
-hashagg_fire(struct hashagg *h, op_emit_fn emit, void *arg)
+void
+hashagg_sort(struct hashagg *h)
 {
-	struct hrow *v = xmalloc(h->n * sizeof(*v) + 1);
 	const struct group *gp;
-	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g };
-	size_t i, n = 0;
+	uint64_t i;
+	aoff g;
 
+	if (h->rows != NULL)
+		return;
+	take_pending(h);
+	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
 	for (i = 0; i < h->cap; i++) {
-		aoff g = (aoff)table(h)[i].g * SLOT_UNIT;
-
-		if (g == 0)
+		if ((g = (aoff)table(h)[i].g * SLOT_UNIT) == 0)
 			continue;
 		gp = group_at(h, g);
-		v[n].start = gp->g_start;
-		v[n].prefix = key_prefix(h->c->nkeys, gp->g_key, gp->g_len);
-		v[n++].g = g;
+		h->rows[h->nrows].start = gp->g_start;
+		h->rows[h->nrows].prefix = key_prefix(h->c->nkeys, gp->g_key,
+		    gp->g_len);
+		h->rows[h->nrows].g = g;
+		h->rows[h->nrows++].h = h;
 	}
-	if (n > 0)
-		sort_rows(h, v, n);
-	row.a = &h->a;
-	for (i = 0; i < n; i++) {
+	if (h->nrows > 0)
+		sort_rows(h->c->nkeys, h->rows, h->nrows);
+}
+
+/* The order of two rows: (start, key). */
+static int
+row_order(const struct hrow *a, const struct hrow *b, size_t nkeys)
+{
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	return key_order(a, b, &nkeys);
+}
+
+uint64_t
+hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
+    void *arg)
+{
+	size_t nkeys = h->c->nkeys, i = 0, j = 0, n, m = 0, fired = 0;
+	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g };
+	const struct hrow *a, *b, *first;
+	const struct group *gp;
+	int cmp;
+
+	hashagg_sort(h);
+	n = h->nrows;
+	if (other != NULL) {
+		hashagg_sort(other);
+		m = other->nrows;
+	}
+	/* both tables' rows merged; a group of each: folded together */
+	while (i < n || j < m) {
+		a = i < n ? &h->rows[i] : NULL;
+		b = j < m ? &other->rows[j] : NULL;
+		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
+		first = cmp <= 0 ? a : b;
 		if (i + 4 < n)
-			warm(group_at(h, v[i + 4].g));
-		gp = group_at(h, v[i].g);
+			warm(row_group(&h->rows[i + 4]));
+		if (j + 4 < m)
+			warm(row_group(&other->rows[j + 4]));
+		gp = row_group(first);
 		row.start = gp->g_start;
 		row.end = h->as.ops->end_after(&h->as, gp->g_start);
 		row.key = gp->g_key;
 		row.keylen = gp->g_len;
+		row.a = &first->h->a;
 		aggs_fold_begin(h->g);
-		aggs_fold(h->g, &h->a, group_acc(h, v[i].g));
+		if (cmp <= 0) {
+			aggs_fold(h->g, &h->a, group_acc(h, a->g));
+			i++;
+		}
+		if (cmp >= 0) {
+			aggs_fold(h->g, &other->a, group_acc(other, b->g));
+			j++;
+		}
 		emit(arg, &row);
+		fired++;
 	}
-	free(v);
-	return n;
+	return fired;
 }
 
 int64_t

@@ -50,16 +50,31 @@ enum {
 int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
 
+/* From now on, where every aggregate is aggs_flat(), a record waits in
+ * a look-ahead of a few while its group's slot and then the group are
+ * fetched: for a thread that reads its own input, with no reading
+ * thread to look ahead in (split.h). hashagg_add() still says at once
+ * what becomes of the record; HA_FULL then as soon as the table is past
+ * its budget, new group or not. */
+void hashagg_look_ahead(struct hashagg *h);
+
 /* Warms the cache for a record (its window's start, its key's hash) that
  * comes a few records later: stage 0 its slot of the table, stage 1 (the
  * slot in cache by then) the group the slot names. */
 void hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
     int stage);
 
+/* After the last record: sorts the groups to fire (what hashagg_fire()
+ * does first if it was not done), so that a thread of its own can. */
+void hashagg_sort(struct hashagg *h);
+
 /* Fires every group as its window's row, to emit(arg, row), in (end,
- * start, key) order; once, after the last record. Returns the rows
- * fired. */
-uint64_t hashagg_fire(struct hashagg *h, op_emit_fn emit, void *arg);
+ * start, key) order; once, after the last record. other: NULL, or a
+ * table of another part of the same input (split.h), whose groups are
+ * folded with h's of the same window and key: only when every
+ * aggregate is aggs_flat(). Returns the rows fired. */
+uint64_t hashagg_fire(struct hashagg *h, struct hashagg *other,
+    op_emit_fn emit, void *arg);
 
 /* The largest time added (INT64_MIN: none). */
 int64_t hashagg_max_time(const struct hashagg *h);

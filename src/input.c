@@ -558,6 +558,9 @@ next_record(struct input *in, struct record *r, int *ishdr)
 	int hdr, rc;
 
 	for (;;) {
+		if (in->limfi >= 0 && (in->fi > in->limfi ||
+		    (in->fi == in->limfi && in->consumed >= in->limoff)))
+			return INPUT_END;	/* (input_set_limit) */
 		if (in->fd == -1 && !open_next(in)) {
 			/* All consumed: the last file tried, to its end. */
 			in->outfi = in->fi < 0 ? 0 : in->fi;
@@ -632,6 +635,7 @@ input_open(char *const *files, int nfiles, const struct input_opts *o)
 	in->nfiles = nfiles;
 	in->fi = -1;
 	in->fd = -1;
+	in->limfi = -1;
 	in->name = files[0];
 	if (o->delim >= 0)
 		in->delim = (unsigned char)o->delim;
@@ -765,6 +769,19 @@ input_next(struct input *in, struct record *r)
 			return -1;
 		}
 	}
+}
+
+void
+input_set_limit(struct input *in, int fi, uint64_t off)
+{
+	in->limfi = fi;
+	in->limoff = off;
+}
+
+int
+input_at_limit(const struct input *in)
+{
+	return in->fi == in->limfi && in->consumed == in->limoff;
 }
 
 void

@@ -126,6 +126,14 @@ const struct input_pos *input_positions(struct input *in);
  * already processed (--new-input reads it all)"). */
 void input_resume(struct input *in, const struct input_pos *pos, int n);
 
+/* Ends the stream at byte off of FILE operand fi (fi from 0): past it,
+ * input_next() returns INPUT_END before the next record, as it does once
+ * a later FILE is reached. input_at_limit() then says whether the input
+ * stopped exactly there (its last record ended there, not past it: a
+ * quoted CSV field can hold a line end). fi -1 lifts the limit. */
+void input_set_limit(struct input *in, int fi, uint64_t off);
+int input_at_limit(const struct input *in);
+
 void input_close(struct input *in);
 
 #endif

@@ -49,6 +49,8 @@ struct input {
 	uint64_t consumed;	/* bytes of the file consumed */
 	int outfi;		/* where the last returned record ended */
 	uint64_t outoff;
+	int limfi;		/* input_set_limit(): the end, or -1 */
+	uint64_t limoff;
 	struct input_pos *ipos;	/* per FILE: identity and consumption */
 	uint64_t skip;		/* resume: bytes of this file to skip */
 	uint64_t skiplines;

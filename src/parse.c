@@ -261,6 +261,14 @@ partition_mine(const struct config *c, uint64_t hash)
 }
 
 void
+parse_fields(const struct config *c, struct input *in)
+{
+	if (c->fmt == IF_JSON)
+		input_set_paths(in, c->paths, c->npaths);
+	input_set_maxfields(in, config_maxfield(c));
+}
+
+void
 parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 {
 	const struct config *c = p->c;

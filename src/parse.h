@@ -60,6 +60,12 @@ struct parser *parser_new(const struct config *c, const struct aggs *g,
     int timefmt, int uses_time, int moves_wm);
 void parser_free(struct parser *p);
 
+/* Tells input in which fields pipeline c (resolved) reads: split only
+ * the columns in use (the raw record, for the late file and min-by
+ * without OUT, is kept whole by the framer anyway), and for json the
+ * paths. */
+void parse_fields(const struct config *c, struct input *in);
+
 /* Reads record rec into *out, whose pointers stay valid until the next
  * call (or rec's). */
 void parse_record(struct parser *p, const struct record *rec,

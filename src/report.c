@@ -57,16 +57,23 @@ print_stats(struct run *r)
 	double secs;
 	uint64_t nread = g->g_read - b->g_read, runs = 0, bytes = 0;
 	uint64_t keys = st_root(s)->sr_peak_keys;
-	uint64_t peak = arena_hdr(&s->a)->ah_peak;
+	uint64_t peak = arena_hdr(&s->a)->ah_peak, peak2;
 	char part[64] = "", mode[96];
 
 	if (r->batch != NULL)
 		batch_spilled(r->batch, &runs, &bytes);
-	if (r->hagg != NULL)	/* each window's key is a key of its own */
+	if (r->hagg != NULL) {	/* each window's key is a key of its own */
 		hashagg_size(r->hagg, &keys, &peak);
-	snprintf(mode, sizeof(mode), "%s%s", r->batch != NULL ? "batch" :
+		if (r->hagg2 != NULL) {	/* the groups of both tables */
+			hashagg_size(r->hagg2, &keys, &peak2);
+			peak += peak2;
+		}
+		keys = g->g_fired - b->g_fired;
+	}
+	snprintf(mode, sizeof(mode), "%s%s%s", r->batch != NULL ? "batch" :
 	    "stream", r->in_order ? ", in time order" : r->hagg != NULL ?
-	    ", aggregated as read" : "");
+	    ", aggregated as read" : "", r->hagg2 != NULL ?
+	    ", in two halves" : "");
 	if (runs > 0)
 		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode),
 		    ", %llu sorted run%s spilled (%llu bytes)",

@@ -70,7 +70,6 @@ out_of_range(struct run *r, const struct parsed *pr)
 }
 
 static void new_operator(struct run *r);
-static void fields_in_use(const struct config *c, struct input *in);
 
 /* --- --mode batch out of time order, where order cannot show --- */
 
@@ -86,6 +85,72 @@ hagg_begin(struct run *r)
 }
 
 static int reread(struct run *r, uint64_t n);
+static void stop_reader(struct run *r, int apply_ahead);
+static void start_reader(struct run *r);
+
+/* With two threads, once the table has begun: the rest of the input cut
+ * in two, its second half read on a thread of its own (split.h) while
+ * this one reads the first, without the reading thread. Only where
+ * tables fold together (flat accumulators) and the time format is
+ * known. */
+static void
+split_begin(struct run *r)
+{
+	const struct config *c = r->c;
+	int fi;
+	uint64_t off;
+
+	r->split_tried = 1;
+	if (c->threads < 2 || !aggs_flat(r->g) || c->part_n > 1 ||
+	    G(r)->g_timefmt == TF_AUTO)
+		return;
+	stop_reader(r, 1);	/* what it read ahead is taken first */
+	if (r->ended || r->fatal)
+		return;		/* (this thread reads the end of the input) */
+	if (r->hagg != NULL && (r->split = split_start(c, r->g,
+	    (int)G(r)->g_timefmt, input_file_index(r->in),
+	    input_offset(r->in), (c->max_memory ? c->max_memory :
+	    batch_default_budget()) / 2, &fi, &off)) != NULL) {
+		input_set_limit(r->in, fi, off);
+		hashagg_look_ahead(r->hagg);
+	} else
+		start_reader(r);
+}
+
+/* The first half was read: the second half's table is kept when the
+ * first ended exactly at the cut and the thread met nothing to say;
+ * else it is dropped and this thread reads the second half itself.
+ * Returns whether it was kept (the input ends). */
+static int
+split_end(struct run *r)
+{
+	int exact = input_at_limit(r->in);
+	uint64_t n = 0;
+
+	r->hagg2 = split_join(r->split, &n);
+	r->split = NULL;
+	if (r->hagg2 != NULL && exact) {
+		G(r)->g_read += n;
+		return 1;
+	}
+	hashagg_free(r->hagg2);
+	r->hagg2 = NULL;
+	input_set_limit(r->in, -1, 0);
+	return 0;
+}
+
+/* Stops reading the second half on its own thread, if it was, and drops
+ * what it read (a stop, an error, a table that gave up): this thread
+ * reads what it reads of the input in one piece. */
+static void
+split_drop(struct run *r)
+{
+	if (r->split == NULL)
+		return;
+	split_abort(r->split);
+	r->split = NULL;
+	input_set_limit(r->in, -1, 0);
+}
 
 /* A good record for the table: returns 1 when it took it (or the record
  * was bad), 0 when the batch is to keep it: the table gave up, and the
@@ -104,6 +169,7 @@ hagg_record(struct run *r, const struct parsed *pr,
 	}
 	hashagg_free(r->hagg);
 	r->hagg = NULL;
+	split_drop(r);	/* the batch takes the input, in one piece */
 	if (reread(r, G(r)->g_read - 1) != 0)
 		r->fatal = 1;
 	return r->fatal;
@@ -186,7 +252,7 @@ reread(struct run *r, uint64_t n)
 	fwin_warn_to(discard, NULL);
 	if (c->header && input_header(in, &names, &nnames) != 1)
 		rc = -1;
-	fields_in_use(c, in);
+	parse_fields(c, in);
 	for (; rc == 0 && i < n && input_next(in, &rec) == INPUT_RECORD; i++) {
 		parse_record(p, &rec, &pr);
 		if (pr.kind != PR_RECORD)
@@ -642,7 +708,10 @@ next_record(struct run *r, const struct parsed **pr)
 		}
 		return rc;
 	}
-	if ((rc = input_next(r->in, &rec)) == INPUT_RECORD) {
+	while ((rc = input_next(r->in, &rec)) == INPUT_END &&
+	    r->split != NULL && !split_end(r))
+		;	/* (the second half, read here after all) */
+	if (rc == INPUT_RECORD) {
 		parse_record(r->parser, &rec, &r->pr);
 		*pr = &r->pr;
 	}
@@ -672,6 +741,13 @@ prefetch_ahead(struct run *r)
 			st_prefetch(r->st, h, stage);
 }
 
+/* --threads: reading and parsing on a thread of their own. */
+static void
+start_reader(struct run *r)
+{
+	r->rd = reader_start(r->in, r->parser, r->c, r->late != NULL);
+}
+
 /* --threads: ends the reading thread. After a stop asked for (a signal),
  * what it read ahead is applied first, as if it had been read here. */
 static void
@@ -697,7 +773,10 @@ replay_all(struct run *r)
 
 	if (r->hagg != NULL) {	/* every group, fired as its window */
 		G(r)->g_maxt = hashagg_max_time(r->hagg);
-		G(r)->g_fired += hashagg_fire(r->hagg, on_row, r);
+		if (r->hagg2 != NULL &&
+		    hashagg_max_time(r->hagg2) > G(r)->g_maxt)
+			G(r)->g_maxt = hashagg_max_time(r->hagg2);
+		G(r)->g_fired += hashagg_fire(r->hagg, r->hagg2, on_row, r);
 		return 0;
 	}
 	if (r->c->threads < 2)
@@ -734,7 +813,7 @@ run_stream(struct run *r)
 	if (c->checkpoint != NULL && !r->restored && save(r, 0) != 0)
 		return 1;
 	if (c->threads > 1)
-		r->rd = reader_start(r->in, r->parser, c, r->late != NULL);
+		start_reader(r);
 	while (!stop_requested && !r->fatal && !r->corrupt) {
 		rc = next_record(r, &pr);
 		if (rc == INPUT_WAIT) {
@@ -751,6 +830,8 @@ run_stream(struct run *r)
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
+		if (r->hagg != NULL && !r->split_tried)
+			split_begin(r);
 		if ((G(r)->g_read & 4095) == 0)
 			progress(r);
 		if (c->checkpoint != NULL && ++r->ps.since_save >= r->ps.save_check) {
@@ -761,6 +842,7 @@ run_stream(struct run *r)
 		}
 	}
 	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
+	split_drop(r);	/* stopped before the cut: the records read so far */
 	progress_end(r);
 	if (rc < 0 || r->fatal || r->corrupt)
 		status = 1;
@@ -811,18 +893,6 @@ run_stream(struct run *r)
 	return status;
 }
 
-/* Tells input in which fields the pipeline c (resolved) reads: split
- * only the columns in use (the raw record, for the late file and min-by
- * without OUT, is kept whole by the framer anyway), and for json the
- * paths. */
-static void
-fields_in_use(const struct config *c, struct input *in)
-{
-	if (c->fmt == IF_JSON)
-		input_set_paths(in, c->paths, c->npaths);
-	input_set_maxfields(in, config_maxfield(c));
-}
-
 /* The window operator, its state not made or restored yet. */
 static void
 new_operator(struct run *r)
@@ -863,7 +933,7 @@ setup(struct run *r, int *empty)
 	}
 	if (config_resolve(c, names, nnames) != 0)
 		return 2;
-	fields_in_use(c, r->in);
+	parse_fields(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
 	r->rolling_time = c->wkind == WK_NONE && c->has_time;
@@ -931,6 +1001,7 @@ run_pipeline(struct config *c)
 	input_close(r.in);
 	batch_free(r.batch);
 	hashagg_free(r.hagg);
+	hashagg_free(r.hagg2);
 	op_free(r.op);
 	aggs_free(r.g);
 	parser_free(r.parser);

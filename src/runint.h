@@ -9,6 +9,7 @@
 #include "agg.h"
 #include "batch.h"
 #include "hashagg.h"
+#include "split.h"
 #include "config.h"
 #include "input.h"
 #include "operator.h"
@@ -63,6 +64,11 @@ struct run {
 	struct hashagg *hagg;
 	int hagg_fits;		/* the pipeline can, and the FILEs can be
 				 * read again should it have to stop */
+	/* the input's second half read into a table on a thread of its
+	 * own (split.h), or NULL; then the table it filled */
+	struct split *split;
+	int split_tried;
+	struct hashagg *hagg2;
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */

@@ -529,6 +529,113 @@ hashed() {
 	assert_regex "${lines[1]}" 'bad 1, .*, mode batch, aggregated as read$'
 }
 
+# two threads, two halves (split.h): the same bytes as one thread, and as
+# the sorted stream
+
+# big SEED N: N shuffled records "time,key,value" over 3000 s, 40 keys
+# (the reading thread reads up to about 40000 records ahead before the
+# input is cut: what is cut is what is left, which must be more than
+# 256 KB)
+big() {
+	awk -v seed="$1" -v n="$2" 'BEGIN { srand(seed)
+		for (i = 0; i < n; i++)
+			printf "%d.%03d,k%d,%d.%d\n", int(rand() * 3000), int(rand() * 1000), int(rand() * 40), int(rand() * 1000), i % 10 }'
+}
+
+# mode_of STDERR: its --stats line
+mode_of() {
+	grep '^fwin: stats: ' <<<"$1"
+}
+
+# halves FILE ARGS...: fwin with two threads prints what one prints (the
+# same stdout, stderr and status); sets output, stderr and status
+halves() {
+	local f=$1
+	shift
+	run --separate-stderr fwin --threads 1 "$@" $f
+	local want=$output want_err=${stderr//, [0-9.]* s, [0-9]* records\/s,/}
+	local want_status=$status
+	run --separate-stderr fwin --stats --threads 2 "$@" $f
+	assert_equal "$status" "$want_status"
+	assert_equal "$output" "$want"
+	assert_equal "$(grep -v '^fwin: stats: ' <<<"$stderr")" "$(grep -v '^fwin: stats: ' <<<"$want_err")"
+}
+
+@test "two halves: the second read on a thread of its own, the same bytes (seed 401)" {
+	big 401 150000 > in
+	args=(--csv -t 1 -k 2 --tumble 1m --count --sum 3 --avg 3)
+	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" > want
+	halves in "${args[@]}"
+	assert_success
+	assert_equal "$output" "$(cat want)"
+	assert_regex "$stderr" ', mode batch, aggregated as read, in two halves$'
+	# without a key, and in tsv out of a json file
+	halves in --csv -t 1 --tumble 7s --count --sum 3
+	assert_regex "$stderr" ', in two halves$'
+	awk -F, '{ printf "{\"t\":%s,\"k\":\"%s\",\"v\":%s}\n", $1, $2, $3 }' in > in.jsonl
+	halves in.jsonl --json -t t -k k --tumble 1m --count --sum v
+	assert_regex "$stderr" ', in two halves$'
+	# an aggregate that keeps blocks of its own (a set): one table
+	halves in "${args[@]}" --distinct 3
+	assert_regex "$stderr" ', mode batch, aggregated as read$'
+}
+
+@test "two halves: FILEs with headers, cut in a later one (seed 402)" {
+	big 402 30000 | awk 'BEGIN { print "t,k,v" } { print }' > a.csv
+	big 403 120000 | awk 'BEGIN { print "t,k,v" } { print }' > b.csv
+	big 404 30000 | awk 'BEGIN { print "t,k,v" } { print }' > c.csv
+	args=(--csv -H -t t -k k --tumble 1m --count --sum v)
+	{ echo t,k,v; tail -q -n +2 a.csv b.csv c.csv | sort -s -t, -k1,1n; } | fwin --mode stream "${args[@]}" > want
+	run --separate-stderr fwin --stats "${args[@]}" a.csv b.csv c.csv
+	assert_success
+	assert_equal "$output" "$(cat want)"
+	assert_regex "$stderr" ', in two halves$'
+}
+
+@test "two halves: anything to say in the second half is said in its place, as one thread says it (seed 405)" {
+	big 405 150000 > in
+	args=(--csv -t 1 -k 2 --tumble 1m --count --sum 3)
+	# bad records early and late; the late ones make the second half's
+	# work go: read again here
+	awk 'NR == 100 { print "x,k1,1" } NR == 130000 { print "y,k1,2"; print "5,k1,z" } { print }' in > bad
+	halves bad "${args[@]}"
+	assert_success
+	assert_regex "$stderr" 'bad:100: field 1: bad time "x"'
+	assert_regex "$stderr" 'bad:130002: field 3: not a number "z"'
+	assert_regex "$(mode_of "$stderr")" ', mode batch, aggregated as read$'
+	grep -v '^[xy5],' bad | sort -s -t, -k1,1n | fwin --mode stream "${args[@]}" | cmp - <(printf '%s\n' "$output")
+	# a bad record in the first half only: the halves stand
+	awk 'NR == 100 { print "x,k1,1" } { print }' in > bad1
+	halves bad1 "${args[@]}"
+	assert_regex "$stderr" 'bad1:100: field 1: bad time "x"'
+	assert_regex "$(mode_of "$stderr")" ', in two halves$'
+	# a value in exponent form late: the sum floats, sorted after all
+	awk 'NR == 135000 { $0 = "7,k1,1e1" } { print }' in > expo
+	halves expo "${args[@]}"
+	assert_success
+	assert_regex "$(mode_of "$stderr")" ', mode batch$'
+	# tables past half of --max-memory: sorted
+	halves in --max-memory 256K "${args[@]}"
+	assert_success
+	assert_regex "$stderr" ', mode batch, [0-9]+ sorted runs? spilled'
+}
+
+@test "two halves: a quoted field holding a line end where the input is cut (seed 406)" {
+	# every record has one with eight line ends: the cut falls inside a
+	# quoted field in most runs; the first half then ends past it, and
+	# this thread reads the rest
+	big 406 150000 | awk -F, -v OFS=, '{ print $1, $2, $3, "\"a\nb\nc\nd\ne\nf\ng\nh\ni\"" }' > in
+	args=(--csv -t 1 -k 2 --tumble 1m --count --sum 3)
+	want=$(fwin --threads 1 "${args[@]}" in)
+	for i in 1 2 3 4 5 6; do
+		run --separate-stderr fwin "${args[@]}" in
+		assert_success
+		assert_equal "$stderr" ""
+		assert_equal "$output" "$want"
+	done
+	[ "$(wc -l <<<"$want")" -gt 1000 ]
+}
+
 # ------------------------------------------------ input already in time order
 
 # many SEED N: N records in time order over 10000 s, 100 keys: many rows

@@ -168,13 +168,35 @@ main(void)
 		add(h, &recs[i], i % 2);
 	memset(&f, 0, sizeof(f));
 	f.cells = out_open_mem();
-	CHECK(hashagg_fire(h, on_row, &f) == f.n);
+	CHECK(hashagg_fire(h, NULL, on_row, &f) == f.n);
 	hashagg_size(h, &groups, &peak);
 	CHECK(f.n == groups && f.n > 1000 && f.n < N);
 	CHECK(f.bad == 0);
 	CHECK(f.count == N);
 	CHECK(peak > 0);
 	hashagg_free(h);
+	out_close(f.cells);
+
+	/* two tables of two parts of the input (split.h), one with the
+	 * look-ahead, one sorted before: the same rows */
+	{
+		struct hashagg *h2 = hashagg_new(&c, g, (uint64_t)1 << 30);
+
+		h = hashagg_new(&c, g, (uint64_t)1 << 30);
+		hashagg_look_ahead(h2);
+		for (i = 0; i < N; i++)
+			add(i < N / 3 ? h : h2, &recs[i], 0);
+		hashagg_sort(h2);
+		memset(&f, 0, sizeof(f));
+		f.cells = out_open_mem();
+		CHECK(hashagg_fire(h, h2, on_row, &f) == f.n);
+		CHECK(f.n == groups);	/* as one table had */
+		CHECK(f.bad == 0);
+		CHECK(f.count == N);
+		out_close(f.cells);
+		hashagg_free(h);
+		hashagg_free(h2);
+	}
 
 	/* a sum's value not in plain decimal would make order show */
 	h = hashagg_new(&c, g, (uint64_t)1 << 30);
@@ -206,7 +228,6 @@ main(void)
 	CHECK(groups == (uint64_t)i);
 	hashagg_free(h);
 
-	out_close(f.cells);
 	aggs_free(g);
 	return unit_done("test_hashagg");
 }

@@ -1,0 +1,41 @@
+/* split: --mode batch aggregated as read (hashagg.h) on two cores. The
+ * rest of the input is cut in two at a line end near its middle; a
+ * thread of its own reads the second half into a table of its own while
+ * the driver reads the first half (its input stopped at the cut:
+ * input_set_limit), and at the end the two tables fire together. The
+ * thread's work is speculative: it is kept only when its half held
+ * nothing to say (no bad record, no message, no table that gave up) and
+ * the driver's half ended exactly at the cut (a quoted CSV field can hold
+ * a line end); otherwise it is dropped, and the driver reads that half
+ * itself, saying what there is to say in its place. Records, rows and
+ * messages are those of one thread reading it all. */
+#ifndef FWIN_SPLIT_H
+#define FWIN_SPLIT_H
+
+#include <stdint.h>
+
+#include "agg.h"
+#include "config.h"
+#include "hashagg.h"
+
+struct split;
+
+/* Cuts what is left of c's FILEs after byte off of FILE operand fi, and
+ * starts reading the second half into a table adding to g's accumulators
+ * with at most budget bytes; *cut_fi, *cut_off are where the first half
+ * ends. timefmt: the input's time format, known by now. NULL when there
+ * is too little left to be worth a thread, or no line end near the
+ * middle. */
+struct split *split_start(const struct config *c, struct aggs *g,
+    int timefmt, int fi, uint64_t off, uint64_t budget, int *cut_fi,
+    uint64_t *cut_off);
+
+/* Waits for the thread to finish. Returns its table (the caller's to
+ * free) and the records it read in *nread, or NULL when its work is
+ * dropped; frees s either way. */
+struct hashagg *split_join(struct split *s, uint64_t *nread);
+
+/* Asks the thread to stop, waits, and drops its work; frees s. */
+void split_abort(struct split *s);
+
+#endif
