@@ -99,6 +99,25 @@ assigner_panes(const struct assigner *a)
 	return a->cal_panes > 0 ? a->cal_panes : a->size / a->pane;
 }
 
+/* The start of t's pane into *start, from *last when t is in it, else
+ * assigned (and kept in *last; all zero is none): for tumbling windows,
+ * the start of t's window. Returns 0 when its windows do not fit in
+ * int64 (or it falls in a gap). */
+static inline int
+assign_pane(const struct assigner *a, struct span *last, int64_t t,
+    int64_t *start)
+{
+	struct span sp;
+
+	if (t < last->pane || t >= last->pane_end) {
+		if (a->ops->assign(a, t, &sp) != AS_OK)
+			return 0;
+		*last = sp;
+	}
+	*start = last->pane;
+	return 1;
+}
+
 /* The greatest common divisor of a, b > 0. */
 int64_t assign_gcd(int64_t a, int64_t b);
 

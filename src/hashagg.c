@@ -91,8 +91,6 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	h->c = c;
 	h->g = g;
 	assigner_init(&h->as, c);
-	h->last.pane = 1;	/* empty: no time is in [1, 0) */
-	h->last.pane_end = 0;
 	if (arena_init(&h->a) != 0)
 		fwin_die("cannot map memory: %s", strerror(errno));
 	h->cap = HA_INITCAP;
@@ -152,22 +150,6 @@ group_hash(uint64_t keyhash, int64_t start)
 	x *= 0xc4ceb9fe1a85ec53u;
 	x ^= x >> 33;
 	return x;
-}
-
-/* The start of t's window, from the last one when t is in it; 0 when
- * its window does not fit in int64 (a tumbling window has no gaps). */
-static int
-window_of(struct hashagg *h, int64_t t, int64_t *start)
-{
-	struct span sp;
-
-	if (t < h->last.pane || t >= h->last.pane_end) {
-		if (h->as.ops->assign(&h->as, t, &sp) != AS_OK)
-			return 0;
-		h->last = sp;
-	}
-	*start = h->last.pane;
-	return 1;
 }
 
 static inline uint64_t
@@ -291,8 +273,8 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 
 	if (win != NULL)
 		start = *win;
-	else if (!window_of(h, t, &start))
-		return HA_RANGE;
+	else if (!assign_pane(&h->as, &h->last, t, &start))
+		return HA_RANGE;	/* (a tumbling window has no gaps) */
 	if (!aggs_any_order_vals(h->g, vals))
 		return HA_ORDER;
 	gh = group_hash(hash, start);

@@ -222,22 +222,6 @@ put_bytes(char *at, const char *p, size_t n)
 	return at + n;
 }
 
-/* The thread: the start of the tumbling window of t into *start;
- * returns 0 when it does not fit in int64. */
-static int
-window_start(struct reader *rd, int64_t t, int64_t *start)
-{
-	struct span sp;
-
-	if (t < rd->last.pane || t >= rd->last.pane_end) {
-		if (rd->as.ops->assign(&rd->as, t, &sp) != AS_OK)
-			return 0;
-		rd->last = sp;
-	}
-	*start = rd->last.pane;
-	return 1;
-}
-
 /* The thread: appends a parsed record (or note) to the slot being
  * filled. Returns -1 when asked to stop while it waited for a slot. */
 static int
@@ -278,7 +262,7 @@ put(struct reader *rd, const struct parsed *pr)
 	w->keylen = w->tvaln = w->rawlen = 0;
 	w->msglen = pr->msglen;
 	w->has_win = pr->kind == PR_RECORD && rd->windows &&
-	    window_start(rd, pr->t, &w->win);
+	    assign_pane(&rd->as, &rd->last, pr->t, &w->win);
 	wv = (struct wval *)(w + 1);
 	at = (char *)wv;
 	if (pr->kind == PR_RECORD) {
@@ -546,7 +530,6 @@ reader_start(struct input *in, struct parser *p, const struct config *c,
 	if (c->mode == MODE_BATCH && c->wkind == WK_TUMBLE) {	/* hashagg.h */
 		rd->windows = 1;
 		assigner_init(&rd->as, c);
-		rd->last.pane = 1;	/* none: no time is in [1, 0) */
 	}
 	return start(rd, c, reader_main);
 }
