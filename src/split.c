@@ -90,8 +90,8 @@ split_main(void *arg)
 		s->unclean = 1;
 	if (input_failed(s->in))
 		s->unclean = 1;
-	if (!s->unclean)	/* while the first half is still read */
-		hashagg_sort(s->h);
+	if (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
+		hashagg_sort(s->h);	/* while the first half is read */
 	fwin_warn_to(NULL, NULL);
 	return NULL;
 }

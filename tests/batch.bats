@@ -586,7 +586,7 @@ halves() {
 	big 404 30000 | awk 'BEGIN { print "t,k,v" } { print }' > c.csv
 	args=(--csv -H -t t -k k --tumble 1m --count --sum v)
 	{ echo t,k,v; tail -q -n +2 a.csv b.csv c.csv | sort -s -t, -k1,1n; } | fwin --mode stream "${args[@]}" > want
-	run --separate-stderr fwin --stats "${args[@]}" a.csv b.csv c.csv
+	run --separate-stderr fwin --stats --threads 2 "${args[@]}" a.csv b.csv c.csv
 	assert_success
 	assert_equal "$output" "$(cat want)"
 	assert_regex "$stderr" ', in two halves$'
