@@ -95,8 +95,7 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 		fwin_die("cannot map memory: %s", strerror(errno));
 	h->cap = HA_INITCAP;
 	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
-	/* (slots name groups in 32 bits: SLOT_REACH of arena at most) */
-	h->budget = budget < SLOT_REACH / 2 ? budget : SLOT_REACH / 2;
+	hashagg_budget(h, budget);
 	h->maxt = INT64_MIN;
 	h->naggs = c->naggs;
 	h->pend[0].vals = xcalloc(AHEAD * (c->naggs ? c->naggs : 1),
@@ -104,6 +103,13 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	for (i = 1; i < AHEAD; i++)
 		h->pend[i].vals = h->pend[0].vals + i * c->naggs;
 	return h;
+}
+
+void
+hashagg_budget(struct hashagg *h, uint64_t budget)
+{
+	/* (slots name groups in 32 bits: SLOT_REACH of arena at most) */
+	h->budget = budget < SLOT_REACH / 2 ? budget : SLOT_REACH / 2;
 }
 
 void

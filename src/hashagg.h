@@ -50,6 +50,9 @@ enum {
 int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
 
+/* Sets the most bytes the table may hold from now on. */
+void hashagg_budget(struct hashagg *h, uint64_t budget);
+
 /* From now on, where every aggregate is aggs_flat(), a record waits in
  * a look-ahead of a few while its group's slot and then the group are
  * fetched: for a thread that reads its own input, with no reading

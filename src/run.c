@@ -97,8 +97,10 @@ static void
 split_begin(struct run *r)
 {
 	const struct config *c = r->c;
+	/* the two tables share what one would have */
+	uint64_t quarter = (c->max_memory ? c->max_memory :
+	    batch_default_budget()) / 4, off;
 	int fi;
-	uint64_t off;
 
 	r->split_tried = 1;
 	if (c->threads < 2 || !aggs_flat(r->g) || c->part_n > 1 ||
@@ -109,9 +111,9 @@ split_begin(struct run *r)
 		return;		/* (this thread reads the end of the input) */
 	if (r->hagg != NULL && (r->split = split_start(c, r->g,
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
-	    input_offset(r->in), (c->max_memory ? c->max_memory :
-	    batch_default_budget()) / 2, &fi, &off)) != NULL) {
+	    input_offset(r->in), quarter, &fi, &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
+		hashagg_budget(r->hagg, quarter);
 		hashagg_look_ahead(r->hagg);
 	} else
 		start_reader(r);
