@@ -89,7 +89,8 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	struct parser *p;
 	const struct config *c;
 	int keep_raw;
-	int windows;		/* finds each record's tumbling window */
+	int windows;		/* finds each record's tumbling window, once
+				   asked (atomic: reader_find_windows) */
 	struct assigner as;
 	struct span last;	/* the last window found */
 	size_t *vf, nvf;	/* the aggregates that take a FIELD */
@@ -261,7 +262,8 @@ put(struct reader *rd, const struct parsed *pr)
 	w->file = pr->file;
 	w->keylen = w->tvaln = w->rawlen = 0;
 	w->msglen = pr->msglen;
-	w->has_win = pr->kind == PR_RECORD && rd->windows &&
+	w->has_win = pr->kind == PR_RECORD &&
+	    __atomic_load_n(&rd->windows, __ATOMIC_RELAXED) &&
 	    assign_pane(&rd->as, &rd->last, pr->t, &w->win);
 	wv = (struct wval *)(w + 1);
 	at = (char *)wv;
@@ -527,10 +529,8 @@ reader_start(struct input *in, struct parser *p, const struct config *c,
 	rd->in = in;
 	rd->p = p;
 	rd->keep_raw = keep_raw;
-	if (c->mode == MODE_BATCH && c->wkind == WK_TUMBLE) {	/* hashagg.h */
-		rd->windows = 1;
+	if (c->wkind == WK_TUMBLE)	/* for reader_find_windows */
 		assigner_init(&rd->as, c);
-	}
 	return start(rd, c, reader_main);
 }
 
@@ -603,6 +603,13 @@ reader_next(struct reader *rd, const struct parsed **pr)
 		rd->r = &rd->slot[rd->ri];
 		rd->rn = 0;
 	}
+}
+
+void
+reader_find_windows(struct reader *rd)
+{
+	if (rd->c->wkind == WK_TUMBLE)
+		__atomic_store_n(&rd->windows, 1, __ATOMIC_RELAXED);
 }
 
 int

@@ -22,12 +22,15 @@ struct reader;
 
 /* Starts reading in (its header read, if any) with parser p, which only
  * the thread uses from now on (the caller frees it after reader_stop()).
- * keep_raw: hand over each record as read (for the late file). In batch
- * mode with a tumbling window, the thread finds each record's window too
- * (struct parsed's win: for hashagg.h). Never NULL (exits when no thread
- * can be made). */
+ * keep_raw: hand over each record as read (for the late file). Never
+ * NULL (exits when no thread can be made). */
 struct reader *reader_start(struct input *in, struct parser *p,
     const struct config *c, int keep_raw);
+
+/* From now on the thread finds the tumbling window of each record it
+ * reads (struct parsed's win), for a batch aggregated as read
+ * (hashagg.h). */
+void reader_find_windows(struct reader *rd);
 
 /* --mode batch's end (batch.h): a thread that merges the records b
  * kept and hands them over in time order, as reader_next() hands over

@@ -79,9 +79,12 @@ hagg_begin(struct run *r)
 {
 	const struct config *c = r->c;
 
-	if (r->hagg_fits)
-		r->hagg = hashagg_new(c, r->g, (c->max_memory ?
-		    c->max_memory : batch_default_budget()) / 2);
+	if (!r->hagg_fits)
+		return;
+	r->hagg = hashagg_new(c, r->g, (c->max_memory ? c->max_memory :
+	    batch_default_budget()) / 2);
+	if (r->rd != NULL)	/* (read ahead already: found here) */
+		reader_find_windows(r->rd);
 }
 
 static int reread(struct run *r, uint64_t n);
@@ -748,6 +751,8 @@ static void
 start_reader(struct run *r)
 {
 	r->rd = reader_start(r->in, r->parser, r->c, r->late != NULL);
+	if (r->hagg != NULL)
+		reader_find_windows(r->rd);
 }
 
 /* --threads: ends the reading thread. After a stop asked for (a signal),
