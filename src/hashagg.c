@@ -456,10 +456,10 @@ hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
 		b = j < m ? &other->rows[j] : NULL;
 		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
 		first = cmp <= 0 ? a : b;
-		if (i + 4 < n)
-			warm(row_group(&h->rows[i + 4]));
-		if (j + 4 < m)
-			warm(row_group(&other->rows[j + 4]));
+		if (a != NULL && i + 4 < n)
+			warm(row_group(a + 4));
+		if (b != NULL && j + 4 < m)
+			warm(row_group(b + 4));
 		gp = row_group(first);
 		row.start = gp->g_start;
 		row.end = h->as.ops->end_after(&h->as, gp->g_start);
