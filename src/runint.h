@@ -1,6 +1,7 @@
-/* runint: the driver's insides, shared by run.c (the loop), sinks.c
- * (rows, late records and their files) and report.c (messages, --stats,
- * --progress, what was dropped); no other module includes it. */
+/* runint: the driver's insides, shared by run.c (the loop), runbatch.c
+ * (--mode batch), sinks.c (rows, late records and their files) and
+ * report.c (messages, --stats, --progress, what was dropped); no other
+ * module includes it. */
 #ifndef FWIN_RUNINT_H
 #define FWIN_RUNINT_H
 
@@ -8,15 +9,15 @@
 
 #include "agg.h"
 #include "batch.h"
-#include "hashagg.h"
-#include "split.h"
 #include "config.h"
+#include "hashagg.h"
 #include "input.h"
 #include "operator.h"
 #include "output.h"
 #include "parse.h"
 #include "persist.h"
 #include "reader.h"
+#include "split.h"
 
 struct run {
 	struct config *c;
@@ -82,6 +83,36 @@ G(struct run *r)
 	/* the state's struct stays where it is; its arena may move */
 	return st_globals(r->st);
 }
+
+/* run.c: the loop's pieces that runbatch.c uses */
+void watermark_after(struct run *r, int64_t t);
+void out_of_range(struct run *r, const struct parsed *pr);
+void new_operator(struct run *r);
+void start_reader(struct run *r);
+void stop_reader(struct run *r, int apply_ahead);
+
+/* runbatch.c: --mode batch. While the input is in time order: begin;
+ * a good record (1: taken, 0: the batch keeps it); the end of input
+ * (1: rows written, 0: replay, -1: failed); drop. */
+void straight_begin(struct run *r);
+int straight_record(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec);
+int straight_commit(struct run *r);
+void straight_drop(struct run *r);
+/* Aggregated as read: a good record (1: taken, 0: the batch keeps it);
+ * the input cut in two once the table begins; the first half read
+ * (1: the second's table kept, the input ends); the second half's
+ * thread stopped and its work dropped. */
+int hagg_record(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec);
+void split_begin(struct run *r);
+int split_end(struct run *r);
+void split_drop(struct run *r);
+/* One record of the sorted replay, through the operator (batch_fn). */
+void replay_hashed(struct run *r, int64_t t, const char *key, size_t keylen,
+    uint64_t hash, const struct aval *vals);
+void replay(void *arg, int64_t t, const char *key, size_t keylen,
+    const struct aval *vals);
 
 /* report.c: what the run says on stderr */
 void bad(struct run *r, const struct parsed *pr, const char *msg);
