@@ -46,6 +46,14 @@ struct pending {
 
 #define AHEAD 8			/* records looked ahead */
 
+/* The records of a window (or late) in a ledger: how many, the earliest
+ * time, the most any was behind the watermark. */
+struct ledger_win {
+	int64_t start;
+	uint64_t n;
+	int64_t mint, lag;
+};
+
 /* A group as it is sorted to fire. */
 struct hrow {
 	int64_t start;
@@ -71,7 +79,27 @@ struct hashagg {
 	size_t naggs, pend_at, npend;
 	struct hrow *rows;	/* hashagg_sort(): the groups in order */
 	size_t nrows;
+	/* hashagg_stream(): the watermark, and the window of the last
+	 * record (its start and end); the earliest window held, its end,
+	 * and the groups kept by the last hashagg_fire_due() */
+	int stream;
+	int64_t lateness, wm;
+	int64_t last_start, last_end;
+	int64_t min_start, min_end;
+	uint64_t kept;
+	/* hashagg_ledger(): the records of each window (sorted by start;
+	 * the last one used at lw_at), and those found late */
+	int ledger;
+	struct ledger_win *lw;
+	size_t nlw, caplw, lw_at;
+	struct ledger_win late;
 };
+
+/* hashagg_fire_due(): windows fire once the groups held are twice those
+ * kept the last time, and this many more: each group is looked at a
+ * constant number of times, and the table holds at most about twice the
+ * open windows' groups. */
+#define FIRE_MIN 4096
 
 #define HA_INITCAP 4096
 
@@ -97,6 +125,8 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
 	hashagg_budget(h, budget);
 	h->maxt = INT64_MIN;
+	h->wm = INT64_MIN;
+	h->min_start = INT64_MAX;
 	h->naggs = c->naggs;
 	h->pend[0].vals = xcalloc(AHEAD * (c->naggs ? c->naggs : 1),
 	    sizeof(struct aval));
@@ -120,6 +150,7 @@ hashagg_free(struct hashagg *h)
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
 	free(h->rows);
+	free(h->lw);
 	free(h);
 }
 
@@ -134,6 +165,14 @@ static inline struct hslot *
 table(const struct hashagg *h)
 {
 	return arena_ptr(&h->a, h->table);
+}
+
+/* The bytes of a group of a key of keylen bytes. */
+static inline size_t
+group_size(const struct hashagg *h, size_t keylen)
+{
+	return sizeof(struct group) + ((keylen + 7) & ~7u) +
+	    aggs_accsize(h->g);
 }
 
 static inline aoff
@@ -186,14 +225,17 @@ grow_table(struct hashagg *h)
 	h->cap = cap;
 }
 
+/* (live bytes: a stream's table reuses what its fired groups held) */
 static uint64_t
 bytes_held(const struct hashagg *h)
 {
-	return arena_hdr(&h->a)->ah_used;
+	return arena_hdr(&h->a)->ah_live;
 }
 
 /* Adds values vals to the group (start, key) of hash gh, made if new.
- * Returns HA_ADDED, or HA_FULL when it would be new past the budget. */
+ * Returns HA_ADDED, or HA_FULL when it would be new past the budget
+ * (not with the look-ahead: hashagg_add() said so before it took the
+ * record, which is added now). */
 static int
 add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen, const struct aval *vals)
@@ -213,10 +255,9 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		    memcmp(gp->g_key, key, keylen) == 0)
 			goto add;
 	}
-	if (bytes_held(h) > h->budget)
+	if (!h->ahead && bytes_held(h) > h->budget)
 		return HA_FULL;
-	g = arena_alloc(&h->a, sizeof(struct group) + ((keylen + 7) & ~7u) +
-	    aggs_accsize(h->g));
+	g = arena_alloc(&h->a, group_size(h, keylen));
 	gp = group_at(h, g);
 	gp->g_start = start;
 	gp->g_len = (uint32_t)keylen;
@@ -226,8 +267,8 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	slot[i].g = (uint32_t)(g / SLOT_UNIT);
 	if (++h->n * 2 > h->cap)
 		grow_table(h);
-	if (bytes_held(h) > h->peak)
-		h->peak = bytes_held(h);
+	if (arena_hdr(&h->a)->ah_used > h->peak)
+		h->peak = arena_hdr(&h->a)->ah_used;
 add:
 	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
 	return HA_ADDED;
@@ -268,6 +309,45 @@ take_pending(struct hashagg *h)
 		take_oldest(h);
 }
 
+static void
+note(const struct hashagg *h, struct ledger_win *e, int64_t t)
+{
+	e->n++;
+	if (t < e->mint)
+		e->mint = t;
+	if (sat_add(h->wm, -t) > e->lag)
+		e->lag = sat_add(h->wm, -t);
+}
+
+/* The ledger's entry of the window that starts at start, made if new. */
+static struct ledger_win *
+ledger_at(struct hashagg *h, int64_t start)
+{
+	size_t lo = 0, hi = h->nlw, mid;
+
+	if (h->nlw > 0 && h->lw[h->lw_at].start == start)
+		return &h->lw[h->lw_at];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->lw[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->nlw || h->lw[lo].start != start) {
+		xgrow(&h->lw, &h->caplw, h->nlw + 1, sizeof(*h->lw));
+		memmove(h->lw + lo + 1, h->lw + lo,
+		    (h->nlw - lo) * sizeof(*h->lw));
+		h->lw[lo].start = start;
+		h->lw[lo].n = 0;
+		h->lw[lo].mint = INT64_MAX;
+		h->lw[lo].lag = INT64_MIN;
+		h->nlw++;
+	}
+	h->lw_at = lo;
+	return &h->lw[lo];
+}
+
 int
 hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
@@ -281,7 +361,17 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 		start = *win;
 	else if (!assign_pane(&h->as, &h->last, t, &start))
 		return HA_RANGE;	/* (a tumbling window has no gaps) */
-	if (!aggs_any_order_vals(h->g, vals))
+	if (h->stream) {	/* (records in input order: any values) */
+		if (start != h->last_start) {
+			h->last_start = start;
+			h->last_end = h->as.ops->end_after(&h->as, start);
+		}
+		if (h->last_end <= h->wm) {
+			if (h->ledger)
+				note(h, &h->late, t);
+			return HA_LATE;
+		}
+	} else if (!aggs_any_order_vals(h->g, vals))
 		return HA_ORDER;
 	gh = group_hash(hash, start);
 	if (!h->ahead || keylen > sizeof(q->key)) {
@@ -307,9 +397,43 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 			warm_group(h, h->pend[(h->pend_at + h->npend - 1 -
 			    AHEAD / 2) % AHEAD].gh, 1);
 	}
+	if (h->stream) {
+		if (h->ledger)
+			note(h, ledger_at(h, start), t);
+		if (start < h->min_start) {
+			h->min_start = start;
+			h->min_end = h->last_end;
+		}
+		if (t > h->maxt && sat_add(t, -h->lateness) > h->wm)
+			h->wm = sat_add(t, -h->lateness);
+	}
 	if (t > h->maxt)
 		h->maxt = t;
 	return HA_ADDED;
+}
+
+void
+hashagg_stream(struct hashagg *h, int64_t lateness)
+{
+	h->stream = 1;
+	h->lateness = lateness;
+	/* (no window starts here: the end is found at the first record) */
+	h->last_start = INT64_MAX;
+	h->last_end = INT64_MIN;
+}
+
+void
+hashagg_ledger(struct hashagg *h)
+{
+	h->ledger = 1;
+	h->late.mint = INT64_MAX;
+	h->late.lag = INT64_MIN;
+}
+
+int64_t
+hashagg_watermark(const struct hashagg *h)
+{
+	return h->wm;
 }
 
 void
@@ -398,21 +522,23 @@ sort_rows(size_t nkeys, struct hrow *v, size_t n)
 	}
 }
 
-void
-hashagg_sort(struct hashagg *h)
+/* The groups of windows that start before upto, sorted into h->rows. */
+static void
+collect(struct hashagg *h, int64_t upto)
 {
 	const struct group *gp;
 	uint64_t i;
 	aoff g;
 
-	if (h->rows != NULL)
-		return;
 	take_pending(h);
 	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
+	h->nrows = 0;
 	for (i = 0; i < h->cap; i++) {
 		if ((g = (aoff)table(h)[i].g * SLOT_UNIT) == 0)
 			continue;
 		gp = group_at(h, g);
+		if (gp->g_start >= upto)
+			continue;
 		h->rows[h->nrows].start = gp->g_start;
 		h->rows[h->nrows].prefix = key_prefix(h->c->nkeys, gp->g_key,
 		    gp->g_len);
@@ -421,6 +547,13 @@ hashagg_sort(struct hashagg *h)
 	}
 	if (h->nrows > 0)
 		sort_rows(h->c->nkeys, h->rows, h->nrows);
+}
+
+void
+hashagg_sort(struct hashagg *h)
+{
+	if (h->rows == NULL)
+		collect(h, INT64_MAX);
 }
 
 /* The order of two rows: (start, key). */
@@ -434,22 +567,20 @@ row_order(const struct hrow *a, const struct hrow *b, size_t nkeys)
 	return key_order(a, b, &nkeys);
 }
 
-uint64_t
-hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
+/* Fires h's rows (collect()), and other's, merged. */
+static uint64_t
+fire_rows(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
     void *arg)
 {
-	size_t nkeys = h->c->nkeys, i = 0, j = 0, n, m = 0, fired = 0;
+	size_t nkeys = h->c->nkeys, i = 0, j = 0, n = h->nrows, m = 0;
+	size_t fired = 0;
 	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g };
 	const struct hrow *a, *b, *first;
 	const struct group *gp;
 	int cmp;
 
-	hashagg_sort(h);
-	n = h->nrows;
-	if (other != NULL) {
-		hashagg_sort(other);
+	if (other != NULL)
 		m = other->nrows;
-	}
 	/* both tables' rows merged; a group of each: folded together */
 	while (i < n || j < m) {
 		a = i < n ? &h->rows[i] : NULL;
@@ -478,6 +609,118 @@ hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
 		emit(arg, &row);
 		fired++;
 	}
+	return fired;
+}
+
+uint64_t
+hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
+    void *arg)
+{
+	hashagg_sort(h);
+	if (other != NULL)
+		hashagg_sort(other);
+	return fire_rows(h, other, emit, arg);
+}
+
+/* The table again, of the groups of windows that start at or after
+ * upto; the others (h->rows, fired) freed. */
+static void
+rebuild(struct hashagg *h, int64_t upto)
+{
+	uint64_t i, j, mask = h->cap - 1;
+	struct hslot *s, *old;
+	const struct group *gp;
+	aoff t, g;
+
+	t = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
+	s = arena_ptr(&h->a, t);
+	old = table(h);
+	memset(s, 0, h->cap * sizeof(struct hslot));
+	h->n = 0;
+	h->min_start = INT64_MAX;
+	for (i = 0; i < h->cap; i++) {
+		if (old[i].g == 0)
+			continue;
+		gp = group_at(h, (aoff)old[i].g * SLOT_UNIT);
+		if (gp->g_start < upto)
+			continue;
+		if (gp->g_start < h->min_start)
+			h->min_start = gp->g_start;
+		for (j = slot_hash(h, &old[i]) & mask; s[j].g != 0;
+		    j = (j + 1) & mask)
+			;
+		s[j] = old[i];
+		h->n++;
+	}
+	arena_free(&h->a, h->table, h->cap * sizeof(struct hslot));
+	h->table = t;
+	for (i = 0; i < h->nrows; i++) {
+		g = h->rows[i].g;
+		aggs_release(h->g, &h->a, group_acc(h, g));
+		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
+	}
+	if (h->min_start != INT64_MAX)
+		h->min_end = h->as.ops->end_after(&h->as, h->min_start);
+}
+
+/* Windows end at or before w when they start before this: before w's
+ * window (windows tile time); out of the range of windows, before none
+ * or all. */
+static int64_t
+ended_before(const struct hashagg *h, int64_t w)
+{
+	struct span sp = { 0 };
+	int64_t start;
+
+	if (assign_pane(&h->as, &sp, w, &start))
+		return start;
+	return w < 0 ? INT64_MIN : INT64_MAX;
+}
+
+uint64_t
+hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
+{
+	int64_t upto = ended_before(h, w), lag;
+	uint64_t n = 0;
+	size_t i;
+	const struct ledger_win *e;
+
+	*late_by = INT64_MIN;
+	collect(h, upto);
+	rebuild(h, upto);
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = 0;
+	for (i = 0; i <= h->nlw; i++) {
+		e = i < h->nlw ? &h->lw[i] : &h->late;
+		if (e->n == 0 || (i < h->nlw && e->start >= upto))
+			continue;
+		n += e->n;
+		lag = sat_add(w, -e->mint) > e->lag ? sat_add(w, -e->mint) :
+		    e->lag;
+		if (lag > *late_by)
+			*late_by = lag;
+	}
+	return n;
+}
+
+uint64_t
+hashagg_fire_due(struct hashagg *h, int force, op_emit_fn emit, void *arg)
+{
+	uint64_t fired;
+	int64_t upto;
+
+	if (h->min_start == INT64_MAX || h->min_end > h->wm ||
+	    (!force && h->n < 2 * h->kept + FIRE_MIN))
+		return 0;
+	upto = ended_before(h, h->wm);
+	collect(h, upto);
+	fired = fire_rows(h, NULL, emit, arg);
+	rebuild(h, upto);
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = 0;
+	h->kept = h->n;
 	return fired;
 }
 

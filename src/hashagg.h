@@ -41,7 +41,8 @@ enum {
 	HA_ADDED,
 	HA_RANGE,	/* its window does not fit in int64: bad */
 	HA_ORDER,	/* its values would make the order show: not added */
-	HA_FULL		/* the table is at its budget: not added */
+	HA_FULL,	/* the table is at its budget: not added */
+	HA_LATE		/* hashagg_stream(): its window has ended */
 };
 
 /* Adds a record of time t, key bytes key[0..keylen) with hash (key_hash),
@@ -49,6 +50,36 @@ enum {
  * reading thread found it (reader.h), or NULL. */
 int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
+
+/* --mode stream: records come in input order (so any values may be
+ * added: no HA_ORDER), the watermark is the largest time added less
+ * lateness, and a record whose window ends at or before the watermark
+ * before it is late (HA_LATE: not added). Its windows fire as Flink's
+ * WindowOperator fires them, with no allowed lateness: each once, when
+ * the watermark passes its end; hashagg_fire_due() fires them early
+ * enough that the table holds about what the operator would. */
+void hashagg_stream(struct hashagg *h, int64_t lateness);
+int64_t hashagg_watermark(const struct hashagg *h);
+
+/* hashagg_stream() on a later part of the input (split.h): keeps for
+ * each window how many records it holds, and the late ones, so that
+ * hashagg_drop_ended() can say which of them the whole input's watermark
+ * makes late. */
+void hashagg_ledger(struct hashagg *h);
+
+/* hashagg_ledger(): the watermark before this part was w. Drops the
+ * groups of windows that end at or before w; returns the records that
+ * were late in the whole input (theirs, and those found late here), and
+ * the most any was behind its watermark in *late_by (INT64_MIN: none). */
+uint64_t hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by);
+
+/* hashagg_stream(): fires the groups of the windows that end at or
+ * before the watermark, in (end, start, key) order, and frees them:
+ * when they are about half the table, or whenever any are with force
+ * (the table is full, or the run ends early and rows up to the
+ * watermark are due). Returns the rows fired. */
+uint64_t hashagg_fire_due(struct hashagg *h, int force, op_emit_fn emit,
+    void *arg);
 
 /* Sets the most bytes the table may hold from now on. */
 void hashagg_budget(struct hashagg *h, uint64_t budget);

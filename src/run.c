@@ -117,6 +117,8 @@ apply(struct run *r, const struct parsed *pr)
 		}
 		return;
 	}
+	if (r->hagg != NULL && stream_agg_record(r, pr, &orec))
+		return;
 	switch (op_record(r->op, &orec)) {
 	case OP_ADDED:
 	case OP_NOWIN:
@@ -464,6 +466,7 @@ run_stream(struct run *r)
 	r->at_start = *G(r);
 	progress_setup(r);
 	straight_begin(r);
+	stream_agg_begin(r);
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
 	 * its first periodic save is undone too. */
@@ -517,6 +520,8 @@ run_stream(struct run *r)
 	if (r->batch != NULL && straight == 0 && status == 0 &&
 	    replay_all(r) != 0)
 		status = 1;
+	if (r->batch == NULL && r->hagg != NULL)
+		stream_agg_end(r, status);
 	if (status == 0) {
 		if (!c->has_time)	/* the global window is the run's */
 			op_set_span(r->op, r->started, now_ns());

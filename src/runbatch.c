@@ -37,8 +37,6 @@ hagg_begin(struct run *r)
 		reader_find_windows(r->rd);
 }
 
-static int reread(struct run *r, uint64_t n);
-
 /* With two threads, once the table has begun: the rest of the input cut
  * in two, its second half read on a thread of its own (split.h) while
  * this one reads the first, without the reading thread. Only where
@@ -54,7 +52,9 @@ split_begin(struct run *r)
 	int fi;
 
 	r->split_tried = 1;
-	if (c->threads < 2 || !aggs_flat(r->g) || c->part_n > 1 ||
+	/* (a stream's late records of the second half would be written
+	 * after the first half's) */
+	if ((r->batch == NULL && c->late_file != NULL) || c->threads < 2 || !aggs_flat(r->g) || c->part_n > 1 ||
 	    G(r)->g_timefmt == TF_AUTO)
 		return;
 	stop_reader(r, 1);	/* what it read ahead is taken first */
@@ -62,7 +62,8 @@ split_begin(struct run *r)
 		return;		/* (this thread reads the end of the input) */
 	if (r->hagg != NULL && (r->split = split_start(c, r->g,
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
-	    input_offset(r->in), quarter, &fi, &off)) != NULL) {
+	    input_offset(r->in), quarter, r->batch == NULL, &fi,
+	    &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
 		hashagg_budget(r->hagg, quarter);
 		hashagg_look_ahead(r->hagg);
@@ -79,11 +80,22 @@ split_end(struct run *r)
 {
 	int exact = input_at_limit(r->in);
 	uint64_t n = 0;
+	int64_t by;
 
 	r->hagg2 = split_join(r->split, &n);
 	r->split = NULL;
 	if (r->hagg2 != NULL && exact) {
 		G(r)->g_read += n;
+		if (r->batch == NULL) {	/* a stream's: the watermark goes on */
+			G(r)->g_late += hashagg_drop_ended(r->hagg2,
+			    G(r)->g_wm, &by);
+			if (by > r->late_by)
+				r->late_by = by;
+			if (hashagg_max_time(r->hagg2) > G(r)->g_maxt)
+				G(r)->g_maxt = hashagg_max_time(r->hagg2);
+			if (hashagg_watermark(r->hagg2) > G(r)->g_wm)
+				G(r)->g_wm = hashagg_watermark(r->hagg2);
+		}
 		return 1;
 	}
 	hashagg_free(r->hagg2);
@@ -182,10 +194,10 @@ discard(void *arg, const char *line, size_t n)
 }
 
 /* Hands the first n records of the input again to the table of groups,
- * or the batch (what they say was said when they were first read). When
- * the table gives up, the batch takes them all. Returns 0, or -1 after a
- * message. */
-static int
+ * or the batch, or in stream mode the operator (what they say was said
+ * when they were first read). When the table gives up, the batch takes
+ * them all. Returns 0, or -1 after a message. */
+int
 reread(struct run *r, uint64_t n)
 {
 	const struct config *c = r->c;
@@ -210,7 +222,10 @@ reread(struct run *r, uint64_t n)
 		parse_record(p, &rec, &pr);
 		if (pr.kind != PR_RECORD)
 			continue;
-		if (r->hagg != NULL) {
+		if (r->batch == NULL)
+			replay_hashed(r, pr.t, pr.key, pr.keylen, pr.hash,
+			    pr.vals);
+		else if (r->hagg != NULL) {
 			ha = hashagg_add(r->hagg, pr.t, NULL, pr.key,
 			    pr.keylen, pr.hash, pr.vals);
 			if (ha == HA_ORDER || ha == HA_FULL)

@@ -70,6 +70,9 @@ struct run {
 	struct split *split;
 	int split_tried;
 	struct hashagg *hagg2;
+	/* --mode stream aggregated as read (runagg.c): the rows the table
+	 * fired; when it gives up, the rows of the operator's to skip */
+	uint64_t agg_fired, skip_rows;
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
@@ -108,11 +111,23 @@ int hagg_record(struct run *r, const struct parsed *pr,
 void split_begin(struct run *r);
 int split_end(struct run *r);
 void split_drop(struct run *r);
+/* The first n records again, from the FILEs, to the table, the batch or
+ * (stream mode) the operator. */
+int reread(struct run *r, uint64_t n);
 /* One record of the sorted replay, through the operator (batch_fn). */
 void replay_hashed(struct run *r, int64_t t, const char *key, size_t keylen,
     uint64_t hash, const struct aval *vals);
 void replay(void *arg, int64_t t, const char *key, size_t keylen,
     const struct aval *vals);
+
+/* runagg.c: --mode stream aggregated as read: begin (if it can); a
+ * good record (1: taken, 0: the operator is to take it, as it does all
+ * from now on); the end of the run (status 0: every window fires, else
+ * those the watermark passed). */
+void stream_agg_begin(struct run *r);
+int stream_agg_record(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec);
+void stream_agg_end(struct run *r, int status);
 
 /* report.c: what the run says on stderr */
 void bad(struct run *r, const struct parsed *pr, const char *msg);

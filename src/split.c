@@ -80,8 +80,11 @@ split_main(void *arg)
 	while (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED) &&
 	    (rc = input_next(s->in, &rec)) == INPUT_RECORD) {
 		parse_record(s->p, &rec, &pr);
-		if (pr.kind != PR_RECORD || hashagg_add(s->h, pr.t, NULL,
-		    pr.key, pr.keylen, pr.hash, pr.vals) != HA_ADDED)
+		if (pr.kind != PR_RECORD)
+			s->unclean = 1;
+		else if ((rc = hashagg_add(s->h, pr.t, NULL, pr.key,
+		    pr.keylen, pr.hash, pr.vals)) != HA_ADDED &&
+		    rc != HA_LATE)	/* (late: in its ledger) */
 			s->unclean = 1;
 		else
 			s->nread++;
@@ -98,7 +101,8 @@ split_main(void *arg)
 
 struct split *
 split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
-    uint64_t off, uint64_t budget, int *cut_fi, uint64_t *cut_off)
+    uint64_t off, uint64_t budget, int stream, int *cut_fi,
+    uint64_t *cut_off)
 {
 	struct input_opts io = {
 		.fmt = c->fmt, .delim = c->delim, .header = c->header,
@@ -140,6 +144,10 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	s->pg = aggs_new(c);
 	s->p = parser_new(c, s->pg, timefmt, 1, 0);
 	s->h = hashagg_new(c, g, budget);
+	if (stream) {
+		hashagg_stream(s->h, c->lateness);
+		hashagg_ledger(s->h);
+	}
 	hashagg_look_ahead(s->h);
 	if ((errno = pthread_create(&s->th, NULL, split_main, s)) != 0)
 		fwin_die("cannot start a thread: %s", strerror(errno));

@@ -23,12 +23,13 @@ struct split;
 /* Cuts what is left of c's FILEs after byte off of FILE operand fi, and
  * starts reading the second half into a table adding to g's accumulators
  * with at most budget bytes; *cut_fi, *cut_off are where the first half
- * ends. timefmt: the input's time format, known by now. NULL when there
- * is too little left to be worth a thread, or no line end near the
- * middle. */
+ * ends. timefmt: the input's time format, known by now. stream: --mode
+ * stream (the table is hashagg_stream()'s, with a ledger). NULL when
+ * there is too little left to be worth a thread, or no line end near
+ * the middle. */
 struct split *split_start(const struct config *c, struct aggs *g,
-    int timefmt, int fi, uint64_t off, uint64_t budget, int *cut_fi,
-    uint64_t *cut_off);
+    int timefmt, int fi, uint64_t off, uint64_t budget, int stream,
+    int *cut_fi, uint64_t *cut_off);
 
 /* Waits for the thread to finish. Returns its table (the caller's to
  * free) and the records it read in *nread, or NULL when its work is

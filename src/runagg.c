@@ -1,0 +1,120 @@
+/* runagg: --mode stream aggregated as read (hashagg.h, hashagg_stream):
+ * the driver's side. A tumbling window with no allowed lateness fires
+ * once, when the watermark passes its end, and its row is the fold of its
+ * records in input order; a table of (window, key) groups gives those
+ * rows at the cost of one look-up per record, where the operator keeps a
+ * key, its panes and a timer. Records late for it are those the operator
+ * would drop, said and counted the same way; rows of the windows that
+ * have ended come out in the same order, in batches (the table fires
+ * when it has grown enough, and at the end), so that only the timing of
+ * writes differs, and only where nothing can see it: named regular
+ * files, read to their end without waiting, no checkpoint. When the table
+ * passes its budget, the FILEs are read again through the operator, the
+ * rows already written skipped (the operator fires the same ones first):
+ * the same bytes, at the operator's cost. See runint.h. */
+#include <sys/stat.h>
+
+#include <string.h>
+
+#include "keycodec.h"
+#include "runint.h"
+#include "util.h"
+
+void
+stream_agg_begin(struct run *r)
+{
+	const struct config *c = r->c;
+	struct stat sb;
+	int i;
+
+	if (r->batch != NULL || c->checkpoint != NULL || c->restore != NULL ||
+	    c->flush == 0 || !c->has_time || c->allowed != 0 ||
+	    c->part_n > 1 || c->nfiles == 0 || !hashagg_fits(c, r->g))
+		return;
+	for (i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0 || stat(c->files[i], &sb) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			return;
+	r->hagg = hashagg_new(c, r->g, (c->max_memory ? c->max_memory :
+	    batch_default_budget()) / 2);
+	hashagg_stream(r->hagg, c->lateness);
+}
+
+/* The table gave up: the operator takes over, given the records before
+ * this one again; what they said was said, what they fired was written. */
+static void
+stream_agg_drop(struct run *r)
+{
+	struct op_globals kept = *G(r);
+
+	hashagg_free(r->hagg);
+	r->hagg = NULL;
+	split_drop(r);	/* the operator reads the input in one piece */
+	G(r)->g_wm = INT64_MIN;
+	G(r)->g_maxt = INT64_MIN;
+	r->skip_rows = r->agg_fired;
+	if (reread(r, kept.g_read - 1) != 0)
+		r->fatal = 1;
+	G(r)->g_late = kept.g_late;
+	G(r)->g_fired -= r->agg_fired;
+	r->skip_rows = 0;
+}
+
+/* Fires what is due (all of it with force). */
+static void
+fire_due(struct run *r, int force)
+{
+	uint64_t n = hashagg_fire_due(r->hagg, force, on_row, r);
+
+	r->agg_fired += n;
+	G(r)->g_fired += n;
+}
+
+int
+stream_agg_record(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec)
+{
+	struct hashagg *h = r->hagg;
+	int rc, tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		rc = hashagg_add(h, orec->t, pr->has_win ? &pr->win : NULL,
+		    orec->key, orec->keylen, orec->hash, orec->vals);
+		if (rc != HA_FULL)
+			break;
+		fire_due(r, 1);	/* (what has ended frees room) */
+	}
+	switch (rc) {
+	case HA_ADDED:
+		if (orec->t > G(r)->g_maxt) {
+			G(r)->g_maxt = orec->t;
+			G(r)->g_wm = hashagg_watermark(h);
+			fire_due(r, 0);
+		}
+		return 1;
+	case HA_LATE:
+		G(r)->g_late++;
+		if (sat_add(G(r)->g_wm, -orec->t) > r->late_by)
+			r->late_by = sat_add(G(r)->g_wm, -orec->t);
+		write_late(r, pr->raw, pr->rawlen);
+		return 1;
+	case HA_RANGE:
+		out_of_range(r, pr);
+		return 1;
+	}
+	stream_agg_drop(r);
+	return r->fatal;
+}
+
+void
+stream_agg_end(struct run *r, int status)
+{
+	uint64_t n;
+
+	if (status != 0) {	/* what the operator had fired by now */
+		fire_due(r, 1);
+		return;
+	}
+	n = hashagg_fire(r->hagg, r->hagg2, on_row, r);
+	G(r)->g_fired += n;
+}
