@@ -14,11 +14,24 @@
  * the same bytes, at the operator's cost. See runint.h. */
 #include <sys/stat.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "keycodec.h"
 #include "runint.h"
 #include "util.h"
+
+/* The table's budget: half of batch mode's sort budget, as batch mode's
+ * table (FWIN_TABLE_BUDGET, bytes, says otherwise: fwin(1), ENVIRONMENT;
+ * no option, as it changes no byte of what fwin says). */
+uint64_t
+stream_agg_budget(void)
+{
+	const char *b = getenv("FWIN_TABLE_BUDGET");
+
+	return b != NULL && *b != '\0' ? strtoull(b, NULL, 10) :
+	    batch_default_budget() / 2;
+}
 
 void
 stream_agg_begin(struct run *r)
@@ -27,16 +40,18 @@ stream_agg_begin(struct run *r)
 	struct stat sb;
 	int i;
 
+	/* (--max-memory: the operator's state past it ends the run, which
+	 * only the operator can say) */
 	if (r->batch != NULL || c->checkpoint != NULL || c->restore != NULL ||
 	    c->flush == 0 || !c->has_time || c->allowed != 0 ||
-	    c->part_n > 1 || c->nfiles == 0 || !hashagg_fits(c, r->g))
+	    c->max_memory != 0 || c->part_n > 1 || c->nfiles == 0 ||
+	    !hashagg_fits(c, r->g))
 		return;
 	for (i = 0; i < c->nfiles; i++)
 		if (strcmp(c->files[i], "-") == 0 || stat(c->files[i], &sb) != 0 ||
 		    !S_ISREG(sb.st_mode))
 			return;
-	r->hagg = hashagg_new(c, r->g, (c->max_memory ? c->max_memory :
-	    batch_default_budget()) / 2);
+	r->hagg = hashagg_new(c, r->g, stream_agg_budget());
 	hashagg_stream(r->hagg, c->lateness);
 }
 

@@ -47,8 +47,9 @@ split_begin(struct run *r)
 {
 	const struct config *c = r->c;
 	/* the two tables share what one would have */
-	uint64_t quarter = (c->max_memory ? c->max_memory :
-	    batch_default_budget()) / 4, off;
+	uint64_t half = (r->batch == NULL ? stream_agg_budget() :
+	    (c->max_memory ? c->max_memory : batch_default_budget()) / 2) / 2;
+	uint64_t off;
 	int fi;
 
 	r->split_tried = 1;
@@ -62,10 +63,10 @@ split_begin(struct run *r)
 		return;		/* (this thread reads the end of the input) */
 	if (r->hagg != NULL && (r->split = split_start(c, r->g,
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
-	    input_offset(r->in), quarter, r->batch == NULL, &fi,
+	    input_offset(r->in), half, r->batch == NULL, &fi,
 	    &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
-		hashagg_budget(r->hagg, quarter);
+		hashagg_budget(r->hagg, half);
 		hashagg_look_ahead(r->hagg);
 	} else
 		start_reader(r);

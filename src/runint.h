@@ -124,6 +124,7 @@ void replay(void *arg, int64_t t, const char *key, size_t keylen,
  * good record (1: taken, 0: the operator is to take it, as it does all
  * from now on); the end of the run (status 0: every window fires, else
  * those the watermark passed). */
+uint64_t stream_agg_budget(void);
 void stream_agg_begin(struct run *r);
 int stream_agg_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec);

@@ -1,0 +1,149 @@
+#!/usr/bin/env bats
+# --mode stream aggregated as read (fwin(1): BATCH AND STREAM MODES, "A
+# stream aggregated as read"): a tumbling window over named regular FILEs
+# goes to a table of (window, key) groups, with one thread or two (the
+# FILEs cut in two halves). What it prints is defined by the operator's
+# run over the same records, which reading standard input gives: the
+# same stdout, stderr (late records said the same way) and status; a
+# checkpoint (--state, with --flush) keeps the operator.
+load common
+
+# disordered SEED N JITTER_MS: N records "time,key,value" (ms) 20 ms apart,
+# each up to JITTER_MS ms earlier than its place, 300 keys (a Zipf-like
+# few common), values integers or 2-decimal numbers
+disordered() {
+	awk -v seed="$1" -v n="$2" -v j="$3" 'BEGIN { srand(seed)
+		for (i = 0; i < n; i++) {
+			t = 1600000000000 + i * 20 - int(rand() * j)
+			k = int(300 * rand() * rand())
+			v = rand() < 0.5 ? int(rand() * 100) : sprintf("%.2f", rand() * 100)
+			printf "%.0f,k%d,%s\n", t, k, v
+		}
+	}'
+}
+
+# mode_of STDERR: its --stats line's mode
+mode_of() {
+	grep '^fwin: stats: ' <<<"$1" | sed 's/.* records\/s, //'
+}
+
+# alike FILE ARGS...: fwin over FILE with one and with two threads prints
+# what the operator prints; the modes of the two runs in $mode1 and $mode2
+alike() {
+	local f=$1 n
+	shift
+	run --separate-stderr fwin --threads 1 --state ref.ckpt --flush "$@" "$f"
+	rm -f ref.ckpt
+	local want=$output want_err=$stderr want_status=$status
+	for n in 1 2; do
+		run --separate-stderr fwin --stats --threads $n "$@" "$f"
+		assert_equal "$status" "$want_status"
+		assert_equal "$output" "$want"
+		assert_equal "$(grep -v '^fwin: stats: ' <<<"$stderr")" "$want_err"
+		printf -v "mode$n" '%s' "$(mode_of "$stderr")"
+	done
+}
+
+@test "stream aggregated as read: the operator's bytes, one thread and two halves (seeds 501-503)" {
+	disordered 501 200000 3000 > in
+	alike in --csv -t 1 -k 2 --tumble 1m -l 2s --count --sum 3 --avg 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	[ -n "$(grep -c . <<<"$output")" ]
+	# -l 0: most records late; short windows; no key
+	alike in --csv -t 1 -k 2 --tumble 10s -l 0 --count --sum 3
+	assert_equal "$(tail -n 1 <<<"$stderr")" 'fwin: 24248 late records dropped (the latest by 2966ms behind the watermark); -l 2966ms, --late-file or --mode batch keeps them'
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	disordered 502 200000 60000 > in2
+	alike in2 --csv -t 1 --tumble 7s -l 10s --count --avg 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	# aggregates that keep blocks of their own: one table
+	disordered 503 50000 5000 > in3
+	alike in3 --csv -t 1 -k 2 --tumble 30s -l 1s --count --distinct 3 --median 3 --percentile 3:90
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read"
+	# calendar windows in a zone; JSON input
+	alike in --csv -t 1 -k 2 --tumble 1d --tz Europe/Berlin -l 1s --count --sum 3
+	awk -F, '{ printf "{\"t\":%s,\"k\":\"%s\",\"v\":%s}\n", $1, $2, $3 }' in > in.jsonl
+	alike in.jsonl --json -t t -k k --tumble 1m -l 1s --count --sum v
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+}
+
+@test "stream aggregated as read: records late only by the first half's watermark, and late in the second (seed 504)" {
+	disordered 504 200000 500 > in
+	# after the middle: records of windows the first half's watermark
+	# has passed (late in the whole input, not in the second half), and
+	# further on ones late by the second half's own
+	awk -F, -v OFS=, 'NR > 100000 && NR < 100050 { printf "%.0f,%s,1\n", $1 - 540000, $2 }
+		NR > 150000 && NR < 150030 { printf "%.0f,%s,2\n", $1 - 70000, $2 } { print }' in > late
+	alike late --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	assert_regex "$(tail -n 1 <<<"$stderr")" '^fwin: 78 late records dropped \(the latest by 8m59403ms behind'
+	# a late record as the second half's very first
+	awk -F, -v OFS=, 'NR == 100001 { print 1600000000000, $2, 3 } { print }' in > first
+	alike first --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
+}
+
+@test "stream aggregated as read: --late-file gets the operator's lines, in order (one table)" {
+	disordered 505 200000 3000 > in
+	fwin --threads 1 --state s.ckpt --flush --csv -t 1 -k 2 --tumble 1m -l 1s --count --late-file want.late in > want
+	for n in 1 2; do
+		run --separate-stderr fwin --stats --threads $n --csv -t 1 -k 2 --tumble 1m -l 1s --count --late-file got.late in
+		assert_success
+		assert_equal "$output" "$(cat want)"
+		assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
+		cmp want.late got.late
+		rm got.late
+	done
+	[ -s want.late ]
+}
+
+@test "stream aggregated as read: --strict stops at a bad record with the rows the watermark had passed" {
+	disordered 506 200000 3000 > in
+	awk 'NR == 60000 { print "x,k1,1" } { print }' in > bad
+	alike bad --strict --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
+	assert_failure
+	assert_regex "$stderr" 'bad:60000: field 1: bad time "x"'
+	[ "$(grep -c . <<<"$output")" -gt 100 ]
+	# not strict: said, skipped, and the halves stand
+	alike bad --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
+	assert_success
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+}
+
+@test "stream aggregated as read: a table past its budget hands over to the operator, no row written twice" {
+	# 20000 keys in each 1-minute window, a window's worth held open
+	awk 'BEGIN { srand(507); for (i = 0; i < 300000; i++)
+		printf "%.0f,k%d,%d\n", 1600000000000 + i * 2 - int(rand() * 50), int(rand() * 20000), i % 7 }' > many
+	# (a table fires about a window's groups at a time, about 1 MB;
+	# the halves' share half of it)
+	for b in 500000 1000000 2000000; do
+		FWIN_TABLE_BUDGET=$b alike many --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
+		assert_success
+		[ "$b" = 2000000 ] || assert_equal "$mode1" "mode stream"
+		assert_equal "$mode2" "mode stream"
+	done
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	# the same, with room
+	alike many --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	[ "$(grep -c . <<<"$output")" -gt 100000 ]
+}
+
+@test "stream aggregated as read: not for what the operator must do (live input, checkpoints, sliding windows, allowed lateness, first/last)" {
+	disordered 508 3000 3000 > in
+	args=(--csv -t 1 -k 2 -l 1s --count)
+	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --state s.ckpt in
+	assert_equal "$(mode_of "$stderr")" "mode stream"
+	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m - < in
+	assert_equal "$(mode_of "$stderr")" "mode stream"
+	run --separate-stderr fwin --stats "${args[@]}" --slide 1m,10s in
+	assert_equal "$(mode_of "$stderr")" "mode stream"
+	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --allowed-lateness 5s in
+	assert_equal "$(mode_of "$stderr")" "mode stream"
+	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --first 3 in
+	assert_equal "$(mode_of "$stderr")" "mode stream"
+	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m in
+	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
+}
