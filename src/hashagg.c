@@ -531,6 +531,7 @@ collect(struct hashagg *h, int64_t upto)
 	aoff g;
 
 	take_pending(h);
+	free(h->rows);
 	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
 	h->nrows = 0;
 	for (i = 0; i < h->cap; i++) {
@@ -686,11 +687,17 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 	const struct ledger_win *e;
 
 	*late_by = INT64_MIN;
-	collect(h, upto);
+	/* the rows sorted (on the part's thread): those dropped are the
+	 * first, the rest stay sorted to fire */
+	hashagg_sort(h);
+	for (i = 0; i < h->nrows && h->rows[i].start < upto; i++)
+		;
+	n = h->nrows;
+	h->nrows = i;
 	rebuild(h, upto);
-	free(h->rows);
-	h->rows = NULL;
-	h->nrows = 0;
+	memmove(h->rows, h->rows + i, (n - i) * sizeof(*h->rows));
+	h->nrows = n - i;
+	n = 0;
 	for (i = 0; i <= h->nlw; i++) {
 		e = i < h->nlw ? &h->lw[i] : &h->late;
 		if (e->n == 0 || (i < h->nlw && e->start >= upto))
