@@ -87,6 +87,8 @@ struct hashagg {
 	int64_t last_start, last_end;
 	int64_t min_start, min_end;
 	uint64_t kept;
+	int64_t fired_from;	/* the earliest window it fired */
+	size_t at;		/* rows fired of h->rows */
 	/* hashagg_ledger(): the records of each window (sorted by start;
 	 * the last one used at lw_at), and those found late */
 	int ledger;
@@ -127,6 +129,7 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	h->maxt = INT64_MIN;
 	h->wm = INT64_MIN;
 	h->min_start = INT64_MAX;
+	h->fired_from = INT64_MAX;
 	h->naggs = c->naggs;
 	h->pend[0].vals = xcalloc(AHEAD * (c->naggs ? c->naggs : 1),
 	    sizeof(struct aval));
@@ -522,9 +525,10 @@ sort_rows(size_t nkeys, struct hrow *v, size_t n)
 	}
 }
 
-/* The groups of windows that start before upto, sorted into h->rows. */
+/* The groups of windows that start in [from, upto), sorted into
+ * h->rows, none fired yet. */
 static void
-collect(struct hashagg *h, int64_t upto)
+collect(struct hashagg *h, int64_t from, int64_t upto)
 {
 	const struct group *gp;
 	uint64_t i;
@@ -534,11 +538,12 @@ collect(struct hashagg *h, int64_t upto)
 	free(h->rows);
 	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
 	h->nrows = 0;
+	h->at = 0;
 	for (i = 0; i < h->cap; i++) {
 		if ((g = (aoff)table(h)[i].g * SLOT_UNIT) == 0)
 			continue;
 		gp = group_at(h, g);
-		if (gp->g_start >= upto)
+		if (gp->g_start < from || gp->g_start >= upto)
 			continue;
 		h->rows[h->nrows].start = gp->g_start;
 		h->rows[h->nrows].prefix = key_prefix(h->c->nkeys, gp->g_key,
@@ -554,7 +559,7 @@ void
 hashagg_sort(struct hashagg *h)
 {
 	if (h->rows == NULL)
-		collect(h, INT64_MAX);
+		collect(h, INT64_MIN, INT64_MAX);
 }
 
 /* The order of two rows: (start, key). */
@@ -568,26 +573,31 @@ row_order(const struct hrow *a, const struct hrow *b, size_t nkeys)
 	return key_order(a, b, &nkeys);
 }
 
-/* Fires h's rows (collect()), and other's, merged. */
+/* Fires h's rows (collect()), and other's, merged, from where the last
+ * call stopped up to those of windows that start at or after upto. */
 static uint64_t
-fire_rows(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
-    void *arg)
+fire_rows(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg)
 {
-	size_t nkeys = h->c->nkeys, i = 0, j = 0, n = h->nrows, m = 0;
+	size_t nkeys = h->c->nkeys, i = h->at, j = 0, n = h->nrows, m = 0;
 	size_t fired = 0;
 	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g };
 	const struct hrow *a, *b, *first;
 	const struct group *gp;
 	int cmp;
 
-	if (other != NULL)
+	if (other != NULL) {
+		j = other->at;
 		m = other->nrows;
+	}
 	/* both tables' rows merged; a group of each: folded together */
 	while (i < n || j < m) {
 		a = i < n ? &h->rows[i] : NULL;
 		b = j < m ? &other->rows[j] : NULL;
 		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
 		first = cmp <= 0 ? a : b;
+		if (first->start >= upto)
+			break;
 		if (a != NULL && i + 4 < n)
 			warm(row_group(a + 4));
 		if (b != NULL && j + 4 < m)
@@ -610,23 +620,33 @@ fire_rows(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
 		emit(arg, &row);
 		fired++;
 	}
+	h->at = i;
+	if (other != NULL)
+		other->at = j;
 	return fired;
+}
+
+uint64_t
+hashagg_fire_before(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg)
+{
+	hashagg_sort(h);
+	if (other != NULL)
+		hashagg_sort(other);
+	return fire_rows(h, other, upto, emit, arg);
 }
 
 uint64_t
 hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
     void *arg)
 {
-	hashagg_sort(h);
-	if (other != NULL)
-		hashagg_sort(other);
-	return fire_rows(h, other, emit, arg);
+	return hashagg_fire_before(h, other, INT64_MAX, emit, arg);
 }
 
-/* The table again, of the groups of windows that start at or after
- * upto; the others (h->rows, fired) freed. */
+/* The table again, without the groups of windows that start in [from,
+ * upto): those of h->rows[0..nrows), freed. */
 static void
-rebuild(struct hashagg *h, int64_t upto)
+rebuild(struct hashagg *h, int64_t from, int64_t upto)
 {
 	uint64_t i, j, mask = h->cap - 1;
 	struct hslot *s, *old;
@@ -643,7 +663,7 @@ rebuild(struct hashagg *h, int64_t upto)
 		if (old[i].g == 0)
 			continue;
 		gp = group_at(h, (aoff)old[i].g * SLOT_UNIT);
-		if (gp->g_start < upto)
+		if (gp->g_start >= from && gp->g_start < upto)
 			continue;
 		if (gp->g_start < h->min_start)
 			h->min_start = gp->g_start;
@@ -694,7 +714,7 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 		;
 	n = h->nrows;
 	h->nrows = i;
-	rebuild(h, upto);
+	rebuild(h, INT64_MIN, upto);
 	memmove(h->rows, h->rows + i, (n - i) * sizeof(*h->rows));
 	h->nrows = n - i;
 	n = 0;
@@ -712,7 +732,8 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 }
 
 uint64_t
-hashagg_fire_due(struct hashagg *h, int force, op_emit_fn emit, void *arg)
+hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
+    void *arg)
 {
 	uint64_t fired;
 	int64_t upto;
@@ -721,14 +742,28 @@ hashagg_fire_due(struct hashagg *h, int force, op_emit_fn emit, void *arg)
 	    (!force && h->n < 2 * h->kept + FIRE_MIN))
 		return 0;
 	upto = ended_before(h, h->wm);
-	collect(h, upto);
-	fired = fire_rows(h, NULL, emit, arg);
-	rebuild(h, upto);
+	collect(h, from, upto);
+	if (h->nrows > 0 && h->rows[0].start < h->fired_from)
+		h->fired_from = h->rows[0].start;
+	fired = fire_rows(h, NULL, INT64_MAX, emit, arg);
+	rebuild(h, from, upto);
 	free(h->rows);
 	h->rows = NULL;
 	h->nrows = 0;
 	h->kept = h->n;
 	return fired;
+}
+
+void
+hashagg_set_aggs(struct hashagg *h, struct aggs *g)
+{
+	h->g = g;
+}
+
+int64_t
+hashagg_fired_from(const struct hashagg *h)
+{
+	return h->fired_from;
 }
 
 int64_t

@@ -73,13 +73,21 @@ void hashagg_ledger(struct hashagg *h);
  * the most any was behind its watermark in *late_by (INT64_MIN: none). */
 uint64_t hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by);
 
-/* hashagg_stream(): fires the groups of the windows that end at or
- * before the watermark, in (end, start, key) order, and frees them:
- * when they are about half the table, or whenever any are with force
- * (the table is full, or the run ends early and rows up to the
- * watermark are due). Returns the rows fired. */
-uint64_t hashagg_fire_due(struct hashagg *h, int force, op_emit_fn emit,
-    void *arg);
+/* hashagg_stream(): fires the groups of the windows that start at or
+ * after from and end at or before the watermark, in (end, start, key)
+ * order, and frees them: when the table has doubled since the last time,
+ * or whenever any are with force (the table is full, or the run ends
+ * early and rows up to the watermark are due). Returns the rows fired. */
+uint64_t hashagg_fire_due(struct hashagg *h, int force, int64_t from,
+    op_emit_fn emit, void *arg);
+
+/* The start of the earliest window hashagg_fire_due() fired, or
+ * INT64_MAX. */
+int64_t hashagg_fired_from(const struct hashagg *h);
+
+/* From now on the table's groups add and fold with g: aggregates of the
+ * same pipeline as those it was made with (another thread's). */
+void hashagg_set_aggs(struct hashagg *h, struct aggs *g);
 
 /* Sets the most bytes the table may hold from now on. */
 void hashagg_budget(struct hashagg *h, uint64_t budget);
@@ -109,6 +117,10 @@ void hashagg_sort(struct hashagg *h);
  * aggregate is aggs_flat(). Returns the rows fired. */
 uint64_t hashagg_fire(struct hashagg *h, struct hashagg *other,
     op_emit_fn emit, void *arg);
+/* The same in two or more steps: the next rows, up to those of windows
+ * that start at or after upto (the rest: hashagg_fire()). */
+uint64_t hashagg_fire_before(struct hashagg *h, struct hashagg *other,
+    int64_t upto, op_emit_fn emit, void *arg);
 
 /* The largest time added (INT64_MIN: none). */
 int64_t hashagg_max_time(const struct hashagg *h);

@@ -509,6 +509,49 @@ out_flush(struct out *o)
 	return 0;
 }
 
+struct out *
+out_open_like(const struct out *o, int fd)
+{
+	const char **cols = xmalloc((o->o_ncols ? o->o_ncols : 1) *
+	    sizeof(*cols));
+	struct out *n;
+	size_t i;
+
+	for (i = 0; i < o->o_ncols; i++)
+		cols[i] = o->o_cols[i].c_name;
+	n = out_open(fd, o->o_name, o->o_fmt, cols, o->o_ncols);
+	free(cols);
+	return n;
+}
+
+int
+out_copy_from(struct out *o, int fd)
+{
+	enum { COPY = 1 << 20 };
+	char *buf;
+	ssize_t n;
+	off_t off = 0;
+
+	if (out_flush(o) != 0)
+		return -1;
+	buf = xmalloc(COPY);
+	while ((n = pread(fd, buf, COPY, off)) > 0) {
+		if (write_all(o->o_fd, buf, (size_t)n) != 0) {
+			o->o_err = errno;
+			break;
+		}
+		off += n;
+	}
+	if (n < 0)
+		o->o_err = errno;
+	free(buf);
+	if (o->o_err != 0) {
+		errno = o->o_err;
+		return -1;
+	}
+	return 0;
+}
+
 int
 out_divert(struct out *o, int fd)
 {

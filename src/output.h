@@ -14,6 +14,14 @@ enum outfmt { OF_TSV, OF_CSV, OF_JSON };
 struct out *out_open(int fd, const char *name, enum outfmt f,
     const char *const *cols, size_t ncols);
 
+/* A sink like o (its format and columns) on fd. */
+struct out *out_open_like(const struct out *o, int fd);
+
+/* Writes o's rows so far, then the bytes of file fd (rows written by a
+ * sink like it, read from its start). Returns 0, or -1 with errno set
+ * (a read error, or o's write error, which o keeps). */
+int out_copy_from(struct out *o, int fd);
+
 /* A sink that keeps one row in memory, its cells as tsv text, so that a
  * caller can read a cell back (out_cell) before the row is written for
  * real. out_mem_clear() starts the next row. */

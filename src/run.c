@@ -664,6 +664,7 @@ run_pipeline(struct config *c)
 	batch_free(r.batch);
 	hashagg_free(r.hagg);
 	hashagg_free(r.hagg2);
+	stream_half_free(&r);
 	op_free(r.op);
 	aggs_free(r.g);
 	parser_free(r.parser);

@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "keycodec.h"
 #include "runint.h"
@@ -79,7 +80,7 @@ stream_agg_drop(struct run *r)
 static void
 fire_due(struct run *r, int force)
 {
-	uint64_t n = hashagg_fire_due(r->hagg, force, on_row, r);
+	uint64_t n = hashagg_fire_due(r->hagg, force, INT64_MIN, on_row, r);
 
 	r->agg_fired += n;
 	G(r)->g_fired += n;
@@ -124,12 +125,68 @@ stream_agg_record(struct run *r, const struct parsed *pr,
 void
 stream_agg_end(struct run *r, int status)
 {
+	int64_t from;
 	uint64_t n;
 
 	if (status != 0) {	/* what the operator had fired by now */
 		fire_due(r, 1);
 		return;
 	}
-	n = hashagg_fire(r->hagg, r->hagg2, on_row, r);
-	G(r)->g_fired += n;
+	/* the second half's rows written on its thread come after those
+	 * of earlier windows, and before those of its windows still open */
+	from = r->hagg2 != NULL ? hashagg_fired_from(r->hagg2) : INT64_MAX;
+	n = hashagg_fire_before(r->hagg, r->hagg2, from, on_row, r);
+	if (r->half_rows > 0)
+		(void)out_copy_from(r->out, r->half_fd);	/* (said at close) */
+	n += hashagg_fire(r->hagg, r->hagg2, on_row, r);
+	G(r)->g_fired += n + r->half_rows;
+}
+
+struct run *
+stream_half_sink(struct run *r)
+{
+	const char *dir;
+
+	if (r->batch != NULL || (r->half_fd = scratch_open(&dir)) < 0)
+		return NULL;
+	/* on_row reads the run's configuration and writes to its output */
+	r->half = xmalloc(sizeof(*r->half));
+	*r->half = *r;
+	r->half->out = out_open_like(r->out, r->half_fd);
+	return r->half;
+}
+
+int
+stream_half_join(struct run *r, uint64_t nrows)
+{
+	int64_t by;
+
+	/* The guess held when the first half reached no window the second
+	 * fired: those lie past its largest time, so none of them is late
+	 * for its watermark or has groups in its table. */
+	if ((r->half != NULL && out_flush(r->half->out) != 0) ||
+	    hashagg_fired_from(r->hagg2) <= G(r)->g_maxt)
+		return 0;
+	r->half_rows = nrows;
+	/* the watermark goes on: what the first half's made late in the
+	 * second's groups, dropped and counted */
+	G(r)->g_late += hashagg_drop_ended(r->hagg2, G(r)->g_wm, &by);
+	if (by > r->late_by)
+		r->late_by = by;
+	if (hashagg_max_time(r->hagg2) > G(r)->g_maxt)
+		G(r)->g_maxt = hashagg_max_time(r->hagg2);
+	if (hashagg_watermark(r->hagg2) > G(r)->g_wm)
+		G(r)->g_wm = hashagg_watermark(r->hagg2);
+	return 1;
+}
+
+void
+stream_half_free(struct run *r)
+{
+	if (r->half == NULL)
+		return;
+	(void)out_close(r->half->out);
+	free(r->half);
+	r->half = NULL;
+	close(r->half_fd);
 }

@@ -50,21 +50,23 @@ split_begin(struct run *r)
 	uint64_t half = (r->batch == NULL ? stream_agg_budget() :
 	    (c->max_memory ? c->max_memory : batch_default_budget()) / 2) / 2;
 	uint64_t off;
+	struct run *sink;
 	int fi;
 
 	r->split_tried = 1;
 	/* (a stream's late records of the second half would be written
 	 * after the first half's) */
-	if ((r->batch == NULL && c->late_file != NULL) || c->threads < 2 || !aggs_flat(r->g) || c->part_n > 1 ||
-	    G(r)->g_timefmt == TF_AUTO)
+	if ((r->batch == NULL && c->late_file != NULL) || c->threads < 2 ||
+	    !aggs_flat(r->g) || c->part_n > 1 || G(r)->g_timefmt == TF_AUTO)
 		return;
 	stop_reader(r, 1);	/* what it read ahead is taken first */
 	if (r->ended || r->fatal)
 		return;		/* (this thread reads the end of the input) */
+	sink = stream_half_sink(r);
 	if (r->hagg != NULL && (r->split = split_start(c, r->g,
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
-	    input_offset(r->in), half, r->batch == NULL, &fi,
-	    &off)) != NULL) {
+	    input_offset(r->in), half, r->batch == NULL,
+	    sink != NULL ? on_row : NULL, sink, &fi, &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
 		hashagg_budget(r->hagg, half);
 		hashagg_look_ahead(r->hagg);
@@ -80,23 +82,13 @@ int
 split_end(struct run *r)
 {
 	int exact = input_at_limit(r->in);
-	uint64_t n = 0;
-	int64_t by;
+	uint64_t n = 0, rows = 0;
 
-	r->hagg2 = split_join(r->split, &n);
+	r->hagg2 = split_join(r->split, &n, &rows);
 	r->split = NULL;
-	if (r->hagg2 != NULL && exact) {
+	if (r->hagg2 != NULL && exact &&
+	    (r->batch != NULL || stream_half_join(r, rows))) {
 		G(r)->g_read += n;
-		if (r->batch == NULL) {	/* a stream's: the watermark goes on */
-			G(r)->g_late += hashagg_drop_ended(r->hagg2,
-			    G(r)->g_wm, &by);
-			if (by > r->late_by)
-				r->late_by = by;
-			if (hashagg_max_time(r->hagg2) > G(r)->g_maxt)
-				G(r)->g_maxt = hashagg_max_time(r->hagg2);
-			if (hashagg_watermark(r->hagg2) > G(r)->g_wm)
-				G(r)->g_wm = hashagg_watermark(r->hagg2);
-		}
 		return 1;
 	}
 	hashagg_free(r->hagg2);

@@ -73,6 +73,12 @@ struct run {
 	/* --mode stream aggregated as read (runagg.c): the rows the table
 	 * fired; when it gives up, the rows of the operator's to skip */
 	uint64_t agg_fired, skip_rows;
+	/* its second half's rows, fired on that half's thread (runagg.c
+	 * stream_half_sink): to a scratch file, through a copy of this run
+	 * whose output is that file */
+	struct run *half;
+	int half_fd;
+	uint64_t half_rows;
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
@@ -129,6 +135,12 @@ void stream_agg_begin(struct run *r);
 int stream_agg_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec);
 void stream_agg_end(struct run *r, int status);
+/* Two halves of a stream: the run the second half's thread writes rows
+ * through, or NULL; the halves joined (1: kept, 0: dropped, the second
+ * half to be read here); what the sink holds, freed. */
+struct run *stream_half_sink(struct run *r);
+int stream_half_join(struct run *r, uint64_t nrows);
+void stream_half_free(struct run *r);
 
 /* report.c: what the run says on stderr */
 void bad(struct run *r, const struct parsed *pr, const char *msg);

@@ -23,10 +23,17 @@ struct split {
 	const struct config *c;
 	struct input *in;
 	struct aggs *pg;	/* the parser's */
+	struct aggs *tg, *g;	/* the table's while here, and the caller's */
 	struct parser *p;
 	struct hashagg *h;
 	pthread_t th;
 	uint64_t nread;
+	/* a stream's: windows past where the first half can reach fire as
+	 * this half's watermark passes them, to emit(arg, row) */
+	op_emit_fn emit;
+	void *arg;
+	int64_t from;		/* they start at or after this */
+	uint64_t nrows;
 	int stop;		/* asked to (atomic) */
 	int unclean;		/* something to say in its half: dropped */
 };
@@ -86,8 +93,13 @@ split_main(void *arg)
 		    pr.keylen, pr.hash, pr.vals)) != HA_ADDED &&
 		    rc != HA_LATE)	/* (late: in its ledger) */
 			s->unclean = 1;
-		else
-			s->nread++;
+		else if (s->nread++ == 0 && s->emit != NULL)
+			/* what the first half reaches, guessed: about this
+			 * time, give or take -l (split_join() checks) */
+			s->from = sat_add(sat_add(pr.t, s->c->lateness), 1);
+		else if (s->emit != NULL)
+			s->nrows += hashagg_fire_due(s->h, 0, s->from,
+			    s->emit, s->arg);
 	}
 	if (rc != INPUT_RECORD && rc != INPUT_END)
 		s->unclean = 1;
@@ -101,8 +113,8 @@ split_main(void *arg)
 
 struct split *
 split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
-    uint64_t off, uint64_t budget, int stream, int *cut_fi,
-    uint64_t *cut_off)
+    uint64_t off, uint64_t budget, int stream, op_emit_fn emit, void *arg,
+    int *cut_fi, uint64_t *cut_off)
 {
 	struct input_opts io = {
 		.fmt = c->fmt, .delim = c->delim, .header = c->header,
@@ -134,6 +146,9 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	free(size);
 	s = xcalloc(1, sizeof(*s));
 	s->c = c;
+	s->emit = emit;
+	s->arg = arg;
+	s->from = INT64_MAX;
 	s->in = input_open(c->files + j, c->nfiles - j, &io);
 	memset(&pos, 0, sizeof(pos));
 	pos.ip_dev = (uint64_t)sb.st_dev;
@@ -143,7 +158,11 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	input_resume(s->in, &pos, 1);
 	s->pg = aggs_new(c);
 	s->p = parser_new(c, s->pg, timefmt, 1, 0);
-	s->h = hashagg_new(c, g, budget);
+	/* (aggregates fold in scratch of their own: the table's, while
+	 * this thread fires windows, are not the caller's) */
+	s->g = g;
+	s->tg = aggs_new(c);
+	s->h = hashagg_new(c, s->tg, budget);
 	if (stream) {
 		hashagg_stream(s->h, c->lateness);
 		hashagg_ledger(s->h);
@@ -166,11 +185,12 @@ split_free(struct split *s)
 	parser_free(s->p);
 	aggs_free(s->pg);
 	hashagg_free(s->h);
+	aggs_free(s->tg);
 	free(s);
 }
 
 struct hashagg *
-split_join(struct split *s, uint64_t *nread)
+split_join(struct split *s, uint64_t *nread, uint64_t *nrows)
 {
 	struct hashagg *h = NULL;
 
@@ -178,7 +198,9 @@ split_join(struct split *s, uint64_t *nread)
 	if (!s->unclean) {
 		h = s->h;
 		s->h = NULL;
+		hashagg_set_aggs(h, s->g);
 		*nread = s->nread;
+		*nrows = s->nrows;
 	}
 	split_free(s);
 	return h;

@@ -17,6 +17,7 @@
 #include "agg.h"
 #include "config.h"
 #include "hashagg.h"
+#include "operator.h"
 
 struct split;
 
@@ -24,17 +25,22 @@ struct split;
  * starts reading the second half into a table adding to g's accumulators
  * with at most budget bytes; *cut_fi, *cut_off are where the first half
  * ends. timefmt: the input's time format, known by now. stream: --mode
- * stream (the table is hashagg_stream()'s, with a ledger). NULL when
- * there is too little left to be worth a thread, or no line end near
- * the middle. */
+ * stream (the table is hashagg_stream()'s, with a ledger); then, with
+ * emit, the windows that start after the half's first time plus -l fire
+ * to emit(arg, row) on the thread as its watermark passes them
+ * (hashagg_fired_from() of the table says from where; it is for the
+ * caller to check that the first half reached no such window). NULL
+ * when there is too little left to be worth a thread, or no line end
+ * near the middle. */
 struct split *split_start(const struct config *c, struct aggs *g,
     int timefmt, int fi, uint64_t off, uint64_t budget, int stream,
-    int *cut_fi, uint64_t *cut_off);
+    op_emit_fn emit, void *arg, int *cut_fi, uint64_t *cut_off);
 
 /* Waits for the thread to finish. Returns its table (the caller's to
- * free) and the records it read in *nread, or NULL when its work is
- * dropped; frees s either way. */
-struct hashagg *split_join(struct split *s, uint64_t *nread);
+ * free), the records it read in *nread and the rows it fired in *nrows,
+ * or NULL when its work is dropped; frees s either way. */
+struct hashagg *split_join(struct split *s, uint64_t *nread,
+    uint64_t *nrows);
 
 /* Asks the thread to stop, waits, and drops its work; frees s. */
 void split_abort(struct split *s);
