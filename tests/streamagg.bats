@@ -79,6 +79,14 @@ alike() {
 	alike late --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
 	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	assert_regex "$(tail -n 1 <<<"$stderr")" '^fwin: 78 late records dropped \(the latest by 8m59403ms behind'
+	# the second half fires on its thread the windows past the first
+	# half's reach, guessed from its first record; a first half that
+	# reaches further (a time an hour ahead just before the cut) drops
+	# that work, and this thread reads the second half itself
+	awk -F, -v OFS=, 'NR == 99990 { printf "%.0f,%s,4\n", $1 + 3600000, $2 } { print }' in > ahead
+	alike ahead --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read"
+	assert_regex "$(tail -n 1 <<<"$stderr")" '^fwin: [0-9]+ late records dropped'
 	# a late record as the second half's very first
 	awk -F, -v OFS=, 'NR == 100001 { print 1600000000000, $2, 3 } { print }' in > first
 	alike first --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
