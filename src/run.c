@@ -520,7 +520,9 @@ run_stream(struct run *r)
 	if (r->batch != NULL && straight == 0 && status == 0 &&
 	    replay_all(r) != 0)
 		status = 1;
-	if (r->batch == NULL && r->hagg != NULL)
+	/* (batch mode writes no row of a failed run) */
+	if (r->hagg != NULL && (r->batch == NULL ||
+	    (r->in_order && status == 0)))
 		stream_agg_end(r, status);
 	if (status == 0) {
 		if (!c->has_time)	/* the global window is the run's */

@@ -87,7 +87,7 @@ fire_due(struct run *r, int force)
 }
 
 int
-stream_agg_record(struct run *r, const struct parsed *pr,
+stream_agg_add(struct run *r, const struct parsed *pr,
     const struct op_rec *orec)
 {
 	struct hashagg *h = r->hagg;
@@ -100,13 +100,20 @@ stream_agg_record(struct run *r, const struct parsed *pr,
 			break;
 		fire_due(r, 1);	/* (what has ended frees room) */
 	}
-	switch (rc) {
+	if (rc == HA_ADDED && orec->t > G(r)->g_maxt) {
+		G(r)->g_maxt = orec->t;
+		G(r)->g_wm = hashagg_watermark(h);
+		fire_due(r, 0);
+	}
+	return rc;
+}
+
+int
+stream_agg_record(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec)
+{
+	switch (stream_agg_add(r, pr, orec)) {
 	case HA_ADDED:
-		if (orec->t > G(r)->g_maxt) {
-			G(r)->g_maxt = orec->t;
-			G(r)->g_wm = hashagg_watermark(h);
-			fire_due(r, 0);
-		}
 		return 1;
 	case HA_LATE:
 		G(r)->g_late++;
@@ -147,7 +154,8 @@ stream_half_sink(struct run *r)
 {
 	const char *dir;
 
-	if (r->batch != NULL || (r->half_fd = scratch_open(&dir)) < 0)
+	if ((r->batch != NULL && !r->straight) ||
+	    (r->half_fd = scratch_open(&dir)) < 0)
 		return NULL;
 	/* on_row reads the run's configuration and writes to its output */
 	r->half = xmalloc(sizeof(*r->half));
@@ -157,7 +165,7 @@ stream_half_sink(struct run *r)
 }
 
 int
-stream_half_join(struct run *r, uint64_t nrows)
+stream_half_join(struct run *r, uint64_t nrows, int64_t first_t)
 {
 	int64_t by;
 
@@ -166,6 +174,10 @@ stream_half_join(struct run *r, uint64_t nrows)
 	 * for its watermark or has groups in its table. */
 	if ((r->half != NULL && out_flush(r->half->out) != 0) ||
 	    hashagg_fired_from(r->hagg2) <= G(r)->g_maxt)
+		return 0;
+	/* (batch mode's input in time order: in time order across the cut
+	 * too, or the records are to be sorted after all) */
+	if (r->batch != NULL && first_t < G(r)->g_maxt)
 		return 0;
 	r->half_rows = nrows;
 	/* the watermark goes on: what the first half's made late in the

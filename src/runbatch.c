@@ -48,6 +48,7 @@ split_begin(struct run *r)
 	const struct config *c = r->c;
 	/* the two tables share what one would have */
 	uint64_t half = (r->batch == NULL ? stream_agg_budget() :
+	    r->straight ? r->straight_max :
 	    (c->max_memory ? c->max_memory : batch_default_budget()) / 2) / 2;
 	uint64_t off;
 	struct run *sink;
@@ -65,7 +66,8 @@ split_begin(struct run *r)
 	sink = stream_half_sink(r);
 	if (r->hagg != NULL && (r->split = split_start(c, r->g,
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
-	    input_offset(r->in), half, r->batch == NULL,
+	    input_offset(r->in), half, r->batch == NULL ? SPLIT_STREAM :
+	    r->straight ? SPLIT_ORDERED : SPLIT_BATCH,
 	    sink != NULL ? on_row : NULL, sink, &fi, &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
 		hashagg_budget(r->hagg, half);
@@ -82,13 +84,13 @@ int
 split_end(struct run *r)
 {
 	int exact = input_at_limit(r->in);
-	uint64_t n = 0, rows = 0;
+	struct split_done d;
 
-	r->hagg2 = split_join(r->split, &n, &rows);
+	r->hagg2 = split_join(r->split, &d);
 	r->split = NULL;
-	if (r->hagg2 != NULL && exact &&
-	    (r->batch != NULL || stream_half_join(r, rows))) {
-		G(r)->g_read += n;
+	if (r->hagg2 != NULL && exact && ((r->batch != NULL &&
+	    !r->straight) || stream_half_join(r, d.nrows, d.first_t))) {
+		G(r)->g_read += d.nread;
 		return 1;
 	}
 	hashagg_free(r->hagg2);
@@ -176,6 +178,12 @@ straight_begin(struct run *r)
 	r->straight_max = (c->max_memory ? c->max_memory :
 	    batch_default_budget()) / 4;
 	r->straight = 1;
+	/* where the table can take the windows: a stream with lateness 0
+	 * aggregated as read (runagg.c), in two halves with two threads */
+	if (r->hagg_fits) {
+		r->hagg = hashagg_new(c, r->g, r->straight_max);
+		hashagg_stream(r->hagg, 0);
+	}
 }
 
 static void
@@ -249,6 +257,14 @@ straight_drop(struct run *r)
 {
 	struct op_globals kept = *G(r);
 
+	hashagg_free(r->hagg);	/* (the table, if it took the windows) */
+	r->hagg = NULL;
+	split_drop(r);
+	hashagg_free(r->hagg2);
+	r->hagg2 = NULL;
+	r->agg_fired = 0;
+	r->half_rows = 0;
+
 	out_drop(r->out);
 	(void)out_divert(r->out, r->straight_out);
 	close(r->straight_fd);
@@ -282,7 +298,17 @@ int
 straight_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec)
 {
-	if (orec->t >= r->straight_t &&
+	if (orec->t >= r->straight_t && r->hagg != NULL) {
+		r->straight_t = orec->t;
+		switch (stream_agg_add(r, pr, orec)) {
+		case HA_ADDED:
+			return 1;
+		case HA_RANGE:
+			out_of_range(r, pr);
+			return 1;
+		}
+		/* (full; late cannot be, in time order) */
+	} else if (orec->t >= r->straight_t &&
 	    arena_hdr(&r->st->a)->ah_used <= r->straight_max) {
 		r->straight_t = orec->t;
 		switch (op_record(r->op, orec)) {

@@ -134,12 +134,16 @@ uint64_t stream_agg_budget(void);
 void stream_agg_begin(struct run *r);
 int stream_agg_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec);
+/* The table's part of it: the record added (HA_ADDED: the watermark
+ * moved on, what was due fired), or HA_* said what became of it. */
+int stream_agg_add(struct run *r, const struct parsed *pr,
+    const struct op_rec *orec);
 void stream_agg_end(struct run *r, int status);
 /* Two halves of a stream: the run the second half's thread writes rows
  * through, or NULL; the halves joined (1: kept, 0: dropped, the second
  * half to be read here); what the sink holds, freed. */
 struct run *stream_half_sink(struct run *r);
-int stream_half_join(struct run *r, uint64_t nrows);
+int stream_half_join(struct run *r, uint64_t nrows, int64_t first_t);
 void stream_half_free(struct run *r);
 
 /* report.c: what the run says on stderr */

@@ -16,6 +16,9 @@
 
 /* Less than this left is not worth a thread. */
 #define SPLIT_MIN ((uint64_t)256 << 10)
+/* Records of the second half read before it guesses how far the first
+ * reaches (its rows fire from there on). */
+#define GUESS_AFTER 4096
 /* How far past the middle a line end is looked for. */
 #define SPLIT_LOOK (64 << 10)
 
@@ -27,6 +30,10 @@ struct split {
 	struct parser *p;
 	struct hashagg *h;
 	pthread_t th;
+	int kind;		/* SPLIT_* */
+	int64_t lateness;	/* the table's */
+	int64_t first_t, last_t;	/* the first and last record's times */
+	int64_t max_t;		/* the largest */
 	uint64_t nread;
 	/* a stream's: windows past where the first half can reach fire as
 	 * this half's watermark passes them, to emit(arg, row) */
@@ -78,7 +85,7 @@ split_main(void *arg)
 	struct record rec;
 	struct parsed pr;
 	size_t nnames;
-	int rc = INPUT_RECORD;
+	int rc = INPUT_RECORD, ha;
 
 	fwin_warn_to(unclean, s);
 	if (s->c->header && input_header(s->in, &names, &nnames) != 1)
@@ -87,17 +94,31 @@ split_main(void *arg)
 	while (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED) &&
 	    (rc = input_next(s->in, &rec)) == INPUT_RECORD) {
 		parse_record(s->p, &rec, &pr);
-		if (pr.kind != PR_RECORD)
+		if (pr.kind != PR_RECORD ||
+		    (s->kind == SPLIT_ORDERED && s->nread > 0 &&
+		    pr.t < s->last_t)) {
 			s->unclean = 1;
-		else if ((rc = hashagg_add(s->h, pr.t, NULL, pr.key,
-		    pr.keylen, pr.hash, pr.vals)) != HA_ADDED &&
-		    rc != HA_LATE)	/* (late: in its ledger) */
+			break;
+		}
+		ha = hashagg_add(s->h, pr.t, NULL, pr.key, pr.keylen,
+		    pr.hash, pr.vals);
+		/* (a stream's late record: in its ledger) */
+		if (ha != HA_ADDED && (ha != HA_LATE ||
+		    s->kind == SPLIT_ORDERED)) {
 			s->unclean = 1;
-		else if (s->nread++ == 0 && s->emit != NULL)
-			/* what the first half reaches, guessed: about this
-			 * time, give or take -l (split_join() checks) */
-			s->from = sat_add(sat_add(pr.t, s->c->lateness), 1);
-		else if (s->emit != NULL)
+			break;
+		}
+		s->last_t = pr.t;
+		if (s->nread++ == 0)
+			s->first_t = s->max_t = pr.t;
+		if (pr.t > s->max_t)
+			s->max_t = pr.t;
+		if (s->nread == GUESS_AFTER)
+			/* what the first half reaches, guessed: no further
+			 * than the times this half began with, give or take
+			 * -l (split_join()'s caller checks) */
+			s->from = sat_add(sat_add(s->max_t, s->lateness), 1);
+		else if (s->nread > GUESS_AFTER && s->emit != NULL)
 			s->nrows += hashagg_fire_due(s->h, 0, s->from,
 			    s->emit, s->arg);
 	}
@@ -113,7 +134,7 @@ split_main(void *arg)
 
 struct split *
 split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
-    uint64_t off, uint64_t budget, int stream, op_emit_fn emit, void *arg,
+    uint64_t off, uint64_t budget, int kind, op_emit_fn emit, void *arg,
     int *cut_fi, uint64_t *cut_off)
 {
 	struct input_opts io = {
@@ -146,7 +167,9 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	free(size);
 	s = xcalloc(1, sizeof(*s));
 	s->c = c;
-	s->emit = emit;
+	s->kind = kind;
+	s->lateness = kind == SPLIT_STREAM ? c->lateness : 0;
+	s->emit = kind == SPLIT_BATCH ? NULL : emit;
 	s->arg = arg;
 	s->from = INT64_MAX;
 	s->in = input_open(c->files + j, c->nfiles - j, &io);
@@ -163,8 +186,8 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	s->g = g;
 	s->tg = aggs_new(c);
 	s->h = hashagg_new(c, s->tg, budget);
-	if (stream) {
-		hashagg_stream(s->h, c->lateness);
+	if (kind != SPLIT_BATCH) {
+		hashagg_stream(s->h, s->lateness);
 		hashagg_ledger(s->h);
 	}
 	hashagg_look_ahead(s->h);
@@ -190,7 +213,7 @@ split_free(struct split *s)
 }
 
 struct hashagg *
-split_join(struct split *s, uint64_t *nread, uint64_t *nrows)
+split_join(struct split *s, struct split_done *d)
 {
 	struct hashagg *h = NULL;
 
@@ -199,8 +222,9 @@ split_join(struct split *s, uint64_t *nread, uint64_t *nrows)
 		h = s->h;
 		s->h = NULL;
 		hashagg_set_aggs(h, s->g);
-		*nread = s->nread;
-		*nrows = s->nrows;
+		d->nread = s->nread;
+		d->nrows = s->nrows;
+		d->first_t = s->nread > 0 ? s->first_t : INT64_MAX;
 	}
 	split_free(s);
 	return h;

@@ -751,3 +751,26 @@ many() {
 	assert_equal "$(cat err)" "fwin: an input changed while it was read: its records could not be read again to be sorted"
 	assert_equal "$(cat out)" ""
 }
+
+@test "two halves in time order: the table as a stream with lateness 0, the same bytes (seed 407)" {
+	big 407 150000 | sort -s -t, -k1,1n > in
+	args=(--csv -t 1 -k 2 --tumble 1m --count --sum 3 --avg 3)
+	fwin --mode stream -l 0 "${args[@]}" < in > want
+	halves in "${args[@]}"
+	assert_success
+	assert_equal "$output" "$(cat want)"
+	assert_regex "$(mode_of "$stderr")" ', mode batch, in time order, in two halves$'
+	# one record out of order in the second half, then in the first:
+	# sorted after all, the same bytes as one thread
+	for at in 140000 20000; do
+		awk -F, -v OFS=, -v at=$at 'NR == at { $1 = 5 } { print }' in > one
+		sort -s -t, -k1,1n one | fwin --mode stream -l 0 "${args[@]}" > want1
+		halves one "${args[@]}"
+		assert_success
+		assert_equal "$output" "$(cat want1)"
+		assert_regex "$(mode_of "$stderr")" ', mode batch, aggregated as read'
+	done
+	# an aggregate that keeps blocks of its own: in time order, one table
+	halves in "${args[@]}" --distinct 3
+	assert_regex "$(mode_of "$stderr")" ', mode batch, in time order$'
+}
