@@ -24,6 +24,8 @@ struct rec {
 };
 
 static struct rec recs[N];
+/* hashagg_stream(): whether the stream takes record i (not late) */
+static int taken[N];
 
 struct fired {
 	struct out *cells;
@@ -102,8 +104,8 @@ on_row(void *arg, const struct op_row *row)
 	for (i = 0; i < N; i++) {
 		size_t kn = strlen(recs[i].key);
 
-		if (start_of(recs[i].t) == row->start && kn == row->keylen &&
-		    memcmp(recs[i].key, row->key, kn) == 0) {
+		if (taken[i] && start_of(recs[i].t) == row->start &&
+		    kn == row->keylen && memcmp(recs[i].key, row->key, kn) == 0) {
 			count++;
 			sum += recs[i].v;
 		}
@@ -134,6 +136,111 @@ add(struct hashagg *h, const struct rec *r, int with_window)
 	    key_hash(r->key, kn), v) == HA_ADDED);
 }
 
+/* A stream in input order, times 1/10 of a window apart and up to 3
+ * windows early, lateness of half a window (Flink's WindowOperator, no
+ * allowed lateness): record i is late when its window ended at or
+ * before the largest time before it less the lateness. */
+#define LATENESS (SIZE / 2)
+
+static uint64_t
+model(long from, long to)
+{
+	int64_t maxt = INT64_MIN;
+	uint64_t late = 0;
+	long i;
+
+	for (i = from; i < to; i++) {
+		taken[i] = maxt == INT64_MIN ||
+		    start_of(recs[i].t) + SIZE > maxt - LATENESS;
+		late += !taken[i];
+		if (taken[i] && recs[i].t > maxt)
+			maxt = recs[i].t;
+	}
+	return late;
+}
+
+static void
+stream(struct config *c, struct aggs *g)
+{
+	struct hashagg *h, *h2;
+	struct fired f;
+	uint64_t late = 0, late2, fired = 0;
+	int64_t by;
+	long i;
+
+	for (i = 0; i < N; i++) {
+		recs[i].t = i * (SIZE / 10) - (int64_t)unit_below(3 * SIZE);
+		snprintf(recs[i].key, sizeof(recs[i].key), "k%d",
+		    (int)unit_below(30));
+		recs[i].v = i % 100;
+	}
+	late = model(0, N);
+	CHECK(late > 100 && late < N / 2);
+	/* one table: late as the model says, rows fired early in order
+	 * (on_row checks) and the rest at the end, each group once */
+	h = hashagg_new(c, g, (uint64_t)1 << 30);
+	hashagg_stream(h, LATENESS);
+	memset(&f, 0, sizeof(f));
+	f.cells = out_open_mem();
+	for (i = 0; i < N; i++) {
+		struct aval v[2];
+		char num[32];
+		size_t kn = strlen(recs[i].key);
+
+		memset(v, 0, sizeof(v));
+		snprintf(num, sizeof(num), "%ld", recs[i].v);
+		v[1].p = num;
+		v[1].n = strlen(num);
+		v[1].is_dec = dec_parse(num, v[1].n, &v[1].dec) == 0;
+		CHECK(hashagg_add(h, recs[i].t, NULL, recs[i].key, kn,
+		    key_hash(recs[i].key, kn), v) ==
+		    (taken[i] ? HA_ADDED : HA_LATE));
+		fired += hashagg_fire_due(h, i % 500 == 0, INT64_MIN, on_row,
+		    &f);
+	}
+	CHECK(fired > 0 && fired == f.n);	/* (some fired early) */
+	fired += hashagg_fire(h, NULL, on_row, &f);
+	CHECK(fired == f.n);
+	CHECK(f.bad == 0);
+	CHECK(f.count == N - late);
+	hashagg_free(h);
+	out_close(f.cells);
+
+	/* in two parts (split.h): the second's ledger says which of its
+	 * records the first's watermark makes late; the same rows */
+	h = hashagg_new(c, g, (uint64_t)1 << 30);
+	h2 = hashagg_new(c, g, (uint64_t)1 << 30);
+	hashagg_stream(h, LATENESS);
+	hashagg_stream(h2, LATENESS);
+	hashagg_ledger(h2);
+	hashagg_look_ahead(h2);
+	for (i = 0; i < N; i++) {
+		struct aval v[2];
+		char num[32];
+		size_t kn = strlen(recs[i].key);
+
+		memset(v, 0, sizeof(v));
+		snprintf(num, sizeof(num), "%ld", recs[i].v);
+		v[1].p = num;
+		v[1].n = strlen(num);
+		v[1].is_dec = dec_parse(num, v[1].n, &v[1].dec) == 0;
+		(void)hashagg_add(i < N / 2 ? h : h2, recs[i].t, NULL,
+		    recs[i].key, kn, key_hash(recs[i].key, kn), v);
+	}
+	late2 = hashagg_drop_ended(h2, hashagg_watermark(h), &by);
+	CHECK(late2 == late - model(0, N / 2));
+	CHECK(by > LATENESS && by < 4 * SIZE);
+	(void)model(0, N);
+	memset(&f, 0, sizeof(f));
+	f.cells = out_open_mem();
+	CHECK(hashagg_fire(h, h2, on_row, &f) == f.n);
+	CHECK(f.bad == 0);
+	CHECK(f.count == N - late);
+	out_close(f.cells);
+	hashagg_free(h);
+	hashagg_free(h2);
+}
+
 int
 main(void)
 {
@@ -160,8 +267,10 @@ main(void)
 	g = aggs_new(&c);
 	CHECK(hashagg_fits(&c, g));
 	unit_rstate = 0x6a09e667f3bcc908ull;
-	for (i = 0; i < N; i++)
+	for (i = 0; i < N; i++) {
 		make(i, &recs[i]);
+		taken[i] = 1;
+	}
 
 	h = hashagg_new(&c, g, (uint64_t)1 << 30);
 	for (i = 0; i < N; i++)	/* half with the reading thread's window */
@@ -228,6 +337,7 @@ main(void)
 	CHECK(groups == (uint64_t)i);
 	hashagg_free(h);
 
+	stream(&c, g);
 	aggs_free(g);
 	return unit_done("test_hashagg");
 }
