@@ -12,13 +12,9 @@
  * passes its budget, the FILEs are read again through the operator, the
  * rows already written skipped (the operator fires the same ones first):
  * the same bytes, at the operator's cost. See runint.h. */
-#include <sys/stat.h>
-
 #include <stdlib.h>
-#include <string.h>
 #include <unistd.h>
 
-#include "keycodec.h"
 #include "runint.h"
 #include "util.h"
 
@@ -38,20 +34,14 @@ void
 stream_agg_begin(struct run *r)
 {
 	const struct config *c = r->c;
-	struct stat sb;
-	int i;
 
 	/* (--max-memory: the operator's state past it ends the run, which
 	 * only the operator can say) */
 	if (r->batch != NULL || c->checkpoint != NULL || c->restore != NULL ||
 	    c->flush == 0 || !c->has_time || c->allowed != 0 ||
 	    c->max_memory != 0 || c->part_n > 1 || c->nfiles == 0 ||
-	    !hashagg_fits(c, r->g))
+	    !hashagg_fits(c, r->g) || !files_rereadable(c))
 		return;
-	for (i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i], "-") == 0 || stat(c->files[i], &sb) != 0 ||
-		    !S_ISREG(sb.st_mode))
-			return;
 	r->hagg = hashagg_new(c, r->g, stream_agg_budget());
 	hashagg_stream(r->hagg, c->lateness);
 }

@@ -21,6 +21,22 @@
 #include "runint.h"
 #include "util.h"
 
+/* Whether the input is FILEs named on the command line that are regular
+ * files: read again from the start, they give the same records (or one
+ * that cannot be opened says so when first read). */
+int
+files_rereadable(const struct config *c)
+{
+	struct stat sb;
+	int i;
+
+	for (i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0 ||
+		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
+			return 0;
+	return c->nfiles > 0;
+}
+
 /* --- --mode batch out of time order, where order cannot show --- */
 
 /* Starts the table of groups if the pipeline and the FILEs allow. */
@@ -157,16 +173,10 @@ straight_begin(struct run *r)
 {
 	const struct config *c = r->c;
 	const char *dir;
-	struct stat sb;
-	int i;
 
 	if (r->batch == NULL)
 		return;
-	r->straight_keep = c->nfiles == 0;
-	for (i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i], "-") == 0 ||
-		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
-			r->straight_keep = 1;
+	r->straight_keep = !files_rereadable(c);
 	r->hagg_fits = !r->straight_keep && hashagg_fits(c, r->g);
 	if (out_flush(r->out) != 0 ||
 	    (r->straight_fd = scratch_open(&dir)) < 0) {

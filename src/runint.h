@@ -117,6 +117,8 @@ int hagg_record(struct run *r, const struct parsed *pr,
 void split_begin(struct run *r);
 int split_end(struct run *r);
 void split_drop(struct run *r);
+/* Whether the input is named regular FILEs, which can be read again. */
+int files_rereadable(const struct config *c);
 /* The first n records again, from the FILEs, to the table, the batch or
  * (stream mode) the operator. */
 int reread(struct run *r, uint64_t n);
