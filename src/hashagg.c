@@ -434,6 +434,12 @@ hashagg_ledger(struct hashagg *h)
 }
 
 int64_t
+hashagg_lateness(const struct hashagg *h)
+{
+	return h->lateness;
+}
+
+int64_t
 hashagg_watermark(const struct hashagg *h)
 {
 	return h->wm;

@@ -60,6 +60,7 @@ int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
  * enough that the table holds about what the operator would. */
 void hashagg_stream(struct hashagg *h, int64_t lateness);
 int64_t hashagg_watermark(const struct hashagg *h);
+int64_t hashagg_lateness(const struct hashagg *h);
 
 /* hashagg_stream() on a later part of the input (split.h): keeps for
  * each window how many records it holds, and the late ones, so that

@@ -155,8 +155,9 @@ stream_half_sink(struct run *r)
 }
 
 int
-stream_half_join(struct run *r, uint64_t nrows, int64_t first_t)
+stream_half_join(struct run *r, uint64_t nrows)
 {
+	uint64_t late;
 	int64_t by;
 
 	/* The guess held when the first half reached no window the second
@@ -165,14 +166,14 @@ stream_half_join(struct run *r, uint64_t nrows, int64_t first_t)
 	if ((r->half != NULL && out_flush(r->half->out) != 0) ||
 	    hashagg_fired_from(r->hagg2) <= G(r)->g_maxt)
 		return 0;
-	/* (batch mode's input in time order: in time order across the cut
-	 * too, or the records are to be sorted after all) */
-	if (r->batch != NULL && first_t < G(r)->g_maxt)
+	/* the watermark goes on: what the first half's made late in the
+	 * second's groups, dropped and counted (in batch mode near time
+	 * order, none may be: the records are to be sorted after all) */
+	late = hashagg_drop_ended(r->hagg2, G(r)->g_wm, &by);
+	if (r->batch != NULL && late > 0)
 		return 0;
 	r->half_rows = nrows;
-	/* the watermark goes on: what the first half's made late in the
-	 * second's groups, dropped and counted */
-	G(r)->g_late += hashagg_drop_ended(r->hagg2, G(r)->g_wm, &by);
+	G(r)->g_late += late;
 	if (by > r->late_by)
 		r->late_by = by;
 	if (hashagg_max_time(r->hagg2) > G(r)->g_maxt)

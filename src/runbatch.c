@@ -83,8 +83,9 @@ split_begin(struct run *r)
 	if (r->hagg != NULL && (r->split = split_start(c, r->g,
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
 	    input_offset(r->in), half, r->batch == NULL ? SPLIT_STREAM :
-	    r->straight ? SPLIT_ORDERED : SPLIT_BATCH,
-	    sink != NULL ? on_row : NULL, sink, &fi, &off)) != NULL) {
+	    r->straight ? SPLIT_NEAR_ORDER : SPLIT_BATCH,
+	    hashagg_lateness(r->hagg), sink != NULL ? on_row : NULL, sink,
+	    &fi, &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
 		hashagg_budget(r->hagg, half);
 		hashagg_look_ahead(r->hagg);
@@ -105,7 +106,7 @@ split_end(struct run *r)
 	r->hagg2 = split_join(r->split, &d);
 	r->split = NULL;
 	if (r->hagg2 != NULL && exact && ((r->batch != NULL &&
-	    !r->straight) || stream_half_join(r, d.nrows, d.first_t))) {
+	    !r->straight) || stream_half_join(r, d.nrows))) {
 		G(r)->g_read += d.nread;
 		return 1;
 	}
@@ -188,11 +189,13 @@ straight_begin(struct run *r)
 	r->straight_max = (c->max_memory ? c->max_memory :
 	    batch_default_budget()) / 4;
 	r->straight = 1;
-	/* where the table can take the windows: a stream with lateness 0
-	 * aggregated as read (runagg.c), in two halves with two threads */
+	/* where the table can take the windows: a stream aggregated as
+	 * read (runagg.c), in two halves with two threads, with a lateness
+	 * of a window (months: none), as long as no record is late: its
+	 * windows are then the folds of all their records, as sorted */
 	if (r->hagg_fits) {
 		r->hagg = hashagg_new(c, r->g, r->straight_max);
-		hashagg_stream(r->hagg, 0);
+		hashagg_stream(r->hagg, c->size);
 	}
 }
 
@@ -308,8 +311,7 @@ int
 straight_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec)
 {
-	if (orec->t >= r->straight_t && r->hagg != NULL) {
-		r->straight_t = orec->t;
+	if (r->hagg != NULL) {
 		switch (stream_agg_add(r, pr, orec)) {
 		case HA_ADDED:
 			return 1;
@@ -317,7 +319,7 @@ straight_record(struct run *r, const struct parsed *pr,
 			out_of_range(r, pr);
 			return 1;
 		}
-		/* (full; late cannot be, in time order) */
+		/* (late, or full) */
 	} else if (orec->t >= r->straight_t &&
 	    arena_hdr(&r->st->a)->ah_used <= r->straight_max) {
 		r->straight_t = orec->t;

@@ -145,7 +145,7 @@ void stream_agg_end(struct run *r, int status);
  * through, or NULL; the halves joined (1: kept, 0: dropped, the second
  * half to be read here); what the sink holds, freed. */
 struct run *stream_half_sink(struct run *r);
-int stream_half_join(struct run *r, uint64_t nrows, int64_t first_t);
+int stream_half_join(struct run *r, uint64_t nrows);
 void stream_half_free(struct run *r);
 
 /* report.c: what the run says on stderr */

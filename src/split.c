@@ -32,8 +32,7 @@ struct split {
 	pthread_t th;
 	int kind;		/* SPLIT_* */
 	int64_t lateness;	/* the table's */
-	int64_t first_t, last_t;	/* the first and last record's times */
-	int64_t max_t;		/* the largest */
+	int64_t max_t;		/* the largest time */
 	uint64_t nread;
 	/* a stream's: windows past where the first half can reach fire as
 	 * this half's watermark passes them, to emit(arg, row) */
@@ -94,9 +93,7 @@ split_main(void *arg)
 	while (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED) &&
 	    (rc = input_next(s->in, &rec)) == INPUT_RECORD) {
 		parse_record(s->p, &rec, &pr);
-		if (pr.kind != PR_RECORD ||
-		    (s->kind == SPLIT_ORDERED && s->nread > 0 &&
-		    pr.t < s->last_t)) {
+		if (pr.kind != PR_RECORD) {
 			s->unclean = 1;
 			break;
 		}
@@ -104,13 +101,12 @@ split_main(void *arg)
 		    pr.hash, pr.vals);
 		/* (a stream's late record: in its ledger) */
 		if (ha != HA_ADDED && (ha != HA_LATE ||
-		    s->kind == SPLIT_ORDERED)) {
+		    s->kind == SPLIT_NEAR_ORDER)) {
 			s->unclean = 1;
 			break;
 		}
-		s->last_t = pr.t;
 		if (s->nread++ == 0)
-			s->first_t = s->max_t = pr.t;
+			s->max_t = pr.t;
 		if (pr.t > s->max_t)
 			s->max_t = pr.t;
 		if (s->nread == GUESS_AFTER)
@@ -134,8 +130,8 @@ split_main(void *arg)
 
 struct split *
 split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
-    uint64_t off, uint64_t budget, int kind, op_emit_fn emit, void *arg,
-    int *cut_fi, uint64_t *cut_off)
+    uint64_t off, uint64_t budget, int kind, int64_t lateness,
+    op_emit_fn emit, void *arg, int *cut_fi, uint64_t *cut_off)
 {
 	struct input_opts io = {
 		.fmt = c->fmt, .delim = c->delim, .header = c->header,
@@ -168,7 +164,7 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	s = xcalloc(1, sizeof(*s));
 	s->c = c;
 	s->kind = kind;
-	s->lateness = kind == SPLIT_STREAM ? c->lateness : 0;
+	s->lateness = lateness;
 	s->emit = kind == SPLIT_BATCH ? NULL : emit;
 	s->arg = arg;
 	s->from = INT64_MAX;
@@ -224,7 +220,6 @@ split_join(struct split *s, struct split_done *d)
 		hashagg_set_aggs(h, s->g);
 		d->nread = s->nread;
 		d->nrows = s->nrows;
-		d->first_t = s->nread > 0 ? s->first_t : INT64_MAX;
 	}
 	split_free(s);
 	return h;

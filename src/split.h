@@ -22,24 +22,23 @@
 struct split;
 
 /* What the second half is read as: batch mode's table; a stream's
- * (hashagg_stream()); batch mode's input in time order, a stream with
- * lateness 0 whose every record must come in time order. */
-enum { SPLIT_BATCH, SPLIT_STREAM, SPLIT_ORDERED };
+ * (hashagg_stream()); batch mode's input near time order, a stream in
+ * which no record may be late. */
+enum { SPLIT_BATCH, SPLIT_STREAM, SPLIT_NEAR_ORDER };
 
 /* What the second half's thread did. */
 struct split_done {
 	uint64_t nread;		/* records read */
 	uint64_t nrows;		/* rows fired (emit) */
-	int64_t first_t;	/* the first record's time (INT64_MAX: none) */
 };
 
 /* Cuts what is left of c's FILEs after byte off of FILE operand fi, and
  * starts reading the second half into a table adding to g's accumulators
  * with at most budget bytes; *cut_fi, *cut_off are where the first half
  * ends. timefmt: the input's time format, known by now. kind: SPLIT_*;
- * but for SPLIT_BATCH the table is hashagg_stream()'s, with a ledger;
- * with emit, the windows that start after the largest of the half's first
- * few thousand times plus -l (0 for SPLIT_ORDERED) fire
+ * but for SPLIT_BATCH the table is hashagg_stream()'s with this lateness,
+ * with a ledger; with emit, the windows that start after the largest of
+ * the half's first few thousand times plus lateness fire
  * to emit(arg, row) on the thread as its watermark passes them
  * (hashagg_fired_from() of the table says from where; it is for the
  * caller to check that the first half reached no such window). NULL
@@ -47,7 +46,8 @@ struct split_done {
  * near the middle. */
 struct split *split_start(const struct config *c, struct aggs *g,
     int timefmt, int fi, uint64_t off, uint64_t budget, int kind,
-    op_emit_fn emit, void *arg, int *cut_fi, uint64_t *cut_off);
+    int64_t lateness, op_emit_fn emit, void *arg, int *cut_fi,
+    uint64_t *cut_off);
 
 /* Waits for the thread to finish. Returns its table (the caller's to
  * free) and what it did in *d, or NULL when its work is dropped; frees s

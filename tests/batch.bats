@@ -520,13 +520,14 @@ hashed() {
 }
 
 @test "aggregated as read: a time whose window is out of range is said once, as a bad record" {
-	printf '%s\n' 20,a,1 9223372036,a,2 10,a,3 5,b,4 > in
+	# (out of time order by more than a window: aggregated as read)
+	printf '%s\n' 7300,c,1 20,a,1 9223372036,a,2 10,a,3 5,b,4 > in
 	run --separate-stderr fwin --stats --csv -t 1 -k 2 --tumble 1h --count --sum 3 in
 	assert_success
-	assert_output $'0,3600,a,2,4\n0,3600,b,1,4'
+	assert_output $'0,3600,a,2,4\n0,3600,b,1,4\n7200,10800,c,1,1'
 	mapfile -t lines <<< "$stderr"
 	assert_equal "${#lines[@]}" 3
-	assert_regex "${lines[0]}" '^fwin: in:2: field 1: window out of range for time "9223372036"'
+	assert_regex "${lines[0]}" '^fwin: in:3: field 1: window out of range for time "9223372036"'
 	assert_regex "${lines[1]}" 'bad 1, .*, mode batch, aggregated as read$'
 }
 
@@ -752,7 +753,7 @@ many() {
 	assert_equal "$(cat out)" ""
 }
 
-@test "two halves in time order: the table as a stream with lateness 0, the same bytes (seed 407)" {
+@test "two halves near time order: the table as a stream in which no record may be late, the same bytes (seeds 407, 408)" {
 	big 407 150000 | sort -s -t, -k1,1n > in
 	args=(--csv -t 1 -k 2 --tumble 1m --count --sum 3 --avg 3)
 	fwin --mode stream -l 0 "${args[@]}" < in > want
@@ -770,6 +771,14 @@ many() {
 		assert_equal "$output" "$(cat want1)"
 		assert_regex "$(mode_of "$stderr")" ', mode batch, aggregated as read'
 	done
+	# out of order by less than a window (1m): no record is late for the
+	# table, whose windows are then those of the sorted records
+	awk -F, -v OFS=, 'BEGIN { srand(408) } { $1 = sprintf("%.3f", $1 - rand() * 30) } { print }' in > near
+	sort -s -t, -k1,1n near | fwin --mode stream -l 0 "${args[@]}" > want2
+	halves near "${args[@]}"
+	assert_success
+	assert_equal "$output" "$(cat want2)"
+	assert_regex "$(mode_of "$stderr")" ', mode batch, in time order, in two halves$'
 	# an aggregate that keeps blocks of its own: in time order, one table
 	halves in "${args[@]}" --distinct 3
 	assert_regex "$(mode_of "$stderr")" ', mode batch, in time order$'
