@@ -118,8 +118,10 @@ on_row(void *arg, const struct op_row *row)
 	f->sum += sum;
 }
 
-static void
-add(struct hashagg *h, const struct rec *r, int with_window)
+/* Adds record r (with its window found, as the reading thread does, or
+ * not). Returns HA_*. */
+static int
+put(struct hashagg *h, const struct rec *r, int with_window)
 {
 	struct aval v[2];
 	char num[32];
@@ -132,8 +134,14 @@ add(struct hashagg *h, const struct rec *r, int with_window)
 	v[1].n = strlen(num);
 	v[1].is_dec = dec_parse(num, v[1].n, &v[1].dec) == 0;
 	v[1].d = (double)r->v;
-	CHECK(hashagg_add(h, r->t, with_window ? &win : NULL, r->key, kn,
-	    key_hash(r->key, kn), v) == HA_ADDED);
+	return hashagg_add(h, r->t, with_window ? &win : NULL, r->key, kn,
+	    key_hash(r->key, kn), v);
+}
+
+static void
+add(struct hashagg *h, const struct rec *r, int with_window)
+{
+	CHECK(put(h, r, with_window) == HA_ADDED);
 }
 
 /* A stream in input order, times 1/10 of a window apart and up to 3
@@ -183,17 +191,7 @@ stream(struct config *c, struct aggs *g)
 	memset(&f, 0, sizeof(f));
 	f.cells = out_open_mem();
 	for (i = 0; i < N; i++) {
-		struct aval v[2];
-		char num[32];
-		size_t kn = strlen(recs[i].key);
-
-		memset(v, 0, sizeof(v));
-		snprintf(num, sizeof(num), "%ld", recs[i].v);
-		v[1].p = num;
-		v[1].n = strlen(num);
-		v[1].is_dec = dec_parse(num, v[1].n, &v[1].dec) == 0;
-		CHECK(hashagg_add(h, recs[i].t, NULL, recs[i].key, kn,
-		    key_hash(recs[i].key, kn), v) ==
+		CHECK(put(h, &recs[i], i % 2) ==
 		    (taken[i] ? HA_ADDED : HA_LATE));
 		fired += hashagg_fire_due(h, i % 500 == 0, INT64_MIN, on_row,
 		    &f);
@@ -214,19 +212,8 @@ stream(struct config *c, struct aggs *g)
 	hashagg_stream(h2, LATENESS);
 	hashagg_ledger(h2);
 	hashagg_look_ahead(h2);
-	for (i = 0; i < N; i++) {
-		struct aval v[2];
-		char num[32];
-		size_t kn = strlen(recs[i].key);
-
-		memset(v, 0, sizeof(v));
-		snprintf(num, sizeof(num), "%ld", recs[i].v);
-		v[1].p = num;
-		v[1].n = strlen(num);
-		v[1].is_dec = dec_parse(num, v[1].n, &v[1].dec) == 0;
-		(void)hashagg_add(i < N / 2 ? h : h2, recs[i].t, NULL,
-		    recs[i].key, kn, key_hash(recs[i].key, kn), v);
-	}
+	for (i = 0; i < N; i++)
+		(void)put(i < N / 2 ? h : h2, &recs[i], 0);
 	late2 = hashagg_drop_ended(h2, hashagg_watermark(h), &by);
 	CHECK(late2 == late - model(0, N / 2));
 	CHECK(by > LATENESS && by < 4 * SIZE);
