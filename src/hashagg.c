@@ -45,6 +45,11 @@ struct pending {
 };
 
 #define AHEAD 8			/* records looked ahead */
+/* Below this many bytes of groups and table, the cache holds most of
+ * them and a record waiting costs more than it saves (measured: the
+ * headline's 5 MB table, 5-10% slower with the look-ahead; a year of
+ * hourly windows, 160 MB, 25% faster). */
+#define AHEAD_FROM ((uint64_t)16 << 20)
 
 /* The records of a window (or late) in a ledger: how many, the earliest
  * time, the most any was behind the watermark. */
@@ -75,6 +80,7 @@ struct hashagg {
 	uint64_t peak;
 	int64_t maxt;		/* the largest time added */
 	int ahead;		/* records wait in pend, their groups warmed */
+	int want_ahead;		/* hashagg_look_ahead(): once past AHEAD_FROM */
 	struct pending pend[AHEAD];
 	size_t naggs, pend_at, npend;
 	struct hrow *rows;	/* hashagg_sort(): the groups in order */
@@ -382,6 +388,8 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 		if ((rc = add_to_group(h, gh, start, key, keylen, vals)) !=
 		    HA_ADDED)
 			return rc;
+		if (h->want_ahead && bytes_held(h) > AHEAD_FROM)
+			h->ahead = 1;
 	} else {
 		/* said full now, for a group that may not be new: the
 		 * budget is a bound, not a count */
@@ -448,7 +456,8 @@ hashagg_watermark(const struct hashagg *h)
 void
 hashagg_look_ahead(struct hashagg *h)
 {
-	h->ahead = aggs_flat(h->g);
+	h->want_ahead = aggs_flat(h->g);
+	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
 }
 
 void
@@ -688,6 +697,8 @@ rebuild(struct hashagg *h, int64_t from, int64_t upto)
 	}
 	if (h->min_start != INT64_MAX)
 		h->min_end = h->as.ops->end_after(&h->as, h->min_start);
+	/* (the look-ahead is empty: collect() took it) */
+	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
 }
 
 /* Windows end at or before w when they start before this: before w's

@@ -95,8 +95,9 @@ void hashagg_budget(struct hashagg *h, uint64_t budget);
 
 /* From now on, where every aggregate is aggs_flat(), a record waits in
  * a look-ahead of a few while its group's slot and then the group are
- * fetched: for a thread that reads its own input, with no reading
- * thread to look ahead in (split.h). hashagg_add() still says at once
+ * fetched, whenever the table is too large for the cache to hold: for a
+ * thread that reads its own input, with no reading thread to look ahead
+ * in (split.h). hashagg_add() still says at once
  * what becomes of the record; HA_FULL then as soon as the table is past
  * its budget, new group or not. */
 void hashagg_look_ahead(struct hashagg *h);

@@ -44,6 +44,8 @@ stream_agg_begin(struct run *r)
 		return;
 	r->hagg = hashagg_new(c, r->g, stream_agg_budget());
 	hashagg_stream(r->hagg, c->lateness);
+	if (c->threads < 2)	/* (no reading thread to look ahead in) */
+		hashagg_look_ahead(r->hagg);
 }
 
 /* The table gave up: the operator takes over, given the records before

@@ -51,6 +51,8 @@ hagg_begin(struct run *r)
 	    batch_default_budget()) / 2);
 	if (r->rd != NULL)	/* (read ahead already: found here) */
 		reader_find_windows(r->rd);
+	else if (c->threads < 2)	/* (no reading thread to look ahead in) */
+		hashagg_look_ahead(r->hagg);
 }
 
 /* With two threads, once the table has begun: the rest of the input cut
@@ -196,6 +198,8 @@ straight_begin(struct run *r)
 	if (r->hagg_fits) {
 		r->hagg = hashagg_new(c, r->g, r->straight_max);
 		hashagg_stream(r->hagg, c->size);
+		if (c->threads < 2)
+			hashagg_look_ahead(r->hagg);
 	}
 }
 
