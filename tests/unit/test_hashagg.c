@@ -20,6 +20,7 @@
 struct rec {
 	int64_t t;
 	char key[40];
+	size_t kn;		/* strlen(key), for on_row's search */
 	long v;
 };
 
@@ -102,10 +103,9 @@ on_row(void *arg, const struct op_row *row)
 	/* what the records of its group add up to (one key field: its
 	 * canonical bytes are the field's) */
 	for (i = 0; i < N; i++) {
-		size_t kn = strlen(recs[i].key);
-
 		if (taken[i] && start_of(recs[i].t) == row->start &&
-		    kn == row->keylen && memcmp(recs[i].key, row->key, kn) == 0) {
+		    recs[i].kn == row->keylen &&
+		    memcmp(recs[i].key, row->key, row->keylen) == 0) {
 			count++;
 			sum += recs[i].v;
 		}
@@ -180,6 +180,7 @@ stream(struct config *c, struct aggs *g)
 		recs[i].t = i * (SIZE / 10) - (int64_t)unit_below(3 * SIZE);
 		snprintf(recs[i].key, sizeof(recs[i].key), "k%d",
 		    (int)unit_below(30));
+		recs[i].kn = strlen(recs[i].key);
 		recs[i].v = i % 100;
 	}
 	late = model(0, N);
@@ -228,6 +229,71 @@ stream(struct config *c, struct aggs *g)
 	hashagg_free(h2);
 }
 
+/* The look-ahead starts once the table is past what the cache holds
+ * (16 MB): 300000 groups of a stream, keys whose first 8 bytes agree;
+ * every record counted once, rows in order, each group once. */
+struct totals {
+	uint64_t rows, count, bad;
+	int64_t last_start;
+	long last_key;
+	struct out *cells;
+};
+
+static void
+on_total(void *arg, const struct op_row *row)
+{
+	struct totals *t = arg;
+	char buf[40];
+	long k;
+
+	memcpy(buf, row->key, row->keylen);
+	buf[row->keylen] = '\0';
+	k = strtol(buf + 11, NULL, 10);
+	if (t->rows > 0 && (row->start < t->last_start ||
+	    (row->start == t->last_start && k <= t->last_key)))
+		t->bad++;
+	t->last_start = row->start;
+	t->last_key = k;
+	t->rows++;
+	out_mem_clear(t->cells);
+	aggs_emit(row->g, row->a, t->cells);
+	t->count += (uint64_t)cell(t->cells, 0);
+}
+
+static void
+big_table(struct config *c, struct aggs *g)
+{
+	enum { NB = 600000, KEYS = 300000 };
+	struct hashagg *h = hashagg_new(c, g, (uint64_t)1 << 30);
+	struct totals t;
+	struct rec r;
+	uint64_t groups, peak, fired = 0;
+	long i;
+
+	/* (a lateness that keeps every window open: 600000 groups) */
+	hashagg_stream(h, 1000 * SIZE);
+	hashagg_look_ahead(h);
+	memset(&t, 0, sizeof(t));
+	t.cells = out_open_mem();
+	for (i = 0; i < NB; i++) {
+		/* keys in an order that sorts as numbers: zero-padded */
+		snprintf(r.key, sizeof(r.key), "longprefix-%06ld",
+		    (i * 7919) % KEYS);
+		r.t = (int64_t)(i / 1000) * SIZE / 10;
+		r.v = 1;
+		CHECK(put(h, &r, 0) == HA_ADDED);
+		fired += hashagg_fire_due(h, 0, INT64_MIN, on_total, &t);
+	}
+	hashagg_size(h, &groups, &peak);
+	CHECK(peak > ((uint64_t)16 << 20));
+	fired += hashagg_fire(h, NULL, on_total, &t);
+	CHECK(fired == t.rows);
+	CHECK(t.count == NB);
+	CHECK(t.bad == 0);
+	out_close(t.cells);
+	hashagg_free(h);
+}
+
 int
 main(void)
 {
@@ -256,6 +322,7 @@ main(void)
 	unit_rstate = 0x6a09e667f3bcc908ull;
 	for (i = 0; i < N; i++) {
 		make(i, &recs[i]);
+		recs[i].kn = strlen(recs[i].key);
 		taken[i] = 1;
 	}
 
@@ -325,6 +392,7 @@ main(void)
 	hashagg_free(h);
 
 	stream(&c, g);
+	big_table(&c, g);
 	aggs_free(g);
 	return unit_done("test_hashagg");
 }
