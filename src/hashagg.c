@@ -611,7 +611,8 @@ fire_rows(struct hashagg *h, struct hashagg *other, int64_t upto,
 		b = j < m ? &other->rows[j] : NULL;
 		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
 		first = cmp <= 0 ? a : b;
-		if (first->start >= upto)
+		/* (first is NULL only past both ends: said for the analyzer) */
+		if (first == NULL || first->start >= upto)
 			break;
 		if (a != NULL && i + 4 < n)
 			warm(row_group(a + 4));
