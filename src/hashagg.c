@@ -278,6 +278,10 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		grow_table(h);
 	if (arena_hdr(&h->a)->ah_used > h->peak)
 		h->peak = arena_hdr(&h->a)->ah_used;
+	/* (grown past what the cache holds: from the next record on; none
+	 * waits now, or this is the oldest's) */
+	if (h->want_ahead && bytes_held(h) > AHEAD_FROM)
+		h->ahead = 1;
 add:
 	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
 	return HA_ADDED;
@@ -388,8 +392,6 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 		if ((rc = add_to_group(h, gh, start, key, keylen, vals)) !=
 		    HA_ADDED)
 			return rc;
-		if (h->want_ahead && bytes_held(h) > AHEAD_FROM)
-			h->ahead = 1;
 	} else {
 		/* said full now, for a group that may not be new: the
 		 * budget is a bound, not a count */

@@ -528,28 +528,22 @@ int
 out_copy_from(struct out *o, int fd)
 {
 	enum { COPY = 1 << 20 };
-	char *buf;
+	char *buf = xmalloc(COPY);
 	ssize_t n;
 	off_t off = 0;
+	int rc = 0;
 
-	if (out_flush(o) != 0)
-		return -1;
-	buf = xmalloc(COPY);
 	while ((n = pread(fd, buf, COPY, off)) > 0) {
 		if (write_all(o->o_fd, buf, (size_t)n) != 0) {
-			o->o_err = errno;
+			rc = -1;
 			break;
 		}
 		off += n;
 	}
 	if (n < 0)
-		o->o_err = errno;
+		rc = -2;
 	free(buf);
-	if (o->o_err != 0) {
-		errno = o->o_err;
-		return -1;
-	}
-	return 0;
+	return rc;
 }
 
 int

@@ -17,9 +17,10 @@ struct out *out_open(int fd, const char *name, enum outfmt f,
 /* A sink like o (its format and columns) on fd. */
 struct out *out_open_like(const struct out *o, int fd);
 
-/* Writes o's rows so far, then the bytes of file fd (rows written by a
- * sink like it, read from its start). Returns 0, or -1 with errno set
- * (a read error, or o's write error, which o keeps). */
+/* Writes the bytes of file fd (rows written by a sink like o, read from
+ * its start) after o's rows, which are flushed. Returns 0, or with errno
+ * set -1 (a write error) or -2 (a read error of fd); o is left as it
+ * was. */
 int out_copy_from(struct out *o, int fd);
 
 /* A sink that keeps one row in memory, its cells as tsv text, so that a

@@ -522,8 +522,8 @@ run_stream(struct run *r)
 		status = 1;
 	/* (batch mode writes no row of a failed run) */
 	if (r->hagg != NULL && (r->batch == NULL ||
-	    (r->in_order && status == 0)))
-		stream_agg_end(r, status);
+	    (r->in_order && status == 0)) && stream_agg_end(r, status) != 0)
+		status = 1;
 	if (status == 0) {
 		if (!c->has_time)	/* the global window is the run's */
 			op_set_span(r->op, r->started, now_ns());

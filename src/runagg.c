@@ -121,7 +121,7 @@ stream_agg_record(struct run *r, const struct parsed *pr,
 	return r->fatal;
 }
 
-void
+int
 stream_agg_end(struct run *r, int status)
 {
 	int64_t from;
@@ -129,16 +129,17 @@ stream_agg_end(struct run *r, int status)
 
 	if (status != 0) {	/* what the operator had fired by now */
 		fire_due(r, 1);
-		return;
+		return 0;
 	}
 	/* the second half's rows written on its thread come after those
 	 * of earlier windows, and before those of its windows still open */
 	from = r->hagg2 != NULL ? hashagg_fired_from(r->hagg2) : INT64_MAX;
 	n = hashagg_fire_before(r->hagg, r->hagg2, from, on_row, r);
-	if (r->half_rows > 0)
-		(void)out_copy_from(r->out, r->half_fd);	/* (said at close) */
+	if (r->half_rows > 0 && write_held(r, r->half_fd) != 0)
+		return -1;	/* (no row after it: said once) */
 	n += hashagg_fire(r->hagg, r->hagg2, on_row, r);
 	G(r)->g_fired += n + r->half_rows;
+	return 0;
 }
 
 struct run *

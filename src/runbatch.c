@@ -344,16 +344,29 @@ straight_record(struct run *r, const struct parsed *pr,
 	return r->fatal;
 }
 
+int
+write_held(struct run *r, int fd)
+{
+	if (out_flush(r->out) != 0)
+		return -1;	/* (said at the close: the output keeps it) */
+	switch (out_copy_from(r->out, fd)) {
+	case -1:
+		fwin_warn("%s: %s", r->outname, strerror(errno));
+		return -1;
+	case -2:
+		fwin_warn("cannot read back the rows held in a scratch file: "
+		    "%s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 /* The input ended in time order: the rows held go out. Returns 1, or 0
  * when they could not be held (a full scratch file: nothing written, the
  * records are to be replayed), or -1 after a message. */
 int
 straight_commit(struct run *r)
 {
-	enum { COPY = 1 << 20 };
-	char *buf;
-	ssize_t n;
-	off_t off = 0;
 	int rc = 1;
 
 	if (out_error(r->out) == 0 &&
@@ -365,21 +378,7 @@ straight_commit(struct run *r)
 	if (out_flush(r->out) != 0)
 		return straight_end(r, G(r)->g_read) == 0 ? 0 : -1;
 	(void)out_divert(r->out, r->straight_out);
-	buf = xmalloc(COPY);
-	while ((n = pread(r->straight_fd, buf, COPY, off)) > 0) {
-		if (write_all(r->straight_out, buf, (size_t)n) != 0) {
-			fwin_warn("%s: %s", r->outname, strerror(errno));
-			rc = -1;
-			break;
-		}
-		off += n;
-	}
-	if (n < 0) {
-		fwin_warn("cannot read back the rows held in a scratch "
-		    "file: %s", strerror(errno));
-		rc = -1;
-	}
-	free(buf);
+	rc = write_held(r, r->straight_fd) == 0 ? 1 : -1;
 done:
 	close(r->straight_fd);
 	r->straight = 0;

@@ -119,6 +119,9 @@ int split_end(struct run *r);
 void split_drop(struct run *r);
 /* Whether the input is named regular FILEs, which can be read again. */
 int files_rereadable(const struct config *c);
+/* Writes the rows held in scratch file fd after those written so far.
+ * Returns 0, or -1 after a message. */
+int write_held(struct run *r, int fd);
 /* The first n records again, from the FILEs, to the table, the batch or
  * (stream mode) the operator. */
 int reread(struct run *r, uint64_t n);
@@ -131,7 +134,7 @@ void replay(void *arg, int64_t t, const char *key, size_t keylen,
 /* runagg.c: --mode stream aggregated as read: begin (if it can); a
  * good record (1: taken, 0: the operator is to take it, as it does all
  * from now on); the end of the run (status 0: every window fires, else
- * those the watermark passed). */
+ * those the watermark passed; returns 0, or -1 after a message). */
 uint64_t stream_agg_budget(void);
 void stream_agg_begin(struct run *r);
 int stream_agg_record(struct run *r, const struct parsed *pr,
@@ -140,7 +143,7 @@ int stream_agg_record(struct run *r, const struct parsed *pr,
  * moved on, what was due fired), or HA_* said what became of it. */
 int stream_agg_add(struct run *r, const struct parsed *pr,
     const struct op_rec *orec);
-void stream_agg_end(struct run *r, int status);
+int stream_agg_end(struct run *r, int status);
 /* Two halves of a stream: the run the second half's thread writes rows
  * through, or NULL; the halves joined (1: kept, 0: dropped, the second
  * half to be read here); what the sink holds, freed. */
