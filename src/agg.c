@@ -778,7 +778,7 @@ aggs_fold_exact(const struct aggs *g)
 		if (!(g->v[i].op->flags & AGF_DEC))
 			continue;
 		s = (const struct dec_sum *)(g->fold + g->v[i].off);
-		if (s->inexact)
+		if (!dec_sum_exact(s))
 			return 0;
 	}
 	return 1;

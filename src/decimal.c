@@ -408,11 +408,23 @@ sum_digits(const struct dec_sum *s, char *dig, size_t *nd, int *neg,
 int
 dec_sum_exact(const struct dec_sum *s)
 {
+	/* 10^38: a magnitude below it has at most 38 digits */
+	const unsigned __int128 lim = (unsigned __int128)0x4b3b4ca85a86c47aULL
+	    << 64 | 0x098a224000000000ULL;
+	unsigned __int128 v = (unsigned __int128)s->w[1] << 64 | s->w[0];
 	char dig[80];
 	size_t k;
 	uint32_t sc;
 	int neg;
 
+	if (s->inexact)
+		return 0;
+	/* (the common case without writing the digits: per row fired) */
+	if (s->w[3] == 0 && s->w[2] == 0 && v < lim)
+		return 1;
+	if (s->w[3] == UINT64_MAX && s->w[2] == UINT64_MAX && v >> 127 &&
+	    -v < lim)
+		return 1;
 	return sum_digits(s, dig, &k, &neg, &sc) == 0;
 }
 

@@ -67,6 +67,21 @@ struct hrow {
 	const struct hashagg *h;	/* its table */
 };
 
+/* --cumulate: a window of the size [start, end) whose windows have not
+ * all fired, with a group per key that has records in it so far, in key
+ * order: each the fold of the key's panes that have ended (and of its
+ * records that came after them). Its window ending at e is those groups
+ * as they are when the panes up to e are in. */
+struct cumwin {
+	int64_t start, end;
+	int64_t next;		/* the end of its next window to fire */
+	struct crow {
+		uint64_t prefix;
+		aoff g;
+	} *rows;
+	size_t n, cap;
+};
+
 struct hashagg {
 	const struct config *c;
 	struct aggs *g;
@@ -90,7 +105,7 @@ struct hashagg {
 	 * and the groups kept by the last hashagg_fire_due() */
 	int stream;
 	int64_t lateness, wm;
-	int64_t last_start, last_end;
+	int64_t last_start, last_end, last_pend;
 	int64_t min_start, min_end;
 	uint64_t kept;
 	int64_t fired_from;	/* the earliest window it fired */
@@ -101,6 +116,16 @@ struct hashagg {
 	struct ledger_win *lw;
 	size_t nlw, caplw, lw_at;
 	struct ledger_win late;
+	/* --cumulate (hashagg_stream() only): groups are of panes (those of
+	 * records whose pane had ended: of the watermark's pane), folded
+	 * into the windows of the size as they fire; regroup: no fold can
+	 * be inexact; gave_up: one was (hashagg_gave_up()) */
+	int cum, regroup, gave_up;
+	struct span wm_span;
+	struct cumwin *cw;	/* sorted by start */
+	size_t ncw, capcw;
+	struct crow *merged;	/* scratch of cum_merge() */
+	size_t capmerged;
 };
 
 /* hashagg_fire_due(): windows fire once the groups held are twice those
@@ -116,6 +141,14 @@ hashagg_fits(const struct config *c, const struct aggs *g)
 {
 	return c->wkind == WK_TUMBLE && !c->fill && c->top_n == 0 &&
 	    c->emit_every == 0 && aggs_any_order(g);
+}
+
+int
+hashagg_fits_stream(const struct config *c, const struct aggs *g)
+{
+	return hashagg_fits(c, g) || (c->wkind == WK_CUMULATE && !c->fill &&
+	    c->top_n == 0 && c->emit_every == 0 &&
+	    aggs_regroupable_exact(g));
 }
 
 struct hashagg *
@@ -154,8 +187,14 @@ hashagg_budget(struct hashagg *h, uint64_t budget)
 void
 hashagg_free(struct hashagg *h)
 {
+	size_t i;
+
 	if (h == NULL)
 		return;
+	for (i = 0; i < h->ncw; i++)
+		free(h->cw[i].rows);
+	free(h->cw);
+	free(h->merged);
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
 	free(h->rows);
@@ -241,13 +280,11 @@ bytes_held(const struct hashagg *h)
 	return arena_hdr(&h->a)->ah_live;
 }
 
-/* Adds values vals to the group (start, key) of hash gh, made if new.
- * Returns HA_ADDED, or HA_FULL when it would be new past the budget
- * (not with the look-ahead: hashagg_add() said so before it took the
- * record, which is added now). */
-static int
-add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
-    size_t keylen, const struct aval *vals)
+/* The group (start, key) of hash gh, made if new; 0 when it would be
+ * new past the budget (with bounded). */
+static inline aoff
+group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen, int bounded)
 {
 	struct hslot *slot = table(h);
 	struct group *gp;
@@ -262,10 +299,10 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		gp = group_at(h, g);
 		if (gp->g_start == start && gp->g_len == keylen &&
 		    memcmp(gp->g_key, key, keylen) == 0)
-			goto add;
+			return g;
 	}
-	if (!h->ahead && bytes_held(h) > h->budget)
-		return HA_FULL;
+	if (bounded && bytes_held(h) > h->budget)
+		return 0;
 	g = arena_alloc(&h->a, group_size(h, keylen));
 	gp = group_at(h, g);
 	gp->g_start = start;
@@ -282,7 +319,21 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	 * waits now, or this is the oldest's) */
 	if (h->want_ahead && bytes_held(h) > AHEAD_FROM)
 		h->ahead = 1;
-add:
+	return g;
+}
+
+/* Adds values vals to the group (start, key) of hash gh, made if new.
+ * Returns HA_ADDED, or HA_FULL when it would be new past the budget
+ * (not with the look-ahead: hashagg_add() said so before it took the
+ * record, which is added now). */
+static int
+add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen, const struct aval *vals)
+{
+	aoff g = group_of(h, gh, start, key, keylen, !h->ahead);
+
+	if (g == 0)
+		return HA_FULL;
 	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
 	return HA_ADDED;
 }
@@ -366,7 +417,7 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
 {
 	struct pending *q;
-	int64_t start;
+	int64_t start, pend = 0;
 	uint64_t gh;
 	int rc;
 
@@ -377,12 +428,24 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 	if (h->stream) {	/* (records in input order: any values) */
 		if (start != h->last_start) {
 			h->last_start = start;
-			h->last_end = h->as.ops->end_after(&h->as, start);
+			h->last_pend = h->as.ops->end_after(&h->as, start);
+			h->last_end = h->cum ?
+			    h->as.ops->last_end(&h->as, start) : h->last_pend;
 		}
-		if (h->last_end <= h->wm) {
+		if (h->last_end <= h->wm) {	/* its last window */
 			if (h->ledger)
 				note(h, &h->late, t);
 			return HA_LATE;
+		}
+		pend = h->last_pend;
+		if (h->cum && !aggs_any_order_vals(h->g, vals))
+			return HA_ORDER;	/* (a floating sum: grouping shows) */
+		/* its pane's windows have fired: it joins those still to
+		 * fire, that is, the watermark's pane's (fwin(1): WINDOWS) */
+		if (h->cum && pend <= h->wm) {
+			if (!assign_pane(&h->as, &h->wm_span, h->wm, &start))
+				return HA_RANGE;
+			pend = h->wm_span.pane_end;
 		}
 	} else if (!aggs_any_order_vals(h->g, vals))
 		return HA_ORDER;
@@ -415,7 +478,7 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 			note(h, ledger_at(h, start), t);
 		if (start < h->min_start) {
 			h->min_start = start;
-			h->min_end = h->last_end;
+			h->min_end = pend;
 		}
 		if (t > h->maxt && sat_add(t, -h->lateness) > h->wm)
 			h->wm = sat_add(t, -h->lateness);
@@ -430,6 +493,8 @@ hashagg_stream(struct hashagg *h, int64_t lateness)
 {
 	h->stream = 1;
 	h->lateness = lateness;
+	h->cum = h->c->wkind == WK_CUMULATE;
+	h->regroup = aggs_regroupable(h->g);
 	/* (no window starts here: the end is found at the first record) */
 	h->last_start = INT64_MAX;
 	h->last_end = INT64_MIN;
@@ -644,10 +709,30 @@ fire_rows(struct hashagg *h, struct hashagg *other, int64_t upto,
 	return fired;
 }
 
+static uint64_t cum_fire(struct hashagg *h, int64_t w, int64_t from,
+    op_emit_fn emit, void *arg);
+static void cum_absorb(struct hashagg *h, struct hashagg *other,
+    int64_t upto);
+static int64_t cum_size_start(const struct hashagg *h, int64_t t);
+
 uint64_t
 hashagg_fire_before(struct hashagg *h, struct hashagg *other, int64_t upto,
     op_emit_fn emit, void *arg)
 {
+	uint64_t n;
+
+	/* --cumulate: other's windows that it has not begun to fire are
+	 * h's (h has none where it has), all of which fire; the rest of
+	 * other's fire at the end */
+	if (h->cum) {
+		if (other != NULL)
+			cum_absorb(h, other, upto < other->fired_from ? upto :
+			    other->fired_from);
+		n = cum_fire(h, INT64_MAX, INT64_MIN, emit, arg);
+		if (upto == INT64_MAX && other != NULL && !h->gave_up)
+			n += cum_fire(other, INT64_MAX, INT64_MIN, emit, arg);
+		return n;
+	}
 	hashagg_sort(h);
 	if (other != NULL)
 		hashagg_sort(other);
@@ -662,9 +747,10 @@ hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
 }
 
 /* The table again, without the groups of windows that start in [from,
- * upto): those of h->rows[0..nrows), freed. */
+ * upto): those of h->rows[0..nrows), freed (but those whose g is 0:
+ * cum_merge() moved them; and with merged, it merged what they kept). */
 static void
-rebuild(struct hashagg *h, int64_t from, int64_t upto)
+rebuild(struct hashagg *h, int64_t from, int64_t upto, int merged)
 {
 	uint64_t i, j, mask = h->cap - 1;
 	struct hslot *s, *old;
@@ -694,8 +780,10 @@ rebuild(struct hashagg *h, int64_t from, int64_t upto)
 	arena_free(&h->a, h->table, h->cap * sizeof(struct hslot));
 	h->table = t;
 	for (i = 0; i < h->nrows; i++) {
-		g = h->rows[i].g;
-		aggs_release(h->g, &h->a, group_acc(h, g));
+		if ((g = h->rows[i].g) == 0)
+			continue;
+		if (!merged)
+			aggs_release(h->g, &h->a, group_acc(h, g));
 		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
 	}
 	if (h->min_start != INT64_MAX)
@@ -721,7 +809,9 @@ ended_before(const struct hashagg *h, int64_t w)
 uint64_t
 hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 {
-	int64_t upto = ended_before(h, w), lag;
+	/* (--cumulate: a window of the size ends at or before w) */
+	int64_t upto = h->cum ? cum_size_start(h, w) : ended_before(h, w);
+	int64_t lag;
 	uint64_t n = 0;
 	size_t i;
 	const struct ledger_win *e;
@@ -734,7 +824,7 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 		;
 	n = h->nrows;
 	h->nrows = i;
-	rebuild(h, INT64_MIN, upto);
+	rebuild(h, INT64_MIN, upto, 0);
 	memmove(h->rows, h->rows + i, (n - i) * sizeof(*h->rows));
 	h->nrows = n - i;
 	n = 0;
@@ -751,6 +841,258 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 	return n;
 }
 
+/* --- --cumulate: panes folded into the windows of the size --- */
+
+/* The open window of the size holding the window that ends at e, made
+ * if new (its first window to fire: e's). */
+static struct cumwin *
+cum_window(struct hashagg *h, int64_t e)
+{
+	const struct assigner *as = &h->as;
+	struct cumwin *cw;
+	size_t i;
+
+	for (i = 0; i < h->ncw; i++)
+		if (h->cw[i].start < e && e <= h->cw[i].end)
+			return &h->cw[i];
+	xgrow(&h->cw, &h->capcw, h->ncw + 1, sizeof(*h->cw));
+	for (i = h->ncw; i > 0 && h->cw[i - 1].start > e; i--)
+		h->cw[i] = h->cw[i - 1];
+	h->ncw++;
+	cw = &h->cw[i];
+	memset(cw, 0, sizeof(*cw));
+	cw->start = as->ops->start(as, e);
+	cw->end = as->ops->last_end(as, e - 1);
+	cw->next = e;
+	if (cw->start < h->fired_from)	/* (its first row fires now) */
+		h->fired_from = cw->start;
+	return cw;
+}
+
+static int
+crow_order(const struct hashagg *h, const struct crow *a, uint64_t bprefix,
+    aoff bg)
+{
+	const struct group *ga, *gb;
+
+	if (a->prefix != bprefix)
+		return a->prefix < bprefix ? -1 : 1;
+	ga = group_at(h, a->g);
+	gb = group_at(h, bg);
+	return key_cmp(h->c->nkeys, ga->g_key, ga->g_len, gb->g_key,
+	    gb->g_len);
+}
+
+/* The groups h->rows[i..j) of the pane that ends at cw's next window's
+ * end, in key order, into cw's: a key's new group moves there (its g in
+ * h->rows becomes 0), else it is merged into the key's. */
+static void
+cum_merge(struct hashagg *h, struct cumwin *cw, size_t i, size_t j)
+{
+	struct crow *m, *t;
+	size_t a = 0, n = 0;
+	struct hrow *b;
+	int cmp;
+
+	if (i == j)
+		return;
+	xgrow(&h->merged, &h->capmerged, cw->n + (j - i), sizeof(*m));
+	m = h->merged;
+	while (a < cw->n || i < j) {
+		b = i < j ? &h->rows[i] : NULL;
+		cmp = b == NULL ? -1 : a == cw->n ? 1 :
+		    crow_order(h, &cw->rows[a], b->prefix, b->g);
+		if (cmp < 0) {
+			m[n++] = cw->rows[a++];
+			continue;
+		}
+		if (cmp == 0) {	/* (merged: freed by rebuild()) */
+			aggs_merge(h->g, &h->a, group_acc(h, cw->rows[a].g),
+			    group_acc(h, b->g));
+			m[n++] = cw->rows[a++];
+		} else {
+			m[n].prefix = b->prefix;
+			m[n++].g = b->g;
+			b->g = 0;
+		}
+		i++;
+	}
+	/* (the two buffers swap: the old one is the next scratch) */
+	t = cw->rows;
+	cw->rows = m;
+	cw->n = n;
+	h->merged = t;
+	n = cw->cap;
+	cw->cap = h->capmerged;
+	h->capmerged = n;
+}
+
+/* cw's window that ends at e, a row per group; stops at a fold that is
+ * not exact (h->gave_up: the operator folds such sums in another
+ * grouping, and only it can give their bytes). Returns the rows fired. */
+static uint64_t
+cum_emit(struct hashagg *h, const struct cumwin *cw, int64_t e,
+    op_emit_fn emit, void *arg)
+{
+	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g,
+		.start = cw->start, .end = e, .a = &h->a };
+	const struct group *gp;
+	size_t i;
+
+	for (i = 0; i < cw->n; i++) {
+		if (i + 4 < cw->n)
+			warm(group_at(h, cw->rows[i + 4].g));
+		gp = group_at(h, cw->rows[i].g);
+		aggs_fold_begin(h->g);
+		aggs_fold(h->g, &h->a, group_acc(h, cw->rows[i].g));
+		if (!h->regroup && !aggs_fold_exact(h->g)) {
+			h->gave_up = 1;
+			break;
+		}
+		row.key = gp->g_key;
+		row.keylen = gp->g_len;
+		emit(arg, &row);
+	}
+	return i;
+}
+
+/* cw's windows have all fired: its groups are freed. */
+static void
+cum_close(struct hashagg *h, struct cumwin *cw)
+{
+	size_t i;
+	aoff g;
+
+	for (i = 0; i < cw->n; i++) {
+		g = cw->rows[i].g;
+		aggs_release(h->g, &h->a, group_acc(h, g));
+		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
+	}
+	free(cw->rows);
+	h->ncw--;
+	memmove(cw, cw + 1, (size_t)(h->cw + h->ncw - cw) * sizeof(*cw));
+}
+
+/* The earliest end of a window to fire (INT64_MAX: none). */
+static int64_t
+cum_due(const struct hashagg *h)
+{
+	int64_t e = h->min_start != INT64_MAX ? h->min_end : INT64_MAX;
+	size_t i;
+
+	for (i = 0; i < h->ncw; i++)
+		if (h->cw[i].next < e)
+			e = h->cw[i].next;
+	return e;
+}
+
+/* The start of the window of the size that holds t. */
+static int64_t
+cum_size_start(const struct hashagg *h, int64_t t)
+{
+	struct span sp;
+
+	if (h->as.ops->assign(&h->as, t, &sp) != AS_OK)
+		return t < 0 ? INT64_MIN : INT64_MAX;
+	return h->as.ops->start(&h->as, sp.last_end);
+}
+
+/* The first start of a window of the size at or after t. */
+static int64_t
+cum_align(const struct hashagg *h, int64_t t)
+{
+	int64_t ws;
+
+	if (t == INT64_MIN || t == INT64_MAX ||
+	    (ws = cum_size_start(h, t)) == t)
+		return t;
+	return ws == INT64_MIN || ws == INT64_MAX ? ws :
+	    h->as.ops->last_end(&h->as, t);
+}
+
+/* Fires every window that ends at or before w and starts at or after
+ * from (the start of a window of the size), in (end, start, key) order:
+ * the panes that ended, in end order, each folded into its window of
+ * the size as that window's row fires. Returns the rows fired. */
+static uint64_t
+cum_fire(struct hashagg *h, int64_t w, int64_t from, op_emit_fn emit,
+    void *arg)
+{
+	int64_t upto = ended_before(h, w), e;
+	uint64_t fired = 0;
+	size_t i = 0, j, k;
+	struct cumwin *cw;
+
+	collect(h, from, upto);
+	for (;;) {
+		/* the next end: a pane's, or an open window's next */
+		e = i < h->nrows ? h->as.ops->end_after(&h->as,
+		    h->rows[i].start) : INT64_MAX;
+		for (k = 0; k < h->ncw; k++)
+			if (h->cw[k].next < e && h->cw[k].start >= from)
+				e = h->cw[k].next;
+		if (e > w || e == INT64_MAX)
+			break;
+		cw = cum_window(h, e);
+		/* (ends are pane bounds: the panes before e end at e) */
+		for (j = i; j < h->nrows && h->rows[j].start < e; j++)
+			;
+		cum_merge(h, cw, i, j);
+		i = j;
+		fired += cum_emit(h, cw, e, emit, arg);
+		if (h->gave_up)
+			return fired;	/* (the table is dropped) */
+		if (e >= cw->end)
+			cum_close(h, cw);
+		else
+			cw->next = h->as.ops->end_after(&h->as, e);
+	}
+	rebuild(h, from, upto, 1);
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = 0;
+	h->kept = h->n;
+	return fired;
+}
+
+/* other's groups of windows of the size that start before upto, into
+ * h's: another part of the same input, after h's (split.h; flat
+ * aggregates, their folds kept as accumulators). A group whose pane
+ * ended before h's watermark joins the watermark's pane, as its records
+ * would have, read after h's. */
+static void
+cum_absorb(struct hashagg *h, struct hashagg *other, int64_t upto)
+{
+	const struct group *gp;
+	int64_t start;
+	size_t i;
+	aoff g;
+
+	collect(other, INT64_MIN, upto);
+	for (i = 0; i < other->nrows; i++) {
+		gp = group_at(other, other->rows[i].g);
+		start = gp->g_start;
+		if (h->as.ops->end_after(&h->as, start) <= h->wm)
+			(void)assign_pane(&h->as, &h->wm_span, h->wm, &start);
+		g = group_of(h, group_hash(key_hash(gp->g_key, gp->g_len),
+		    start), start, gp->g_key, gp->g_len, 0);
+		aggs_fold_begin(h->g);
+		aggs_fold(h->g, &h->a, group_acc(h, g));
+		aggs_fold(h->g, &other->a, group_acc(other, other->rows[i].g));
+		aggs_fold_keep(h->g, &h->a, group_acc(h, g));
+	}
+	rebuild(other, INT64_MIN, upto, 0);
+	free(other->rows);
+	other->rows = NULL;
+	other->nrows = 0;
+}
+
+int
+hashagg_gave_up(const struct hashagg *h)
+{
+	return h->gave_up;
+}
+
 uint64_t
 hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
     void *arg)
@@ -758,6 +1100,10 @@ hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
 	uint64_t fired;
 	int64_t upto;
 
+	if (h->cum)
+		return cum_due(h) > h->wm || (!force &&
+		    h->n < 2 * h->kept + FIRE_MIN) ? 0 :
+		    cum_fire(h, h->wm, cum_align(h, from), emit, arg);
 	if (h->min_start == INT64_MAX || h->min_end > h->wm ||
 	    (!force && h->n < 2 * h->kept + FIRE_MIN))
 		return 0;
@@ -766,7 +1112,7 @@ hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
 	if (h->nrows > 0 && h->rows[0].start < h->fired_from)
 		h->fired_from = h->rows[0].start;
 	fired = fire_rows(h, NULL, INT64_MAX, emit, arg);
-	rebuild(h, from, upto);
+	rebuild(h, from, upto, 0);
 	free(h->rows);
 	h->rows = NULL;
 	h->nrows = 0;

@@ -40,7 +40,7 @@ stream_agg_begin(struct run *r)
 	if (r->batch != NULL || c->checkpoint != NULL || c->restore != NULL ||
 	    c->flush == 0 || !c->has_time || c->allowed != 0 ||
 	    c->max_memory != 0 || c->part_n > 1 || c->nfiles == 0 ||
-	    !hashagg_fits(c, r->g) || !files_rereadable(c))
+	    !hashagg_fits_stream(c, r->g) || !files_rereadable(c))
 		return;
 	r->hagg = hashagg_new(c, r->g, stream_agg_budget());
 	hashagg_stream(r->hagg, c->lateness);
@@ -48,24 +48,26 @@ stream_agg_begin(struct run *r)
 		hashagg_look_ahead(r->hagg);
 }
 
-/* The table gave up: the operator takes over, given the records before
- * this one again; what they said was said, what they fired was written. */
+/* The table gave up: the operator takes over, given the first n records
+ * again; what they said was said, and the rows the table wrote are the
+ * first the operator fires: skipped (by then, or as the run goes on). */
 static void
-stream_agg_drop(struct run *r)
+stream_agg_drop(struct run *r, uint64_t n)
 {
 	struct op_globals kept = *G(r);
 
 	hashagg_free(r->hagg);
 	r->hagg = NULL;
+	hashagg_free(r->hagg2);	/* (at the end: it read the second half) */
+	r->hagg2 = NULL;
 	split_drop(r);	/* the operator reads the input in one piece */
 	G(r)->g_wm = INT64_MIN;
 	G(r)->g_maxt = INT64_MIN;
 	r->skip_rows = r->agg_fired;
-	if (reread(r, kept.g_read - 1) != 0)
+	if (reread(r, n) != 0)
 		r->fatal = 1;
 	G(r)->g_late = kept.g_late;
 	G(r)->g_fired -= r->agg_fired;
-	r->skip_rows = 0;
 }
 
 /* Fires what is due (all of it with force). */
@@ -97,7 +99,8 @@ stream_agg_add(struct run *r, const struct parsed *pr,
 		G(r)->g_wm = hashagg_watermark(h);
 		fire_due(r, 0);
 	}
-	return rc;
+	/* (--cumulate: a fold not exact; the operator takes this record) */
+	return hashagg_gave_up(h) ? HA_ORDER : rc;
 }
 
 int
@@ -117,8 +120,16 @@ stream_agg_record(struct run *r, const struct parsed *pr,
 		out_of_range(r, pr);
 		return 1;
 	}
-	stream_agg_drop(r);
+	stream_agg_drop(r, G(r)->g_read - 1);
 	return r->fatal;
+}
+
+/* --cumulate: whether a table met a fold it cannot give the bytes of. */
+static int
+gave_up(const struct run *r)
+{
+	return hashagg_gave_up(r->hagg) ||
+	    (r->hagg2 != NULL && hashagg_gave_up(r->hagg2));
 }
 
 int
@@ -135,10 +146,17 @@ stream_agg_end(struct run *r, int status)
 	 * of earlier windows, and before those of its windows still open */
 	from = r->hagg2 != NULL ? hashagg_fired_from(r->hagg2) : INT64_MAX;
 	n = hashagg_fire_before(r->hagg, r->hagg2, from, on_row, r);
-	if (r->half_rows > 0 && write_held(r, r->half_fd) != 0)
-		return -1;	/* (no row after it: said once) */
-	n += hashagg_fire(r->hagg, r->hagg2, on_row, r);
-	G(r)->g_fired += n + r->half_rows;
+	if (!gave_up(r) && r->half_rows > 0) {
+		if (write_held(r, r->half_fd) != 0)
+			return -1;	/* (no row after it: said once) */
+		n += r->half_rows;
+	}
+	if (!gave_up(r))
+		n += hashagg_fire(r->hagg, r->hagg2, on_row, r);
+	r->agg_fired += n;
+	G(r)->g_fired += n;
+	if (gave_up(r))		/* the operator fires the rest */
+		stream_agg_drop(r, G(r)->g_read);
 	return 0;
 }
 

@@ -114,9 +114,12 @@ split_main(void *arg)
 			 * than the times this half began with, give or take
 			 * -l (split_join()'s caller checks) */
 			s->from = sat_add(sat_add(s->max_t, s->lateness), 1);
-		else if (s->nread > GUESS_AFTER && s->emit != NULL)
+		else if (s->nread > GUESS_AFTER && s->emit != NULL) {
 			s->nrows += hashagg_fire_due(s->h, 0, s->from,
 			    s->emit, s->arg);
+			if (hashagg_gave_up(s->h))
+				s->unclean = 1;
+		}
 	}
 	if (rc != INPUT_RECORD && rc != INPUT_END)
 		s->unclean = 1;

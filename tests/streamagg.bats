@@ -139,7 +139,7 @@ alike() {
 	[ "$(grep -c . <<<"$output")" -gt 100000 ]
 }
 
-@test "stream aggregated as read: not for what the operator must do (live input, checkpoints, sliding windows, allowed lateness, first/last)" {
+@test "stream aggregated as read: not for what the operator must do (live input, checkpoints, sliding windows, allowed lateness, first/last, a cumulating stddev)" {
 	disordered 508 3000 3000 > in
 	args=(--csv -t 1 -k 2 -l 1s --count)
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --state s.ckpt in
@@ -152,6 +152,70 @@ alike() {
 	assert_equal "$(mode_of "$stderr")" "mode stream"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --first 3 in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
+	# (a floating fold, whose bytes depend on how panes are grouped)
+	run --separate-stderr fwin --stats "${args[@]}" --cumulate 10m,1m --stddev 3 in
+	assert_equal "$(mode_of "$stderr")" "mode stream"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m in
 	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
+}
+
+@test "stream aggregated as read: --cumulate, the operator's bytes, one table and two halves (seeds 511-513)" {
+	# jitter past -l: records whose pane has fired join the windows
+	# still to fire; those whose window of the size has ended are late
+	disordered 511 200000 5000 > in
+	alike in --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3 --avg 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	assert_regex "$(tail -n 1 <<<"$stderr")" '^fwin: [0-9]+ late records dropped'
+	alike in --csv -t 1 -k 2 --cumulate 5m,10s -l 0 --count --min 3 --max 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	# no key; a step that does not divide the hour evenly into the size
+	alike in --csv -t 1 --cumulate 7m,90s -l 1s --count --sum 3
+	# aggregates that keep blocks (first, last, min-by): one table
+	alike in --csv -t 1 -k 2 --cumulate 10m,1m -l 1s --first 3 --last 3 --max-by 3:2
+	assert_equal "$mode2" "mode stream, aggregated as read"
+	# records late only by the first half's watermark (an hour behind
+	# just after the cut), and a first half that reaches past the
+	# second's guess (an hour ahead just before it)
+	awk -F, -v OFS=, 'NR > 100000 && NR < 100050 { printf "%.0f,%s,1\n", $1 - 540000, $2 }
+		NR > 100050 && NR < 100080 { printf "%.0f,%s,2\n", $1 - 70000, $2 } { print }' in > late
+	alike late --csv -t 1 -k 2 --cumulate 10m,1m -l 1s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	awk -F, -v OFS=, 'NR == 99990 { printf "%.0f,%s,4\n", $1 + 3600000, $2 } { print }' in > ahead
+	alike ahead --csv -t 1 -k 2 --cumulate 10m,1m -l 1s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read"
+	# local days by the hour across both DST changes of 2020 in Berlin
+	# and Sydney (records every 2 s for three days around each: a file
+	# large enough that the reading thread has not read it all before
+	# the cut)
+	for d in 1585443600000 1603580400000; do
+		awk -v d=$d 'BEGIN { srand(512); for (i = 0; i < 130000; i++)
+			printf "%.0f,k%d,%d\n", d + i * 2000 - int(rand() * 8000), int(rand() * 20), i % 9 }' > dst
+		alike dst --csv -t 1 -k 2 --cumulate 1d,1h --tz Europe/Berlin -l 5s --count --sum 3
+		assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+		alike dst --csv -t 1 -k 2 --cumulate 1d,2h --tz Australia/Sydney -l 5s --count
+	done
+	# months by the day
+	awk 'BEGIN { srand(513); for (i = 0; i < 30000; i++)
+		printf "%.0f,k%d,%d\n", 1580000000000 + i * 600000 - int(rand() * 3000000), int(rand() * 5), i % 4 }' > months
+	alike months --csv -t 1 -k 2 --cumulate 1mo,1d -l 1h --count --sum 3
+}
+
+@test "stream aggregated as read: --cumulate hands over to the operator where grouping would show (seed 514)" {
+	disordered 514 100000 1000 > in
+	# a value not in plain decimal: its sum is floating from there on
+	awk -F, -v OFS=, 'NR == 30000 { print $1, $2, "1e3" } { print }' in > float
+	alike float --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3
+	assert_equal "$mode1" "mode stream"
+	assert_equal "$mode2" "mode stream"
+	# plain decimals whose exact sum no longer fits (38 digits before
+	# the point, then one with 38 after it): in the middle, in the second
+	# half, and in the last window, fired at the end of input
+	for at in 30000 80000 99995; do
+		awk -F, -v OFS=, -v at=$at 'NR >= at && NR < at + 5 { print $1, "big", "99999999999999999999999999999999999999" }
+			NR == at + 5 { print $1, "big", "0.00000000000000000000000000000000000001" } { print }' in > big
+		alike big --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3
+		assert_equal "$mode1" "mode stream"
+		grep -q '^.*,big,' <<<"$output"
+	done
 }
