@@ -1,0 +1,336 @@
+/* hashfire: the firing half of the table of hashagg.h: its groups
+ * sorted by (start, key), fired as rows in (end, start, key) order, two
+ * parts of one input merged, and the fired groups freed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "hashint.h"
+#include "keycodec.h"
+#include "util.h"
+
+/* Byte b of a row's sort key: the start (its sign flipped, so that it
+ * orders as unsigned) above the key prefix; b 0 is the lowest. */
+static inline unsigned
+sort_byte(const struct hrow *r, unsigned b)
+{
+	uint64_t v = b < 8 ? r->prefix :
+	    (uint64_t)r->start ^ ((uint64_t)1 << 63);
+
+	return (unsigned)(v >> (8 * (b & 7)) & 0xff);
+}
+
+static inline const struct group *
+row_group(const struct hrow *r)
+{
+	return group_at(r->h, r->g);
+}
+
+static int
+key_order(const void *va, const void *vb, void *arg)
+{
+	const struct group *a = row_group(va), *b = row_group(vb);
+
+	return key_cmp(*(const size_t *)arg, a->g_key, a->g_len, b->g_key,
+	    b->g_len);
+}
+
+/* Sorts v[0..n) by (start, key): a least-significant-byte radix sort of
+ * (start, key prefix), skipping the bytes every row shares, then each run
+ * of an equal pair by key (keys whose first 8 bytes agree). A window's
+ * end follows from its start: (start, key) order is (end, start, key). */
+static void
+sort_rows(size_t nkeys, struct hrow *v, size_t n)
+{
+	size_t (*count)[256] = xcalloc(16, sizeof(*count));
+	struct hrow *from = v, *to = xmalloc(n * sizeof(*v) + 1), *t;
+	size_t i, j, pos, k;
+	unsigned b;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 16; b++)
+			count[b][sort_byte(&v[i], b)]++;
+	for (b = 0; b < 16; b++) {
+		if (count[b][sort_byte(&v[0], b)] == n)
+			continue;
+		for (j = 0, pos = 0; j < 256; j++) {
+			k = count[b][j];
+			count[b][j] = pos;
+			pos += k;
+		}
+		for (i = 0; i < n; i++)
+			to[count[b][sort_byte(&from[i], b)]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v) {
+		memcpy(v, from, n * sizeof(*v));
+		to = from;
+	}
+	free(to);
+	free(count);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].prefix == v[i].prefix &&
+		    v[j].start == v[i].start; j++)
+			;
+		if (j - i > 1)
+			qsort_r(v + i, j - i, sizeof(*v), key_order,
+			    &nkeys);
+	}
+}
+
+/* The groups of windows that start in [from, upto), sorted into
+ * h->rows, none fired yet. */
+void
+ha_collect(struct hashagg *h, int64_t from, int64_t upto)
+{
+	const struct group *gp;
+	uint64_t i;
+	aoff g;
+
+	ha_take_pending(h);
+	free(h->rows);
+	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
+	h->nrows = 0;
+	h->at = 0;
+	for (i = 0; i < h->cap; i++) {
+		if ((g = (aoff)table(h)[i].g * SLOT_UNIT) == 0)
+			continue;
+		gp = group_at(h, g);
+		if (gp->g_start < from || gp->g_start >= upto)
+			continue;
+		h->rows[h->nrows].start = gp->g_start;
+		h->rows[h->nrows].prefix = key_prefix(h->c->nkeys, gp->g_key,
+		    gp->g_len);
+		h->rows[h->nrows].g = g;
+		h->rows[h->nrows++].h = h;
+	}
+	if (h->nrows > 0)
+		sort_rows(h->c->nkeys, h->rows, h->nrows);
+}
+
+void
+hashagg_sort(struct hashagg *h)
+{
+	if (h->rows == NULL)
+		ha_collect(h, INT64_MIN, INT64_MAX);
+}
+
+/* The order of two rows: (start, key). */
+static int
+row_order(const struct hrow *a, const struct hrow *b, size_t nkeys)
+{
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	return key_order(a, b, &nkeys);
+}
+
+/* Fires h's rows (ha_collect()), and other's, merged, from where the last
+ * call stopped up to those of windows that start at or after upto. */
+static uint64_t
+fire_rows(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg)
+{
+	size_t nkeys = h->c->nkeys, i = h->at, j = 0, n = h->nrows, m = 0;
+	size_t fired = 0;
+	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g };
+	const struct hrow *a, *b, *first;
+	const struct group *gp;
+	int cmp;
+
+	if (other != NULL) {
+		j = other->at;
+		m = other->nrows;
+	}
+	/* both tables' rows merged; a group of each: folded together */
+	while (i < n || j < m) {
+		a = i < n ? &h->rows[i] : NULL;
+		b = j < m ? &other->rows[j] : NULL;
+		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
+		first = cmp <= 0 ? a : b;
+		/* (first is NULL only past both ends: said for the analyzer) */
+		if (first == NULL || first->start >= upto)
+			break;
+		if (a != NULL && i + 4 < n)
+			warm(row_group(a + 4));
+		if (b != NULL && j + 4 < m)
+			warm(row_group(b + 4));
+		gp = row_group(first);
+		row.start = gp->g_start;
+		row.end = h->as.ops->end_after(&h->as, gp->g_start);
+		row.key = gp->g_key;
+		row.keylen = gp->g_len;
+		row.a = &first->h->a;
+		aggs_fold_begin(h->g);
+		if (cmp <= 0) {
+			aggs_fold(h->g, &h->a, group_acc(h, a->g));
+			i++;
+		}
+		if (cmp >= 0) {
+			aggs_fold(h->g, &other->a, group_acc(other, b->g));
+			j++;
+		}
+		emit(arg, &row);
+		fired++;
+	}
+	h->at = i;
+	if (other != NULL)
+		other->at = j;
+	return fired;
+}
+
+uint64_t
+hashagg_fire_before(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg)
+{
+	uint64_t n;
+
+	/* --cumulate: other's windows that it has not begun to fire are
+	 * h's (h has none where it has), all of which fire; the rest of
+	 * other's fire at the end */
+	if (h->cum) {
+		if (other != NULL)
+			ha_cum_absorb(h, other, upto < other->fired_from ? upto :
+			    other->fired_from);
+		n = ha_cum_fire(h, INT64_MAX, INT64_MIN, emit, arg);
+		if (upto == INT64_MAX && other != NULL && !h->gave_up)
+			n += ha_cum_fire(other, INT64_MAX, INT64_MIN, emit, arg);
+		return n;
+	}
+	hashagg_sort(h);
+	if (other != NULL)
+		hashagg_sort(other);
+	return fire_rows(h, other, upto, emit, arg);
+}
+
+uint64_t
+hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
+    void *arg)
+{
+	return hashagg_fire_before(h, other, INT64_MAX, emit, arg);
+}
+
+/* The table again, without the groups of windows that start in [from,
+ * upto): those of h->rows[0..nrows), freed (but those whose g is 0:
+ * cum_merge() moved them; and with merged, it merged what they kept). */
+void
+ha_rebuild(struct hashagg *h, int64_t from, int64_t upto, int merged)
+{
+	uint64_t i, j, mask = h->cap - 1;
+	struct hslot *s, *old;
+	const struct group *gp;
+	aoff t, g;
+
+	t = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
+	s = arena_ptr(&h->a, t);
+	old = table(h);
+	memset(s, 0, h->cap * sizeof(struct hslot));
+	h->n = 0;
+	h->min_start = INT64_MAX;
+	for (i = 0; i < h->cap; i++) {
+		if (old[i].g == 0)
+			continue;
+		gp = group_at(h, (aoff)old[i].g * SLOT_UNIT);
+		if (gp->g_start >= from && gp->g_start < upto)
+			continue;
+		if (gp->g_start < h->min_start)
+			h->min_start = gp->g_start;
+		for (j = slot_hash(h, &old[i]) & mask; s[j].g != 0;
+		    j = (j + 1) & mask)
+			;
+		s[j] = old[i];
+		h->n++;
+	}
+	arena_free(&h->a, h->table, h->cap * sizeof(struct hslot));
+	h->table = t;
+	for (i = 0; i < h->nrows; i++) {
+		if ((g = h->rows[i].g) == 0)
+			continue;
+		if (!merged)
+			aggs_release(h->g, &h->a, group_acc(h, g));
+		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
+	}
+	if (h->min_start != INT64_MAX)
+		h->min_end = h->as.ops->end_after(&h->as, h->min_start);
+	/* (the look-ahead is empty: ha_collect() took it) */
+	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+}
+
+/* Windows end at or before w when they start before this: before w's
+ * window (windows tile time); out of the range of windows, before none
+ * or all. */
+int64_t
+ha_ended_before(const struct hashagg *h, int64_t w)
+{
+	struct span sp = { 0 };
+	int64_t start;
+
+	if (assign_pane(&h->as, &sp, w, &start))
+		return start;
+	return w < 0 ? INT64_MIN : INT64_MAX;
+}
+
+uint64_t
+hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
+{
+	/* (--cumulate: a window of the size ends at or before w) */
+	int64_t upto = h->cum ? ha_cum_size_start(h, w) : ha_ended_before(h, w);
+	int64_t lag;
+	uint64_t n = 0;
+	size_t i;
+	const struct ledger_win *e;
+
+	*late_by = INT64_MIN;
+	/* the rows sorted (on the part's thread): those dropped are the
+	 * first, the rest stay sorted to fire */
+	hashagg_sort(h);
+	for (i = 0; i < h->nrows && h->rows[i].start < upto; i++)
+		;
+	n = h->nrows;
+	h->nrows = i;
+	ha_rebuild(h, INT64_MIN, upto, 0);
+	memmove(h->rows, h->rows + i, (n - i) * sizeof(*h->rows));
+	h->nrows = n - i;
+	n = 0;
+	for (i = 0; i <= h->nlw; i++) {
+		e = i < h->nlw ? &h->lw[i] : &h->late;
+		if (e->n == 0 || (i < h->nlw && e->start >= upto))
+			continue;
+		n += e->n;
+		lag = sat_add(w, -e->mint) > e->lag ? sat_add(w, -e->mint) :
+		    e->lag;
+		if (lag > *late_by)
+			*late_by = lag;
+	}
+	return n;
+}
+
+uint64_t
+hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
+    void *arg)
+{
+	uint64_t fired;
+	int64_t upto;
+
+	if (h->cum)
+		return ha_cum_due(h) > h->wm || (!force &&
+		    h->n < 2 * h->kept + FIRE_MIN) ? 0 :
+		    ha_cum_fire(h, h->wm, ha_cum_align(h, from), emit, arg);
+	if (h->min_start == INT64_MAX || h->min_end > h->wm ||
+	    (!force && h->n < 2 * h->kept + FIRE_MIN))
+		return 0;
+	upto = ha_ended_before(h, h->wm);
+	ha_collect(h, from, upto);
+	if (h->nrows > 0 && h->rows[0].start < h->fired_from)
+		h->fired_from = h->rows[0].start;
+	fired = fire_rows(h, NULL, INT64_MAX, emit, arg);
+	ha_rebuild(h, from, upto, 0);
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = 0;
+	h->kept = h->n;
+	return fired;
+}
+
