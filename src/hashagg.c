@@ -49,6 +49,8 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	h->maxt = INT64_MIN;
 	h->wm = INT64_MIN;
 	h->min_start = INT64_MAX;
+	h->hold_from = INT64_MIN;
+	h->hold = INT64_MIN;
 	h->fired_from = INT64_MAX;
 	h->naggs = c->naggs;
 	h->pend[0].vals = xcalloc(AHEAD * (c->naggs ? c->naggs : 1),
@@ -80,6 +82,9 @@ hashagg_free(struct hashagg *h)
 	free(h->pend[0].vals);
 	free(h->rows);
 	free(h->lw);
+	for (i = 0; i < h->nwin; i++)
+		free(h->win[i].g);
+	free(h->win);
 	free(h);
 }
 
@@ -93,7 +98,7 @@ grow_table(struct hashagg *h)
 	for (i = 0; i < h->cap; i++) {
 		if (old[i].g == 0)
 			continue;
-		for (j = slot_hash(h, &old[i]) & (cap - 1); s[j].g != 0;
+		for (j = old[i].tag & (cap - 1); s[j].g != 0;
 		    j = (j + 1) & (cap - 1))
 			;
 		s[j] = old[i];
@@ -101,6 +106,33 @@ grow_table(struct hashagg *h)
 	arena_free(&h->a, h->table, h->cap * sizeof(struct hslot));
 	h->table = t;
 	h->cap = cap;
+}
+
+/* The entry of the window that starts at start, made if new. */
+static struct hwin *
+window_of(struct hashagg *h, int64_t start)
+{
+	size_t lo = 0, hi = h->nwin, mid;
+
+	if (h->nwin > 0 && h->win[h->win_at].start == start)
+		return &h->win[h->win_at];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->win[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->nwin || h->win[lo].start != start) {
+		xgrow(&h->win, &h->capwin, h->nwin + 1, sizeof(*h->win));
+		memmove(h->win + lo + 1, h->win + lo,
+		    (h->nwin - lo) * sizeof(*h->win));
+		memset(&h->win[lo], 0, sizeof(h->win[lo]));
+		h->win[lo].start = start;
+		h->nwin++;
+	}
+	h->win_at = lo;
+	return &h->win[lo];
 }
 
 /* The group (start, key) of hash gh, made if new; 0 when it would be
@@ -113,9 +145,10 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	struct group *gp;
 	uint64_t i, mask = h->cap - 1;
 	uint32_t tag = (uint32_t)(gh >> 32);
+	struct hwin *w;
 	aoff g;
 
-	for (i = gh & mask; slot[i].g != 0; i = (i + 1) & mask) {
+	for (i = slot_home(h, gh); slot[i].g != 0; i = (i + 1) & mask) {
 		if (slot[i].tag != tag)
 			continue;
 		g = (aoff)slot[i].g * SLOT_UNIT;
@@ -134,6 +167,11 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	slot = table(h);	/* (the arena may have moved) */
 	slot[i].tag = tag;
 	slot[i].g = (uint32_t)(g / SLOT_UNIT);
+	w = window_of(h, start);
+	xgrow(&w->g, &w->cap, w->n + 1, sizeof(*w->g));
+	w->g[w->n++] = slot[i];
+	if (start < h->hold)
+		h->held++;
 	if (++h->n * 2 > h->cap)
 		grow_table(h);
 	if (arena_hdr(&h->a)->ah_used > h->peak)
@@ -173,7 +211,7 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 static inline void
 warm_group(const struct hashagg *h, uint64_t gh, int stage)
 {
-	const struct hslot *s = &table(h)[gh & (h->cap - 1)];
+	const struct hslot *s = &table(h)[slot_home(h, gh)];
 
 	if (stage == 0)
 		__builtin_prefetch(s);
@@ -306,7 +344,7 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 	if (h->stream) {
 		if (h->ledger)
 			note(h, ledger_at(h, start), t);
-		if (start < h->min_start) {
+		if (start < h->min_start && start >= h->hold) {
 			h->min_start = start;
 			h->min_end = pend;
 		}

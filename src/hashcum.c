@@ -56,7 +56,7 @@ crow_order(const struct hashagg *h, const struct crow *a, uint64_t bprefix,
 
 /* The groups h->rows[i..j) of the pane that ends at cw's next window's
  * end, in key order, into cw's: a key's new group moves there (its g in
- * h->rows becomes 0), else it is merged into the key's. */
+ * h->rows is marked ROW_MOVED), else it is merged into the key's. */
 static void
 cum_merge(struct hashagg *h, struct cumwin *cw, size_t i, size_t j)
 {
@@ -77,14 +77,14 @@ cum_merge(struct hashagg *h, struct cumwin *cw, size_t i, size_t j)
 			m[n++] = cw->rows[a++];
 			continue;
 		}
-		if (cmp == 0) {	/* (merged: freed by ha_rebuild()) */
+		if (cmp == 0) {	/* (merged: freed by ha_drop()) */
 			aggs_merge(h->g, &h->a, group_acc(h, cw->rows[a].g),
 			    group_acc(h, b->g));
 			m[n++] = cw->rows[a++];
 		} else {
 			m[n].prefix = b->prefix;
 			m[n++].g = b->g;
-			b->g = 0;
+			b->g |= ROW_MOVED;
 		}
 		i++;
 	}
@@ -218,11 +218,11 @@ ha_cum_fire(struct hashagg *h, int64_t w, int64_t from, op_emit_fn emit,
 		else
 			cw->next = h->as.ops->end_after(&h->as, e);
 	}
-	ha_rebuild(h, from, upto, 1);
+	ha_drop(h, from, upto, 1);
 	free(h->rows);
 	h->rows = NULL;
 	h->nrows = 0;
-	h->kept = h->n;
+	h->kept = h->n - h->held;
 	return fired;
 }
 
@@ -252,7 +252,7 @@ ha_cum_absorb(struct hashagg *h, struct hashagg *other, int64_t upto)
 		aggs_fold(h->g, &other->a, group_acc(other, other->rows[i].g));
 		aggs_fold_keep(h->g, &h->a, group_acc(h, g));
 	}
-	ha_rebuild(other, INT64_MIN, upto, 0);
+	ha_drop(other, INT64_MIN, upto, 0);
 	free(other->rows);
 	other->rows = NULL;
 	other->nrows = 0;

@@ -79,13 +79,31 @@ sort_rows(size_t nkeys, struct hrow *v, size_t n)
 	}
 }
 
+/* The first window held that starts at or after t. */
+static size_t
+window_at(const struct hashagg *h, int64_t t)
+{
+	size_t lo = 0, hi = h->nwin, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->win[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* The groups of windows that start in [from, upto), sorted into
  * h->rows, none fired yet. */
 void
 ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 {
+	const struct hwin *w;
 	const struct group *gp;
-	uint64_t i;
+	struct hrow *r;
+	size_t i, k;
 	aoff g;
 
 	ha_take_pending(h);
@@ -93,17 +111,23 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
 	h->nrows = 0;
 	h->at = 0;
-	for (i = 0; i < h->cap; i++) {
-		if ((g = (aoff)table(h)[i].g * SLOT_UNIT) == 0)
-			continue;
-		gp = group_at(h, g);
-		if (gp->g_start < from || gp->g_start >= upto)
-			continue;
-		h->rows[h->nrows].start = gp->g_start;
-		h->rows[h->nrows].prefix = key_prefix(h->c->nkeys, gp->g_key,
-		    gp->g_len);
-		h->rows[h->nrows].g = g;
-		h->rows[h->nrows++].h = h;
+	for (i = window_at(h, from); i < h->nwin &&
+	    h->win[i].start < upto; i++) {
+		w = &h->win[i];
+		for (k = 0; k < w->n; k++) {
+			if (k + 8 < w->n)
+				warm(group_at(h, (aoff)w->g[k + 8].g *
+				    SLOT_UNIT));
+			g = (aoff)w->g[k].g * SLOT_UNIT;
+			gp = group_at(h, g);
+			r = &h->rows[h->nrows++];
+			r->start = w->start;
+			r->prefix = key_prefix(h->c->nkeys, gp->g_key,
+			    gp->g_len);
+			r->g = g;
+			r->h = h;
+			r->tag = w->g[k].tag;
+		}
 	}
 	if (h->nrows > 0)
 		sort_rows(h->c->nkeys, h->rows, h->nrows);
@@ -212,48 +236,70 @@ hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
 	return hashagg_fire_before(h, other, INT64_MAX, emit, arg);
 }
 
-/* The table again, without the groups of windows that start in [from,
- * upto): those of h->rows[0..nrows), freed (but those whose g is 0:
- * cum_merge() moved them; and with merged, it merged what they kept). */
-void
-ha_rebuild(struct hashagg *h, int64_t from, int64_t upto, int merged)
+/* Drops the slot that names group slot-g g of hash tag, moving the
+ * slots after it back where their probes pass it. */
+static void
+drop_slot(struct hashagg *h, uint32_t tag, uint32_t g)
 {
-	uint64_t i, j, mask = h->cap - 1;
-	struct hslot *s, *old;
-	const struct group *gp;
-	aoff t, g;
+	struct hslot *s = table(h);
+	uint64_t mask = h->cap - 1, i, j, home;
 
-	t = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
-	s = arena_ptr(&h->a, t);
-	old = table(h);
-	memset(s, 0, h->cap * sizeof(struct hslot));
-	h->n = 0;
-	h->min_start = INT64_MAX;
-	for (i = 0; i < h->cap; i++) {
-		if (old[i].g == 0)
-			continue;
-		gp = group_at(h, (aoff)old[i].g * SLOT_UNIT);
-		if (gp->g_start >= from && gp->g_start < upto)
-			continue;
-		if (gp->g_start < h->min_start)
-			h->min_start = gp->g_start;
-		for (j = slot_hash(h, &old[i]) & mask; s[j].g != 0;
-		    j = (j + 1) & mask)
-			;
-		s[j] = old[i];
-		h->n++;
+	for (i = tag & mask; s[i].g != g; i = (i + 1) & mask)
+		;
+	for (j = (i + 1) & mask; s[j].g != 0; j = (j + 1) & mask) {
+		home = s[j].tag & mask;
+		if (((i - home) & mask) < ((j - home) & mask)) {
+			s[i] = s[j];
+			i = j;
+		}
 	}
-	arena_free(&h->a, h->table, h->cap * sizeof(struct hslot));
-	h->table = t;
+	s[i].tag = 0;
+	s[i].g = 0;
+}
+
+/* What the windows held say again: the groups held back by hold, and
+ * the earliest window that is not. */
+static void
+recount(struct hashagg *h)
+{
+	size_t i;
+
+	h->held = 0;
+	h->min_start = INT64_MAX;
+	for (i = 0; i < h->nwin && h->win[i].start < h->hold; i++)
+		h->held += h->win[i].n;
+	if (i < h->nwin) {
+		h->min_start = h->win[i].start;
+		h->min_end = h->as.ops->end_after(&h->as, h->min_start);
+	}
+}
+
+/* The groups of h->rows[0..nrows), those of the windows that start in
+ * [from, upto), leave the table, and are freed (but those ROW_MOVED;
+ * with merged, what they kept was merged away); their windows too. */
+void
+ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
+{
+	size_t i, k;
+	aoff g;
+
 	for (i = 0; i < h->nrows; i++) {
-		if ((g = h->rows[i].g) == 0)
+		g = h->rows[i].g & ~(aoff)ROW_MOVED;
+		drop_slot(h, h->rows[i].tag, (uint32_t)(g / SLOT_UNIT));
+		if (h->rows[i].g & ROW_MOVED)
 			continue;
 		if (!merged)
 			aggs_release(h->g, &h->a, group_acc(h, g));
 		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
 	}
-	if (h->min_start != INT64_MAX)
-		h->min_end = h->as.ops->end_after(&h->as, h->min_start);
+	h->n -= h->nrows;
+	i = window_at(h, from);
+	for (k = i; k < h->nwin && h->win[k].start < upto; k++)
+		free(h->win[k].g);
+	memmove(h->win + i, h->win + k, (h->nwin - k) * sizeof(*h->win));
+	h->nwin -= k - i;
+	h->win_at = 0;
+	recount(h);
 	/* (the look-ahead is empty: ha_collect() took it) */
 	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
 }
@@ -290,7 +336,7 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 		;
 	n = h->nrows;
 	h->nrows = i;
-	ha_rebuild(h, INT64_MIN, upto, 0);
+	ha_drop(h, INT64_MIN, upto, 0);
 	memmove(h->rows, h->rows + i, (n - i) * sizeof(*h->rows));
 	h->nrows = n - i;
 	n = 0;
@@ -307,6 +353,15 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 	return n;
 }
 
+/* The windows that start before from are held from now on. */
+static void
+hold_before(struct hashagg *h, int64_t from)
+{
+	h->hold = from;
+	recount(h);
+	h->kept = h->n - h->held;
+}
+
 uint64_t
 hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
     void *arg)
@@ -314,23 +369,28 @@ hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
 	uint64_t fired;
 	int64_t upto;
 
+	if (from != h->hold_from) {
+		h->hold_from = from;
+		hold_before(h, h->cum ? ha_cum_align(h, from) : from);
+	}
+	from = h->hold;
+	if (!force && h->n - h->held < 2 * h->kept + FIRE_MIN)
+		return 0;
 	if (h->cum)
-		return ha_cum_due(h) > h->wm || (!force &&
-		    h->n < 2 * h->kept + FIRE_MIN) ? 0 :
-		    ha_cum_fire(h, h->wm, ha_cum_align(h, from), emit, arg);
-	if (h->min_start == INT64_MAX || h->min_end > h->wm ||
-	    (!force && h->n < 2 * h->kept + FIRE_MIN))
+		return ha_cum_due(h) > h->wm ? 0 :
+		    ha_cum_fire(h, h->wm, from, emit, arg);
+	if (h->min_start == INT64_MAX || h->min_end > h->wm)
 		return 0;
 	upto = ha_ended_before(h, h->wm);
 	ha_collect(h, from, upto);
 	if (h->nrows > 0 && h->rows[0].start < h->fired_from)
 		h->fired_from = h->rows[0].start;
 	fired = fire_rows(h, NULL, INT64_MAX, emit, arg);
-	ha_rebuild(h, from, upto, 0);
+	ha_drop(h, from, upto, 0);
 	free(h->rows);
 	h->rows = NULL;
 	h->nrows = 0;
-	h->kept = h->n;
+	h->kept = h->n - h->held;
 	return fired;
 }
 

@@ -19,11 +19,26 @@ struct group {
 	char g_key[];		/* then the accumulators, 8-aligned */
 };
 
-/* A slot of the table: 8 bytes, so that a probe's line holds eight. */
+/* A slot of the table: 8 bytes, so that a probe's line holds eight. A
+ * group's first slot to probe is its tag's low bits, so the table grows
+ * and loses groups without reading them. */
 struct hslot {
 	uint32_t tag;		/* its group's hash's upper half */
 	uint32_t g;		/* its group's offset / 16; 0: empty */
 };
+
+/* A window held (a pane, for --cumulate): its groups, as their slots
+ * name them, so that firing a window reads its groups and no other, and
+ * drops them from the table without reading them. */
+struct hwin {
+	int64_t start;
+	struct hslot *g;
+	size_t n, cap;
+};
+
+/* hrow.g of a group that cum_merge() moved into a window of the size:
+ * not freed with its pane */
+#define ROW_MOVED 1
 
 #define SLOT_UNIT 16		/* arena blocks are 16-aligned (arena.c) */
 /* so a table can name groups in this much arena */
@@ -61,6 +76,7 @@ struct hrow {
 	uint64_t prefix;	/* key_prefix() of its key */
 	aoff g;
 	const struct hashagg *h;	/* its table */
+	uint32_t tag;		/* its slot's */
 };
 
 /* --cumulate: a window of the size [start, end) whose windows have not
@@ -96,6 +112,8 @@ struct hashagg {
 	size_t naggs, pend_at, npend;
 	struct hrow *rows;	/* hashagg_sort(): the groups in order */
 	size_t nrows;
+	struct hwin *win;	/* the windows held, sorted by start */
+	size_t nwin, capwin, win_at;	/* win_at: the last one used */
 	/* hashagg_stream(): the watermark, and the window of the last
 	 * record (its start and end); the earliest window held, its end,
 	 * and the groups kept by the last hashagg_fire_due() */
@@ -104,6 +122,12 @@ struct hashagg {
 	int64_t last_start, last_end, last_pend;
 	int64_t min_start, min_end;
 	uint64_t kept;
+	/* hashagg_fire_due()'s from (a second half's): the windows that
+	 * start before hold (from, or for --cumulate the window of the size
+	 * at or after it) are held to the join, neither fired nor counted
+	 * in min_start or kept; held: their groups */
+	int64_t hold_from, hold;
+	uint64_t held;
 	int64_t fired_from;	/* the earliest window it fired */
 	size_t at;		/* rows fired of h->rows */
 	/* hashagg_ledger(): the records of each window (sorted by start;
@@ -180,12 +204,11 @@ group_hash(uint64_t keyhash, int64_t start)
 	return x;
 }
 
+/* The first slot to probe for group hash gh. */
 static inline uint64_t
-slot_hash(const struct hashagg *h, const struct hslot *s)
+slot_home(const struct hashagg *h, uint64_t gh)
 {
-	const struct group *gp = group_at(h, (aoff)s->g * SLOT_UNIT);
-
-	return group_hash(key_hash(gp->g_key, gp->g_len), gp->g_start);
+	return (gh >> 32) & (h->cap - 1);
 }
 
 /* hashagg.c: the group (start, key) of hash gh, made if new (past the
@@ -195,11 +218,11 @@ aoff ha_group_of(struct hashagg *h, uint64_t gh, int64_t start,
 void ha_take_pending(struct hashagg *h);
 
 /* hashfire.c: the groups of windows (panes) that start in [from, upto),
- * sorted into h->rows; the table again without them, freed (but those
- * whose g was set to 0; merged: what they kept was merged away); where
- * the windows that end at or before w start. */
+ * sorted into h->rows; those groups dropped from the table and freed
+ * (but those ROW_MOVED; merged: what they kept was merged away), with
+ * their windows; where the windows that end at or before w start. */
 void ha_collect(struct hashagg *h, int64_t from, int64_t upto);
-void ha_rebuild(struct hashagg *h, int64_t from, int64_t upto, int merged);
+void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
 int64_t ha_ended_before(const struct hashagg *h, int64_t w);
 
 /* hashcum.c: --cumulate's firing (hashagg_fire_due() and the rest at
