@@ -93,8 +93,15 @@ uint64_t hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by);
 uint64_t hashagg_fire_due(struct hashagg *h, int force, int64_t from,
     op_emit_fn emit, void *arg);
 
-/* The start of the earliest window hashagg_fire_due() fired, or
- * INT64_MAX. */
+/* After a part's last record (split.h), all its windows that start at
+ * or after from fire as they would at the end of input (every window
+ * fires there: stream mode aggregates as read only when they do), in
+ * (end, start, key) order, and are freed. Returns the rows fired. */
+uint64_t hashagg_fire_rest(struct hashagg *h, int64_t from, op_emit_fn emit,
+    void *arg);
+
+/* The start of the earliest window hashagg_fire_due() or
+ * hashagg_fire_rest() fired, or INT64_MAX. */
 int64_t hashagg_fired_from(const struct hashagg *h);
 
 /* From now on the table's groups add and fold with g: aggregates of the

@@ -362,26 +362,24 @@ hold_before(struct hashagg *h, int64_t from)
 	h->kept = h->n - h->held;
 }
 
-uint64_t
-hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
-    void *arg)
+/* The windows before hashagg_fire_due()'s from (or the rest's) are
+ * held from now on. */
+static void
+hold_from(struct hashagg *h, int64_t from)
 {
-	uint64_t fired;
-	int64_t upto;
-
 	if (from != h->hold_from) {
 		h->hold_from = from;
 		hold_before(h, h->cum ? ha_cum_align(h, from) : from);
 	}
-	from = h->hold;
-	if (!force && h->n - h->held < 2 * h->kept + FIRE_MIN)
-		return 0;
-	if (h->cum)
-		return ha_cum_due(h) > h->wm ? 0 :
-		    ha_cum_fire(h, h->wm, from, emit, arg);
-	if (h->min_start == INT64_MAX || h->min_end > h->wm)
-		return 0;
-	upto = ha_ended_before(h, h->wm);
+}
+
+/* Fires the windows that start in [from, upto), and frees them. */
+static uint64_t
+fire_range(struct hashagg *h, int64_t from, int64_t upto, op_emit_fn emit,
+    void *arg)
+{
+	uint64_t fired;
+
 	ha_collect(h, from, upto);
 	if (h->nrows > 0 && h->rows[0].start < h->fired_from)
 		h->fired_from = h->rows[0].start;
@@ -394,3 +392,26 @@ hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
 	return fired;
 }
 
+uint64_t
+hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
+    void *arg)
+{
+	hold_from(h, from);
+	if (!force && h->n - h->held < 2 * h->kept + FIRE_MIN)
+		return 0;
+	if (h->cum)
+		return ha_cum_due(h) > h->wm ? 0 :
+		    ha_cum_fire(h, h->wm, h->hold, emit, arg);
+	if (h->min_start == INT64_MAX || h->min_end > h->wm)
+		return 0;
+	return fire_range(h, h->hold, ha_ended_before(h, h->wm), emit, arg);
+}
+
+uint64_t
+hashagg_fire_rest(struct hashagg *h, int64_t from, op_emit_fn emit, void *arg)
+{
+	hold_from(h, from);
+	if (h->cum)
+		return ha_cum_fire(h, INT64_MAX, h->hold, emit, arg);
+	return fire_range(h, h->hold, INT64_MAX, emit, arg);
+}

@@ -125,8 +125,18 @@ split_main(void *arg)
 		s->unclean = 1;
 	if (input_failed(s->in))
 		s->unclean = 1;
-	if (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED))
-		hashagg_sort(s->h);	/* while the first half is read */
+	/* while the first half is read: the windows past its reach fire
+	 * as at the end of input, the others are sorted to join */
+	if (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED)) {
+		if (s->emit != NULL && s->from != INT64_MAX) {
+			s->nrows += hashagg_fire_rest(s->h, s->from, s->emit,
+			    s->arg);
+			if (hashagg_gave_up(s->h))
+				s->unclean = 1;
+		}
+		if (!s->unclean)
+			hashagg_sort(s->h);
+	}
 	fwin_warn_to(NULL, NULL);
 	return NULL;
 }
