@@ -142,6 +142,23 @@ uint64_t hashagg_fire(struct hashagg *h, struct hashagg *other,
 uint64_t hashagg_fire_before(struct hashagg *h, struct hashagg *other,
     int64_t upto, op_emit_fn emit, void *arg);
 
+/* hashagg_fire_before() with two threads, where other is a later part
+ * of the input and the rows are many: the first part of the rows (in
+ * order) to emit(arg, row), the rest, folded with g2 (aggregates of the
+ * same pipeline), to emit2(arg2, row) on a thread of its own, both done
+ * when it returns; *cut says which rows were the second part's
+ * (fired2 of them: 0 when there was none) so that
+ * hashagg_fire_cut() can fire them again (emit2's output was lost). */
+struct hashagg_cut {
+	size_t i, n, j, m;
+	uint64_t fired2;
+};
+uint64_t hashagg_fire_split(struct hashagg *h, struct hashagg *other,
+    int64_t upto, op_emit_fn emit, void *arg, struct aggs *g2,
+    op_emit_fn emit2, void *arg2, struct hashagg_cut *cut);
+uint64_t hashagg_fire_cut(struct hashagg *h, struct hashagg *other,
+    const struct hashagg_cut *cut, op_emit_fn emit, void *arg);
+
 /* The largest time added (INT64_MIN: none). */
 int64_t hashagg_max_time(const struct hashagg *h);
 

@@ -1,6 +1,7 @@
 /* hashfire: the firing half of the table of hashagg.h: its groups
  * sorted by (start, key), fired as rows in (end, start, key) order, two
  * parts of one input merged, and the fired groups freed. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,58 +156,192 @@ row_order(const struct hrow *a, const struct hrow *b, size_t nkeys)
 	return key_order(a, b, &nkeys);
 }
 
+/* h's rows [i, n) and other's [j, m) (other NULL: none), merged in
+ * (start, key) order, each a row to emit(arg, row) folded with g (a
+ * group of each: folded together); as for the windows' ends (its cache
+ * is one thread's). */
+static uint64_t
+merge_rows(const struct hashagg *h, size_t i, size_t n,
+    const struct hashagg *other, size_t j, size_t m, struct aggs *g,
+    const struct assigner *as, op_emit_fn emit, void *arg)
+{
+	size_t nkeys = h->c->nkeys, fired = 0;
+	struct op_row row = { .has_bounds = 1, .final = 1, .g = g };
+	const struct hrow *a, *b, *first;
+	const struct group *gp;
+	int cmp;
+
+	while (i < n || j < m) {
+		a = i < n ? &h->rows[i] : NULL;
+		b = j < m ? &other->rows[j] : NULL;
+		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
+		first = cmp <= 0 ? a : b;
+		if (a != NULL && i + 4 < n)
+			warm(row_group(a + 4));
+		if (b != NULL && j + 4 < m)
+			warm(row_group(b + 4));
+		/* (first is NULL only past both ends: said for the analyzer) */
+		if (first == NULL)
+			break;
+		gp = row_group(first);
+		row.start = gp->g_start;
+		row.end = as->ops->end_after(as, gp->g_start);
+		row.key = gp->g_key;
+		row.keylen = gp->g_len;
+		row.a = &first->h->a;
+		aggs_fold_begin(g);
+		if (cmp <= 0) {
+			aggs_fold(g, &h->a, group_acc(h, a->g));
+			i++;
+		}
+		if (cmp >= 0) {
+			aggs_fold(g, &other->a, group_acc(other, b->g));
+			j++;
+		}
+		emit(arg, &row);
+		fired++;
+	}
+	return fired;
+}
+
+/* The end of h's sorted rows from at that start before upto. */
+static size_t
+rows_before(const struct hashagg *h, size_t at, int64_t upto)
+{
+	size_t lo = at, hi = h->nrows, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->rows[mid].start < upto)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first of h's rows [lo, hi) at or after row r. */
+static size_t
+rows_from(const struct hashagg *h, size_t lo, size_t hi, const struct hrow *r)
+{
+	size_t mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (row_order(&h->rows[mid], r, h->c->nkeys) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
 /* Fires h's rows (ha_collect()), and other's, merged, from where the last
  * call stopped up to those of windows that start at or after upto. */
 static uint64_t
 fire_rows(struct hashagg *h, struct hashagg *other, int64_t upto,
     op_emit_fn emit, void *arg)
 {
-	size_t nkeys = h->c->nkeys, i = h->at, j = 0, n = h->nrows, m = 0;
-	size_t fired = 0;
-	struct op_row row = { .has_bounds = 1, .final = 1, .g = h->g };
-	const struct hrow *a, *b, *first;
-	const struct group *gp;
-	int cmp;
+	size_t n = rows_before(h, h->at, upto), m = 0;
+	uint64_t fired;
 
-	if (other != NULL) {
-		j = other->at;
-		m = other->nrows;
-	}
-	/* both tables' rows merged; a group of each: folded together */
-	while (i < n || j < m) {
-		a = i < n ? &h->rows[i] : NULL;
-		b = j < m ? &other->rows[j] : NULL;
-		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
-		first = cmp <= 0 ? a : b;
-		/* (first is NULL only past both ends: said for the analyzer) */
-		if (first == NULL || first->start >= upto)
-			break;
-		if (a != NULL && i + 4 < n)
-			warm(row_group(a + 4));
-		if (b != NULL && j + 4 < m)
-			warm(row_group(b + 4));
-		gp = row_group(first);
-		row.start = gp->g_start;
-		row.end = h->as.ops->end_after(&h->as, gp->g_start);
-		row.key = gp->g_key;
-		row.keylen = gp->g_len;
-		row.a = &first->h->a;
-		aggs_fold_begin(h->g);
-		if (cmp <= 0) {
-			aggs_fold(h->g, &h->a, group_acc(h, a->g));
-			i++;
-		}
-		if (cmp >= 0) {
-			aggs_fold(h->g, &other->a, group_acc(other, b->g));
-			j++;
-		}
-		emit(arg, &row);
-		fired++;
-	}
-	h->at = i;
 	if (other != NULL)
-		other->at = j;
+		m = rows_before(other, other->at, upto);
+	fired = merge_rows(h, h->at, n, other, other != NULL ? other->at : 0,
+	    m, h->g, &h->as, emit, arg);
+	h->at = n;
+	if (other != NULL)
+		other->at = m;
 	return fired;
+}
+
+/* The second part of hashagg_fire_split(), on a thread of its own. */
+struct merge_job {
+	const struct hashagg *h, *other;
+	size_t i, n, j, m;
+	struct aggs *g;
+	struct assigner as;
+	op_emit_fn emit;
+	void *arg;
+	uint64_t fired;
+};
+
+static void *
+merge_main(void *p)
+{
+	struct merge_job *job = p;
+
+	job->fired = merge_rows(job->h, job->i, job->n, job->other, job->j,
+	    job->m, job->g, &job->as, job->emit, job->arg);
+	return NULL;
+}
+
+/* Fewer rows than this are not worth a thread. */
+#define SPLIT_ROWS 65536
+
+uint64_t
+hashagg_fire_split(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg, struct aggs *g2, op_emit_fn emit2,
+    void *arg2, struct hashagg_cut *cut)
+{
+	struct merge_job job;
+	size_t n, m, ci, cj;
+	uint64_t fired;
+	pthread_t th;
+	int threaded;
+
+	memset(cut, 0, sizeof(*cut));
+	if (h->cum || other == NULL)
+		return hashagg_fire_before(h, other, upto, emit, arg);
+	hashagg_sort(h);
+	hashagg_sort(other);
+	n = rows_before(h, h->at, upto);
+	m = rows_before(other, other->at, upto);
+	if ((n - h->at) + (m - other->at) < SPLIT_ROWS)
+		return fire_rows(h, other, upto, emit, arg);
+	/* cut at the middle of the longer: the other's rows from there
+	 * on (a group of the same window and key too) are the second's */
+	if (n - h->at >= m - other->at) {
+		ci = h->at + (n - h->at) / 2;
+		cj = rows_from(other, other->at, m, &h->rows[ci]);
+	} else {
+		cj = other->at + (m - other->at) / 2;
+		ci = rows_from(h, h->at, n, &other->rows[cj]);
+	}
+	memset(&job, 0, sizeof(job));
+	job.h = h;
+	job.other = other;
+	job.i = ci;
+	job.n = n;
+	job.j = cj;
+	job.m = m;
+	job.g = g2;
+	assigner_init(&job.as, h->c);
+	job.emit = emit2;
+	job.arg = arg2;
+	threaded = pthread_create(&th, NULL, merge_main, &job) == 0;
+	fired = merge_rows(h, h->at, ci, other, other->at, cj, h->g, &h->as,
+	    emit, arg);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		(void)merge_main(&job);
+	cut->i = ci;
+	cut->n = n;
+	cut->j = cj;
+	cut->m = m;
+	cut->fired2 = job.fired;
+	h->at = n;
+	other->at = m;
+	return fired;
+}
+
+uint64_t
+hashagg_fire_cut(struct hashagg *h, struct hashagg *other,
+    const struct hashagg_cut *cut, op_emit_fn emit, void *arg)
+{
+	return merge_rows(h, cut->i, cut->n, other, cut->j, cut->m, h->g,
+	    &h->as, emit, arg);
 }
 
 uint64_t

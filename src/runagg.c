@@ -124,6 +124,59 @@ stream_agg_record(struct run *r, const struct parsed *pr,
 	return r->fatal;
 }
 
+/* A copy of the run whose rows go to a new scratch file *fd (on_row
+ * reads the run's configuration and writes to its output), or NULL. */
+static struct run *
+sink_open(struct run *r, int *fd)
+{
+	const char *dir;
+	struct run *s;
+
+	if ((*fd = scratch_open(&dir)) < 0)
+		return NULL;
+	s = xmalloc(sizeof(*s));
+	*s = *r;
+	s->out = out_open_like(r->out, *fd);
+	return s;
+}
+
+static void
+sink_close(struct run *s, int fd)
+{
+	(void)out_close(s->out);
+	free(s);
+	close(fd);
+}
+
+/* The rows of windows before from, both halves' groups merged: with
+ * many, the later ones are formatted on a second thread into a scratch
+ * file, copied after the first ones (or fired again here if that file
+ * could not be written). Returns 0, or -1 after a message. */
+static int
+fire_joined(struct run *r, int64_t from, uint64_t *n)
+{
+	struct hashagg_cut cut;
+	struct aggs *g2;
+	struct run *sink;
+	int fd, rc = 0;
+
+	if (r->hagg2 == NULL || (sink = sink_open(r, &fd)) == NULL) {
+		*n = hashagg_fire_before(r->hagg, r->hagg2, from, on_row, r);
+		return 0;
+	}
+	g2 = aggs_new(r->c);
+	*n = hashagg_fire_split(r->hagg, r->hagg2, from, on_row, r, g2,
+	    on_row, sink, &cut);
+	if (cut.fired2 > 0 && out_flush(sink->out) == 0)
+		rc = write_held(r, fd);
+	else if (cut.fired2 > 0)	/* (the scratch file's error: unsaid) */
+		(void)hashagg_fire_cut(r->hagg, r->hagg2, &cut, on_row, r);
+	*n += cut.fired2;
+	aggs_free(g2);
+	sink_close(sink, fd);
+	return rc;
+}
+
 /* --cumulate: whether a table met a fold it cannot give the bytes of. */
 static int
 gave_up(const struct run *r)
@@ -145,7 +198,8 @@ stream_agg_end(struct run *r, int status)
 	/* the second half's rows written on its thread come after those
 	 * of earlier windows, and before those of its windows still open */
 	from = r->hagg2 != NULL ? hashagg_fired_from(r->hagg2) : INT64_MAX;
-	n = hashagg_fire_before(r->hagg, r->hagg2, from, on_row, r);
+	if (fire_joined(r, from, &n) != 0)
+		return -1;
 	if (!gave_up(r) && r->half_rows > 0) {
 		if (write_held(r, r->half_fd) != 0)
 			return -1;	/* (no row after it: said once) */
@@ -163,16 +217,9 @@ stream_agg_end(struct run *r, int status)
 struct run *
 stream_half_sink(struct run *r)
 {
-	const char *dir;
-
-	if ((r->batch != NULL && !r->straight) ||
-	    (r->half_fd = scratch_open(&dir)) < 0)
+	if (r->batch != NULL && !r->straight)
 		return NULL;
-	/* on_row reads the run's configuration and writes to its output */
-	r->half = xmalloc(sizeof(*r->half));
-	*r->half = *r;
-	r->half->out = out_open_like(r->out, r->half_fd);
-	return r->half;
+	return r->half = sink_open(r, &r->half_fd);
 }
 
 int
@@ -209,8 +256,6 @@ stream_half_free(struct run *r)
 {
 	if (r->half == NULL)
 		return;
-	(void)out_close(r->half->out);
-	free(r->half);
+	sink_close(r->half, r->half_fd);
 	r->half = NULL;
-	close(r->half_fd);
 }

@@ -258,3 +258,28 @@ sweep() {
 		done
 	done
 }
+
+@test "a stream in two halves: a write error while the windows both hold are formatted on two threads is said once, or costs only the second thread's scratch file" {
+	awk 'BEGIN { srand(9); for (i = 0; i < 400000; i++)
+		printf "%.0f,k%d,%d\n", 1600000000000 + i * 5, int(rand() * 200000), i % 13 }' > in
+	args=(--threads 2 --csv -t 1 -k 2 --tumble 1h -l 1s --count --sum 3)
+	fwin --threads 1 "${args[@]:2}" in > want
+	# (about 32 writes in all, the output's and the two scratch files'
+	# in an order the threads' timing decides: a failure in the second
+	# thread's file has the rows formatted again on this thread, one in
+	# the second half's has this thread read that half)
+	for mode in once sticky; do
+		for n in 1 2 3 5 8 10 13 16 20 24 28 31; do
+			rm -f got
+			run --separate-stderr env FAULT_CALL=write FAULT_N=$n FAULT_ERRNO=EIO \
+			    FAULT_MODE=$mode LD_PRELOAD=$SHIM "$FWIN" "${args[@]}" -o got in
+			if ((status == 0)); then
+				assert_equal "$stderr" ''
+				cmp got want
+			else
+				assert_failure 1
+				assert_equal "$stderr" 'fwin: got: Input/output error'
+			fi
+		done
+	done
+}

@@ -219,3 +219,17 @@ alike() {
 		grep -q '^.*,big,' <<<"$output"
 	done
 }
+
+@test "stream aggregated as read: the windows both halves hold, formatted on two threads when they are many, the operator's bytes" {
+	# 400000 records of 200000 keys in one hour: the window the cut
+	# falls in has about 175000 rows, merged from both halves' groups
+	awk 'BEGIN { srand(515); for (i = 0; i < 400000; i++)
+		printf "%.0f,k%d,%d\n", 1600000000000 + i * 5 - int(rand() * 2000), int(rand() * 200000), i % 13 }' > wide
+	alike wide --csv -t 1 -k 2 --tumble 1h -l 1s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	[ "$(grep -c . <<<"$output")" -gt 150000 ]
+	# keys longer than 8 bytes (compared beyond their prefix), JSON
+	sed 's/,k/,key-number-/' wide > wide2
+	alike wide2 --csv -t 1 -k 2 --tumble 1h -l 1s --count --avg 3 --output-format json
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+}
