@@ -15,6 +15,21 @@
 #include "arena.h"
 #include "util.h"
 
+/* ThreadSanitizer does not intercept mremap(2): memory it moves away
+ * keeps its old owner's history in the sanitizer's shadow, and another
+ * thread's mapping landing there later looks like a race. Its build
+ * grows a region by copying it instead. */
+#if defined(__SANITIZE_THREAD__)
+#define GROW_IN_PLACE 0
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define GROW_IN_PLACE 0
+#endif
+#endif
+#ifndef GROW_IN_PLACE
+#define GROW_IN_PLACE 1
+#endif
+
 #define SMALL_MAX	1024
 #define NSMALL		(SMALL_MAX / 16)
 #define INITIAL_CAP	(1u << 20)
@@ -87,7 +102,7 @@ grow(struct arena *a, uint64_t need)
 
 	while (cap < need)
 		cap *= 2;
-	if (a->filemap) {
+	if (a->filemap || !GROW_IN_PLACE) {
 		/* Past the file's end a private file mapping would fault
 		 * (SIGBUS): copy the state to anonymous memory, once. */
 		p = mmap(NULL, cap, PROT_READ | PROT_WRITE,

@@ -9,6 +9,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,7 +182,8 @@ num_parse(const char *p, size_t n, struct num *out)
  * then the 128 bits wanted shifted out. About 20,000 word operations.
  */
 static uint64_t pow5_inv[POW5_INV_N][2], pow5_tab[POW5_N][2];
-static int pow5_ready;
+/* (rows are formatted on two threads: the tables are made once) */
+static pthread_once_t pow5_once = PTHREAD_ONCE_INIT;
 
 #define BIG_WORDS	32	/* 1024 bits: 5^325 * 2^128 < 2^883 */
 #define BIG_INV_M	1000	/* 2^1000 > 2^(bits(5^290) + 124) = 2^798 */
@@ -257,7 +259,6 @@ pow5_init(void)
 			x %= 5;
 		}
 	}
-	pow5_ready = 1;
 }
 
 /* floor(m * t / 2^j), t a 128-bit table entry, 64 <= j < 192. */
@@ -431,8 +432,7 @@ num_format_double(char *buf, double d)
 		*p = '\0';
 		return (size_t)(p - buf);
 	}
-	if (!pow5_ready)
-		pow5_init();
+	(void)pthread_once(&pow5_once, pow5_init);
 	dinterval(d, &iv);
 
 	if (!iv.narrow && !iv.vp_exact && !iv.vm_exact) {
