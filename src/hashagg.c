@@ -108,21 +108,30 @@ grow_table(struct hashagg *h)
 	h->cap = cap;
 }
 
-/* The entry of the window that starts at start, made if new. */
-static struct hwin *
-window_of(struct hashagg *h, int64_t start)
+size_t
+ha_window_at(const struct hashagg *h, int64_t t)
 {
 	size_t lo = 0, hi = h->nwin, mid;
 
-	if (h->nwin > 0 && h->win[h->win_at].start == start)
-		return &h->win[h->win_at];
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if (h->win[mid].start < start)
+		if (h->win[mid].start < t)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
+	return lo;
+}
+
+/* The entry of the window that starts at start, made if new. */
+static struct hwin *
+window_of(struct hashagg *h, int64_t start)
+{
+	size_t lo;
+
+	if (h->nwin > 0 && h->win[h->win_at].start == start)
+		return &h->win[h->win_at];
+	lo = ha_window_at(h, start);
 	if (lo == h->nwin || h->win[lo].start != start) {
 		xgrow(&h->win, &h->capwin, h->nwin + 1, sizeof(*h->win));
 		memmove(h->win + lo + 1, h->win + lo,
@@ -306,8 +315,6 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 			return HA_LATE;
 		}
 		pend = h->last_pend;
-		if (h->cum && !aggs_any_order_vals(h->g, vals))
-			return HA_ORDER;	/* (a floating sum: grouping shows) */
 		/* its pane's windows have fired: it joins those still to
 		 * fire, that is, the watermark's pane's (fwin(1): WINDOWS) */
 		if (h->cum && pend <= h->wm) {

@@ -58,7 +58,7 @@ int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
 
 /* --mode stream: records come in input order (so any values may be
- * added to a tumbling window: no HA_ORDER), the watermark is the largest time added less
+ * added: no HA_ORDER), the watermark is the largest time added less
  * lateness, and a record whose window ends at or before the watermark
  * before it is late (HA_LATE: not added). Its windows fire as Flink's
  * WindowOperator fires them, with no allowed lateness: each once, when
@@ -66,12 +66,13 @@ int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
  * enough that the table holds about what the operator would. */
 void hashagg_stream(struct hashagg *h, int64_t lateness);
 int64_t hashagg_watermark(const struct hashagg *h);
-
-/* --cumulate: a window's fold was not exact (a sum past what a decimal
- * holds), so its row was not fired, nor any after it: only the
- * operator, folding such sums its own way, gives their bytes. */
-int hashagg_gave_up(const struct hashagg *h);
 int64_t hashagg_lateness(const struct hashagg *h);
+
+/* --cumulate: a window's fold was not exact (a value not in plain
+ * decimal, or a sum of more than 38 digits), so its row was not fired,
+ * nor any after it: only the operator, folding such sums its own way,
+ * gives their bytes. */
+int hashagg_gave_up(const struct hashagg *h);
 
 /* hashagg_stream() on a later part of the input (split.h): keeps for
  * each window how many records it holds, and the late ones, so that

@@ -218,11 +218,7 @@ ha_cum_fire(struct hashagg *h, int64_t w, int64_t from, op_emit_fn emit,
 		else
 			cw->next = h->as.ops->end_after(&h->as, e);
 	}
-	ha_drop(h, from, upto, 1);
-	free(h->rows);
-	h->rows = NULL;
-	h->nrows = 0;
-	h->kept = h->n - h->held;
+	ha_fired(h, from, upto, 1);
 	return fired;
 }
 
@@ -252,9 +248,6 @@ ha_cum_absorb(struct hashagg *h, struct hashagg *other, int64_t upto)
 		aggs_fold(h->g, &other->a, group_acc(other, other->rows[i].g));
 		aggs_fold_keep(h->g, &h->a, group_acc(h, g));
 	}
-	ha_drop(other, INT64_MIN, upto, 0);
-	free(other->rows);
-	other->rows = NULL;
-	other->nrows = 0;
+	ha_fired(other, INT64_MIN, upto, 0);
 }
 

@@ -80,22 +80,6 @@ sort_rows(size_t nkeys, struct hrow *v, size_t n)
 	}
 }
 
-/* The first window held that starts at or after t. */
-static size_t
-window_at(const struct hashagg *h, int64_t t)
-{
-	size_t lo = 0, hi = h->nwin, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (h->win[mid].start < t)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
-}
-
 /* The groups of windows that start in [from, upto), sorted into
  * h->rows, none fired yet. */
 void
@@ -112,7 +96,7 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
 	h->nrows = 0;
 	h->at = 0;
-	for (i = window_at(h, from); i < h->nwin &&
+	for (i = ha_window_at(h, from); i < h->nwin &&
 	    h->win[i].start < upto; i++) {
 		w = &h->win[i];
 		for (k = 0; k < w->n; k++) {
@@ -432,7 +416,7 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
 	}
 	h->n -= h->nrows;
-	i = window_at(h, from);
+	i = ha_window_at(h, from);
 	for (k = i; k < h->nwin && h->win[k].start < upto; k++)
 		free(h->win[k].g);
 	memmove(h->win + i, h->win + k, (h->nwin - k) * sizeof(*h->win));
@@ -441,6 +425,16 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 	recount(h);
 	/* (the look-ahead is empty: ha_collect() took it) */
 	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+}
+
+void
+ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged)
+{
+	ha_drop(h, from, upto, merged);
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = 0;
+	h->kept = h->n - h->held;
 }
 
 /* Windows end at or before w when they start before this: before w's
@@ -523,11 +517,7 @@ fire_range(struct hashagg *h, int64_t from, int64_t upto, op_emit_fn emit,
 	if (h->nrows > 0 && h->rows[0].start < h->fired_from)
 		h->fired_from = h->rows[0].start;
 	fired = fire_rows(h, NULL, INT64_MAX, emit, arg);
-	ha_drop(h, from, upto, 0);
-	free(h->rows);
-	h->rows = NULL;
-	h->nrows = 0;
-	h->kept = h->n - h->held;
+	ha_fired(h, from, upto, 0);
 	return fired;
 }
 

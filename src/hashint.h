@@ -216,6 +216,8 @@ slot_home(const struct hashagg *h, uint64_t gh)
 aoff ha_group_of(struct hashagg *h, uint64_t gh, int64_t start,
     const char *key, size_t keylen);
 void ha_take_pending(struct hashagg *h);
+/* hashagg.c: the first window held that starts at or after t. */
+size_t ha_window_at(const struct hashagg *h, int64_t t);
 
 /* hashfire.c: the groups of windows (panes) that start in [from, upto),
  * sorted into h->rows; those groups dropped from the table and freed
@@ -223,6 +225,8 @@ void ha_take_pending(struct hashagg *h);
  * their windows; where the windows that end at or before w start. */
 void ha_collect(struct hashagg *h, int64_t from, int64_t upto);
 void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
+/* ha_drop() of the rows just fired, which are let go; the groups kept. */
+void ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged);
 int64_t ha_ended_before(const struct hashagg *h, int64_t w);
 
 /* hashcum.c: --cumulate's firing (hashagg_fire_due() and the rest at

@@ -16,6 +16,29 @@ setup_file() {
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 }
 
+# whole_or_said_once NS ARGS...: fwin ARGS -o got in, its N-th write
+# failing once, or from then on, for each N of NS: either it fails with
+# the output's error said once, or (the failure was a scratch file's,
+# whose work is done again) got is want, and nothing is said
+whole_or_said_once() {
+	local ns=$1 mode n
+	shift
+	for mode in once sticky; do
+		for n in $ns; do
+			rm -f got
+			run --separate-stderr env FAULT_CALL=write FAULT_N=$n FAULT_ERRNO=EIO \
+			    FAULT_MODE=$mode LD_PRELOAD=$SHIM "$FWIN" "$@" -o got in
+			if ((status == 0)); then
+				assert_equal "$stderr" ''
+				cmp got want
+			else
+				assert_failure 1
+				assert_equal "$stderr" 'fwin: got: Input/output error'
+			fi
+		done
+	done
+}
+
 sweep() {
 	run env FWIN="$FWIN" "$BATS_TEST_DIRNAME/faults/sweep" "$@"
 	assert_success
@@ -243,20 +266,7 @@ sweep() {
 	# an order the two threads' timing decides: either the run fails,
 	# said once, or the scratch file's failure had the driver read that
 	# half, and the output is whole
-	for mode in once sticky; do
-		for n in 1 2 4 6 9; do
-			rm -f got
-			run --separate-stderr env FAULT_CALL=write FAULT_N=$n FAULT_ERRNO=EIO \
-			    FAULT_MODE=$mode LD_PRELOAD=$SHIM "$FWIN" "${args[@]}" -o got in
-			if ((status == 0)); then
-				assert_equal "$stderr" ''
-				cmp got want
-			else
-				assert_failure 1
-				assert_equal "$stderr" 'fwin: got: Input/output error'
-			fi
-		done
-	done
+	whole_or_said_once "1 2 4 6 9" "${args[@]}"
 }
 
 @test "a stream in two halves: a write error while the windows both hold are formatted on two threads is said once, or costs only the second thread's scratch file" {
@@ -268,18 +278,5 @@ sweep() {
 	# in an order the threads' timing decides: a failure in the second
 	# thread's file has the rows formatted again on this thread, one in
 	# the second half's has this thread read that half)
-	for mode in once sticky; do
-		for n in 1 2 3 5 8 10 13 16 20 24 28 31; do
-			rm -f got
-			run --separate-stderr env FAULT_CALL=write FAULT_N=$n FAULT_ERRNO=EIO \
-			    FAULT_MODE=$mode LD_PRELOAD=$SHIM "$FWIN" "${args[@]}" -o got in
-			if ((status == 0)); then
-				assert_equal "$stderr" ''
-				cmp got want
-			else
-				assert_failure 1
-				assert_equal "$stderr" 'fwin: got: Input/output error'
-			fi
-		done
-	done
+	whole_or_said_once "1 2 3 5 8 10 13 16 20 24 28 31" "${args[@]}"
 }
