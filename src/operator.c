@@ -284,6 +284,30 @@ add_record(struct op *o, aoff p, const struct op_rec *r)
 	globals(o)->g_seq++;
 }
 
+/* Steps 1-2 for windows of panes, which need no keyed state: the span
+ * of the record at t, or OP_RANGE, OP_NOWIN or OP_LATE (counted). */
+static int
+panes_of(struct op *o, int64_t t, struct span *sp)
+{
+	const struct assigner *as = &o->as;
+	int rc;
+
+	if (t >= o->last.pane && t < o->last.pane_end)
+		*sp = o->last;
+	else if ((rc = as->ops->assign(as, t, sp)) != AS_OK) {
+		if (rc == AS_RANGE)
+			return OP_RANGE;
+		globals(o)->g_nowin++;
+		return OP_NOWIN;
+	} else if (sp->pane_end != INT64_MAX)
+		o->last = *sp;
+	if (sat_add(sp->last_end, o->c->allowed) <= globals(o)->g_wm) {
+		globals(o)->g_late++;
+		return OP_LATE;
+	}
+	return OP_ADDED;
+}
+
 /* Windows of panes on a grid: tumbling and sliding. */
 static int
 process_panes(struct op *o, const struct op_rec *r)
@@ -296,20 +320,9 @@ process_panes(struct op *o, const struct op_rec *r)
 	aoff k, p;
 	int created, rc;
 
-	if (t >= o->last.pane && t < o->last.pane_end)
-		sp = o->last;
-	else if ((rc = as->ops->assign(as, t, &sp)) != AS_OK) {
-		if (rc == AS_RANGE)
-			return OP_RANGE;
-		globals(o)->g_nowin++;
-		return OP_NOWIN;
-	} else if (sp.pane_end != INT64_MAX)
-		o->last = sp;
+	if ((rc = panes_of(o, t, &sp)) != OP_ADDED)
+		return rc;
 	w = globals(o)->g_wm;
-	if (sat_add(sp.last_end, c->allowed) <= w) {
-		globals(o)->g_late++;
-		return OP_LATE;
-	}
 	if ((k = intern(o, r)) == 0)
 		return OP_CORRUPT;
 	p = st_pane(s, k, sp.pane, &created);
@@ -563,6 +576,31 @@ int
 op_record(struct op *o, const struct op_rec *r)
 {
 	return o->process(o, r);
+}
+
+int
+op_judges_alone(const struct op *o)
+{
+	return o->as.ops->kind != AS_MERGING;
+}
+
+int
+op_classify(struct op *o, int64_t t, uint64_t *seq)
+{
+	struct span sp;
+	int rc = OP_ADDED;
+
+	if (o->as.ops->kind == AS_PANES)
+		rc = panes_of(o, t, &sp);
+	if (rc == OP_ADDED)
+		*seq = globals(o)->g_seq++;
+	return rc;
+}
+
+void
+op_set_arrival(struct op *o, uint64_t seq)
+{
+	globals(o)->g_seq = seq;
 }
 
 void

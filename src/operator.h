@@ -126,6 +126,17 @@ int op_time_fits(const struct op *o, int64_t t);
 /* Steps 1-3 for one record. Returns OP_*. */
 int op_record(struct op *o, const struct op_rec *r);
 
+/* Key-group workers (workers.h): whether steps 1-2 need no keyed state
+ * (every window kind but sessions, whose lateness depends on the session
+ * a record joins); then op_classify() is what op_record() would return
+ * for a record at time t, counted as it counts it, without state, and for
+ * OP_ADDED *seq is its arrival number. A worker's operator is told that
+ * number before op_record() (op_set_arrival): first and last order by
+ * it. */
+int op_judges_alone(const struct op *o);
+int op_classify(struct op *o, int64_t t, uint64_t *seq);
+void op_set_arrival(struct op *o, uint64_t seq);
+
 /* Step 4: moves the watermark to w (> the current one) and fires every
  * window it passes. */
 void op_advance(struct op *o, int64_t w);

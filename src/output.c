@@ -524,6 +524,28 @@ out_open_like(const struct out *o, int fd)
 	return n;
 }
 
+struct out *
+out_open_collect(const struct out *o)
+{
+	struct out *n = out_open_like(o, -1);
+
+	n->o_collect = 1;
+	return n;
+}
+
+const char *
+out_buffered(const struct out *o, size_t *n)
+{
+	*n = o->o_len;
+	return o->o_buf;
+}
+
+void
+out_rows(struct out *o, const char *p, size_t n)
+{
+	put(o, p, n);
+}
+
 int
 out_copy_from(struct out *o, int fd)
 {

@@ -23,6 +23,13 @@ struct out *out_open_like(const struct out *o, int fd);
  * was. */
 int out_copy_from(struct out *o, int fd);
 
+/* Key-group workers (workers.h): a sink like o whose rows stay in memory,
+ * growing, until out_mem_clear(); out_buffered() is what it holds. Rows
+ * it formatted are written to o as they are with out_rows(). */
+struct out *out_open_collect(const struct out *o);
+const char *out_buffered(const struct out *o, size_t *n);
+void out_rows(struct out *o, const char *p, size_t n);
+
 /* A sink that keeps one row in memory, its cells as tsv text, so that a
  * caller can read a cell back (out_cell) before the row is written for
  * real. out_mem_clear() starts the next row. */

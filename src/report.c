@@ -58,6 +58,7 @@ print_stats(struct run *r)
 	uint64_t nread = g->g_read - b->g_read, runs = 0, bytes = 0;
 	uint64_t keys = st_root(s)->sr_peak_keys;
 	uint64_t peak = arena_hdr(&s->a)->ah_peak, peak2;
+	uint64_t fired = g->g_fired - b->g_fired, panes = st_root(s)->sr_npanes;
 	char part[64] = "", mode[96];
 
 	if (r->batch != NULL)
@@ -70,10 +71,13 @@ print_stats(struct run *r)
 		}
 		keys = g->g_fired - b->g_fired;
 	}
-	snprintf(mode, sizeof(mode), "%s%s%s", r->batch != NULL ? "batch" :
+	if (r->workers != NULL)	/* the keys of all */
+		workers_size(r->workers, &fired, &panes, &keys, &peak);
+	snprintf(mode, sizeof(mode), "%s%s%s%s", r->batch != NULL ? "batch" :
 	    "stream", r->in_order ? ", in time order" : r->hagg != NULL ?
 	    ", aggregated as read" : "", r->hagg2 != NULL ?
-	    ", in two halves" : "");
+	    ", in two halves" : "", r->workers != NULL ?
+	    ", keys over workers" : "");
 	if (runs > 0)
 		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode),
 		    ", %llu sorted run%s spilled (%llu bytes)",
@@ -91,8 +95,7 @@ print_stats(struct run *r)
 	    (unsigned long long)(g->g_bad - b->g_bad),
 	    (unsigned long long)(g->g_late - b->g_late),
 	    (unsigned long long)(g->g_nowin - b->g_nowin),
-	    (unsigned long long)(g->g_fired - b->g_fired),
-	    (unsigned long long)st_root(s)->sr_npanes,
+	    (unsigned long long)fired, (unsigned long long)panes,
 	    (unsigned long long)keys, (unsigned long long)peak, secs,
 	    secs > 0 ? nread / secs : 0.0, mode);
 }

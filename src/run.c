@@ -44,6 +44,15 @@ time_format_found(struct run *r, int fmt)
 		r->ofmt = fmt == TF_STRPTIME ? TF_ISO : (enum tfmt)fmt;
 }
 
+/* The watermark moves to w: what it passes fires. */
+static void
+advance(struct run *r, int64_t w)
+{
+	op_advance(r->op, w);
+	if (r->workers != NULL)
+		workers_advance(r->workers, w, G(r)->g_maxt);
+}
+
 /* Step 4: the watermark follows the largest event time, less -l. */
 void
 watermark_after(struct run *r, int64_t t)
@@ -55,7 +64,22 @@ watermark_after(struct run *r, int64_t t)
 	G(r)->g_maxt = t;
 	w = sat_add(t, -r->c->lateness);
 	if (w > G(r)->g_wm)
-		op_advance(r->op, w);
+		advance(r, w);
+}
+
+/* Steps 1-3 for a record: by the operator, or judged here and added by
+ * its key's worker. */
+static int
+add(struct run *r, const struct op_rec *orec)
+{
+	uint64_t seq;
+	int rc;
+
+	if (r->workers == NULL)
+		return op_record(r->op, orec);
+	if ((rc = op_classify(r->op, orec->t, &seq)) == OP_ADDED)
+		workers_record(r->workers, orec, seq);
+	return rc;
 }
 
 /* A good record's windows are out of the range of times. */
@@ -119,7 +143,7 @@ apply(struct run *r, const struct parsed *pr)
 	}
 	if (r->hagg != NULL && stream_agg_record(r, pr, &orec))
 		return;
-	switch (op_record(r->op, &orec)) {
+	switch (add(r, &orec)) {
 	case OP_ADDED:
 	case OP_NOWIN:
 		if (op_uses_watermark(r->op))
@@ -306,7 +330,9 @@ wait_input(struct run *r)
 		now = now_ns();
 		w = clock_watermark(r, now);
 		if (w > G(r)->g_wm && op_uses_watermark(r->op))
-			op_advance(r->op, w);
+			advance(r, w);
+		if (r->workers != NULL)	/* their rows, before fwin waits */
+			workers_sync(r->workers);
 		if (check_corrupt(r) || flush_outputs(r) != 0)
 			return -1;
 		if (c->checkpoint != NULL &&
@@ -467,6 +493,8 @@ run_stream(struct run *r)
 	progress_setup(r);
 	straight_begin(r);
 	stream_agg_begin(r);
+	if (workers_fit(r))
+		r->workers = workers_start(r);
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
 	 * its first periodic save is undone too. */
@@ -502,6 +530,8 @@ run_stream(struct run *r)
 		}
 	}
 	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
+	if (r->workers != NULL)	/* the rows of what was applied */
+		workers_sync(r->workers);
 	split_drop(r);	/* stopped before the cut: the records read so far */
 	progress_end(r);
 	if (rc < 0 || r->fatal || r->corrupt)
@@ -527,7 +557,10 @@ run_stream(struct run *r)
 	if (status == 0) {
 		if (!c->has_time)	/* the global window is the run's */
 			op_set_span(r->op, r->started, now_ns());
-		op_end(r->op, flush);
+		if (r->workers != NULL)
+			workers_end(r->workers, flush, G(r)->g_maxt);
+		else
+			op_end(r->op, flush);
 		if (check_corrupt(r))
 			status = 1;
 	}
@@ -667,6 +700,7 @@ run_pipeline(struct config *c)
 	hashagg_free(r.hagg);
 	hashagg_free(r.hagg2);
 	stream_half_free(&r);
+	workers_free(r.workers);
 	op_free(r.op);
 	aggs_free(r.g);
 	parser_free(r.parser);

@@ -18,6 +18,7 @@
 #include "persist.h"
 #include "reader.h"
 #include "split.h"
+#include "workers.h"
 
 struct run {
 	struct config *c;
@@ -70,6 +71,9 @@ struct run {
 	struct split *split;
 	int split_tried;
 	struct hashagg *hagg2;
+	/* --threads 3 or more: keys spread over workers (workers.h), or
+	 * NULL; the driver's operator then holds no keys */
+	struct workers *workers;
 	/* --mode stream aggregated as read (runagg.c): the rows the table
 	 * fired; when it gives up, the rows of the operator's to skip */
 	uint64_t agg_fired, skip_rows;

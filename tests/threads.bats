@@ -23,11 +23,13 @@ gen() {
 	}'
 }
 
-# both ARGS...: runs fwin ARGS with 1 and with 2 threads; stdout, stderr,
-# exit status and the file "late" (when made) must be the same bytes.
+# both ARGS...: runs fwin ARGS with 1, 2 and 4 threads (a reading thread,
+# then three key-group workers where the pipeline takes them); stdout,
+# stderr, exit status and the file "late" (when made) must be the same
+# bytes.
 both() {
 	local n
-	for n in 1 2; do
+	for n in 1 2 4; do
 		rm -f late
 		run --separate-stderr fwin --threads "$n" "$@"
 		printf '%s\n' "$output" > "out$n"
@@ -35,10 +37,12 @@ both() {
 		echo "$status" > "status$n"
 		[ -e late ] && mv late "late$n"
 	done
-	cmp out1 out2 || { diff out1 out2 | head; false; }
-	cmp err1 err2 || { diff err1 err2 | head; false; }
-	cmp status1 status2
-	[ ! -e late1 ] || cmp late1 late2
+	for n in 2 4; do
+		cmp out1 "out$n" || { diff out1 "out$n" | head; false; }
+		cmp err1 "err$n" || { diff err1 "err$n" | head; false; }
+		cmp status1 "status$n"
+		[ ! -e late1 ] || cmp late1 "late$n"
+	done
 }
 
 @test "threads: every window kind, stream and batch, the same bytes" {

@@ -1,0 +1,681 @@
+/*
+ * workers: keys spread over worker threads by key group (workers.h).
+ *
+ * The driver writes what it hands a worker as messages into a chunk of
+ * that worker's (a record: its key, time, hash, arrival number and
+ * values; a watermark advance; the end of input), each numbered by the
+ * event it is. When one chunk is full, every worker's is handed over at
+ * once (a round), each marked with the event number it reaches, and the
+ * rows the workers published are merged: a worker that has done its
+ * chunk of a round has fired every row of the events before that
+ * number, so rows before the least such number, over the workers, are
+ * final and go out in (event, end, start, key) order, the order one
+ * operator fires them in (rows of one event from one worker come in
+ * that order already: the merge takes heads). A worker's rows are
+ * formatted on its own thread, by the driver's row callback on a copy of
+ * the run whose sink keeps them in memory. Worker 0 does its chunks on
+ * the driver's thread, when they are handed over.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "agg.h"
+#include "config.h"
+#include "keycodec.h"
+#include "output.h"
+#include "runint.h"
+#include "state.h"
+#include "util.h"
+#include "workers.h"
+
+enum { CHUNK = 64 << 10, INBOX_MAX = 4, NGROUPS = 128 };
+enum { M_RECORD, M_ADVANCE, M_END };
+
+#define MNULL UINT64_MAX	/* a value's length when it is NULL */
+
+/* A message; a record's is followed by its values (struct mval, one per
+ * aggregate that reads a field), its key bytes, and each value's text
+ * and OUT text; sizes are multiples of 8. */
+struct msg {
+	uint32_t size;
+	uint8_t kind;
+	uint8_t ofmt;		/* how rows print times: the driver's r->ofmt */
+	uint8_t flush;		/* M_END: op_end's */
+	uint8_t pad;
+	uint64_t pos;		/* the event: rows it fires carry it */
+	int64_t t;		/* record: its time; advance: the watermark */
+	int64_t maxt;		/* advance, end: the largest time seen */
+	uint64_t seq;		/* record: its arrival number */
+	uint64_t hash;
+	uint64_t keylen;
+};
+
+struct mval {
+	uint64_t n, outn;	/* text and OUT lengths; n MNULL: NULL */
+	double d;
+	uint64_t is_dec;
+	unsigned char dec[sizeof(struct dec)];	/* (a struct dec wants 16) */
+};
+
+struct chunk {
+	struct chunk *next;
+	size_t len, cap;
+	uint64_t upto;		/* the events before it are all in chunks */
+	char buf[];
+};
+
+/* A fired row: its event, window and key, and where its text is. */
+struct rowhdr {
+	uint64_t pos;
+	int64_t end, start;
+	size_t key, keylen, text, textlen;
+	int has_bounds;
+};
+
+/* Rows a worker fired while doing one chunk, then the merge's. */
+struct rows {
+	struct rows *next;
+	struct rowhdr *v;
+	size_t n, cap, at;	/* at: the next one to merge */
+	char *keys;
+	size_t keylen, keycap;
+	struct out *text;	/* their formatted bytes, in memory */
+};
+
+struct worker {
+	struct workers *ws;
+	struct op *op;
+	struct aggs *g;
+	struct run run;		/* the driver's, writing to cur's text */
+	struct rows *cur;	/* rows fired so far, not yet published */
+	uint64_t pos;		/* the event being done */
+	struct aval *vals;
+	/* under mu: chunks to do, chunks done, rows published */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	struct chunk *in, *in_tail, *spare;
+	int nin, busy, quit;
+	struct rows *done, *done_tail;
+	uint64_t upto;		/* every event before it is done */
+	pthread_t th;
+	int threaded;
+	/* the driver's side */
+	struct chunk *fill;	/* being written */
+	struct rows *merge;	/* published rows taken, oldest first */
+	struct rows *merge_tail;
+};
+
+struct workers {
+	struct run *r;
+	const struct config *c;
+	size_t *vf, nvf;	/* the aggregates that read a field */
+	unsigned n;
+	struct worker *w;
+	uint64_t pos;		/* the next event's number */
+};
+
+static size_t
+pad8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+int
+workers_fit(const struct run *r)
+{
+	const struct config *c = r->c;
+
+	return c->threads >= 3 && r->batch == NULL && r->hagg == NULL &&
+	    c->checkpoint == NULL && c->restore == NULL &&
+	    (c->has_time || !op_uses_time(r->op)) && c->idle_timeout <= 0 &&
+	    op_judges_alone(r->op) && c->top_n == 0 && c->emit_every <= 0 &&
+	    c->max_memory == 0;
+}
+
+/* --- rows --- */
+
+static struct rows *
+rows_new(const struct run *r)
+{
+	struct rows *b = xcalloc(1, sizeof(*b));
+
+	b->text = out_open_collect(r->out);
+	return b;
+}
+
+static void
+rows_free(struct rows *b)
+{
+	if (b == NULL)
+		return;
+	free(b->v);
+	free(b->keys);
+	(void)out_close(b->text);
+	free(b);
+}
+
+/* A worker operator's callback: the row, formatted into memory. */
+static void
+worker_row(void *arg, const struct op_row *row)
+{
+	struct worker *w = arg;
+	struct rows *b = w->cur;
+	struct rowhdr *h;
+	size_t at;
+
+	xgrow(&b->v, &b->cap, b->n + 1, sizeof(*b->v));
+	h = &b->v[b->n++];
+	h->pos = w->pos;
+	h->has_bounds = row->has_bounds;
+	h->end = row->end;
+	h->start = row->start;
+	xgrow(&b->keys, &b->keycap, b->keylen + row->keylen + 1, 1);
+	memcpy(b->keys + b->keylen, row->key, row->keylen);
+	h->key = b->keylen;
+	h->keylen = row->keylen;
+	b->keylen += row->keylen;
+	(void)out_buffered(b->text, &h->text);
+	on_row(&w->run, row);
+	(void)out_buffered(b->text, &at);
+	h->textlen = at - h->text;
+}
+
+/* --- a worker's side --- */
+
+static void
+do_record(struct worker *w, const struct msg *m)
+{
+	const struct workers *ws = w->ws;
+	const struct mval *mv = (const struct mval *)(m + 1);
+	const char *b = (const char *)(mv + ws->nvf);
+	struct op_rec rec;
+	size_t i;
+
+	rec.key = b;
+	rec.keylen = m->keylen;
+	rec.hash = m->hash;
+	rec.t = m->t;
+	rec.vals = w->vals;
+	b += m->keylen;
+	for (i = 0; i < ws->nvf; i++, mv++) {
+		struct aval *v = &w->vals[ws->vf[i]];
+
+		if (mv->n == MNULL) {
+			v->p = NULL;
+			v->n = 0;
+			continue;
+		}
+		v->p = b;
+		v->n = mv->n;
+		b += mv->n;
+		v->d = mv->d;
+		v->is_dec = (int)mv->is_dec;
+		if (v->is_dec)
+			memcpy(&v->dec, mv->dec, sizeof(v->dec));
+		v->out = b;
+		v->outn = mv->outn;
+		b += mv->outn;
+	}
+	op_set_arrival(w->op, m->seq);
+	if (op_record(w->op, &rec) != OP_ADDED)	/* the driver judged it */
+		fwin_die("a key-group worker found a record not to add");
+}
+
+static void
+do_chunk(struct worker *w, const struct chunk *k)
+{
+	const struct msg *m;
+	size_t at;
+
+	for (at = 0; at < k->len; at += m->size) {
+		m = (const struct msg *)(k->buf + at);
+		w->pos = m->pos;
+		w->run.ofmt = (enum tfmt)m->ofmt;
+		switch (m->kind) {
+		case M_RECORD:
+			do_record(w, m);
+			break;
+		case M_ADVANCE:
+			op_globals(w->op)->g_maxt = m->maxt;
+			if (m->t > op_globals(w->op)->g_wm)
+				op_advance(w->op, m->t);
+			break;
+		case M_END:
+			op_globals(w->op)->g_maxt = m->maxt;
+			op_end(w->op, m->flush);
+			break;
+		}
+	}
+}
+
+/* Chunk k done: its rows published, the chunk kept for the driver. */
+static void
+publish(struct worker *w, struct chunk *k)
+{
+	struct rows *b = NULL;
+
+	if (w->cur->n > 0) {
+		b = w->cur;
+		w->cur = rows_new(&w->run);
+		w->run.out = w->cur->text;
+	}
+	pthread_mutex_lock(&w->mu);
+	k->len = 0;
+	k->next = w->spare;
+	w->spare = k;
+	if (b != NULL) {
+		if (w->done_tail != NULL)
+			w->done_tail->next = b;
+		else
+			w->done = b;
+		w->done_tail = b;
+	}
+	w->upto = k->upto;
+	w->busy = 0;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void *
+worker_main(void *arg)
+{
+	struct worker *w = arg;
+	struct chunk *k;
+
+	for (;;) {
+		pthread_mutex_lock(&w->mu);
+		while (w->in == NULL && !w->quit)
+			pthread_cond_wait(&w->cv, &w->mu);
+		if ((k = w->in) == NULL) {
+			pthread_mutex_unlock(&w->mu);
+			return NULL;
+		}
+		if ((w->in = k->next) == NULL)
+			w->in_tail = NULL;
+		w->nin--;
+		w->busy = 1;
+		pthread_mutex_unlock(&w->mu);
+		do_chunk(w, k);
+		publish(w, k);
+	}
+}
+
+/* --- the driver's side --- */
+
+/* A chunk with room for n bytes: a spare one, or a new one. */
+static struct chunk *
+take_chunk(struct worker *w, size_t n)
+{
+	struct chunk *k = NULL;
+
+	pthread_mutex_lock(&w->mu);
+	if (w->spare != NULL && w->spare->cap >= n) {
+		k = w->spare;
+		w->spare = k->next;
+	}
+	pthread_mutex_unlock(&w->mu);
+	if (k == NULL) {
+		size_t cap = n > CHUNK ? n : CHUNK;
+
+		k = xmalloc(sizeof(*k) + cap);
+		k->len = 0;
+		k->cap = cap;
+	}
+	k->next = NULL;
+	return k;
+}
+
+static void
+hand(struct workers *ws, struct worker *w)
+{
+	struct chunk *k = w->fill != NULL ? w->fill : take_chunk(w, 0);
+
+	w->fill = NULL;
+	k->upto = ws->pos;
+	if (!w->threaded) {
+		do_chunk(w, k);
+		publish(w, k);
+		return;
+	}
+	pthread_mutex_lock(&w->mu);
+	while (w->nin >= INBOX_MAX)
+		pthread_cond_wait(&w->cv, &w->mu);
+	if (w->in_tail != NULL)
+		w->in_tail->next = k;
+	else
+		w->in = k;
+	w->in_tail = k;
+	w->nin++;
+	pthread_cond_broadcast(&w->cv);
+	pthread_mutex_unlock(&w->mu);
+}
+
+/* Whether row a of batch ba goes before row b of batch bb. */
+static int
+before(const struct workers *ws, const struct rows *ba,
+    const struct rowhdr *a, const struct rows *bb, const struct rowhdr *b)
+{
+	if (a->pos != b->pos)
+		return a->pos < b->pos;
+	if (a->has_bounds && b->has_bounds) {
+		if (a->end != b->end)
+			return a->end < b->end;
+		if (a->start != b->start)
+			return a->start < b->start;
+	}
+	return key_cmp(ws->c->nkeys, ba->keys + a->key, a->keylen,
+	    bb->keys + b->key, b->keylen) < 0;
+}
+
+/* The next row of w's to merge, or NULL. */
+static const struct rowhdr *
+head(struct worker *w)
+{
+	struct rows *b;
+
+	while ((b = w->merge) != NULL && b->at == b->n) {
+		if ((w->merge = b->next) == NULL)
+			w->merge_tail = NULL;
+		rows_free(b);
+	}
+	return b != NULL ? &b->v[b->at] : NULL;
+}
+
+/* Writes the rows that are final: those of events every worker is past. */
+static void
+merge(struct workers *ws)
+{
+	uint64_t safe = UINT64_MAX;
+	const struct rowhdr *h, *best;
+	struct worker *w, *bw;
+	const char *text;
+	size_t len;
+	unsigned i;
+
+	for (i = 0; i < ws->n; i++) {
+		w = &ws->w[i];
+		pthread_mutex_lock(&w->mu);
+		if (w->upto < safe)
+			safe = w->upto;
+		if (w->done != NULL) {
+			if (w->merge_tail != NULL)
+				w->merge_tail->next = w->done;
+			else
+				w->merge = w->done;
+			w->merge_tail = w->done_tail;
+			w->done = w->done_tail = NULL;
+		}
+		pthread_mutex_unlock(&w->mu);
+	}
+	for (;;) {
+		best = NULL;
+		bw = NULL;
+		for (i = 0; i < ws->n; i++) {
+			w = &ws->w[i];
+			if ((h = head(w)) == NULL || h->pos >= safe)
+				continue;
+			if (best == NULL ||
+			    before(ws, w->merge, h, bw->merge, best)) {
+				best = h;
+				bw = w;
+			}
+		}
+		if (best == NULL)
+			return;
+		text = out_buffered(bw->merge->text, &len);
+		out_rows(ws->r->out, text + best->text, best->textlen);
+		bw->merge->at++;
+	}
+}
+
+/* Every worker's chunk handed over, and what is final written. */
+static void
+round_robin(struct workers *ws)
+{
+	unsigned i;
+
+	for (i = 0; i < ws->n; i++)
+		hand(ws, &ws->w[i]);
+	merge(ws);
+}
+
+/* Room for a message of n bytes in w's chunk. */
+static struct msg *
+room(struct workers *ws, struct worker *w, size_t n)
+{
+	struct msg *m;
+
+	if (w->fill != NULL && w->fill->len + n > w->fill->cap)
+		round_robin(ws);
+	if (w->fill == NULL)
+		w->fill = take_chunk(w, n);
+	m = (struct msg *)(w->fill->buf + w->fill->len);
+	w->fill->len += n;
+	memset(m, 0, sizeof(*m));
+	m->size = (uint32_t)n;
+	m->ofmt = (uint8_t)ws->r->ofmt;
+	return m;
+}
+
+void
+workers_record(struct workers *ws, const struct op_rec *rec, uint64_t seq)
+{
+	struct worker *w = &ws->w[key_group(rec->hash) * ws->n / NGROUPS];
+	size_t i, n = sizeof(struct msg) + ws->nvf * sizeof(struct mval) +
+	    rec->keylen;
+	struct mval *mv;
+	struct msg *m;
+	char *b;
+
+	for (i = 0; i < ws->nvf; i++) {
+		const struct aval *v = &rec->vals[ws->vf[i]];
+
+		if (v->p != NULL)
+			n += v->n + (ws->c->aggs[ws->vf[i]].op->flags &
+			    AGF_OUT ? v->outn : 0);
+	}
+	if (pad8(n) > UINT32_MAX)
+		fwin_die("a record too long for a key-group worker");
+	m = room(ws, w, pad8(n));
+	m->kind = M_RECORD;
+	m->pos = ws->pos++;
+	m->t = rec->t;
+	m->seq = seq;
+	m->hash = rec->hash;
+	m->keylen = rec->keylen;
+	mv = (struct mval *)(m + 1);
+	b = (char *)(mv + ws->nvf);
+	if (rec->keylen > 0)
+		memcpy(b, rec->key, rec->keylen);
+	b += rec->keylen;
+	for (i = 0; i < ws->nvf; i++, mv++) {
+		const struct aval *v = &rec->vals[ws->vf[i]];
+
+		memset(mv, 0, sizeof(*mv));
+		if (v->p == NULL) {
+			mv->n = MNULL;
+			continue;
+		}
+		mv->n = v->n;
+		mv->d = v->d;
+		mv->is_dec = (uint64_t)v->is_dec;
+		if (v->is_dec)
+			memcpy(mv->dec, &v->dec, sizeof(v->dec));
+		memcpy(b, v->p, v->n);
+		b += v->n;
+		if (ws->c->aggs[ws->vf[i]].op->flags & AGF_OUT) {
+			mv->outn = v->outn;
+			if (v->outn > 0)
+				memcpy(b, v->out, v->outn);
+			b += v->outn;
+		}
+	}
+}
+
+/* One event for every worker. */
+static void
+broadcast(struct workers *ws, int kind, int64_t t, int64_t maxt, int flush)
+{
+	struct msg *m;
+	unsigned i;
+
+	for (i = 0; i < ws->n; i++) {
+		m = room(ws, &ws->w[i], sizeof(*m));
+		m->kind = (uint8_t)kind;
+		m->pos = ws->pos;
+		m->t = t;
+		m->maxt = maxt;
+		m->flush = (uint8_t)flush;
+	}
+	ws->pos++;
+}
+
+void
+workers_advance(struct workers *ws, int64_t w, int64_t maxt)
+{
+	broadcast(ws, M_ADVANCE, w, maxt, 0);
+}
+
+void
+workers_sync(struct workers *ws)
+{
+	struct worker *w;
+	unsigned i;
+
+	for (i = 0; i < ws->n; i++)
+		hand(ws, &ws->w[i]);
+	for (i = 0; i < ws->n; i++) {
+		w = &ws->w[i];
+		pthread_mutex_lock(&w->mu);
+		while (w->nin > 0 || w->busy)
+			pthread_cond_wait(&w->cv, &w->mu);
+		pthread_mutex_unlock(&w->mu);
+	}
+	merge(ws);
+}
+
+void
+workers_end(struct workers *ws, int flush, int64_t maxt)
+{
+	broadcast(ws, M_END, 0, maxt, flush);
+	workers_sync(ws);
+}
+
+void
+workers_size(const struct workers *ws, uint64_t *fired, uint64_t *panes,
+    uint64_t *keys, uint64_t *peak)
+{
+	const struct state *s;
+	unsigned i;
+
+	*fired = *panes = *keys = *peak = 0;
+	for (i = 0; i < ws->n; i++) {
+		s = op_state(ws->w[i].op);
+		*fired += op_globals(ws->w[i].op)->g_fired;
+		*panes += st_root(s)->sr_npanes;
+		*keys += st_root(s)->sr_peak_keys;
+		*peak += arena_hdr(&s->a)->ah_peak;
+	}
+}
+
+struct workers *
+workers_start(struct run *r)
+{
+	const struct config *c = r->c;
+	struct workers *ws = xcalloc(1, sizeof(*ws));
+	struct worker *w;
+	unsigned i;
+	size_t j;
+
+	ws->r = r;
+	ws->c = c;
+	ws->n = c->threads - 1;	/* (the reading thread is one) */
+	if (ws->n > NGROUPS)
+		ws->n = NGROUPS;
+	ws->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*ws->vf));
+	for (j = 0; j < c->naggs; j++)
+		if (c->aggs[j].op->flags & AGF_FIELD)
+			ws->vf[ws->nvf++] = j;
+	ws->w = xcalloc(ws->n, sizeof(*ws->w));
+	for (i = 0; i < ws->n; i++) {
+		w = &ws->w[i];
+		w->ws = ws;
+		w->g = aggs_new(c);
+		w->op = op_new(c, w->g, worker_row, w);
+		if (op_init_state(w->op) != 0)
+			fwin_die("cannot map state: %s", strerror(errno));
+		w->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*w->vals));
+		w->run = *r;
+		w->run.op = w->op;
+		w->run.st = op_state(w->op);
+		w->run.g = w->g;
+		w->cur = rows_new(r);
+		w->run.out = w->cur->text;
+		pthread_mutex_init(&w->mu, NULL);
+		pthread_cond_init(&w->cv, NULL);
+		if (i == 0)	/* the driver's thread does worker 0's */
+			continue;
+		if ((errno = pthread_create(&w->th, NULL, worker_main, w)) != 0)
+			fwin_die("cannot start a thread: %s", strerror(errno));
+		w->threaded = 1;
+	}
+	return ws;
+}
+
+static void
+free_chunks(struct chunk *k)
+{
+	struct chunk *next;
+
+	for (; k != NULL; k = next) {
+		next = k->next;
+		free(k);
+	}
+}
+
+static void
+free_rows(struct rows *b)
+{
+	struct rows *next;
+
+	for (; b != NULL; b = next) {
+		next = b->next;
+		rows_free(b);
+	}
+}
+
+void
+workers_free(struct workers *ws)
+{
+	struct worker *w;
+	unsigned i;
+
+	if (ws == NULL)
+		return;
+	for (i = 0; i < ws->n; i++) {
+		w = &ws->w[i];
+		if (w->threaded) {
+			pthread_mutex_lock(&w->mu);
+			w->quit = 1;
+			pthread_cond_broadcast(&w->cv);
+			pthread_mutex_unlock(&w->mu);
+			pthread_join(w->th, NULL);
+		}
+		free_chunks(w->in);
+		free_chunks(w->spare);
+		free_chunks(w->fill);
+		free_rows(w->done);
+		free_rows(w->merge);
+		rows_free(w->cur);
+		op_free(w->op);
+		aggs_free(w->g);
+		free(w->vals);
+		pthread_mutex_destroy(&w->mu);
+		pthread_cond_destroy(&w->cv);
+	}
+	free(ws->w);
+	free(ws->vf);
+	free(ws);
+}

@@ -1,0 +1,55 @@
+/* workers: --threads 3 or more on a stream (fwin(1): THREADS): keys
+ * spread over worker threads by key group, each worker a window operator
+ * of its own over the groups it owns, as Flink's keyBy spreads keys over
+ * parallel instances. The driver still applies every record in input
+ * order (counts, messages, the watermark, late records: steps 1-2 need
+ * no keyed state, op_classify); it hands each record it keeps to its
+ * key's worker and each watermark advance to all, numbered as events.
+ * A worker formats the rows it fires into memory, each marked with the
+ * event that fired it; the driver merges them in (event, end, start,
+ * key) order, the order one operator fires them in, and writes them.
+ * Worker 0 runs on the driver's thread. */
+#ifndef FWIN_WORKERS_H
+#define FWIN_WORKERS_H
+
+#include <stdint.h>
+
+#include "operator.h"
+
+struct run;
+struct workers;
+
+/* Whether run r's pipeline can take workers: a stream (not batch, not
+ * aggregated as read) with --threads 3 or more, no checkpoint, times
+ * that are the records' own (no clock moves the watermark), a window
+ * kind whose lateness needs no state (not sessions), and no --top,
+ * --emit-every or --max-memory. */
+int workers_fit(const struct run *r);
+
+/* Starts --threads - 1 workers for run r (never NULL). */
+struct workers *workers_start(struct run *r);
+
+/* A record the driver's operator classified OP_ADDED, with its arrival
+ * number. */
+void workers_record(struct workers *ws, const struct op_rec *rec,
+    uint64_t seq);
+
+/* The watermark moved to w (the largest time seen is maxt). */
+void workers_advance(struct workers *ws, int64_t w, int64_t maxt);
+
+/* Waits until every worker has done what it was handed, and writes the
+ * rows (live input keeps its latency: before fwin waits for input). */
+void workers_sync(struct workers *ws);
+
+/* End of input (op_end(flush) on each), every row written. */
+void workers_end(struct workers *ws, int flush, int64_t maxt);
+
+/* --stats: windows fired, open windows, the most keys held, the peak of
+ * state, summed over the workers. */
+void workers_size(const struct workers *ws, uint64_t *fired,
+    uint64_t *panes, uint64_t *keys, uint64_t *peak);
+
+/* Stops the threads and frees everything (NULL: nothing). */
+void workers_free(struct workers *ws);
+
+#endif
