@@ -30,6 +30,11 @@ THREADSUITES = tests/threads.bats tests/windows.bats tests/batch.bats \
 	tests/errors.bats tests/messages.bats tests/json.bats \
 	tests/partition.bats tests/progress.bats tests/faults.bats
 
+# The suites whose streams key-group workers (--threads 3 or more) take
+# most, run again with four threads (a reading thread, three workers).
+WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
+	tests/messages.bats
+
 .PHONY: all check unit bats asan tsan sanitized clean-sanitizers demo install uninstall clean deps
 
 all: fwin
@@ -52,6 +57,7 @@ unit: $(UNITS)
 bats: fwin
 	FWIN_THREADS=1 bats tests
 	FWIN_THREADS=2 bats $(THREADSUITES)
+	FWIN_THREADS=4 bats $(WORKERSUITES)
 
 check: deps
 	$(MAKE) fwin
@@ -69,7 +75,8 @@ asan: deps
 
 # The suites --threads can change, with two threads under ThreadSanitizer
 # (not faults.bats: its LD_PRELOAD shim and TSan's interceptors clash),
-# and streamagg.bats, whose runs choose their threads themselves.
+# and streamagg.bats and workers.bats, whose runs choose their threads
+# themselves (threads.bats' too: 1, 2 and 4).
 # No thread leak reports: a background checkpoint's fork(2) child has no
 # reading thread, yet TSan counts the parent's as leaked when the child
 # exits; the parent always joins it.
@@ -80,7 +87,7 @@ tsan: deps
 		TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_thread_leaks=0" \
 		FWIN=$(CURDIR)/$(TSANDIR)/fwin \
 		bats $(filter-out tests/faults.bats,$(THREADSUITES)) \
-		tests/streamagg.bats
+		tests/streamagg.bats tests/workers.bats
 
 # (for asan and tsan) fwin and the unit tests built in $(SANDIR) with
 # $(SANFLAGS).

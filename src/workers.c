@@ -13,8 +13,11 @@
  * operator fires them in (rows of one event from one worker come in
  * that order already: the merge takes heads). A worker's rows are
  * formatted on its own thread, by the driver's row callback on a copy of
- * the run whose sink keeps them in memory. Worker 0 does its chunks on
- * the driver's thread, when they are handed over.
+ * the run whose sink keeps them in memory; it publishes them when its
+ * chunk is done, or as they pass ROWS_OUT bytes within one (a window of
+ * millions of rows streams out), with the last row published: the
+ * merge may then write a row of an event that worker is still firing if
+ * it goes before that one. The driver merges while it waits for them.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -30,7 +33,7 @@
 #include "util.h"
 #include "workers.h"
 
-enum { CHUNK = 64 << 10, INBOX_MAX = 4, NGROUPS = 128 };
+enum { CHUNK = 64 << 10, INBOX_MAX = 4, NGROUPS = 128, ROWS_OUT = 1 << 20 };
 enum { M_RECORD, M_ADVANCE, M_END };
 
 #define MNULL UINT64_MAX	/* a value's length when it is NULL */
@@ -89,22 +92,31 @@ struct worker {
 	struct op *op;
 	struct aggs *g;
 	struct run run;		/* the driver's, writing to cur's text */
+	struct out *like;	/* a sink like the driver's, for rows_new */
 	struct rows *cur;	/* rows fired so far, not yet published */
 	uint64_t pos;		/* the event being done */
 	struct aval *vals;
-	/* under mu: chunks to do, chunks done, rows published */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	/* under the workers' mu: chunks to do, chunks done, rows published */
+	pthread_cond_t cv;	/* a chunk came, or quit */
 	struct chunk *in, *in_tail, *spare;
 	int nin, busy, quit;
 	struct rows *done, *done_tail;
 	uint64_t upto;		/* every event before it is done */
+	struct rowhdr front;	/* the last row published, if has_front */
+	char *frontkey;
+	size_t frontcap;
+	int has_front;
 	pthread_t th;
-	int threaded;
+	int started;
 	/* the driver's side */
 	struct chunk *fill;	/* being written */
 	struct rows *merge;	/* published rows taken, oldest first */
 	struct rows *merge_tail;
+	uint64_t m_upto;	/* upto and front as merge() last took them */
+	struct rowhdr m_front;
+	char *m_frontkey;
+	size_t m_frontcap;
+	int m_has_front;
 };
 
 struct workers {
@@ -114,6 +126,9 @@ struct workers {
 	unsigned n;
 	struct worker *w;
 	uint64_t pos;		/* the next event's number */
+	pthread_mutex_t mu;
+	pthread_cond_t cv;	/* a worker published */
+	uint64_t gen, seen;	/* publications so far; as merge() took them */
 };
 
 static size_t
@@ -137,11 +152,11 @@ workers_fit(const struct run *r)
 /* --- rows --- */
 
 static struct rows *
-rows_new(const struct run *r)
+rows_new(const struct worker *w)
 {
 	struct rows *b = xcalloc(1, sizeof(*b));
 
-	b->text = out_open_collect(r->out);
+	b->text = out_open_collect(w->like);
 	return b;
 }
 
@@ -154,6 +169,43 @@ rows_free(struct rows *b)
 	free(b->keys);
 	(void)out_close(b->text);
 	free(b);
+}
+
+/* Hands w's rows so far to the merge (under the workers' mu). */
+static void
+hand_rows(struct worker *w)
+{
+	struct rows *b = w->cur;
+	const struct rowhdr *last;
+
+	if (b->n == 0)
+		return;
+	last = &b->v[b->n - 1];
+	w->front = *last;
+	xgrow(&w->frontkey, &w->frontcap, last->keylen + 1, 1);
+	memcpy(w->frontkey, b->keys + last->key, last->keylen);
+	w->has_front = 1;
+	if (w->done_tail != NULL)
+		w->done_tail->next = b;
+	else
+		w->done = b;
+	w->done_tail = b;
+	w->cur = NULL;
+}
+
+/* Rows of an event still firing, published (ROWS_OUT). */
+static void
+publish_rows(struct worker *w)
+{
+	struct workers *ws = w->ws;
+
+	pthread_mutex_lock(&ws->mu);
+	hand_rows(w);
+	ws->gen++;
+	pthread_cond_broadcast(&ws->cv);
+	pthread_mutex_unlock(&ws->mu);
+	w->cur = rows_new(w);
+	w->run.out = w->cur->text;
 }
 
 /* A worker operator's callback: the row, formatted into memory. */
@@ -180,6 +232,8 @@ worker_row(void *arg, const struct op_row *row)
 	on_row(&w->run, row);
 	(void)out_buffered(b->text, &at);
 	h->textlen = at - h->text;
+	if (at >= ROWS_OUT)
+		publish_rows(w);
 }
 
 /* --- a worker's side --- */
@@ -254,49 +308,45 @@ do_chunk(struct worker *w, const struct chunk *k)
 static void
 publish(struct worker *w, struct chunk *k)
 {
-	struct rows *b = NULL;
+	struct workers *ws = w->ws;
 
-	if (w->cur->n > 0) {
-		b = w->cur;
-		w->cur = rows_new(&w->run);
-		w->run.out = w->cur->text;
-	}
-	pthread_mutex_lock(&w->mu);
+	pthread_mutex_lock(&ws->mu);
+	hand_rows(w);
+	w->has_front = 0;	/* upto passes it */
 	k->len = 0;
 	k->next = w->spare;
 	w->spare = k;
-	if (b != NULL) {
-		if (w->done_tail != NULL)
-			w->done_tail->next = b;
-		else
-			w->done = b;
-		w->done_tail = b;
-	}
 	w->upto = k->upto;
 	w->busy = 0;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
+	ws->gen++;
+	pthread_cond_broadcast(&ws->cv);
+	pthread_mutex_unlock(&ws->mu);
+	if (w->cur == NULL) {
+		w->cur = rows_new(w);
+		w->run.out = w->cur->text;
+	}
 }
 
 static void *
 worker_main(void *arg)
 {
 	struct worker *w = arg;
+	struct workers *ws = w->ws;
 	struct chunk *k;
 
 	for (;;) {
-		pthread_mutex_lock(&w->mu);
+		pthread_mutex_lock(&ws->mu);
 		while (w->in == NULL && !w->quit)
-			pthread_cond_wait(&w->cv, &w->mu);
+			pthread_cond_wait(&w->cv, &ws->mu);
 		if ((k = w->in) == NULL) {
-			pthread_mutex_unlock(&w->mu);
+			pthread_mutex_unlock(&ws->mu);
 			return NULL;
 		}
 		if ((w->in = k->next) == NULL)
 			w->in_tail = NULL;
 		w->nin--;
 		w->busy = 1;
-		pthread_mutex_unlock(&w->mu);
+		pthread_mutex_unlock(&ws->mu);
 		do_chunk(w, k);
 		publish(w, k);
 	}
@@ -310,12 +360,12 @@ take_chunk(struct worker *w, size_t n)
 {
 	struct chunk *k = NULL;
 
-	pthread_mutex_lock(&w->mu);
+	pthread_mutex_lock(&w->ws->mu);
 	if (w->spare != NULL && w->spare->cap >= n) {
 		k = w->spare;
 		w->spare = k->next;
 	}
-	pthread_mutex_unlock(&w->mu);
+	pthread_mutex_unlock(&w->ws->mu);
 	if (k == NULL) {
 		size_t cap = n > CHUNK ? n : CHUNK;
 
@@ -327,6 +377,19 @@ take_chunk(struct worker *w, size_t n)
 	return k;
 }
 
+static void merge(struct workers *);
+
+/* Waits (under mu) for a worker to publish something merge() has not
+ * taken. */
+static void
+await(struct workers *ws)
+{
+	while (ws->gen == ws->seen)
+		pthread_cond_wait(&ws->cv, &ws->mu);
+}
+
+/* Hands w the chunk being filled (an empty one says how far the events
+ * are); while its inbox is full, merges what its workers publish. */
 static void
 hand(struct workers *ws, struct worker *w)
 {
@@ -334,28 +397,28 @@ hand(struct workers *ws, struct worker *w)
 
 	w->fill = NULL;
 	k->upto = ws->pos;
-	if (!w->threaded) {
-		do_chunk(w, k);
-		publish(w, k);
-		return;
+	pthread_mutex_lock(&ws->mu);
+	while (w->nin >= INBOX_MAX) {
+		pthread_mutex_unlock(&ws->mu);
+		merge(ws);
+		pthread_mutex_lock(&ws->mu);
+		if (w->nin >= INBOX_MAX)
+			await(ws);
 	}
-	pthread_mutex_lock(&w->mu);
-	while (w->nin >= INBOX_MAX)
-		pthread_cond_wait(&w->cv, &w->mu);
 	if (w->in_tail != NULL)
 		w->in_tail->next = k;
 	else
 		w->in = k;
 	w->in_tail = k;
 	w->nin++;
-	pthread_cond_broadcast(&w->cv);
-	pthread_mutex_unlock(&w->mu);
+	pthread_cond_signal(&w->cv);
+	pthread_mutex_unlock(&ws->mu);
 }
 
-/* Whether row a of batch ba goes before row b of batch bb. */
+/* Whether row a (its key at akey) goes before row b. */
 static int
-before(const struct workers *ws, const struct rows *ba,
-    const struct rowhdr *a, const struct rows *bb, const struct rowhdr *b)
+before(const struct workers *ws, const struct rowhdr *a, const char *akey,
+    const struct rowhdr *b, const char *bkey)
 {
 	if (a->pos != b->pos)
 		return a->pos < b->pos;
@@ -365,8 +428,7 @@ before(const struct workers *ws, const struct rows *ba,
 		if (a->start != b->start)
 			return a->start < b->start;
 	}
-	return key_cmp(ws->c->nkeys, ba->keys + a->key, a->keylen,
-	    bb->keys + b->key, b->keylen) < 0;
+	return key_cmp(ws->c->nkeys, akey, a->keylen, bkey, b->keylen) < 0;
 }
 
 /* The next row of w's to merge, or NULL. */
@@ -383,47 +445,73 @@ head(struct worker *w)
 	return b != NULL ? &b->v[b->at] : NULL;
 }
 
-/* Writes the rows that are final: those of events every worker is past. */
+/* Takes (under mu) what w published: its rows, how far it is. */
+static void
+take(struct worker *w)
+{
+	if (w->done != NULL) {
+		if (w->merge_tail != NULL)
+			w->merge_tail->next = w->done;
+		else
+			w->merge = w->done;
+		w->merge_tail = w->done_tail;
+		w->done = w->done_tail = NULL;
+	}
+	w->m_upto = w->upto;
+	w->m_has_front = w->has_front;
+	if (w->has_front) {
+		w->m_front = w->front;
+		xgrow(&w->m_frontkey, &w->m_frontcap, w->front.keylen + 1, 1);
+		memcpy(w->m_frontkey, w->frontkey, w->front.keylen);
+	}
+}
+
+/* Whether w will fire nothing that goes before row h (key hkey): it is
+ * past h's event, or has published a row after h. */
+static int
+past(const struct workers *ws, const struct worker *w,
+    const struct rowhdr *h, const char *hkey)
+{
+	return w->m_upto > h->pos || (w->m_has_front &&
+	    before(ws, h, hkey, &w->m_front, w->m_frontkey));
+}
+
+/* Writes the rows that are final: each goes before anything a worker
+ * has yet to publish. */
 static void
 merge(struct workers *ws)
 {
-	uint64_t safe = UINT64_MAX;
 	const struct rowhdr *h, *best;
 	struct worker *w, *bw;
-	const char *text;
+	const char *text, *key, *bkey = NULL;
 	size_t len;
 	unsigned i;
 
-	for (i = 0; i < ws->n; i++) {
-		w = &ws->w[i];
-		pthread_mutex_lock(&w->mu);
-		if (w->upto < safe)
-			safe = w->upto;
-		if (w->done != NULL) {
-			if (w->merge_tail != NULL)
-				w->merge_tail->next = w->done;
-			else
-				w->merge = w->done;
-			w->merge_tail = w->done_tail;
-			w->done = w->done_tail = NULL;
-		}
-		pthread_mutex_unlock(&w->mu);
-	}
+	pthread_mutex_lock(&ws->mu);
+	for (i = 0; i < ws->n; i++)
+		take(&ws->w[i]);
+	ws->seen = ws->gen;
+	pthread_mutex_unlock(&ws->mu);
 	for (;;) {
 		best = NULL;
 		bw = NULL;
 		for (i = 0; i < ws->n; i++) {
 			w = &ws->w[i];
-			if ((h = head(w)) == NULL || h->pos >= safe)
+			if ((h = head(w)) == NULL)
 				continue;
-			if (best == NULL ||
-			    before(ws, w->merge, h, bw->merge, best)) {
+			key = w->merge->keys + h->key;
+			if (best == NULL || before(ws, h, key, best, bkey)) {
 				best = h;
+				bkey = key;
 				bw = w;
 			}
 		}
 		if (best == NULL)
 			return;
+		for (i = 0; i < ws->n; i++)
+			if (&ws->w[i] != bw && head(&ws->w[i]) == NULL &&
+			    !past(ws, &ws->w[i], best, bkey))
+				return;
 		text = out_buffered(bw->merge->text, &len);
 		out_rows(ws->r->out, text + best->text, best->textlen);
 		bw->merge->at++;
@@ -541,19 +629,23 @@ workers_advance(struct workers *ws, int64_t w, int64_t maxt)
 void
 workers_sync(struct workers *ws)
 {
-	struct worker *w;
 	unsigned i;
+	int busy;
 
 	for (i = 0; i < ws->n; i++)
 		hand(ws, &ws->w[i]);
-	for (i = 0; i < ws->n; i++) {
-		w = &ws->w[i];
-		pthread_mutex_lock(&w->mu);
-		while (w->nin > 0 || w->busy)
-			pthread_cond_wait(&w->cv, &w->mu);
-		pthread_mutex_unlock(&w->mu);
+	for (;;) {
+		merge(ws);
+		pthread_mutex_lock(&ws->mu);
+		for (busy = 0, i = 0; i < ws->n; i++)
+			busy |= ws->w[i].nin > 0 || ws->w[i].busy;
+		if (busy)
+			await(ws);
+		pthread_mutex_unlock(&ws->mu);
+		if (!busy)
+			break;
 	}
-	merge(ws);
+	merge(ws);	/* what they published last */
 }
 
 void
@@ -611,15 +703,18 @@ workers_start(struct run *r)
 		w->run.op = w->op;
 		w->run.st = op_state(w->op);
 		w->run.g = w->g;
-		w->cur = rows_new(r);
+		w->like = out_open_collect(r->out);
+		w->cur = rows_new(w);
 		w->run.out = w->cur->text;
-		pthread_mutex_init(&w->mu, NULL);
 		pthread_cond_init(&w->cv, NULL);
-		if (i == 0)	/* the driver's thread does worker 0's */
-			continue;
+	}
+	pthread_mutex_init(&ws->mu, NULL);
+	pthread_cond_init(&ws->cv, NULL);
+	for (i = 0; i < ws->n; i++) {
+		w = &ws->w[i];
 		if ((errno = pthread_create(&w->th, NULL, worker_main, w)) != 0)
 			fwin_die("cannot start a thread: %s", strerror(errno));
-		w->threaded = 1;
+		w->started = 1;
 	}
 	return ws;
 }
@@ -656,11 +751,11 @@ workers_free(struct workers *ws)
 		return;
 	for (i = 0; i < ws->n; i++) {
 		w = &ws->w[i];
-		if (w->threaded) {
-			pthread_mutex_lock(&w->mu);
+		if (w->started) {
+			pthread_mutex_lock(&ws->mu);
 			w->quit = 1;
-			pthread_cond_broadcast(&w->cv);
-			pthread_mutex_unlock(&w->mu);
+			pthread_cond_signal(&w->cv);
+			pthread_mutex_unlock(&ws->mu);
 			pthread_join(w->th, NULL);
 		}
 		free_chunks(w->in);
@@ -669,12 +764,16 @@ workers_free(struct workers *ws)
 		free_rows(w->done);
 		free_rows(w->merge);
 		rows_free(w->cur);
+		(void)out_close(w->like);
 		op_free(w->op);
 		aggs_free(w->g);
 		free(w->vals);
-		pthread_mutex_destroy(&w->mu);
+		free(w->frontkey);
+		free(w->m_frontkey);
 		pthread_cond_destroy(&w->cv);
 	}
+	pthread_mutex_destroy(&ws->mu);
+	pthread_cond_destroy(&ws->cv);
 	free(ws->w);
 	free(ws->vf);
 	free(ws);

@@ -200,7 +200,7 @@ fwin: 2 bad records skipped'
 	run --separate-stderr bash -c 'cat in | "$1" --stats -t 1 --tumble 5s' _ "$FWIN"
 	assert_success
 	assert_output $'10\t15\t1'
-	assert_regex "${stderr%%$'\n'*}" 'late 1, .*, mode stream$'
+	assert_regex "${stderr%%$'\n'*}" 'late 1, .*, mode stream(, keys over workers)?$'
 }
 
 @test "auto: a pipe among FILEs makes a stream" {
@@ -209,14 +209,14 @@ fwin: 2 bad records skipped'
 	run --separate-stderr bash -c 'cat b | "$1" --stats -t 1 --tumble 5s a -' _ "$FWIN"
 	assert_success
 	assert_output $'10\t15\t1'
-	assert_regex "${stderr%%$'\n'*}" ', mode stream$'
+	assert_regex "${stderr%%$'\n'*}" ', mode stream(, keys over workers)?$'
 }
 
 @test "auto: no -t, or a stream-only option, is a stream" {
 	printf '10 a\n3 a\n' > in
 	run --separate-stderr fwin --stats -k 2 --count-window 2 in
 	assert_output 'a	2'
-	assert_regex "${stderr%%$'\n'*}" ', mode stream$'
+	assert_regex "${stderr%%$'\n'*}" ', mode stream(, keys over workers)?$'
 	for opt in "-l 0" "--allowed-lateness 0" "--late-file late" "--idle-timeout 1s" \
 		"--state s.ckpt" "--checkpoint c.ckpt" "--no-flush"; do
 		rm -f s.ckpt c.ckpt late

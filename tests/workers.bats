@@ -1,0 +1,127 @@
+#!/usr/bin/env bats
+# Key-group workers (fwin(1): --threads, THREADS): with --threads 3 or
+# more a stream's keys are spread over worker threads by key group, and
+# everything a user sees is still the bytes of one thread. Input comes
+# on a pipe here (named FILEs of a tumbling window are aggregated as read
+# instead). make check also runs whole suites with FWIN_THREADS=4.
+load common
+
+# gen SEED N KEYS: N csv records "time,key,value,word" over about ten
+# minutes, out of time order by up to 40 s, KEYS keys, 10% of values
+# empty; times repeat, so arrival order breaks ties of first and last.
+gen() {
+	awk -v seed="$1" -v n="$2" -v nk="$3" 'BEGIN {
+		srand(seed)
+		for (i = 0; i < n; i++) {
+			t = 1700000000 + int(i * 600 / n) - int(rand() * 40)
+			k = "k" int(rand() * nk)
+			v = rand() < 0.1 ? "" : sprintf("%.2f", rand() * 100)
+			printf "%d,%s,%s,w%d\n", t, k, v, int(rand() * 7)
+		}
+	}'
+}
+
+# same IN ARGS...: fwin ARGS on stdin IN with 1, 3 and 5 threads (none,
+# two and four workers): stdout, stderr, status and the late file alike.
+same() {
+	local in=$1 n
+	shift
+	for n in 1 3 5; do
+		rm -f late
+		run --separate-stderr fwin --threads "$n" "$@" < "$in"
+		printf '%s\n' "$output" > "out$n"
+		printf '%s\n' "$stderr" > "err$n"
+		echo "$status" > "status$n"
+		[ -e late ] && mv late "late$n"
+	done
+	for n in 3 5; do
+		cmp out1 "out$n" || { diff out1 "out$n" | head; false; }
+		cmp err1 "err$n" || { diff err1 "err$n" | head; false; }
+		cmp status1 "status$n"
+		[ ! -e late1 ] || cmp late1 "late$n"
+	done
+}
+
+@test "workers: every window kind that takes them, rows merged in one order" {
+	gen 1 30000 500 > in
+	local w
+	for w in "--tumble 1m" "--slide 2m,30s" "--cumulate 2m,20s" \
+	    "--tumble 1m --fill" "--tumble 1d --tz Europe/Berlin" \
+	    "--count-window 5" "--count-window 5,2 --flush" "--global" ""; do
+		# shellcheck disable=SC2086
+		same in --csv -t 1 -k 2 $w -l 10s --late-file late \
+		    --count --sum 3 --avg 3 --first 4 --last 4 --max-by 3:4 \
+		    --approx-percentile 3:50
+		[ "$(wc -l < out1)" -gt 10 ]
+	done
+	# late records, kept in input order, or counted and said
+	same in --csv -t 1 -k 2 --tumble 1m -l 5s --late-file late --count
+	[ -s late1 ]
+	same in --csv -t 1 -k 2 --tumble 1m -l 5s --count
+	grep -q 'late records dropped' err1
+}
+
+@test "workers: windows kept by --allowed-lateness fire again at once, in place" {
+	gen 2 20000 200 > in
+	same in --csv -t 1 -k 2 --slide 1m,20s -l 2s --allowed-lateness 30s \
+	    --late-file late --count --sum 3
+	# rows fired again for late records came out among the others
+	[ "$(sort out1 | uniq -d | wc -l)" -eq 0 ]
+	[ "$(cut -d, -f1-3 out1 | sort | uniq -d | wc -l)" -gt 0 ]
+}
+
+@test "workers: keys of many fields and json output" {
+	gen 3 20000 300 > in
+	same in --csv -t 1 -k 2,4 --tumble 1m -l 10s --count --sum 3 \
+	    --output-format json
+	same in --csv -t 1 -k 4 --tumble 2m --count --output-format csv
+}
+
+@test "workers: --stats says so; what they do not take runs as before" {
+	gen 4 5000 50 > in
+	run --separate-stderr fwin --threads 3 --stats --csv -t 1 -k 2 \
+	    --tumble 1m -l 10s --count < in
+	assert_success
+	assert_regex "${stderr%%$'\n'*}" ', mode stream, keys over workers$'
+	local w
+	for w in "--session 5s" "--tumble 1m --top 2 --top-by count" \
+	    "--tumble 1m --emit-every 30s"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr fwin --threads 3 --stats --csv -t 1 -k 2 \
+		    $w -l 10s --count < in
+		assert_success
+		assert_regex "${stderr%%$'\n'*}" ', mode stream$'
+		# shellcheck disable=SC2086
+		same in --csv -t 1 -k 2 $w -l 10s --count --sum 3
+	done
+	# a checkpoint keeps its keys on one thread: the state is one file
+	run --separate-stderr fwin --threads 3 --stats --csv -t 1 -k 2 \
+	    --tumble 1m -l 10s --count --state ck -o out < in
+	assert_success
+	assert_regex "${stderr%%$'\n'*}" ', mode stream$'
+}
+
+@test "workers: bad records and --strict stop at the same row" {
+	{ gen 5 5000 100; echo 'bad,k1,1,w1'; gen 6 5000 100; } > in
+	same in --csv -t 1 -k 2 --tumble 1m -l 10s --count --sum 3
+	grep -q 'bad record' err1
+	same in --strict --csv -t 1 -k 2 --tumble 1m -l 10s --count --sum 3
+	assert_equal "$(cat status1)" 1
+	[ -s out1 ]
+}
+
+@test "workers: a window of millions of rows streams out in bounded memory" {
+	if [[ $FWIN == *asan* || $FWIN == *valgrind* || $FWIN == *tsan* ]] ||
+	    ldd "$FWIN" 2>/dev/null | grep -q -e libasan -e libtsan; then
+		skip "the sanitizers' shadow memory does not fit a memory limit"
+	fi
+	printf '5 a\n5 b\n5 c\n7 a\n' > in
+	# 7.2M windows of each of three keys, on three workers, merged by
+	# (end, start, key): held all at once they would need about 1 GB
+	run bash -c 'ulimit -v 300000; "$0" --threads 4 -t 1 --time-format ms --mode stream --slide 2h,1ms --count < in | md5sum' "$FWIN"
+	assert_success
+	local want
+	want=$(fwin --threads 1 -t 1 --time-format ms --mode stream \
+	    --slide 2h,1ms --count < in | md5sum)
+	assert_output "$want"
+}
