@@ -1,7 +1,7 @@
 /* parse: what a record says — its key, event time and aggregate values —
  * read without touching keyed state or the driver's counters, so that a
- * reader thread can do it ahead of the window operator (the man page's
- * THREADS). What is wrong with a record is put into words here and
+ * reader thread can do it ahead of the window operator (fwin(1):
+ * --threads). What is wrong with a record is put into words here and
  * counted by the driver, in input order, as it applies the record. */
 #ifndef FWIN_PARSE_H
 #define FWIN_PARSE_H

@@ -29,6 +29,7 @@
 #include "reader.h"
 #include "timefmt.h"
 #include "util.h"
+#include "wire.h"
 
 #define NSLOT		4
 #define SLOT_BYTES	(1024 * 1024)
@@ -68,15 +69,6 @@ struct wire {
 	uint8_t kind, has_t, has_msg, fmt, has_win;
 };
 
-#define WNULL UINT64_MAX	/* a NULL value's length */
-
-struct wval {
-	uint64_t n, outn;	/* its text's and OUT's lengths */
-	double d;
-	uint64_t m[2];		/* its exact decimal (struct dec) */
-	uint32_t scale;
-	uint32_t is_dec;
-};
 
 /* The padding is the point: what each thread writes sits on lines of
  * its own. */
@@ -93,7 +85,7 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 				   asked (atomic: reader_find_windows) */
 	struct assigner as;
 	struct span last;	/* the last window found */
-	size_t *vf, nvf;	/* the aggregates that take a FIELD */
+	struct wire_fields wf;	/* the aggregates that take a FIELD */
 	pthread_t th;
 	int wake[2];		/* to the thread: pause or stop */
 	int notify[2];		/* to the driver: a slot was published */
@@ -196,22 +188,16 @@ publish(struct reader *rd, int flags, int rc)
 static size_t
 entry_size(const struct reader *rd, const struct parsed *pr)
 {
-	size_t i, n = sizeof(struct wire);
+	size_t n = sizeof(struct wire);
 
 	if (pr->msg != NULL)
 		n += pr->msglen + 1;
 	if (pr->kind != PR_RECORD)
 		return (n + 7) & ~(size_t)7;
-	n += rd->nvf * sizeof(struct wval) + pr->keylen + pr->tvaln;
+	n += rd->wf.nvf * sizeof(struct wval) + pr->keylen + pr->tvaln +
+	    wire_vals_bytes(&rd->wf, pr->vals);
 	if (rd->keep_raw)
 		n += pr->rawlen;
-	for (i = 0; i < rd->nvf; i++) {
-		const struct aval *v = &pr->vals[rd->vf[i]];
-
-		if (v->p != NULL)
-			n += v->n + ((rd->c->aggs[rd->vf[i]].op->flags &
-			    AGF_OUT) ? v->outn : 0);
-	}
 	return (n + 7) & ~(size_t)7;
 }
 
@@ -228,7 +214,7 @@ put_bytes(char *at, const char *p, size_t n)
 static int
 put(struct reader *rd, const struct parsed *pr)
 {
-	size_t i, size = entry_size(rd, pr);
+	size_t size = entry_size(rd, pr);
 	struct slot *s = rd->w;
 	struct wire *w;
 	struct wval *wv;
@@ -270,33 +256,14 @@ put(struct reader *rd, const struct parsed *pr)
 	if (pr->kind == PR_RECORD) {
 		w->keylen = pr->keylen;
 		w->tvaln = pr->tvaln;
-		at = (char *)(wv + rd->nvf);
+		at = (char *)(wv + rd->wf.nvf);
 		at = put_bytes(at, pr->key, pr->keylen);
 		at = put_bytes(at, pr->tval, pr->tvaln);
 		if (rd->keep_raw) {
 			w->rawlen = pr->rawlen;
 			at = put_bytes(at, pr->raw, pr->rawlen);
 		}
-		for (i = 0; i < rd->nvf; i++, wv++) {
-			const struct aval *v = &pr->vals[rd->vf[i]];
-
-			if (v->p == NULL) {
-				wv->n = WNULL;
-				continue;
-			}
-			wv->n = v->n;
-			wv->d = v->d;
-			wv->is_dec = (uint32_t)v->is_dec;
-			if (v->is_dec) {
-				memcpy(wv->m, &v->dec.m, sizeof(wv->m));
-				wv->scale = v->dec.scale;
-			}
-			at = put_bytes(at, v->p, v->n);
-			if (rd->c->aggs[rd->vf[i]].op->flags & AGF_OUT) {
-				wv->outn = v->outn;
-				at = put_bytes(at, v->out, v->outn);
-			}
-		}
+		at = wire_vals_put(&rd->wf, pr->vals, wv, at);
 	}
 	if (pr->msg != NULL) {	/* a C string, as the parser's is */
 		at = put_bytes(at, pr->msg, pr->msglen);
@@ -313,7 +280,6 @@ decode(struct reader *rd, const char *e)
 	const struct wval *wv = (const struct wval *)(w + 1);
 	struct parsed *pr = &rd->cur;
 	const char *b;
-	size_t i;
 
 	pr->kind = (enum parsed_kind)w->kind;
 	pr->has_t = w->has_t;
@@ -328,7 +294,7 @@ decode(struct reader *rd, const char *e)
 	pr->tvaln = w->tvaln;
 	pr->rawlen = w->rawlen;
 	pr->msglen = w->msglen;
-	b = (const char *)(wv + (pr->kind == PR_RECORD ? rd->nvf : 0));
+	b = (const char *)(wv + (pr->kind == PR_RECORD ? rd->wf.nvf : 0));
 	pr->key = b;
 	b += w->keylen;
 	pr->tval = b;
@@ -336,29 +302,7 @@ decode(struct reader *rd, const char *e)
 	pr->raw = b;	/* empty unless the late file keeps records */
 	b += w->rawlen;
 	if (pr->kind == PR_RECORD)
-		for (i = 0; i < rd->nvf; i++, wv++) {
-			struct aval *v = &rd->vals[rd->vf[i]];
-
-			if (wv->n == WNULL) {
-				v->p = NULL;
-				v->n = 0;
-				continue;
-			}
-			v->p = b;
-			v->n = wv->n;
-			b += wv->n;
-			v->d = wv->d;
-			v->is_dec = (int)wv->is_dec;
-			if (v->is_dec) {
-				memcpy(&v->dec.m, wv->m, sizeof(wv->m));
-				v->dec.scale = wv->scale;
-			}
-			if (rd->c->aggs[rd->vf[i]].op->flags & AGF_OUT) {
-				v->out = b;
-				v->outn = wv->outn;
-				b += wv->outn;
-			}
-		}
+		b = wire_vals_get(&rd->wf, wv, b, rd->vals);
 	pr->msg = w->has_msg ? b : NULL;
 	return pr;
 }
@@ -494,14 +438,10 @@ static struct reader *
 start(struct reader *rd, const struct config *c, void *(*body)(void *))
 {
 	sigset_t all, old;
-	size_t i;
 	int err;
 
 	rd->c = c;
-	rd->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*rd->vf));
-	for (i = 0; i < c->naggs; i++)
-		if (c->aggs[i].op->flags & AGF_FIELD)
-			rd->vf[rd->nvf++] = i;
+	wire_fields_init(&rd->wf, c);
 	rd->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
 	memset(rd->vals, 0, (c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
 	rd->cur.vals = rd->vals;
@@ -711,7 +651,7 @@ reader_stop(struct reader *rd)
 	close(rd->notify[1]);
 	pthread_mutex_destroy(&rd->mu);
 	pthread_cond_destroy(&rd->cv);
-	free(rd->vf);
+	wire_fields_fini(&rd->wf);
 	free(rd->vals);
 	free(rd);
 }

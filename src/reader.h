@@ -1,4 +1,4 @@
-/* reader: --threads (the man page's THREADS): a thread that reads, frames
+/* reader: --threads 2 or more (fwin(1)): a thread that reads, frames
  * and parses records (parse.h) ahead of the window operator, and hands
  * them over in input order, in slots of a small ring, with the messages
  * the input says in their places among them. The driver applies what it

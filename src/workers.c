@@ -31,16 +31,14 @@
 #include "runint.h"
 #include "state.h"
 #include "util.h"
+#include "wire.h"
 #include "workers.h"
 
 enum { CHUNK = 64 << 10, INBOX_MAX = 4, NGROUPS = 128, ROWS_OUT = 1 << 20 };
 enum { M_RECORD, M_ADVANCE, M_END };
 
-#define MNULL UINT64_MAX	/* a value's length when it is NULL */
-
-/* A message; a record's is followed by its values (struct mval, one per
- * aggregate that reads a field), its key bytes, and each value's text
- * and OUT text; sizes are multiples of 8. */
+/* A message; a record's is followed by its values' struct wvals, its key
+ * bytes, and its values' bytes (wire.h); sizes are multiples of 8. */
 struct msg {
 	uint32_t size;
 	uint8_t kind;
@@ -53,13 +51,6 @@ struct msg {
 	uint64_t seq;		/* record: its arrival number */
 	uint64_t hash;
 	uint64_t keylen;
-};
-
-struct mval {
-	uint64_t n, outn;	/* text and OUT lengths; n MNULL: NULL */
-	double d;
-	uint64_t is_dec;
-	unsigned char dec[sizeof(struct dec)];	/* (a struct dec wants 16) */
 };
 
 struct chunk {
@@ -122,7 +113,7 @@ struct worker {
 struct workers {
 	struct run *r;
 	const struct config *c;
-	size_t *vf, nvf;	/* the aggregates that read a field */
+	struct wire_fields wf;	/* the aggregates that take a FIELD */
 	unsigned n;
 	struct worker *w;
 	uint64_t pos;		/* the next event's number */
@@ -241,37 +232,16 @@ worker_row(void *arg, const struct op_row *row)
 static void
 do_record(struct worker *w, const struct msg *m)
 {
-	const struct workers *ws = w->ws;
-	const struct mval *mv = (const struct mval *)(m + 1);
-	const char *b = (const char *)(mv + ws->nvf);
+	const struct wval *wv = (const struct wval *)(m + 1);
+	const char *key = (const char *)(wv + w->ws->wf.nvf);
 	struct op_rec rec;
-	size_t i;
 
-	rec.key = b;
+	rec.key = key;
 	rec.keylen = m->keylen;
 	rec.hash = m->hash;
 	rec.t = m->t;
 	rec.vals = w->vals;
-	b += m->keylen;
-	for (i = 0; i < ws->nvf; i++, mv++) {
-		struct aval *v = &w->vals[ws->vf[i]];
-
-		if (mv->n == MNULL) {
-			v->p = NULL;
-			v->n = 0;
-			continue;
-		}
-		v->p = b;
-		v->n = mv->n;
-		b += mv->n;
-		v->d = mv->d;
-		v->is_dec = (int)mv->is_dec;
-		if (v->is_dec)
-			memcpy(&v->dec, mv->dec, sizeof(v->dec));
-		v->out = b;
-		v->outn = mv->outn;
-		b += mv->outn;
-	}
+	(void)wire_vals_get(&w->ws->wf, wv, key + m->keylen, w->vals);
 	op_set_arrival(w->op, m->seq);
 	if (op_record(w->op, &rec) != OP_ADDED)	/* the driver judged it */
 		fwin_die("a key-group worker found a record not to add");
@@ -551,19 +521,12 @@ void
 workers_record(struct workers *ws, const struct op_rec *rec, uint64_t seq)
 {
 	struct worker *w = &ws->w[key_group(rec->hash) * ws->n / NGROUPS];
-	size_t i, n = sizeof(struct msg) + ws->nvf * sizeof(struct mval) +
-	    rec->keylen;
-	struct mval *mv;
+	size_t n = sizeof(struct msg) + ws->wf.nvf * sizeof(struct wval) +
+	    rec->keylen + wire_vals_bytes(&ws->wf, rec->vals);
+	struct wval *wv;
 	struct msg *m;
 	char *b;
 
-	for (i = 0; i < ws->nvf; i++) {
-		const struct aval *v = &rec->vals[ws->vf[i]];
-
-		if (v->p != NULL)
-			n += v->n + (ws->c->aggs[ws->vf[i]].op->flags &
-			    AGF_OUT ? v->outn : 0);
-	}
 	if (pad8(n) > UINT32_MAX)
 		fwin_die("a record too long for a key-group worker");
 	m = room(ws, w, pad8(n));
@@ -573,33 +536,11 @@ workers_record(struct workers *ws, const struct op_rec *rec, uint64_t seq)
 	m->seq = seq;
 	m->hash = rec->hash;
 	m->keylen = rec->keylen;
-	mv = (struct mval *)(m + 1);
-	b = (char *)(mv + ws->nvf);
+	wv = (struct wval *)(m + 1);
+	b = (char *)(wv + ws->wf.nvf);
 	if (rec->keylen > 0)
 		memcpy(b, rec->key, rec->keylen);
-	b += rec->keylen;
-	for (i = 0; i < ws->nvf; i++, mv++) {
-		const struct aval *v = &rec->vals[ws->vf[i]];
-
-		memset(mv, 0, sizeof(*mv));
-		if (v->p == NULL) {
-			mv->n = MNULL;
-			continue;
-		}
-		mv->n = v->n;
-		mv->d = v->d;
-		mv->is_dec = (uint64_t)v->is_dec;
-		if (v->is_dec)
-			memcpy(mv->dec, &v->dec, sizeof(v->dec));
-		memcpy(b, v->p, v->n);
-		b += v->n;
-		if (ws->c->aggs[ws->vf[i]].op->flags & AGF_OUT) {
-			mv->outn = v->outn;
-			if (v->outn > 0)
-				memcpy(b, v->out, v->outn);
-			b += v->outn;
-		}
-	}
+	(void)wire_vals_put(&ws->wf, rec->vals, wv, b + rec->keylen);
 }
 
 /* One event for every worker. */
@@ -679,17 +620,13 @@ workers_start(struct run *r)
 	struct workers *ws = xcalloc(1, sizeof(*ws));
 	struct worker *w;
 	unsigned i;
-	size_t j;
 
 	ws->r = r;
 	ws->c = c;
 	ws->n = c->threads - 1;	/* (the reading thread is one) */
 	if (ws->n > NGROUPS)
 		ws->n = NGROUPS;
-	ws->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*ws->vf));
-	for (j = 0; j < c->naggs; j++)
-		if (c->aggs[j].op->flags & AGF_FIELD)
-			ws->vf[ws->nvf++] = j;
+	wire_fields_init(&ws->wf, c);
 	ws->w = xcalloc(ws->n, sizeof(*ws->w));
 	for (i = 0; i < ws->n; i++) {
 		w = &ws->w[i];
@@ -775,6 +712,6 @@ workers_free(struct workers *ws)
 	pthread_mutex_destroy(&ws->mu);
 	pthread_cond_destroy(&ws->cv);
 	free(ws->w);
-	free(ws->vf);
+	wire_fields_fini(&ws->wf);
 	free(ws);
 }

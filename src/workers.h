@@ -1,4 +1,4 @@
-/* workers: --threads 3 or more on a stream (fwin(1): THREADS): keys
+/* workers: --threads 3 or more on a stream (fwin(1): --threads): keys
  * spread over worker threads by key group, each worker a window operator
  * of its own over the groups it owns, as Flink's keyBy spreads keys over
  * parallel instances. The driver still applies every record in input
@@ -7,8 +7,7 @@
  * key's worker and each watermark advance to all, numbered as events.
  * A worker formats the rows it fires into memory, each marked with the
  * event that fired it; the driver merges them in (event, end, start,
- * key) order, the order one operator fires them in, and writes them.
- * Worker 0 runs on the driver's thread. */
+ * key) order, the order one operator fires them in, and writes them. */
 #ifndef FWIN_WORKERS_H
 #define FWIN_WORKERS_H
 

@@ -28,3 +28,28 @@ wait_until() {
 	done
 	fail "timed out after ${secs}s waiting for: $*"
 }
+
+# alike "N1 N2 ..." ARGS...: runs fwin --threads N ARGS for each N (its
+# standard input the file $ALIKE_IN, if set); stdout, stderr, exit status
+# and the file "late" (when made) of each must be the bytes of the first
+# N's, kept as out$N, err$N, status$N and late$N.
+alike() {
+	local ns=$1 n first=
+	shift
+	for n in $ns; do
+		rm -f late
+		run --separate-stderr fwin --threads "$n" "$@" < "${ALIKE_IN:-/dev/null}"
+		printf '%s\n' "$output" > "out$n"
+		printf '%s\n' "$stderr" > "err$n"
+		echo "$status" > "status$n"
+		[ -e late ] && mv late "late$n"
+		if [ -z "$first" ]; then
+			first=$n
+			continue
+		fi
+		cmp "out$first" "out$n" || { diff "out$first" "out$n" | head; false; }
+		cmp "err$first" "err$n" || { diff "err$first" "err$n" | head; false; }
+		cmp "status$first" "status$n"
+		[ ! -e "late$first" ] || cmp "late$first" "late$n"
+	done
+}

@@ -23,26 +23,10 @@ gen() {
 	}'
 }
 
-# both ARGS...: runs fwin ARGS with 1, 2 and 4 threads (a reading thread,
-# then three key-group workers where the pipeline takes them); stdout,
-# stderr, exit status and the file "late" (when made) must be the same
-# bytes.
+# both ARGS...: fwin ARGS alike with 1, 2 and 4 threads (a reading thread,
+# then three key-group workers where the pipeline takes them).
 both() {
-	local n
-	for n in 1 2 4; do
-		rm -f late
-		run --separate-stderr fwin --threads "$n" "$@"
-		printf '%s\n' "$output" > "out$n"
-		printf '%s\n' "$stderr" > "err$n"
-		echo "$status" > "status$n"
-		[ -e late ] && mv late "late$n"
-	done
-	for n in 2 4; do
-		cmp out1 "out$n" || { diff out1 "out$n" | head; false; }
-		cmp err1 "err$n" || { diff err1 "err$n" | head; false; }
-		cmp status1 "status$n"
-		[ ! -e late1 ] || cmp late1 "late$n"
-	done
+	alike "1 2 4" "$@"
 }
 
 @test "threads: every window kind, stream and batch, the same bytes" {

@@ -1,0 +1,26 @@
+/* wire: which aggregates have values on the wire (wire.h). */
+#include <stdlib.h>
+
+#include "util.h"
+#include "wire.h"
+
+void
+wire_fields_init(struct wire_fields *f, const struct config *c)
+{
+	size_t i;
+
+	f->c = c;
+	f->nvf = 0;
+	f->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*f->vf));
+	for (i = 0; i < c->naggs; i++)
+		if (c->aggs[i].op->flags & AGF_FIELD)
+			f->vf[f->nvf++] = i;
+}
+
+void
+wire_fields_fini(struct wire_fields *f)
+{
+	free(f->vf);
+	f->vf = NULL;
+	f->nvf = 0;
+}
