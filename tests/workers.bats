@@ -110,3 +110,29 @@ same() {
 	    --slide 2h,1ms --count < in | md5sum)
 	assert_output "$want"
 }
+
+@test "workers: a sweep of window kinds, aggregates and options, ISO times" {
+	awk 'BEGIN { srand(7)
+		for (i = 0; i < 8000; i++) {
+			t = 1700000000 + int(i * 900 / 8000) - int(rand() * 60)
+			v = rand() < 0.1 ? "" : sprintf("%.3f", rand() * 100 - 20)
+			printf "%s,k%d,%s,w%d,u%d\n", strftime("%Y-%m-%dT%H:%M:%SZ", t, 1),
+			    int(rand() * 300), v, int(rand() * 7), int(rand() * 3)
+		}
+	}' > in
+	local w a o
+	for w in "--tumble 1m" "--slide 3m,1m" "--slide 1m,3m" "--cumulate 5m,1m" \
+	    "--tumble 1m --fill" "--count-window 4,3 --flush" "--global" "" \
+	    "--tumble 1d --tz America/New_York"; do
+		for a in "--count --sum 3 --min 3 --stddev 3 --median 3" \
+		    "--first 4 --last 4 --min-by 3:4 --approx-distinct 4 --percentile 3:25"; do
+			for o in "-k 2 -l 5s" \
+			    "-k 2 -l 30s --allowed-lateness 20s --late-file late" \
+			    "-k 2 -l 0 --partition 1/2" \
+			    "-k 2,5 -l 10s --output-format json"; do
+				# shellcheck disable=SC2086
+				ALIKE_IN=in alike "1 4" --csv -t 1 $w $a $o
+			done
+		done
+	done
+}
