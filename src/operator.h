@@ -130,9 +130,10 @@ int op_record(struct op *o, const struct op_rec *r);
  * (every window kind but sessions, whose lateness depends on the session
  * a record joins); then op_classify() is what op_record() would return
  * for a record at time t, counted as it counts it, without state, and for
- * OP_ADDED *seq is its arrival number. A worker's operator is told that
- * number before op_record() (op_set_arrival): first and last order by
- * it. */
+ * OP_ADDED *seq is its arrival number. For sessions it returns OP_ADDED:
+ * the worker judges, and *seq counts late records too, which keeps the
+ * order of arrival that is all first and last compare. A worker's
+ * operator is told that number before op_record() (op_set_arrival). */
 int op_judges_alone(const struct op *o);
 int op_classify(struct op *o, int64_t t, uint64_t *seq);
 void op_set_arrival(struct op *o, uint64_t seq);

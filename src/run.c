@@ -68,9 +68,9 @@ watermark_after(struct run *r, int64_t t)
 }
 
 /* Steps 1-3 for a record: by the operator, or judged here and added by
- * its key's worker. */
+ * its key's worker (a session's: judged there too). */
 static int
-add(struct run *r, const struct op_rec *orec)
+add(struct run *r, const struct parsed *pr, const struct op_rec *orec)
 {
 	uint64_t seq;
 	int rc;
@@ -78,7 +78,7 @@ add(struct run *r, const struct op_rec *orec)
 	if (r->workers == NULL)
 		return op_record(r->op, orec);
 	if ((rc = op_classify(r->op, orec->t, &seq)) == OP_ADDED)
-		workers_record(r->workers, orec, seq);
+		workers_record(r->workers, orec, seq, pr->raw, pr->rawlen);
 	return rc;
 }
 
@@ -143,7 +143,7 @@ apply(struct run *r, const struct parsed *pr)
 	}
 	if (r->hagg != NULL && stream_agg_record(r, pr, &orec))
 		return;
-	switch (add(r, &orec)) {
+	switch (add(r, pr, &orec)) {
 	case OP_ADDED:
 	case OP_NOWIN:
 		if (op_uses_watermark(r->op))
@@ -479,6 +479,21 @@ replay_all(struct run *r)
 	return rc < 0 ? -1 : 0;
 }
 
+/* After the last record: the workers' rows written, and the late
+ * records they found (sessions) counted with the driver's. */
+static void
+workers_settle(struct run *r)
+{
+	uint64_t late;
+	int64_t by;
+
+	workers_sync(r->workers);
+	workers_late(r->workers, &late, &by);
+	G(r)->g_late += late;
+	if (by > r->late_by)
+		r->late_by = by;
+}
+
 /* Reads the input to its end, fires what is due and saves; returns the
  * exit status. */
 static int
@@ -531,7 +546,7 @@ run_stream(struct run *r)
 	}
 	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
 	if (r->workers != NULL)	/* the rows of what was applied */
-		workers_sync(r->workers);
+		workers_settle(r);
 	split_drop(r);	/* stopped before the cut: the records read so far */
 	progress_end(r);
 	if (rc < 0 || r->fatal || r->corrupt)

@@ -38,7 +38,9 @@ enum { CHUNK = 64 << 10, INBOX_MAX = 4, NGROUPS = 128, ROWS_OUT = 1 << 20 };
 enum { M_RECORD, M_ADVANCE, M_END };
 
 /* A message; a record's is followed by its values' struct wvals, its key
- * bytes, and its values' bytes (wire.h); sizes are multiples of 8. */
+ * bytes, its values' bytes (wire.h) and, where a worker judges lateness
+ * and a late file keeps late records, the record as read; sizes are
+ * multiples of 8. */
 struct msg {
 	uint32_t size;
 	uint8_t kind;
@@ -51,6 +53,7 @@ struct msg {
 	uint64_t seq;		/* record: its arrival number */
 	uint64_t hash;
 	uint64_t keylen;
+	uint64_t rawlen;	/* the record as read, for the late file */
 };
 
 struct chunk {
@@ -66,6 +69,7 @@ struct rowhdr {
 	int64_t end, start;
 	size_t key, keylen, text, textlen;
 	int has_bounds;
+	int late;		/* a late record for the late file, no row */
 };
 
 /* Rows a worker fired while doing one chunk, then the merge's. */
@@ -76,6 +80,7 @@ struct rows {
 	char *keys;
 	size_t keylen, keycap;
 	struct out *text;	/* their formatted bytes, in memory */
+	struct out *late;	/* late records' lines, or NULL */
 };
 
 struct worker {
@@ -84,6 +89,9 @@ struct worker {
 	struct aggs *g;
 	struct run run;		/* the driver's, writing to cur's text */
 	struct out *like;	/* a sink like the driver's, for rows_new */
+	struct out *late_like;	/* and one like its late file, or NULL */
+	uint64_t late;		/* records it found late (sessions) */
+	int64_t late_by;	/* the farthest behind the watermark */
 	struct rows *cur;	/* rows fired so far, not yet published */
 	uint64_t pos;		/* the event being done */
 	struct aval *vals;
@@ -114,6 +122,8 @@ struct workers {
 	struct run *r;
 	const struct config *c;
 	struct wire_fields wf;	/* the aggregates that take a FIELD */
+	int judges;		/* workers judge lateness (sessions) */
+	int keep_raw;		/* and send records as read, for the late file */
 	unsigned n;
 	struct worker *w;
 	uint64_t pos;		/* the next event's number */
@@ -136,8 +146,7 @@ workers_fit(const struct run *r)
 	return c->threads >= 3 && r->batch == NULL && r->hagg == NULL &&
 	    c->checkpoint == NULL && c->restore == NULL &&
 	    (c->has_time || !op_uses_time(r->op)) && c->idle_timeout <= 0 &&
-	    op_judges_alone(r->op) && c->top_n == 0 && c->emit_every <= 0 &&
-	    c->max_memory == 0;
+	    c->top_n == 0 && c->emit_every <= 0 && c->max_memory == 0;
 }
 
 /* --- rows --- */
@@ -148,6 +157,8 @@ rows_new(const struct worker *w)
 	struct rows *b = xcalloc(1, sizeof(*b));
 
 	b->text = out_open_collect(w->like);
+	if (w->late_like != NULL)
+		b->late = out_open_collect(w->late_like);
 	return b;
 }
 
@@ -159,6 +170,8 @@ rows_free(struct rows *b)
 	free(b->v);
 	free(b->keys);
 	(void)out_close(b->text);
+	if (b->late != NULL)
+		(void)out_close(b->late);
 	free(b);
 }
 
@@ -211,6 +224,7 @@ worker_row(void *arg, const struct op_row *row)
 	xgrow(&b->v, &b->cap, b->n + 1, sizeof(*b->v));
 	h = &b->v[b->n++];
 	h->pos = w->pos;
+	h->late = 0;
 	h->has_bounds = row->has_bounds;
 	h->end = row->end;
 	h->start = row->start;
@@ -229,6 +243,32 @@ worker_row(void *arg, const struct op_row *row)
 
 /* --- a worker's side --- */
 
+/* A record found late: counted, and kept for the late file. */
+static void
+late_record(struct worker *w, const struct msg *m, const char *raw)
+{
+	struct rows *b = w->cur;
+	struct rowhdr *h;
+	int64_t by = sat_add(op_globals(w->op)->g_wm, -m->t);
+	size_t at;
+
+	w->late++;
+	if (by > w->late_by)
+		w->late_by = by;
+	if (b->late == NULL)
+		return;
+	xgrow(&b->v, &b->cap, b->n + 1, sizeof(*b->v));
+	h = &b->v[b->n++];
+	memset(h, 0, sizeof(*h));
+	h->pos = w->pos;
+	h->late = 1;
+	(void)out_buffered(b->late, &h->text);
+	out_str(b->late, raw, m->rawlen);
+	out_end_row(b->late);
+	(void)out_buffered(b->late, &at);
+	h->textlen = at - h->text;
+}
+
 static void
 do_record(struct worker *w, const struct msg *m)
 {
@@ -241,10 +281,20 @@ do_record(struct worker *w, const struct msg *m)
 	rec.hash = m->hash;
 	rec.t = m->t;
 	rec.vals = w->vals;
-	(void)wire_vals_get(&w->ws->wf, wv, key + m->keylen, w->vals);
+	const char *raw = wire_vals_get(&w->ws->wf, wv, key + m->keylen,
+	    w->vals);
 	op_set_arrival(w->op, m->seq);
-	if (op_record(w->op, &rec) != OP_ADDED)	/* the driver judged it */
-		fwin_die("a key-group worker found a record not to add");
+	switch (op_record(w->op, &rec)) {
+	case OP_ADDED:
+		return;
+	case OP_LATE:
+		if (w->ws->judges) {
+			late_record(w, m, raw);
+			return;
+		}
+		break;	/* the driver judged it, and not late */
+	}
+	fwin_die("a key-group worker found a record not to add");
 }
 
 static void
@@ -482,8 +532,13 @@ merge(struct workers *ws)
 			if (&ws->w[i] != bw && head(&ws->w[i]) == NULL &&
 			    !past(ws, &ws->w[i], best, bkey))
 				return;
-		text = out_buffered(bw->merge->text, &len);
-		out_rows(ws->r->out, text + best->text, best->textlen);
+		if (best->late) {
+			text = out_buffered(bw->merge->late, &len);
+			out_rows(ws->r->late, text + best->text, best->textlen);
+		} else {
+			text = out_buffered(bw->merge->text, &len);
+			out_rows(ws->r->out, text + best->text, best->textlen);
+		}
 		bw->merge->at++;
 	}
 }
@@ -518,11 +573,16 @@ room(struct workers *ws, struct worker *w, size_t n)
 }
 
 void
-workers_record(struct workers *ws, const struct op_rec *rec, uint64_t seq)
+workers_record(struct workers *ws, const struct op_rec *rec, uint64_t seq,
+    const char *raw, size_t rawlen)
 {
 	struct worker *w = &ws->w[key_group(rec->hash) * ws->n / NGROUPS];
 	size_t n = sizeof(struct msg) + ws->wf.nvf * sizeof(struct wval) +
 	    rec->keylen + wire_vals_bytes(&ws->wf, rec->vals);
+
+	if (!ws->keep_raw)
+		rawlen = 0;
+	n += rawlen;
 	struct wval *wv;
 	struct msg *m;
 	char *b;
@@ -536,11 +596,14 @@ workers_record(struct workers *ws, const struct op_rec *rec, uint64_t seq)
 	m->seq = seq;
 	m->hash = rec->hash;
 	m->keylen = rec->keylen;
+	m->rawlen = rawlen;
 	wv = (struct wval *)(m + 1);
 	b = (char *)(wv + ws->wf.nvf);
 	if (rec->keylen > 0)
 		memcpy(b, rec->key, rec->keylen);
-	(void)wire_vals_put(&ws->wf, rec->vals, wv, b + rec->keylen);
+	b = wire_vals_put(&ws->wf, rec->vals, wv, b + rec->keylen);
+	if (rawlen > 0)
+		memcpy(b, raw, rawlen);
 }
 
 /* One event for every worker. */
@@ -613,6 +676,20 @@ workers_size(const struct workers *ws, uint64_t *fired, uint64_t *panes,
 	}
 }
 
+void
+workers_late(const struct workers *ws, uint64_t *late, int64_t *by)
+{
+	unsigned i;
+
+	*late = 0;
+	*by = INT64_MIN;
+	for (i = 0; i < ws->n; i++) {
+		*late += ws->w[i].late;
+		if (ws->w[i].late_by > *by)
+			*by = ws->w[i].late_by;
+	}
+}
+
 struct workers *
 workers_start(struct run *r)
 {
@@ -627,6 +704,8 @@ workers_start(struct run *r)
 	if (ws->n > NGROUPS)
 		ws->n = NGROUPS;
 	wire_fields_init(&ws->wf, c);
+	ws->judges = !op_judges_alone(r->op);
+	ws->keep_raw = ws->judges && r->late != NULL;
 	ws->w = xcalloc(ws->n, sizeof(*ws->w));
 	for (i = 0; i < ws->n; i++) {
 		w = &ws->w[i];
@@ -641,6 +720,8 @@ workers_start(struct run *r)
 		w->run.st = op_state(w->op);
 		w->run.g = w->g;
 		w->like = out_open_collect(r->out);
+		if (ws->keep_raw)
+			w->late_like = out_open_collect(r->late);
 		w->cur = rows_new(w);
 		w->run.out = w->cur->text;
 		pthread_cond_init(&w->cv, NULL);
@@ -702,6 +783,8 @@ workers_free(struct workers *ws)
 		free_rows(w->merge);
 		rows_free(w->cur);
 		(void)out_close(w->like);
+		if (w->late_like != NULL)
+			(void)out_close(w->late_like);
 		op_free(w->op);
 		aggs_free(w->g);
 		free(w->vals);

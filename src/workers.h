@@ -3,8 +3,9 @@
  * of its own over the groups it owns, as Flink's keyBy spreads keys over
  * parallel instances. The driver still applies every record in input
  * order (counts, messages, the watermark, late records: steps 1-2 need
- * no keyed state, op_classify); it hands each record it keeps to its
- * key's worker and each watermark advance to all, numbered as events.
+ * no keyed state, op_classify, but for sessions, whose workers judge
+ * them); it hands each record it keeps to its key's worker and each
+ * watermark advance to all, numbered as events.
  * A worker formats the rows it fires into memory, each marked with the
  * event that fired it; the driver merges them in (event, end, start,
  * key) order, the order one operator fires them in, and writes them. */
@@ -20,8 +21,7 @@ struct workers;
 
 /* Whether run r's pipeline can take workers: a stream (not batch, not
  * aggregated as read) with --threads 3 or more, no checkpoint, times
- * that are the records' own (no clock moves the watermark), a window
- * kind whose lateness needs no state (not sessions), and no --top,
+ * that are the records' own (no clock moves the watermark), and no --top,
  * --emit-every or --max-memory. */
 int workers_fit(const struct run *r);
 
@@ -29,9 +29,14 @@ int workers_fit(const struct run *r);
 struct workers *workers_start(struct run *r);
 
 /* A record the driver's operator classified OP_ADDED, with its arrival
- * number. */
+ * number; raw is the record as read, which a late file keeps should its
+ * worker find it late (sessions: op_judges_alone() is false). */
 void workers_record(struct workers *ws, const struct op_rec *rec,
-    uint64_t seq);
+    uint64_t seq, const char *raw, size_t rawlen);
+
+/* The records the workers found late so far, and the farthest behind
+ * the watermark (INT64_MIN: none). */
+void workers_late(const struct workers *ws, uint64_t *late, int64_t *by);
 
 /* The watermark moved to w (the largest time seen is maxt). */
 void workers_advance(struct workers *ws, int64_t w, int64_t maxt);

@@ -31,7 +31,7 @@ same() {
 	gen 1 30000 500 > in
 	local w
 	for w in "--tumble 1m" "--slide 2m,30s" "--cumulate 2m,20s" \
-	    "--tumble 1m --fill" "--tumble 1d --tz Europe/Berlin" \
+	    "--session 20s" "--tumble 1m --fill" "--tumble 1d --tz Europe/Berlin" \
 	    "--count-window 5" "--count-window 5,2 --flush" "--global" ""; do
 		# shellcheck disable=SC2086
 		same in --csv -t 1 -k 2 $w -l 10s --late-file late \
@@ -48,6 +48,9 @@ same() {
 
 @test "workers: windows kept by --allowed-lateness fire again at once, in place" {
 	gen 2 20000 200 > in
+	same in --csv -t 1 -k 2 --session 10s -l 2s --allowed-lateness 10s \
+	    --late-file late --count --sum 3
+	[ -s late1 ]
 	same in --csv -t 1 -k 2 --slide 1m,20s -l 2s --allowed-lateness 30s \
 	    --late-file late --count --sum 3
 	# rows fired again for late records came out among the others
@@ -69,7 +72,7 @@ same() {
 	assert_success
 	assert_regex "${stderr%%$'\n'*}" ', mode stream, keys over workers$'
 	local w
-	for w in "--session 5s" "--tumble 1m --top 2 --top-by count" \
+	for w in "--tumble 1m --top 2 --top-by count" \
 	    "--tumble 1m --emit-every 30s"; do
 		# shellcheck disable=SC2086
 		run --separate-stderr fwin --threads 3 --stats --csv -t 1 -k 2 \
@@ -122,6 +125,7 @@ same() {
 	}' > in
 	local w a o
 	for w in "--tumble 1m" "--slide 3m,1m" "--slide 1m,3m" "--cumulate 5m,1m" \
+	    "--session 20s" \
 	    "--tumble 1m --fill" "--count-window 4,3 --flush" "--global" "" \
 	    "--tumble 1d --tz America/New_York"; do
 		for a in "--count --sum 3 --min 3 --stddev 3 --median 3" \
