@@ -187,7 +187,8 @@ hand_rows(struct worker *w)
 	last = &b->v[b->n - 1];
 	w->front = *last;
 	xgrow(&w->frontkey, &w->frontcap, last->keylen + 1, 1);
-	memcpy(w->frontkey, b->keys + last->key, last->keylen);
+	if (last->keylen > 0)	/* (none: a late record's) */
+		memcpy(w->frontkey, b->keys + last->key, last->keylen);
 	w->has_front = 1;
 	if (w->done_tail != NULL)
 		w->done_tail->next = b;
@@ -229,7 +230,8 @@ worker_row(void *arg, const struct op_row *row)
 	h->end = row->end;
 	h->start = row->start;
 	xgrow(&b->keys, &b->keycap, b->keylen + row->keylen + 1, 1);
-	memcpy(b->keys + b->keylen, row->key, row->keylen);
+	if (row->keylen > 0)
+		memcpy(b->keys + b->keylen, row->key, row->keylen);
 	h->key = b->keylen;
 	h->keylen = row->keylen;
 	b->keylen += row->keylen;
