@@ -178,7 +178,8 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	slot[i].g = (uint32_t)(g / SLOT_UNIT);
 	w = window_of(h, start);
 	xgrow(&w->g, &w->cap, w->n + 1, sizeof(*w->g));
-	w->g[w->n++] = slot[i];
+	w->g[w->n].prefix = key_prefix(h->c->nkeys, key, keylen);
+	w->g[w->n++].s = slot[i];
 	if (start < h->hold)
 		h->held++;
 	if (++h->n * 2 > h->cap)

@@ -86,10 +86,8 @@ void
 ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 {
 	const struct hwin *w;
-	const struct group *gp;
 	struct hrow *r;
 	size_t i, k;
-	aoff g;
 
 	ha_take_pending(h);
 	free(h->rows);
@@ -100,18 +98,12 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 	    h->win[i].start < upto; i++) {
 		w = &h->win[i];
 		for (k = 0; k < w->n; k++) {
-			if (k + 8 < w->n)
-				warm(group_at(h, (aoff)w->g[k + 8].g *
-				    SLOT_UNIT));
-			g = (aoff)w->g[k].g * SLOT_UNIT;
-			gp = group_at(h, g);
 			r = &h->rows[h->nrows++];
 			r->start = w->start;
-			r->prefix = key_prefix(h->c->nkeys, gp->g_key,
-			    gp->g_len);
-			r->g = g;
+			r->prefix = w->g[k].prefix;
+			r->g = (aoff)w->g[k].s.g * SLOT_UNIT;
 			r->h = h;
-			r->tag = w->g[k].tag;
+			r->tag = w->g[k].s.tag;
 		}
 	}
 	if (h->nrows > 0)

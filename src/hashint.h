@@ -27,12 +27,20 @@ struct hslot {
 	uint32_t g;		/* its group's offset / 16; 0: empty */
 };
 
+/* A group of a window's list: its slot, and its key's prefix, taken
+ * when the group is made (and in the cache), so that sorting a window's
+ * groups to fire them reads none of them. */
+struct hwslot {
+	uint64_t prefix;	/* key_prefix() of its key */
+	struct hslot s;
+};
+
 /* A window held (a pane, for --cumulate): its groups, as their slots
  * name them, so that firing a window reads its groups and no other, and
  * drops them from the table without reading them. */
 struct hwin {
 	int64_t start;
-	struct hslot *g;
+	struct hwslot *g;
 	size_t n, cap;
 };
 
