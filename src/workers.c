@@ -5,19 +5,12 @@
  * that worker's (a record: its key, time, hash, arrival number and
  * values; a watermark advance; the end of input), each numbered by the
  * event it is. When one chunk is full, every worker's is handed over at
- * once (a round), each marked with the event number it reaches, and the
- * rows the workers published are merged: a worker that has done its
- * chunk of a round has fired every row of the events before that
- * number, so rows before the least such number, over the workers, are
- * final and go out in (event, end, start, key) order, the order one
- * operator fires them in (rows of one event from one worker come in
- * that order already: the merge takes heads). A worker's rows are
- * formatted on its own thread, by the driver's row callback on a copy of
- * the run whose sink keeps them in memory; it publishes them when its
- * chunk is done, or as they pass ROWS_OUT bytes within one (a window of
- * millions of rows streams out), with the last row published: the
- * merge may then write a row of an event that worker is still firing if
- * it goes before that one. The driver merges while it waits for them.
+ * once (a round), each marked with the event number it reaches: a
+ * worker that has done its chunk of a round has fired every row of the
+ * events before that number, and published them (workrows.c, which
+ * merges them). The driver merges after each round, while it waits for
+ * room in a worker's inbox, and while it waits for the workers to be
+ * done (workers_sync).
  */
 #include <errno.h>
 #include <pthread.h>
@@ -33,8 +26,9 @@
 #include "util.h"
 #include "wire.h"
 #include "workers.h"
+#include "workint.h"
 
-enum { CHUNK = 64 << 10, INBOX_MAX = 4, NGROUPS = 128, ROWS_OUT = 1 << 20 };
+enum { CHUNK = 64 << 10, INBOX_MAX = 4, NGROUPS = 128 };
 enum { M_RECORD, M_ADVANCE, M_END };
 
 /* A message; a record's is followed by its values' struct wvals, its key
@@ -63,75 +57,6 @@ struct chunk {
 	char buf[];
 };
 
-/* A fired row: its event, window and key, and where its text is. */
-struct rowhdr {
-	uint64_t pos;
-	int64_t end, start;
-	size_t key, keylen, text, textlen;
-	int has_bounds;
-	int late;		/* a late record for the late file, no row */
-};
-
-/* Rows a worker fired while doing one chunk, then the merge's. */
-struct rows {
-	struct rows *next;
-	struct rowhdr *v;
-	size_t n, cap, at;	/* at: the next one to merge */
-	char *keys;
-	size_t keylen, keycap;
-	struct out *text;	/* their formatted bytes, in memory */
-	struct out *late;	/* late records' lines, or NULL */
-};
-
-struct worker {
-	struct workers *ws;
-	struct op *op;
-	struct aggs *g;
-	struct run run;		/* the driver's, writing to cur's text */
-	struct out *like;	/* a sink like the driver's, for rows_new */
-	struct out *late_like;	/* and one like its late file, or NULL */
-	uint64_t late;		/* records it found late (sessions) */
-	int64_t late_by;	/* the farthest behind the watermark */
-	struct rows *cur;	/* rows fired so far, not yet published */
-	uint64_t pos;		/* the event being done */
-	struct aval *vals;
-	/* under the workers' mu: chunks to do, chunks done, rows published */
-	pthread_cond_t cv;	/* a chunk came, or quit */
-	struct chunk *in, *in_tail, *spare;
-	int nin, busy, quit;
-	struct rows *done, *done_tail;
-	uint64_t upto;		/* every event before it is done */
-	struct rowhdr front;	/* the last row published, if has_front */
-	char *frontkey;
-	size_t frontcap;
-	int has_front;
-	pthread_t th;
-	int started;
-	/* the driver's side */
-	struct chunk *fill;	/* being written */
-	struct rows *merge;	/* published rows taken, oldest first */
-	struct rows *merge_tail;
-	uint64_t m_upto;	/* upto and front as merge() last took them */
-	struct rowhdr m_front;
-	char *m_frontkey;
-	size_t m_frontcap;
-	int m_has_front;
-};
-
-struct workers {
-	struct run *r;
-	const struct config *c;
-	struct wire_fields wf;	/* the aggregates that take a FIELD */
-	int judges;		/* workers judge lateness (sessions) */
-	int keep_raw;		/* and send records as read, for the late file */
-	unsigned n;
-	struct worker *w;
-	uint64_t pos;		/* the next event's number */
-	pthread_mutex_t mu;
-	pthread_cond_t cv;	/* a worker published */
-	uint64_t gen, seen;	/* publications so far; as merge() took them */
-};
-
 static size_t
 pad8(size_t n)
 {
@@ -149,133 +74,14 @@ workers_fit(const struct run *r)
 	    c->top_n == 0 && c->emit_every <= 0 && c->max_memory == 0;
 }
 
-/* --- rows --- */
-
-static struct rows *
-rows_new(const struct worker *w)
-{
-	struct rows *b = xcalloc(1, sizeof(*b));
-
-	b->text = out_open_collect(w->like);
-	if (w->late_like != NULL)
-		b->late = out_open_collect(w->late_like);
-	return b;
-}
-
-static void
-rows_free(struct rows *b)
-{
-	if (b == NULL)
-		return;
-	free(b->v);
-	free(b->keys);
-	(void)out_close(b->text);
-	if (b->late != NULL)
-		(void)out_close(b->late);
-	free(b);
-}
-
-/* Hands w's rows so far to the merge (under the workers' mu). */
-static void
-hand_rows(struct worker *w)
-{
-	struct rows *b = w->cur;
-	const struct rowhdr *last;
-
-	if (b->n == 0)
-		return;
-	last = &b->v[b->n - 1];
-	w->front = *last;
-	xgrow(&w->frontkey, &w->frontcap, last->keylen + 1, 1);
-	if (last->keylen > 0)	/* (none: a late record's) */
-		memcpy(w->frontkey, b->keys + last->key, last->keylen);
-	w->has_front = 1;
-	if (w->done_tail != NULL)
-		w->done_tail->next = b;
-	else
-		w->done = b;
-	w->done_tail = b;
-	w->cur = NULL;
-}
-
-/* Rows of an event still firing, published (ROWS_OUT). */
-static void
-publish_rows(struct worker *w)
-{
-	struct workers *ws = w->ws;
-
-	pthread_mutex_lock(&ws->mu);
-	hand_rows(w);
-	ws->gen++;
-	pthread_cond_broadcast(&ws->cv);
-	pthread_mutex_unlock(&ws->mu);
-	w->cur = rows_new(w);
-	w->run.out = w->cur->text;
-}
-
-/* A worker operator's callback: the row, formatted into memory. */
-static void
-worker_row(void *arg, const struct op_row *row)
-{
-	struct worker *w = arg;
-	struct rows *b = w->cur;
-	struct rowhdr *h;
-	size_t at;
-
-	xgrow(&b->v, &b->cap, b->n + 1, sizeof(*b->v));
-	h = &b->v[b->n++];
-	h->pos = w->pos;
-	h->late = 0;
-	h->has_bounds = row->has_bounds;
-	h->end = row->end;
-	h->start = row->start;
-	xgrow(&b->keys, &b->keycap, b->keylen + row->keylen + 1, 1);
-	if (row->keylen > 0)
-		memcpy(b->keys + b->keylen, row->key, row->keylen);
-	h->key = b->keylen;
-	h->keylen = row->keylen;
-	b->keylen += row->keylen;
-	(void)out_buffered(b->text, &h->text);
-	on_row(&w->run, row);
-	(void)out_buffered(b->text, &at);
-	h->textlen = at - h->text;
-	if (at >= ROWS_OUT)
-		publish_rows(w);
-}
-
 /* --- a worker's side --- */
 
-/* A record found late: counted, and kept for the late file. */
-static void
-late_record(struct worker *w, const struct msg *m, const char *raw)
-{
-	struct rows *b = w->cur;
-	struct rowhdr *h;
-	int64_t by = sat_add(op_globals(w->op)->g_wm, -m->t);
-	size_t at;
-
-	w->late++;
-	if (by > w->late_by)
-		w->late_by = by;
-	if (b->late == NULL)
-		return;
-	xgrow(&b->v, &b->cap, b->n + 1, sizeof(*b->v));
-	h = &b->v[b->n++];
-	memset(h, 0, sizeof(*h));
-	h->pos = w->pos;
-	h->late = 1;
-	(void)out_buffered(b->late, &h->text);
-	out_str(b->late, raw, m->rawlen);
-	out_end_row(b->late);
-	(void)out_buffered(b->late, &at);
-	h->textlen = at - h->text;
-}
-
+/* A record: to its key's operator (a session's may be late). */
 static void
 do_record(struct worker *w, const struct msg *m)
 {
 	const struct wval *wv = (const struct wval *)(m + 1);
-	const char *key = (const char *)(wv + w->ws->wf.nvf);
+	const char *key = (const char *)(wv + w->ws->wf.nvf), *raw;
 	struct op_rec rec;
 
 	rec.key = key;
@@ -283,15 +89,14 @@ do_record(struct worker *w, const struct msg *m)
 	rec.hash = m->hash;
 	rec.t = m->t;
 	rec.vals = w->vals;
-	const char *raw = wire_vals_get(&w->ws->wf, wv, key + m->keylen,
-	    w->vals);
+	raw = wire_vals_get(&w->ws->wf, wv, key + m->keylen, w->vals);
 	op_set_arrival(w->op, m->seq);
 	switch (op_record(w->op, &rec)) {
 	case OP_ADDED:
 		return;
 	case OP_LATE:
 		if (w->ws->judges) {
-			late_record(w, m, raw);
+			rows_late(w, m->t, raw, m->rawlen);
 			return;
 		}
 		break;	/* the driver judged it, and not late */
@@ -333,7 +138,7 @@ publish(struct worker *w, struct chunk *k)
 	struct workers *ws = w->ws;
 
 	pthread_mutex_lock(&ws->mu);
-	hand_rows(w);
+	rows_hand(w);
 	w->has_front = 0;	/* upto passes it */
 	k->len = 0;
 	k->next = w->spare;
@@ -399,9 +204,7 @@ take_chunk(struct worker *w, size_t n)
 	return k;
 }
 
-static void merge(struct workers *);
-
-/* Waits (under mu) for a worker to publish something merge() has not
+/* Waits (under mu) for a worker to publish something rows_merge() has not
  * taken. */
 static void
 await(struct workers *ws)
@@ -422,7 +225,7 @@ hand(struct workers *ws, struct worker *w)
 	pthread_mutex_lock(&ws->mu);
 	while (w->nin >= INBOX_MAX) {
 		pthread_mutex_unlock(&ws->mu);
-		merge(ws);
+		rows_merge(ws);
 		pthread_mutex_lock(&ws->mu);
 		if (w->nin >= INBOX_MAX)
 			await(ws);
@@ -437,114 +240,6 @@ hand(struct workers *ws, struct worker *w)
 	pthread_mutex_unlock(&ws->mu);
 }
 
-/* Whether row a (its key at akey) goes before row b. */
-static int
-before(const struct workers *ws, const struct rowhdr *a, const char *akey,
-    const struct rowhdr *b, const char *bkey)
-{
-	if (a->pos != b->pos)
-		return a->pos < b->pos;
-	if (a->has_bounds && b->has_bounds) {
-		if (a->end != b->end)
-			return a->end < b->end;
-		if (a->start != b->start)
-			return a->start < b->start;
-	}
-	return key_cmp(ws->c->nkeys, akey, a->keylen, bkey, b->keylen) < 0;
-}
-
-/* The next row of w's to merge, or NULL. */
-static const struct rowhdr *
-head(struct worker *w)
-{
-	struct rows *b;
-
-	while ((b = w->merge) != NULL && b->at == b->n) {
-		if ((w->merge = b->next) == NULL)
-			w->merge_tail = NULL;
-		rows_free(b);
-	}
-	return b != NULL ? &b->v[b->at] : NULL;
-}
-
-/* Takes (under mu) what w published: its rows, how far it is. */
-static void
-take(struct worker *w)
-{
-	if (w->done != NULL) {
-		if (w->merge_tail != NULL)
-			w->merge_tail->next = w->done;
-		else
-			w->merge = w->done;
-		w->merge_tail = w->done_tail;
-		w->done = w->done_tail = NULL;
-	}
-	w->m_upto = w->upto;
-	w->m_has_front = w->has_front;
-	if (w->has_front) {
-		w->m_front = w->front;
-		xgrow(&w->m_frontkey, &w->m_frontcap, w->front.keylen + 1, 1);
-		memcpy(w->m_frontkey, w->frontkey, w->front.keylen);
-	}
-}
-
-/* Whether w will fire nothing that goes before row h (key hkey): it is
- * past h's event, or has published a row after h. */
-static int
-past(const struct workers *ws, const struct worker *w,
-    const struct rowhdr *h, const char *hkey)
-{
-	return w->m_upto > h->pos || (w->m_has_front &&
-	    before(ws, h, hkey, &w->m_front, w->m_frontkey));
-}
-
-/* Writes the rows that are final: each goes before anything a worker
- * has yet to publish. */
-static void
-merge(struct workers *ws)
-{
-	const struct rowhdr *h, *best;
-	struct worker *w, *bw;
-	const char *text, *key, *bkey = NULL;
-	size_t len;
-	unsigned i;
-
-	pthread_mutex_lock(&ws->mu);
-	for (i = 0; i < ws->n; i++)
-		take(&ws->w[i]);
-	ws->seen = ws->gen;
-	pthread_mutex_unlock(&ws->mu);
-	for (;;) {
-		best = NULL;
-		bw = NULL;
-		for (i = 0; i < ws->n; i++) {
-			w = &ws->w[i];
-			if ((h = head(w)) == NULL)
-				continue;
-			key = w->merge->keys + h->key;
-			if (best == NULL || before(ws, h, key, best, bkey)) {
-				best = h;
-				bkey = key;
-				bw = w;
-			}
-		}
-		if (best == NULL)
-			return;
-		for (i = 0; i < ws->n; i++)
-			if (&ws->w[i] != bw && head(&ws->w[i]) == NULL &&
-			    !past(ws, &ws->w[i], best, bkey))
-				return;
-		if (best->late) {
-			text = out_buffered(bw->merge->late, &len);
-			out_rows(ws->r->late, text + best->text, best->textlen);
-		} else {
-			text = out_buffered(bw->merge->text, &len);
-			out_rows(ws->r->out, text + best->text, best->textlen);
-		}
-		bw->merge->at++;
-	}
-}
-
 /* Every worker's chunk handed over, and what is final written. */
 static void
 round_robin(struct workers *ws)
@@ -553,7 +248,7 @@ round_robin(struct workers *ws)
 
 	for (i = 0; i < ws->n; i++)
 		hand(ws, &ws->w[i]);
-	merge(ws);
+	rows_merge(ws);
 }
 
 /* Room for a message of n bytes in w's chunk. */
@@ -641,7 +336,7 @@ workers_sync(struct workers *ws)
 	for (i = 0; i < ws->n; i++)
 		hand(ws, &ws->w[i]);
 	for (;;) {
-		merge(ws);
+		rows_merge(ws);
 		pthread_mutex_lock(&ws->mu);
 		for (busy = 0, i = 0; i < ws->n; i++)
 			busy |= ws->w[i].nin > 0 || ws->w[i].busy;
@@ -651,7 +346,7 @@ workers_sync(struct workers *ws)
 		if (!busy)
 			break;
 	}
-	merge(ws);	/* what they published last */
+	rows_merge(ws);	/* what they published last */
 }
 
 void
@@ -713,7 +408,7 @@ workers_start(struct run *r)
 		w = &ws->w[i];
 		w->ws = ws;
 		w->g = aggs_new(c);
-		w->op = op_new(c, w->g, worker_row, w);
+		w->op = op_new(c, w->g, rows_add, w);
 		if (op_init_state(w->op) != 0)
 			fwin_die("cannot map state: %s", strerror(errno));
 		w->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*w->vals));
@@ -750,17 +445,6 @@ free_chunks(struct chunk *k)
 	}
 }
 
-static void
-free_rows(struct rows *b)
-{
-	struct rows *next;
-
-	for (; b != NULL; b = next) {
-		next = b->next;
-		rows_free(b);
-	}
-}
-
 void
 workers_free(struct workers *ws)
 {
@@ -781,8 +465,8 @@ workers_free(struct workers *ws)
 		free_chunks(w->in);
 		free_chunks(w->spare);
 		free_chunks(w->fill);
-		free_rows(w->done);
-		free_rows(w->merge);
+		rows_free_all(w->done);
+		rows_free_all(w->merge);
 		rows_free(w->cur);
 		(void)out_close(w->like);
 		if (w->late_like != NULL)
