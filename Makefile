@@ -33,7 +33,7 @@ THREADSUITES = tests/threads.bats tests/windows.bats tests/batch.bats \
 # The suites whose streams key-group workers (--threads 3 or more) take
 # most, run again with four threads (a reading thread, three workers).
 WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
-	tests/messages.bats
+	tests/messages.bats tests/progress.bats
 
 .PHONY: all check unit bats asan tsan sanitized clean-sanitizers demo install uninstall clean deps
 

@@ -202,12 +202,15 @@ progress(struct run *r)
 	int64_t now = mono_ns(), el, left;
 	uint64_t done = r->rd != NULL ? reader_bytes(r->rd) :
 	    input_bytes(r->in), nread;
+	uint64_t panes = st_root(s)->sr_npanes, keys = st_root(s)->sr_nkeys;
 	char wm[TF_BUFSZ] = "-", of[96] = "";
 	double secs;
 
 	if (r->show == 0 || now < r->next_show)
 		return;
 	r->next_show = now + NS_PER_S / 4;
+	if (r->workers != NULL)	/* the keys are theirs */
+		workers_held(r->workers, &panes, &keys);
 	el = now - ((int64_t)r->t0.tv_sec * NS_PER_S + r->t0.tv_nsec);
 	secs = el / 1e9;
 	nread = G(r)->g_read - r->at_start.g_read;
@@ -222,9 +225,8 @@ progress(struct run *r)
 	}
 	fprintf(stderr, "\rfwin: %.1f MB%s, %.0f records/s, watermark %s, "
 	    "%llu open windows, %llu keys\033[K", done / 1e6, of,
-	    secs > 0 ? nread / secs : 0.0, wm,
-	    (unsigned long long)st_root(s)->sr_npanes,
-	    (unsigned long long)st_root(s)->sr_nkeys);
+	    secs > 0 ? nread / secs : 0.0, wm, (unsigned long long)panes,
+	    (unsigned long long)keys);
 	fflush(stderr);
 	r->shown = 1;
 }

@@ -144,6 +144,8 @@ publish(struct worker *w, struct chunk *k)
 	k->next = w->spare;
 	w->spare = k;
 	w->upto = k->upto;
+	w->panes = st_root(op_state(w->op))->sr_npanes;
+	w->keys = st_root(op_state(w->op))->sr_nkeys;
 	w->busy = 0;
 	ws->gen++;
 	pthread_cond_broadcast(&ws->cv);
@@ -371,6 +373,20 @@ workers_size(const struct workers *ws, uint64_t *fired, uint64_t *panes,
 		*keys += st_root(s)->sr_peak_keys;
 		*peak += arena_hdr(&s->a)->ah_peak;
 	}
+}
+
+void
+workers_held(struct workers *ws, uint64_t *panes, uint64_t *keys)
+{
+	unsigned i;
+
+	*panes = *keys = 0;
+	pthread_mutex_lock(&ws->mu);
+	for (i = 0; i < ws->n; i++) {
+		*panes += ws->w[i].panes;
+		*keys += ws->w[i].keys;
+	}
+	pthread_mutex_unlock(&ws->mu);
 }
 
 void

@@ -53,6 +53,10 @@ void workers_end(struct workers *ws, int flush, int64_t maxt);
 void workers_size(const struct workers *ws, uint64_t *fired,
     uint64_t *panes, uint64_t *keys, uint64_t *peak);
 
+/* --progress: the open windows and keys the workers held when they
+ * last finished a chunk. */
+void workers_held(struct workers *ws, uint64_t *panes, uint64_t *keys);
+
 /* Stops the threads and frees everything (NULL: nothing). */
 void workers_free(struct workers *ws);
 

@@ -56,6 +56,7 @@ struct worker {
 	int nin, busy, quit;
 	struct rows *done, *done_tail;
 	uint64_t upto;		/* every event before it is done */
+	uint64_t panes, keys;	/* its state's then (--progress) */
 	struct rowhdr front;	/* the last row published, if has_front */
 	char *frontkey;
 	size_t frontcap;

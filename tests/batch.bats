@@ -224,7 +224,7 @@ fwin: 2 bad records skipped'
 		run --separate-stderr fwin --stats -t 1 --tumble 5s $opt in
 		assert_success
 		# (a stream over a FILE without a checkpoint: a table)
-		assert_regex "${stderr%%$'\n'*}" '^fwin: stats: records 2, bad 0, late 1, .*, mode stream(, aggregated as read)?$'
+		assert_regex "${stderr%%$'\n'*}" '^fwin: stats: records 2, bad 0, late 1, .*, mode stream(, aggregated as read|, keys over workers)?$'
 	done
 }
 

@@ -29,11 +29,11 @@ wait_until() {
 	fail "timed out after ${secs}s waiting for: $*"
 }
 
-# alike "N1 N2 ..." ARGS...: runs fwin --threads N ARGS for each N (its
-# standard input the file $ALIKE_IN, if set); stdout, stderr, exit status
-# and the file "late" (when made) of each must be the bytes of the first
-# N's, kept as out$N, err$N, status$N and late$N.
-alike() {
+# threads_alike "N1 N2 ..." ARGS...: runs fwin --threads N ARGS for each
+# N (its standard input the file $ALIKE_IN, if set); stdout, stderr, exit
+# status and the file "late" (when made) of each must be the bytes of the
+# first N's, kept as out$N, err$N, status$N and late$N.
+threads_alike() {
 	local ns=$1 n first=
 	shift
 	for n in $ns; do

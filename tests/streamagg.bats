@@ -24,7 +24,7 @@ disordered() {
 
 # mode_of STDERR: its --stats line's mode
 mode_of() {
-	grep '^fwin: stats: ' <<<"$1" | sed 's/.* records\/s, //'
+	grep '^fwin: stats: ' <<<"$1" | sed 's/.* records\/s, //; s/, keys over workers$//'
 }
 
 # alike FILE ARGS...: fwin over FILE with one and with two threads prints

@@ -26,7 +26,7 @@ gen() {
 # both ARGS...: fwin ARGS alike with 1, 2 and 4 threads (a reading thread,
 # then three key-group workers where the pipeline takes them).
 both() {
-	alike "1 2 4" "$@"
+	threads_alike "1 2 4" "$@"
 }
 
 @test "threads: every window kind, stream and batch, the same bytes" {

@@ -24,7 +24,7 @@ gen() {
 # same IN ARGS...: fwin ARGS on standard input IN alike with 1, 3 and 5
 # threads (no workers, two, four).
 same() {
-	ALIKE_IN=$1 alike "1 3 5" "${@:2}"
+	ALIKE_IN=$1 threads_alike "1 3 5" "${@:2}"
 }
 
 @test "workers: every window kind that takes them, rows merged in one order" {
@@ -135,7 +135,7 @@ same() {
 			    "-k 2 -l 0 --partition 1/2" \
 			    "-k 2,5 -l 10s --output-format json"; do
 				# shellcheck disable=SC2086
-				ALIKE_IN=in alike "1 4" --csv -t 1 $w $a $o
+				ALIKE_IN=in threads_alike "1 4" --csv -t 1 $w $a $o
 			done
 		done
 	done
