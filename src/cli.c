@@ -761,7 +761,7 @@ fwin_cli(int argc, char **argv)
 				puts("fwin " FWIN_VERSION);
 			config_free(&c);
 			return close_stdout();
-		} else
+		} else if (!cli_expr_option(&c, ch, optarg))
 			option(&c, &x, ch, argv[optind - 1]);
 	}
 	if (x.inspect != NULL) {

@@ -112,8 +112,11 @@ apply(struct run *r, const struct parsed *pr)
 		bad(r, pr, pr->msg);
 		return;
 	}
-	if (pr->kind == PR_OTHER) {
-		r->others++;
+	if (pr->kind == PR_OTHER || pr->kind == PR_FILTERED) {
+		if (pr->kind == PR_OTHER)
+			r->others++;
+		else
+			r->filtered++;
 		if (pr->has_t && op_time_fits(r->op, pr->t))
 			watermark_after(r, pr->t);
 		return;
@@ -723,5 +726,7 @@ run_pipeline(struct config *c)
 	free(r.fingerprint);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);
+	rowcells_free(r.rcells);
+	rowexpr_free(r.rx);
 	return status;
 }

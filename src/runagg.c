@@ -136,6 +136,7 @@ sink_open(struct run *r, int *fd)
 		return NULL;
 	s = xmalloc(sizeof(*s));
 	*s = *r;
+	s->rcells = NULL;	/* the thread's own */
 	s->out = out_open_like(r->out, *fd);
 	return s;
 }
@@ -144,6 +145,7 @@ static void
 sink_close(struct run *s, int fd)
 {
 	(void)out_close(s->out);
+	rowcells_free(s->rcells);
 	free(s);
 	close(fd);
 }

@@ -17,6 +17,7 @@
 #include "parse.h"
 #include "persist.h"
 #include "reader.h"
+#include "rowexpr.h"
 #include "split.h"
 #include "workers.h"
 
@@ -44,8 +45,14 @@ struct run {
 	int64_t late_by;	/* the largest distance of a late record behind W */
 	int64_t started;	/* wall time the run began */
 	struct out *cells;	/* a row's aggregate cells, to rank or digest */
-	size_t rankcol;		/* the --top-by column among them */
+	size_t rankcol;		/* the --top-by column among them (with
+				 * rx: among all) */
+	/* --having, --eval (rowexpr.h): the expressions bound to the
+	 * columns, and this copy's cells (each thread's: NULL in a copy) */
+	struct rowexpr *rx;
+	struct rowcells *rcells;
 	uint64_t others;	/* --partition: records of other partitions */
+	uint64_t filtered;	/* --where: records it rejected */
 	struct persist ps;
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;

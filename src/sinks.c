@@ -16,21 +16,48 @@
 
 #include "keycodec.h"
 #include "num.h"
+#include "rowexpr.h"
 #include "runint.h"
 #include "stats.h"
 #include "timefmt.h"
 #include "util.h"
 
 static void
-emit_time(struct run *r, int64_t t)
+emit_time_to(struct run *r, struct out *o, int64_t t)
 {
 	char buf[TF_BUFSZ];
 	size_t n = tf_format_tz(buf, t, r->ofmt, &r->c->zone);
 
 	if (r->ofmt == TF_ISO)
-		out_str(r->out, buf, n);
+		out_str(o, buf, n);
 	else
-		out_own_num(r->out, buf, n);
+		out_own_num(o, buf, n);
+}
+
+static void
+emit_time(struct run *r, int64_t t)
+{
+	emit_time_to(r, r->out, t);
+}
+
+/* --having, --eval: the row's cells as printed, in memory; its --eval
+ * columns computed. Returns whether --having keeps it. */
+static int
+judge_row(struct run *r, const struct op_row *row)
+{
+	struct out *o;
+
+	if (r->rcells == NULL)	/* one per copy of the run: per thread */
+		r->rcells = rowcells_new(r->rx);
+	o = rowcells_sink(r->rcells);
+	if (row->has_bounds) {
+		emit_time_to(r, o, row->start);
+		emit_time_to(r, o, row->end);
+	} else if (r->rolling_time)
+		emit_time_to(r, o, row->time);
+	key_write(o, r->c->nkeys, row->key, row->keylen);
+	aggs_emit(row->g, row->a, o);
+	return rowexpr_judge(r->rx, r->rcells);
 }
 
 /* The operator's callback: one row. */
@@ -43,6 +70,8 @@ on_row(void *arg, const struct op_row *row)
 		r->skip_rows--;
 		return;
 	}
+	if (r->rx != NULL && !judge_row(r, row))
+		return;		/* --having */
 	if (row->has_bounds) {
 		emit_time(r, row->start);
 		emit_time(r, row->end);
@@ -50,6 +79,8 @@ on_row(void *arg, const struct op_row *row)
 		emit_time(r, row->time);
 	key_write(r->out, r->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, r->out);
+	if (r->rx != NULL)
+		rowexpr_write(r->rx, r->rcells, r->out);
 	if (r->c->emit_every > 0)
 		out_own_num(r->out, row->final ? "1" : "0", 1);
 	out_end_row(r->out);
@@ -108,7 +139,12 @@ rank_row(void *arg, const struct op_row *row, double *v)
 	const char *p;
 	size_t n;
 
-	p = out_cell(render_cells(r, row), r->rankcol, &n);
+	if (r->rx != NULL) {	/* --having first, as SQL's before Top-N */
+		if (!judge_row(r, row))
+			return -2;
+		p = rowexpr_cell(r->rcells, r->rankcol, &n);
+	} else
+		p = out_cell(render_cells(r, row), r->rankcol, &n);
 	if (p == NULL || n == 0 || num_parse(p, n, &nu) != 0)
 		return -1;
 	*v = nu.d;
@@ -116,11 +152,12 @@ rank_row(void *arg, const struct op_row *row, double *v)
 }
 
 /* Finds --top-by among the n aggregate columns aggcols (the first by
- * default; colagg[i] is column i's aggregate) and sets up ranking.
+ * default; colagg[i] is column i's aggregate), which follow first other
+ * columns, or among the --eval columns after them, and sets up ranking.
  * Returns 0, or -1 after a message (a usage error). */
 static int
-top_column(struct run *r, const char *const *aggcols, size_t n,
-    const size_t *colagg)
+top_column(struct run *r, const char *const *aggcols, size_t first,
+    size_t n, const size_t *colagg)
 {
 	const struct config *c = r->c;
 	size_t i;
@@ -128,7 +165,13 @@ top_column(struct run *r, const char *const *aggcols, size_t n,
 	for (i = 0; i < n; i++)
 		if (c->top_by == NULL || strcmp(aggcols[i], c->top_by) == 0)
 			break;
-	if (i == n) {
+	if (i == n && c->top_by != NULL)	/* an --eval column */
+		for (i = 0; i < c->nevals; i++)
+			if (strcmp(c->evals[i].name, c->top_by) == 0) {
+				r->rankcol = first + n + i;
+				return 0;
+			}
+	if (i == n || n == 0) {
 		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
 		return -1;
 	}
@@ -136,7 +179,35 @@ top_column(struct run *r, const char *const *aggcols, size_t n,
 		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
 		return -1;
 	}
-	r->rankcol = i;		/* (run.c's new_operator ranks by it) */
+	/* (run.c's new_operator ranks by it): among the aggregates' cells,
+	 * or with --having and --eval among all */
+	r->rankcol = i + (r->rx != NULL ? first : 0);
+	return 0;
+}
+
+/* --as and --eval names: each must name one column. Returns 0, or -1
+ * after a usage message. */
+static int
+unique_names(const struct config *c, const char *const *cols, size_t n)
+{
+	size_t i, j, k;
+
+	for (k = 0; k < c->naggs + c->nevals; k++) {
+		const char *name = k < c->naggs ? c->aggs[k].as :
+		    c->evals[k - c->naggs].name;
+
+		if (name == NULL)
+			continue;
+		for (i = j = 0; i < n; i++)
+			j += strcmp(cols[i], name) == 0;
+		for (i = 0; i < c->nevals; i++)
+			j += strcmp(c->evals[i].name, name) == 0;
+		if (j > 1) {
+			fwin_warn("%s: the output has two columns named '%s'",
+			    k < c->naggs ? "--as" : "--eval", name);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -209,7 +280,8 @@ static int
 open_output(struct run *r)
 {
 	const struct config *c = r->c;
-	size_t ncols = 3 + c->nkeys + c->naggs, i, j = 0, k, first;
+	size_t ncols = 3 + c->nkeys + c->naggs + c->nevals, i, j = 0, k;
+	size_t first;
 	const char **cols;
 	char **owned;
 	size_t *colagg;		/* the aggregate of each aggregate column */
@@ -245,6 +317,10 @@ open_output(struct run *r)
 		int pct = (as->op->flags & AGF_PCT) != 0;
 
 		colagg[j - first] = i;
+		if (as->as != NULL) {	/* --as: one column */
+			cols[j++] = as->as;
+			continue;
+		}
 		if (!(as->op->flags & AGF_FIELD)) {
 			cols[j++] = as->op->column;
 			continue;
@@ -258,10 +334,15 @@ open_output(struct run *r)
 			cols[j] = owned[j];
 		}
 	}
-	if (c->top_n > 0 && top_column(r, cols + first, j - first, colagg) != 0) {
+	if (unique_names(c, cols, j) != 0 ||
+	    rowexpr_new(r->c, cols, j, &r->rx) != 0 ||
+	    (c->top_n > 0 && top_column(r, cols + first, first, j - first,
+	    colagg) != 0)) {
 		status = 2;
 		goto fail;
 	}
+	for (i = 0; i < c->nevals; i++)
+		cols[j++] = c->evals[i].name;
 	if (c->emit_every > 0)
 		cols[j++] = "final";
 	ncols = j;

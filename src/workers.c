@@ -432,6 +432,7 @@ workers_start(struct run *r)
 		w->run.op = w->op;
 		w->run.st = op_state(w->op);
 		w->run.g = w->g;
+		w->run.rcells = NULL;	/* made on the worker's thread */
 		w->like = out_open_collect(r->out);
 		if (ws->keep_raw)
 			w->late_like = out_open_collect(r->late);
@@ -485,6 +486,7 @@ workers_free(struct workers *ws)
 		rows_free_all(w->merge);
 		rows_free(w->cur);
 		(void)out_close(w->like);
+		rowcells_free(w->run.rcells);
 		if (w->late_like != NULL)
 			(void)out_close(w->late_like);
 		op_free(w->op);
