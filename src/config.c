@@ -319,6 +319,19 @@ fp_weeks(const struct config *c)
 	    " (weeks from Monday)" : "";
 }
 
+/* An expression's text on one line (the fingerprint is line by line,
+ * and --explain quotes it in a comment). */
+static void
+fp_expr(FILE *f, const char *pre, const struct expr *e, const char *post)
+{
+	const char *p;
+
+	fputs(pre, f);
+	for (p = expr_text(e); *p != '\0'; p++)
+		fputc(*p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p, f);
+	fputs(post, f);
+}
+
 char *
 config_fingerprint(const struct config *c)
 {
@@ -408,19 +421,20 @@ config_fingerprint(const struct config *c)
 				fprintf(f, "%c%s", j ? ',' : ':',
 				    c->aggs[i].pct[j].name + 1);
 		if (c->aggs[i].cond != NULL)
-			fprintf(f, " --if '%s'", expr_text(c->aggs[i].cond));
+			fp_expr(f, " --if '", c->aggs[i].cond, "'");
 		if (c->aggs[i].as != NULL)
 			fprintf(f, " --as %s", c->aggs[i].as);
 	}
 	fputc('\n', f);
 	/* only when given: checkpoints of runs without them stay valid */
 	if (c->where != NULL)
-		fprintf(f, "--where '%s'\n", expr_text(c->where));
+		fp_expr(f, "--where '", c->where, "'\n");
 	if (c->having != NULL)
-		fprintf(f, "--having '%s'\n", expr_text(c->having));
-	for (i = 0; i < c->nevals; i++)
-		fprintf(f, "--eval '%s=%s'\n", c->evals[i].name,
-		    expr_text(c->evals[i].e));
+		fp_expr(f, "--having '", c->having, "'\n");
+	for (i = 0; i < c->nevals; i++) {
+		fprintf(f, "--eval '%s=", c->evals[i].name);
+		fp_expr(f, "", c->evals[i].e, "'\n");
+	}
 	/* a memstream that could not grow fails, or leaves no text */
 	if (fclose(f) != 0 || text == NULL)
 		fwin_oom();

@@ -372,6 +372,7 @@ sink_table(struct ex *x, FILE *o)
 			fprintf(o, " %s", sql_agg_type(&c->aggs[i]));
 			free(name);
 		}
+	ex_eval_cols(x, o, ",\n  ", 1);
 	fputs("\n) WITH (\n", o);
 	if (c->output == NULL) {
 		fputs("  'connector' = 'print'\n);\n\n", o);
@@ -472,6 +473,7 @@ plain_aggs(struct ex *x, FILE *o, const char *lead)
 			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
 				return no_counterpart("--%s",
 				    c->aggs[i].op->option);
+			ex_filter(x, o, &c->aggs[i]);
 			fputs(" AS ", o);
 			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
 			free(name);
@@ -518,6 +520,7 @@ query_simple(struct ex *x, FILE *o)
 		return 2;
 	if (c->wkind == WK_GLOBAL) {
 		fputs("\nFROM `source`", o);
+		ex_where(x, o, "\n");
 		for (size_t i = 0; i < c->nkeys; i++) {
 			fputs(i == 0 ? "\nGROUP BY " : ", ", o);
 			sql_ident(o, sql_col(x, &c->keys[i]));
@@ -525,12 +528,15 @@ query_simple(struct ex *x, FILE *o)
 		return 0;
 	}
 	if (x->legacy) {
-		fputs("\nFROM `source`\nGROUP BY ", o);
+		fputs("\nFROM `source`", o);
+		ex_where(x, o, "\n");
+		fputs("\nGROUP BY ", o);
 		group_window(x, o, c->wkind == WK_SESSION ? "SESSION" : "HOP",
 		    "");
 	} else {
 		fputs("\nFROM ", o);
 		tvf(x, o, "source");
+		ex_where(x, o, "\n");
 		fputs("\nGROUP BY window_start, window_end", o);
 	}
 	keys(x, o, ", ", 0, "");
@@ -567,6 +573,7 @@ windowed_view(struct ex *x, FILE *o)
 {
 	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
 	tvf(x, o, "source");
+	ex_where(x, o, "\n");
 	fputs(";\n\n", o);
 }
 
@@ -662,6 +669,9 @@ top_col(struct ex *x)
 				return name;
 			free(name);
 		}
+	for (i = 0; i < c->nevals; i++)
+		if (strcmp(c->evals[i].name, c->top_by) == 0)
+			return xstrdup(c->top_by);
 	return NULL;
 }
 
@@ -692,6 +702,7 @@ insert(struct ex *x, FILE *o)
 		free(top);
 		return rc;
 	}
+	body = ex_wrap_rows(x, body);
 	fputs("INSERT INTO `sink`\n", o);
 	if (top == NULL) {
 		fprintf(o, "%s;\n", body);
@@ -706,6 +717,7 @@ insert(struct ex *x, FILE *o)
 			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
 			free(name);
 		}
+	ex_eval_cols(x, o, ",\n  ", 0);
 	fputs("\nFROM (\n  SELECT *,\n    ROW_NUMBER() OVER (", o);
 	if (c->wkind != WK_GLOBAL)
 		fputs("PARTITION BY window_start, window_end\n      ", o);
@@ -802,7 +814,8 @@ explain_flink_sql(struct config *c, FILE *out)
 		    "whole record) with --json");
 	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
 	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
-	if ((status = read_input(&x)) != 0) {
+	if ((status = read_input(&x)) != 0 || (status = ex_bind_rows(&x))
+	    != 0) {
 		ex_free(&x);
 		return status;
 	}

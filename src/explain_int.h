@@ -84,4 +84,20 @@ int ex_by_whole(const struct config *c);
  * not keep of this pipeline's semantics, with the nearest equivalent. */
 void ex_notes(struct ex *x);
 
+/* --- explain_expr.c: the expressions --- */
+
+/* Writes lead and the WHERE clause of --where, if any. */
+void ex_where(struct ex *x, FILE *o, const char *lead);
+/* Writes an aggregate's --if as " FILTER (WHERE ...)", if any. */
+void ex_filter(struct ex *x, FILE *o, const struct aggspec *a);
+/* Binds --having and --eval to the query's columns. Returns 0, or 2
+ * after a usage message. */
+int ex_bind_rows(struct ex *x);
+/* The query body (malloc'd, taken) with the --eval columns and the
+ * --having condition around it. */
+char *ex_wrap_rows(struct ex *x, char *body);
+/* Writes lead and each --eval column's name (typed: and its SQL
+ * type). */
+void ex_eval_cols(struct ex *x, FILE *o, const char *lead, int typed);
+
 #endif

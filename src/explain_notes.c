@@ -183,6 +183,16 @@ ex_notes(struct ex *x)
 	const struct config *c = x->c;
 	char d[TF_BUFSZ];
 
+	if (c->where != NULL || c->having != NULL || c->nevals > 0 ||
+	    config_has_cond(c))
+		note(x, 0, "Expressions: fwin reads a field as a number when "
+		    "its text is one and compares numbers as numbers, else "
+		    "text as bytes; the source's columns are STRING, so the "
+		    "script casts a field to DOUBLE where it meets a number "
+		    "or arithmetic, and compares it as a string elsewhere "
+		    "(fields that hold numbers compared with each other: "
+		    "CAST them). A value in a boolean place is true in fwin "
+		    "when it is text or a number other than 0.");
 	if (c->has_time) {
 		note(x, 1, "Watermark: fwin advances it after every record; "
 		    "Flink emits it periodically (pipeline.auto-watermark-"

@@ -110,6 +110,8 @@ sql_agg_name(const struct aggspec *a, size_t j)
 {
 	char *s;
 
+	if (a->as != NULL)	/* --as */
+		return xstrdup(a->as);
 	if (!(a->op->flags & AGF_FIELD))
 		return xstrdup(a->op->column);
 	if (a->op->flags & AGF_PCT) {

@@ -76,8 +76,12 @@ int xval_truth(const struct xval *v);
  * NULL. */
 int xval_text(const struct xval *v, char *buf, const char **p, size_t *n);
 
-/* Writes e as Flink SQL to f; name(arg, i) gives field i's SQL text. */
+/* Writes e as Flink SQL to f; name(arg, slot) gives the SQL text of
+ * the field bound to slot (a STRING column). */
 void expr_sql(const struct expr *e, FILE *f,
-    const char *(*name)(void *arg, size_t i), void *arg);
+    const char *(*name)(void *arg, size_t slot), void *arg);
+
+/* Whether e's SQL is a number (a sink column's type: DOUBLE). */
+int expr_sql_numeric(const struct expr *e);
 
 #endif

@@ -117,7 +117,11 @@ apply(struct run *r, const struct parsed *pr)
 			r->others++;
 		else
 			r->filtered++;
-		if (pr->has_t && op_time_fits(r->op, pr->t))
+		if (!pr->has_t || !op_time_fits(r->op, pr->t))
+			return;
+		if (r->hagg != NULL && r->batch == NULL)
+			stream_agg_advance(r, pr->t);	/* the table's */
+		else
 			watermark_after(r, pr->t);
 		return;
 	}

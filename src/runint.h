@@ -150,6 +150,9 @@ uint64_t stream_agg_budget(void);
 void stream_agg_begin(struct run *r);
 int stream_agg_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec);
+/* A record the table does not take (--where, another --partition)
+ * moves its watermark to t, firing what that ends. */
+void stream_agg_advance(struct run *r, int64_t t);
 /* The table's part of it: the record added (HA_ADDED: the watermark
  * moved on, what was due fired), or HA_* said what became of it. */
 int stream_agg_add(struct run *r, const struct parsed *pr,
