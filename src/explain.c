@@ -457,6 +457,31 @@ keys(struct ex *x, FILE *o, const char *lead, int as_out, const char *pfx)
 	}
 }
 
+/* The j-th column of an aggregate, with its --if; -1 for one without
+ * a counterpart. */
+static int
+agg_sql(struct ex *x, FILE *o, const struct aggspec *a, size_t j)
+{
+	char *s = NULL, *f;
+	size_t len = 0;
+	FILE *m;
+	int rc;
+
+	if (a->cond == NULL)
+		return sql_agg_expr(x, o, a, j);
+	if ((m = open_memstream(&s, &len)) == NULL)
+		fwin_oom();
+	rc = sql_agg_expr(x, m, a, j);
+	if (fclose(m) != 0 || s == NULL)
+		fwin_oom();
+	f = ex_filtered(x, a, s, (a->op->flags & AGF_FIELD) ?
+	    sql_col(x, &a->f) : NULL);
+	fputs(f, o);
+	free(f);
+	free(s);
+	return rc;
+}
+
 /* SELECT items of the plain aggregates. */
 static int
 plain_aggs(struct ex *x, FILE *o, const char *lead)
@@ -470,10 +495,9 @@ plain_aggs(struct ex *x, FILE *o, const char *lead)
 			continue;
 		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			fputs(lead, o);
-			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
+			if (agg_sql(x, o, &c->aggs[i], j) != 0)
 				return no_counterpart("--%s",
 				    c->aggs[i].op->option);
-			ex_filter(x, o, &c->aggs[i]);
 			fputs(" AS ", o);
 			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
 			free(name);
@@ -636,7 +660,12 @@ query_join(struct ex *x, FILE *o)
 		sql_ident(o, x->tcol);
 		fputs(" ASC) AS `rn`\n    FROM `windowed`\n    WHERE ", o);
 		sql_ident(o, sql_col(x, &a->f));
-		fprintf(o, " IS NOT NULL)\n  WHERE `rn` = 1\n) AS b%zu\n"
+		fputs(" IS NOT NULL", o);
+		if (a->cond != NULL) {	/* --if */
+			fputs(" AND ", o);
+			ex_cond(x, o, a);
+		}
+		fprintf(o, ")\n  WHERE `rn` = 1\n) AS b%zu\n"
 		    "ON a.window_start = b%zu.window_start AND a.window_end = "
 		    "b%zu.window_end", nb, nb, nb);
 		for (size_t k = 0; k < c->nkeys; k++) {

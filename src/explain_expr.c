@@ -65,16 +65,45 @@ ex_where(struct ex *x, FILE *o, const char *lead)
 }
 
 void
-ex_filter(struct ex *x, FILE *o, const struct aggspec *a)
+ex_cond(struct ex *x, FILE *o, const struct aggspec *a)
 {
 	struct names n = { x, NULL, NULL };
 
-	if (a->cond == NULL)
-		return;
-	fputs(" FILTER (WHERE ", o);
 	expr_sql(a->cond, o, source_name, &n);
-	fputc(')', o);
 	free(n.buf);
+}
+
+/* The aggregate's SQL agg with its --if: FILTER (WHERE c) written as
+ * the CASE WHEN c that it is short for (the same rows: aggregates skip
+ * NULL), which every Flink SQL grammar reads. agg is the SQL without
+ * it, whose input column is the first occurrence of col. */
+char *
+ex_filtered(struct ex *x, const struct aggspec *a, const char *agg,
+    const char *col)
+{
+	char *s = NULL, *id = NULL;
+	const char *at;
+	size_t len = 0;
+	FILE *f;
+
+	if (a->cond == NULL)
+		return xstrdup(agg);
+	if ((f = open_memstream(&s, &len)) == NULL)
+		fwin_oom();
+	if (strncmp(agg, "COUNT(*)", 8) == 0) {
+		fputs("COUNT(CASE WHEN ", f);
+		ex_cond(x, f, a);
+		fprintf(f, " THEN 1 END)%s", agg + 8);
+	} else if (col != NULL && (at = strstr(agg, ident(&id, col))) != NULL) {
+		fprintf(f, "%.*sCASE WHEN ", (int)(at - agg), agg);
+		ex_cond(x, f, a);
+		fprintf(f, " THEN %s END%s", id, at + strlen(id));
+	} else
+		fputs(agg, f);
+	if (fclose(f) != 0 || s == NULL)
+		fwin_oom();
+	free(id);
+	return s;
 }
 
 /* The row's column names before the --eval ones (malloc'd, as the

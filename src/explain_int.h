@@ -88,8 +88,12 @@ void ex_notes(struct ex *x);
 
 /* Writes lead and the WHERE clause of --where, if any. */
 void ex_where(struct ex *x, FILE *o, const char *lead);
-/* Writes an aggregate's --if as " FILTER (WHERE ...)", if any. */
-void ex_filter(struct ex *x, FILE *o, const struct aggspec *a);
+/* Writes an aggregate's --if condition. */
+void ex_cond(struct ex *x, FILE *o, const struct aggspec *a);
+/* The SQL agg of aggregate a (its input column col, or NULL) with its
+ * --if, as CASE WHEN (malloc'd). */
+char *ex_filtered(struct ex *x, const struct aggspec *a, const char *agg,
+    const char *col);
 /* Binds --having and --eval to the query's columns. Returns 0, or 2
  * after a usage message. */
 int ex_bind_rows(struct ex *x);

@@ -81,6 +81,9 @@ int xval_text(const struct xval *v, char *buf, const char **p, size_t *n);
 void expr_sql(const struct expr *e, FILE *f,
     const char *(*name)(void *arg, size_t slot), void *arg);
 
+/* Whether e calls the function named fn. */
+int expr_calls(const struct expr *e, const char *fn);
+
 /* Whether e's SQL is a number (a sink column's type: DOUBLE). */
 int expr_sql_numeric(const struct expr *e);
 
