@@ -117,7 +117,10 @@ apply(struct run *r, const struct parsed *pr)
 			r->others++;
 		else
 			r->filtered++;
-		if (!pr->has_t || !op_time_fits(r->op, pr->t))
+		/* (batch mode: no watermark until the records are sorted,
+		 * and a rejected record is none of them) */
+		if (!pr->has_t || !op_time_fits(r->op, pr->t) ||
+		    (pr->kind == PR_FILTERED && r->batch != NULL))
 			return;
 		if (r->hagg != NULL && r->batch == NULL)
 			stream_agg_advance(r, pr->t);	/* the table's */

@@ -160,15 +160,15 @@ top_column(struct run *r, const char *const *aggcols, size_t first,
     size_t n, const size_t *colagg)
 {
 	const struct config *c = r->c;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < n; i++)
 		if (c->top_by == NULL || strcmp(aggcols[i], c->top_by) == 0)
 			break;
 	if (i == n && c->top_by != NULL)	/* an --eval column */
-		for (i = 0; i < c->nevals; i++)
-			if (strcmp(c->evals[i].name, c->top_by) == 0) {
-				r->rankcol = first + n + i;
+		for (k = 0; k < c->nevals; k++)
+			if (strcmp(c->evals[k].name, c->top_by) == 0) {
+				r->rankcol = first + n + k;
 				return 0;
 			}
 	if (i == n || n == 0) {
