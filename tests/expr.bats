@@ -422,3 +422,36 @@ reference() {
 		skip "Flink SQL grammar check: explain.bats installs it"
 	fi
 }
+
+@test "the README's example over tests/data/access.csv" {
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 2m --count --if 'latency_ms > 150' --as slow --count --as requests --eval 'slow_pct=round(100 * slow / requests)' --having 'slow_pct >= 30' "$DATA/access.csv"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "window_start,window_end,host,slow,requests,slow_pct
+2026-11-29T20:00:00Z,2026-11-29T20:02:00Z,api,3,6,50
+2026-11-29T20:02:00Z,2026-11-29T20:04:00Z,db,4,8,50
+2026-11-29T20:02:00Z,2026-11-29T20:04:00Z,web,1,3,33
+2026-11-29T20:04:00Z,2026-11-29T20:06:00Z,db,2,5,40"
+}
+
+@test "the man page's EXPRESSIONS examples" {
+	access
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --if 'status >= 500' --as errors access.csv
+	assert_success
+	assert_output "window_start,window_end,host,errors
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,1
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,0
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web1,0
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,2"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --where 'path ~ "^/api/" && status != 404' --count --avg bytes access.csv
+	assert_success
+	assert_output "window_start,window_end,host,count,avg_bytes
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,1,0
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,1,2048
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,3,341.3333333333333"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --sum bytes --as bytes --eval 'kb=round(bytes / 1024, 1)' --top 1 --top-by kb access.csv
+	assert_success
+	assert_output "window_start,window_end,host,bytes,kb
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,2168,2.1
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,1024,1"
+}
