@@ -303,8 +303,10 @@ conditions(struct parser *p, const struct record *rec)
 			p->vals[i].p = NULL;
 			p->vals[i].n = 0;
 		} else if (!(c->aggs[i].op->flags & AGF_FIELD)) {
-			p->vals[i].p = mark;
+			p->vals[i].p = mark;	/* (it travels as a value) */
 			p->vals[i].n = 0;
+			p->vals[i].d = 0;
+			p->vals[i].is_dec = 0;
 		}
 	}
 	return 1;
