@@ -22,7 +22,9 @@ enum xop {
 	X_IN,			/* a: how many items follow the value */
 	X_ISNULL, X_NOTNULL,
 	X_NOT, X_AND, X_OR,
-	X_CALL			/* a: the function, b: its arguments */
+	X_CALL,			/* a: the function, b: its arguments */
+	X_FCMP			/* field a against constant c, b: X_EQ...:
+				 * the commonest condition in one step */
 };
 
 enum xfn {
@@ -45,7 +47,7 @@ static const struct {
 
 struct xins {
 	uint8_t op, b;
-	uint32_t a;
+	uint32_t a, c;
 };
 
 struct xfield {
@@ -276,9 +278,24 @@ emit(struct pstate *ps, enum xop op, uint32_t a, unsigned b, int push,
 
 	if (e->ncode == e->capcode)
 		xgrow(&e->code, &e->capcode, e->ncode + 1, sizeof(*e->code));
+	/* a field compared with a constant: one instruction (the two
+	 * before it are exactly its operands, each a single push) */
+	if (op >= X_EQ && op <= X_GE && e->ncode >= 2 &&
+	    e->code[e->ncode - 2].op == X_FIELD &&
+	    e->code[e->ncode - 1].op == X_CONST) {
+		struct xins *f = &e->code[e->ncode - 2];
+
+		f->c = e->code[e->ncode - 1].a;
+		f->op = X_FCMP;
+		f->b = (uint8_t)op;
+		e->ncode--;
+		e->depth--;
+		return;
+	}
 	e->code[e->ncode].op = (uint8_t)op;
 	e->code[e->ncode].a = a;
 	e->code[e->ncode].b = (uint8_t)b;
+	e->code[e->ncode].c = 0;
 	e->ncode++;
 	e->depth = e->depth - pop + (size_t)push;
 	if (e->depth > e->maxdepth)
@@ -960,12 +977,25 @@ static void
 load(struct xval *v, const struct xslice *s)
 {
 	struct num nu;
+	uint64_t x;
+	size_t i;
 
 	v->p = s->p;
 	v->n = s->n;
-	if (s->p == NULL || s->n == 0)
+	if (s->p == NULL || s->n == 0) {
 		set_null(v);
-	else if (num_parse(s->p, s->n, &nu) != 0)
+		return;
+	}
+	/* the common case first: a short integer, digits read 8 at a time
+	 * (what num_parse would make of it, without its general path) */
+	i = s->p[0] == '-' || s->p[0] == '+';
+	if (s->n > i && s->n - i <= 18 &&
+	    num_digits(s->p + i, s->n - i, &x) == s->n - i) {
+		v->t = XV_INT;
+		v->u.i = s->p[0] == '-' ? -(int64_t)x : (int64_t)x;
+		return;
+	}
+	if (num_parse(s->p, s->n, &nu) != 0)
 		v->t = XV_TEXT;
 	else if (nu.is_int) {
 		v->t = XV_INT;
@@ -1448,6 +1478,12 @@ expr_eval(const struct expr *e, struct xvm *vm, const struct xslice *slots,
 			call_fn(vm, (enum xfn)ip->a, sp, ip->b);
 			sp++;
 			break;
+		case X_FCMP:
+			load(sp, &slots[e->fields[ip->a].slot]);
+			set_truth(sp, compared((enum xop)ip->b,
+			    compare(sp, &e->consts[ip->c])));
+			sp++;
+			break;
 		}
 	}
 	*out = stack[0];
@@ -1456,7 +1492,20 @@ expr_eval(const struct expr *e, struct xvm *vm, const struct xslice *slots,
 int
 expr_test(const struct expr *e, struct xvm *vm, const struct xslice *slots)
 {
+	const struct xins *ip = e->code;
+	const struct xval *k;
 	struct xval v;
+
+	if (e->ncode == 1 && ip->op == X_FCMP) {
+		/* a field against a constant, the commonest --where: no
+		 * stack, and two integers compared in place */
+		load(&v, &slots[e->fields[ip->a].slot]);
+		k = &e->consts[ip->c];
+		if (v.t == XV_INT && k->t == XV_INT)
+			return compared((enum xop)ip->b, (v.u.i > k->u.i) -
+			    (v.u.i < k->u.i));
+		return compared((enum xop)ip->b, compare(&v, k));
+	}
 
 	expr_eval(e, vm, slots, &v);
 	return xval_truth(&v);
@@ -1662,27 +1711,34 @@ sql_binary(struct sqlstack *st, enum xop op)
 	free(b);
 }
 
+static void
+sql_const(struct sqlstack *st, const struct expr *e, size_t k)
+{
+	const struct xval *c = &e->consts[k];
+	char *s;
+
+	if (c->t == XV_NULL)
+		sql_push(st, 0, SK_TEXT, "CAST(NULL AS STRING)");
+	else if (c->t == XV_TEXT) {
+		s = sql_string(c->p, c->n);
+		sql_push(st, 0, SK_TEXT, "%s", s);
+		free(s);
+	} else
+		sql_push(st, 0, SK_NUM, "%s", e->ctext[k]);
+}
+
 void
 expr_sql(const struct expr *e, FILE *f,
     const char *(*name)(void *arg, size_t i), void *arg)
 {
 	struct sqlstack st = { NULL, 0, 0 };
 	const struct xins *ip;
-	const struct xval *c;
 	char *s, *a;
 
 	for (ip = e->code; ip < e->code + e->ncode; ip++) {
 		switch ((enum xop)ip->op) {
 		case X_CONST:
-			c = &e->consts[ip->a];
-			if (c->t == XV_NULL)
-				sql_push(&st, 0, SK_TEXT, "CAST(NULL AS STRING)");
-			else if (c->t == XV_TEXT) {
-				s = sql_string(c->p, c->n);
-				sql_push(&st, 0, SK_TEXT, "%s", s);
-				free(s);
-			} else
-				sql_push(&st, 0, SK_NUM, "%s", e->ctext[ip->a]);
+			sql_const(&st, e, ip->a);
 			break;
 		case X_FIELD:
 			sql_push(&st, 0, SK_FIELD, "%s",
@@ -1724,6 +1780,12 @@ expr_sql(const struct expr *e, FILE *f,
 			break;
 		case X_CALL:
 			sql_call(&st, (enum xfn)ip->a, ip->b);
+			break;
+		case X_FCMP:	/* the field, the constant, the comparison */
+			sql_push(&st, 0, SK_FIELD, "%s",
+			    name(arg, e->fields[ip->a].slot));
+			sql_const(&st, e, ip->c);
+			sql_binary(&st, (enum xop)ip->b);
 			break;
 		default:
 			sql_binary(&st, (enum xop)ip->op);
