@@ -1416,6 +1416,7 @@ expr_eval(const struct expr *e, struct xvm *vm, const struct xslice *slots,
 	const struct xins *ip = e->code, *end = e->code + e->ncode;
 	struct xval *sp, *stack;
 	size_t i;
+	int t;
 
 	if (vm->capstack < e->maxdepth + 1)
 		xgrow(&vm->stack, &vm->capstack, e->maxdepth + 1,
@@ -1464,8 +1465,8 @@ expr_eval(const struct expr *e, struct xvm *vm, const struct xslice *slots,
 			    (ip->op == X_ISNULL));
 			break;
 		case X_NOT:
-			i = (size_t)(xval_truth(sp - 1) + 1);	/* 0, 1, 2 */
-			set_truth(sp - 1, i == 0 ? -1 : (int)(2 - i));
+			t = xval_truth(sp - 1);
+			set_truth(sp - 1, t < 0 ? -1 : !t);
 			break;
 		case X_AND:
 		case X_OR:
@@ -1554,9 +1555,13 @@ sql_push(struct sqlstack *st, size_t pop, enum sqlkind k, const char *fmt,
 static char *
 sql_as(const struct sqlstack *st, size_t i, enum sqlkind want)
 {
-	const struct sqlitem *it = &st->v[st->n - i];
+	const struct sqlitem *it;
 	char *s;
 	int rc = 0;
+
+	if (i > st->n)	/* (a parsed program always has its operands) */
+		return xstrdup("NULL");
+	it = &st->v[st->n - i];
 
 	if (want == SK_NUM && it->k == SK_FIELD)
 		rc = asprintf(&s, "CAST(%s AS DOUBLE)", it->s);
@@ -1601,6 +1606,8 @@ any_num(const struct sqlstack *st, size_t n)
 {
 	size_t i;
 
+	if (n > st->n)	/* (a parsed program always has its operands) */
+		return 0;
 	for (i = 1; i <= n; i++)
 		if (st->v[st->n - i].k == SK_NUM)
 			return 1;
@@ -1770,8 +1777,10 @@ expr_sql(const struct expr *e, FILE *f,
 			break;
 		case X_ISNULL:
 		case X_NOTNULL:
-			sql_push(&st, 1, SK_BOOL, "(%s IS %sNULL)",
-			    st.v[st.n - 1].s, ip->op == X_NOTNULL ? "NOT " : "");
+			a = sql_as(&st, 1, SK_FIELD);
+			sql_push(&st, 1, SK_BOOL, "(%s IS %sNULL)", a,
+			    ip->op == X_NOTNULL ? "NOT " : "");
+			free(a);
 			break;
 		case X_NOT:
 			a = sql_as(&st, 1, SK_BOOL);

@@ -185,30 +185,44 @@ top_column(struct run *r, const char *const *aggcols, size_t first,
 	return 0;
 }
 
+/* How many of the n columns cols and the --eval columns are named
+ * name. */
+static size_t
+columns_named(const struct config *c, const char *const *cols, size_t n,
+    const char *name)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n; i++)
+		j += strcmp(cols[i], name) == 0;
+	for (i = 0; i < c->nevals; i++)
+		j += strcmp(c->evals[i].name, name) == 0;
+	return j;
+}
+
 /* --as and --eval names: each must name one column. Returns 0, or -1
  * after a usage message. */
 static int
 unique_names(const struct config *c, const char *const *cols, size_t n)
 {
-	size_t i, j, k;
+	const char *name = NULL, *opt = NULL;
+	size_t k;
 
-	for (k = 0; k < c->naggs + c->nevals; k++) {
-		const char *name = k < c->naggs ? c->aggs[k].as :
-		    c->evals[k - c->naggs].name;
-
-		if (name == NULL)
-			continue;
-		for (i = j = 0; i < n; i++)
-			j += strcmp(cols[i], name) == 0;
-		for (i = 0; i < c->nevals; i++)
-			j += strcmp(c->evals[i].name, name) == 0;
-		if (j > 1) {
-			fwin_warn("%s: the output has two columns named '%s'",
-			    k < c->naggs ? "--as" : "--eval", name);
-			return -1;
+	for (k = 0; k < c->naggs && name == NULL; k++)
+		if (c->aggs[k].as != NULL &&
+		    columns_named(c, cols, n, c->aggs[k].as) > 1) {
+			name = c->aggs[k].as;
+			opt = "--as";
 		}
-	}
-	return 0;
+	for (k = 0; k < c->nevals && name == NULL; k++)
+		if (columns_named(c, cols, n, c->evals[k].name) > 1) {
+			name = c->evals[k].name;
+			opt = "--eval";
+		}
+	if (name == NULL)
+		return 0;
+	fwin_warn("%s: the output has two columns named '%s'", opt, name);
+	return -1;
 }
 
 /* Whether the fields have names (-H, or json's paths): the output then
