@@ -138,7 +138,7 @@ clean: clean-sanitizers
 # the same target once, without libFuzzer (gcc): `make fuzz-replay` feeds it
 # every seed and every saved crasher, as regression inputs.
 FUZZDIR = build-fuzz
-FUZZTARGETS = input time num engine ckpt json
+FUZZTARGETS = input time num engine ckpt json expr
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all

@@ -555,18 +555,24 @@ call_fn(struct xvm *vm, enum xfn f, struct xval *a, unsigned n)
 /* --- evaluation --- */
 
 static int
-matches(const regex_t *re, const struct xval *v)
+matches(struct xvm *vm, const regex_t *re, const struct xval *v)
 {
-	char buf[NUM_BUFSZ];
+	char buf[NUM_BUFSZ], *s;
 	regmatch_t m;
 	const char *p;
 	size_t n;
 
 	text_of(v, buf, &p, &n);
-	/* glibc's REG_STARTEND: the slice as it is, no copy to end it */
+	/* regexec(3) reads a C string (a slice's next byte is not ours to
+	 * read, and sanitizers' regexec takes its strlen): a copy, ended,
+	 * in the scratch, no dearer than the match; REG_STARTEND so that a
+	 * NUL byte inside is matched as a byte (glibc) */
+	s = scratch(vm, n + 1);
+	memcpy(s, p, n);
+	s[n] = '\0';
 	m.rm_so = 0;
 	m.rm_eo = (regoff_t)n;
-	return regexec(re, p, 1, &m, REG_STARTEND) == 0;
+	return regexec(re, s, 1, &m, REG_STARTEND) == 0;
 }
 
 /* x in (items): true when one equals x; else unknown when one
@@ -651,7 +657,7 @@ expr_eval(const struct expr *e, struct xvm *vm, const struct xslice *slots,
 		case X_MATCH:
 		case X_NMATCH:
 			if (sp[-1].t != XV_NULL)
-				set_int(sp - 1, matches(&e->res[ip->a],
+				set_int(sp - 1, matches(vm, &e->res[ip->a],
 				    sp - 1) == (ip->op == X_MATCH));
 			break;
 		case X_IN:
