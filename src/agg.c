@@ -68,23 +68,6 @@ ext_better(int want_max, double v, uint64_t seq, const struct acc_ext *e)
 	return seq < e->seq;
 }
 
-/* Whether b is a blob of the used arena, not overlapping another block;
- * claims it in m. */
-int
-blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
-{
-	uint64_t used = m->used;	/* the restored bytes, not those since */
-	const struct blob *x;
-
-	if (b < sizeof(struct arena_hdr) || b % 8 != 0 || b >= used ||
-	    used - b < sizeof(struct blob))
-		return 0;
-	x = blob_at(a, b);
-	return x->b_len <= x->b_cap &&
-	    x->b_cap <= used - b - sizeof(struct blob) &&
-	    arena_claim(m, b, sizeof(struct blob) + x->b_cap) == 0;
-}
-
 void
 emit_int(struct out *o, int64_t v)
 {
@@ -582,6 +565,12 @@ aggs_extract(const struct aggs *g, const struct record *r,
 
 		v->p = NULL;
 		v->n = 0;
+		if (fl & AGF_RECORD) {
+			v->p = r->raw;
+			v->n = r->rawlen;
+			v->is_dec = 0;
+			continue;
+		}
 		if (!(fl & AGF_FIELD))
 			continue;
 		if (a->fidx >= r->nf) {

@@ -50,10 +50,13 @@ enum {
 	AGF_TEXT = 128,		/* its result is text, not a number */
 	AGF_REGROUP = 256,	/* its fold gives the same bytes however the
 				 * blocks folded are grouped (no floats) */
-	AGF_ANYORDER = 512	/* its result is the same bytes whatever the
+	AGF_ANYORDER = 512,	/* its result is the same bytes whatever the
 				 * order of its records were added in (no
 				 * floats, no arrival numbers; AGF_DEC: while
 				 * its values are plain decimal) */
+	AGF_RECORD = 1024	/* takes the whole record as read as its
+				 * value (--over keeps each record so); no
+				 * option, no column */
 };
 
 struct aggop {

@@ -60,9 +60,6 @@ struct agg {
 	size_t nvals, capvals;
 };
 
-/* Whether b is a blob of the used arena, not overlapping another block;
- * claims it in m. */
-int blob_ok(const struct arena *a, aoff b, struct arena_claims *m);
 
 /* Cells of a number fwin formatted. */
 void emit_int(struct out *o, int64_t v);

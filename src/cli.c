@@ -264,7 +264,7 @@ check_firing(const struct config *c)
 	    c->wkind != WK_CUMULATE)
 		usage_error("--fill needs --tumble, --slide or --cumulate");
 	if (c->emit_every > 0 && (c->wkind == WK_SESSION ||
-	    c->wkind == WK_COUNT || c->wkind == WK_NONE))
+	    c->wkind == WK_COUNT || c->wkind == WK_NONE || over_window(c)))
 		usage_error("--emit-every needs --tumble, --slide, --cumulate "
 		    "or --global");
 	if (c->emit_every > 0 && c->top_n > 0)
@@ -274,12 +274,36 @@ check_firing(const struct config *c)
 	if (c->top_n == 0)
 		return;
 	if (c->wkind == WK_SESSION || c->wkind == WK_COUNT ||
-	    c->wkind == WK_NONE)
+	    c->wkind == WK_NONE || over_window(c))
 		usage_error("--top needs --tumble, --slide, --cumulate or "
 		    "--global");
 	if (c->allowed != 0)
 		usage_error("--top and --allowed-lateness cannot be used "
 		    "together: a window's rows fire again one by one");
+}
+
+/* --over, --over-rows: what does not apply to a row per record, and the
+ * record printed as read, which fixes the output's format. */
+static void
+check_over(const struct config *c)
+{
+	const char *opt = c->wkind == WK_OVER ? "--over" : "--over-rows";
+	enum outfmt natural = c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+
+	if (!over_window(c))
+		return;
+	if (c->allowed != 0)
+		usage_error("%s and --allowed-lateness cannot be used "
+		    "together: a record is printed once", opt);
+	if (c->offset != 0)
+		usage_error("%s and --offset cannot be used together", opt);
+	if (c->outfmt_set && c->outfmt != natural)
+		usage_error("%s prints each record as read: its output "
+		    "format is the input's", opt);
+	if ((c->fmt == IF_CSV && c->delim >= 0 && c->delim != ',') ||
+	    (c->fmt == IF_TSV && c->delim >= 0 && c->delim != '\t'))
+		usage_error("%s prints each record as read: not with -d", opt);
 }
 
 static void
@@ -592,6 +616,14 @@ option_windows(struct config *c, struct cli_extra *x, int ch)
 	case O_GLOBAL:
 		set_window(c, WK_GLOBAL, "--global");
 		break;
+	case O_OVER:
+		set_window(c, WK_OVER, "--over");
+		c->size = duration("--over", optarg, 0, 0);
+		break;
+	case O_OVERROWS:
+		set_window(c, WK_OVER_ROWS, "--over-rows");
+		c->count_n = count_value("--over-rows", optarg);
+		break;
 	case O_FILL:
 		c->fill = 1;
 		break;
@@ -789,6 +821,7 @@ fwin_cli(int argc, char **argv)
 		usage_error("--offset cannot shift mo, q or y windows (they "
 		    "start at midnight on the 1st)");
 	check_firing(&c);
+	check_over(&c);
 	/* json records are objects: their members name the fields */
 	if (c.fmt == IF_JSON && c.header)
 		usage_error("-H has no meaning with --json (members name "

@@ -310,6 +310,14 @@ config_fingerprint(const struct config *c)
 	case WK_GLOBAL:
 		fputs("--global\n", f);
 		break;
+	case WK_OVER:
+		tf_format_duration(buf, c->size);
+		fprintf(f, "--over %s\n", buf);
+		break;
+	case WK_OVER_ROWS:
+		fprintf(f, "--over-rows %llu\n",
+		    (unsigned long long)c->count_n);
+		break;
 	}
 	if (c->fill)
 		fputs("--fill\n", f);

@@ -9,9 +9,13 @@
 #include "output.h"
 #include "timefmt.h"
 
-/* WK_NONE is rolling mode: a running aggregate per key. */
+/* WK_NONE is rolling mode: a running aggregate per key. WK_OVER and
+ * WK_OVER_ROWS print each record with aggregates of its key's records
+ * before it (size: the range D; count_n: the rows N). */
 enum wkind {
-	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL
+	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL,
+	WK_OVER,	/* --over D: each record with its key's [t - D, t] */
+	WK_OVER_ROWS	/* --over-rows N: with its key's last N records */
 };
 
 /* --mode: auto is decided on the command line (cli.c), before a run. */
@@ -102,6 +106,13 @@ struct config {
 	enum runmode mode;
 	uint64_t max_memory;
 };
+
+/* Whether c's window is --over or --over-rows. */
+static inline int
+over_window(const struct config *c)
+{
+	return c->wkind == WK_OVER || c->wkind == WK_OVER_ROWS;
+}
 
 /* Resolves every FIELD against the header names (names may be NULL when
  * there is no header); for json, every FIELD is a path, resolved to its

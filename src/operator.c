@@ -203,6 +203,10 @@ op_advance(struct op *o, int64_t w)
 	size_t i, n;
 	aoff k;
 
+	if (o->as.ops->kind == AS_OVER) {
+		over_advance(o, w);
+		return;
+	}
 	globals(o)->g_wm = w;
 	o->nbatch = o->ntouched = o->nmore = 0;
 	while ((k = st_timer_pop(s, w)) != 0) {
@@ -619,6 +623,9 @@ op_end(struct op *o, int flush)
 	case AS_GLOBAL:
 		fire_global(o);
 		break;
+	case AS_OVER:
+		over_advance(o, INT64_MAX);
+		break;
 	case AS_ROLLING:
 		break;
 	}
@@ -654,7 +661,7 @@ op_new(const struct config *c, struct aggs *g, op_emit_fn emit, void *arg)
 	static int (*const by_kind[])(struct op *, const struct op_rec *) = {
 		[AS_PANES] = process_panes, [AS_MERGING] = process_session,
 		[AS_ARRIVAL] = process_count, [AS_ROLLING] = process_rolling,
-		[AS_GLOBAL] = process_global,
+		[AS_GLOBAL] = process_global, [AS_OVER] = over_process,
 	};
 	struct op *o = xcalloc(1, sizeof(*o));
 
@@ -664,6 +671,8 @@ op_new(const struct config *c, struct aggs *g, op_emit_fn emit, void *arg)
 	o->emit_arg = arg;
 	assigner_init(&o->as, c);
 	o->process = by_kind[o->as.ops->kind];
+	if (o->as.ops->kind == AS_OVER)
+		over_init(o);
 	/* windows of many panes are folded from kept partial folds */
 	if ((o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_ARRIVAL) &&
 	    slide_worth(g, assigner_panes(&o->as)))
@@ -678,6 +687,8 @@ op_free(struct op *o)
 	if (o == NULL)
 		return;
 	st_fini(&o->st);
+	if (o->as.ops->kind == AS_OVER)
+		over_fini(o);
 	free(o->batch);
 	free(o->sortbuf);
 	free(o->touched);
@@ -691,6 +702,8 @@ op_free(struct op *o)
 static size_t
 pane_block(const struct op *o)
 {
+	if (o->as.ops->kind == AS_OVER)
+		return over_pane_block(o->g);
 	return aggs_accsize(o->g) * (o->slide.g != NULL ? 2 : 1);
 }
 
@@ -768,6 +781,8 @@ pane_ok(void *arg, const struct pane *p)
 		if (p->p_start != 0)
 			return "bad window bounds";
 		break;
+	case AS_OVER:	/* any time, any arrival number */
+		break;
 	}
 	return NULL;
 }
@@ -780,6 +795,11 @@ op_adopt(struct op *o, struct arena *a, uint64_t used)
 		.acc_ok = aggs_check, .acc_arg = o->g,
 		.ext_ok = opkey_ok, .pane_ok = pane_ok, .ext_arg = o,
 	};
+
+	if (o->as.ops->kind == AS_OVER) {
+		sc.acc_ok = over_acc_ok;
+		sc.acc_arg = o;
+	}
 
 	const char *why = st_adopt(&o->st, a, used, pane_block(o),
 	    sizeof(struct opkey), sizeof(struct op_globals), &sc);
@@ -805,7 +825,8 @@ int
 op_uses_watermark(const struct op *o)
 {
 	return o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_MERGING ||
-	    (o->as.ops->kind == AS_GLOBAL && o->c->emit_every > 0);
+	    (o->as.ops->kind == AS_GLOBAL && o->c->emit_every > 0) ||
+	    (o->as.ops->kind == AS_OVER && o->c->has_time);
 }
 
 int

@@ -45,6 +45,8 @@ struct out {
 	char		*o_keys;	/* json: `{"name":` for the first column,
 					   `,"name":` for the others, escaped
 					   once here rather than per row */
+	int		 o_bare;		/* json: the next key without its comma
+					   (after an object of no members) */
 	size_t		*o_cellat;	/* out_open_mem: where each cell starts */
 	size_t		 o_cellcap;
 };
@@ -291,7 +293,11 @@ cell_begin(struct out *o)
 			put1(o, ',');
 		break;
 	case OF_JSON:
-		if (o->o_col < o->o_ncols) {
+		if (o->o_col < o->o_ncols && o->o_bare) {
+			c = &o->o_cols[o->o_col];
+			put(o, o->o_keys + c->c_key + 1, c->c_keylen - 1);
+			o->o_bare = 0;
+		} else if (o->o_col < o->o_ncols) {
 			c = &o->o_cols[o->o_col];
 			put(o, o->o_keys + c->c_key, c->c_keylen);
 		} else {
@@ -482,6 +488,29 @@ out_null(struct out *o)
 }
 
 void
+out_cells(struct out *o, const char *p, size_t n, size_t ncells)
+{
+	size_t i;
+
+	if (o->o_fmt != OF_JSON) {
+		put(o, p, n);
+		o->o_col += ncells;
+		return;
+	}
+	/* the object without its closing brace: a json record was read as
+	 * one object, so it starts with '{' and ends with '}' and blanks */
+	while (n > 0 && p[n - 1] != '}')
+		n--;
+	if (n > 0)
+		n--;
+	put(o, p, n);
+	for (i = 1; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'); i++)
+		;
+	o->o_bare = i >= n;
+	o->o_col += ncells;
+}
+
+void
 out_end_row(struct out *o)
 {
 	if (o->o_fmt == OF_JSON) {
@@ -491,6 +520,7 @@ out_end_row(struct out *o)
 	} else
 		put1(o, '\n');
 	o->o_col = 0;
+	o->o_bare = 0;
 }
 
 int

@@ -52,6 +52,10 @@ void out_num(struct out *o, const char *p, size_t n);	/* a number: bare in json 
  * out_num, without looking for bytes that need quotes (it has none). */
 void out_own_num(struct out *o, const char *p, size_t n);
 void out_null(struct out *o);		/* empty cell; null in json */
+/* The first ncells cells of a row, written already in o's format: a
+ * record as read (--over). In json, p is an object, whose members come
+ * before the cells that follow. */
+void out_cells(struct out *o, const char *p, size_t n, size_t ncells);
 void out_end_row(struct out *o);
 
 /* Writes out what is buffered. Returns 0, or -1 with errno set; after a

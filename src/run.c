@@ -645,6 +645,13 @@ setup(struct run *r, int *empty)
 	}
 	if (config_resolve(c, names, nnames) != 0)
 		return 2;
+	if (over_window(c)) {	/* each record printed, under its names */
+		r->over_cols = xcalloc(nnames ? nnames : 1, sizeof(char *));
+		for (r->nover_cols = 0; r->nover_cols < nnames; r->nover_cols++)
+			r->over_cols[r->nover_cols] = xstrndup(
+			    names[r->nover_cols].p, names[r->nover_cols].n);
+		over_add_record_agg(c);
+	}
 	parse_fields(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
@@ -721,6 +728,9 @@ run_pipeline(struct config *c)
 	parser_free(r.parser);
 	aggs_free(r.pg);
 	free(r.fingerprint);
+	while (r.nover_cols > 0)
+		free(r.over_cols[--r.nover_cols]);
+	free(r.over_cols);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);
 	return status;

@@ -36,6 +36,8 @@ struct run {
 	int ended, endrc;	/* it handed over the input's end */
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
 	int rolling_time;	/* rolling mode with -t: a time column */
+	char **over_cols;	/* --over with -H: the input's header names */
+	size_t nover_cols;
 	int fatal;		/* --strict met a bad record */
 	int corrupt;		/* restored state found bad: nothing is saved */
 	int restored;

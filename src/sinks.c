@@ -33,11 +33,52 @@ emit_time(struct run *r, int64_t t)
 		out_own_num(r->out, buf, n);
 }
 
+/* --over: the record as read, as the first cells of its row. Lines
+ * input is split as it was read (runs of blanks, or -d) into tsv cells;
+ * csv, tsv and json are written as they came. */
+static void
+write_record(struct run *r, const char *p, size_t n)
+{
+	const struct config *c = r->c;
+	const char *e = p + n, *q;
+
+	if (c->fmt != IF_LINES) {
+		out_cells(r->out, p, n, r->nover_cols > 0 ? r->nover_cols : 1);
+		return;
+	}
+	if (c->delim >= 0) {
+		for (;;) {
+			q = memchr(p, c->delim, (size_t)(e - p));
+			out_str(r->out, p, (size_t)((q != NULL ? q : e) - p));
+			if (q == NULL)
+				return;
+			p = q + 1;
+		}
+	}
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e)
+			return;
+		for (q = p; q < e && *q != ' ' && *q != '\t'; q++)
+			;
+		out_str(r->out, p, (size_t)(q - p));
+		p = q;
+	}
+}
+
 /* The operator's callback: one row. */
 void
 on_row(void *arg, const struct op_row *row)
 {
 	struct run *r = arg;
+
+	if (row->rec != NULL) {	/* --over: the record, then its frame's */
+		write_record(r, row->rec, row->reclen);
+		aggs_emit(row->g, row->a, r->out);
+		out_end_row(r->out);
+		return;
+	}
 
 	if (r->skip_rows > 0) {	/* written by the table before (runagg.c) */
 		r->skip_rows--;
@@ -209,7 +250,8 @@ static int
 open_output(struct run *r)
 {
 	const struct config *c = r->c;
-	size_t ncols = 3 + c->nkeys + c->naggs, i, j = 0, k, first;
+	size_t ncols = 3 + c->nkeys + c->naggs + r->nover_cols, i, j = 0, k,
+	    first;
 	const char **cols;
 	char **owned;
 	size_t *colagg;		/* the aggregate of each aggregate column */
@@ -230,7 +272,13 @@ open_output(struct run *r)
 		cols[j++] = "window_start";
 		cols[j++] = "window_end";
 	}
-	for (i = 0; i < c->nkeys; i++, j++) {
+	if (over_window(c)) {	/* the record's fields, as its input names */
+		for (i = 0; i < r->nover_cols; i++)
+			cols[j++] = r->over_cols[i];
+		if (r->nover_cols == 0)
+			cols[j++] = "record";
+	}
+	for (i = 0; i < c->nkeys && !over_window(c); i++, j++) {
 		if (named(c))
 			cols[j] = c->keys[i].name;
 		else {
@@ -244,6 +292,8 @@ open_output(struct run *r)
 		const struct aggspec *as = &c->aggs[i];
 		int pct = (as->op->flags & AGF_PCT) != 0;
 
+		if (as->op->flags & AGF_RECORD)
+			continue;	/* --over's record: no column */
 		colagg[j - first] = i;
 		if (!(as->op->flags & AGF_FIELD)) {
 			cols[j++] = as->op->column;

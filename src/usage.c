@@ -36,6 +36,8 @@ static const struct option baseopts[] = {
 	{ "flush",		no_argument,		NULL, O_FLUSH },
 	{ "no-flush",		no_argument,		NULL, O_NOFLUSH },
 	{ "global",		no_argument,		NULL, O_GLOBAL },
+	{ "over",		required_argument,	NULL, O_OVER },
+	{ "over-rows",		required_argument,	NULL, O_OVERROWS },
 	{ "fill",		no_argument,		NULL, O_FILL },
 	{ "top",		required_argument,	NULL, O_TOP },
 	{ "top-by",		required_argument,	NULL, O_TOPBY },
@@ -136,6 +138,10 @@ usage(FILE *fp)
 "  --cumulate SIZE,STEP     growing windows [S, S+STEP), [S, S+2*STEP), ...\n"
 "  --session GAP            session windows per key\n"
 "  --count-window N[,SLIDE] count windows per key (by arrival)\n"
+"  --over D                 each record, with aggregates of its key's\n"
+"                           records in [t - D, t]\n"
+"  --over-rows N            each record, with aggregates of its key's\n"
+"                           last N records\n"
 "  (no window option: rolling mode, a running aggregate per record)\n"
 "  --offset D               shift window alignment\n"
 "  (SIZE, STEP: a duration or d, w, mo, q, y on the --tz calendar)\n"

@@ -71,7 +71,8 @@ workers_fit(const struct run *r)
 	return c->threads >= 3 && r->batch == NULL && r->hagg == NULL &&
 	    c->checkpoint == NULL && c->restore == NULL &&
 	    (c->has_time || !op_uses_time(r->op)) && c->idle_timeout <= 0 &&
-	    c->top_n == 0 && c->emit_every <= 0 && c->max_memory == 0;
+	    c->top_n == 0 && c->emit_every <= 0 && c->max_memory == 0 &&
+	    !over_window(c);
 }
 
 /* --- a worker's side --- */
