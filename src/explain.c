@@ -356,10 +356,17 @@ sink_table(struct ex *x, FILE *o)
 	char *name;
 	size_t i, j;
 
-	fputs("CREATE TABLE `sink` (\n"
-	    "  `window_start` TIMESTAMP(3),\n"
-	    "  `window_end` TIMESTAMP(3)", o);
-	for (i = 0; i < c->nkeys; i++) {
+	fputs("CREATE TABLE `sink` (\n", o);
+	if (over_window(c))	/* the record's columns */
+		for (i = 0; i < x->ncols; i++) {
+			fputs(i > 0 ? ",\n  " : "  ", o);
+			sql_ident(o, x->cols[i]);
+			fputs(" STRING", o);
+		}
+	else
+		fputs("  `window_start` TIMESTAMP(3),\n"
+		    "  `window_end` TIMESTAMP(3)", o);
+	for (i = 0; i < c->nkeys && !over_window(c); i++) {
 		fputs(",\n  ", o);
 		sql_ident(o, name = sql_key_name(x, i));
 		fputs(" STRING", o);
@@ -537,6 +544,47 @@ query_simple(struct ex *x, FILE *o)
 	return 0;
 }
 
+/* --over, --over-rows: each record's columns and its aggregates OVER
+ * its key's frame (Flink SQL's OVER aggregation). */
+static int
+query_over(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	char *name;
+	size_t i, j;
+
+	fputs("SELECT", o);
+	for (i = 0; i < x->ncols; i++) {
+		fputs(i > 0 ? ",\n  " : "\n  ", o);
+		sql_ident(o, x->cols[i]);
+	}
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
+			fputs(",\n  ", o);
+			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
+				return no_counterpart("--%s with --over",
+				    c->aggs[i].op->option);
+			fputs(" OVER (", o);
+			for (size_t k = 0; k < c->nkeys; k++) {
+				fputs(k == 0 ? "PARTITION BY " : ", ", o);
+				sql_ident(o, sql_col(x, &c->keys[k]));
+			}
+			fputs(c->nkeys > 0 ? "\n    ORDER BY " : "ORDER BY ", o);
+			sql_ident(o, x->tcol);
+			if (c->wkind == WK_OVER) {
+				fputs(" RANGE BETWEEN ", o);
+				sql_interval(o, c->size);
+			} else
+				fprintf(o, " ROWS BETWEEN %llu",
+				    (unsigned long long)(c->count_n - 1));
+			fputs(" PRECEDING AND CURRENT ROW) AS ", o);
+			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
+			free(name);
+		}
+	fputs("\nFROM `source`", o);
+	return 0;
+}
+
 /* The record's whole text, rebuilt from its columns. */
 static void
 whole_record(struct ex *x, FILE *o)
@@ -684,7 +732,8 @@ insert(struct ex *x, FILE *o)
 		windowed_view(x, o);
 	if ((b = open_memstream(&body, &len)) == NULL)
 		fwin_oom();
-	rc = x->byjoin ? query_join(x, b) : query_simple(x, b);
+	rc = over_window(c) ? query_over(x, b) : x->byjoin ? query_join(x, b) :
+	    query_simple(x, b);
 	if (fclose(b) != 0 || body == NULL)
 		fwin_oom();
 	if (rc != 0) {
@@ -797,6 +846,12 @@ explain_flink_sql(struct config *c, FILE *out)
 		    "its size)");
 	if (c->wkind == WK_GLOBAL && x.byjoin)
 		return no_counterpart("--min-by or --max-by with --global");
+	if (over_window(c) && x.byjoin)
+		return no_counterpart("--min-by or --max-by with %s",
+		    c->wkind == WK_OVER ? "--over" : "--over-rows");
+	if (over_window(c) && c->fmt == IF_JSON)
+		return no_counterpart("--over with --json (a record's members "
+		    "as read)");
 	if (c->fmt == IF_JSON && x.byjoin && ex_by_whole(c))
 		return no_counterpart("--min-by or --max-by without OUT (the "
 		    "whole record) with --json");

@@ -850,3 +850,45 @@ SQL
 	assert_line "--   (--time-format auto: the input's times are ms)"
 	assert_line "  \`event_time\` AS TO_TIMESTAMP_LTZ(CAST(\`f1\` AS BIGINT), 3),"
 }
+
+@test "--over and --over-rows: an OVER aggregation per record, and the grammar takes it" {
+	printf 'ts,host,lat\n2026-01-01T00:00:00Z,web,10\n' > in.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host \
+		--over 1h --avg lat --count in.csv
+	assert_success
+	assert_output --partial "$(cat <<'SQL'
+CREATE TABLE `sink` (
+  `ts` STRING,
+  `host` STRING,
+  `lat` STRING,
+  `avg_lat` DOUBLE,
+  `count` BIGINT
+) WITH (
+  'connector' = 'print'
+);
+
+INSERT INTO `sink`
+SELECT
+  `ts`,
+  `host`,
+  `lat`,
+  AVG(CAST(`lat` AS DOUBLE)) OVER (PARTITION BY `host`
+    ORDER BY `event_time` RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS `avg_lat`,
+  COUNT(*) OVER (PARTITION BY `host`
+    ORDER BY `event_time` RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS `count`
+FROM `source`;
+SQL
+)"
+	assert_line "-- * --over: Flink's bounded OVER operators judge lateness per key (a row is"
+	echo "$output" > range.sql
+	run fwin --explain flink-sql --csv -H -t ts --over-rows 10 --sum lat --max lat in.csv
+	assert_success
+	assert_line "  SUM(CAST(\`lat\` AS DOUBLE)) OVER (ORDER BY \`event_time\` ROWS BETWEEN 9 PRECEDING AND CURRENT ROW) AS \`sum_lat\`,"
+	echo "$output" > rows.sql
+	run grammar range.sql rows.sql
+	assert_success
+	run --separate-stderr fwin --explain flink-sql --json -t ts --over 1h --count in.csv
+	assert_failure 2
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --over 1h --max-by lat in.csv
+	assert_failure 2
+}
