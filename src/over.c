@@ -341,7 +341,8 @@ over_advance(struct op *o, int64_t w)
 			};
 		}
 	}
-	qsort(o->batch, o->nbatch, sizeof(*o->batch), by_time);
+	if (o->nbatch > 1)
+		qsort(o->batch, o->nbatch, sizeof(*o->batch), by_time);
 	for (i = 0; i < o->nbatch; i++)
 		print(o, o->batch[i].key, o->batch[i].pane);
 	for (i = 0; i < o->ntouched; i++)
