@@ -703,7 +703,7 @@ static size_t
 pane_block(const struct op *o)
 {
 	if (o->as.ops->kind == AS_OVER)
-		return over_pane_block(o->g);
+		return over_pane_block(o);
 	return aggs_accsize(o->g) * (o->slide.g != NULL ? 2 : 1);
 }
 
@@ -745,9 +745,10 @@ opkey_ok(void *arg, const struct arena *a, void *ext, struct arena_claims *m)
 	struct opkey *ok = ext;
 	uint64_t n = (uint64_t)ok->ok_capdig * sizeof(struct digest);
 
-	(void)arg;
 	(void)a;
 	slide_forget(&ok->ok_kept);
+	if (((const struct op *)arg)->as.ops->kind == AS_OVER)
+		ok->ok_next_fire = 0;	/* a pane's offset: not trusted */
 	if ((ok->ok_dig == 0) != (ok->ok_capdig == 0) ||
 	    ok->ok_ndig > ok->ok_capdig)
 		return "bad partial rows";

@@ -109,7 +109,7 @@ void fire_digest_free(struct op *o, aoff k);
 /* over.c: --over and --over-rows. */
 void over_init(struct op *o);
 void over_fini(struct op *o);
-size_t over_pane_block(const struct aggs *g);
+size_t over_pane_block(const struct op *o);
 const char *over_acc_ok(void *arg, const struct arena *a, aoff acc,
     struct arena_claims *m);
 int over_process(struct op *o, const struct op_rec *r);

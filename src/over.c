@@ -2,7 +2,8 @@
  * OVER aggregation; fwin(1), OVER WINDOWS).
  *
  * Each record is a pane of its key, p_start its time and p_end its
- * arrival number, kept in (time, arrival) order. Its values wait in the
+ * arrival number, kept in (time, arrival) order (--over-rows: once
+ * added, p_start is its place among the key's records, 0, 1, 2...). Its values wait in the
  * pane in wire form (wire.h) until the watermark passes its time (W > t:
  * every peer of the same time has arrived), and only then are added to
  * the pane's accumulators, in the key's (time, arrival) order: so --first,
@@ -90,7 +91,7 @@ record_release(struct arena *a, aoff slot)
 }
 
 static const struct aggop record_op = {
-	"(record)", "(record)", AGF_RECORD | AGF_TEXT | AGF_NOKEEP,
+	"(record)", "(record)", AGF_RECORD | AGF_TEXT,
 	sizeof(struct acc_record),
 	record_add, record_merge, record_fold, record_emit, record_check,
 	record_release
@@ -104,16 +105,20 @@ over_add_record_agg(struct config *c)
 	c->aggs[c->naggs++].op = &record_op;
 }
 
+/* Behind a pane's accumulators: with a kept fold (sliding frames) that
+ * block, then the waiting values. */
 static inline struct over_pend *
 pend(const struct op *o, aoff p)
 {
-	return arena_ptr(&o->st.a, st_acc(p) + aggs_accsize(o->g));
+	return arena_ptr(&o->st.a, st_acc(p) + aggs_accsize(o->g) *
+	    (o->slide.g != NULL ? 2 : 1));
 }
 
 size_t
-over_pane_block(const struct aggs *g)
+over_pane_block(const struct op *o)
 {
-	return aggs_accsize(g) + sizeof(struct over_pend);
+	return aggs_accsize(o->g) * (o->slide.g != NULL ? 2 : 1) +
+	    sizeof(struct over_pend);
 }
 
 const char *
@@ -121,7 +126,8 @@ over_acc_ok(void *arg, const struct arena *a, aoff acc,
     struct arena_claims *m)
 {
 	const struct op *o = arg;
-	const struct over_pend *pd = arena_ptr(a, acc + aggs_accsize(o->g));
+	const struct over_pend *pd = arena_ptr(a, acc + over_pane_block(o) -
+	    sizeof(struct over_pend));
 	const char *why = aggs_check(o->g, a, acc, m);
 
 	if (why == NULL && pd->op_vals != 0 && !blob_ok(a, pd->op_vals, m))
@@ -135,17 +141,19 @@ hold(struct op *o, aoff p, const struct op_rec *r)
 {
 	struct wire_fields *wf = &o->over_wf;
 	size_t n = wf->nvf * sizeof(struct wval) + wire_vals_bytes(wf, r->vals);
-	struct arena *a = &o->st.a;
 
 	xgrow(&o->over_buf, &o->over_cap, n, 1);
 	wire_vals_put(wf, r->vals, (struct wval *)o->over_buf,
 	    o->over_buf + wf->nvf * sizeof(struct wval));
-	blob_set(a, st_acc(p) + aggs_accsize(o->g), o->over_buf, n);
+	blob_set(&o->st.a, st_acc(p) + over_pane_block(o) -
+	    sizeof(struct over_pend), o->over_buf, n);
 }
 
-/* Adds the values waiting in pane p to its accumulators. */
+/* Adds the values waiting in pane p to its accumulators, in the key's
+ * (time, arrival) order: the arrival number they are added with is the
+ * order first and last compare. */
 static void
-add_held(struct op *o, aoff p)
+add_held(struct op *o, aoff k, aoff p)
 {
 	struct wire_fields *wf = &o->over_wf;
 	struct arena *a = &o->st.a;
@@ -164,49 +172,85 @@ add_held(struct op *o, aoff p)
 	blob_free(a, v);
 	pend(o, p)->op_vals = 0;
 	aggs_add(o->g, a, st_acc(p), o->over_vals, globals(o)->g_seq++);
+	if (o->c->wkind == WK_OVER_ROWS)
+		st_panep(&o->st, p)->p_start = (int64_t)opkey(o, k)->ok_count++;
+	if (o->slide.g != NULL)
+		slide_touch(&opkey(o, k)->ok_kept, st_panep(&o->st, p)->p_start);
+}
+
+/* The key's first record still waiting, or 0: they are the last of its
+ * panes (one waits at t >= W, and every one added was before W). */
+static aoff
+first_waiting(const struct op *o, aoff k)
+{
+	const struct state *s = &o->st;
+	aoff p = st_keyp(s, k)->k_tail, q;
+
+	if (p == 0 || pend(o, p)->op_vals == 0)
+		return 0;
+	while ((q = st_panep(s, p)->p_prev) != 0 && pend(o, q)->op_vals != 0)
+		p = q;
+	return p;
+}
+
+/* Where the frame of a record at t (--over-rows: at place t) starts. */
+static int64_t
+frame_lo(const struct op *o, int64_t t)
+{
+	return o->c->wkind == WK_OVER ? sat_add(t, -o->c->size) :
+	    sat_add(t, 1 - (int64_t)o->c->count_n);
+}
+
+/* The first pane of the frame from lo: kept per key (ok_next_fire holds
+ * its offset; 0: not known), moving forward as lo does. */
+static aoff
+frame_first(struct op *o, aoff k, int64_t lo)
+{
+	const struct state *s = &o->st;
+	aoff p = (aoff)opkey(o, k)->ok_next_fire;
+
+	if (p == 0)
+		p = st_keyp(s, k)->k_head;
+	while (p != 0 && st_panep(s, p)->p_start < lo)
+		p = st_panep(s, p)->p_next;
+	opkey(o, k)->ok_next_fire = (int64_t)p;
+	return p;
 }
 
 static void
 drop(struct op *o, aoff k, aoff p)
 {
+	if ((aoff)opkey(o, k)->ok_next_fire == p)
+		opkey(o, k)->ok_next_fire = 0;
 	blob_free(&o->st.a, pend(o, p)->op_vals);
 	aggs_release(o->g, &o->st.a, st_acc(p));
 	st_pane_free(&o->st, k, p);
 }
 
-/* Prints pane p's record with the fold of its frame. */
+/* Prints pane p's record with the fold of its frame, then lets its text
+ * go. A sliding frame of keepable aggregates is folded from kept folds
+ * (slide.h: a constant number of merges, the same bytes however the
+ * folds were grouped); otherwise record by record, in the frame's order. */
 static void
 print(struct op *o, aoff k, aoff p)
 {
-	const struct state *s = &o->st;
-	const struct pane *pp = st_panep(s, p);
-	const struct key *kp = st_keyp(s, k);
-	const struct acc_record *rec;
+	struct state *s = &o->st;
+	const struct key *kp;
+	struct acc_record *rec;
 	const struct blob *b;
-	int64_t t = pp->p_start, lo;
-	uint64_t n;
-	aoff q, first = p;
+	int64_t t = st_panep(s, p)->p_start, lo = frame_lo(o, t);
+	aoff q, first = frame_first(o, k, lo);
 	struct op_row row;
 
-	/* the frame's first pane, then fold forward: ties fold in arrival
-	 * order */
-	if (o->c->wkind == WK_OVER) {
-		lo = sat_add(t, -o->c->size);
-		while ((q = st_panep(s, first)->p_prev) != 0 &&
-		    st_panep(s, q)->p_start >= lo)
-			first = q;
-	} else
-		for (n = o->c->count_n; n > 1 &&
-		    (q = st_panep(s, first)->p_prev) != 0; n--)
-			first = q;
-	aggs_fold_begin(o->g);
-	for (q = first; q != 0; q = st_panep(s, q)->p_next) {
-		if (st_panep(s, q)->p_start > t)	/* past the peers */
-			break;
-		aggs_fold(o->g, &s->a, st_acc(q));
-		if (o->c->wkind == WK_OVER_ROWS && q == p)
-			break;
+	if (o->slide.g != NULL)
+		slide_fold(&o->slide, s, k, &opkey(o, k)->ok_kept, lo, first);
+	else {
+		aggs_fold_begin(o->g);
+		for (q = first; q != 0 && st_panep(s, q)->p_start <= t;
+		    q = st_panep(s, q)->p_next)
+			aggs_fold(o->g, &s->a, st_acc(q));
 	}
+	kp = st_keyp(s, k);
 	rec = arena_ptr(&s->a, st_acc(p) + o->rec_off);
 	b = rec->text != 0 ? blob_at(&s->a, rec->text) : NULL;
 	memset(&row, 0, sizeof(row));
@@ -220,47 +264,30 @@ print(struct op *o, aoff k, aoff p)
 	row.reclen = b != NULL ? b->b_len : 0;
 	o->emit(o->emit_arg, &row);
 	globals(o)->g_fired++;
+	record_release(&s->a, st_acc(p) + o->rec_off);
 }
 
 /* After printing: frees what no later record's frame holds (with event
- * time, every later record of the key is at w or after), its record's
- * text first, and sets the key's timer: its next waiting record, or the
- * time its last pane leaves every frame. Forgets a key left empty. */
+ * time, every later record of the key is at w or after), and sets the
+ * key's timer: its next waiting record, or the time its last pane leaves
+ * every frame. Forgets a key left empty. */
 static void
 trim(struct op *o, aoff k, int64_t w)
 {
 	struct state *s = &o->st;
 	const struct key *kp;
-	uint64_t kept = 0;
-	int64_t when = T_NONE;
-	aoff p, q;
+	int64_t when = T_NONE, lo;
+	aoff p;
 
-	for (p = st_keyp(s, k)->k_head; p != 0; p = st_panep(s, p)->p_next)
-		if (pend(o, p)->op_vals == 0)
-			record_release(&s->a, st_acc(p) + o->rec_off);
-	if (o->c->wkind == WK_OVER) {
-		while ((p = st_keyp(s, k)->k_head) != 0 &&
-		    pend(o, p)->op_vals == 0 &&
-		    st_panep(s, p)->p_start < sat_add(w, -o->c->size))
-			drop(o, k, p);
-	} else {
-		/* the last N - 1 printed ones */
-		for (p = st_keyp(s, k)->k_tail; p != 0 &&
-		    pend(o, p)->op_vals != 0; p = st_panep(s, p)->p_prev)
-			;
-		for (; p != 0 && kept < o->c->count_n - 1; kept++)
-			p = st_panep(s, p)->p_prev;
-		while (p != 0) {
-			q = st_panep(s, p)->p_prev;
-			drop(o, k, p);
-			p = q;
-		}
-	}
+	/* the next frame starts at lo or after: at W - D, or past the last N
+	 * - 1 places printed */
+	lo = o->c->wkind == WK_OVER ? sat_add(w, -o->c->size) :
+	    frame_lo(o, (int64_t)opkey(o, k)->ok_count);
+	while ((p = st_keyp(s, k)->k_head) != 0 &&
+	    pend(o, p)->op_vals == 0 && st_panep(s, p)->p_start < lo)
+		drop(o, k, p);
 	kp = st_keyp(s, k);
-	for (p = kp->k_head; p != 0 && pend(o, p)->op_vals == 0;
-	    p = st_panep(s, p)->p_next)
-		;
-	if (p != 0)
+	if ((p = first_waiting(o, k)) != 0)
 		when = sat_add(st_panep(s, p)->p_start, 1);
 	else if (kp->k_tail != 0 && o->c->wkind == WK_OVER && o->c->has_time)
 		when = sat_add(sat_add(st_panep(s, kp->k_tail)->p_start,
@@ -276,22 +303,26 @@ over_process(struct op *o, const struct op_rec *r)
 	struct state *s = &o->st;
 	const int64_t t = r->t;
 	aoff k, p, q;
+	int created;
 
 	if (o->c->has_time && t < globals(o)->g_wm) {
 		globals(o)->g_late++;
 		return OP_LATE;
 	}
-	if ((k = st_key(s, r->key, r->keylen, r->hash, &(int){0})) == 0)
+	if ((k = st_key(s, r->key, r->keylen, r->hash, &created)) == 0)
 		return OP_CORRUPT;
-	/* after the last pane of its time or before: arrival order */
-	for (q = st_keyp(s, k)->k_tail; q != 0 && st_panep(s, q)->p_start > t;
-	    q = st_panep(s, q)->p_prev)
+	if (created)
+		opkey(o, k)->ok_next_fire = 0;
+	/* after the last pane of its time or before (arrival order), among
+	 * those waiting: every pane added was before W */
+	for (q = st_keyp(s, k)->k_tail; q != 0 && pend(o, q)->op_vals != 0 &&
+	    st_panep(s, q)->p_start > t; q = st_panep(s, q)->p_prev)
 		;
 	p = st_pane_insert(s, k, q, t);
 	st_panep(s, p)->p_end = (int64_t)globals(o)->g_seq++;
 	hold(o, p, r);
 	if (!o->c->has_time) {	/* processing time: at once */
-		add_held(o, p);
+		add_held(o, k, p);
 		print(o, k, p);
 		trim(o, k, t);
 		return OP_ADDED;
@@ -325,13 +356,8 @@ over_advance(struct op *o, int64_t w)
 		    sizeof(*o->touched));
 		o->touched[o->ntouched++] = k;
 		/* its waiting records due, added in (time, arrival) order */
-		for (p = st_keyp(s, k)->k_head; p != 0;
-		    p = st_panep(s, p)->p_next) {
-			if (pend(o, p)->op_vals == 0)
-				continue;
-			if (st_panep(s, p)->p_start >= w)
-				break;
-			add_held(o, p);
+		for (p = first_waiting(o, k); p != 0 &&
+		    st_panep(s, p)->p_start < w; p = st_panep(s, p)->p_next) {
 			xgrow(&o->batch, &o->capbatch, o->nbatch + 1,
 			    sizeof(*o->batch));
 			o->batch[o->nbatch++] = (struct fire){
@@ -339,6 +365,7 @@ over_advance(struct op *o, int64_t w)
 				.start = st_panep(s, p)->p_end,
 				.key = k, .pane = p,
 			};
+			add_held(o, k, p);	/* (--over-rows: p_start changes) */
 		}
 	}
 	if (o->nbatch > 1)
@@ -355,6 +382,12 @@ over_init(struct op *o)
 {
 	size_t i, n = 0;
 
+	/* kept folds, unless a frame holds only peers or one record */
+	if (o->c->wkind == WK_OVER && o->c->size > 0 && aggs_keepable(o->g))
+		slide_init(&o->slide, o->g, sat_add(o->c->size, 1), 0);
+	if (o->c->wkind == WK_OVER_ROWS && o->c->count_n > 1 &&
+	    aggs_keepable(o->g))
+		slide_init(&o->slide, o->g, (int64_t)o->c->count_n, 0);
 	wire_fields_init(&o->over_wf, o->c);
 	o->over_vals = xcalloc(o->c->naggs ? o->c->naggs : 1,
 	    sizeof(*o->over_vals));

@@ -134,23 +134,29 @@ in_disorder() {
 	    --count --sum 3 --min 3 --max 3 in
 	assert_success
 	echo "$output" | cmp - want
+	# a distinct count keeps no fold: frames folded record by record
+	run fwin --mode batch --csv -t 1 --time-format ms -k 2 --over-rows 5 \
+	    --count --sum 3 --min 3 --max 3 --distinct 3 in
+	assert_success
+	echo "$output" | cut -d, -f1-7 | cmp - want
 }
 
 @test "over: a run in two parts with --state prints the bytes of one run" {
 	seq 1 60 | awk '{ printf "%d k%d %d\n", $1 - ($1 % 3 == 0), $1 % 3, $1 * 7 }' > all
-	for o in "--over 5s" "--over-rows 4"; do
+	# with kept folds (the first two), and record by record
+	for o in "--over 5s" "--over-rows 4" "--over 5s --percentile 3:50" \
+	    "--over-rows 4 --percentile 3:50"; do
 		rm -f s.ckpt out log
 		head -23 all > log
 		run fwin -t 1 --time-format s -k 2 -l 1s $o --count --sum 3 \
-		    --first 3 --last 3 --percentile 3:50 --state s.ckpt -o out log
+		    --first 3 --last 3 --stddev 3 --state s.ckpt -o out log
 		assert_success
 		cat all > log
 		run fwin -t 1 --time-format s -k 2 -l 1s $o --count --sum 3 \
-		    --first 3 --last 3 --percentile 3:50 --state s.ckpt -o out \
-		    --flush log
+		    --first 3 --last 3 --stddev 3 --state s.ckpt -o out --flush log
 		assert_success
 		run fwin --mode stream -t 1 --time-format s -k 2 -l 1s $o --count \
-		    --sum 3 --first 3 --last 3 --percentile 3:50 all
+		    --sum 3 --first 3 --last 3 --stddev 3 all
 		echo "$output" | cmp - out
 	done
 }
