@@ -1,6 +1,6 @@
 /* hint: what a new user most often gets wrong about times, said once, in
- * its place among the records' messages (fwin(1): HINTS FOR THE FIRST
- * HOUR). The driver feeds it the records it applies, in input order, so
+ * its place among the records' messages (fwin(1): DIAGNOSTICS, "Hints
+ * for the first hour"). The driver feeds it the records it applies, in input order, so
  * the hints are the same with any number of threads and in every mode. */
 #ifndef FWIN_HINT_H
 #define FWIN_HINT_H
