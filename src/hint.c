@@ -179,16 +179,15 @@ failed(struct hint *h, const struct parsed *pr)
 static void
 say_fail(struct hint *h)
 {
-	char as[80], give[80];
+	int strp = h->fmt == TF_STRPTIME;
+	const char *q = strp ? "'" : "";
+	const char *as = strp ? h->c->strp : tf_name((enum tfmt)h->fmt);
+	char give[80];
 	size_t i;
 
 	h->watch_fail = 0;
 	if (h->nfail == 0 || h->readers == 0)
 		return;
-	if (h->fmt == TF_STRPTIME)
-		snprintf(as, sizeof(as), "'%s'", h->c->strp);
-	else
-		snprintf(as, sizeof(as), "%s", tf_name((enum tfmt)h->fmt));
 	if (h->readers & AUTO_BIT)	/* the default reads them */
 		snprintf(give, sizeof(give), "auto");
 	else {
@@ -198,9 +197,9 @@ say_fail(struct hint *h)
 		    h->bracket_open ? "[" : "", common[i],
 		    h->bracket_close ? "]" : "");
 	}
-	fwin_warn("%s:%llu: time '%s' does not parse as %s; --time-format %s "
-	    "reads it", h->file, (unsigned long long)h->line, h->first, as,
-	    give);
+	fwin_warn("%s:%llu: time '%s' does not parse as %s%s%s; --time-format "
+	    "%s reads it", h->file, (unsigned long long)h->line, h->first, q,
+	    as, q, give);
 }
 
 int
