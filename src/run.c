@@ -108,10 +108,14 @@ apply(struct run *r, const struct parsed *pr)
 	G(r)->g_read++;
 	if (pr->fmt != TF_AUTO)
 		time_format_found(r, pr->fmt);
-	if (pr->kind == PR_BAD) {
+	if (pr->kind == PR_BAD)
 		bad(r, pr, pr->msg);
-		return;
+	if (r->hint != NULL && !hint_record(r->hint, pr)) {
+		hint_free(r->hint);	/* (said what it had to) */
+		r->hint = NULL;
 	}
+	if (pr->kind == PR_BAD)
+		return;
 	if (pr->kind == PR_OTHER) {
 		r->others++;
 		if (pr->has_t && op_time_fits(r->op, pr->t))
@@ -549,6 +553,7 @@ run_stream(struct run *r)
 		workers_settle(r);
 	split_drop(r);	/* stopped before the cut: the records read so far */
 	progress_end(r);
+	hint_end(r->hint);
 	if (rc < 0 || r->fatal || r->corrupt)
 		status = 1;
 	/* End of input: W becomes +inf. Count windows fire a partial window
@@ -682,6 +687,8 @@ setup(struct run *r, int *empty)
 	    G(r)->g_timefmt,
 	    op_uses_time(r->op) || r->batch != NULL,
 	    op_uses_watermark(r->op) && c->has_time && r->batch == NULL);
+	if (op_uses_time(r->op) || r->batch != NULL)	/* it reads times */
+		r->hint = hint_new(c, G(r)->g_timefmt);
 	return 0;
 }
 
@@ -726,6 +733,7 @@ run_pipeline(struct config *c)
 	op_free(r.op);
 	aggs_free(r.g);
 	parser_free(r.parser);
+	hint_free(r.hint);
 	aggs_free(r.pg);
 	free(r.fingerprint);
 	while (r.nover_cols > 0)

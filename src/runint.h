@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "config.h"
 #include "hashagg.h"
+#include "hint.h"
 #include "input.h"
 #include "operator.h"
 #include "output.h"
@@ -32,6 +33,7 @@ struct run {
 	struct parser *parser;	/* the records' parser */
 	struct aggs *pg;	/* its aggregates, with a reading thread */
 	struct parsed pr;	/* what it said of the last record */
+	struct hint *hint;	/* first-hour hints, while they watch */
 	struct reader *rd;	/* --threads: the reading thread, or NULL */
 	int ended, endrc;	/* it handed over the input's end */
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */

@@ -13,7 +13,7 @@
 #     kills land in the middle of writes) and the delay from S to S + 1.6 T
 #     / KILLS, where S is the time fwin takes to start and end on no input,
 #     or, one in five, from 0 to S, to hit the start and the restore; all
-#     drawn with awk's srand(SEED), so a sweep is the same but for timing;
+#     drawn from SEED by scripts/gen, so a sweep is the same but for timing;
 #  3. a last run with --flush, not killed;
 #  4. out must be byte-identical to ref.out (and out.late to ref.late with
 #     LATE=1, which adds --late-file to every run).
@@ -102,18 +102,15 @@ t_ms=$((t_ms - s_ms))
 ((t_ms < 20)) && t_ms=20
 
 # the draws, each "EVERY DELAY_US" (the delay of the first round)
-mapfile -t draws < <(awk -v seed="$seed" -v n=$((kills * 12 + 50)) \
-	-v every="$EVERY" -v span="$t_ms" -v start="$s_ms" -v kills="$kills" 'BEGIN {
-	srand(seed)
-	ne = split(every, ev, " ")
-	for (i = 0; i < n; i++) {
-		e = ev[int(rand() * ne) + 1]
-		if (rand() < 0.2)
-			d = rand() * start * 1000
-		else
-			d = start * 1000 + rand() * 1.6 * span * 1000 / kills
-		printf "%s %d\n", e, d
-	}
+mapfile -t draws < <("$(dirname "$0")/../../scripts/gen" -n $((kills * 12 + 50)) \
+	--uniform 3 --seed "$seed" | awk -v every="$EVERY" -v span="$t_ms" \
+	-v start="$s_ms" -v kills="$kills" 'BEGIN { ne = split(every, ev, " ") } {
+	e = ev[int($1 * ne) + 1]
+	if ($2 < 0.2)
+		d = $3 * start * 1000
+	else
+		d = start * 1000 + $3 * 1.6 * span * 1000 / kills
+	printf "%s %d\n", e, d
 }')
 
 # tmp_left: a save's temporary file is there that was not before the run
