@@ -148,6 +148,10 @@ persist_lock(struct persist *p)
 	if (c->output != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
 	    (p->outl = lock_take(c->output)) == NULL)
 		return 1;
+	/* a SQLite database: one fwin writes its table's journal */
+	if (c->sqlite != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
+	    (p->outl = lock_take(c->sqlite)) == NULL)
+		return 1;
 	/* a restoring run claims -o once its checkpoint is verified */
 	if (c->restore == NULL && p->outl != NULL && c->checkpoint != NULL &&
 	    lock_claim(p->outl, c->checkpoint, NULL) != 0)

@@ -1,0 +1,862 @@
+/* sqlsink: rows into a SQLite table; see sqlsink.h.
+ *
+ * The tables fwin keeps in DB beside TABLE:
+ *
+ *	fwin_checkpoint(tbl TEXT PRIMARY KEY, generation INTEGER)
+ *		one row per TABLE: the generation its last transaction
+ *		wrote (the commit position a checkpoint covers)
+ *	fwin_journal_TABLE(gen, existed, k1..kN, c1..cM,
+ *	    PRIMARY KEY (gen, k1..kN))
+ *		with checkpoints only: a row's primary key (k) and what it
+ *		held before generation gen first changed it (c; existed 0:
+ *		it was not there)
+ *
+ * A table without a primary key (no key columns and no window bounds)
+ * holds one row, rowid 1, which each row replaces. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "num.h"
+#include "sqlsink.h"
+#include "util.h"
+
+enum { ST_UPSERT, ST_DELETE, ST_JEXIST, ST_JABSENT, ST_COMMITPOS, ST_PRUNE,
+	ST_N };
+
+struct sqlsink {
+	sqlite3 *db;
+	char *dbname;
+	char *table;
+	char **cols;		/* the table's columns */
+	size_t ncols;
+	size_t *pk;		/* the primary key's columns */
+	size_t npk;
+	int journal;
+	sqlite3_stmt *st[ST_N];
+	int in_txn;
+	int ready;		/* the table is there, statements prepared */
+	enum sqlcol *types;
+	int iso;
+	uint64_t tag;		/* the generation of this transaction */
+	uint64_t pruned;	/* journal dropped up to this generation */
+	sqlsink_gens_fn gens;
+	void *gens_arg;
+	char *carry;		/* a row cut by a full buffer */
+	size_t ncarry, capcarry;
+	const char **cell;	/* the row being applied: its cells */
+	size_t *cellen;
+	char *kinds;
+	char num[64];		/* a number's text, NUL-ended, for strtod */
+	int failed;
+};
+
+/* Says what SQLite said of what failed. Returns -1 with errno set. */
+static int
+fail(struct sqlsink *s, const char *what)
+{
+	int code = sqlite3_errcode(s->db);
+
+	if (!s->failed) {
+		if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+			fwin_warn("%s: the database is locked by another "
+			    "process (waited 5 s)", s->dbname);
+		else
+			fwin_warn("%s: %s: %s", s->dbname, what,
+			    sqlite3_errmsg(s->db));
+	}
+	s->failed = 1;
+	errno = code == SQLITE_FULL ? ENOSPC : EIO;
+	return -1;
+}
+
+static int
+exec(struct sqlsink *s, const char *sql)
+{
+	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
+	    fail(s, sql);
+}
+
+/* Writes name as a quoted SQL identifier. */
+static void
+ident(FILE *f, const char *name)
+{
+	fputc('"', f);
+	for (; *name != '\0'; name++) {
+		if (*name == '"')
+			fputc('"', f);
+		fputc(*name, f);
+	}
+	fputc('"', f);
+}
+
+/* The journal's name: fwin_journal_TABLE (TABLE is a plain name). */
+static void
+journal_name(FILE *f, const struct sqlsink *s)
+{
+	fprintf(f, "\"fwin_journal_%s\"", s->table);
+}
+
+static FILE *
+sql_open(char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+
+	if (f == NULL)
+		fwin_oom();
+	return f;
+}
+
+static char *
+sql_close(FILE *f, char **text)
+{
+	if (fclose(f) != 0 || *text == NULL)
+		fwin_oom();
+	return *text;
+}
+
+/* "pk1 = ?a AND pk2 = ?b", numbering from first; "rowid = 1" with none. */
+static void
+pk_where(FILE *f, const struct sqlsink *s, const char *const *cols,
+    int first)
+{
+	size_t i;
+
+	if (s->npk == 0) {
+		fputs("rowid = 1", f);
+		return;
+	}
+	for (i = 0; i < s->npk; i++) {
+		fputs(i ? " AND " : "", f);
+		ident(f, cols[s->pk[i]]);
+		fprintf(f, " = ?%d", first + (int)i);
+	}
+}
+
+/* "pk1, pk2" (or "rowid"). */
+static void
+pk_list(FILE *f, const struct sqlsink *s, const char *const *cols)
+{
+	size_t i;
+
+	if (s->npk == 0) {
+		fputs("rowid", f);
+		return;
+	}
+	for (i = 0; i < s->npk; i++) {
+		fputs(i ? ", " : "", f);
+		ident(f, cols[s->pk[i]]);
+	}
+}
+
+static void
+col_list(FILE *f, const char *prefix, size_t n, size_t from)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s%zu", i || from ? ", " : "", prefix, i + 1);
+}
+
+static int
+prepare(struct sqlsink *s, int which, FILE *f, char **text)
+{
+	int rc;
+
+	sql_close(f, text);
+	rc = sqlite3_prepare_v3(s->db, *text, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->st[which], NULL);
+	free(*text);
+	*text = NULL;
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* The upsert and the delete of a row. */
+static int
+prepare_rows(struct sqlsink *s)
+{
+	char *text = NULL;
+	size_t len, i, nset = 0;
+	FILE *f = sql_open(&text, &len);
+
+	fputs(s->npk == 0 ? "INSERT OR REPLACE INTO " : "INSERT INTO ", f);
+	ident(f, s->table);
+	fputs(s->npk == 0 ? "(rowid" : "(", f);
+	for (i = 0; i < s->ncols; i++) {
+		fputs(i || s->npk == 0 ? ", " : "", f);
+		ident(f, s->cols[i]);
+	}
+	fputs(s->npk == 0 ? ") VALUES (1" : ") VALUES (", f);
+	for (i = 0; i < s->ncols; i++)
+		fprintf(f, "%s?%zu", i || s->npk == 0 ? ", " : "", i + 1);
+	fputc(')', f);
+	if (s->npk > 0) {
+		fputs(" ON CONFLICT (", f);
+		pk_list(f, s, (const char *const *)s->cols);
+		fputs(") DO ", f);
+		for (i = 0; i < s->ncols; i++) {
+			size_t j;
+
+			for (j = 0; j < s->npk && s->pk[j] != i; j++)
+				;
+			if (j < s->npk)
+				continue;
+			fputs(nset++ ? ", " : "UPDATE SET ", f);
+			ident(f, s->cols[i]);
+			fputs(" = excluded.", f);
+			ident(f, s->cols[i]);
+		}
+		if (nset == 0)
+			fputs("NOTHING", f);
+	}
+	if (prepare(s, ST_UPSERT, f, &text) != 0)
+		return -1;
+	f = sql_open(&text, &len);
+	fputs("DELETE FROM ", f);
+	ident(f, s->table);
+	fputs(" WHERE ", f);
+	pk_where(f, s, (const char *const *)s->cols, 1);
+	return prepare(s, ST_DELETE, f, &text);
+}
+
+/* The journal's statements: a row's old value (bound: ?1 the generation,
+ * ?2.. its key), or its absence; and dropping what checkpoints cover. */
+static int
+prepare_journal(struct sqlsink *s)
+{
+	size_t nk = s->npk ? s->npk : 1, len, i;
+	char *text = NULL;
+	FILE *f = sql_open(&text, &len);
+
+	fputs("INSERT OR IGNORE INTO ", f);
+	journal_name(f, s);
+	fputs(" (gen, existed", f);
+	col_list(f, "k", nk, 1);
+	col_list(f, "c", s->ncols, 1);
+	fputs(") SELECT ?1, 1, ", f);
+	pk_list(f, s, (const char *const *)s->cols);
+	for (i = 0; i < s->ncols; i++) {
+		fputs(", ", f);
+		ident(f, s->cols[i]);
+	}
+	fputs(" FROM ", f);
+	ident(f, s->table);
+	fputs(" WHERE ", f);
+	pk_where(f, s, (const char *const *)s->cols, 2);
+	if (prepare(s, ST_JEXIST, f, &text) != 0)
+		return -1;
+	f = sql_open(&text, &len);
+	fputs("INSERT OR IGNORE INTO ", f);
+	journal_name(f, s);
+	fputs(" (gen, existed", f);
+	col_list(f, "k", nk, 1);
+	fputs(") VALUES (?1, 0", f);
+	for (i = 0; i < nk; i++)
+		fprintf(f, ", ?%zu", i + 2);
+	fputc(')', f);
+	if (prepare(s, ST_JABSENT, f, &text) != 0)
+		return -1;
+	f = sql_open(&text, &len);
+	fputs("DELETE FROM ", f);
+	journal_name(f, s);
+	fputs(" WHERE gen <= ?1", f);
+	return prepare(s, ST_PRUNE, f, &text);
+}
+
+/* Checks that TABLE, if there, has these columns; *there says whether
+ * it is. */
+static int
+check_table(struct sqlsink *s, const struct sqlsink_spec *sp, int *status,
+    int *there)
+{
+	sqlite3_stmt *q;
+	char *text = NULL;
+	size_t len, i = 0;
+	FILE *f;
+	int rc, same = 1;
+
+	f = sql_open(&text, &len);
+	fputs("PRAGMA table_info(", f);
+	ident(f, s->table);
+	fputc(')', f);
+	sql_close(f, &text);
+	rc = sqlite3_prepare_v2(s->db, text, -1, &q, NULL);
+	free(text);
+	if (rc != SQLITE_OK)
+		return fail(s, "reading the schema");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(q, 1);
+
+		if (i >= sp->ncols || name == NULL ||
+		    strcmp(name, sp->cols[i]) != 0)
+			same = 0;
+		i++;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return fail(s, "reading the schema");
+	if (i > 0 && (!same || i != sp->ncols)) {
+		fwin_warn("%s: the table %s holds rows of another pipeline "
+		    "(other columns); name another TABLE", s->dbname, s->table);
+		*status = 2;
+		return -1;
+	}
+	*there = i > 0;
+	return 0;
+}
+
+/* Creates TABLE, times typed as the row being applied prints them (or,
+ * with none, by the iso hint). */
+static int
+make_table(struct sqlsink *s, int norow)
+{
+	static const char *const types[] = { "TEXT", "INTEGER", "NUMERIC" };
+	char *text = NULL;
+	size_t len, i;
+	enum sqlcol t;
+	FILE *f;
+	int rc;
+
+	f = sql_open(&text, &len);
+	fputs("CREATE TABLE ", f);
+	ident(f, s->table);
+	fputs(" (", f);
+	for (i = 0; i < s->ncols; i++) {
+		fputs(i ? ", " : "", f);
+		ident(f, s->cols[i]);
+		t = s->types[i];
+		if (t == SQLC_TIME)
+			t = (norow ? s->iso : s->kinds[i + 1] == 's') ?
+			    SQLC_TEXT : SQLC_INTEGER;
+		fprintf(f, " %s", types[t]);
+	}
+	if (s->npk > 0) {
+		fputs(", PRIMARY KEY (", f);
+		pk_list(f, s, (const char *const *)s->cols);
+		fputc(')', f);
+	}
+	fputc(')', f);
+	sql_close(f, &text);
+	rc = exec(s, text);
+	free(text);
+	return rc;
+}
+
+/* fwin's own tables, and a fresh start of the journal. */
+static int
+make_own(struct sqlsink *s)
+{
+	size_t nk = s->npk ? s->npk : 1, len;
+	char *text = NULL;
+	FILE *f;
+	int rc;
+
+	if (exec(s, "CREATE TABLE IF NOT EXISTS fwin_checkpoint (tbl TEXT "
+	    "PRIMARY KEY, generation INTEGER NOT NULL)") != 0)
+		return -1;
+	if (sqlite3_prepare_v3(s->db, "INSERT INTO fwin_checkpoint (tbl, "
+	    "generation) VALUES (?1, ?2) ON CONFLICT (tbl) DO UPDATE SET "
+	    "generation = excluded.generation", -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->st[ST_COMMITPOS], NULL) != SQLITE_OK)
+		return fail(s, "preparing");
+	if (!s->journal)
+		return 0;
+	f = sql_open(&text, &len);
+	fputs("CREATE TABLE IF NOT EXISTS ", f);
+	journal_name(f, s);
+	fputs(" (gen INTEGER, existed INTEGER", f);
+	col_list(f, "k", nk, 1);
+	col_list(f, "c", s->ncols, 1);
+	fputs(", PRIMARY KEY (gen", f);
+	col_list(f, "k", nk, 1);
+	fputs("))", f);
+	sql_close(f, &text);
+	rc = exec(s, text);
+	free(text);
+	return rc;
+}
+
+/* Whether the file is a database SQLite can read: a file that is not is
+ * refused before anything is written to it. */
+static int
+readable(struct sqlsink *s)
+{
+	if (sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema", NULL,
+	    NULL, NULL) == SQLITE_OK)
+		return 0;
+	if (sqlite3_errcode(s->db) == SQLITE_NOTADB) {
+		fwin_warn("%s exists and is not a SQLite database; remove it "
+		    "or name another file", s->dbname);
+		s->failed = 1;
+		return -1;
+	}
+	return fail(s, "reading");
+}
+
+/* The table made if it is not there (creating: norow says no row is
+ * being applied), and the statements that write rows prepared. */
+static int
+make_ready(struct sqlsink *s, int creating)
+{
+	if (creating && make_table(s, creating == 1) != 0)
+		return -1;
+	if (prepare_rows(s) != 0 || (s->journal && prepare_journal(s) != 0))
+		return creating ? fail(s, "preparing") : -1;
+	s->ready = 1;
+	return 0;
+}
+
+struct sqlsink *
+sqlsink_open(const struct sqlsink_spec *sp, int *status)
+{
+	struct sqlsink *s = xcalloc(1, sizeof(*s));
+	int there = 0;
+
+	*status = 1;
+	s->dbname = xstrdup(sp->db);
+	s->table = xstrdup(sp->table);
+	s->ncols = sp->ncols;
+	s->cols = xcalloc(sp->ncols + 1, sizeof(*s->cols));
+	for (size_t i = 0; i < sp->ncols; i++)
+		s->cols[i] = xstrdup(sp->cols[i]);
+	s->npk = sp->npk;
+	s->pk = xmalloc((sp->npk ? sp->npk : 1) * sizeof(*s->pk));
+	memcpy(s->pk, sp->pk, sp->npk * sizeof(*s->pk));
+	s->journal = sp->journal;
+	s->iso = sp->iso;
+	s->types = xmalloc((sp->ncols + 1) * sizeof(*s->types));
+	memcpy(s->types, sp->types, sp->ncols * sizeof(*s->types));
+	s->cell = xmalloc((sp->ncols + 1) * sizeof(*s->cell));
+	s->cellen = xmalloc((sp->ncols + 1) * sizeof(*s->cellen));
+	s->kinds = xmalloc(sp->ncols + 1);
+	if (sqlite3_open_v2(sp->db, &s->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		fwin_warn("%s: %s", sp->db, s->db != NULL ?
+		    sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	/* another writer holds it: wait as long as a person would */
+	sqlite3_busy_timeout(s->db, 5000);
+	sqlite3_extended_result_codes(s->db, 0);
+	if (readable(s) != 0 || exec(s, "BEGIN IMMEDIATE") != 0)
+		goto fail;
+	if (check_table(s, sp, status, &there) != 0 || make_own(s) != 0 ||
+	    (there && make_ready(s, 0) != 0)) {
+		if (*status == 1 && !s->failed) {
+			fwin_warn("%s: the table %s holds rows of another "
+			    "pipeline (%s); name another TABLE", s->dbname,
+			    s->table, sqlite3_errmsg(s->db));
+			*status = 2;
+		}
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		goto fail;
+	}
+	if (exec(s, "COMMIT") != 0)
+		goto fail;
+	*status = 0;
+	return s;
+fail:
+	sqlsink_close(s);
+	return NULL;
+}
+
+void
+sqlsink_generations(struct sqlsink *s, sqlsink_gens_fn gens, void *arg)
+{
+	s->gens = gens;
+	s->gens_arg = arg;
+}
+
+static int
+step(struct sqlsink *s, int which)
+{
+	sqlite3_stmt *q = s->st[which];
+	int rc = sqlite3_step(q);
+
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "writing");
+}
+
+/* Whether p[0..n) is an integer that fits int64: *v is it. */
+static int
+int_cell(const char *p, size_t n, int64_t *v)
+{
+	size_t i = p[0] == '-';
+	uint64_t u = 0, lim = p[0] == '-' ? (uint64_t)INT64_MAX + 1 :
+	    (uint64_t)INT64_MAX;
+
+	if (i == n || n - i > 19)
+		return 0;
+	for (; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+		if (u > (lim - (uint64_t)(p[i] - '0')) / 10)
+			return 0;
+		u = u * 10 + (uint64_t)(p[i] - '0');
+	}
+	*v = p[0] == '-' ? (int64_t)(0 - u) : (int64_t)u;
+	return 1;
+}
+
+/* Significant digits of a decimal (digits after the leading zeros, not
+ * counting trailing zeros of a fraction) when it has no exponent. */
+static size_t
+sig_digits(const char *p, size_t n)
+{
+	size_t i, first = n, last = 0, dot = n;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '.')
+			dot = i;
+		else if (p[i] == 'e' || p[i] == 'E')
+			return 99;
+		else if (p[i] >= '1' && p[i] <= '9') {
+			if (first == n)
+				first = i;
+			last = i;
+		} else if (p[i] == '0' && first != n && dot == n)
+			last = i;	/* an integer's zeros count */
+	}
+	if (first == n)
+		return 0;
+	return last - first + 1 - (dot > first && dot < last);
+}
+
+/* Binds a number cell: an integer as INTEGER, a decimal a double holds
+ * exactly (15 significant digits at most, or the shortest form of a
+ * double, as fwin prints floating results) as REAL; any other (an exact
+ * sum past a double) as its text in a BLOB, which SQLite stores as it is
+ * (a TEXT would be rounded to 15 digits by the NUMERIC affinity). */
+static int
+bind_num(struct sqlsink *s, sqlite3_stmt *q, int i, const char *p, size_t n)
+{
+	char back[NUM_BUFSZ];
+	int64_t v;
+	double d;
+
+	if (int_cell(p, n, &v))
+		return sqlite3_bind_int64(q, i, v);
+	if (n < sizeof(s->num)) {
+		memcpy(s->num, p, n);
+		s->num[n] = '\0';
+		d = strtod(s->num, NULL);
+		if (isfinite(d) && (sig_digits(p, n) <= 15 ||
+		    (num_format_double(back, d) == n &&
+		    memcmp(back, p, n) == 0)))
+			return sqlite3_bind_double(q, i, d);
+	}
+	return sqlite3_bind_blob(q, i, p, (int)n, SQLITE_TRANSIENT);
+}
+
+/* Binds cell c of the row at ?i. */
+static int
+bind_cell(struct sqlsink *s, sqlite3_stmt *q, int i, size_t c)
+{
+	switch (s->kinds[c]) {
+	case 'z':
+		return sqlite3_bind_null(q, i);
+	case 'n':
+		return bind_num(s, q, i, s->cell[c], s->cellen[c]);
+	default:
+		return sqlite3_bind_text(q, i, s->cell[c], (int)s->cellen[c],
+		    SQLITE_STATIC);
+	}
+}
+
+/* Binds the row's key at ?first... (cell 0 is the op). */
+static void
+bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first)
+{
+	size_t i;
+
+	for (i = 0; i < s->npk; i++)
+		bind_cell(s, q, first + (int)i, s->pk[i] + 1);
+	if (s->npk == 0)
+		sqlite3_bind_int64(q, first, 1);
+}
+
+/* Keeps in the journal what the row's key held before this generation
+ * first changes it. */
+static int
+journal_row(struct sqlsink *s)
+{
+	sqlite3_bind_int64(s->st[ST_JEXIST], 1, (int64_t)s->tag);
+	bind_pk(s, s->st[ST_JEXIST], 2);
+	if (step(s, ST_JEXIST) != 0)
+		return -1;
+	sqlite3_bind_int64(s->st[ST_JABSENT], 1, (int64_t)s->tag);
+	bind_pk(s, s->st[ST_JABSENT], 2);
+	return step(s, ST_JABSENT);
+}
+
+static int
+begin(struct sqlsink *s)
+{
+	uint64_t durable = 0;
+
+	if (s->in_txn)
+		return 0;
+	if (exec(s, "BEGIN IMMEDIATE") != 0)
+		return -1;
+	s->in_txn = 1;
+	if (!s->ready && make_ready(s, 2) != 0)
+		return -1;
+	s->tag = 1;
+	if (s->gens != NULL)
+		s->gens(s->gens_arg, &s->tag, &durable);
+	if (s->journal && durable > s->pruned) {
+		sqlite3_bind_int64(s->st[ST_PRUNE], 1, (int64_t)durable);
+		if (step(s, ST_PRUNE) != 0)
+			return -1;
+		s->pruned = durable;
+	}
+	return 0;
+}
+
+/* Applies the decoded row: "+I"/"+U" upsert, "-D" delete, "-U" nothing
+ * (its "+U" follows). */
+static int
+apply(struct sqlsink *s)
+{
+	const char *op = s->cell[0];
+	size_t i;
+
+	if (s->cellen[0] == 2 && op[0] == '-' && op[1] == 'U')
+		return 0;
+	if (begin(s) != 0 || (s->journal && journal_row(s) != 0))
+		return -1;
+	if (op[0] == '-') {
+		bind_pk(s, s->st[ST_DELETE], 1);
+		return step(s, ST_DELETE);
+	}
+	for (i = 0; i < s->ncols; i++)
+		bind_cell(s, s->st[ST_UPSERT], (int)i + 1, i + 1);
+	return step(s, ST_UPSERT);
+}
+
+/* Decodes the rows in p[0..n); returns the bytes of complete rows, or -1
+ * after a message. */
+static long long
+decode(struct sqlsink *s, const char *p, size_t n)
+{
+	size_t at = 0, row = 0, c = 0;
+	uint32_t len;
+
+	while (at < n) {
+		if (p[at] == 'e') {
+			if (c != s->ncols + 1) {
+				errno = EINVAL;
+				fwin_warn("%s: a row of %zu cells", s->dbname, c);
+				return -1;
+			}
+			if (apply(s) != 0)
+				return -1;
+			row = ++at;
+			c = 0;
+			continue;
+		}
+		if (n - at < 1 + sizeof(len))
+			break;
+		memcpy(&len, p + at + 1, sizeof(len));
+		if (n - at - 1 - sizeof(len) < len)
+			break;
+		if (c <= s->ncols) {
+			s->kinds[c] = p[at];
+			s->cell[c] = p + at + 1 + sizeof(len);
+			s->cellen[c] = len;
+		}
+		c++;
+		at += 1 + sizeof(len) + len;
+	}
+	return (long long)row;
+}
+
+int
+sqlsink_write(void *arg, const char *p, size_t n, int flush)
+{
+	struct sqlsink *s = arg;
+	long long done;
+
+	if (s->failed) {
+		errno = EIO;
+		return -1;
+	}
+	if (s->ncarry > 0) {
+		/* the buffer ended inside a row: rows are applied whole */
+		xgrow(&s->carry, &s->capcarry, s->ncarry + n, 1);
+		memcpy(s->carry + s->ncarry, p, n);
+		s->ncarry += n;
+		p = s->carry;
+		n = s->ncarry;
+	}
+	if ((done = decode(s, p, n)) < 0)
+		return -1;
+	if (s->ncarry > 0) {
+		memmove(s->carry, s->carry + done, n - (size_t)done);
+		s->ncarry = n - (size_t)done;
+	} else if ((size_t)done < n) {
+		xgrow(&s->carry, &s->capcarry, n - (size_t)done, 1);
+		memcpy(s->carry, p + done, n - (size_t)done);
+		s->ncarry = n - (size_t)done;
+	}
+	if (!flush || !s->in_txn)
+		return 0;
+	/* the commit position, in the same transaction as the rows */
+	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)s->tag);
+	if (step(s, ST_COMMITPOS) != 0 || exec(s, "COMMIT") != 0)
+		return -1;
+	s->in_txn = 0;
+	return 0;
+}
+
+/* The statements of a rollback to gen: the keys changed after it
+ * deleted, and each put back as its oldest journal entry after gen holds
+ * it (when it was there), the journal after gen dropped. */
+static char *
+rollback_sql(const struct sqlsink *s, uint64_t gen)
+{
+	size_t nk = s->npk ? s->npk : 1, len, i;
+	unsigned long long g = (unsigned long long)gen;
+	char *text = NULL;
+	FILE *f = sql_open(&text, &len);
+
+	fputs("DELETE FROM ", f);
+	ident(f, s->table);
+	fputs(" WHERE (", f);
+	pk_list(f, s, (const char *const *)s->cols);
+	fputs(") IN (SELECT ", f);
+	col_list(f, "k", nk, 0);
+	fputs(" FROM ", f);
+	journal_name(f, s);
+	fprintf(f, " WHERE gen > %llu);\nINSERT INTO ", g);
+	ident(f, s->table);
+	fputs(s->npk == 0 ? " (rowid" : " (", f);
+	for (i = 0; i < s->ncols; i++) {
+		fputs(i || s->npk == 0 ? ", " : "", f);
+		ident(f, s->cols[i]);
+	}
+	fputs(") SELECT ", f);
+	if (s->npk == 0)
+		fputs("j.k1, ", f);
+	for (i = 0; i < s->ncols; i++)
+		fprintf(f, "%sj.c%zu", i ? ", " : "", i + 1);
+	fputs(" FROM ", f);
+	journal_name(f, s);
+	fprintf(f, " AS j WHERE j.existed = 1 AND j.gen = (SELECT min(gen) "
+	    "FROM ");
+	journal_name(f, s);
+	fprintf(f, " AS o WHERE o.gen > %llu", g);
+	for (i = 0; i < nk; i++)
+		fprintf(f, " AND o.k%zu IS j.k%zu", i + 1, i + 1);
+	fputs(");\nDELETE FROM ", f);
+	journal_name(f, s);
+	fprintf(f, " WHERE gen > %llu;\n", g);
+	return sql_close(f, &text);
+}
+
+/* The generation DB's rows of TABLE were last written in, or -1 when
+ * none is recorded. */
+static long long
+committed(struct sqlsink *s)
+{
+	sqlite3_stmt *q;
+	long long g = -1;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT generation FROM fwin_checkpoint"
+	    " WHERE tbl = ?1", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		g = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return g;
+}
+
+int
+sqlsink_rollback(struct sqlsink *s, uint64_t gen)
+{
+	long long at = committed(s);
+	char *sql;
+	int rc;
+
+	if (at < 0 || (uint64_t)at < gen) {
+		fwin_warn("%s: the table %s was not written up to its "
+		    "checkpoint (generation %llu); left as it is", s->dbname,
+		    s->table, (unsigned long long)gen);
+		return 0;
+	}
+	if (!s->journal || (uint64_t)at == gen)
+		return 0;
+	sql = rollback_sql(s, gen);
+	if (exec(s, "BEGIN IMMEDIATE") != 0) {
+		free(sql);
+		return 1;
+	}
+	rc = exec(s, sql);
+	free(sql);
+	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)gen);
+	if (rc != 0 || step(s, ST_COMMITPOS) != 0 || exec(s, "COMMIT") != 0) {
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		return 1;
+	}
+	return 0;
+}
+
+/* A run that starts afresh (no restore) keeps no journal of another. */
+int
+sqlsink_fresh(struct sqlsink *s)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f;
+	int rc;
+
+	if (!s->journal)
+		return 0;
+	f = sql_open(&text, &len);
+	fputs("DELETE FROM ", f);
+	journal_name(f, s);
+	sql_close(f, &text);
+	rc = exec(s, text);
+	free(text);
+	return rc == 0 ? 0 : 1;
+}
+
+int
+sqlsink_close(struct sqlsink *s)
+{
+	int i, rc = 0;
+
+	if (s == NULL)
+		return 0;
+	if (!s->ready && !s->failed && s->db != NULL) {
+		if (exec(s, "BEGIN IMMEDIATE") != 0 || make_ready(s, 1) != 0 ||
+		    exec(s, "COMMIT") != 0)
+			rc = -1;
+	}
+	if (s->in_txn)
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	for (i = 0; i < ST_N; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	free(s->dbname);
+	free(s->table);
+	for (i = 0; s->cols != NULL && (size_t)i < s->ncols; i++)
+		free(s->cols[i]);
+	free(s->cols);
+	free(s->pk);
+	free(s->carry);
+	free(s->cell);
+	free(s->cellen);
+	free(s->kinds);
+	free(s->types);
+	free(s);
+	return rc;
+}
