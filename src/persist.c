@@ -94,6 +94,10 @@ persist_save(struct persist *p, struct op *o, const struct persist_files *f,
 	if (m.latelen != CK_NONE &&
 	    ckpt_tail_hash(f->latefd, m.latelen, &m.latehash) == 0)
 		m.flags |= CKF_LATEHASH;
+	if (c->sqlite != NULL) {	/* committed before: flushed */
+		m.outlen = f->dbpos;
+		m.flags |= CKF_DBPOS;
+	}
 	m.saved = now_ns();
 	m.fingerprint = p->fingerprint;
 	m.inputs = input_positions(f->in);

@@ -33,6 +33,7 @@ struct persist_files {
 	struct input *in;
 	int outfd, latefd;	/* -1: none */
 	const char *outname;
+	uint64_t dbpos;		/* -o sqlite: its commit position */
 };
 
 void persist_init(struct persist *p, const struct config *c,

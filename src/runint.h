@@ -112,6 +112,8 @@ G(struct run *r)
 void sink_copied(struct run *r);
 void sink_copy_free(struct run *r);
 void changelog_drop(struct run *r, const struct op_row *row);
+/* -o sqlite: the database's commit position (0 without one). */
+uint64_t sink_position(struct run *r);
 
 /* run.c: the loop's pieces that runbatch.c uses */
 void watermark_after(struct run *r, int64_t t);

@@ -107,6 +107,12 @@ changelog_drop(struct run *r, const struct op_row *row)
 	clog_gone(&r->clog, &cr, emit_op, r);
 }
 
+uint64_t
+sink_position(struct run *r)
+{
+	return r->sql != NULL ? sqlsink_position(r->sql) : 0;
+}
+
 void
 sink_copied(struct run *r)
 {
@@ -360,7 +366,7 @@ open_sqlite(struct run *r, const char **cols, const enum sqlcol *types,
 	if ((r->sql = sqlsink_open(&sp, &status)) == NULL)
 		return status;
 	sqlsink_generations(r->sql, sql_generations, &r->ps);
-	if ((r->restored ? sqlsink_rollback(r->sql, r->ps.generation) :
+	if ((r->restored ? sqlsink_rollback(r->sql, r->ps.outlen) :
 	    sqlsink_fresh(r->sql)) != 0)
 		return 1;
 	r->outfd = -1;

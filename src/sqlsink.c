@@ -43,6 +43,7 @@ struct sqlsink {
 	enum sqlcol *types;
 	int iso;
 	uint64_t tag;		/* the generation of this transaction */
+	uint64_t position;	/* of the last transaction committed */
 	uint64_t pruned;	/* journal dropped up to this generation */
 	sqlsink_gens_fn gens;
 	void *gens_arg;
@@ -258,13 +259,7 @@ prepare_journal(struct sqlsink *s)
 	for (i = 0; i < nk; i++)
 		fprintf(f, ", ?%zu", i + 2);
 	fputc(')', f);
-	if (prepare(s, ST_JABSENT, f, &text) != 0)
-		return -1;
-	f = sql_open(&text, &len);
-	fputs("DELETE FROM ", f);
-	journal_name(f, s);
-	fputs(" WHERE gen <= ?1", f);
-	return prepare(s, ST_PRUNE, f, &text);
+	return prepare(s, ST_JABSENT, f, &text);
 }
 
 /* Checks that TABLE, if there, has these columns; *there says whether
@@ -377,7 +372,13 @@ make_own(struct sqlsink *s)
 	sql_close(f, &text);
 	rc = exec(s, text);
 	free(text);
-	return rc;
+	if (rc != 0)
+		return -1;
+	f = sql_open(&text, &len);
+	fputs("DELETE FROM ", f);
+	journal_name(f, s);
+	fputs(" WHERE gen <= ?1", f);
+	return prepare(s, ST_PRUNE, f, &text) == 0 ? 0 : fail(s, "preparing");
 }
 
 /* Whether the file is a database SQLite can read: a file that is not is
@@ -395,6 +396,24 @@ readable(struct sqlsink *s)
 		return -1;
 	}
 	return fail(s, "reading");
+}
+
+/* The generation DB's rows of TABLE were last written in, or -1 when
+ * none is recorded. */
+static long long
+committed(struct sqlsink *s)
+{
+	sqlite3_stmt *q;
+	long long g = -1;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT generation FROM fwin_checkpoint"
+	    " WHERE tbl = ?1", -1, &q, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW)
+		g = sqlite3_column_int64(q, 0);
+	sqlite3_finalize(q);
+	return g;
 }
 
 /* The table made if it is not there (creating: norow says no row is
@@ -457,6 +476,7 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	}
 	if (exec(s, "COMMIT") != 0)
 		goto fail;
+	s->position = committed(s) > 0 ? (uint64_t)committed(s) : 0;
 	*status = 0;
 	return s;
 fail:
@@ -604,8 +624,6 @@ begin(struct sqlsink *s)
 	if (exec(s, "BEGIN IMMEDIATE") != 0)
 		return -1;
 	s->in_txn = 1;
-	if (!s->ready && make_ready(s, 2) != 0)
-		return -1;
 	s->tag = 1;
 	if (s->gens != NULL)
 		s->gens(s->gens_arg, &s->tag, &durable);
@@ -628,7 +646,8 @@ apply(struct sqlsink *s)
 
 	if (s->cellen[0] == 2 && op[0] == '-' && op[1] == 'U')
 		return 0;
-	if (begin(s) != 0 || (s->journal && journal_row(s) != 0))
+	if (begin(s) != 0 || (!s->ready && make_ready(s, 2) != 0) ||
+	    (s->journal && journal_row(s) != 0))
 		return -1;
 	if (op[0] == '-') {
 		bind_pk(s, s->st[ST_DELETE], 1);
@@ -704,7 +723,9 @@ sqlsink_write(void *arg, const char *p, size_t n, int flush)
 		memcpy(s->carry, p + done, n - (size_t)done);
 		s->ncarry = n - (size_t)done;
 	}
-	if (!flush || !s->in_txn)
+	if (!flush)
+		return 0;
+	if (!s->in_txn)
 		return 0;
 	/* the commit position, in the same transaction as the rows */
 	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
@@ -712,7 +733,14 @@ sqlsink_write(void *arg, const char *p, size_t n, int flush)
 	if (step(s, ST_COMMITPOS) != 0 || exec(s, "COMMIT") != 0)
 		return -1;
 	s->in_txn = 0;
+	s->position = s->tag;
 	return 0;
+}
+
+uint64_t
+sqlsink_position(const struct sqlsink *s)
+{
+	return s->position;
 }
 
 /* The statements of a rollback to gen: the keys changed after it
@@ -760,24 +788,6 @@ rollback_sql(const struct sqlsink *s, uint64_t gen)
 	return sql_close(f, &text);
 }
 
-/* The generation DB's rows of TABLE were last written in, or -1 when
- * none is recorded. */
-static long long
-committed(struct sqlsink *s)
-{
-	sqlite3_stmt *q;
-	long long g = -1;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT generation FROM fwin_checkpoint"
-	    " WHERE tbl = ?1", -1, &q, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		g = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return g;
-}
-
 int
 sqlsink_rollback(struct sqlsink *s, uint64_t gen)
 {
@@ -785,14 +795,16 @@ sqlsink_rollback(struct sqlsink *s, uint64_t gen)
 	char *sql;
 	int rc;
 
-	if (at < 0 || (uint64_t)at < gen) {
+	if (gen > 0 && (at < 0 || (uint64_t)at < gen)) {
 		fwin_warn("%s: the table %s was not written up to its "
-		    "checkpoint (generation %llu); left as it is", s->dbname,
+		    "checkpoint's position (%llu); left as it is", s->dbname,
 		    s->table, (unsigned long long)gen);
 		return 0;
 	}
 	if (!s->journal || (uint64_t)at == gen)
 		return 0;
+	if (!s->ready)		/* no table yet: no row to put back */
+		return sqlsink_fresh(s);
 	sql = rollback_sql(s, gen);
 	if (exec(s, "BEGIN IMMEDIATE") != 0) {
 		free(sql);

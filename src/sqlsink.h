@@ -45,8 +45,12 @@ struct sqlsink *sqlsink_open(const struct sqlsink_spec *sp, int *status);
 typedef void (*sqlsink_gens_fn)(void *arg, uint64_t *tag, uint64_t *durable);
 void sqlsink_generations(struct sqlsink *s, sqlsink_gens_fn gens, void *arg);
 
-/* A restore from the checkpoint of generation gen: the table back to
- * what it held then. Returns 0, or 1 after a message. */
+/* The commit position: the generation of the last transaction DB holds
+ * (what a checkpoint records). */
+uint64_t sqlsink_position(const struct sqlsink *s);
+
+/* A restore from a checkpoint that recorded position gen: the table
+ * back to what it held then. Returns 0, or 1 after a message. */
 int sqlsink_rollback(struct sqlsink *s, uint64_t gen);
 
 /* A run that does not restore: the journal a run before it kept (of
