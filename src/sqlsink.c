@@ -54,6 +54,7 @@ struct sqlsink {
 	char *kinds;
 	char num[64];		/* a number's text, NUL-ended, for strtod */
 	int failed;
+	int opened;		/* sqlsink_open made it (close may make TABLE) */
 };
 
 /* Says what SQLite said of what failed. Returns -1 with errno set. */
@@ -477,6 +478,7 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	if (exec(s, "COMMIT") != 0)
 		goto fail;
 	s->position = committed(s) > 0 ? (uint64_t)committed(s) : 0;
+	s->opened = 1;
 	*status = 0;
 	return s;
 fail:
@@ -848,7 +850,7 @@ sqlsink_close(struct sqlsink *s)
 
 	if (s == NULL)
 		return 0;
-	if (!s->ready && !s->failed && s->db != NULL) {
+	if (s->opened && !s->ready && !s->failed) {
 		if (exec(s, "BEGIN IMMEDIATE") != 0 || make_ready(s, 1) != 0 ||
 		    exec(s, "COMMIT") != 0)
 			rc = -1;
