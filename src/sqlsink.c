@@ -25,7 +25,7 @@
 #include "sqlsink.h"
 #include "util.h"
 
-enum { ST_UPSERT, ST_DELETE, ST_JEXIST, ST_JABSENT, ST_COMMITPOS, ST_PRUNE,
+enum { ST_UPSERT, ST_DELETE, ST_JOURNAL, ST_COMMITPOS, ST_PRUNE,
 	ST_N };
 
 struct sqlsink {
@@ -225,8 +225,10 @@ prepare_rows(struct sqlsink *s)
 	return prepare(s, ST_DELETE, f, &text);
 }
 
-/* The journal's statements: a row's old value (bound: ?1 the generation,
- * ?2.. its key), or its absence; and dropping what checkpoints cover. */
+/* The journal's statement: what a row's key (bound: ?1 the generation,
+ * ?2.. the key) holds now, or that it holds nothing, in one step (the
+ * table left-joined to one row); kept only the first time in a
+ * generation. */
 static int
 prepare_journal(struct sqlsink *s)
 {
@@ -239,28 +241,24 @@ prepare_journal(struct sqlsink *s)
 	fputs(" (gen, existed", f);
 	col_list(f, "k", nk, 1);
 	col_list(f, "c", s->ncols, 1);
-	fputs(") SELECT ?1, 1, ", f);
-	pk_list(f, s, (const char *const *)s->cols);
-	for (i = 0; i < s->ncols; i++) {
-		fputs(", ", f);
-		ident(f, s->cols[i]);
-	}
-	fputs(" FROM ", f);
-	ident(f, s->table);
-	fputs(" WHERE ", f);
-	pk_where(f, s, (const char *const *)s->cols, 2);
-	if (prepare(s, ST_JEXIST, f, &text) != 0)
-		return -1;
-	f = sql_open(&text, &len);
-	fputs("INSERT OR IGNORE INTO ", f);
-	journal_name(f, s);
-	fputs(" (gen, existed", f);
-	col_list(f, "k", nk, 1);
-	fputs(") VALUES (?1, 0", f);
+	fputs(") SELECT ?1, t.rowid IS NOT NULL", f);
 	for (i = 0; i < nk; i++)
 		fprintf(f, ", ?%zu", i + 2);
-	fputc(')', f);
-	return prepare(s, ST_JABSENT, f, &text);
+	for (i = 0; i < s->ncols; i++) {
+		fputs(", t.", f);
+		ident(f, s->cols[i]);
+	}
+	fputs(" FROM (SELECT 1 AS fwin_one) LEFT JOIN ", f);
+	ident(f, s->table);
+	fputs(" AS t ON ", f);
+	if (s->npk == 0)
+		fputs("t.rowid = ?2", f);
+	for (i = 0; i < s->npk; i++) {
+		fputs(i ? " AND t." : "t.", f);
+		ident(f, s->cols[s->pk[i]]);
+		fprintf(f, " = ?%zu", i + 2);
+	}
+	return prepare(s, ST_JOURNAL, f, &text);
 }
 
 /* Checks that TABLE, if there, has these columns; *there says whether
@@ -607,13 +605,9 @@ bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first)
 static int
 journal_row(struct sqlsink *s)
 {
-	sqlite3_bind_int64(s->st[ST_JEXIST], 1, (int64_t)s->tag);
-	bind_pk(s, s->st[ST_JEXIST], 2);
-	if (step(s, ST_JEXIST) != 0)
-		return -1;
-	sqlite3_bind_int64(s->st[ST_JABSENT], 1, (int64_t)s->tag);
-	bind_pk(s, s->st[ST_JABSENT], 2);
-	return step(s, ST_JABSENT);
+	sqlite3_bind_int64(s->st[ST_JOURNAL], 1, (int64_t)s->tag);
+	bind_pk(s, s->st[ST_JOURNAL], 2);
+	return step(s, ST_JOURNAL);
 }
 
 static int
