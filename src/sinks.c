@@ -23,7 +23,7 @@
 #include "util.h"
 
 static void
-emit_time(struct run *r, struct out *o, int64_t t)
+emit_time_to(struct run *r, struct out *o, int64_t t)
 {
 	char buf[TF_BUFSZ];
 	size_t n = tf_format_tz(buf, t, r->ofmt, &r->c->zone);
@@ -34,15 +34,22 @@ emit_time(struct run *r, struct out *o, int64_t t)
 		out_own_num(o, buf, n);
 }
 
-/* A row's cells (after the op column, if any) into o. */
+static void
+emit_time(struct run *r, int64_t t)
+{
+	emit_time_to(r, r->out, t);
+}
+
+/* A row's cells after the op column into o (a tail sink: changelog.h
+ * keeps them). */
 static void
 write_cells(struct run *r, struct out *o, const struct op_row *row)
 {
 	if (row->has_bounds) {
-		emit_time(r, o, row->start);
-		emit_time(r, o, row->end);
+		emit_time_to(r, o, row->start);
+		emit_time_to(r, o, row->end);
 	} else if (r->rolling_time)
-		emit_time(r, o, row->time);
+		emit_time_to(r, o, row->time);
 	key_write(o, r->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, o);
 	if (r->c->emit_every > 0)
@@ -142,11 +149,19 @@ on_row(void *arg, const struct op_row *row)
 		r->skip_rows--;
 		return;
 	}
-	if (r->opcol) {
+	if (r->opcol) {		/* --changelog, -o sqlite: */
 		changelog_row(r, row);
 		return;
 	}
-	write_cells(r, r->out, row);
+	if (row->has_bounds) {
+		emit_time(r, row->start);
+		emit_time(r, row->end);
+	} else if (r->rolling_time)
+		emit_time(r, row->time);
+	key_write(r->out, r->c->nkeys, row->key, row->keylen);
+	aggs_emit(row->g, row->a, r->out);
+	if (r->c->emit_every > 0)
+		out_own_num(r->out, row->final ? "1" : "0", 1);
 	out_end_row(r->out);
 }
 
@@ -400,9 +415,6 @@ open_output(struct run *r)
 	owned = xcalloc(ncols, sizeof(*owned));
 	colagg = xcalloc(ncols, sizeof(*colagg));
 
-	r->opcol = c->changelog || c->sqlite != NULL;
-	if (r->opcol)
-		cols[j++] = "op";
 	if (r->rolling_time) {
 		types[j] = SQLC_TIME;
 		cols[j++] = "time";
@@ -451,6 +463,15 @@ open_output(struct run *r)
 		cols[j++] = "final";
 	}
 	ncols = j;
+	/* --changelog, -o sqlite: op leads, before the header's columns */
+	r->opcol = c->changelog || c->sqlite != NULL;
+	if (r->opcol) {
+		memmove(cols + 1, cols, ncols * sizeof(*cols));
+		memmove(types + 1, types, ncols * sizeof(*types));
+		cols[0] = "op";
+		types[0] = SQLC_TEXT;
+		ncols++;
+	}
 	r->ncells = ncols - 1;
 	clog_init(&r->clog, c, r->st, sizeof(struct op_globals));
 	if (r->restored && (why = clog_check(&r->clog)) != NULL) {
