@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "keycodec.h"
+#include "lock.h"
 #include "num.h"
 #include "runint.h"
 #include "sqlsink.h"
@@ -351,6 +352,7 @@ open_sqlite(struct run *r, const char **cols, const enum sqlcol *types,
 	const struct config *c = r->c;
 	struct sqlsink_spec sp;
 	size_t pk[2 + 64], npk = 0, i, at = 0;
+	char *owner, *from;
 	int status;
 
 	if (r->rolling_time)
@@ -378,7 +380,14 @@ open_sqlite(struct run *r, const char **cols, const enum sqlcol *types,
 	sp.npk = npk;
 	sp.journal = c->checkpoint != NULL || c->restore != NULL;
 	sp.iso = r->ofmt == TF_ISO;
-	if ((r->sql = sqlsink_open(&sp, &status)) == NULL)
+	owner = c->checkpoint != NULL ? lock_abspath(c->checkpoint) : NULL;
+	from = c->restore != NULL ? lock_abspath(c->restore) : NULL;
+	sp.owner = owner;
+	sp.from = from;
+	r->sql = sqlsink_open(&sp, &status);
+	free(owner);
+	free(from);
+	if (r->sql == NULL)
 		return status;
 	sqlsink_generations(r->sql, sql_generations, &r->ps);
 	if ((r->restored ? sqlsink_rollback(r->sql, r->ps.outlen) :

@@ -2,7 +2,8 @@
  *
  * The tables fwin keeps in DB beside TABLE:
  *
- *	fwin_checkpoint(tbl TEXT PRIMARY KEY, generation INTEGER)
+ *	fwin_checkpoint(tbl TEXT PRIMARY KEY, generation INTEGER,
+ *	    checkpoint TEXT)
  *		one row per TABLE: the generation its last transaction
  *		wrote (the commit position a checkpoint covers)
  *	fwin_journal_TABLE(gen, existed, k1..kN, c1..cM,
@@ -13,6 +14,8 @@
  *
  * A table without a primary key (no key columns and no window bounds)
  * holds one row, rowid 1, which each row replaces. */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -53,6 +56,7 @@ struct sqlsink {
 	size_t *cellen;
 	char *kinds;
 	char num[64];		/* a number's text, NUL-ended, for strtod */
+	char *owner;		/* the checkpoint the table belongs to */
 	int failed;
 	int opened;		/* sqlsink_open made it (close may make TABLE) */
 };
@@ -350,11 +354,12 @@ make_own(struct sqlsink *s)
 	int rc;
 
 	if (exec(s, "CREATE TABLE IF NOT EXISTS fwin_checkpoint (tbl TEXT "
-	    "PRIMARY KEY, generation INTEGER NOT NULL)") != 0)
+	    "PRIMARY KEY, generation INTEGER NOT NULL, checkpoint TEXT)") != 0)
 		return -1;
 	if (sqlite3_prepare_v3(s->db, "INSERT INTO fwin_checkpoint (tbl, "
-	    "generation) VALUES (?1, ?2) ON CONFLICT (tbl) DO UPDATE SET "
-	    "generation = excluded.generation", -1, SQLITE_PREPARE_PERSISTENT,
+	    "generation, checkpoint) VALUES (?1, ?2, ?3) ON CONFLICT (tbl) DO "
+	    "UPDATE SET generation = excluded.generation, checkpoint = "
+	    "excluded.checkpoint", -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->st[ST_COMMITPOS], NULL) != SQLITE_OK)
 		return fail(s, "preparing");
 	if (!s->journal)
@@ -415,6 +420,47 @@ committed(struct sqlsink *s)
 	return g;
 }
 
+static void
+bind_owner(struct sqlsink *s)
+{
+	if (s->owner != NULL)
+		sqlite3_bind_text(s->st[ST_COMMITPOS], 3, s->owner, -1,
+		    SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s->st[ST_COMMITPOS], 3);
+}
+
+/* The table belongs to the checkpoint that wrote it last while that
+ * checkpoint exists, as an -o FILE does: another run (under another
+ * checkpoint, or none; restoring the owner's state elsewhere moves it)
+ * is refused. Returns 0, or -1 after a message. */
+static int
+check_owner(struct sqlsink *s, const char *from)
+{
+	sqlite3_stmt *q;
+	struct stat sb;
+	int rc = 0;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT checkpoint FROM fwin_checkpoint"
+	    " WHERE tbl = ?1", -1, &q, NULL) != SQLITE_OK)
+		return fail(s, "reading");
+	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
+	if (sqlite3_step(q) == SQLITE_ROW &&
+	    sqlite3_column_type(q, 0) == SQLITE_TEXT) {
+		const char *was = (const char *)sqlite3_column_text(q, 0);
+
+		if ((s->owner == NULL || strcmp(was, s->owner) != 0) &&
+		    (from == NULL || strcmp(was, from) != 0) &&
+		    stat(was, &sb) == 0) {
+			fwin_warn("%s: the table %s belongs to the checkpoint "
+			    "%s", s->dbname, s->table, was);
+			rc = -1;
+		}
+	}
+	sqlite3_finalize(q);
+	return rc;
+}
+
 /* The table made if it is not there (creating: norow says no row is
  * being applied), and the statements that write rows prepared. */
 static int
@@ -462,7 +508,13 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	sqlite3_extended_result_codes(s->db, 0);
 	if (readable(s) != 0 || exec(s, "BEGIN IMMEDIATE") != 0)
 		goto fail;
-	if (check_table(s, sp, status, &there) != 0 || make_own(s) != 0 ||
+	s->owner = sp->owner != NULL ? xstrdup(sp->owner) : NULL;
+	if (make_own(s) != 0 || check_owner(s, sp->from) != 0) {
+		s->failed = 1;
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		goto fail;
+	}
+	if (check_table(s, sp, status, &there) != 0 ||
 	    (there && make_ready(s, 0) != 0)) {
 		if (*status == 1 && !s->failed) {
 			fwin_warn("%s: the table %s holds rows of another "
@@ -726,6 +778,7 @@ sqlsink_write(void *arg, const char *p, size_t n, int flush)
 	/* the commit position, in the same transaction as the rows */
 	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)s->tag);
+	bind_owner(s);
 	if (step(s, ST_COMMITPOS) != 0 || exec(s, "COMMIT") != 0)
 		return -1;
 	s->in_txn = 0;
@@ -810,6 +863,7 @@ sqlsink_rollback(struct sqlsink *s, uint64_t gen)
 	free(sql);
 	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)gen);
+	bind_owner(s);
 	if (rc != 0 || step(s, ST_COMMITPOS) != 0 || exec(s, "COMMIT") != 0) {
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return 1;
@@ -865,6 +919,7 @@ sqlsink_close(struct sqlsink *s)
 	free(s->cellen);
 	free(s->kinds);
 	free(s->types);
+	free(s->owner);
 	free(s);
 	return rc;
 }

@@ -31,6 +31,9 @@ struct sqlsink_spec {
 	size_t npk;			/* 0: the table holds one row */
 	int journal;			/* checkpoints: keep the journal */
 	int iso;			/* SQLC_TIME without a row: TEXT */
+	/* the absolute paths of --checkpoint and --restore, or NULL: the
+	 * table belongs to the checkpoint that last wrote it */
+	const char *owner, *from;
 };
 
 /* Opens (creates) the database and the table, checks that an existing

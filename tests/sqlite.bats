@@ -29,10 +29,10 @@ rows() {
 10|20|b|6|integer
 20|30|a|7|integer"
 	run sqlite3 db .schema
-	assert_output 'CREATE TABLE fwin_checkpoint (tbl TEXT PRIMARY KEY, generation INTEGER NOT NULL);
+	assert_output 'CREATE TABLE fwin_checkpoint (tbl TEXT PRIMARY KEY, generation INTEGER NOT NULL, checkpoint TEXT);
 CREATE TABLE IF NOT EXISTS "fwin" ("window_start" INTEGER, "window_end" INTEGER, "user" TEXT, "sum_n" NUMERIC, PRIMARY KEY ("window_start", "window_end", "user"));'
 	run sqlite3 db 'SELECT * FROM fwin_checkpoint'
-	assert_output "fwin|1"
+	assert_output "fwin|1|"
 }
 
 @test "the same table from a plain run's last row per window, with threads and in batch mode" {
@@ -197,4 +197,26 @@ b|8'
 	run --separate-stderr fwin -o sqlite:db:fwin_checkpoint --count in.csv
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "fwin: -o sqlite:db:fwin_checkpoint: names beginning 'fwin_' and 'sqlite_' are kept for fwin's and SQLite's own tables"
+}
+
+@test "a table belongs to its checkpoint: another checkpoint's run, or one without, is refused" {
+	run --separate-stderr fwin "${LATE[@]}" --checkpoint a.ckpt -o sqlite:db:t1 in.csv
+	assert_success
+	run --separate-stderr fwin "${LATE[@]}" --checkpoint b.ckpt -o sqlite:db:t1 in.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: db: the table t1 belongs to the checkpoint $(pwd -P)/a.ckpt"
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db:t1 in.csv
+	assert_failure 1
+	# another table of the same database is free; the owner's own run goes on
+	run --separate-stderr fwin "${LATE[@]}" --checkpoint b.ckpt -o sqlite:db:t2 in.csv
+	assert_success
+	run --separate-stderr fwin "${LATE[@]}" --state a.ckpt -o sqlite:db:t1 in.csv
+	assert_success
+	run sqlite3 db 'SELECT tbl, checkpoint FROM fwin_checkpoint ORDER BY 1'
+	assert_output "t1|$(pwd -P)/a.ckpt
+t2|$(pwd -P)/b.ckpt"
+	# once its checkpoint is gone, the table is free
+	rm a.ckpt
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db:t1 in.csv
+	assert_success
 }
