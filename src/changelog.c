@@ -430,7 +430,9 @@ clog_print(struct clog *cl, int64_t w, const struct clog_row *row,
 			    k->ck_end <= row->end)	/* absorbed */
 				emit(arg, "-D", (const char *)(k + 1),
 				    k->ck_len);
-			else {
+			else if (may_print(cl, k->ck_end, 1, w)) {
+				/* a key's other sessions, while they may
+				 * print (the entry is swept only as a whole) */
 				buf_row(cl, k->ck_start, k->ck_end,
 				    (const char *)(k + 1), k->ck_len);
 				n++;

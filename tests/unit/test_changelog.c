@@ -212,6 +212,26 @@ test_sessions(void)
 	CHECK_STR(got, "+I again;");
 	clog_fini(&cl);
 	st_fini(&s);
+
+	/* a key's sessions that can print no more leave its entry when it
+	 * is rebuilt (an entry per key is not swept while it lives) */
+	c.allowed = 10;
+	new_state(&s, &cl, &c);
+	ROW(30, 45, "30-45");		/* at 50: 45 + 10 > 50, kept */
+	row.start = 46;
+	row.end = 48;
+	row.cells = "46-48";
+	row.ncells_len = 5;
+	ngot = 0;
+	clog_print(&cl, 56, &row, emit, NULL);	/* 45 + 10 <= 56: dropped */
+	CHECK_STR(got, "+I 46-48;");
+	row.start = 30;
+	row.end = 45;
+	ngot = 0;
+	clog_gone(&cl, &row, emit, NULL);
+	CHECK(ngot == 0);
+	clog_fini(&cl);
+	st_fini(&s);
 }
 
 /* Rows that never print twice keep nothing: every one is +I. */
