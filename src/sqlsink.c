@@ -844,6 +844,8 @@ sqlsink_rollback(struct sqlsink *s, uint64_t gen)
 	char *sql;
 	int rc;
 
+	/* what a checkpoint saved before the next commit records */
+	s->position = gen;
 	if (gen > 0 && (at < 0 || (uint64_t)at < gen)) {
 		fwin_warn("%s: the table %s was not written up to its "
 		    "checkpoint's position (%llu); left as it is", s->dbname,
@@ -880,6 +882,7 @@ sqlsink_fresh(struct sqlsink *s)
 	FILE *f;
 	int rc;
 
+	s->position = 0;	/* a new run's generations start again */
 	if (!s->journal)
 		return 0;
 	f = sql_open(&text, &len);

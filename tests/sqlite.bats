@@ -166,6 +166,12 @@ b|8'
 	# change (journaled with its value before) and a row that was not there
 	local g=$((pos + 1))
 	sqlite3 db "INSERT INTO fwin_journal_fwin (gen, existed, k1, k2, k3, c1, c2, c3, c4) SELECT $g, 1, window_start, window_end, user, window_start, window_end, user, sum_n FROM fwin WHERE user = 'a'; UPDATE fwin SET sum_n = 99 WHERE user = 'a'; INSERT INTO fwin_journal_fwin (gen, existed, k1, k2, k3) VALUES ($g, 0, 50, 60, 'z'); INSERT INTO fwin VALUES (50, 60, 'z', 1); UPDATE fwin_checkpoint SET generation = $g"
+	# a restored run that commits nothing saves the position it restored
+	run --separate-stderr fwin "${A[@]}" --state s.ckpt -o sqlite:db grow.csv
+	assert_success
+	assert_equal "$stderr" ""
+	run sqlite3 db 'SELECT generation FROM fwin_checkpoint'
+	assert_output "$pos"
 	cp in.csv grow.csv
 	run --separate-stderr fwin "${A[@]}" --state s.ckpt --flush -o sqlite:db grow.csv
 	assert_success
