@@ -527,7 +527,6 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	}
 	if (exec(s, "COMMIT") != 0)
 		goto fail;
-	s->position = committed(s) > 0 ? (uint64_t)committed(s) : 0;
 	s->opened = 1;
 	*status = 0;
 	return s;
