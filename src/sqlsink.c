@@ -1,4 +1,6 @@
-/* sqlsink: rows into a SQLite table; see sqlsink.h.
+/* sqlsink: rows into a SQLite table; see sqlsink.h. This file opens the
+ * database and the table and applies rows; sqljournal.c keeps fwin's own
+ * tables, for exactly once with checkpoints.
  *
  * The tables fwin keeps in DB beside TABLE:
  *
@@ -14,8 +16,6 @@
  *
  * A table without a primary key (no key columns and no window bounds)
  * holds one row, rowid 1, which each row replaces. */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -25,45 +25,14 @@
 #include <sqlite3.h>
 
 #include "num.h"
+#include "sqlint.h"
 #include "sqlsink.h"
 #include "util.h"
 
-enum { ST_UPSERT, ST_DELETE, ST_JOURNAL, ST_COMMITPOS, ST_PRUNE,
-	ST_N };
-
-struct sqlsink {
-	sqlite3 *db;
-	char *dbname;
-	char *table;
-	char **cols;		/* the table's columns */
-	size_t ncols;
-	size_t *pk;		/* the primary key's columns */
-	size_t npk;
-	int journal;
-	sqlite3_stmt *st[ST_N];
-	int in_txn;
-	int ready;		/* the table is there, statements prepared */
-	enum sqlcol *types;
-	int iso;
-	uint64_t tag;		/* the generation of this transaction */
-	uint64_t position;	/* of the last transaction committed */
-	uint64_t pruned;	/* journal dropped up to this generation */
-	sqlsink_gens_fn gens;
-	void *gens_arg;
-	char *carry;		/* a row cut by a full buffer */
-	size_t ncarry, capcarry;
-	const char **cell;	/* the row being applied: its cells */
-	size_t *cellen;
-	char *kinds;
-	char num[64];		/* a number's text, NUL-ended, for strtod */
-	char *owner;		/* the checkpoint the table belongs to */
-	int failed;
-	int opened;		/* sqlsink_open made it (close may make TABLE) */
-};
 
 /* Says what SQLite said of what failed. Returns -1 with errno set. */
-static int
-fail(struct sqlsink *s, const char *what)
+int
+sk_fail(struct sqlsink *s, const char *what)
 {
 	int code = sqlite3_errcode(s->db);
 
@@ -80,16 +49,16 @@ fail(struct sqlsink *s, const char *what)
 	return -1;
 }
 
-static int
-exec(struct sqlsink *s, const char *sql)
+int
+sk_exec(struct sqlsink *s, const char *sql)
 {
 	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
-	    fail(s, sql);
+	    sk_fail(s, sql);
 }
 
 /* Writes name as a quoted SQL identifier. */
-static void
-ident(FILE *f, const char *name)
+void
+sk_ident(FILE *f, const char *name)
 {
 	fputc('"', f);
 	for (; *name != '\0'; name++) {
@@ -101,14 +70,14 @@ ident(FILE *f, const char *name)
 }
 
 /* The journal's name: fwin_journal_TABLE (TABLE is a plain name). */
-static void
-journal_name(FILE *f, const struct sqlsink *s)
+void
+sk_journal_name(FILE *f, const struct sqlsink *s)
 {
 	fprintf(f, "\"fwin_journal_%s\"", s->table);
 }
 
-static FILE *
-sql_open(char **text, size_t *len)
+FILE *
+sk_text_open(char **text, size_t *len)
 {
 	FILE *f = open_memstream(text, len);
 
@@ -117,8 +86,8 @@ sql_open(char **text, size_t *len)
 	return f;
 }
 
-static char *
-sql_close(FILE *f, char **text)
+char *
+sk_text_close(FILE *f, char **text)
 {
 	if (fclose(f) != 0 || *text == NULL)
 		fwin_oom();
@@ -126,8 +95,8 @@ sql_close(FILE *f, char **text)
 }
 
 /* "pk1 = ?a AND pk2 = ?b", numbering from first; "rowid = 1" with none. */
-static void
-pk_where(FILE *f, const struct sqlsink *s, const char *const *cols,
+void
+sk_pk_where(FILE *f, const struct sqlsink *s, const char *const *cols,
     int first)
 {
 	size_t i;
@@ -138,14 +107,14 @@ pk_where(FILE *f, const struct sqlsink *s, const char *const *cols,
 	}
 	for (i = 0; i < s->npk; i++) {
 		fputs(i ? " AND " : "", f);
-		ident(f, cols[s->pk[i]]);
+		sk_ident(f, cols[s->pk[i]]);
 		fprintf(f, " = ?%d", first + (int)i);
 	}
 }
 
 /* "pk1, pk2" (or "rowid"). */
-static void
-pk_list(FILE *f, const struct sqlsink *s, const char *const *cols)
+void
+sk_pk_list(FILE *f, const struct sqlsink *s, const char *const *cols)
 {
 	size_t i;
 
@@ -155,12 +124,12 @@ pk_list(FILE *f, const struct sqlsink *s, const char *const *cols)
 	}
 	for (i = 0; i < s->npk; i++) {
 		fputs(i ? ", " : "", f);
-		ident(f, cols[s->pk[i]]);
+		sk_ident(f, cols[s->pk[i]]);
 	}
 }
 
-static void
-col_list(FILE *f, const char *prefix, size_t n, size_t from)
+void
+sk_col_list(FILE *f, const char *prefix, size_t n, size_t from)
 {
 	size_t i;
 
@@ -168,12 +137,12 @@ col_list(FILE *f, const char *prefix, size_t n, size_t from)
 		fprintf(f, "%s%s%zu", i || from ? ", " : "", prefix, i + 1);
 }
 
-static int
-prepare(struct sqlsink *s, int which, FILE *f, char **text)
+int
+sk_prepare(struct sqlsink *s, int which, FILE *f, char **text)
 {
 	int rc;
 
-	sql_close(f, text);
+	sk_text_close(f, text);
 	rc = sqlite3_prepare_v3(s->db, *text, -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->st[which], NULL);
 	free(*text);
@@ -187,14 +156,14 @@ prepare_rows(struct sqlsink *s)
 {
 	char *text = NULL;
 	size_t len, i, nset = 0;
-	FILE *f = sql_open(&text, &len);
+	FILE *f = sk_text_open(&text, &len);
 
 	fputs(s->npk == 0 ? "INSERT OR REPLACE INTO " : "INSERT INTO ", f);
-	ident(f, s->table);
+	sk_ident(f, s->table);
 	fputs(s->npk == 0 ? "(rowid" : "(", f);
 	for (i = 0; i < s->ncols; i++) {
 		fputs(i || s->npk == 0 ? ", " : "", f);
-		ident(f, s->cols[i]);
+		sk_ident(f, s->cols[i]);
 	}
 	fputs(s->npk == 0 ? ") VALUES (1" : ") VALUES (", f);
 	for (i = 0; i < s->ncols; i++)
@@ -202,7 +171,7 @@ prepare_rows(struct sqlsink *s)
 	fputc(')', f);
 	if (s->npk > 0) {
 		fputs(" ON CONFLICT (", f);
-		pk_list(f, s, (const char *const *)s->cols);
+		sk_pk_list(f, s, (const char *const *)s->cols);
 		fputs(") DO ", f);
 		for (i = 0; i < s->ncols; i++) {
 			size_t j;
@@ -212,58 +181,23 @@ prepare_rows(struct sqlsink *s)
 			if (j < s->npk)
 				continue;
 			fputs(nset++ ? ", " : "UPDATE SET ", f);
-			ident(f, s->cols[i]);
+			sk_ident(f, s->cols[i]);
 			fputs(" = excluded.", f);
-			ident(f, s->cols[i]);
+			sk_ident(f, s->cols[i]);
 		}
 		if (nset == 0)
 			fputs("NOTHING", f);
 	}
-	if (prepare(s, ST_UPSERT, f, &text) != 0)
+	if (sk_prepare(s, ST_UPSERT, f, &text) != 0)
 		return -1;
-	f = sql_open(&text, &len);
+	f = sk_text_open(&text, &len);
 	fputs("DELETE FROM ", f);
-	ident(f, s->table);
+	sk_ident(f, s->table);
 	fputs(" WHERE ", f);
-	pk_where(f, s, (const char *const *)s->cols, 1);
-	return prepare(s, ST_DELETE, f, &text);
+	sk_pk_where(f, s, (const char *const *)s->cols, 1);
+	return sk_prepare(s, ST_DELETE, f, &text);
 }
 
-/* The journal's statement: what a row's key (bound: ?1 the generation,
- * ?2.. the key) holds now, or that it holds nothing, in one step (the
- * table left-joined to one row); kept only the first time in a
- * generation. */
-static int
-prepare_journal(struct sqlsink *s)
-{
-	size_t nk = s->npk ? s->npk : 1, len, i;
-	char *text = NULL;
-	FILE *f = sql_open(&text, &len);
-
-	fputs("INSERT OR IGNORE INTO ", f);
-	journal_name(f, s);
-	fputs(" (gen, existed", f);
-	col_list(f, "k", nk, 1);
-	col_list(f, "c", s->ncols, 1);
-	fputs(") SELECT ?1, t.rowid IS NOT NULL", f);
-	for (i = 0; i < nk; i++)
-		fprintf(f, ", ?%zu", i + 2);
-	for (i = 0; i < s->ncols; i++) {
-		fputs(", t.", f);
-		ident(f, s->cols[i]);
-	}
-	fputs(" FROM (SELECT 1 AS fwin_one) LEFT JOIN ", f);
-	ident(f, s->table);
-	fputs(" AS t ON ", f);
-	if (s->npk == 0)
-		fputs("t.rowid = ?2", f);
-	for (i = 0; i < s->npk; i++) {
-		fputs(i ? " AND t." : "t.", f);
-		ident(f, s->cols[s->pk[i]]);
-		fprintf(f, " = ?%zu", i + 2);
-	}
-	return prepare(s, ST_JOURNAL, f, &text);
-}
 
 /* Checks that TABLE, if there, has these columns; *there says whether
  * it is. */
@@ -277,15 +211,15 @@ check_table(struct sqlsink *s, const struct sqlsink_spec *sp, int *status,
 	FILE *f;
 	int rc, same = 1;
 
-	f = sql_open(&text, &len);
+	f = sk_text_open(&text, &len);
 	fputs("PRAGMA table_info(", f);
-	ident(f, s->table);
+	sk_ident(f, s->table);
 	fputc(')', f);
-	sql_close(f, &text);
+	sk_text_close(f, &text);
 	rc = sqlite3_prepare_v2(s->db, text, -1, &q, NULL);
 	free(text);
 	if (rc != SQLITE_OK)
-		return fail(s, "reading the schema");
+		return sk_fail(s, "reading the schema");
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(q, 1);
 
@@ -296,7 +230,7 @@ check_table(struct sqlsink *s, const struct sqlsink_spec *sp, int *status,
 	}
 	sqlite3_finalize(q);
 	if (rc != SQLITE_DONE)
-		return fail(s, "reading the schema");
+		return sk_fail(s, "reading the schema");
 	if (i > 0 && (!same || i != sp->ncols)) {
 		fwin_warn("%s: the table %s holds rows of another pipeline "
 		    "(other columns); name another TABLE", s->dbname, s->table);
@@ -319,13 +253,13 @@ make_table(struct sqlsink *s, int norow)
 	FILE *f;
 	int rc;
 
-	f = sql_open(&text, &len);
+	f = sk_text_open(&text, &len);
 	fputs("CREATE TABLE ", f);
-	ident(f, s->table);
+	sk_ident(f, s->table);
 	fputs(" (", f);
 	for (i = 0; i < s->ncols; i++) {
 		fputs(i ? ", " : "", f);
-		ident(f, s->cols[i]);
+		sk_ident(f, s->cols[i]);
 		t = s->types[i];
 		if (t == SQLC_TIME)
 			t = (norow ? s->iso : s->kinds[i + 1] == 's') ?
@@ -334,56 +268,16 @@ make_table(struct sqlsink *s, int norow)
 	}
 	if (s->npk > 0) {
 		fputs(", PRIMARY KEY (", f);
-		pk_list(f, s, (const char *const *)s->cols);
+		sk_pk_list(f, s, (const char *const *)s->cols);
 		fputc(')', f);
 	}
 	fputc(')', f);
-	sql_close(f, &text);
-	rc = exec(s, text);
+	sk_text_close(f, &text);
+	rc = sk_exec(s, text);
 	free(text);
 	return rc;
 }
 
-/* fwin's own tables, and a fresh start of the journal. */
-static int
-make_own(struct sqlsink *s)
-{
-	size_t nk = s->npk ? s->npk : 1, len;
-	char *text = NULL;
-	FILE *f;
-	int rc;
-
-	if (exec(s, "CREATE TABLE IF NOT EXISTS fwin_checkpoint (tbl TEXT "
-	    "PRIMARY KEY, generation INTEGER NOT NULL, checkpoint TEXT)") != 0)
-		return -1;
-	if (sqlite3_prepare_v3(s->db, "INSERT INTO fwin_checkpoint (tbl, "
-	    "generation, checkpoint) VALUES (?1, ?2, ?3) ON CONFLICT (tbl) DO "
-	    "UPDATE SET generation = excluded.generation, checkpoint = "
-	    "excluded.checkpoint", -1, SQLITE_PREPARE_PERSISTENT,
-	    &s->st[ST_COMMITPOS], NULL) != SQLITE_OK)
-		return fail(s, "preparing");
-	if (!s->journal)
-		return 0;
-	f = sql_open(&text, &len);
-	fputs("CREATE TABLE IF NOT EXISTS ", f);
-	journal_name(f, s);
-	fputs(" (gen INTEGER, existed INTEGER", f);
-	col_list(f, "k", nk, 1);
-	col_list(f, "c", s->ncols, 1);
-	fputs(", PRIMARY KEY (gen", f);
-	col_list(f, "k", nk, 1);
-	fputs("))", f);
-	sql_close(f, &text);
-	rc = exec(s, text);
-	free(text);
-	if (rc != 0)
-		return -1;
-	f = sql_open(&text, &len);
-	fputs("DELETE FROM ", f);
-	journal_name(f, s);
-	fputs(" WHERE gen <= ?1", f);
-	return prepare(s, ST_PRUNE, f, &text) == 0 ? 0 : fail(s, "preparing");
-}
 
 /* Whether the file is a database SQLite can read: a file that is not is
  * refused before anything is written to it. */
@@ -399,67 +293,11 @@ readable(struct sqlsink *s)
 		s->failed = 1;
 		return -1;
 	}
-	return fail(s, "reading");
+	return sk_fail(s, "reading");
 }
 
-/* The generation DB's rows of TABLE were last written in, or -1 when
- * none is recorded. */
-static long long
-committed(struct sqlsink *s)
-{
-	sqlite3_stmt *q;
-	long long g = -1;
 
-	if (sqlite3_prepare_v2(s->db, "SELECT generation FROM fwin_checkpoint"
-	    " WHERE tbl = ?1", -1, &q, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW)
-		g = sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	return g;
-}
 
-static void
-bind_owner(struct sqlsink *s)
-{
-	if (s->owner != NULL)
-		sqlite3_bind_text(s->st[ST_COMMITPOS], 3, s->owner, -1,
-		    SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s->st[ST_COMMITPOS], 3);
-}
-
-/* The table belongs to the checkpoint that wrote it last while that
- * checkpoint exists, as an -o FILE does: another run (under another
- * checkpoint, or none; restoring the owner's state elsewhere moves it)
- * is refused. Returns 0, or -1 after a message. */
-static int
-check_owner(struct sqlsink *s, const char *from)
-{
-	sqlite3_stmt *q;
-	struct stat sb;
-	int rc = 0;
-
-	if (sqlite3_prepare_v2(s->db, "SELECT checkpoint FROM fwin_checkpoint"
-	    " WHERE tbl = ?1", -1, &q, NULL) != SQLITE_OK)
-		return fail(s, "reading");
-	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
-	if (sqlite3_step(q) == SQLITE_ROW &&
-	    sqlite3_column_type(q, 0) == SQLITE_TEXT) {
-		const char *was = (const char *)sqlite3_column_text(q, 0);
-
-		if ((s->owner == NULL || strcmp(was, s->owner) != 0) &&
-		    (from == NULL || strcmp(was, from) != 0) &&
-		    stat(was, &sb) == 0) {
-			fwin_warn("%s: the table %s belongs to the checkpoint "
-			    "%s", s->dbname, s->table, was);
-			rc = -1;
-		}
-	}
-	sqlite3_finalize(q);
-	return rc;
-}
 
 /* The table made if it is not there (creating: norow says no row is
  * being applied), and the statements that write rows prepared. */
@@ -468,8 +306,8 @@ make_ready(struct sqlsink *s, int creating)
 {
 	if (creating && make_table(s, creating == 1) != 0)
 		return -1;
-	if (prepare_rows(s) != 0 || (s->journal && prepare_journal(s) != 0))
-		return creating ? fail(s, "preparing") : -1;
+	if (prepare_rows(s) != 0 || (s->journal && sk_prepare_journal(s) != 0))
+		return creating ? sk_fail(s, "preparing") : -1;
 	s->ready = 1;
 	return 0;
 }
@@ -506,10 +344,10 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	/* another writer holds it: wait as long as a person would */
 	sqlite3_busy_timeout(s->db, 5000);
 	sqlite3_extended_result_codes(s->db, 0);
-	if (readable(s) != 0 || exec(s, "BEGIN IMMEDIATE") != 0)
+	if (readable(s) != 0 || sk_exec(s, "BEGIN IMMEDIATE") != 0)
 		goto fail;
 	s->owner = sp->owner != NULL ? xstrdup(sp->owner) : NULL;
-	if (make_own(s) != 0 || check_owner(s, sp->from) != 0) {
+	if (sk_make_own(s) != 0 || sk_check_owner(s, sp->from) != 0) {
 		s->failed = 1;
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
@@ -525,7 +363,7 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
 	}
-	if (exec(s, "COMMIT") != 0)
+	if (sk_exec(s, "COMMIT") != 0)
 		goto fail;
 	s->opened = 1;
 	*status = 0;
@@ -542,15 +380,15 @@ sqlsink_generations(struct sqlsink *s, sqlsink_gens_fn gens, void *arg)
 	s->gens_arg = arg;
 }
 
-static int
-step(struct sqlsink *s, int which)
+int
+sk_step(struct sqlsink *s, int which)
 {
 	sqlite3_stmt *q = s->st[which];
 	int rc = sqlite3_step(q);
 
 	sqlite3_reset(q);
 	sqlite3_clear_bindings(q);
-	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : fail(s, "writing");
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : sk_fail(s, "writing");
 }
 
 /* Whether p[0..n) is an integer that fits int64: *v is it. */
@@ -640,8 +478,8 @@ bind_cell(struct sqlsink *s, sqlite3_stmt *q, int i, size_t c)
 }
 
 /* Binds the row's key at ?first... (cell 0 is the op). */
-static void
-bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first)
+void
+sk_bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first)
 {
 	size_t i;
 
@@ -651,15 +489,6 @@ bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first)
 		sqlite3_bind_int64(q, first, 1);
 }
 
-/* Keeps in the journal what the row's key held before this generation
- * first changes it. */
-static int
-journal_row(struct sqlsink *s)
-{
-	sqlite3_bind_int64(s->st[ST_JOURNAL], 1, (int64_t)s->tag);
-	bind_pk(s, s->st[ST_JOURNAL], 2);
-	return step(s, ST_JOURNAL);
-}
 
 static int
 begin(struct sqlsink *s)
@@ -668,7 +497,7 @@ begin(struct sqlsink *s)
 
 	if (s->in_txn)
 		return 0;
-	if (exec(s, "BEGIN IMMEDIATE") != 0)
+	if (sk_exec(s, "BEGIN IMMEDIATE") != 0)
 		return -1;
 	s->in_txn = 1;
 	s->tag = 1;
@@ -676,7 +505,7 @@ begin(struct sqlsink *s)
 		s->gens(s->gens_arg, &s->tag, &durable);
 	if (s->journal && durable > s->pruned) {
 		sqlite3_bind_int64(s->st[ST_PRUNE], 1, (int64_t)durable);
-		if (step(s, ST_PRUNE) != 0)
+		if (sk_step(s, ST_PRUNE) != 0)
 			return -1;
 		s->pruned = durable;
 	}
@@ -694,15 +523,15 @@ apply(struct sqlsink *s)
 	if (s->cellen[0] == 2 && op[0] == '-' && op[1] == 'U')
 		return 0;
 	if (begin(s) != 0 || (!s->ready && make_ready(s, 2) != 0) ||
-	    (s->journal && journal_row(s) != 0))
+	    (s->journal && sk_journal_row(s) != 0))
 		return -1;
 	if (op[0] == '-') {
-		bind_pk(s, s->st[ST_DELETE], 1);
-		return step(s, ST_DELETE);
+		sk_bind_pk(s, s->st[ST_DELETE], 1);
+		return sk_step(s, ST_DELETE);
 	}
 	for (i = 0; i < s->ncols; i++)
 		bind_cell(s, s->st[ST_UPSERT], (int)i + 1, i + 1);
-	return step(s, ST_UPSERT);
+	return sk_step(s, ST_UPSERT);
 }
 
 /* Decodes the rows in p[0..n); returns the bytes of complete rows, or -1
@@ -777,121 +606,17 @@ sqlsink_write(void *arg, const char *p, size_t n, int flush)
 	/* the commit position, in the same transaction as the rows */
 	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)s->tag);
-	bind_owner(s);
-	if (step(s, ST_COMMITPOS) != 0 || exec(s, "COMMIT") != 0)
+	sk_bind_owner(s);
+	if (sk_step(s, ST_COMMITPOS) != 0 || sk_exec(s, "COMMIT") != 0)
 		return -1;
 	s->in_txn = 0;
 	s->position = s->tag;
 	return 0;
 }
 
-uint64_t
-sqlsink_position(const struct sqlsink *s)
-{
-	return s->position;
-}
 
-/* The statements of a rollback to gen: the keys changed after it
- * deleted, and each put back as its oldest journal entry after gen holds
- * it (when it was there), the journal after gen dropped. */
-static char *
-rollback_sql(const struct sqlsink *s, uint64_t gen)
-{
-	size_t nk = s->npk ? s->npk : 1, len, i;
-	unsigned long long g = (unsigned long long)gen;
-	char *text = NULL;
-	FILE *f = sql_open(&text, &len);
 
-	fputs("DELETE FROM ", f);
-	ident(f, s->table);
-	fputs(" WHERE (", f);
-	pk_list(f, s, (const char *const *)s->cols);
-	fputs(") IN (SELECT ", f);
-	col_list(f, "k", nk, 0);
-	fputs(" FROM ", f);
-	journal_name(f, s);
-	fprintf(f, " WHERE gen > %llu);\nINSERT INTO ", g);
-	ident(f, s->table);
-	fputs(s->npk == 0 ? " (rowid" : " (", f);
-	for (i = 0; i < s->ncols; i++) {
-		fputs(i || s->npk == 0 ? ", " : "", f);
-		ident(f, s->cols[i]);
-	}
-	fputs(") SELECT ", f);
-	if (s->npk == 0)
-		fputs("j.k1, ", f);
-	for (i = 0; i < s->ncols; i++)
-		fprintf(f, "%sj.c%zu", i ? ", " : "", i + 1);
-	fputs(" FROM ", f);
-	journal_name(f, s);
-	fprintf(f, " AS j WHERE j.existed = 1 AND j.gen = (SELECT min(gen) "
-	    "FROM ");
-	journal_name(f, s);
-	fprintf(f, " AS o WHERE o.gen > %llu", g);
-	for (i = 0; i < nk; i++)
-		fprintf(f, " AND o.k%zu IS j.k%zu", i + 1, i + 1);
-	fputs(");\nDELETE FROM ", f);
-	journal_name(f, s);
-	fprintf(f, " WHERE gen > %llu;\n", g);
-	return sql_close(f, &text);
-}
 
-int
-sqlsink_rollback(struct sqlsink *s, uint64_t gen)
-{
-	long long at = committed(s);
-	char *sql;
-	int rc;
-
-	/* what a checkpoint saved before the next commit records */
-	s->position = gen;
-	if (gen > 0 && (at < 0 || (uint64_t)at < gen)) {
-		fwin_warn("%s: the table %s was not written up to its "
-		    "checkpoint's position (%llu); left as it is", s->dbname,
-		    s->table, (unsigned long long)gen);
-		return 0;
-	}
-	if (!s->journal || (uint64_t)at == gen)
-		return 0;
-	if (!s->ready)		/* no table yet: no row to put back */
-		return sqlsink_fresh(s);
-	sql = rollback_sql(s, gen);
-	if (exec(s, "BEGIN IMMEDIATE") != 0) {
-		free(sql);
-		return 1;
-	}
-	rc = exec(s, sql);
-	free(sql);
-	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)gen);
-	bind_owner(s);
-	if (rc != 0 || step(s, ST_COMMITPOS) != 0 || exec(s, "COMMIT") != 0) {
-		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-		return 1;
-	}
-	return 0;
-}
-
-/* A run that starts afresh (no restore) keeps no journal of another. */
-int
-sqlsink_fresh(struct sqlsink *s)
-{
-	char *text = NULL;
-	size_t len;
-	FILE *f;
-	int rc;
-
-	s->position = 0;	/* a new run's generations start again */
-	if (!s->journal)
-		return 0;
-	f = sql_open(&text, &len);
-	fputs("DELETE FROM ", f);
-	journal_name(f, s);
-	sql_close(f, &text);
-	rc = exec(s, text);
-	free(text);
-	return rc == 0 ? 0 : 1;
-}
 
 int
 sqlsink_close(struct sqlsink *s)
@@ -901,8 +626,8 @@ sqlsink_close(struct sqlsink *s)
 	if (s == NULL)
 		return 0;
 	if (s->opened && !s->ready && !s->failed) {
-		if (exec(s, "BEGIN IMMEDIATE") != 0 || make_ready(s, 1) != 0 ||
-		    exec(s, "COMMIT") != 0)
+		if (sk_exec(s, "BEGIN IMMEDIATE") != 0 || make_ready(s, 1) != 0 ||
+		    sk_exec(s, "COMMIT") != 0)
 			rc = -1;
 	}
 	if (s->in_txn)
