@@ -7,7 +7,7 @@ CC = gcc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -Wall -Wextra
 CPPFLAGS += -D_GNU_SOURCE
-LDLIBS = -lcsv -lxxhash -lm -pthread
+LDLIBS = -lcsv -lxxhash -lsqlite3 -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
@@ -28,12 +28,14 @@ TSANFLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 THREADSUITES = tests/threads.bats tests/windows.bats tests/batch.bats \
 	tests/checkpoint.bats tests/crash.bats tests/cron.bats tests/live.bats \
 	tests/errors.bats tests/messages.bats tests/json.bats \
-	tests/partition.bats tests/progress.bats tests/faults.bats
+	tests/partition.bats tests/progress.bats tests/faults.bats \
+	tests/changelog.bats tests/sqlite.bats
 
 # The suites whose streams key-group workers (--threads 3 or more) take
 # most, run again with four threads (a reading thread, three workers).
 WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
-	tests/messages.bats tests/progress.bats
+	tests/messages.bats tests/progress.bats tests/changelog.bats \
+	tests/sqlite.bats
 
 # The suites most of whose tests compute their data with awk (from
 # scripts/gen's seeded draws), run again with gawk as awk (Debian's awk is

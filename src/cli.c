@@ -301,6 +301,9 @@ check_over(const struct config *c)
 	if (c->outfmt_set && c->outfmt != natural)
 		usage_error("%s prints each record as read: its output "
 		    "format is the input's", opt);
+	if (c->changelog || c->sqlite != NULL)
+		usage_error("%s prints each record once, as read: not with %s",
+		    opt, c->changelog ? "--changelog" : "-o sqlite:");
 	if ((c->fmt == IF_CSV && c->delim >= 0 && c->delim != ',') ||
 	    (c->fmt == IF_TSV && c->delim >= 0 && c->delim != '\t'))
 		usage_error("%s prints each record as read: not with -d", opt);
@@ -647,6 +650,35 @@ option_windows(struct config *c, struct cli_extra *x, int ch)
 	return 1;
 }
 
+/* -o sqlite:DB[:TABLE]: TABLE is what follows the last ':' when that is
+ * a plain name (letters, digits, '_'; so a table name needs no quoting
+ * and a path holding ':' still names a DB). */
+static void
+sqlite_target(struct config *c, const char *arg)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+	const char *colon = strrchr(arg, ':');
+	size_t n = strlen(arg);
+
+	if (colon != NULL && colon[1] == '\0')
+		usage_error("-o sqlite:%s: a TABLE name after ':'", arg);
+	if (colon != NULL && colon[1 + strspn(colon + 1, plain)] == '\0' &&
+	    !(colon[1] >= '0' && colon[1] <= '9'))
+		n = (size_t)(colon - arg);
+	else
+		colon = NULL;
+	if (n == 0)
+		usage_error("-o sqlite: needs a database file (sqlite:DB[:TABLE])");
+	c->sqlite = xstrndup(arg, n);
+	c->sqlite_table = xstrdup(colon != NULL ? colon + 1 : "fwin");
+	if (strncmp(c->sqlite_table, "fwin_", 5) == 0 ||
+	    strncmp(c->sqlite_table, "sqlite_", 7) == 0)
+		usage_error("-o sqlite:%s: names beginning 'fwin_' and "
+		    "'sqlite_' are kept for fwin's and SQLite's own tables",
+		    arg);
+}
+
 /* Output, checkpoints, modes and the rest. Returns whether ch was one. */
 static int
 option_rest(struct config *c, struct cli_extra *x, int ch)
@@ -668,7 +700,13 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		break;
 	case 'o':
 		once(x, ONCE_OUTPUT, "-o");
-		c->output = optarg;
+		if (strncmp(optarg, "sqlite:", 7) == 0)
+			sqlite_target(c, optarg + 7);
+		else
+			c->output = optarg;
+		break;
+	case O_CHANGELOG:
+		c->changelog = 1;
 		break;
 	case O_CHECKPOINT:
 		stream_only(x, "--checkpoint");

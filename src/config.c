@@ -202,6 +202,8 @@ config_free(struct config *c)
 		free(c->time_more[i].owned);
 	free(c->time_more);
 	free(c->paths);
+	free(c->sqlite);
+	free(c->sqlite_table);
 	for (i = 0; i < c->naggs; i++) {
 		free(c->aggs[i].f.owned);
 		free(c->aggs[i].out.owned);
@@ -326,6 +328,11 @@ config_fingerprint(const struct config *c)
 	fp_duration(f, "--offset", c->offset);
 	fp_duration(f, "--lateness", c->lateness);
 	fp_duration(f, "--allowed-lateness", c->allowed);
+	/* the rows kept to tell updates (changelog.h) are state */
+	if (c->changelog)
+		fputs("--changelog\n", f);
+	if (c->sqlite != NULL)
+		fputs("-o sqlite:\n", f);
 	/* only when given: checkpoints of unpartitioned runs stay valid */
 	if (c->part_n > 1)
 		fprintf(f, "--partition %u/%u\n", c->part_i, c->part_n);

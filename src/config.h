@@ -86,6 +86,10 @@ struct config {
 	int outfmt_set;
 	enum outfmt outfmt;
 	const char *output;
+	/* -o sqlite:DB[:TABLE] (output is then NULL) */
+	char *sqlite;			/* DB, or NULL */
+	char *sqlite_table;		/* TABLE: "fwin" by default */
+	int changelog;			/* --changelog */
 	int strict, stats;
 	int progress;			/* --progress 1, --no-progress 0, -1 auto */
 	int64_t max_future;		/* --max-future D; 0: none */

@@ -379,9 +379,13 @@ sink_table(struct ex *x, FILE *o)
 			fprintf(o, " %s", sql_agg_type(&c->aggs[i]));
 			free(name);
 		}
+	if (c->changelog || c->sqlite != NULL)	/* an upsert sink */
+		sql_primary_key(x, o);
 	fputs("\n) WITH (\n", o);
 	if (c->output == NULL) {
 		fputs("  'connector' = 'print'\n);\n\n", o);
+		if (c->changelog || c->sqlite != NULL)
+			sql_jdbc_comment(x, o);
 		return;
 	}
 	fputs("  'connector' = 'filesystem',\n  'path' = ", o);
@@ -394,6 +398,8 @@ sink_table(struct ex *x, FILE *o)
 		    "  'csv.disable-quote-character' = 'true'\n);\n\n", o);
 	else
 		fputs(",\n  'format' = 'csv'\n);\n\n", o);
+	if (c->changelog)
+		sql_jdbc_comment(x, o);
 }
 
 /* The window table function over table: TUMBLE, HOP or CUMULATE. */

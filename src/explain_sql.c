@@ -344,3 +344,47 @@ sql_time_expr(const struct ex *x, FILE *o)
 	if (!c->zone.utc)
 		fputs(" AS TIMESTAMP_LTZ(3))", o);
 }
+
+void
+sql_primary_key(const struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	int global = c->wkind == WK_GLOBAL;
+	char *name;
+	size_t i;
+
+	if (global && c->nkeys == 0)
+		return;
+	fputs(",\n  PRIMARY KEY (", o);
+	if (!global)
+		fputs("`window_start`, `window_end`", o);
+	for (i = 0; i < c->nkeys; i++) {
+		fputs(i > 0 || !global ? ", " : "", o);
+		sql_ident(o, name = sql_key_name(x, i));
+		free(name);
+	}
+	fputs(") NOT ENFORCED", o);
+}
+
+void
+sql_jdbc_comment(const struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+
+	fputs("-- fwin applies each row as an upsert on the primary key", o);
+	if (c->sqlite != NULL) {
+		fputs(", into the\n-- SQLite table ", o);
+		sql_ident(o, c->sqlite_table);
+		fputs(" of ", o);
+		sql_literal(o, c->sqlite);
+		fputs("; Flink's JDBC connector has no SQLite dialect", o);
+	}
+	fputs(".\n-- A database table instead of the sink above"
+	    " (the same columns and key):\n"
+	    "-- ) WITH (\n"
+	    "--   'connector' = 'jdbc',\n"
+	    "--   'url' = 'jdbc:postgresql://localhost:5432/fwin',\n"
+	    "--   'table-name' = ", o);
+	sql_literal(o, c->sqlite != NULL ? c->sqlite_table : "fwin");
+	fputs("\n-- );\n\n", o);
+}

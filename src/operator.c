@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "assign.h"
+#include "changelog.h"
 #include "keycodec.h"
 #include "opint.h"
 #include "operator.h"
@@ -725,11 +726,18 @@ index_panes(struct op *o)
 		st_index_panes(&o->st, o->as.pane);
 }
 
+/* The driver's block: its globals, then the changelog's root. */
+static size_t
+driver_block(const struct op *o)
+{
+	return sizeof(struct op_globals) + clog_size(o->c);
+}
+
 int
 op_init_state(struct op *o)
 {
 	if (st_init(&o->st, pane_block(o), sizeof(struct opkey),
-	    sizeof(struct op_globals)) != 0)
+	    driver_block(o)) != 0)
 		return -1;
 	globals(o)->g_wm = INT64_MIN;
 	globals(o)->g_maxt = INT64_MIN;
@@ -803,7 +811,7 @@ op_adopt(struct op *o, struct arena *a, uint64_t used)
 	}
 
 	const char *why = st_adopt(&o->st, a, used, pane_block(o),
-	    sizeof(struct opkey), sizeof(struct op_globals), &sc);
+	    sizeof(struct opkey), driver_block(o), &sc);
 
 	if (why == NULL)
 		index_panes(o);

@@ -236,12 +236,14 @@ save(struct run *r, int background)
 	};
 	int rc = 0;
 
+
 	if (r->rd != NULL && quiesce(r) != 0)
 		return -1;	/* a record ended the run: the loop stops */
 	if (flush_outputs(r) != 0) {
 		fwin_warn("%s: %s", r->outname, strerror(errno));
 		rc = -1;
-	} else if (persist_save(&r->ps, r->op, &f, background) != 0) {
+	} else if ((f.dbpos = sink_position(r)),	/* the flush committed */
+	    persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
 		rc = -1;
 	}

@@ -44,6 +44,7 @@ static const struct option baseopts[] = {
 	{ "emit-every",		required_argument,	NULL, O_EMITEVERY },
 	{ "output-format",	required_argument,	NULL, O_OUTFMT },
 	{ "output",		required_argument,	NULL, 'o' },
+	{ "changelog",		no_argument,		NULL, O_CHANGELOG },
 	{ "checkpoint",		required_argument,	NULL, O_CHECKPOINT },
 	{ "checkpoint-every",	required_argument,	NULL, O_CKEVERY },
 	{ "restore",		required_argument,	NULL, O_RESTORE },
@@ -162,6 +163,8 @@ usage(FILE *fp)
 "Output:\n"
 "  --output-format tsv|csv|json\n"
 "  -o, --output FILE        append rows to FILE\n"
+"  -o sqlite:DB[:TABLE]     upsert rows into TABLE (default fwin) of SQLite DB\n"
+"  --changelog              a first column op: +I, -U/+U (a row again), -D\n"
 "Checkpoints:\n"
 "  --checkpoint FILE        save state to FILE (atomically)\n"
 "  --checkpoint-every N|D   every N records or D of wall time (default 10s)\n"

@@ -892,3 +892,29 @@ SQL
 	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --over 1h --max-by lat in.csv
 	assert_failure 2
 }
+
+@test "--changelog and -o sqlite: an upsert sink with a primary key, a JDBC table commented" {
+	printf '1 a b 2\n' > in
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2,3 \
+		--tumble 1m --count --changelog -o sqlite:web.db:traffic in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line "  PRIMARY KEY (\`window_start\`, \`window_end\`, \`key1\`, \`key2\`) NOT ENFORCED"
+	assert_line "-- SQLite table \`traffic\` of 'web.db'; Flink's JDBC connector has no SQLite dialect."
+	assert_line "--   'connector' = 'jdbc',"
+	assert_line "--   'table-name' = 'traffic'"
+	printf '%s\n' "$output" > upsert.sql
+	run grammar upsert.sql
+	assert_success
+	# the global window's bounds move: its key alone
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 \
+		--global --count --changelog in
+	assert_success
+	assert_line "  PRIMARY KEY (\`key1\`) NOT ENFORCED"
+	printf '%s\n' "$output" > global.sql
+	run grammar global.sql
+	assert_success
+	# without either, no key
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 --tumble 1m in
+	refute_line --partial "PRIMARY KEY"
+}

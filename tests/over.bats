@@ -190,6 +190,12 @@ in_disorder() {
 	assert_equal "${stderr%%$'\n'*}" "fwin: --over-rows prints each record as read: not with -d"
 	run --separate-stderr fwin -t 1 --over-rows 0 /dev/null
 	assert_failure 2
+	run --separate-stderr fwin -t 1 --over 1s --changelog /dev/null
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --over prints each record once, as read: not with --changelog"
+	run --separate-stderr fwin -t 1 --over 1s -o sqlite:x.db /dev/null
+	assert_failure 2
+	[ ! -e x.db ]
 }
 
 @test "over: a checkpoint of another window kind is refused, naming --over" {
