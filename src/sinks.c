@@ -218,8 +218,7 @@ open_output(struct run *r)
 	int status = 1;
 
 	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
-		if (c->aggs[i].op->flags & AGF_PCT)
-			ncols += c->aggs[i].npct - 1;
+		ncols += agg_ncols(&c->aggs[i]) - 1;
 	cols = xmalloc(ncols * sizeof(*cols));
 	owned = xcalloc(ncols, sizeof(*owned));
 	colagg = xcalloc(ncols, sizeof(*colagg));
@@ -242,19 +241,12 @@ open_output(struct run *r)
 	first = j;
 	for (i = 0; i < c->naggs; i++) {
 		const struct aggspec *as = &c->aggs[i];
-		int pct = (as->op->flags & AGF_PCT) != 0;
 
-		colagg[j - first] = i;
-		if (!(as->op->flags & AGF_FIELD)) {
-			cols[j++] = as->op->column;
-			continue;
-		}
-		/* "sum_F"; a percentile's column per P: "p95_F", "approx_p95_F" */
-		for (k = 0; k < (pct ? as->npct : 1); k++, j++) {
+		/* "sum_F"; a percentile's column per P: "p95_F",
+		 * "approx_p95_F"; a histogram's per bound */
+		for (k = 0; k < agg_ncols(as); k++, j++) {
 			colagg[j - first] = i;
-			if (asprintf(&owned[j], "%s%s_%s", as->op->column,
-			    pct ? as->pct[k].name : "", as->f.name) < 0)
-				fwin_oom();
+			owned[j] = agg_colname(as, k, NULL);
 			cols[j] = owned[j];
 		}
 	}
