@@ -28,12 +28,13 @@ TSANFLAGS = -O1 -g -fsanitize=thread -fno-omit-frame-pointer
 THREADSUITES = tests/threads.bats tests/windows.bats tests/batch.bats \
 	tests/checkpoint.bats tests/crash.bats tests/cron.bats tests/live.bats \
 	tests/errors.bats tests/messages.bats tests/json.bats \
-	tests/partition.bats tests/progress.bats tests/faults.bats
+	tests/partition.bats tests/progress.bats tests/faults.bats \
+	tests/counters.bats
 
 # The suites whose streams key-group workers (--threads 3 or more) take
 # most, run again with four threads (a reading thread, three workers).
 WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
-	tests/messages.bats tests/progress.bats
+	tests/messages.bats tests/progress.bats tests/counters.bats
 
 .PHONY: all check unit bats asan tsan sanitized clean-sanitizers demo install uninstall clean deps
 
