@@ -154,16 +154,18 @@ sql_agg_expr(const struct ex *x, FILE *o, const struct aggspec *a, size_t j)
 		fputc(')', o);
 		return 0;
 	}
-	if (a->op->flags & AGF_HIST) {	/* Prometheus's le buckets */
-		fputs("COUNT(*) FILTER (WHERE ", o);
+	if (a->op->flags & AGF_HIST) {
+		/* Prometheus's le buckets: COUNT(*) FILTER (WHERE f <= B),
+		 * written as a CASE that grammars without FILTER read too */
+		fputs("COUNT(CASE WHEN ", o);
 		if (j == a->nbounds) {
 			sql_ident(o, sql_col(x, &a->f));
-			fputs(" IS NOT NULL)", o);
+			fputs(" IS NOT NULL THEN 1 END)", o);
 			return 0;
 		}
 		fputs("CAST(", o);
 		sql_ident(o, sql_col(x, &a->f));
-		fprintf(o, " AS DOUBLE) <= %s)", a->bounds[j].name);
+		fprintf(o, " AS DOUBLE) <= %s THEN 1 END)", a->bounds[j].name);
 		return 0;
 	}
 	if (a->op->flags & AGF_PCT) {
