@@ -231,15 +231,13 @@ counter_merge(struct arena *a, aoff dst, aoff src)
 		s->blk = db;	/* an empty list, if any, is src's to free */
 		return;
 	}
-	if (!d->ordered || !sv.ordered)
-		d->ordered = 0;
-	else if (cv_after(&sv.first, &d->last))
+	if (d->ordered && sv.ordered && cv_after(&sv.first, &d->last))
 		join_after(&d->last, &d->resets, &sv.first, &sv.last,
 		    &sv.resets);
-	else if (cv_after(&d->first, &sv.last))
+	else if (d->ordered && sv.ordered && cv_after(&d->first, &sv.last))
 		join_before(&d->first, &d->resets, &sv.first, &sv.last,
 		    &sv.resets);
-	else
+	else	/* interleaved in time: only the lists know */
 		d->ordered = 0;
 	if (!d->ordered) {
 		if (cv_after(&d->first, &sv.first))
@@ -268,7 +266,8 @@ counter_fold(struct agg *ag, const struct arena *a, void *dst,
 	(void)dst;
 	if (s->n == 0)
 		return;
-	xgrow(&f->src, &f->capsrc, f->nsrc + 1, sizeof(*f->src));
+	xgrow(&f->src, &f->capsrc, f->nsrc + 1,
+	    sizeof(const struct acc_counter *));
 	f->src[f->nsrc++] = s;
 	f->srca = a;
 	if (f->n == 0) {
