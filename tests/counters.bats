@@ -292,3 +292,21 @@ check_kind() {
   COUNT(CASE WHEN \`f3\` IS NOT NULL THEN 1 END) AS \`3_le_inf\`
 FROM TABLE("
 }
+
+@test "--histogram alone: the tables of batch and stream mode give the operator's bytes" {
+	cgen 19 4000 > in
+	sort -s -t, -k1,1n in > sorted
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 30s --histogram 3:10,100 --mode batch --stats in
+	assert_regex "$stderr" "aggregated as read"
+	for w in "--tumble 30s" "--cumulate 60s,20s" "--slide 60s,20s"; do
+		h=(--csv -t 1 -k 2 $w --histogram 3:10,100,1000 --count)
+		fwin "${h[@]}" --mode stream sorted > want
+		[ "$(wc -l < want)" -gt 20 ]
+		for n in 1 2 4; do
+			fwin --threads $n "${h[@]}" --mode batch in > got
+			cmp got want
+			fwin --threads $n "${h[@]}" --mode stream -l 60s in > got
+			cmp got want
+		done
+	done
+}
