@@ -310,3 +310,23 @@ FROM TABLE("
 		done
 	done
 }
+
+@test "a damaged counter checkpoint behind a good checksum never crashes fwin" {
+	command -v cc > /dev/null || skip "no C compiler"
+	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
+		skip "cannot build ckmangle (libxxhash-dev)"
+	# open windows of two keys, values out of order (kept lists), a
+	# key's block of dropped values, sessions and histograms
+	printf '1,a,5\n7,a,3\n3,a,9\n12,b,1\n25,a,7\n21,a,2\n14,b,4\n' > in.csv
+	c=(--csv -t 1 -k 2 --mode stream -l 8s --tumble 10s --increase 3 --rate 3 --histogram 3:2,6)
+	fwin "${c[@]}" --checkpoint real.ckpt in.csv > /dev/null
+	read -r hdrlen paylen mapcap < <(./ckmangle --info real.ckpt)
+	printf '30,a,9\n' > more.csv
+	for ((p = hdrlen; p < hdrlen + paylen; p += 7)); do
+		./ckmangle real.ckpt bad.ckpt "$p" $(((p / 7) % 2 ? 0x80 : 0x03)) fix
+		status=0
+		timeout 20 "$FWIN" "${c[@]}" --restore bad.ckpt --new-input more.csv > /dev/null 2> err || status=$?
+		((status <= 1)) || fail "byte $p: status $status: $(head -c 500 err)"
+		! grep -qE 'Sanitizer|runtime error|Segmentation' err || fail "byte $p: $(head -c 500 err)"
+	done
+}
