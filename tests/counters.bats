@@ -294,10 +294,12 @@ FROM TABLE("
 }
 
 @test "--histogram alone: the tables of batch and stream mode give the operator's bytes" {
-	cgen 19 4000 > in
+	cgen 19 40000 > in	# past 256 KB: two threads read it in halves
 	sort -s -t, -k1,1n in > sorted
-	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 30s --histogram 3:10,100 --mode batch --stats in
-	assert_regex "$stderr" "aggregated as read"
+	run --separate-stderr fwin --threads 2 --csv -t 1 -k 2 --tumble 30s --histogram 3:10,100 --mode batch --stats in
+	assert_regex "$stderr" "aggregated as read, in two halves"
+	run --separate-stderr fwin --threads 2 --csv -t 1 -k 2 --cumulate 60s,20s --histogram 3:10,100 -l 60s --mode stream --stats in
+	assert_regex "$stderr" "mode stream, aggregated as read, in two halves"
 	for w in "--tumble 30s" "--cumulate 60s,20s" "--slide 60s,20s"; do
 		h=(--csv -t 1 -k 2 $w --histogram 3:10,100,1000 --count)
 		fwin "${h[@]}" --mode stream sorted > want
