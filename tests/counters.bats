@@ -294,7 +294,7 @@ FROM TABLE("
 }
 
 @test "--histogram alone: the tables of batch and stream mode give the operator's bytes" {
-	cgen 19 40000 > in	# past 256 KB: two threads read it in halves
+	cgen 19 200000 > in	# 2.4 MB: two threads read it in halves
 	sort -s -t, -k1,1n in > sorted
 	run --separate-stderr fwin --threads 2 --csv -t 1 -k 2 --tumble 30s --histogram 3:10,100 --mode batch --stats in
 	assert_regex "$stderr" "aggregated as read, in two halves"
