@@ -219,16 +219,19 @@ counter_merge(struct arena *a, aoff dst, aoff src)
 	struct cvals *l, *sl;
 	aoff sb;
 
-	if (s->n == 0)
-		return;
 	sv = *s;
 	sb = s->blk;
-	s->blk = 0;
-	if (d->n == 0) {
-		aoff db = d->blk;
+	s->blk = 0;	/* src needs no release after a merge */
+	if (sv.n == 0 || d->n == 0) {
+		/* one side empty: the other is the merge (an empty side's
+		 * list, which only a restored slot can hold, is freed) */
+		aoff gone = sv.n == 0 ? sb : d->blk;
 
-		*d = sv;
-		s->blk = db;	/* an empty list, if any, is src's to free */
+		if (gone != 0)
+			arena_free(a, gone, CV_BYTES(((struct cvals *)
+			    arena_ptr(a, gone))->cv_cap));
+		if (sv.n != 0)
+			*(struct acc_counter *)arena_ptr(a, dst) = sv;
 		return;
 	}
 	if (d->ordered && sv.ordered && cv_after(&sv.first, &d->last))
