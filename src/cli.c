@@ -175,6 +175,22 @@ add_pct(struct aggspec *a, char *arg, const char *opt)
 		    colon + 1, err);
 }
 
+/* The bounds of --histogram F:B1,B2,... (cut off arg here; the last
+ * colon, so that a field name may hold one). */
+static void
+add_bounds(struct aggspec *a, char *arg, const char *opt)
+{
+	const char *err;
+	char *colon;
+
+	if ((colon = strrchr(arg, ':')) == NULL)
+		usage_error("%s: '%s' names no bounds (F:B1,B2,...)", opt, arg);
+	*colon = '\0';
+	if ((err = agg_hist_bounds(colon + 1, &a->bounds, &a->nbounds)) !=
+	    NULL)
+		usage_error("%s: bad bounds '%s' (%s)", opt, colon + 1, err);
+}
+
 static void
 add_agg(struct config *c, const struct aggop *op, char *arg)
 {
@@ -192,6 +208,8 @@ add_agg(struct config *c, const struct aggop *op, char *arg)
 		usage_error("%s needs a FIELD", opt);
 	if (op->flags & AGF_PCT)
 		add_pct(a, arg, opt);
+	if (op->flags & AGF_HIST)
+		add_bounds(a, arg, opt);
 	if ((op->flags & AGF_OUT) && (colon = strchr(arg, ':')) != NULL) {
 		*colon = '\0';
 		a->has_out = 1;

@@ -193,7 +193,7 @@ config_maxfield(const struct config *c)
 void
 config_free(struct config *c)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < c->nkeys; i++)
 		free(c->keys[i].owned);
@@ -208,6 +208,9 @@ config_free(struct config *c)
 		free(c->aggs[i].f.owned);
 		free(c->aggs[i].out.owned);
 		free(c->aggs[i].pct);
+		for (j = 0; j < c->aggs[i].nbounds; j++)
+			free(c->aggs[i].bounds[j].name);
+		free(c->aggs[i].bounds);
 	}
 	free(c->keys);
 	free(c->aggs);
@@ -347,6 +350,9 @@ config_fingerprint(const struct config *c)
 			for (j = 0; j < c->aggs[i].npct; j++)	/* "p95" */
 				fprintf(f, "%c%s", j ? ',' : ':',
 				    c->aggs[i].pct[j].name + 1);
+		for (j = 0; j < c->aggs[i].nbounds; j++)
+			fprintf(f, "%c%s", j ? ',' : ':',
+			    c->aggs[i].bounds[j].name);
 	}
 	fputc('\n', f);
 	/* a memstream that could not grow fails, or leaves no text */

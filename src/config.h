@@ -24,6 +24,13 @@ enum runmode { MODE_AUTO, MODE_STREAM, MODE_BATCH };
 struct aggop;		/* an entry of the aggregate table (agg.h) */
 struct stats_pct;	/* a requested percentile (stats.h) */
 
+/* A bound of --histogram F:B1,B2,...: its value and its text as written,
+ * which names its column (F_le_B). */
+struct hist_bound {
+	double b;
+	char *name;
+};
+
 /* A FIELD as the user wrote it: a 1-based number, or a header name. */
 struct fieldref {
 	const char *spec;	/* as written */
@@ -39,6 +46,8 @@ struct aggspec {
 	int has_out;
 	struct stats_pct *pct;	/* percentiles: one column each (AGF_PCT) */
 	size_t npct;
+	struct hist_bound *bounds;	/* --histogram: ascending (AGF_HIST) */
+	size_t nbounds;
 };
 
 struct config {

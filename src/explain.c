@@ -32,6 +32,31 @@ no_counterpart(const char *fmt, ...)
 	return 2;
 }
 
+/* --increase and --rate: no Flink SQL aggregate counts a counter's
+ * resets from the key's value before the window; the message names
+ * every one, so that one run tells what to drop. Returns 2, or 0 when
+ * the pipeline has none. */
+static int
+no_counters(const struct config *c)
+{
+	size_t i, n = 0, j = 0;
+
+	for (i = 0; i < c->naggs; i++)
+		n += (c->aggs[i].op->flags & AGF_PRIOR) != 0;
+	if (n == 0)
+		return 0;
+	fputs("fwin: --explain flink-sql: the reset rule of ", stderr);
+	for (i = 0; i < c->naggs; i++) {
+		if (!(c->aggs[i].op->flags & AGF_PRIOR))
+			continue;
+		fprintf(stderr, "%s--%s %s", j == 0 ? "" : j + 1 == n ?
+		    " and " : ", ", c->aggs[i].op->option, c->aggs[i].f.spec);
+		j++;
+	}
+	fputs(" has no Flink SQL counterpart\n", stderr);
+	return 2;
+}
+
 /* --- the input: column names and the time format --- */
 
 static void
@@ -831,6 +856,8 @@ explain_flink_sql(struct config *c, FILE *out)
 	if (c->wkind == WK_CUMULATE && c->size % c->step != 0)
 		return no_counterpart("--cumulate whose step does not divide "
 		    "its size");
+	if ((status = no_counters(c)) != 0)
+		return status;
 	for (i = 0; i < c->naggs; i++) {
 		if (!sql_agg_known(&c->aggs[i]))
 			return no_counterpart("--%s", c->aggs[i].op->option);

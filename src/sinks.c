@@ -362,7 +362,7 @@ agg_type(const struct aggop *op)
 {
 	if (op->flags & AGF_TEXT)
 		return SQLC_TEXT;
-	if (strcmp(op->column, "count") == 0 ||
+	if ((op->flags & AGF_HIST) || strcmp(op->column, "count") == 0 ||
 	    strcmp(op->column, "distinct") == 0 ||
 	    strcmp(op->column, "approx_distinct") == 0)
 		return SQLC_INTEGER;
@@ -459,8 +459,7 @@ open_output(struct run *r)
 	int status = 1;
 
 	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
-		if (c->aggs[i].op->flags & AGF_PCT)
-			ncols += c->aggs[i].npct - 1;
+		ncols += agg_ncols(&c->aggs[i]) - 1;
 	cols = xmalloc(ncols * sizeof(*cols));
 	types = xcalloc(ncols, sizeof(*types));
 	owned = xcalloc(ncols, sizeof(*owned));
@@ -497,23 +496,15 @@ open_output(struct run *r)
 	first = j;
 	for (i = 0; i < c->naggs; i++) {
 		const struct aggspec *as = &c->aggs[i];
-		int pct = (as->op->flags & AGF_PCT) != 0;
 
 		if (as->op->flags & AGF_RECORD)
 			continue;	/* --over's record: no column */
-		colagg[j - first] = i;
-		types[j] = agg_type(as->op);
-		if (!(as->op->flags & AGF_FIELD)) {
-			cols[j++] = as->op->column;
-			continue;
-		}
-		/* "sum_F"; a percentile's column per P: "p95_F", "approx_p95_F" */
-		for (k = 0; k < (pct ? as->npct : 1); k++, j++) {
+		/* "sum_F"; a percentile's column per P: "p95_F",
+		 * "approx_p95_F"; a histogram's per bound */
+		for (k = 0; k < agg_ncols(as); k++, j++) {
 			colagg[j - first] = i;
 			types[j] = agg_type(as->op);
-			if (asprintf(&owned[j], "%s%s_%s", as->op->column,
-			    pct ? as->pct[k].name : "", as->f.name) < 0)
-				fwin_oom();
+			owned[j] = agg_colname(as, k, NULL);
 			cols[j] = owned[j];
 		}
 	}

@@ -100,7 +100,8 @@ usage_aggregates(FILE *fp)
 	fputs("Aggregates (default --count):\n ", fp);
 	for (i = 0; (op = agg_at(i)) != NULL; i++) {
 		arg = (op->flags & AGF_OUT) ? "[:OUT]" :
-		    (op->flags & AGF_PLIST) ? ":P[,P...]" : "";
+		    (op->flags & AGF_PLIST) ? ":P[,P...]" :
+		    (op->flags & AGF_HIST) ? ":B[,B...]" : "";
 		n = (size_t)snprintf(item, sizeof(item), "%s--%s%s%s",
 		    strcmp(op->option, "count") == 0 ? "-c, " : "", op->option,
 		    (op->flags & AGF_FIELD) ? " F" : "", arg);

@@ -207,3 +207,20 @@ in_disorder() {
 	assert_output --partial ''
 	[[ "$stderr" == *"--over 1s"* ]]
 }
+
+@test "over: counters count from the key's value before the frame; rate by D; histograms" {
+	printf '1 a 10\n2 a 15\n3 a 4\n4 a 9\n6 a 20\n' > in
+	ok -t 1 --time-format s -k 2 --over 2s --increase 3 --rate 3 \
+	    --histogram 3:5,10 in
+	assert_output "$(printf '%s\n' '1	a	10	0	0	0	1	1' \
+	    '2	a	15	5	2.5	0	1	2' '3	a	4	9	4.5	1	2	3' \
+	    '4	a	9	14	7	1	2	3' '6	a	20	16	8	0	1	2')"
+	# rows have no length: --rate is empty
+	ok -t 1 --time-format s -k 2 --over-rows 2 --increase 3 --rate 3 in
+	assert_output $'1\ta\t10\t0\t\n2\ta\t15\t5\t\n3\ta\t4\t9\t\n4\ta\t9\t9\t\n6\ta\t20\t16\t'
+	# shuffled, in batch mode: the same
+	printf '4 a 9\n1 a 10\n6 a 20\n3 a 4\n2 a 15\n' > shuffled
+	run fwin --mode batch -t 1 --time-format s -k 2 --over-rows 2 \
+	    --increase 3 --rate 3 shuffled
+	assert_output $'1\ta\t10\t0\t\n2\ta\t15\t5\t\n3\ta\t4\t9\t\n4\ta\t9\t9\t\n6\ta\t20\t16\t'
+}
