@@ -15,7 +15,7 @@ enum {
 	O_OUTFMT, O_STRICT, O_MAXFUTURE, O_STATS, O_PROGRESS, O_NOPROGRESS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
 	O_TZ, O_CUMULATE, O_JSON, O_PARTITION, O_EXPLAIN,
-	O_MODE, O_MAXMEM, O_THREADS,
+	O_MODE, O_MAXMEM, O_THREADS, O_OVER, O_OVERROWS, O_CHANGELOG,
 	O_WHERE, O_IF, O_AS, O_HAVING, O_EVAL,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
 };
@@ -39,5 +39,8 @@ void bad_option(int ch, const char *arg) __attribute__((noreturn));
  * whether ch was one of them. */
 struct config;
 int cli_expr_option(struct config *c, int ch, const char *arg);
+
+/* After the options: what the expression options cannot go with. */
+void cli_expr_check(const struct config *c);
 
 #endif
