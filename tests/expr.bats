@@ -455,3 +455,29 @@ reference() {
 2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,2168,2.1
 2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,1024,1"
 }
+
+@test "with the other row options: a histogram's --as prefix, --eval in changelog rows; --having not with a changelog, neither with --over" {
+	access
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --histogram bytes:100,1000 --as size --if 'path != "/"' --count access.csv
+	assert_success
+	assert_output "window_start,window_end,host,size_le_100,size_le_1000,size_le_inf,count
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,1,2,2,4
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,0,1,2,2
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web1,0,0,0,1
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,2,2,3,3"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --eval 'x=count*2' --changelog access.csv
+	assert_success
+	assert_output "op,window_start,window_end,host,count,x
++I,2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,4,8
++I,2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,2,4
++I,2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web1,1,2
++I,2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,3,6"
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --count --having 'count > 1' --changelog access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --having cannot be used with --changelog (a row that stops passing it would stay in the output)
+Try 'fwin --help' for more information."
+	run --separate-stderr fwin --csv -H -t ts --over 1m --count --eval 'x=1' access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval cannot be used with --over (its rows are the records, as read); --where picks them
+Try 'fwin --help' for more information."
+}
