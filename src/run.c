@@ -751,6 +751,7 @@ run_pipeline(struct config *c)
 	while (r.nover_cols > 0)
 		free(r.over_cols[--r.nover_cols]);
 	free(r.over_cols);
+	free(r.over_buf);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);
 	rowcells_free(r.rcells);

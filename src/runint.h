@@ -42,6 +42,8 @@ struct run {
 	int rolling_time;	/* rolling mode with -t: a time column */
 	char **over_cols;	/* --over with -H: the input's header names */
 	size_t nover_cols;
+	char *over_buf;		/* a csv field unquoted */
+	size_t over_cap;
 	int fatal;		/* --strict met a bad record */
 	int corrupt;		/* restored state found bad: nothing is saved */
 	int restored;
