@@ -18,6 +18,7 @@
 #include "agg.h"
 #include "batch.h"
 #include "ckpt.h"
+#include "guard.h"
 #include "input.h"
 #include "keycodec.h"
 #include "num.h"
@@ -694,6 +695,11 @@ run_pipeline(struct config *c)
 	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	persist_init(&r.ps, c, r.fingerprint, now_ns());
+	/* before anything is made: a lock file, the input's first read */
+	if ((status = guard_checkpoint(c, r.fingerprint, &r.ps.replaced)) != 0) {
+		free(r.fingerprint);
+		return status;
+	}
 	memset(&io, 0, sizeof(io));
 	io.fmt = c->fmt;
 	io.delim = c->delim;
