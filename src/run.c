@@ -115,8 +115,10 @@ apply(struct run *r, const struct parsed *pr)
 	}
 	if (pr->kind == PR_OTHER) {
 		r->others++;
-		if (pr->has_t && op_time_fits(r->op, pr->t))
+		if (pr->has_t && op_time_fits(r->op, pr->t)) {
+			FUTURE_CHECK(r, pr, pr->t);
 			watermark_after(r, pr->t);
+		}
 		return;
 	}
 	orec.key = pr->key;
@@ -147,8 +149,10 @@ apply(struct run *r, const struct parsed *pr)
 	switch (add(r, pr, &orec)) {
 	case OP_ADDED:
 	case OP_NOWIN:
-		if (op_uses_watermark(r->op))
+		if (op_uses_watermark(r->op)) {
+			FUTURE_CHECK(r, pr, orec.t);
 			watermark_after(r, orec.t);
+		}
 		break;
 	case OP_LATE:
 		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
