@@ -239,10 +239,11 @@ save(struct run *r, int background)
 
 	if (r->rd != NULL && quiesce(r) != 0)
 		return -1;	/* a record ended the run: the loop stops */
-	if (flush_outputs(r) != 0) {
-		fwin_warn("%s: %s", r->outname, strerror(errno));
+	/* an output that failed is said once, when it is closed (every
+	 * periodic save would say it again) */
+	if (flush_outputs(r) != 0)
 		rc = -1;
-	} else if (persist_save(&r->ps, r->op, &f, background) != 0) {
+	else if (persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
 		rc = -1;
 	}
