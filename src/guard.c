@@ -183,9 +183,15 @@ guard_checkpoint(const struct config *c, const char *fingerprint,
 	int rc;
 
 	*replaced = 0;
-	/* none yet (a link to a file still to be made is followed then) */
-	if (path == NULL || stat(path, &sb) != 0)
+	if (path == NULL)
 		return 0;
+	/* none yet (a link to a file still to be made is followed then) */
+	if (stat(path, &sb) != 0 && errno == ENOENT)
+		return 0;
+	if (stat(path, &sb) != 0) {	/* one that cannot be checked */
+		fwin_warn("%s: %s", path, strerror(errno));
+		return 1;
+	}
 	if (!S_ISREG(sb.st_mode)) {
 		fwin_warn("%s is %s, not an fwin checkpoint; name another file",
 		    path, kind(sb.st_mode));
