@@ -63,6 +63,7 @@ print_stats(struct run *r)
 
 	if (r->batch != NULL)
 		batch_spilled(r->batch, &runs, &bytes);
+	hashagg_spilled(r->hagg, &runs, &bytes);
 	if (r->hagg != NULL) {	/* each window's key is a key of its own */
 		hashagg_size(r->hagg, &keys, &peak);
 		if (r->hagg2 != NULL) {	/* the groups of both tables */

@@ -468,7 +468,7 @@ replay_all(struct run *r)
 		    hashagg_max_time(r->hagg2) > G(r)->g_maxt)
 			G(r)->g_maxt = hashagg_max_time(r->hagg2);
 		G(r)->g_fired += hashagg_fire(r->hagg, r->hagg2, on_row, r);
-		return 0;
+		return hashagg_failed(r->hagg) ? -1 : 0;
 	}
 	if (r->c->threads < 2)
 		return batch_replay(r->batch, replay, r);
