@@ -247,7 +247,8 @@ int64_t ha_ended_before(const struct hashagg *h, int64_t w);
 void ha_reset(struct hashagg *h);
 
 /* hashspill.c: the table's groups written as a sorted run, the table
- * reset (0), or -1 (errno set) when the run could not be written; the
+ * reset (0), or -1 when the run could not be written (errno set) or is
+ * not worth it (too few groups, too many runs); the
  * runs freed; the runs and the table (and other, or NULL) merged and
  * fired in (start, key) order. */
 int ha_spill(struct hashagg *h);

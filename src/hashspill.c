@@ -24,6 +24,13 @@
 
 #define SPILL_BUF	(1 << 16)	/* bytes written at once */
 #define SPILL_MINREAD	4096		/* a run's read-ahead, at least */
+/* A budget that holds fewer groups than this (the table's own slots take
+ * most of it) would spill a run every few records; and past this many
+ * runs the merge's read-ahead and its choice among them cost more than
+ * sorting the records: either way the table gives up (HA_FULL), and the
+ * sort, which takes any size, has the records. */
+#define SPILL_MIN_GROUPS	1024
+#define SPILL_MAX_RUNS		256
 
 struct ha_runs {
 	int fd;
@@ -90,6 +97,8 @@ ha_spill(struct hashagg *h)
 	uint64_t at = s->off[s->n];
 	size_t i, n;
 
+	if (h->n < SPILL_MIN_GROUPS || s->n >= SPILL_MAX_RUNS)
+		return -1;
 	if (s->fd < 0 && (s->fd = scratch_open(&s->dir)) < 0)
 		return -1;
 	if (s->buf == NULL)
