@@ -629,9 +629,14 @@ ckpt_probe(const char *path, char **fp, const char **why)
 	*why = NULL;
 	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		*why = strerror(errno);
-		return -1;
+		return -2;
 	}
 	n = pread(fd, magic, sizeof(magic), 0);
+	if (n < 0) {
+		*why = strerror(errno);
+		close(fd);
+		return -2;
+	}
 	close(fd);
 	if (n != (ssize_t)sizeof(magic) || memcmp(magic, CK_MAGIC, 8) != 0)
 		return 0;

@@ -43,9 +43,9 @@ struct ckpt *ckpt_open(const char *path);
 
 /* Whether path holds an fwin checkpoint, without a message: 1, and *fp
  * (malloc'd) the fingerprint of its pipeline; 0 when it does not start
- * with the magic number (another program's file); -1 when it cannot be
- * read, or starts as a checkpoint and fails verification: *why says
- * what is wrong. */
+ * with the magic number (another program's file); -1 when it starts as
+ * a checkpoint and fails verification, -2 when it cannot be read: *why
+ * says what is wrong. */
 int ckpt_probe(const char *path, char **fp, const char **why);
 
 const struct ckpt_meta *ckpt_meta(const struct ckpt *k);

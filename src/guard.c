@@ -207,6 +207,10 @@ guard_checkpoint(const struct config *c, const char *fingerprint,
 		    "or name another file", path);
 		return 1;
 	}
+	if (rc == -2) {	/* (not fwin's to judge: its owner's) */
+		fwin_warn("%s: %s", path, why);
+		return 1;
+	}
 	if (rc < 0) {
 		fwin_warn("%s: %s; remove it or name another file", path, why);
 		return 1;

@@ -366,3 +366,23 @@ link_into_other_dir() {
 	cmp out.csv out.before
 	cmp s.ckpt s.orig
 }
+
+@test "as an unprivileged user: another user's checkpoint it cannot read is refused, untouched, nothing made" {
+	in_open_dir
+	as_nobody true
+	fwin "${ARGS[@]}" --checkpoint s.ckpt --no-flush in.txt > /dev/null
+	rm s.ckpt.lock
+	chmod 0600 s.ckpt
+	cp -p s.ckpt s.before
+	run --separate-stderr as_nobody "$FWIN" "${ARGS[@]}" --checkpoint s.ckpt in.txt
+	assert_failure 1
+	assert_equal "$stderr" "fwin: s.ckpt: Permission denied"
+	cmp s.ckpt s.before
+	nothing_made
+	# as its owner: replaced, with the warning
+	run --separate-stderr fwin "${ARGS[@]}" --checkpoint s.ckpt --no-flush in.txt
+	assert_success
+	assert_equal "$stderr" "fwin: s.ckpt: its earlier state is replaced (--state continues it)"
+	# its mode kept
+	assert_equal "$(stat -c %a s.ckpt)" 600
+}
