@@ -307,14 +307,19 @@ fail:
 	return NULL;
 }
 
-int
-lock_claim(struct lock *l, const char *ckpt, const char *restore)
+/* Whether file belongs to another checkpoint than ckpt (NULL: none) and
+ * restore (or NULL), by the owner recorded in its lock file: one that
+ * still exists, while file does. Said when it does. Returns 1, 0, or -1
+ * after a message. */
+static int
+owned_elsewhere(const char *file, const char *owner, const char *ckpt,
+    const char *restore)
 {
-	char *me = NULL, *from = NULL, *cwd = NULL, *old;
+	char *me = NULL, *from = NULL, *cwd;
 	struct stat sb;
-	int rc = -1;
+	int rc = 0;
 
-	if (l->fd < 0)
+	if (*owner == '\0')
 		return 0;
 	if (ckpt != NULL && (me = lock_abspath(ckpt)) == NULL) {
 		fwin_warn("%s: %s", ckpt, strerror(errno));
@@ -325,32 +330,70 @@ lock_claim(struct lock *l, const char *ckpt, const char *restore)
 	/* Another checkpoint owns the file while it exists and so does the
 	 * file: restoring the owner's state and saving it elsewhere moves
 	 * the file along with it. */
-	if (*l->owner != '\0' && (me == NULL || strcmp(l->owner, me) != 0) &&
-	    (from == NULL || strcmp(l->owner, from) != 0) &&
-	    stat(l->owner, &sb) == 0 && stat(l->file, &sb) == 0) {
+	if ((me == NULL || strcmp(owner, me) != 0) &&
+	    (from == NULL || strcmp(owner, from) != 0) &&
+	    stat(owner, &sb) == 0 && stat(file, &sb) == 0) {
 		cwd = getcwd(NULL, 0);
-		fwin_warn("%s belongs to the checkpoint %s",
-		    l->file, shown(l->owner, cwd));
-		goto done;
+		fwin_warn("%s belongs to the checkpoint %s", file,
+		    shown(owner, cwd));
+		free(cwd);
+		rc = 1;
 	}
-	/* a run without a checkpoint writes to a file no checkpoint owns,
-	 * and leaves it so */
-	if (me != NULL && strcmp(l->owner, me) != 0) {
-		old = l->owner;
-		l->owner = me;
-		me = old;
-		if (write_text(l) != 0) {
-			fwin_warn("%s.lock: %s", l->file,
-			    strerror(errno));
-			goto done;
-		}
-	}
-	rc = 0;
-done:
 	free(me);
 	free(from);
-	free(cwd);
 	return rc;
+}
+
+int
+lock_claim(struct lock *l, const char *ckpt, const char *restore)
+{
+	char *me;
+
+	if (l->fd < 0)
+		return 0;
+	if (owned_elsewhere(l->file, l->owner, ckpt, restore) != 0)
+		return -1;
+	/* a run without a checkpoint writes to a file no checkpoint owns,
+	 * and leaves it so */
+	if (ckpt == NULL)
+		return 0;
+	if ((me = lock_abspath(ckpt)) == NULL) {
+		fwin_warn("%s: %s", ckpt, strerror(errno));
+		return -1;
+	}
+	if (strcmp(l->owner, me) == 0) {
+		free(me);
+		return 0;
+	}
+	free(l->owner);
+	l->owner = me;
+	if (write_text(l) != 0) {
+		fwin_warn("%s.lock: %s", l->file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+lock_peek_claim(const char *file, const char *ckpt, const char *restore)
+{
+	char *name = lock_name(file), text[LOCK_TEXTMAX], *nl;
+	int fd, rc;
+
+	if (name == NULL)
+		return 0;	/* (lock_take() says why) */
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(name);
+	if (fd < 0)
+		return 0;
+	read_text(fd, text, sizeof(text));
+	close(fd);
+	nl = strchr(text, '\n');
+	if (nl == NULL)
+		return 0;
+	nl[1 + strcspn(nl + 1, "\n")] = '\0';
+	rc = owned_elsewhere(file, nl + 1, ckpt, restore);
+	return rc != 0 ? -1 : 0;
 }
 
 void

@@ -26,6 +26,12 @@ struct lock *lock_take(const char *file);
  * Returns 0, or -1 after "fwin: FILE belongs to the checkpoint OWNER". */
 int lock_claim(struct lock *l, const char *ckpt, const char *restore);
 
+/* lock_claim()'s verdict from file's lock as it is, without taking it
+ * nor making it: for a run to say a file is another checkpoint's before
+ * it makes anything (lock_claim() decides, under the lock). Returns 0,
+ * or -1 after the message. */
+int lock_peek_claim(const char *file, const char *ckpt, const char *restore);
+
 /* The absolute form of path (its directory resolved, the name kept), in
  * malloc'd memory; NULL on error. */
 char *lock_abspath(const char *path);

@@ -144,6 +144,11 @@ persist_lock(struct persist *p)
 	const struct config *c = p->c;
 	struct stat sb;
 
+	/* an -o that is another checkpoint's is said before any lock file
+	 * is made (and again, if it became so meanwhile, under the lock) */
+	if (c->output != NULL &&
+	    lock_peek_claim(c->output, c->checkpoint, c->restore) != 0)
+		return 1;
 	if (c->checkpoint != NULL && (p->ckl = lock_take(c->checkpoint)) == NULL)
 		return 1;
 	/* a save through a link replaces the link's target, not the link */
