@@ -145,9 +145,10 @@ persist_lock(struct persist *p)
 	struct stat sb;
 
 	/* an -o that is another checkpoint's is said before any lock file
-	 * is made (and again, if it became so meanwhile, under the lock) */
-	if (c->output != NULL &&
-	    lock_peek_claim(c->output, c->checkpoint, c->restore) != 0)
+	 * is made (and again, if it became so meanwhile, under the lock); a
+	 * restoring run says first what is wrong with its checkpoint */
+	if (c->output != NULL && c->restore == NULL &&
+	    lock_peek_claim(c->output, c->checkpoint, NULL) != 0)
 		return 1;
 	if (c->checkpoint != NULL && (p->ckl = lock_take(c->checkpoint)) == NULL)
 		return 1;
