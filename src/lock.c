@@ -27,6 +27,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -378,6 +379,7 @@ int
 lock_peek_claim(const char *file, const char *ckpt, const char *restore)
 {
 	char *name = lock_name(file), text[LOCK_TEXTMAX], *nl;
+	long pid;
 	int fd, rc;
 
 	if (name == NULL)
@@ -388,6 +390,12 @@ lock_peek_claim(const char *file, const char *ckpt, const char *restore)
 		return 0;
 	read_text(fd, text, sizeof(text));
 	close(fd);
+	/* its holder may run still: lock_take() says it is in use, first
+	 * (a lock taken here, even shared, would make a run that takes it
+	 * meanwhile say so wrongly) */
+	pid = strtol(text, NULL, 10);
+	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+		return 0;
 	nl = strchr(text, '\n');
 	if (nl == NULL)
 		return 0;
