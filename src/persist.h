@@ -28,6 +28,7 @@ struct persist {
 	struct lock *ckl, *outl;	/* one writer: the checkpoint, -o */
 	char *savepath;		/* the checkpoint, its links followed */
 	int replaced;		/* it holds earlier state no restore takes */
+	char *sqlname;		/* -o sqlite: "DB:TABLE", its lock's name */
 };
 
 /* What a save records beside the state: the output files it covers. */
@@ -35,6 +36,7 @@ struct persist_files {
 	struct input *in;
 	int outfd, latefd;	/* -1: none */
 	const char *outname;
+	uint64_t dbpos;		/* -o sqlite: its commit position */
 };
 
 void persist_init(struct persist *p, const struct config *c,
