@@ -21,7 +21,8 @@
 #include "lock.h"
 #include "util.h"
 
-#define GUARD_MAX	4	/* --checkpoint, --restore, -o, --late-file */
+#define GUARD_MAX	5	/* --checkpoint, --restore, -o (a file, or
+				   sqlite:), --late-file */
 
 struct gpath {
 	const char *opt;	/* the option; NULL for an input */
@@ -125,6 +126,8 @@ guard_clash(const struct config *c, int state)
 		add(out, &nout, ckopt, c->checkpoint, 1);
 	if (c->output != NULL)
 		add(out, &nout, "-o", c->output, 1);
+	if (c->sqlite != NULL)
+		add(out, &nout, "-o sqlite:", c->sqlite, 1);
 	if (c->late_file != NULL)
 		add(out, &nout, "--late-file", c->late_file, 1);
 	if (nout == 0)

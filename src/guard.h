@@ -6,7 +6,8 @@
 
 #include "config.h"
 
-/* Whether a path c writes (--checkpoint, -o, --late-file) names one of
+/* Whether a path c writes (--checkpoint, -o, -o sqlite:'s database,
+ * --late-file) names one of
  * its inputs, the --restore checkpoint, or another of those paths, links
  * followed. Returns NULL, or the usage error's text in malloc'd memory:
  * "--checkpoint names the input app.log", "--checkpoint and -o both name

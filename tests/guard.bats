@@ -202,6 +202,18 @@ Try 'fwin --help' for more information."
 	assert_equal "$stderr" "fwin: -o names the --restore checkpoint s.ckpt
 Try 'fwin --help' for more information."
 	cmp s.ckpt s.before
+	# an SQLite database is written too
+	run --separate-stderr fwin "${ARGS[@]}" --checkpoint rows.db -o sqlite:rows.db in.txt
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --checkpoint and -o sqlite: both name rows.db
+Try 'fwin --help' for more information."
+	[ ! -e rows.db ]
+	cp in.txt in.db
+	run --separate-stderr fwin "${ARGS[@]}" -o sqlite:in.db:t in.db
+	assert_failure 2
+	assert_equal "$stderr" "fwin: -o sqlite: names the input in.db
+Try 'fwin --help' for more information."
+	cmp in.db in.txt
 	# two names of devices are not one file to refuse
 	run --separate-stderr fwin "${ARGS[@]}" -o /dev/null --late-file /dev/null in.txt
 	assert_success
