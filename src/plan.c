@@ -18,6 +18,7 @@
 #include "batch.h"
 #include "hashagg.h"
 #include "plan.h"
+#include "split.h"
 
 static const struct {
 	const char *name, *what;
@@ -95,17 +96,23 @@ inputs_regular(const struct config *c, char *why)
 
 /* Whether the input is FILEs named on the command line that are regular
  * files: read again from the start, they give the same records (or one
- * that cannot be opened says so when first read). */
+ * that cannot be opened says so when first read). *bytes: their size. */
 static int
-files_rereadable(const struct config *c)
+files_rereadable(const struct config *c, uint64_t *bytes)
 {
 	struct stat sb;
 	int i;
 
-	for (i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i], "-") == 0 ||
-		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
+	*bytes = 0;
+	for (i = 0; i < c->nfiles; i++) {
+		if (strcmp(c->files[i], "-") == 0)
 			return 0;
+		if (stat(c->files[i], &sb) != 0)
+			continue;
+		if (!S_ISREG(sb.st_mode))
+			return 0;
+		*bytes += (uint64_t)sb.st_size;
+	}
 	return c->nfiles > 0;
 }
 
@@ -282,6 +289,10 @@ fits_halves(const struct config *c, const struct aggs *g,
 	if (c->threads < 2)
 		return no(why, "--threads 1: the second half needs a thread "
 		    "of its own");
+	if (p->pl_bytes < SPLIT_MIN)
+		return no(why, "the input is %llu bytes: less than %llu K is "
+		    "not worth a thread", (unsigned long long)p->pl_bytes,
+		    (unsigned long long)(SPLIT_MIN >> 10));
 	if (!aggs_flat(g) && (a = agg_lacking(c, 0)) != NULL)
 		return no(why, "--%s: its accumulators keep blocks of their "
 		    "own, which two tables do not fold together", a);
@@ -363,7 +374,7 @@ plan_make(const struct config *c, struct plan *p, char *err, size_t errsz)
 	p->pl_memory_set = c->max_memory != 0;
 	p->pl_memory = c->max_memory != 0 ? c->max_memory :
 	    p->pl_mode == MODE_BATCH ? batch_default_budget() : 0;
-	p->pl_rereadable = files_rereadable(c);
+	p->pl_rereadable = files_rereadable(c, &p->pl_bytes);
 	memset(why, 0, sizeof(p->pl_why));
 	fits_ordered(c, p, why[ST_ORDERED]);
 	fits_keyed(c, p, why[ST_KEYED]);

@@ -41,6 +41,7 @@ struct plan {
 	uint64_t pl_memory;		/* the budget; 0: none (a stream) */
 	int pl_memory_set;		/* by --max-memory */
 	int pl_rereadable;		/* named regular FILEs: read again */
+	uint64_t pl_bytes;		/* their size */
 };
 
 /* --mode auto: batch when -t is given, every input is a regular file and
