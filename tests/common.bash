@@ -53,3 +53,11 @@ threads_alike() {
 		[ ! -e "late$first" ] || cmp "late$first" "late$n"
 	done
 }
+
+# planned_only: the test asserts which strategy the planner chooses
+# (--stats' mode, or what a strategy does on its own): make check's runs
+# of the suites under a forced strategy (FWIN_STRATEGY, fwin(1): THE
+# PLAN) skip it.
+planned_only() {
+	[ -z "${FWIN_STRATEGY:-}" ] || skip "asserts the planned strategy"
+}
