@@ -44,7 +44,8 @@ stream_agg_begin(struct run *r)
 		hashagg_look_ahead(r->hagg);
 }
 
-/* The table gave up: the operator takes over, given the first n records
+/* The table gave up (the fallback from streamtable to ordered, plan.h):
+ * the operator takes over, given the first n records
  * again; what they said was said, and the rows the table wrote are the
  * first the operator fires: skipped (by then, or as the run goes on). */
 static void

@@ -3,8 +3,6 @@
  * (straight_*), input aggregated as read (hagg_*, hashagg.h) and read in
  * two halves (split_*, split.h), the FILEs read again when either gives
  * up, and the sorted replay's records (batch.h). See runint.h. */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -127,6 +125,8 @@ hagg_record(struct run *r, const struct parsed *pr,
 		out_of_range(r, pr);
 		return 1;
 	}
+	/* the fallback from table (plan.h) to sorted: a value that makes
+	 * order show, or the table past its budget */
 	hashagg_free(r->hagg);
 	r->hagg = NULL;
 	split_drop(r);	/* the batch takes the input, in one piece */
@@ -323,6 +323,8 @@ straight_record(struct run *r, const struct parsed *pr,
 		}
 		/* (late or corrupt: not in time order after all) */
 	}
+	/* the fallback from straight to sorted, from table to its groups in
+	 * any order (plan.h) */
 	if (straight_end(r, G(r)->g_read - 1) != 0)
 		r->fatal = 1;
 	return r->fatal;
