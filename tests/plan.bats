@@ -15,9 +15,10 @@ SONLY='stream mode only (batch mode takes records in any order, and none is late
 BONLY='batch mode only (a stream takes records as they come, and drops late ones)'
 NOTFILES='the input is not named regular FILEs (should the table give up, they are read again)'
 
-# big FILE: records enough (about 330 KB) for the file to be cut in halves
+# big FILE: records enough (about 330 KB) for the file to be cut in halves,
+# over 25 minutes
 big() {
-	"$GENSH" -n 15000 -k 50 --seed 7 > "$1"
+	"$GENSH" -n 15000 -k 50 --seed 7 --rate 10 > "$1"
 }
 
 @test "explain plan: a stream from a pipe, one thread: ordered" {
@@ -199,6 +200,24 @@ Try 'fwin --help' for more information."
 	FWIN_STRATEGY=ordered run --separate-stderr fwin --threads 4 --stats --mode stream -l 3s --csv -t 1 -k 2 --tumble 10s --count --sum 3 in.csv
 	cmp want <(printf '%s\n' "$output")
 	assert_regex "$stderr" ', mode stream$'
+	# a stream of a file big enough for halves to stand (they fall back
+	# to one table where the second half's windows reach back into the
+	# first's): the table in halves, in one piece, or the operator
+	"$GENSH" -n 200000 -k 50 --seed 9 > big.csv
+	run --separate-stderr fwin --threads 2 --stats -l 3s --csv -t 1 -k 2 --tumble 10s --count --sum 3 big.csv
+	assert_success
+	printf '%s\n' "$output" > want
+	assert_regex "$stderr" ', mode stream, aggregated as read, in two halves$'
+	for s in halves streamtable ordered; do
+		FWIN_STRATEGY=$s run --separate-stderr fwin --threads 2 --stats -l 3s --csv -t 1 -k 2 --tumble 10s --count --sum 3 big.csv
+		assert_success
+		cmp want <(printf '%s\n' "$output")
+		case $s in
+		halves) assert_regex "$stderr" ', mode stream, aggregated as read, in two halves$' ;;
+		streamtable) assert_regex "$stderr" ', mode stream, aggregated as read$' ;;
+		ordered) assert_regex "$stderr" ', mode stream$' ;;
+		esac
+	done
 }
 
 @test "FWIN_STRATEGY: one that cannot run the pipeline is a usage error saying why; an unknown name lists the names; FWIN_STRATEGY_SOFT plans as usual" {
