@@ -45,6 +45,34 @@ static const struct {
 	    "replayed through the window operator" },
 };
 
+/* What only reading can show, and the strategy that takes over then, with
+ * the same bytes (fwin(1): THE PLAN): at most one per strategy and mode;
+ * --explain plan follows them from the chosen one. */
+static const struct {
+	enum strategy from, to;
+	enum runmode mode;
+	const char *when;
+} fallbacks[] = {
+	{ ST_HALVES, ST_STREAMTABLE, MODE_STREAM, "when the second half has "
+	    "anything to say, its table passes its budget, the cut falls in "
+	    "a quoted field, the first half's times reach windows the second "
+	    "fired, or the first record gives no time format: one table "
+	    "reads it all" },
+	{ ST_HALVES, ST_TABLE, MODE_BATCH, "when the second half has "
+	    "anything to say, its table passes its budget, the cut falls in "
+	    "a quoted field, or the first record gives no time format: one "
+	    "table reads it all" },
+	{ ST_STREAMTABLE, ST_ORDERED, MODE_STREAM, "when the table passes "
+	    "its budget or a --cumulate sum stops being exact: the FILEs are "
+	    "read again through the window operator, no row written twice" },
+	{ ST_TABLE, ST_SORTED, MODE_BATCH, "when a sum's value is not in "
+	    "plain decimal or the table passes half the memory budget: the "
+	    "FILEs are read again into sorted runs" },
+	{ ST_STRAIGHT, ST_SORTED, MODE_BATCH, "at the first record out of "
+	    "time order, or past a quarter of the memory budget: the FILEs "
+	    "are read again, or a pipe's records were kept" },
+};
+
 const char *
 plan_name(enum strategy s)
 {
@@ -412,6 +440,24 @@ print_size(FILE *f, uint64_t v)
 	    (char[]){ units[u], '\0' });
 }
 
+/* One "fallback: NAME: when" line for each step from the chosen
+ * strategy. */
+static void
+print_fallbacks(const struct plan *p, FILE *f)
+{
+	enum strategy s = p->pl_strategy;
+	size_t i;
+
+	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
+		if (fallbacks[i].from == s && fallbacks[i].mode == p->pl_mode) {
+			fprintf(f, "fallback: %s: %s\n",
+			    strategies[fallbacks[i].to].name,
+			    fallbacks[i].when);
+			s = fallbacks[i].to;
+			i = (size_t)-1;	/* (from the top, for the next) */
+		}
+}
+
 int
 plan_print(const struct plan *p, FILE *f)
 {
@@ -422,6 +468,7 @@ plan_print(const struct plan *p, FILE *f)
 	fprintf(f, "strategy: %s \xe2\x80\x94 %s%s\n",
 	    strategies[p->pl_strategy].name, strategies[p->pl_strategy].what,
 	    p->pl_forced ? " (FWIN_STRATEGY)" : "");
+	print_fallbacks(p, f);
 	for (s = 0; s < ST_N; s++)
 		if (s != (int)p->pl_strategy && p->pl_why[s][0] == '\0')
 			fprintf(f, "possible: %s\n", strategies[s].name);

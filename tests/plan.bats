@@ -14,6 +14,9 @@ GENSH=$BATS_TEST_DIRNAME/../scripts/gen
 SONLY='stream mode only (batch mode takes records in any order, and none is late)'
 BONLY='batch mode only (a stream takes records as they come, and drops late ones)'
 NOTFILES='the input is not named regular FILEs (should the table give up, they are read again)'
+FB_TABLE='fallback: sorted: when a sum'"'"'s value is not in plain decimal or the table passes half the memory budget: the FILEs are read again into sorted runs'
+FB_STREAMTABLE='fallback: ordered: when the table passes its budget or a --cumulate sum stops being exact: the FILEs are read again through the window operator, no row written twice'
+FB_STRAIGHT='fallback: sorted: at the first record out of time order, or past a quarter of the memory budget: the FILEs are read again, or a pipe'"'"'s records were kept'
 
 # big FILE: records enough (about 330 KB) for the file to be cut in halves,
 # over 25 minutes
@@ -73,6 +76,7 @@ memory: no limit (a stream without --max-memory)"
 	assert_success
 	assert_output "mode: batch (every input is a regular file and -t is given)
 strategy: table — each record added as read to its (window, key) group, in any order; while no record is a window out of time order, each window fires as the input passes it
+$FB_TABLE
 possible: straight
 possible: sorted
 rejected: ordered: $SONLY
@@ -95,9 +99,11 @@ memory: 1G (--max-memory)"
 		assert_success
 		assert_line --index 0 "mode: batch (every input is a regular file and -t is given)"
 		assert_line --index 1 "strategy: halves — the file cut at a line end near its middle, each half read into a (window, key) table on a thread of its own, the two tables fired together"
-		assert_line --index 2 "possible: table"
-		assert_line --index 3 "possible: straight"
-		assert_line --index 4 "possible: sorted"
+		assert_line --index 2 "fallback: table: when the second half has anything to say, its table passes its budget, the cut falls in a quoted field, or the first record gives no time format: one table reads it all"
+		assert_line --index 3 "$FB_TABLE"
+		assert_line --index 4 "possible: table"
+		assert_line --index 5 "possible: straight"
+		assert_line --index 6 "possible: sorted"
 		assert_line "threads: $n"
 	done
 	run --separate-stderr fwin --explain plan --threads 2 --csv -t 1 -k 2 --tumble 1m --distinct 3 in.csv
@@ -111,6 +117,8 @@ memory: 1G (--max-memory)"
 	assert_success
 	assert_output "mode: stream (-l/--lateness is given, which is for streams)
 strategy: halves — the file cut at a line end near its middle, each half read into a (window, key) table on a thread of its own, the two tables fired together
+fallback: streamtable: when the second half has anything to say, its table passes its budget, the cut falls in a quoted field, the first half's times reach windows the second fired, or the first record gives no time format: one table reads it all
+$FB_STREAMTABLE
 possible: ordered
 possible: keyed
 possible: streamtable
@@ -130,7 +138,8 @@ memory: no limit (a stream without --max-memory)"
 	printf '1,a,3\n' > in.csv
 	run --separate-stderr fwin --explain plan --threads 1 --csv -t 1 -k 2 --session 1m --count in.csv
 	assert_line --index 1 "strategy: straight — one pass through the window operator while the records come in time order, the rows held until the end shows they did; at the first record out of order, sorted"
-	assert_line --index 2 "possible: sorted"
+	assert_line --index 2 "$FB_STRAIGHT"
+	assert_line --index 3 "possible: sorted"
 	assert_line "rejected: table: --session windows: the table holds tumbling windows only"
 	run --separate-stderr fwin --explain plan --threads 1 --csv -t 1 -k 2 --count-window 10 --count in.csv
 	assert_line "rejected: table: --count-window windows: the table holds tumbling windows only"
@@ -192,7 +201,7 @@ Try 'fwin --help' for more information."
 	done
 	FWIN_STRATEGY=sorted run --separate-stderr fwin --explain plan --threads 1 --csv -t 1 -k 2 --tumble 10s --count in.csv
 	assert_line --index 1 'strategy: sorted — the records sorted by time in runs (spilled to $TMPDIR past the memory budget), merged and replayed through the window operator (FWIN_STRATEGY)'
-	assert_line --index 2 'possible: table'
+	assert_line --index 2 'possible: table'	# (sorted falls back to nothing)
 	FWIN_STRATEGY=keyed run --separate-stderr fwin --threads 4 --stats --mode stream -l 3s --csv -t 1 -k 2 --tumble 10s --count --sum 3 in.csv
 	assert_success
 	cmp want <(printf '%s\n' "$output")
