@@ -436,8 +436,10 @@ print_size(FILE *f, uint64_t v)
 		v /= 1024;
 		u++;
 	}
-	fprintf(f, "%llu%s", (unsigned long long)v, u < 0 ? " bytes" :
-	    (char[]){ units[u], '\0' });
+	if (u < 0)
+		fprintf(f, "%llu bytes", (unsigned long long)v);
+	else
+		fprintf(f, "%llu%c", (unsigned long long)v, units[u]);
 }
 
 /* One "fallback: NAME: when" line for each step from the chosen
