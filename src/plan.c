@@ -182,6 +182,8 @@ window_name(enum wkind k)
 		[WK_COUNT] = "--count-window windows",
 		[WK_CUMULATE] = "--cumulate windows",
 		[WK_GLOBAL] = "--global windows",
+		[WK_OVER] = "--over windows",
+		[WK_OVER_ROWS] = "--over-rows windows",
 	};
 
 	return names[k];
@@ -271,6 +273,9 @@ fits_keyed(const struct config *c, const struct plan *p, char *why)
 	if (c->max_memory != 0)
 		return no(why, "--max-memory: the state it bounds is one "
 		    "operator's");
+	if (over_window(c))
+		return no(why, "%s: each record is printed as read, in input "
+		    "order", c->wkind == WK_OVER ? "--over" : "--over-rows");
 	return 1;
 }
 

@@ -421,6 +421,7 @@ workers_start(struct run *r)
 		w->run.op = w->op;
 		w->run.st = op_state(w->op);
 		w->run.g = w->g;
+		sink_copied(&w->run);
 		w->like = out_open_collect(r->out);
 		if (ws->keep_raw)
 			w->late_like = out_open_collect(r->late);
@@ -476,6 +477,7 @@ workers_free(struct workers *ws)
 		(void)out_close(w->like);
 		if (w->late_like != NULL)
 			(void)out_close(w->late_like);
+		sink_copy_free(&w->run);
 		op_free(w->op);
 		aggs_free(w->g);
 		free(w->vals);
