@@ -369,6 +369,11 @@ fwin: 2 bad records skipped'
 	assert_equal "$stderr" "fwin: cannot write a spill file in $PWD/nosuch: No such file or directory"
 }
 
+# spill_open PID: whether fwin PID holds a file open in ./tmp
+spill_open() {
+	ls -l "/proc/$1/fd" | grep -q "$PWD/tmp/"
+}
+
 @test "spill: no spill file stays behind after SIGTERM" {
 	gen 205 20000 > in
 	mkdir tmp
@@ -378,8 +383,9 @@ fwin: 2 bad records skipped'
 	pid=$!
 	# fwin opens the fifo once it has read in, and spilled it
 	exec 7> fifo
-	# the spill file is open, and has no name
-	ls -l /proc/$pid/fd | grep -q "$PWD/tmp/"
+	# the spill file is open, and has no name (with a reading thread the
+	# fifo is opened while the records before it are still being kept)
+	wait_until 10 spill_open "$pid"
 	assert_equal "$(ls -A tmp)" ""
 	kill -TERM $pid
 	exec 7>&-
