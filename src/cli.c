@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "config.h"
 #include "explain.h"
+#include "guard.h"
 #include "keycodec.h"
 #include "plan.h"
 #include "run.h"
@@ -804,6 +805,7 @@ fwin_cli(int argc, char **argv)
 	struct plan plan;
 	char err[2 * PLAN_WHY];
 	const char *why = "";
+	char *clash;
 	int ch, status;
 	struct stat sb;
 
@@ -880,6 +882,9 @@ fwin_cli(int argc, char **argv)
 		return status;
 	}
 	decide_mode(&c, &x, &plan);
+	/* nothing fwin writes may be what it reads or writes otherwise */
+	if ((clash = guard_clash(&c, x.state != NULL)) != NULL)
+		usage_error("%s", clash);
 	if (c.threads == 0)
 		c.threads = default_threads();
 	if (plan_make(&c, &plan, err, sizeof(err)) != 0)
