@@ -29,13 +29,13 @@ THREADSUITES = tests/threads.bats tests/windows.bats tests/batch.bats \
 	tests/checkpoint.bats tests/crash.bats tests/cron.bats tests/live.bats \
 	tests/errors.bats tests/messages.bats tests/json.bats \
 	tests/partition.bats tests/progress.bats tests/faults.bats \
-	tests/changelog.bats tests/sqlite.bats
+	tests/changelog.bats tests/sqlite.bats tests/follow.bats
 
 # The suites whose streams key-group workers (--threads 3 or more) take
 # most, run again with four threads (a reading thread, three workers).
 WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
 	tests/messages.bats tests/progress.bats tests/changelog.bats \
-	tests/sqlite.bats
+	tests/sqlite.bats tests/follow.bats
 
 # The suites most of whose tests compute their data with awk (from
 # scripts/gen's seeded draws), run again with gawk as awk (Debian's awk is

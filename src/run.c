@@ -311,6 +311,16 @@ poll_timeout(int64_t due, int64_t now)
 	return (int)((due - now + 999999) / 1000000);
 }
 
+/* A poll(2) timeout no longer than the input's own (--follow looks at
+ * its files again every second). */
+static int
+wake_ms(const struct run *r, int ms)
+{
+	int wake = input_wait_ms(r->in);
+
+	return wake >= 0 && (ms < 0 || ms > wake) ? wake : ms;
+}
+
 /*
  * Input would block: fires what the clock makes due, flushes output,
  * saves if due, and sleeps in poll(2) until input is readable or the next
@@ -356,7 +366,8 @@ wait_input(struct run *r)
 			return 0;
 		pfd.fd = r->rd != NULL ? reader_fd(r->rd) : input_fd(r->in);
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, poll_timeout(due, now)) > 0)
+		if (poll(&pfd, 1, wake_ms(r, poll_timeout(due, now))) > 0 ||
+		    input_wait_ms(r->in) >= 0)
 			return 0;
 	}
 }
@@ -374,7 +385,7 @@ read_header(struct run *r, const struct field **names, size_t *n)
 			return 0;
 		pfd.fd = input_fd(r->in);
 		pfd.events = POLLIN;
-		(void)poll(&pfd, 1, -1);
+		(void)poll(&pfd, 1, input_wait_ms(r->in));
 	}
 	return rc;
 }
@@ -718,6 +729,7 @@ run_pipeline(struct config *c)
 	 * as open windows do (unless --flush ends the stream for good) */
 	io.hold_partial = c->checkpoint != NULL && c->flush != 1;
 	io.may_wait = 1;
+	io.follow = c->follow;
 	catch_signals();
 	r.in = input_open(c->files, c->nfiles, &io);
 	if ((status = setup(&r, &empty)) == 0 && !empty &&

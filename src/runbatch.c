@@ -30,6 +30,8 @@ files_rereadable(const struct config *c)
 	struct stat sb;
 	int i;
 
+	if (c->follow)	/* they grow: what is read is read once */
+		return 0;
 	for (i = 0; i < c->nfiles; i++)
 		if (strcmp(c->files[i], "-") == 0 ||
 		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))

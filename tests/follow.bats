@@ -1,0 +1,190 @@
+#!/usr/bin/env bats
+# --follow (fwin(1): FOLLOWING FILES): files read to their end and then
+# waited on, as tail -F does; logrotate's create (mv and a new file) and
+# copytruncate; several files side by side; signals end a follow; a
+# restart with --state resumes at the byte where the last run stopped.
+#
+# fwin runs in the background, its output a FIFO that the test reads with
+# bounded waits (live-helper.bash); the files are real files, changed with
+# real mv, cp and truncation. A row that fires tells that fwin has read
+# what came before it, so no test sleeps to let fwin catch up.
+load common
+load live-helper
+
+teardown() {
+	stop_fwin
+}
+
+# start_follow ARGS...: fwin ARGS in the background, stdout the FIFO
+# read by expect_row, stderr the file err.
+start_follow() {
+	local -a pre=()
+	rm -f out
+	mkfifo out
+	if env --default-signal=INT true 2>/dev/null; then
+		pre=(env --default-signal=INT)
+	fi
+	"${pre[@]}" "$FWIN" "$@" </dev/null >out 2>err 3>&- &
+	FWIN_PID=$!
+	exec {OUT}<out
+}
+
+# stop_with SIG: send SIG, read the rows left, wait for the exit (0).
+stop_with() {
+	kill -"$1" "$FWIN_PID"
+}
+
+# ends_ok: the output ends with no other row and fwin exits 0, having
+# said nothing (or exactly $1 on stderr).
+ends_ok() {
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" "${1-}"
+}
+
+grep_err() {
+	grep -qF -- "$1" err
+}
+
+@test "--follow needs a FILE, a named one, and a stream" {
+	run --separate-stderr fwin -F
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "fwin: --follow needs at least one FILE"
+	run --separate-stderr fwin --follow a.log -
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "fwin: --follow follows named files, not standard input ('-'): standard input is read as it comes without it"
+	run --separate-stderr fwin -F --mode batch -t 1 a.log
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "fwin: -F/--follow cannot be used with --mode batch (it is for streams)"
+}
+
+@test "appended lines are read as they come; a partial line waits for its newline" {
+	printf '1 a\n2 b\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	printf '21 ' >>f.log
+	expect_nothing 0.3
+	printf 'b\n' >>f.log
+	expect_row $'10\t20\ta\t1'
+	stop_with TERM
+	expect_row $'20\t30\tb\t1'
+	ends_ok
+}
+
+@test "a file renamed away and created again: the old one to its end, then the new one" {
+	printf '1 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t1'
+	mv f.log f.log.1
+	# the writer has not reopened yet: the old file still grows, and
+	# its last line has no newline when the new file appears
+	printf '12 a\n13 a' >>f.log.1
+	printf '21 b\n' >f.log
+	expect_row $'10\t20\ta\t3'
+	printf '22 b\n31 c\n' >>f.log
+	expect_row $'20\t30\tb\t2'
+	stop_with INT
+	expect_row $'30\t40\tc\t1'
+	ends_ok
+}
+
+@test "a file renamed away is kept open until a new one appears" {
+	printf '1 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t1'
+	mv f.log f.log.1
+	printf '21 a\n' >>f.log.1
+	expect_row $'10\t20\ta\t1'
+	printf '31 b\n' >f.log
+	expect_row $'20\t30\ta\t1'
+	stop_with TERM
+	expect_row $'30\t40\tb\t1'
+	ends_ok
+}
+
+@test "a file truncated in place (copytruncate) is read again from its start, with a warning" {
+	printf '1 a\n2 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t2'
+	cp f.log f.log.1
+	: >f.log
+	wait_until "$LIVE_WAIT" grep_err "truncated"
+	printf '21 b\n' >>f.log
+	expect_row $'10\t20\ta\t1'
+	stop_with HUP
+	expect_row $'20\t30\tb\t1'
+	ends_ok "fwin: f.log: truncated; reading it again from its start"
+}
+
+@test "several files are read side by side, not one after the other" {
+	printf '1 a\n' >a.log
+	printf '2 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 10s a.log b.log
+	# a.log never ends, yet b.log's lines are read as they come
+	printf '11 b\n' >>b.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	printf '12 a\n21 a\n' >>a.log
+	expect_row $'10\t20\ta\t1'
+	expect_row $'10\t20\tb\t1'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	ends_ok
+}
+
+@test "a file that is not there yet is waited for" {
+	printf '1 a\n' >a.log
+	start_follow -F -t 1 -k 2 --tumble 10s a.log later.log
+	wait_until "$LIVE_WAIT" grep_err "later.log"
+	printf '2 b\n11 b\n' >later.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	stop_with TERM
+	expect_row $'10\t20\tb\t1'
+	ends_ok "fwin: later.log: No such file or directory; waiting for it"
+}
+
+@test "-H: each file and each new file after a rotation starts with the header" {
+	printf 't,k\n1,a\n' >a.csv
+	printf 't,k\n2,b\n' >b.csv
+	start_follow -F --csv -H -t t -k k --tumble 10s a.csv b.csv
+	printf '11,a\n' >>a.csv
+	expect_row 'window_start,window_end,k,count'
+	expect_row '0,10,a,1'
+	expect_row '0,10,b,1'
+	mv a.csv a.csv.1
+	printf 't,k\n12,a\n21,a\n' >a.csv
+	expect_row '10,20,a,2'
+	printf 'time,key\n' >>b.csv.new
+	mv b.csv b.csv.1
+	mv b.csv.new b.csv
+	wait_fwin
+	assert_equal "$status" 1
+	assert_equal "$(cat err)" "fwin: b.csv: header differs from the first file's"
+}
+
+@test "--state: a signal saves open windows and the position; a restart resumes at the byte" {
+	printf '1 a\n2 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t2'
+	printf '12 a\n13' >>f.log
+	stop_with TERM
+	ends_ok
+	# written while fwin was stopped: the unfinished line's rest too
+	printf ' a\n21 a\n' >>f.log
+	stop_fwin
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt f.log
+	expect_row $'10\t20\ta\t3'
+	stop_with INT
+	ends_ok
+	# nothing counted twice: a batch run over the file agrees
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s f.log
+	assert_equal "$output" $'0\t10\ta\t2\n10\t20\ta\t3\n20\t30\ta\t1'
+}
