@@ -15,7 +15,7 @@
 _Static_assert(INPUT_FPLEN <= HASH_RANGE_MAX, "fingerprint fits hash_range");
 
 /* The fingerprint of fd's first off bytes (see struct input_pos). */
-static int
+int
 fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail)
 {
 	size_t n = off < INPUT_FPLEN ? (size_t)off : INPUT_FPLEN;

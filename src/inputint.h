@@ -104,6 +104,9 @@ struct input {
 	int rewind;		/* truncated in place: read again from 0 */
 	int ended;		/* it cannot be read any more */
 	int hold;		/* o.hold_partial, while a rotation clears it */
+	int oldlooked;		/* a restart looked for a rotated file */
+	int readold;		/* reading it: its end is a rotation */
+	char *oldpath;		/* its name */
 };
 
 /* input.c */
@@ -121,6 +124,7 @@ void csv_reset(struct input *in);
 int frame_quoted(struct input *in, struct record *r, size_t max, size_t eol);
 
 /* inputfiles.c */
+int fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail);
 void take_fingerprint(struct input *in);
 void seek_resume(struct input *in);
 int open_next(struct input *in);

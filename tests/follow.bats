@@ -188,3 +188,64 @@ grep_err() {
 	run --separate-stderr fwin -t 1 -k 2 --tumble 10s f.log
 	assert_equal "$output" $'0\t10\ta\t2\n10\t20\ta\t3\n20\t30\ta\t1'
 }
+
+# first_run: a followed f.log with --state, read up to "11 a", then
+# stopped; its rows are in rows1.
+first_run() {
+	printf '1 a\n2 a\n11 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt f.log
+	expect_row $'0\t10\ta\t2'
+	printf '0\t10\ta\t2\n' >rows1
+	stop_with TERM
+	ends_ok
+	stop_fwin
+	printf '12 a\n13 b\n' >>f.log
+}
+
+# second_run WANT_ERR: the same command again, with --flush so that the
+# open windows fire at the signal; every row ever printed must be what
+# one batch run over OLD (the rotated file) and f.log prints.
+second_run() {
+	local old=$1 row
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	for row in $'10\t20\ta\t2' $'10\t20\tb\t1'; do
+		expect_row "$row"
+		printf '%s\n' "$row" >>rows1
+	done
+	stop_with TERM
+	for row in $'20\t30\ta\t1' $'20\t30\tb\t1'; do
+		expect_row "$row"
+		printf '%s\n' "$row" >>rows1
+	done
+	ends_ok "${2-}"
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s "$old" f.log
+	assert_equal "$(cat rows1)" "$output"
+}
+
+@test "--state: a file rotated while fwin was stopped is read to its end from the rotated file, then the new one" {
+	first_run
+	mv f.log f.log.1
+	printf '21 a\n22 b\n' >f.log
+	second_run f.log.1
+}
+
+@test "--state: the rotated file is found by its content under a dated name, after a copytruncate" {
+	first_run
+	cp f.log f.log-20261203
+	: >f.log
+	printf '21 a\n22 b\n' >>f.log
+	second_run f.log-20261203
+}
+
+@test "--state: a rotated file that is gone (compressed) is said, and the new file is read" {
+	first_run
+	mv f.log f.log.1
+	gzip f.log.1
+	printf '21 a\n22 b\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	expect_row $'10\t20\ta\t1'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone"
+}
