@@ -85,6 +85,21 @@ follow_close(struct input *in)
 	in->ino = -1;
 }
 
+int
+input_source(const struct input *in, const char *file)
+{
+	int i;
+
+	for (i = 0; i < in->nsub; i++)
+		if (file == in->files[i])
+			return i;
+	/* (a rotated file read on at a restart, before the one named) */
+	for (i = 0; i < in->nsub; i++)
+		if (file == in->sub[i]->oldpath)
+			return i;
+	return -1;
+}
+
 /* What inotify said is only a reason to look: it is read and dropped. */
 static void
 drain(struct input *in)

@@ -116,6 +116,10 @@ struct input_pos {
 
 #define INPUT_FPLEN	4096
 
+/* --follow: the FILE operand (from 0) that a record's file (its
+ * record.file) is, or -1. */
+int input_source(const struct input *in, const char *file);
+
 /* The number of FILE operands (stdin alone counts as one). */
 int input_nfiles(const struct input *in);
 

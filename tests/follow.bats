@@ -122,30 +122,58 @@ grep_err() {
 	ends_ok "fwin: f.log: truncated; reading it again from its start"
 }
 
-@test "several files are read side by side, not one after the other" {
+@test "several files are read side by side, each with its watermark: the slower holds firing until it moves" {
 	printf '1 a\n' >a.log
 	printf '2 b\n' >b.log
 	start_follow -F -t 1 -k 2 --tumble 10s a.log b.log
-	# a.log never ends, yet b.log's lines are read as they come
-	printf '11 b\n' >>b.log
+	# a.log never ends, yet b.log is read as it grows; the watermark is
+	# the smaller of the two files' (2, then 12, then 21): without it,
+	# 21 would fire [10,20) at once and b's 12 would be late
+	printf '11 a\n21 a\n' >>a.log
+	printf '12 b\n' >>b.log
 	expect_row $'0\t10\ta\t1'
 	expect_row $'0\t10\tb\t1'
-	printf '12 a\n21 a\n' >>a.log
+	printf '22 b\n' >>b.log
 	expect_row $'10\t20\ta\t1'
 	expect_row $'10\t20\tb\t1'
 	stop_with TERM
 	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
 	ends_ok
 }
 
-@test "a file that is not there yet is waited for" {
+@test "an input with no record for --idle-timeout is left out of the watermark until it has one" {
 	printf '1 a\n' >a.log
+	printf '2 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 100s --idle-timeout 1s a.log b.log
+	# b.log stays silent: after a second it no longer holds the
+	# watermark at 2, and a.log's 201 fires the windows it passes
+	printf '101 a\n201 a\n' >>a.log
+	expect_row $'0\t100\ta\t1'
+	expect_row $'0\t100\tb\t1'
+	expect_row $'100\t200\ta\t1'
+	# b has data again: it counts again (250), and holds a's 301
+	printf '250 b\n' >>b.log
+	printf '301 a\n' >>a.log
+	expect_nothing 0.3
+	printf '302 b\n' >>b.log
+	expect_row $'200\t300\ta\t1'
+	expect_row $'200\t300\tb\t1'
+	stop_with TERM
+	expect_row $'300\t400\ta\t1'
+	expect_row $'300\t400\tb\t1'
+	ends_ok
+}
+
+@test "a file that is not there yet is waited for, and holds the watermark" {
+	printf '1 a\n11 a\n' >a.log
 	start_follow -F -t 1 -k 2 --tumble 10s a.log later.log
 	wait_until "$LIVE_WAIT" grep_err "later.log"
-	printf '2 b\n11 b\n' >later.log
+	printf '2 b\n12 b\n' >later.log
 	expect_row $'0\t10\ta\t1'
 	expect_row $'0\t10\tb\t1'
 	stop_with TERM
+	expect_row $'10\t20\ta\t1'
 	expect_row $'10\t20\tb\t1'
 	ends_ok "fwin: later.log: No such file or directory; waiting for it"
 }
@@ -155,12 +183,15 @@ grep_err() {
 	printf 't,k\n2,b\n' >b.csv
 	start_follow -F --csv -H -t t -k k --tumble 10s a.csv b.csv
 	printf '11,a\n' >>a.csv
+	printf '12,b\n' >>b.csv
 	expect_row 'window_start,window_end,k,count'
 	expect_row '0,10,a,1'
 	expect_row '0,10,b,1'
 	mv a.csv a.csv.1
-	printf 't,k\n12,a\n21,a\n' >a.csv
+	printf 't,k\n13,a\n21,a\n' >a.csv
+	printf '22,b\n' >>b.csv
 	expect_row '10,20,a,2'
+	expect_row '10,20,b,1'
 	printf 'time,key\n' >>b.csv.new
 	mv b.csv b.csv.1
 	mv b.csv.new b.csv
