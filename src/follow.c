@@ -100,6 +100,26 @@ input_source(const struct input *in, const char *file)
 	return -1;
 }
 
+/* How far the reading of FILE i is behind the end of the file under
+ * its name (while a renamed file is read to its end, against the new
+ * one: an estimate), or -1 when there is none. Called from the driver, while the reading
+ * thread may be reading: it takes only the position the reader shows. */
+int64_t
+input_behind(const struct input *in, int i)
+{
+	const struct input *leaf;
+	struct stat sb;
+	uint64_t at;
+
+	if (i < 0 || i >= in->nsub)
+		return -1;
+	leaf = in->sub[i];
+	at = __atomic_load_n(&leaf->shown, __ATOMIC_RELAXED);
+	if (stat(in->files[i], &sb) != 0)
+		return -1;
+	return (uint64_t)sb.st_size > at ? (int64_t)(sb.st_size - at) : 0;
+}
+
 /* What inotify said is only a reason to look: it is read and dropped. */
 static void
 drain(struct input *in)
@@ -166,6 +186,7 @@ follow_rewind(struct input *in)
 	in->needhdr = in->o.header;
 	in->ipos[0].ip_off = in->ipos[0].ip_lines = 0;
 	in->fpat = UINT64_MAX;
+	__atomic_store_n(&in->shown, 0, __ATOMIC_RELAXED);
 }
 
 /* The directory of path (".", "/" or its part before the last '/'),
@@ -314,6 +335,7 @@ open_rotated(struct input *in)
 	in->files = (char *const *)&in->oldpath;
 	in->fi = -1;
 	rc = open_next(in);
+	__atomic_store_n(&in->shown, in->skip, __ATOMIC_RELAXED);
 	in->files = files;
 	in->nresume = 0;
 	in->readold = rc;
@@ -338,6 +360,7 @@ follow_reopen(struct input *in)
 	in->missing = 0;
 	in->fi = -1;
 	rc = open_next(in);
+	__atomic_store_n(&in->shown, in->skip, __ATOMIC_RELAXED);
 	in->nresume = 0;	/* a checkpoint's position is the first file's */
 	return rc ? 1 : -1;
 }

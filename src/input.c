@@ -631,6 +631,9 @@ next_record(struct input *in, struct record *r, int *ishdr)
 			in->ipos[in->fi].ip_off = in->consumed;
 			in->ipos[in->fi].ip_lines = in->lineno;
 		}
+		if (in->tail)
+			__atomic_store_n(&in->shown, in->consumed,
+			    __ATOMIC_RELAXED);
 		r->file = in->name;
 		in->outfi = in->fi;
 		in->outoff = in->consumed;

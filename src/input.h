@@ -120,6 +120,10 @@ struct input_pos {
  * record.file) is, or -1. */
 int input_source(const struct input *in, const char *file);
 
+/* --follow, --progress: how many bytes of FILE operand i are not read
+ * yet (0: fwin is at its end), or -1 when it is not there. */
+int64_t input_behind(const struct input *in, int i);
+
 /* The number of FILE operands (stdin alone counts as one). */
 int input_nfiles(const struct input *in);
 

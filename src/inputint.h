@@ -107,6 +107,8 @@ struct input {
 	int oldlooked;		/* a restart looked for a rotated file */
 	int readold;		/* reading it: its end is a rotation */
 	char *oldpath;		/* its name */
+	uint64_t shown;		/* consumed, for --progress on another
+				   thread (atomic) */
 };
 
 /* input.c */

@@ -280,3 +280,18 @@ second_run() {
 	expect_row $'20\t30\tb\t1'
 	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone"
 }
+
+@test "--progress: each followed file and how far behind its end fwin is, erased at exit" {
+	printf '1 a\n' >f.log
+	start_follow -F --progress -t 1 -k 2 --tumble 10s f.log none.log
+	wait_until "$LIVE_WAIT" grep_err "; f.log: at its end; none.log: not there, "
+	stop_with TERM
+	expect_row $'0\t10\ta\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	# the message, then the line (rewritten in place), erased at exit
+	assert_equal "$(head -1 err)" "fwin: none.log: No such file or directory; waiting for it"
+	[[ $(tail -c 4 err | od -An -c | tr -d ' ') == '\r033[K' ]] ||
+		fail "the progress line is not erased: $(cat -v err)"
+}
