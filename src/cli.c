@@ -175,6 +175,22 @@ add_pct(struct aggspec *a, char *arg, const char *opt)
 		    colon + 1, err);
 }
 
+/* The bounds of --histogram F:B1,B2,... (cut off arg here; the last
+ * colon, so that a field name may hold one). */
+static void
+add_bounds(struct aggspec *a, char *arg, const char *opt)
+{
+	const char *err;
+	char *colon;
+
+	if ((colon = strrchr(arg, ':')) == NULL)
+		usage_error("%s: '%s' names no bounds (F:B1,B2,...)", opt, arg);
+	*colon = '\0';
+	if ((err = agg_hist_bounds(colon + 1, &a->bounds, &a->nbounds)) !=
+	    NULL)
+		usage_error("%s: bad bounds '%s' (%s)", opt, colon + 1, err);
+}
+
 static void
 add_agg(struct config *c, const struct aggop *op, char *arg)
 {
@@ -192,6 +208,8 @@ add_agg(struct config *c, const struct aggop *op, char *arg)
 		usage_error("%s needs a FIELD", opt);
 	if (op->flags & AGF_PCT)
 		add_pct(a, arg, opt);
+	if (op->flags & AGF_HIST)
+		add_bounds(a, arg, opt);
 	if ((op->flags & AGF_OUT) && (colon = strchr(arg, ':')) != NULL) {
 		*colon = '\0';
 		a->has_out = 1;
@@ -852,7 +870,7 @@ fwin_cli(int argc, char **argv)
 				puts("fwin " FWIN_VERSION);
 			config_free(&c);
 			return close_stdout();
-		} else
+		} else if (!cli_expr_option(&c, ch, optarg))
 			option(&c, &x, ch, argv[optind - 1]);
 	}
 	if (x.inspect != NULL) {
@@ -880,6 +898,7 @@ fwin_cli(int argc, char **argv)
 		usage_error("--offset cannot shift mo, q or y windows (they "
 		    "start at midnight on the 1st)");
 	check_firing(&c);
+	cli_expr_check(&c);
 	check_over(&c);
 	/* json records are objects: their members name the fields */
 	if (c.fmt == IF_JSON && c.header)

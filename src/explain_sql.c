@@ -101,24 +101,14 @@ sql_key_name(const struct ex *x, size_t i)
 size_t
 sql_agg_ncols(const struct aggspec *a)
 {
-	return a->op->flags & AGF_PCT ? a->npct : 1;
+	return agg_ncols(a);
 }
 
 /* The j-th column's name, as the run's header has it. */
 char *
 sql_agg_name(const struct aggspec *a, size_t j)
 {
-	char *s;
-
-	if (!(a->op->flags & AGF_FIELD))
-		return xstrdup(a->op->column);
-	if (a->op->flags & AGF_PCT) {
-		if (asprintf(&s, "%s%s_%s", a->op->column, a->pct[j].name,
-		    a->f.name) < 0)
-			fwin_oom();
-	} else if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
-		fwin_oom();
-	return s;
+	return agg_colname(a, j, a->as);	/* --as */
 }
 
 /* P of a percentile's name ("p99.9", "median") as a fraction ("0.999"):
@@ -164,6 +154,20 @@ sql_agg_expr(const struct ex *x, FILE *o, const struct aggspec *a, size_t j)
 		fputc(')', o);
 		return 0;
 	}
+	if (a->op->flags & AGF_HIST) {
+		/* Prometheus's le buckets: COUNT(*) FILTER (WHERE f <= B),
+		 * written as a CASE that grammars without FILTER read too */
+		fputs("COUNT(CASE WHEN ", o);
+		if (j == a->nbounds) {
+			sql_ident(o, sql_col(x, &a->f));
+			fputs(" IS NOT NULL THEN 1 END)", o);
+			return 0;
+		}
+		fputs("CAST(", o);
+		sql_ident(o, sql_col(x, &a->f));
+		fprintf(o, " AS DOUBLE) <= %s THEN 1 END)", a->bounds[j].name);
+		return 0;
+	}
 	if (a->op->flags & AGF_PCT) {
 		fputs("PERCENTILE(CAST(", o);
 		sql_ident(o, sql_col(x, &a->f));
@@ -190,7 +194,7 @@ sql_agg_known(const struct aggspec *a)
 		"count", "sum", "avg", "min", "max", "first", "last",
 		"distinct", "min-by", "max-by", "median", "percentile",
 		"approx-percentile", "stddev", "var", "stddev-pop", "var-pop",
-		"approx-distinct",
+		"approx-distinct", "histogram",
 	};
 	size_t i;
 

@@ -76,6 +76,13 @@ opkey(const struct op *o, aoff k)
 	return st_keyext(&o->st, k);
 }
 
+/* The aggregates' block behind the operator's (aggs_keysize). */
+static inline void *
+opkey_aggs(const struct op *o, aoff k)
+{
+	return (char *)st_keyext(&o->st, k) + sizeof(struct opkey);
+}
+
 static inline struct op_globals *
 globals(const struct op *o)
 {
@@ -105,6 +112,8 @@ int64_t fire_crossed(const struct op *o, int64_t wold, int64_t w);
 int64_t fire_next_crossing(const struct op *o, int64_t w);
 void fire_partials(struct op *o, int64_t w, int64_t m);
 void fire_digest_free(struct op *o, aoff k);
+void fire_fold_context(struct op *o, aoff k, aoff first, int64_t start,
+    int64_t end);
 
 /* over.c: --over and --over-rows. */
 void over_init(struct op *o);

@@ -171,7 +171,8 @@ add_held(struct op *o, aoff k, aoff p)
 	    o->over_buf + wf->nvf * sizeof(struct wval), o->over_vals);
 	blob_free(a, v);
 	pend(o, p)->op_vals = 0;
-	aggs_add(o->g, a, st_acc(p), o->over_vals, globals(o)->g_seq++);
+	aggs_add_at(o->g, a, st_acc(p), o->over_vals, globals(o)->g_seq++,
+	    st_panep(&o->st, p)->p_start);
 	if (o->c->wkind == WK_OVER_ROWS)
 		st_panep(&o->st, p)->p_start = (int64_t)opkey(o, k)->ok_count++;
 	if (o->slide.g != NULL)
@@ -223,6 +224,9 @@ drop(struct op *o, aoff k, aoff p)
 	if ((aoff)opkey(o, k)->ok_next_fire == p)
 		opkey(o, k)->ok_next_fire = 0;
 	blob_free(&o->st.a, pend(o, p)->op_vals);
+	/* a counter's next frame counts from the values dropped here */
+	if (aggs_keysize(o->g) > 0 && pend(o, p)->op_vals == 0)
+		aggs_carry(o->g, &o->st.a, opkey_aggs(o, k), st_acc(p));
 	aggs_release(o->g, &o->st.a, st_acc(p));
 	st_pane_free(&o->st, k, p);
 }
@@ -249,6 +253,13 @@ print(struct op *o, aoff k, aoff p)
 		for (q = first; q != 0 && st_panep(s, q)->p_start <= t;
 		    q = st_panep(s, q)->p_next)
 			aggs_fold(o->g, &s->a, st_acc(q));
+	}
+	if (aggs_keysize(o->g) > 0) {	/* counters: the frame's length, and
+					   the key's value before it */
+		aggs_fold_span(o->g, o->c->wkind == WK_OVER ? o->c->size : -1);
+		aggs_fold_prior(o->g, &s->a, opkey_aggs(o, k), 0);
+		if (first != 0 && (q = st_panep(s, first)->p_prev) != 0)
+			aggs_fold_prior(o->g, &s->a, NULL, st_acc(q));
 	}
 	kp = st_keyp(s, k);
 	rec = arena_ptr(&s->a, st_acc(p) + o->rec_off);
@@ -293,7 +304,8 @@ trim(struct op *o, aoff k, int64_t w)
 		when = sat_add(sat_add(st_panep(s, kp->k_tail)->p_start,
 		    o->c->size), 1);
 	st_timer_set(s, k, when);
-	if (st_keyp(s, k)->k_head == 0 && when == T_NONE)
+	if (st_keyp(s, k)->k_head == 0 && when == T_NONE &&
+	    (aggs_keysize(o->g) == 0 || !aggs_key_held(o->g, opkey_aggs(o, k))))
 		st_key_delete(s, k);
 }
 
@@ -380,7 +392,7 @@ over_advance(struct op *o, int64_t w)
 void
 over_init(struct op *o)
 {
-	size_t i, n = 0;
+	size_t i;
 
 	/* kept folds, unless a frame holds only peers or one record */
 	if (o->c->wkind == WK_OVER && o->c->size > 0 && aggs_keepable(o->g))
@@ -391,11 +403,9 @@ over_init(struct op *o)
 	wire_fields_init(&o->over_wf, o->c);
 	o->over_vals = xcalloc(o->c->naggs ? o->c->naggs : 1,
 	    sizeof(*o->over_vals));
-	for (i = 0; i < o->c->naggs; i++) {
+	for (i = 0; i < o->c->naggs; i++)
 		if (o->c->aggs[i].op == &record_op)
-			o->rec_off = n;
-		n += o->c->aggs[i].op->size;
-	}
+			o->rec_off = aggs_slot(o->g, i);
 }
 
 void

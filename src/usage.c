@@ -62,6 +62,11 @@ static const struct option baseopts[] = {
 	{ "explain",		required_argument,	NULL, O_EXPLAIN },
 	{ "mode",		required_argument,	NULL, O_MODE },
 	{ "max-memory",		required_argument,	NULL, O_MAXMEM },
+	{ "where",		required_argument,	NULL, O_WHERE },
+	{ "if",			required_argument,	NULL, O_IF },
+	{ "as",			required_argument,	NULL, O_AS },
+	{ "having",		required_argument,	NULL, O_HAVING },
+	{ "eval",		required_argument,	NULL, O_EVAL },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 };
@@ -101,7 +106,8 @@ usage_aggregates(FILE *fp)
 	fputs("Aggregates (default --count):\n ", fp);
 	for (i = 0; (op = agg_at(i)) != NULL; i++) {
 		arg = (op->flags & AGF_OUT) ? "[:OUT]" :
-		    (op->flags & AGF_PLIST) ? ":P[,P...]" : "";
+		    (op->flags & AGF_PLIST) ? ":P[,P...]" :
+		    (op->flags & AGF_HIST) ? ":B[,B...]" : "";
 		n = (size_t)snprintf(item, sizeof(item), "%s--%s%s%s",
 		    strcmp(op->option, "count") == 0 ? "-c, " : "", op->option,
 		    (op->flags & AGF_FIELD) ? " F" : "", arg);
@@ -162,6 +168,12 @@ usage(FILE *fp)
 	, fp);
 	usage_aggregates(fp);
 	fputs(
+"Expressions (see EXPRESSIONS in fwin(1)):\n"
+"  --where EXPR             only records EXPR is true for enter windows\n"
+"  --if EXPR                the aggregate before it takes only those records\n"
+"  --as NAME                names the aggregate before it\n"
+"  --having EXPR            print only rows EXPR is true for\n"
+"  --eval NAME=EXPR         append a column computed from the row\n"
 "Output:\n"
 "  --output-format tsv|csv|json\n"
 "  -o, --output FILE        append rows to FILE\n"

@@ -716,7 +716,7 @@ SQL
 	all+=" --first user --last user --distinct user --median amount"
 	all+=" --percentile amount:5,99.9 --approx-percentile amount:50"
 	all+=" --stddev amount --var amount --stddev-pop amount --var-pop amount"
-	all+=" --approx-distinct user"
+	all+=" --approx-distinct user --histogram amount:0.5,10,250"
 	by="--min-by amount --max-by amount:region"
 	n=0
 	ex() {
@@ -834,6 +834,8 @@ SQL
 		-t 1 --cumulate 1mo,1d in
 	check "--cumulate whose step does not divide its size has no Flink SQL counterpart" \
 		-t 1 --cumulate 1d,7h in
+	check "the reset rule of --increase 3 and --rate 3 has no Flink SQL counterpart" \
+		-t 1 -k 2 --tumble 1m --increase 3 --count --rate 3 in
 	check "--min-by or --max-by with --global has no Flink SQL counterpart" \
 		-t 1 -k 2 --global --max-by 3 in
 	printf '{"t":1,"u":{"id":"a"}}\n' > in.json
