@@ -295,3 +295,25 @@ second_run() {
 	[[ $(tail -c 4 err | od -An -c | tr -d ' ') == '\r033[K' ]] ||
 		fail "the progress line is not erased: $(cat -v err)"
 }
+
+@test "--state with several files: each resumes at its own byte" {
+	printf '1 a\n11 a\n' >a.log
+	printf '2 b\n12 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt a.log b.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	stop_with TERM
+	ends_ok
+	stop_fwin
+	printf '13 a\n21 a\n' >>a.log
+	printf '14 b\n22 b\n' >>b.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush a.log b.log
+	expect_row $'10\t20\ta\t2'
+	expect_row $'10\t20\tb\t2'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s a.log b.log
+	assert_equal "$output" $'0\t10\ta\t1\n0\t10\tb\t1\n10\t20\ta\t2\n10\t20\tb\t2\n20\t30\ta\t1\n20\t30\tb\t1'
+}
