@@ -57,7 +57,7 @@ follow_open(char *const *files, int nfiles, const struct input_opts *o)
 	lo.follow = 0;
 	in = input_open(files, nfiles, &lo);
 	in->o.follow = 1;
-	in->sub = xcalloc(in->nfiles, sizeof(*in->sub));
+	in->sub = xcalloc(in->nfiles, sizeof(struct input *));
 	in->nsub = in->nfiles;
 	in->cur = -1;
 	for (i = 0; i < in->nsub; i++) {
