@@ -30,13 +30,14 @@ THREADSUITES = tests/threads.bats tests/windows.bats tests/batch.bats \
 	tests/errors.bats tests/messages.bats tests/json.bats \
 	tests/partition.bats tests/progress.bats tests/faults.bats \
 	tests/changelog.bats tests/sqlite.bats tests/counters.bats \
-	tests/expr.bats
+	tests/expr.bats tests/follow.bats
 
 # The suites whose streams key-group workers (--threads 3 or more) take
 # most, run again with four threads (a reading thread, three workers).
 WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
 	tests/messages.bats tests/progress.bats tests/changelog.bats \
-	tests/sqlite.bats tests/counters.bats tests/expr.bats
+	tests/sqlite.bats tests/counters.bats tests/expr.bats \
+	tests/follow.bats
 
 # The behaviour suites again under each strategy (fwin(1): THE PLAN) but
 # halves, which two threads already run where it fits: NAME:THREADS, and

@@ -468,6 +468,23 @@ mem_size(const char *s)
 	    "K, M, G or T)", s);
 }
 
+/* -F: named files only (a pipe is followed by reading it). */
+static void
+check_follow(const struct config *c)
+{
+	int i;
+
+	if (!c->follow)
+		return;
+	if (c->nfiles == 0)
+		usage_error("--follow needs at least one FILE");
+	for (i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0)
+			usage_error("--follow follows named files, not standard "
+			    "input ('-'): standard input is read as it comes "
+			    "without it");
+}
+
 /* --mode: auto becomes batch or stream (the man page's BATCH AND STREAM
  * MODES; the plan decides, plan.h); batch refuses what only a stream
  * has. */
@@ -733,6 +750,10 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 	case O_NEWINPUT:
 		c->new_input = 1;
 		break;
+	case 'F':
+		stream_only(x, "-F/--follow");
+		c->follow = 1;
+		break;
 	case O_INSPECT:
 		x->inspect = optarg;
 		break;
@@ -820,7 +841,7 @@ fwin_cli(int argc, char **argv)
 	c.progress = -1;
 
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":d:Hk:t:l:co:hV", longopts(),
+	while ((ch = getopt_long(argc, argv, ":d:Hk:t:l:co:hVF", longopts(),
 	    NULL)) != -1) {
 		if (ch >= O_AGG)
 			add_agg(&c, agg_at((size_t)(ch - O_AGG)), optarg);
@@ -873,6 +894,7 @@ fwin_cli(int argc, char **argv)
 		add_agg(&c, agg_lookup("count"), NULL);
 	c.files = argv + optind;
 	c.nfiles = argc - optind;
+	check_follow(&c);
 	if (x.explain != NULL && strcmp(x.explain, "flink-sql") == 0) {
 		/* a script instead of a run: nothing is read or written */
 		status = explain_flink_sql(&c, stdout);

@@ -348,6 +348,8 @@ source_table(struct ex *x, FILE *o)
 	fputs("\n) WITH (\n  'connector' = 'filesystem',\n  'path' = ", o);
 	file_url(o, c->nfiles == 0 || strcmp(c->files[0], "-") == 0 ? NULL :
 	    c->files[0]);
+	if (c->follow)	/* --follow: the nearest (see its note) */
+		fputs(",\n  'source.monitor-interval' = '1s'", o);
 	if (c->fmt == IF_JSON) {
 		fputs(",\n  'format' = 'json'\n", o);
 		kafka_comment(o, "json");

@@ -132,6 +132,8 @@ files_rereadable(const struct config *c, uint64_t *bytes)
 	int i;
 
 	*bytes = 0;
+	if (c->follow)	/* they grow: what is read is read once */
+		return 0;
 	for (i = 0; i < c->nfiles; i++) {
 		if (strcmp(c->files[i], "-") == 0)
 			return 0;
@@ -303,6 +305,9 @@ fits_streamtable(const struct config *c, const struct aggs *g,
 	if (c->part_n > 1)
 		return no(why, "--partition: the records of other partitions "
 		    "move the watermark only");
+	if (c->follow)
+		return no(why, "--follow: the FILEs grow, what is read is read "
+		    "once");
 	if (!p->pl_rereadable)
 		return no(why, NOT_FILES);
 	return table_takes(c, g, 1, why);

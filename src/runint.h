@@ -76,6 +76,10 @@ struct run {
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;
 	int64_t idle_since, idle_wm;
+	/* --follow with several FILEs and event time: each input's own
+	 * watermark (srcwm.h), and the input of the record applied */
+	struct srcwm *srcs;
+	int src;
 	struct timespec t0;
 	struct batch *batch;	/* --mode batch: records kept until the end */
 	/* --mode batch while the input is in time order (run.c's

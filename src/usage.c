@@ -18,6 +18,7 @@ static const struct option baseopts[] = {
 	{ "json",		no_argument,		NULL, O_JSON },
 	{ "delimiter",		required_argument,	NULL, 'd' },
 	{ "header",		no_argument,		NULL, 'H' },
+	{ "follow",		no_argument,		NULL, 'F' },
 	{ "key",		required_argument,	NULL, 'k' },
 	{ "time",		required_argument,	NULL, 't' },
 	{ "time-format",	required_argument,	NULL, O_TIMEFMT },
@@ -132,6 +133,7 @@ usage(FILE *fp)
 "                           --csv, --tsv, --json\n"
 "  -d, --delimiter C        field separator (one byte; '\\t' for TAB)\n"
 "  -H, --header             the first record names the fields\n"
+"  -F, --follow             follow the FILEs as tail -F does, side by side\n"
 "  -k, --key FIELD[,FIELD]  key fields (repeatable)\n"
 "Time:\n"
 "  -t, --time FIELD[,FIELD] event time from FIELD (default: the wall clock);\n"
