@@ -26,7 +26,7 @@ struct aval {
 	size_t n;
 	double d;		/* its value, for numeric aggregates */
 	struct dec dec;		/* AGF_DEC: its exact value, when is_dec */
-	int is_dec;		/* written in plain decimal (dec_parse) */
+	int is_dec;		/* read exactly (dec_read): dec holds it */
 	const char *out;	/* min-by / max-by: the OUT text */
 	size_t outn;
 };
@@ -50,10 +50,13 @@ enum {
 	AGF_TEXT = 128,		/* its result is text, not a number */
 	AGF_REGROUP = 256,	/* its fold gives the same bytes however the
 				 * blocks folded are grouped (no floats) */
-	AGF_ANYORDER = 512	/* its result is the same bytes whatever the
+	AGF_ANYORDER = 512,	/* its result is the same bytes whatever the
 				 * order of its records were added in (no
-				 * floats, no arrival numbers; AGF_DEC: while
-				 * its values are plain decimal) */
+				 * floats, no arrival numbers) */
+	AGF_FLAT = 1024		/* its slot names no block but its own:
+				 * folds work on slots of any arena alike,
+				 * and a fold can be stored back (count,
+				 * sums, variance) */
 };
 
 struct aggop {
@@ -140,17 +143,22 @@ int aggs_regroupable(const struct aggs *g);
 int aggs_regroupable_exact(const struct aggs *g);
 int aggs_fold_exact(const struct aggs *g);
 /* Whether every aggregate's result is the same whatever the order of
- * its records (AGF_ANYORDER), and whether one record's values keep it
- * so: every value of a decimal sum is plain decimal. */
+ * its records (AGF_ANYORDER). */
 int aggs_any_order(const struct aggs *g);
-int aggs_any_order_vals(const struct aggs *g, const struct aval *vals);
 
-/* Whether every accumulator is plain bytes that keep no arena block (no
- * merge operation: folds work on slots of any arena alike). */
+/* Whether every accumulator is AGF_FLAT: folds work on slots of any
+ * arena alike, and aggs_fold_store() can write a fold back. */
 int aggs_flat(const struct aggs *g);
 
 /* Writes the fold as the accumulator block at dst, which must not be
- * released: the values it names belong to the blocks folded. */
-void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
+ * released: the values it names belong to the blocks folded. Returns
+ * -1, having written part of it, when the fold holds a sum too big to
+ * keep without a block of its own (bigsum.h): rare, and not kept. */
+int aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
+
+/* Flat aggregates (aggs_flat): writes the fold as the accumulators at
+ * dst, which own what they keep: what they kept is released first (the
+ * fold has read it), a big sum gets a block of its own. */
+void aggs_fold_store(const struct aggs *g, struct arena *a, aoff dst);
 
 #endif

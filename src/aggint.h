@@ -6,6 +6,7 @@
 #define FWIN_AGGINT_H
 
 #include "agg.h"
+#include "bigsum.h"
 #include "stats.h"
 
 struct dslot;
@@ -58,6 +59,7 @@ struct agg {
 				 * of the largest size, that never grows */
 	double *vals;		/* percentiles' fold: every value */
 	size_t nvals, capvals;
+	struct bigsum_fold bs;	/* a sum's fold past its fixed width */
 };
 
 /* Whether b is a blob of the used arena, not overlapping another block;

@@ -328,7 +328,7 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 			continue;
 		/* as aggs_extract does, whoever stored the text */
 		v->is_dec = (fl & AGF_DEC) &&
-		    dec_parse(v->p, v->n, &v->dec) == 0;
+		    dec_read(v->p, v->n, &v->dec) == 0;
 		if ((fl & AGF_OUT) && b->osrc[i] != i) {
 			v->out = b->vals[b->osrc[i]].out;
 			v->outn = b->vals[b->osrc[i]].outn;
