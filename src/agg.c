@@ -623,8 +623,9 @@ aggs_extract(const struct aggs *g, const struct record *r,
 		if ((fl & AGF_DEC) &&
 		    (v->is_dec = dec_parse(v->p, v->n, &v->dec) == 0)) {
 			/* sum, avg: plain decimal, the common case, parsed
-			 * once; num_parse only for what is not */
-			v->d = dec_to_double(&v->dec);
+			 * once; num_parse only for what is not (and no
+			 * double: sums add dec) */
+			v->d = 0;
 		} else if (fl & AGF_NUMBER) {
 			if (num_parse(v->p, v->n, &nu) != 0) {
 				bad->f = a->f;

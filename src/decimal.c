@@ -454,7 +454,7 @@ w_scaled(uint64_t x[W], __int128 m, uint32_t k)
 }
 
 int
-dec_sum_add(struct dec_sum *s, const struct dec *v)
+dec_sum_add_any(struct dec_sum *s, const struct dec *v)
 {
 	uint64_t x[W], w[W];
 	int32_t sc;

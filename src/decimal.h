@@ -36,7 +36,8 @@ struct dec {
 };
 
 /* DS_EXP: a value was written with an exponent, or read as a double; the
- * sum is then written as the double nearest its exact value. */
+ * sum is then written as the double nearest its exact value. (struct
+ * dec's exp is this flag's value.) */
 enum { DS_EXP = 1 };
 
 /*
@@ -76,7 +77,30 @@ double dec_to_double(const struct dec *v);
 
 /* Adds v to s in the fixed-width integer. Returns 0, or -1, s unchanged,
  * when it does not fit (or s->big holds the sum): bigsum_add() then. */
-int dec_sum_add(struct dec_sum *s, const struct dec *v);
+int dec_sum_add_any(struct dec_sum *s, const struct dec *v);
+
+/* dec_sum_add_any(), inline where it runs per record: a value at the
+ * sum's scale whose 128-bit add carries nothing into the upper words
+ * (the carry out of them cancels the value's sign extension), which
+ * then cannot overflow: their sign is the sum's. */
+static inline int
+dec_sum_add(struct dec_sum *s, const struct dec *v)
+{
+	unsigned __int128 lo, r;
+
+	if (s->big == 0 && v->scale == s->scale) {
+		lo = (unsigned __int128)s->w[1] << 64 | s->w[0];
+		r = lo + (unsigned __int128)v->m;
+		if ((int)(r < lo) == (v->m < 0)) {
+			s->w[0] = (uint64_t)r;
+			s->w[1] = (uint64_t)(r >> 64);
+			s->n++;
+			s->flags |= v->exp;	/* (DS_EXP is 1) */
+			return 0;
+		}
+	}
+	return dec_sum_add_any(s, v);
+}
 
 /* Adds src into dst in the fixed-width integer. Returns 0, or -1, dst
  * unchanged, when it does not fit or either is big: bigsum then. */

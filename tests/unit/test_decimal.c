@@ -588,9 +588,75 @@ test_avg_short(void)
 	CHECK(bad == 0);
 }
 
+/* Numbers with exponents, read exactly: mantissa and scale. */
+static void
+test_read(void)
+{
+	static const struct {
+		const char *in;
+		int rc;
+		const char *m;
+		int32_t scale;
+		uint32_t exp;
+	} t[] = {
+		{ "2.50", 0, "250", 2, 0 },	/* plain: dec_parse's */
+		{ "1e3", 0, "1", -3, 1 },
+		{ "1E+3", 0, "1", -3, 1 },
+		{ "-2.5E-7", 0, "-25", 8, 1 },
+		{ "0.05e1", 0, "5", 1, 1 },
+		{ "1.000e2", 0, "1", -2, 1 },	/* trailing zeros: scale */
+		{ "1200e-2", 0, "12", 0, 1 },
+		{ "+.5e1", 0, "5", 0, 1 },
+		{ "5.e0", 0, "5", 0, 1 },
+		{ "0e999999", 0, "0", 0, 1 },
+		{ "-0.0e5", 0, "0", 0, 1 },
+		{ "6.673558607802905e+01", 0, "6673558607802905", 14, 1 },
+		{ "1.7976931348623157e308", 0, "17976931348623157", -292, 1 },
+		{ "1e-1100", 0, "1", 1100, 1 },	/* DEC_MAXSCALE */
+		{ "1e400", 0, "1", -400, 1 },	/* DEC_MINSCALE */
+		{ "12345678901234567890123456789012345678e0", 0,
+		    "12345678901234567890123456789012345678", 0, 1 },
+		{ "1.2345678901234567890123456789012345678e-1", 0,
+		    "12345678901234567890123456789012345678", 38, 1 },
+		{ "123456789012345678901234567890123456789e0", -1, "", 0, 0 },
+		{ "1e-1101", -1, "", 0, 0 },
+		{ "1e401", -1, "", 0, 0 },
+		{ "1e", -1, "", 0, 0 },
+		{ "e5", -1, "", 0, 0 },
+		{ ".e5", -1, "", 0, 0 },
+		{ "1e+", -1, "", 0, 0 },
+		{ "1.2.3e4", -1, "", 0, 0 },
+		{ "1e5x", -1, "", 0, 0 },
+		{ "1e 5", -1, "", 0, 0 },
+		{ "--1e5", -1, "", 0, 0 },
+		{ "", -1, "", 0, 0 },
+	};
+	char buf[64], *copy;
+	struct dec v;
+	size_t i, n;
+	int rc;
+
+	for (i = 0; i < NEL(t); i++) {
+		n = strlen(t[i].in);
+		copy = malloc(n + 1);
+		memcpy(copy, t[i].in, n);
+		rc = dec_read(copy, n, &v);
+		free(copy);
+		CHECK(rc == t[i].rc);
+		if (rc != t[i].rc)
+			fprintf(stderr, "  \"%s\": %d\n", t[i].in, rc);
+		if (rc != 0 || t[i].rc != 0)
+			continue;
+		CHECK_STR(i128_str(v.m, buf), t[i].m);
+		CHECK(v.scale == t[i].scale);
+		CHECK(v.exp == t[i].exp);
+	}
+}
+
 int
 main(void)
 {
+	test_read();
 	test_parse();
 	test_to_double();
 	test_sum();
