@@ -111,15 +111,16 @@ routes() {
 0,60,c,1.2345678901234568e+38'
 }
 
-# mixed SEED-free values for window merges: exponents near and far, big
-# plain decimals, over 2000 seconds and 5 keys, shuffled a little
+# mixed [N [SPAN]]: N (6000) values for window merges: exponents near and
+# far, big plain decimals, over SPAN (2000) seconds and 5 keys, out of
+# order
 mixed() {
-	seq 1 6000 | awk '{ k = $1 % 5
+	seq 1 "${1:-6000}" | awk -v span="${2:-2000}" '{ k = $1 % 5
 		if ($1 % 7 == 0) v = sprintf("%de%d", $1 % 10 - 5, ($1 * 37) % 601 - 300)
 		else if ($1 % 7 == 1) v = "99999999999999999999999999999999999.99"
 		else if ($1 % 7 == 2) v = sprintf("%e", $1 / 7.0)
 		else v = sprintf("%d.%02d", $1 % 1000, $1 % 100)
-		printf "%d,k%d,%s\n", ($1 * 331) % 2000, k, v }'
+		printf "%d,k%d,%s\n", ($1 * 331) % span, k, v }'
 }
 
 @test "sum: sliding panes, cumulating steps and merged sessions: the same bytes with 1, 2 and 4 threads" {
@@ -155,5 +156,18 @@ mixed() {
 		run fwin --inspect s.ckpt
 		assert_success
 		assert_line --index 1 'format version   5'
+	done
+}
+
+@test "sum: two halves' tables hold sums past 320 bits, folded and stored across them: the operator's bytes" {
+	mixed 80000 20000 > in
+	[ "$(wc -c < in)" -gt 1000000 ]
+	for w in "-l 20000s --tumble 400s" "-l 20000s --cumulate 400s,50s" "--tumble 400s"; do
+		args=(--csv --time-format s -t 1 -k 2 --count --sum 3 --avg 3 $w)
+		want=$(fwin --threads 1 --mode stream -l 20000s "${args[@]}" - < in)
+		run --separate-stderr fwin --stats --threads 2 "${args[@]}" in
+		assert_success
+		assert_regex "$stderr" 'in two halves$'
+		assert_equal "$output" "$want"
 	done
 }
