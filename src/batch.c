@@ -264,7 +264,12 @@ body_put(const struct batch *b, char *p, int64_t t, const char *key, size_t keyl
 			memcpy(p, v->p, v->n);
 			p += v->n;
 			if (fl & AGF_NUMBER) {
-				memcpy(p, &v->d, 8);
+				/* (a sum's exact value has no double; the
+				 * aggregates that share its field need it) */
+				double d = (fl & AGF_DEC) && v->is_dec ?
+				    dec_to_double(&v->dec) : v->d;
+
+				memcpy(p, &d, 8);
 				p += 8;
 			}
 		}
