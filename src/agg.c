@@ -621,10 +621,13 @@ aggs_extract(const struct aggs *g, const struct record *r,
 		v->p = r->f[a->fidx].p;
 		v->n = r->f[a->fidx].n;
 		if ((fl & AGF_DEC) &&
-		    (v->is_dec = dec_parse(v->p, v->n, &v->dec) == 0)) {
+		    ((v->is_dec = dec_parse(v->p, v->n, &v->dec) == 0) ||
+		    (dec_read_exp(v->p, v->n, &v->dec) == 0 &&
+		    (v->is_dec = v->dec.scale >= DEC_SAFESCALE)))) {
 			/* sum, avg: plain decimal, the common case, parsed
-			 * once; num_parse only for what is not (and no
-			 * double: sums add dec) */
+			 * once, or with an exponent, well within the range
+			 * of doubles; num_parse only for what is not (and
+			 * no double: sums add dec) */
 			v->d = 0;
 		} else if (fl & AGF_NUMBER) {
 			if (num_parse(v->p, v->n, &nu) != 0) {
@@ -635,7 +638,8 @@ aggs_extract(const struct aggs *g, const struct record *r,
 			v->d = nu.d;
 			/* a sum reads an exponent's value exactly too */
 			if (fl & AGF_DEC)
-				v->is_dec = dec_read(v->p, v->n, &v->dec) == 0;
+				v->is_dec = dec_read_exp(v->p, v->n,
+				    &v->dec) == 0;
 		}
 		if (fl & AGF_OUT) {
 			if (!a->has_out) {

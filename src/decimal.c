@@ -389,13 +389,19 @@ dec_to_double(const struct dec *v)
 int
 dec_read(const char *p, size_t n, struct dec *out)
 {
+	return dec_parse(p, n, out) == 0 ? 0 : dec_read_exp(p, n, out);
+}
+
+int
+dec_read_exp(const char *p, size_t n, struct dec *out)
+{
 	size_t i = 0, ms, me, dot = (size_t)-1, first, last, j;
 	int64_t e = 0, scale;
 	int neg = 0, eneg = 0;
 	u128 m = 0;
 
-	if (dec_parse(p, n, out) == 0)
-		return 0;
+	if (n > 4096)
+		return -1;	/* (num_parse() refuses longer text) */
 	if (i < n && (p[i] == '-' || p[i] == '+'))
 		neg = p[i++] == '-';
 	for (ms = i; i < n && (isdig(p[i]) || (p[i] == '.' &&

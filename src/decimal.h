@@ -70,6 +70,13 @@ int dec_parse(const char *p, size_t n, struct dec *out);
  * range of doubles is not checked here. */
 int dec_read(const char *p, size_t n, struct dec *out);
 
+/* dec_read() of a text dec_parse() refused: only the exponent form. */
+int dec_read_exp(const char *p, size_t n, struct dec *out);
+
+/* Places above which a value read exactly (m < 10^38) is certainly within
+ * the doubles' range (below 10^308), so that no strtod(3) need say so. */
+#define DEC_SAFESCALE	(-270)
+
 /* v correctly rounded to a double: strtod(3)'s value of the text v was
  * parsed from, except that a zero is always +0. No strtod for up to 15
  * significant digits and 22 places (the common case, per record). */

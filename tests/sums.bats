@@ -101,14 +101,18 @@ routes() {
 	assert_equal "$stderr" 'fwin: --sum 3: a result is beyond the range of doubles (about 1.8e308): its cell is empty'
 }
 
-@test "sum: 0.1 + 2e-1 is 0.3; a value of 39 digits is read as its double" {
+@test "sum: 0.1 + 2e-1 is 0.3; a value of 39 digits is read as its double; one past the doubles is bad" {
 	printf '%s\n' 1,a,0.1 2,a,2e-1 3,b,1E+21 4,b,-1e21 5,b,0.5 \
-		6,c,123456789012345678901234567890123456789 7,c,1 > in
+		6,c,123456789012345678901234567890123456789 7,c,1 \
+		8,d,1.5e309 9,d,1e-5000 > in
 	run --separate-stderr fwin --csv --time-format s -t 1 -k 2 --tumble 1m --sum 3 in
 	assert_success
 	assert_output '0,60,a,0.3
 0,60,b,0.5
-0,60,c,1.2345678901234568e+38'
+0,60,c,1.2345678901234568e+38
+0,60,d,0'
+	assert_equal "$stderr" 'fwin: in:8: field 3: not a number "1.5e309"; record skipped
+fwin: 1 bad record skipped'
 }
 
 # mixed [N [SPAN]]: N (6000) values for window merges: exponents near and

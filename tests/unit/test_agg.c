@@ -518,12 +518,20 @@ test_extract(void)
 	f[0].n = 3;
 	CHECK(aggs_extract(g, &r, v, &bad) == 0);
 	CHECK(v[1].is_dec && v[1].dec.m == -12 && v[1].dec.scale == 0);
-	/* with an exponent: exact too, and its double */
+	/* with an exponent: exact too, no strtod well within the doubles */
 	f[0].p = "-1.5e-3";
 	f[0].n = 7;
 	CHECK(aggs_extract(g, &r, v, &bad) == 0);
 	CHECK(v[1].is_dec && v[1].dec.m == -15 && v[1].dec.scale == 4 &&
-	    v[1].dec.exp && v[1].d == -1.5e-3);
+	    v[1].dec.exp);
+	/* near the doubles' end: num_parse says whether it is in range */
+	f[0].p = "1.5e300";
+	CHECK(aggs_extract(g, &r, v, &bad) == 0);
+	CHECK(v[1].is_dec && v[1].dec.m == 15 && v[1].dec.scale == -299 &&
+	    v[1].d == 1.5e300);
+	f[0].p = "1.5e309";
+	CHECK(aggs_extract(g, &r, v, &bad) == -1);
+	CHECK(strcmp(bad.what, "not a number") == 0);
 	/* 39 digits: only its double */
 	f[0].p = "123456789012345678901234567890123456789";
 	f[0].n = 39;
