@@ -223,7 +223,7 @@ body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 		unsigned fl = b->c->aggs[i].op->flags;
 		const struct aval *v = &vals[i];
 
-		if (!(fl & AGF_FIELD))
+		if (!(fl & (AGF_FIELD | AGF_RECORD)))
 			continue;
 		if (b->vsrc[i] == i && v->p == NULL)
 			n++;
@@ -253,7 +253,7 @@ body_put(const struct batch *b, char *p, int64_t t, const char *key, size_t keyl
 		unsigned fl = b->c->aggs[i].op->flags;
 		const struct aval *v = &vals[i];
 
-		if (!(fl & AGF_FIELD))
+		if (!(fl & (AGF_FIELD | AGF_RECORD)))
 			continue;
 		if (b->vsrc[i] == i && v->p == NULL)
 			*p++ = 0;
@@ -305,7 +305,7 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 
 		v->p = NULL;
 		v->n = 0;
-		if (!(fl & AGF_FIELD))
+		if (!(fl & (AGF_FIELD | AGF_RECORD)))
 			continue;
 		if (b->vsrc[i] != i) {
 			const struct aval *e = &b->vals[b->vsrc[i]];

@@ -193,7 +193,7 @@ config_maxfield(const struct config *c)
 void
 config_free(struct config *c)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < c->nkeys; i++)
 		free(c->keys[i].owned);
@@ -202,10 +202,15 @@ config_free(struct config *c)
 		free(c->time_more[i].owned);
 	free(c->time_more);
 	free(c->paths);
+	free(c->sqlite);
+	free(c->sqlite_table);
 	for (i = 0; i < c->naggs; i++) {
 		free(c->aggs[i].f.owned);
 		free(c->aggs[i].out.owned);
 		free(c->aggs[i].pct);
+		for (j = 0; j < c->aggs[i].nbounds; j++)
+			free(c->aggs[i].bounds[j].name);
+		free(c->aggs[i].bounds);
 	}
 	free(c->keys);
 	free(c->aggs);
@@ -310,6 +315,14 @@ config_fingerprint(const struct config *c)
 	case WK_GLOBAL:
 		fputs("--global\n", f);
 		break;
+	case WK_OVER:
+		tf_format_duration(buf, c->size);
+		fprintf(f, "--over %s\n", buf);
+		break;
+	case WK_OVER_ROWS:
+		fprintf(f, "--over-rows %llu\n",
+		    (unsigned long long)c->count_n);
+		break;
 	}
 	if (c->fill)
 		fputs("--fill\n", f);
@@ -318,6 +331,11 @@ config_fingerprint(const struct config *c)
 	fp_duration(f, "--offset", c->offset);
 	fp_duration(f, "--lateness", c->lateness);
 	fp_duration(f, "--allowed-lateness", c->allowed);
+	/* the rows kept to tell updates (changelog.h) are state */
+	if (c->changelog)
+		fputs("--changelog\n", f);
+	if (c->sqlite != NULL)
+		fputs("-o sqlite:\n", f);
 	/* only when given: checkpoints of unpartitioned runs stay valid */
 	if (c->part_n > 1)
 		fprintf(f, "--partition %u/%u\n", c->part_i, c->part_n);
@@ -332,6 +350,9 @@ config_fingerprint(const struct config *c)
 			for (j = 0; j < c->aggs[i].npct; j++)	/* "p95" */
 				fprintf(f, "%c%s", j ? ',' : ':',
 				    c->aggs[i].pct[j].name + 1);
+		for (j = 0; j < c->aggs[i].nbounds; j++)
+			fprintf(f, "%c%s", j ? ',' : ':',
+			    c->aggs[i].bounds[j].name);
 	}
 	fputc('\n', f);
 	/* a memstream that could not grow fails, or leaves no text */

@@ -9,9 +9,13 @@
 #include "output.h"
 #include "timefmt.h"
 
-/* WK_NONE is rolling mode: a running aggregate per key. */
+/* WK_NONE is rolling mode: a running aggregate per key. WK_OVER and
+ * WK_OVER_ROWS print each record with aggregates of its key's records
+ * before it (size: the range D; count_n: the rows N). */
 enum wkind {
-	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL
+	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL,
+	WK_OVER,	/* --over D: each record with its key's [t - D, t] */
+	WK_OVER_ROWS	/* --over-rows N: with its key's last N records */
 };
 
 /* --mode: auto is decided on the command line (cli.c), before a run. */
@@ -19,6 +23,13 @@ enum runmode { MODE_AUTO, MODE_STREAM, MODE_BATCH };
 
 struct aggop;		/* an entry of the aggregate table (agg.h) */
 struct stats_pct;	/* a requested percentile (stats.h) */
+
+/* A bound of --histogram F:B1,B2,...: its value and its text as written,
+ * which names its column (F_le_B). */
+struct hist_bound {
+	double b;
+	char *name;
+};
 
 /* A FIELD as the user wrote it: a 1-based number, or a header name. */
 struct fieldref {
@@ -35,6 +46,8 @@ struct aggspec {
 	int has_out;
 	struct stats_pct *pct;	/* percentiles: one column each (AGF_PCT) */
 	size_t npct;
+	struct hist_bound *bounds;	/* --histogram: ascending (AGF_HIST) */
+	size_t nbounds;
 };
 
 struct config {
@@ -82,6 +95,10 @@ struct config {
 	int outfmt_set;
 	enum outfmt outfmt;
 	const char *output;
+	/* -o sqlite:DB[:TABLE] (output is then NULL) */
+	char *sqlite;			/* DB, or NULL */
+	char *sqlite_table;		/* TABLE: "fwin" by default */
+	int changelog;			/* --changelog */
 	int strict, stats;
 	int progress;			/* --progress 1, --no-progress 0, -1 auto */
 	int64_t max_future;		/* --max-future D; 0: none */
@@ -102,6 +119,13 @@ struct config {
 	enum runmode mode;
 	uint64_t max_memory;
 };
+
+/* Whether c's window is --over or --over-rows. */
+static inline int
+over_window(const struct config *c)
+{
+	return c->wkind == WK_OVER || c->wkind == WK_OVER_ROWS;
+}
 
 /* Resolves every FIELD against the header names (names may be NULL when
  * there is no header); for json, every FIELD is a path, resolved to its

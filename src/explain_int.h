@@ -74,6 +74,14 @@ char *sql_java_pattern(const char *s, char *bad);
  * --tz a TIMESTAMP_LTZ of the session time zone. */
 void sql_time_expr(const struct ex *x, FILE *o);
 
+/* --changelog, -o sqlite: ",\n  PRIMARY KEY (window_start, window_end,
+ * keys) NOT ENFORCED" (the keys alone for the global window, whose
+ * bounds move), or nothing where there is no key at all. */
+void sql_primary_key(const struct ex *x, FILE *o);
+
+/* --changelog, -o sqlite: the sink as a JDBC table, commented out. */
+void sql_jdbc_comment(const struct ex *x, FILE *o);
+
 /* Whether the aggregate is --min-by or --max-by. */
 int ex_is_by(const struct aggspec *a);
 

@@ -132,6 +132,14 @@ window_notes(struct ex *x)
 		    (unsigned long long)c->top_n, c->wkind == WK_GLOBAL ?
 		    " (with --global over the updating rows: Flink retracts "
 		    "and re-emits ranks as they change)" : "");
+	if (over_window(c) && c->has_time)
+		note(x, 0, "%s: Flink's bounded OVER operators judge lateness "
+		    "per key (a row is dropped when its time is not after the "
+		    "last time its key has emitted) and drop rows at or "
+		    "before time 0; fwin judges lateness by the watermark, as "
+		    "for windows, and keeps times before 1970. Both print a "
+		    "record once the watermark passes its time.",
+		    c->wkind == WK_OVER ? "--over" : "--over-rows");
 	if (c->fill)
 		note(x, 0, "--fill: Flink emits no row for a window without "
 		    "records, where fwin prints 0 and empty cells. Nearest: a "

@@ -24,9 +24,34 @@ fire_row(struct op *o, aoff k, int has_bounds, int64_t start, int64_t end,
 	globals(o)->g_fired++;
 }
 
+/* What a fold reads beyond the window's panes: the length --rate
+ * divides by (none without bounds), and the values before the window
+ * that counters count from (--increase): the key's dropped panes' and
+ * its panes kept before `first` that start before `start` (the global
+ * window and windows without bounds have none kept). */
+void
+fire_fold_context(struct op *o, aoff k, aoff first, int64_t start,
+    int64_t end)
+{
+	struct state *s = &o->st;
+	int bounds = o->as.ops->kind == AS_PANES ||
+	    o->as.ops->kind == AS_MERGING || o->as.ops->kind == AS_GLOBAL;
+	aoff p;
+
+	if (aggs_keysize(o->g) == 0)
+		return;
+	aggs_fold_span(o->g, bounds ? end - start : -1);
+	aggs_fold_prior(o->g, &s->a, opkey_aggs(o, k), 0);
+	if (o->as.ops->kind != AS_PANES && o->as.ops->kind != AS_MERGING)
+		return;
+	for (p = st_keyp(s, k)->k_head; p != 0 && p != first &&
+	    st_panep(s, p)->p_start < start; p = st_panep(s, p)->p_next)
+		aggs_fold_prior(o->g, &s->a, NULL, st_acc(p));
+}
+
 /* Folds one window's panes, ready for aggs_emit. */
 static void
-fold_window(struct op *o, const struct fire *f)
+fold_panes(struct op *o, const struct fire *f)
 {
 	struct state *s = &o->st;
 	int64_t g;
@@ -68,6 +93,13 @@ fold_window(struct op *o, const struct fire *f)
 				aggs_fold(o->g, &s->a, st_acc(p));
 		}
 	}
+}
+
+static void
+fold_window(struct op *o, const struct fire *f)
+{
+	fold_panes(o, f);
+	fire_fold_context(o, f->key, f->pane, f->start, f->end);
 }
 
 /* Fires one window: merges its panes and hands the row over. */

@@ -234,8 +234,10 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	if ((fmt == TF_AUTO && (fmt = tf_detect(f.p, f.n)) == TF_AUTO) ||
 	    tf_parse_time_tz(f.p, f.n, (enum tfmt)fmt, c->strp, &c->zone,
 	    &out->t) != 0) {
-		if (!quiet)
+		if (!quiet) {
 			bad_field(p, rec, out, name, "bad time", &f);
+			out->bad_time = 1;
+		}
 		return -1;
 	}
 	if (c->max_future > 0 && out->t > sat_add(now_ns(), c->max_future)) {
@@ -280,6 +282,7 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	out->has_win = 0;
 	out->fmt = TF_AUTO;
 	out->t = 0;
+	out->bad_time = 0;
 	out->tval = NULL;
 	out->tvaln = 0;
 	out->vals = p->vals;

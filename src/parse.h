@@ -38,6 +38,7 @@ struct parsed {
 				   by the reading thread (reader.h) */
 	int64_t win;
 	const struct aval *vals;	/* one per aggregate */
+	int bad_time;		/* PR_BAD: its time does not parse (tval) */
 	const char *tval;	/* the time's text (with -t), for messages */
 	size_t tvaln;
 	const char *raw;	/* the record as read (for the late file) */

@@ -9,8 +9,10 @@
 
 #include "agg.h"
 #include "batch.h"
+#include "changelog.h"
 #include "config.h"
 #include "hashagg.h"
+#include "hint.h"
 #include "input.h"
 #include "operator.h"
 #include "output.h"
@@ -32,10 +34,13 @@ struct run {
 	struct parser *parser;	/* the records' parser */
 	struct aggs *pg;	/* its aggregates, with a reading thread */
 	struct parsed pr;	/* what it said of the last record */
+	struct hint *hint;	/* first-hour hints, while they watch */
 	struct reader *rd;	/* --threads: the reading thread, or NULL */
 	int ended, endrc;	/* it handed over the input's end */
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
 	int rolling_time;	/* rolling mode with -t: a time column */
+	char **over_cols;	/* --over with -H: the input's header names */
+	size_t nover_cols;
 	int fatal;		/* --strict met a bad record */
 	int corrupt;		/* restored state found bad: nothing is saved */
 	int restored;
@@ -83,6 +88,14 @@ struct run {
 	struct run *half;
 	int half_fd;
 	uint64_t half_rows;
+	/* --changelog, -o sqlite: (sinks.c): rows start with an op cell;
+	 * the rows printed before (in the state); a row's cells after the
+	 * op, formatted to be kept; the SQLite sink, or NULL */
+	int opcol;
+	struct clog clog;
+	struct out *cltail;
+	size_t ncells;		/* columns after the op */
+	struct sqlsink *sql;
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
@@ -96,6 +109,15 @@ G(struct run *r)
 	/* the state's struct stays where it is; its arena may move */
 	return st_globals(r->st);
 }
+
+/* sinks.c: a copy of the run (a worker's) gets scratch of its own;
+ * what it made is freed. A row of a window that stopped passing
+ * --having: "-D" with the row it printed, if it did. */
+void sink_copied(struct run *r);
+void sink_copy_free(struct run *r);
+void changelog_drop(struct run *r, const struct op_row *row);
+/* -o sqlite: the database's commit position (0 without one). */
+uint64_t sink_position(struct run *r);
 
 /* run.c: the loop's pieces that runbatch.c uses */
 void watermark_after(struct run *r, int64_t t);

@@ -36,12 +36,15 @@ static const struct option baseopts[] = {
 	{ "flush",		no_argument,		NULL, O_FLUSH },
 	{ "no-flush",		no_argument,		NULL, O_NOFLUSH },
 	{ "global",		no_argument,		NULL, O_GLOBAL },
+	{ "over",		required_argument,	NULL, O_OVER },
+	{ "over-rows",		required_argument,	NULL, O_OVERROWS },
 	{ "fill",		no_argument,		NULL, O_FILL },
 	{ "top",		required_argument,	NULL, O_TOP },
 	{ "top-by",		required_argument,	NULL, O_TOPBY },
 	{ "emit-every",		required_argument,	NULL, O_EMITEVERY },
 	{ "output-format",	required_argument,	NULL, O_OUTFMT },
 	{ "output",		required_argument,	NULL, 'o' },
+	{ "changelog",		no_argument,		NULL, O_CHANGELOG },
 	{ "checkpoint",		required_argument,	NULL, O_CHECKPOINT },
 	{ "checkpoint-every",	required_argument,	NULL, O_CKEVERY },
 	{ "restore",		required_argument,	NULL, O_RESTORE },
@@ -97,7 +100,8 @@ usage_aggregates(FILE *fp)
 	fputs("Aggregates (default --count):\n ", fp);
 	for (i = 0; (op = agg_at(i)) != NULL; i++) {
 		arg = (op->flags & AGF_OUT) ? "[:OUT]" :
-		    (op->flags & AGF_PLIST) ? ":P[,P...]" : "";
+		    (op->flags & AGF_PLIST) ? ":P[,P...]" :
+		    (op->flags & AGF_HIST) ? ":B[,B...]" : "";
 		n = (size_t)snprintf(item, sizeof(item), "%s--%s%s%s",
 		    strcmp(op->option, "count") == 0 ? "-c, " : "", op->option,
 		    (op->flags & AGF_FIELD) ? " F" : "", arg);
@@ -136,6 +140,10 @@ usage(FILE *fp)
 "  --cumulate SIZE,STEP     growing windows [S, S+STEP), [S, S+2*STEP), ...\n"
 "  --session GAP            session windows per key\n"
 "  --count-window N[,SLIDE] count windows per key (by arrival)\n"
+"  --over D                 each record, with aggregates of its key's\n"
+"                           records in [t - D, t]\n"
+"  --over-rows N            each record, with aggregates of its key's\n"
+"                           last N records\n"
 "  (no window option: rolling mode, a running aggregate per record)\n"
 "  --offset D               shift window alignment\n"
 "  (SIZE, STEP: a duration or d, w, mo, q, y on the --tz calendar)\n"
@@ -156,6 +164,8 @@ usage(FILE *fp)
 "Output:\n"
 "  --output-format tsv|csv|json\n"
 "  -o, --output FILE        append rows to FILE\n"
+"  -o sqlite:DB[:TABLE]     upsert rows into TABLE (default fwin) of SQLite DB\n"
+"  --changelog              a first column op: +I, -U/+U (a row again), -D\n"
 "Checkpoints:\n"
 "  --checkpoint FILE        save state to FILE (atomically)\n"
 "  --checkpoint-every N|D   every N records or D of wall time (default 10s)\n"
