@@ -503,6 +503,51 @@ dec_sum_add_any(struct dec_sum *s, const struct dec *v)
 }
 
 int
+dec_sum_add_double(struct dec_sum *s, double d)
+{
+	uint64_t x[W], w[W];
+	int32_t sc = s->scale;
+	uint64_t mant;
+	int e, neg = d < 0;
+
+	if (s->big != 0 || !isfinite(d))
+		return -1;
+	if (d != 0) {
+		/* d = mant * 2^e, mant odd: mant * 5^-e at scale -e when
+		 * e < 0, else mant << e at scale 0 */
+		d = frexp(fabs(d), &e);
+		mant = (uint64_t)ldexp(d, 53);
+		e -= 53;
+		while ((mant & 1) == 0) {
+			mant >>= 1;
+			e++;
+		}
+		w_set(x, (__int128)mant);
+		if (e >= 0) {
+			if (e > 318 - 53)
+				return -1;
+			for (; e > 0; e--)
+				if (mag_mul(x, 2) != 0 || w_isneg(x))
+					return -1;
+			e = 0;
+		} else
+			for (int k = 0; k < -e; k++)
+				if (mag_mul(x, 5) != 0 || w_isneg(x))
+					return -1;
+		if (neg)
+			w_neg(x);
+		memcpy(w, s->w, sizeof(w));
+		if (align(w, &sc, x, -e) != 0 || w_add(w, x) != 0)
+			return -1;
+		memcpy(s->w, w, sizeof(w));
+		s->scale = sc;
+	}
+	s->n++;
+	s->flags |= DS_EXP;
+	return 0;
+}
+
+int
 dec_sum_merge(struct dec_sum *dst, const struct dec_sum *src)
 {
 	uint64_t x[W], w[W];

@@ -38,7 +38,12 @@ struct dec {
 /* DS_EXP: a value was written with an exponent, or read as a double; the
  * sum is then written as the double nearest its exact value. (struct
  * dec's exp is this flag's value.) */
-enum { DS_EXP = 1 };
+enum {
+	DS_EXP = 1,
+	DS_LOST = 2	/* a sum with no arena block to grow into (a
+			 * counter's) could not hold a value exactly: its
+			 * result is unknown, never printed */
+};
 
 /*
  * A sum accumulator. Flat, 8-byte aligned, so that it lives in the arena
@@ -108,6 +113,10 @@ dec_sum_add(struct dec_sum *s, const struct dec *v)
 	}
 	return dec_sum_add_any(s, v);
 }
+
+/* Adds the exact value of the double d (as DS_EXP) in the fixed-width
+ * integer. Returns 0, or -1, s unchanged, when it does not fit. */
+int dec_sum_add_double(struct dec_sum *s, double d);
 
 /* Adds src into dst in the fixed-width integer. Returns 0, or -1, dst
  * unchanged, when it does not fit or either is big: bigsum then. */
