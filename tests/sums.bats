@@ -175,3 +175,15 @@ mixed() {
 		assert_equal "$output" "$want"
 	done
 }
+
+@test "increase: values with exponents add their doubles' exact values; too far apart in size, an empty cell said once" {
+	printf '%s\n' 1,a,1e-300 2,a,1e300 3,a,5 4,b,1.5e3 5,b,2e3 6,c,0.1 7,c,2e-1 > in
+	run --separate-stderr fwin --csv --time-format s -t 1 -k 2 --tumble 1m --increase 3 --rate 3 in
+	assert_success
+	# c: 0.1, then 2e-1 read as its double, 0.2000000000000000111...:
+	# the exact increase 0.1000000000000000111... is nearest 0.1
+	assert_output '0,60,a,,
+0,60,b,500,8.333333333333334
+0,60,c,0.1,0.0016666666666666668'
+	assert_equal "$stderr" 'fwin: --increase 3: values too far apart in size to sum exactly: a cell is empty'
+}
