@@ -29,13 +29,14 @@ THREADSUITES = tests/threads.bats tests/windows.bats tests/batch.bats \
 	tests/checkpoint.bats tests/crash.bats tests/cron.bats tests/live.bats \
 	tests/errors.bats tests/messages.bats tests/json.bats \
 	tests/partition.bats tests/progress.bats tests/faults.bats \
-	tests/changelog.bats tests/sqlite.bats tests/counters.bats
+	tests/changelog.bats tests/sqlite.bats tests/counters.bats \
+	tests/expr.bats
 
 # The suites whose streams key-group workers (--threads 3 or more) take
 # most, run again with four threads (a reading thread, three workers).
 WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
 	tests/messages.bats tests/progress.bats tests/changelog.bats \
-	tests/sqlite.bats tests/counters.bats
+	tests/sqlite.bats tests/counters.bats tests/expr.bats
 
 # The suites most of whose tests compute their data with awk (from
 # scripts/gen's seeded draws), run again with gawk as awk (Debian's awk is
@@ -157,7 +158,7 @@ clean: clean-sanitizers
 # the same target once, without libFuzzer (gcc): `make fuzz-replay` feeds it
 # every seed and every saved crasher, as regression inputs.
 FUZZDIR = build-fuzz
-FUZZTARGETS = input time num engine ckpt json
+FUZZTARGETS = input time num engine ckpt json expr
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all

@@ -556,6 +556,7 @@ aggs_new(const struct config *c)
 		a->fidx = c->aggs[i].f.idx;
 		a->oidx = c->aggs[i].out.idx;
 		a->has_out = c->aggs[i].has_out;
+		a->valued = aggspec_valued(&c->aggs[i]);
 		a->pct = c->aggs[i].pct;
 		a->npct = c->aggs[i].npct;
 		a->bounds = c->aggs[i].bounds;
@@ -694,8 +695,8 @@ aggs_add_at(const struct aggs *g, struct arena *a, aoff acc,
 	for (i = 0; i < g->n; i++) {
 		const struct agg *ag = &g->v[i];
 
-		if ((ag->op->flags & AGF_FIELD) && vals[i].p == NULL)
-			continue;	/* NULL */
+		if (ag->valued && vals[i].p == NULL)
+			continue;	/* NULL, or not for its --if */
 		if (ag->add_at != NULL)
 			ag->add_at(ag, a, acc + ag->off, &vals[i], seq, t);
 		else

@@ -97,6 +97,16 @@ struct aggop {
 	void (*release)(struct arena *a, aoff slot);
 };
 
+/* Whether aggregate a has a value per record: it takes a FIELD or the
+ * record, or has an --if (count's value is then a mark: NULL when the
+ * record fails it), so that the value travels between threads and
+ * runs. */
+static inline int
+aggspec_valued(const struct aggspec *a)
+{
+	return (a->op->flags & (AGF_FIELD | AGF_RECORD)) || a->cond != NULL;
+}
+
 /* The aggregate whose option is name, or NULL. */
 const struct aggop *agg_lookup(const char *name);
 /* The table's i-th entry, or NULL past its end. */

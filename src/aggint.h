@@ -50,6 +50,7 @@ struct agg {
 	size_t off;		/* of its slot in the accumulator block */
 	size_t fidx, oidx;
 	int has_out;
+	int valued;		/* aggspec_valued(): NULL is skipped */
 	const struct fieldref *f, *o;
 	const struct stats_pct *pct;	/* AGF_PCT: the percentiles */
 	size_t npct;

@@ -849,7 +849,7 @@ fwin_cli(int argc, char **argv)
 				puts("fwin " FWIN_VERSION);
 			config_free(&c);
 			return close_stdout();
-		} else
+		} else if (!cli_expr_option(&c, ch, optarg))
 			option(&c, &x, ch, argv[optind - 1]);
 	}
 	if (x.inspect != NULL) {
@@ -877,6 +877,7 @@ fwin_cli(int argc, char **argv)
 		usage_error("--offset cannot shift mo, q or y windows (they "
 		    "start at midnight on the 1st)");
 	check_firing(&c);
+	cli_expr_check(&c);
 	check_over(&c);
 	/* json records are objects: their members name the fields */
 	if (c.fmt == IF_JSON && c.header)

@@ -22,6 +22,7 @@ enum wkind {
 enum runmode { MODE_AUTO, MODE_STREAM, MODE_BATCH };
 
 struct aggop;		/* an entry of the aggregate table (agg.h) */
+struct expr;		/* an expression (expr.h) */
 struct stats_pct;	/* a requested percentile (stats.h) */
 
 /* A bound of --histogram F:B1,B2,...: its value and its text as written,
@@ -48,6 +49,23 @@ struct aggspec {
 	size_t npct;
 	struct hist_bound *bounds;	/* --histogram: ascending (AGF_HIST) */
 	size_t nbounds;
+	struct expr *cond;	/* --if: only records it is true for */
+	char *as;		/* --as NAME: its column's name */
+};
+
+/* A record's field that --where or an --if names (a slot of theirs):
+ * framed like a -k field, but never bad (missing or empty is NULL). */
+struct xfield {
+	struct fieldref f;
+	char *spec;		/* f.spec's text */
+	const char *opt;	/* where it was first named, for messages */
+	size_t pos;
+};
+
+/* --eval NAME=EXPR */
+struct evalcol {
+	char *name;
+	struct expr *e;
 };
 
 struct config {
@@ -115,6 +133,14 @@ struct config {
 	 * FIELD's idx is its path's place here */
 	const char **paths;
 	size_t npaths;
+	/* expressions (fwin(1), EXPRESSIONS): --where, the fields it and
+	 * the aggregates' --if name, --having, --eval */
+	struct expr *where;
+	struct xfield *xfields;
+	size_t nxfields;
+	struct expr *having;
+	struct evalcol *evals;
+	size_t nevals;
 	/* --mode, --max-memory (0: the default) */
 	enum runmode mode;
 	uint64_t max_memory;
@@ -148,6 +174,13 @@ void config_free(struct config *c);
 
 /* The largest 0-based column any FIELD refers to, plus one. */
 size_t config_maxfield(const struct config *c);
+
+/* Binds the fields of e (given as option opt: "--where", "--if") to
+ * slots of c->xfields, adding those not there yet. */
+void config_bind_fields(struct config *c, struct expr *e, const char *opt);
+
+/* Whether any aggregate has an --if. */
+int config_has_cond(const struct config *c);
 
 /* Parses a FIELD: stores the spec; a number is resolved now, a name later
  * by config_resolve(). Returns NULL, or what is wrong with it. */

@@ -404,6 +404,7 @@ sink_table(struct ex *x, FILE *o)
 			fprintf(o, " %s", sql_agg_type(&c->aggs[i]));
 			free(name);
 		}
+	ex_eval_cols(x, o, ",\n  ", 1);
 	if (c->changelog || c->sqlite != NULL)	/* an upsert sink */
 		sql_primary_key(x, o);
 	fputs("\n) WITH (\n", o);
@@ -494,6 +495,31 @@ keys(struct ex *x, FILE *o, const char *lead, int as_out, const char *pfx)
 	}
 }
 
+/* The j-th column of an aggregate, with its --if; -1 for one without
+ * a counterpart. */
+static int
+agg_sql(struct ex *x, FILE *o, const struct aggspec *a, size_t j)
+{
+	char *s = NULL, *f;
+	size_t len = 0;
+	FILE *m;
+	int rc;
+
+	if (a->cond == NULL)
+		return sql_agg_expr(x, o, a, j);
+	if ((m = open_memstream(&s, &len)) == NULL)
+		fwin_oom();
+	rc = sql_agg_expr(x, m, a, j);
+	if (fclose(m) != 0 || s == NULL)
+		fwin_oom();
+	f = ex_filtered(x, a, s, (a->op->flags & AGF_FIELD) ?
+	    sql_col(x, &a->f) : NULL);
+	fputs(f, o);
+	free(f);
+	free(s);
+	return rc;
+}
+
 /* SELECT items of the plain aggregates. */
 static int
 plain_aggs(struct ex *x, FILE *o, const char *lead)
@@ -507,7 +533,7 @@ plain_aggs(struct ex *x, FILE *o, const char *lead)
 			continue;
 		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			fputs(lead, o);
-			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
+			if (agg_sql(x, o, &c->aggs[i], j) != 0)
 				return no_counterpart("--%s",
 				    c->aggs[i].op->option);
 			fputs(" AS ", o);
@@ -556,6 +582,7 @@ query_simple(struct ex *x, FILE *o)
 		return 2;
 	if (c->wkind == WK_GLOBAL) {
 		fputs("\nFROM `source`", o);
+		ex_where(x, o, "\n");
 		for (size_t i = 0; i < c->nkeys; i++) {
 			fputs(i == 0 ? "\nGROUP BY " : ", ", o);
 			sql_ident(o, sql_col(x, &c->keys[i]));
@@ -563,12 +590,15 @@ query_simple(struct ex *x, FILE *o)
 		return 0;
 	}
 	if (x->legacy) {
-		fputs("\nFROM `source`\nGROUP BY ", o);
+		fputs("\nFROM `source`", o);
+		ex_where(x, o, "\n");
+		fputs("\nGROUP BY ", o);
 		group_window(x, o, c->wkind == WK_SESSION ? "SESSION" : "HOP",
 		    "");
 	} else {
 		fputs("\nFROM ", o);
 		tvf(x, o, "source");
+		ex_where(x, o, "\n");
 		fputs("\nGROUP BY window_start, window_end", o);
 	}
 	keys(x, o, ", ", 0, "");
@@ -646,6 +676,7 @@ windowed_view(struct ex *x, FILE *o)
 {
 	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
 	tvf(x, o, "source");
+	ex_where(x, o, "\n");
 	fputs(";\n\n", o);
 }
 
@@ -708,7 +739,12 @@ query_join(struct ex *x, FILE *o)
 		sql_ident(o, x->tcol);
 		fputs(" ASC) AS `rn`\n    FROM `windowed`\n    WHERE ", o);
 		sql_ident(o, sql_col(x, &a->f));
-		fprintf(o, " IS NOT NULL)\n  WHERE `rn` = 1\n) AS b%zu\n"
+		fputs(" IS NOT NULL", o);
+		if (a->cond != NULL) {	/* --if */
+			fputs(" AND ", o);
+			ex_cond(x, o, a);
+		}
+		fprintf(o, ")\n  WHERE `rn` = 1\n) AS b%zu\n"
 		    "ON a.window_start = b%zu.window_start AND a.window_end = "
 		    "b%zu.window_end", nb, nb, nb);
 		for (size_t k = 0; k < c->nkeys; k++) {
@@ -741,6 +777,9 @@ top_col(struct ex *x)
 				return name;
 			free(name);
 		}
+	for (i = 0; i < c->nevals; i++)
+		if (strcmp(c->evals[i].name, c->top_by) == 0)
+			return xstrdup(c->top_by);
 	return NULL;
 }
 
@@ -772,6 +811,7 @@ insert(struct ex *x, FILE *o)
 		free(top);
 		return rc;
 	}
+	body = ex_wrap_rows(x, body);
 	fputs("INSERT INTO `sink`\n", o);
 	if (top == NULL) {
 		fprintf(o, "%s;\n", body);
@@ -786,6 +826,7 @@ insert(struct ex *x, FILE *o)
 			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
 			free(name);
 		}
+	ex_eval_cols(x, o, ",\n  ", 0);
 	fputs("\nFROM (\n  SELECT *,\n    ROW_NUMBER() OVER (", o);
 	if (c->wkind != WK_GLOBAL)
 		fputs("PARTITION BY window_start, window_end\n      ", o);
@@ -890,7 +931,8 @@ explain_flink_sql(struct config *c, FILE *out)
 		    "whole record) with --json");
 	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
 	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
-	if ((status = read_input(&x)) != 0) {
+	if ((status = read_input(&x)) != 0 || (status = ex_bind_rows(&x))
+	    != 0) {
 		ex_free(&x);
 		return status;
 	}

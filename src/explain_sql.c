@@ -108,7 +108,7 @@ sql_agg_ncols(const struct aggspec *a)
 char *
 sql_agg_name(const struct aggspec *a, size_t j)
 {
-	return agg_colname(a, j, NULL);
+	return agg_colname(a, j, a->as);	/* --as */
 }
 
 /* P of a percentile's name ("p99.9", "median") as a fraction ("0.999"):

@@ -232,10 +232,12 @@ fire_top(struct op *o, const struct fire *v, size_t n)
 		row.g = o->g;
 		row.a = &o->st.a;
 		o->ranked[i].i = i;
-		o->ranked[i].empty = o->rank(o->rank_arg, &row, &o->ranked[i].v) != 0;
+		/* 1: an empty cell, ranked last; 2: --having left it out */
+		o->ranked[i].empty = -o->rank(o->rank_arg, &row,
+		    &o->ranked[i].v);
 	}
 	qsort_r(o->ranked, n, sizeof(*o->ranked), rank_cmp, &asc);
-	for (i = 0; i < n && i < o->c->top_n; i++)
+	for (i = 0; i < n && i < o->c->top_n && o->ranked[i].empty < 2; i++)
 		fire_one(o, &v[o->ranked[i].i]);
 }
 

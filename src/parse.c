@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "expr.h"
 #include "keycodec.h"
 #include "num.h"
 #include "parse.h"
@@ -24,6 +25,8 @@ struct parser {
 	size_t tcap;
 	char *tname;		/* ... and their name, "F1,F2" */
 	struct aval *vals;
+	struct xvm *vm;		/* --where, --if: their evaluator */
+	struct xslice *xs;	/* ... and the fields they name */
 	char msg[512];
 };
 
@@ -60,6 +63,10 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 			len += (size_t)sprintf(p->tname + len, ",%s",
 			    c->time_more[i].name);
 	}
+	if (c->where != NULL || config_has_cond(c)) {
+		p->vm = xvm_new();
+		p->xs = xcalloc(c->nxfields ? c->nxfields : 1, sizeof(*p->xs));
+	}
 	return p;
 }
 
@@ -73,6 +80,8 @@ parser_free(struct parser *p)
 	free(p->tbuf);
 	free(p->tname);
 	free(p->vals);
+	xvm_free(p->vm);
+	free(p->xs);
 	free(p);
 }
 
@@ -270,6 +279,41 @@ parse_fields(const struct config *c, struct input *in)
 	input_set_maxfields(in, config_maxfield(c));
 }
 
+/* --where and --if, after the record's time, key and values are read
+ * (a record bad in those is bad, whatever --where says). Returns
+ * whether --where keeps the record; an aggregate whose --if is not true
+ * gets NULL, which every aggregate skips (count too, when it has an
+ * --if: its value is then a mark). */
+static int
+conditions(struct parser *p, const struct record *rec)
+{
+	static const char mark[] = "1";
+	const struct config *c = p->c;
+	size_t i, idx;
+
+	for (i = 0; i < c->nxfields; i++) {	/* missing is NULL */
+		idx = c->xfields[i].f.idx;
+		p->xs[i].p = idx < rec->nf ? rec->f[idx].p : NULL;
+		p->xs[i].n = idx < rec->nf ? rec->f[idx].n : 0;
+	}
+	if (c->where != NULL && expr_test(c->where, p->vm, p->xs) != 1)
+		return 0;
+	for (i = 0; i < c->naggs; i++) {
+		if (c->aggs[i].cond == NULL)
+			continue;
+		if (expr_test(c->aggs[i].cond, p->vm, p->xs) != 1) {
+			p->vals[i].p = NULL;
+			p->vals[i].n = 0;
+		} else if (!(c->aggs[i].op->flags & AGF_FIELD)) {
+			p->vals[i].p = mark;	/* (it travels as a value) */
+			p->vals[i].n = 0;
+			p->vals[i].d = 0;
+			p->vals[i].is_dec = 0;
+		}
+	}
+	return 1;
+}
+
 void
 parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 {
@@ -323,6 +367,13 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	if (aggs_extract(p->g, rec, p->vals, &bf) != 0) {
 		bad_field(p, rec, out, bf.f->name, bf.what,
 		    bf.f->idx < rec->nf ? &rec->f[bf.f->idx] : NULL);
+		return;
+	}
+	if (p->vm != NULL && !conditions(p, rec)) {
+		/* not added, but its time moves the watermark, as Flink's
+		 * is defined on the source, before WHERE */
+		out->kind = PR_FILTERED;
+		out->has_t = p->uses_time && c->has_time;
 		return;
 	}
 	out->kind = PR_RECORD;

@@ -116,9 +116,19 @@ apply(struct run *r, const struct parsed *pr)
 	}
 	if (pr->kind == PR_BAD)
 		return;
-	if (pr->kind == PR_OTHER) {
-		r->others++;
-		if (pr->has_t && op_time_fits(r->op, pr->t))
+	if (pr->kind == PR_OTHER || pr->kind == PR_FILTERED) {
+		if (pr->kind == PR_OTHER)
+			r->others++;
+		else
+			r->filtered++;
+		/* (batch mode: no watermark until the records are sorted,
+		 * and a rejected record is none of them) */
+		if (!pr->has_t || !op_time_fits(r->op, pr->t) ||
+		    (pr->kind == PR_FILTERED && r->batch != NULL))
+			return;
+		if (r->hagg != NULL && r->batch == NULL)
+			stream_agg_advance(r, pr->t);	/* the table's */
+		else
 			watermark_after(r, pr->t);
 		return;
 	}
@@ -741,7 +751,10 @@ run_pipeline(struct config *c)
 	while (r.nover_cols > 0)
 		free(r.over_cols[--r.nover_cols]);
 	free(r.over_cols);
+	free(r.over_buf);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);
+	rowcells_free(r.rcells);
+	rowexpr_free(r.rx);
 	return status;
 }

@@ -19,6 +19,7 @@
 #include "parse.h"
 #include "persist.h"
 #include "reader.h"
+#include "rowexpr.h"
 #include "split.h"
 #include "workers.h"
 
@@ -41,6 +42,8 @@ struct run {
 	int rolling_time;	/* rolling mode with -t: a time column */
 	char **over_cols;	/* --over with -H: the input's header names */
 	size_t nover_cols;
+	char *over_buf;		/* a csv field unquoted */
+	size_t over_cap;
 	int fatal;		/* --strict met a bad record */
 	int corrupt;		/* restored state found bad: nothing is saved */
 	int restored;
@@ -49,8 +52,14 @@ struct run {
 	int64_t late_by;	/* the largest distance of a late record behind W */
 	int64_t started;	/* wall time the run began */
 	struct out *cells;	/* a row's aggregate cells, to rank or digest */
-	size_t rankcol;		/* the --top-by column among them */
+	size_t rankcol;		/* the --top-by column among them (with
+				 * rx: among all) */
+	/* --having, --eval (rowexpr.h): the expressions bound to the
+	 * columns, and this copy's cells (each thread's: NULL in a copy) */
+	struct rowexpr *rx;
+	struct rowcells *rcells;
 	uint64_t others;	/* --partition: records of other partitions */
+	uint64_t filtered;	/* --where: records it rejected */
 	struct persist ps;
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;
@@ -165,6 +174,9 @@ uint64_t stream_agg_budget(void);
 void stream_agg_begin(struct run *r);
 int stream_agg_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec);
+/* A record the table does not take (--where, another --partition)
+ * moves its watermark to t, firing what that ends. */
+void stream_agg_advance(struct run *r, int64_t t);
 /* The table's part of it: the record added (HA_ADDED: the watermark
  * moved on, what was due fired), or HA_* said what became of it. */
 int stream_agg_add(struct run *r, const struct parsed *pr,

@@ -17,6 +17,7 @@
 #include "keycodec.h"
 #include "lock.h"
 #include "num.h"
+#include "rowexpr.h"
 #include "runint.h"
 #include "sqlsink.h"
 #include "stats.h"
@@ -41,6 +42,26 @@ emit_time(struct run *r, int64_t t)
 	emit_time_to(r, r->out, t);
 }
 
+/* --having, --eval: the row's cells as printed, in memory; its --eval
+ * columns computed. Returns whether --having keeps it. */
+static int
+judge_row(struct run *r, const struct op_row *row)
+{
+	struct out *o;
+
+	if (r->rcells == NULL)	/* one per copy of the run: per thread */
+		r->rcells = rowcells_new(r->rx);
+	o = rowcells_sink(r->rcells);
+	if (row->has_bounds) {
+		emit_time_to(r, o, row->start);
+		emit_time_to(r, o, row->end);
+	} else if (r->rolling_time)
+		emit_time_to(r, o, row->time);
+	key_write(o, r->c->nkeys, row->key, row->keylen);
+	aggs_emit(row->g, row->a, o);
+	return rowexpr_judge(r->rx, r->rcells);
+}
+
 /* A row's cells after the op column into o (a tail sink: changelog.h
  * keeps them). */
 static void
@@ -53,6 +74,8 @@ write_cells(struct run *r, struct out *o, const struct op_row *row)
 		emit_time_to(r, o, row->time);
 	key_write(o, r->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, o);
+	if (r->rx != NULL)	/* (judged just before) */
+		rowexpr_write(r->rx, r->rcells, o);
 	if (r->c->emit_every > 0)
 		out_own_num(o, row->final ? "1" : "0", 1);
 }
@@ -126,6 +149,7 @@ sink_copied(struct run *r)
 {
 	r->cltail = NULL;
 	r->cells = NULL;
+	r->rcells = NULL;	/* (made on the copy's thread) */
 	r->clog.buf = NULL;
 	r->clog.len = r->clog.cap = 0;
 }
@@ -137,12 +161,48 @@ sink_copy_free(struct run *r)
 		(void)out_close(r->cltail);
 	if (r->cells != NULL)
 		(void)out_close(r->cells);
+	rowcells_free(r->rcells);
 	clog_fini(&r->clog);
 }
 
-/* --over: the record as read, as the first cells of its row. Lines
- * input is split as it was read (runs of blanks, or -d) into tsv cells;
- * csv, tsv and json are written as they came. */
+/* --over: the cells of the record as read into o, as many as the
+ * header names (csv unquoted; lines split as read, on runs of blanks or
+ * -d), missing ones empty: what --having and --eval read. */
+static void
+record_cells(struct run *r, struct out *o, const char *p, size_t n)
+{
+	const struct config *c = r->c;
+	const char *e = p + n, *q;
+	int sep = c->fmt == IF_CSV ? ',' : c->fmt == IF_TSV ? '\t' : c->delim;
+	size_t k, len;
+
+	for (k = 0; k < r->nover_cols; k++) {
+		if (sep < 0)	/* lines: runs of blanks */
+			while (p < e && (*p == ' ' || *p == '\t'))
+				p++;
+		if (c->fmt == IF_CSV && p < e && *p == '"') {
+			for (len = 0, p++; p < e; p++) {
+				if (*p == '"' && (p + 1 == e || p[1] != '"'))
+					break;
+				p += *p == '"';	/* a doubled quote */
+				xgrow(&r->over_buf, &r->over_cap, len + 1, 1);
+				r->over_buf[len++] = *p;
+			}
+			out_str(o, r->over_buf, len);
+			q = memchr(p, sep, (size_t)(e - p));
+		} else {
+			q = sep < 0 ? p : memchr(p, sep, (size_t)(e - p));
+			if (sep < 0)
+				while (q < e && *q != ' ' && *q != '\t')
+					q++;
+			out_str(o, p, (size_t)((q != NULL ? q : e) - p));
+		}
+		p = q != NULL && q < e ? q + (sep >= 0) : e;
+	}
+}
+
+/* --over: the record as read, as the first cells of its row: csv, tsv
+ * and json as they came; lines split as read into tsv cells. */
 static void
 write_record(struct run *r, const char *p, size_t n)
 {
@@ -153,25 +213,40 @@ write_record(struct run *r, const char *p, size_t n)
 		out_record(r->out, p, n, r->nover_cols > 0 ? r->nover_cols : 1);
 		return;
 	}
-	if (c->delim >= 0) {
-		for (;;) {
-			q = memchr(p, c->delim, (size_t)(e - p));
-			out_str(r->out, p, (size_t)((q != NULL ? q : e) - p));
-			if (q == NULL)
-				return;
-			p = q + 1;
-		}
+	if (r->nover_cols > 0) {
+		record_cells(r, r->out, p, n);
+		return;
 	}
 	for (;;) {
-		while (p < e && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == e)
+		if (c->delim < 0)
+			while (p < e && (*p == ' ' || *p == '\t'))
+				p++;
+		if (p == e && c->delim < 0)
 			return;
-		for (q = p; q < e && *q != ' ' && *q != '\t'; q++)
-			;
-		out_str(r->out, p, (size_t)(q - p));
-		p = q;
+		q = c->delim >= 0 ? memchr(p, c->delim, (size_t)(e - p)) : p;
+		if (c->delim < 0)
+			while (q < e && *q != ' ' && *q != '\t')
+				q++;
+		out_str(r->out, p, (size_t)((q != NULL ? q : e) - p));
+		if (q == NULL || q == e)
+			return;
+		p = q + (c->delim >= 0);
 	}
+}
+
+/* --over with --having, --eval: the record's cells and its frame's, in
+ * memory. Returns whether --having keeps it. */
+static int
+judge_record(struct run *r, const struct op_row *row)
+{
+	struct out *o;
+
+	if (r->rcells == NULL)
+		r->rcells = rowcells_new(r->rx);
+	o = rowcells_sink(r->rcells);
+	record_cells(r, o, row->rec, row->reclen);
+	aggs_emit(row->g, row->a, o);
+	return rowexpr_judge(r->rx, r->rcells);
 }
 
 /* The operator's callback: one row. */
@@ -181,14 +256,23 @@ on_row(void *arg, const struct op_row *row)
 	struct run *r = arg;
 
 	if (row->rec != NULL) {	/* --over: the record, then its frame's */
+		if (r->rx != NULL && !judge_record(r, row))
+			return;		/* --having */
 		write_record(r, row->rec, row->reclen);
 		aggs_emit(row->g, row->a, r->out);
+		if (r->rx != NULL)
+			rowexpr_write(r->rx, r->rcells, r->out);
 		out_end_row(r->out);
 		return;
 	}
 
 	if (r->skip_rows > 0) {	/* written by the table before (runagg.c) */
 		r->skip_rows--;
+		return;
+	}
+	if (r->rx != NULL && !judge_row(r, row)) {	/* --having */
+		if (r->opcol)	/* a row it printed before is gone */
+			changelog_drop(r, row);
 		return;
 	}
 	if (r->opcol) {		/* --changelog, -o sqlite: */
@@ -202,6 +286,8 @@ on_row(void *arg, const struct op_row *row)
 		emit_time(r, row->time);
 	key_write(r->out, r->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, r->out);
+	if (r->rx != NULL)
+		rowexpr_write(r->rx, r->rcells, r->out);
 	if (r->c->emit_every > 0)
 		out_own_num(r->out, row->final ? "1" : "0", 1);
 	out_end_row(r->out);
@@ -260,7 +346,12 @@ rank_row(void *arg, const struct op_row *row, double *v)
 	const char *p;
 	size_t n;
 
-	p = out_cell(render_cells(r, row), r->rankcol, &n);
+	if (r->rx != NULL) {	/* --having first, as SQL's before Top-N */
+		if (!judge_row(r, row))
+			return -2;
+		p = rowexpr_cell(r->rcells, r->rankcol, &n);
+	} else
+		p = out_cell(render_cells(r, row), r->rankcol, &n);
 	if (p == NULL || n == 0 || num_parse(p, n, &nu) != 0)
 		return -1;
 	*v = nu.d;
@@ -268,19 +359,26 @@ rank_row(void *arg, const struct op_row *row, double *v)
 }
 
 /* Finds --top-by among the n aggregate columns aggcols (the first by
- * default; colagg[i] is column i's aggregate) and sets up ranking.
+ * default; colagg[i] is column i's aggregate), which follow first other
+ * columns, or among the --eval columns after them, and sets up ranking.
  * Returns 0, or -1 after a message (a usage error). */
 static int
-top_column(struct run *r, const char *const *aggcols, size_t n,
-    const size_t *colagg)
+top_column(struct run *r, const char *const *aggcols, size_t first,
+    size_t n, const size_t *colagg)
 {
 	const struct config *c = r->c;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < n; i++)
 		if (c->top_by == NULL || strcmp(aggcols[i], c->top_by) == 0)
 			break;
-	if (i == n) {
+	if (i == n && c->top_by != NULL)	/* an --eval column */
+		for (k = 0; k < c->nevals; k++)
+			if (strcmp(c->evals[k].name, c->top_by) == 0) {
+				r->rankcol = first + n + k;
+				return 0;
+			}
+	if (i == n || n == 0) {
 		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
 		return -1;
 	}
@@ -288,8 +386,50 @@ top_column(struct run *r, const char *const *aggcols, size_t n,
 		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
 		return -1;
 	}
-	r->rankcol = i;		/* (run.c's new_operator ranks by it) */
+	/* (run.c's new_operator ranks by it): among the aggregates' cells,
+	 * or with --having and --eval among all */
+	r->rankcol = i + (r->rx != NULL ? first : 0);
 	return 0;
+}
+
+/* How many of the n columns cols and the --eval columns are named
+ * name. */
+static size_t
+columns_named(const struct config *c, const char *const *cols, size_t n,
+    const char *name)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n; i++)
+		j += strcmp(cols[i], name) == 0;
+	for (i = 0; i < c->nevals; i++)
+		j += strcmp(c->evals[i].name, name) == 0;
+	return j;
+}
+
+/* --as and --eval names: each must name one column. Returns 0, or -1
+ * after a usage message. */
+static int
+unique_names(const struct config *c, const char *const *cols, size_t n)
+{
+	const char *name = NULL, *opt = NULL;
+	size_t k;
+
+	for (k = 0; k < c->naggs && name == NULL; k++)
+		if (c->aggs[k].as != NULL &&
+		    columns_named(c, cols, n, c->aggs[k].as) > 1) {
+			name = c->aggs[k].as;
+			opt = "--as";
+		}
+	for (k = 0; k < c->nevals && name == NULL; k++)
+		if (columns_named(c, cols, n, c->evals[k].name) > 1) {
+			name = c->evals[k].name;
+			opt = "--eval";
+		}
+	if (name == NULL)
+		return 0;
+	fwin_warn("%s: the output has two columns named '%s'", opt, name);
+	return -1;
 }
 
 /* Whether the fields have names (-H, or json's paths): the output then
@@ -447,8 +587,8 @@ static int
 open_output(struct run *r)
 {
 	const struct config *c = r->c;
-	size_t ncols = 4 + c->nkeys + c->naggs + r->nover_cols, i, j = 0, k,
-	    first;
+	size_t ncols = 4 + c->nkeys + c->naggs + r->nover_cols + c->nevals;
+	size_t i, j = 0, k, first;
 	const char **cols;
 	enum sqlcol *types;
 	char **owned;
@@ -504,13 +644,20 @@ open_output(struct run *r)
 		for (k = 0; k < agg_ncols(as); k++, j++) {
 			colagg[j - first] = i;
 			types[j] = agg_type(as->op);
-			owned[j] = agg_colname(as, k, NULL);
+			owned[j] = agg_colname(as, k, as->as);	/* --as */
 			cols[j] = owned[j];
 		}
 	}
-	if (c->top_n > 0 && top_column(r, cols + first, j - first, colagg) != 0) {
+	if (unique_names(c, cols, j) != 0 ||
+	    rowexpr_new(r->c, cols, j, &r->rx) != 0 ||
+	    (c->top_n > 0 && top_column(r, cols + first, first, j - first,
+	    colagg) != 0)) {
 		status = 2;
 		goto fail;
+	}
+	for (i = 0; i < c->nevals; i++) {	/* (numeric affinity: text stays) */
+		types[j] = SQLC_NUMERIC;
+		cols[j++] = c->evals[i].name;
 	}
 	if (c->emit_every > 0) {
 		types[j] = SQLC_INTEGER;

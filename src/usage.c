@@ -61,6 +61,11 @@ static const struct option baseopts[] = {
 	{ "explain",		required_argument,	NULL, O_EXPLAIN },
 	{ "mode",		required_argument,	NULL, O_MODE },
 	{ "max-memory",		required_argument,	NULL, O_MAXMEM },
+	{ "where",		required_argument,	NULL, O_WHERE },
+	{ "if",			required_argument,	NULL, O_IF },
+	{ "as",			required_argument,	NULL, O_AS },
+	{ "having",		required_argument,	NULL, O_HAVING },
+	{ "eval",		required_argument,	NULL, O_EVAL },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 };
@@ -161,6 +166,12 @@ usage(FILE *fp)
 	, fp);
 	usage_aggregates(fp);
 	fputs(
+"Expressions (see EXPRESSIONS in fwin(1)):\n"
+"  --where EXPR             only records EXPR is true for enter windows\n"
+"  --if EXPR                the aggregate before it takes only those records\n"
+"  --as NAME                names the aggregate before it\n"
+"  --having EXPR            print only rows EXPR is true for\n"
+"  --eval NAME=EXPR         append a column computed from the row\n"
 "Output:\n"
 "  --output-format tsv|csv|json\n"
 "  -o, --output FILE        append rows to FILE\n"
