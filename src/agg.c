@@ -863,6 +863,18 @@ fold_write(const struct aggs *g, struct arena *a, aoff dst, int own)
 }
 
 int
+aggs_keep_blocks(const struct aggs *g, const struct arena *a, aoff acc)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if ((g->v[i].op->flags & AGF_DEC) && ((const struct dec_sum *)
+		    arena_ptr(a, acc + g->v[i].off))->big != 0)
+			return 1;
+	return 0;
+}
+
+int
 aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst)
 {
 	return fold_write(g, a, dst, 0);

@@ -186,6 +186,10 @@ int aggs_flat(const struct aggs *g);
  * keep without a block of its own (bigsum.h): rare, and not kept. */
 int aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
 
+/* Whether the accumulators at acc name an arena block (a sum past its
+ * fixed width): flat ones that do cannot be copied out as bytes. */
+int aggs_keep_blocks(const struct aggs *g, const struct arena *a, aoff acc);
+
 /* Flat aggregates (aggs_flat): writes the fold as the accumulators at
  * dst, which own what they keep: what they kept is released first (the
  * fold has read it), a big sum gets a block of its own. */

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "config.h"
 #include "explain.h"
+#include "guard.h"
 #include "keycodec.h"
 #include "run.h"
 #include "stats.h"
@@ -822,6 +823,7 @@ fwin_cli(int argc, char **argv)
 	struct config c;
 	struct cli_extra x;
 	const char *why = "";
+	char *clash;
 	int ch, status;
 	struct stat sb;
 
@@ -898,6 +900,9 @@ fwin_cli(int argc, char **argv)
 		return status;
 	}
 	decide_mode(&c, &x);
+	/* nothing fwin writes may be what it reads or writes otherwise */
+	if ((clash = guard_clash(&c, x.state != NULL)) != NULL)
+		usage_error("%s", clash);
 	if (c.threads == 0)
 		c.threads = default_threads();
 	status = run_pipeline(&c);

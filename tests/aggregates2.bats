@@ -428,6 +428,7 @@ offset_of() {
 	# a sum's scale (3, after its five words: 12345678, 0, 0, 0, 0) past
 	# 38: plain values have at most 38 places
 	args=(--csv -t 1 -k 2 --tumble 10s --sum 3)
+	rm s.ckpt	# (another pipeline's: fwin would refuse to replace it)
 	fwin "${args[@]}" --checkpoint s.ckpt in.csv
 	v=$(offset_of s.ckpt 4e61bc0000000000)
 	assert_equal "$(od -An -tu4 -j$((v + 40)) -N4 s.ckpt | xargs)" 3
@@ -440,6 +441,7 @@ offset_of() {
 	# sketches: a byte of the magic number ("DDS1", "HLL1") changed
 	for agg in --approx-percentile=3:50 --approx-distinct=3; do
 		args=(--csv -t 1 -k 2 --tumble 10s "$agg")
+		rm s.ckpt
 		fwin "${args[@]}" --checkpoint s.ckpt in.csv
 		m=$(offset_of s.ckpt "$([[ $agg == *percentile* ]] && echo 44445331 || echo 484c4c31)")
 		[ -n "$m" ]

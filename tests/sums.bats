@@ -152,6 +152,7 @@ mixed() {
 	tail -n +3001 in > b.in
 	args=(--csv --time-format s -t 1 -k 2 -l 2000s --sum 3 --avg 3)
 	for w in "--tumble 400s" "--slide 400s,100s" "--session 3s"; do
+		rm -f s.ckpt	# (another pipeline's: fwin would not overwrite it)
 		want=$(fwin $w "${args[@]}" in)
 		fwin $w "${args[@]}" --checkpoint s.ckpt a.in > first
 		run --separate-stderr fwin $w "${args[@]}" --restore s.ckpt --new-input b.in
