@@ -188,3 +188,26 @@ mixed() {
 0,60,c,0.1,0.0016666666666666668'
 	assert_equal "$stderr" 'fwin: --increase 3: values too far apart in size to sum exactly: a cell is empty'
 }
+
+@test "sum: a table past --max-memory spills sorted runs, but not a sum past 320 bits: it gives up, the same bytes" {
+	# 50000 keys; k77's two values 600 orders apart come together in its
+	# group, which then names a block of the table's arena
+	seq 1 200000 | awk '{ k = $1 % 50000; t = ($1 * 7919) % 200000
+		if ($1 == 50077) { k = 77; t = 9763 }
+		printf "%d,k%d,%s\n", t, k, ($1 == 77 ? "1e300" : ($1 == 50077 ? "1e-300" : $1 % 100)) }' > in
+	args=(--csv --time-format s -t 1 -k 2 --tumble 1d --count --sum 3)
+	want=$(fwin --mode stream -l 3d "${args[@]}" - < in)
+	grep -q '^0,86400,k77,3,1e+300$' <<<"$want"
+	mkdir tmp
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --max-memory 16M "${args[@]}" in
+	assert_success
+	assert_regex "$stderr" ', mode batch$'
+	assert_equal "$output" "$want"
+	# without values so far apart the table spills
+	sed 's/,1e-300$/,1/; s/,1e300$/,5/' in > in2
+	want=$(fwin --mode stream -l 3d "${args[@]}" - < in2)
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --max-memory 16M "${args[@]}" in2
+	assert_success
+	assert_regex "$stderr" ', mode batch, aggregated as read, [0-9]+ sorted runs spilled'
+	assert_equal "$output" "$want"
+}
