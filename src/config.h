@@ -129,6 +129,7 @@ struct config {
 	/* input */
 	char **files;
 	int nfiles;
+	int follow;			/* -F, --follow: FILEs are followed */
 	/* json: the distinct paths that FIELDs name, once resolved; a
 	 * FIELD's idx is its path's place here */
 	const char **paths;

@@ -344,7 +344,16 @@ ex_notes(struct ex *x)
 		note(x, 0, "Fields split on runs of blanks: Flink's csv format "
 		    "splits on every space; squeeze them first (tr -s ' \\t' "
 		    "' ').");
-	if (c->nfiles > 1)
+	if (c->follow)
+		note(x, 0, "--follow: with 'source.monitor-interval' Flink's "
+		    "filesystem source follows new files in a directory, not "
+		    "the bytes appended to a file, nor a file renamed away and "
+		    "created again: give the directory the files are rotated "
+		    "into as the path, or, faithfully, read the log through the "
+		    "Kafka topic (the commented alternative). Flink too keeps a "
+		    "watermark per split and their minimum, as fwin does per "
+		    "FILE.");
+	if (c->nfiles > 1 && !c->follow)
 		note(x, 0, "fwin reads its %d FILEs in order as one stream; Flink "
 		    "reads a directory's files in no order: put them in one "
 		    "directory and give its path.", c->nfiles);

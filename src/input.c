@@ -101,7 +101,14 @@ fill(struct input *in, int block)
 		r = read(in->fd, in->buf + in->end, in->cap - in->end);
 		if (r > 0)
 			in->end += r;
-		else if (r == 0) {
+		else if (r == 0 && in->tail && in->isreg &&
+		    (rc = follow_eof(in)) != FOLLOW_END) {
+			if (rc == FOLLOW_MORE) {
+				rc = FILL_MORE;
+				continue;
+			}
+			rc = FILL_WAIT;
+		} else if (r == 0) {
 			in->eof = 1;
 			rc = FILL_EOF;
 		} else if (errno == EINTR)
@@ -420,7 +427,8 @@ too_long(struct input *in, struct record *r)
 		}
 		consume(in, used);
 		/* a record past 1 GiB is rare: its rest is read blocking */
-		if (done || in->eof || fill(in, 1) == FILL_ERR)
+		/* (a followed file waits at its end: the record ends there) */
+		if (done || in->eof || fill(in, 1) != FILL_MORE)
 			break;
 	}
 	in->lineno += lines + 1;
@@ -561,7 +569,15 @@ next_record(struct input *in, struct record *r, int *ishdr)
 		if (in->limfi >= 0 && (in->fi > in->limfi ||
 		    (in->fi == in->limfi && in->consumed >= in->limoff)))
 			return INPUT_END;	/* (input_set_limit) */
-		if (in->fd == -1 && !open_next(in)) {
+		if (in->rewind)
+			follow_rewind(in);
+		if (in->fd == -1 && in->tail && !in->ended &&
+		    (rc = follow_reopen(in)) <= 0) {
+			if (rc == 0)
+				return INPUT_WAIT;
+			in->ended = 1;
+		}
+		if (in->fd == -1 && (in->ended || !open_next(in))) {
 			/* All consumed: the last file tried, to its end. */
 			in->outfi = in->fi < 0 ? 0 : in->fi;
 			in->outoff = in->consumed;
@@ -570,8 +586,20 @@ next_record(struct input *in, struct record *r, int *ishdr)
 		hdr = in->needhdr;
 		if (!hdr && in->skip > 0 && in->isreg)
 			seek_resume(in);
-		if ((rc = frame(in, r, hdr ? 0 : in->o.maxfields)) == FR_WAIT)
+		if ((rc = frame(in, r, hdr ? 0 : in->o.maxfields)) == FR_WAIT) {
+			if (in->rewind)	/* truncated: from its start now */
+				continue;
 			return INPUT_WAIT;
+		}
+		if (rc == FR_END && in->tail) {
+			/* renamed away and read to its end: the new file is
+			 * opened next; else it cannot be read any more */
+			in->ended = !in->rotated;
+			in->rotated = 0;
+			in->o.hold_partial = in->hold;
+			close_file(in);
+			continue;
+		}
 		if (rc == FR_END) {
 			if (in->consumed < in->skip && !in->failed)
 				fwin_warn("%s: ended before its "
@@ -603,6 +631,9 @@ next_record(struct input *in, struct record *r, int *ishdr)
 			in->ipos[in->fi].ip_off = in->consumed;
 			in->ipos[in->fi].ip_lines = in->lineno;
 		}
+		if (in->tail)
+			__atomic_store_n(&in->shown, in->consumed,
+			    __ATOMIC_RELAXED);
 		r->file = in->name;
 		in->outfi = in->fi;
 		in->outoff = in->consumed;
@@ -624,9 +655,13 @@ input_open(char *const *files, int nfiles, const struct input_opts *o)
 {
 	struct input *in;
 
+	if (o->follow)
+		return follow_open(files, nfiles, o);
 	in = xrealloc(NULL, sizeof(*in));
 	memset(in, 0, sizeof(*in));
 	in->o = *o;
+	in->hold = o->hold_partial;
+	in->ino = -1;
 	if (nfiles <= 0) {
 		files = stdin_only;
 		nfiles = 1;
@@ -660,6 +695,10 @@ input_open(char *const *files, int nfiles, const struct input_opts *o)
 void
 input_set_paths(struct input *in, const char *const *paths, size_t n)
 {
+	int i;
+
+	for (i = 0; i < in->nsub; i++)
+		input_set_paths(in->sub[i], paths, n);
 	json_free(in->json);
 	in->json = json_new(paths, n);
 	in->npaths = n;
@@ -671,6 +710,10 @@ input_set_paths(struct input *in, const char *const *paths, size_t n)
 void
 input_set_maxfields(struct input *in, size_t maxfields)
 {
+	int i;
+
+	for (i = 0; i < in->nsub; i++)
+		input_set_maxfields(in->sub[i], maxfields);
 	in->o.maxfields = maxfields;
 }
 
@@ -684,6 +727,8 @@ input_header(struct input *in, const struct field **names, size_t *n)
 
 	if (!in->o.header)
 		return 0;
+	if (in->sub != NULL)
+		return follow_header(in, names, n);
 	if (in->hdr == HDR_UNREAD) {
 		if (in->fatal)
 			in->hdr = HDR_ERR;
@@ -750,6 +795,8 @@ input_next(struct input *in, struct record *r)
 
 	if (in->fatal)
 		return -1;
+	if (in->sub != NULL)
+		return follow_next(in, r);
 	if (in->o.header && in->hdr == HDR_UNREAD &&
 	    (rc = input_header(in, &names, &n)) != 0 && rc != 1)
 		return rc;
@@ -789,6 +836,7 @@ input_close(struct input *in)
 {
 	if (in == NULL)
 		return;
+	follow_close(in);
 	if (in->fd != -1)
 		close_file(in);
 	if (in->csvready)
@@ -808,5 +856,11 @@ input_close(struct input *in)
 int
 input_fd(const struct input *in)
 {
-	return in->fd;
+	return in->sub != NULL ? in->ino : in->fd;
+}
+
+int
+input_wait_ms(const struct input *in)
+{
+	return in->sub != NULL ? 1000 : -1;
 }

@@ -43,6 +43,13 @@ struct input_opts {
 	 * output, runs its timers and waits (poll) until input_fd() is
 	 * readable, then calls again. 0: block in read(2). */
 	int may_wait;
+	/* --follow: each FILE is followed as tail -F follows it (see
+	 * follow.c): at its end the input waits for more (INPUT_WAIT), a
+	 * file renamed away and recreated is read to its end and then the
+	 * new one from its start, one truncated in place is read again from
+	 * its start; several FILEs are read side by side, each a record at
+	 * a time in turn, instead of one after the other. */
+	int follow;
 };
 
 /* What input_next() and input_header() return besides records. */
@@ -66,8 +73,14 @@ int input_header(struct input *in, const struct field **names, size_t *n);
  * reported, skipped, and remembered for input_failed(). */
 int input_next(struct input *in, struct record *r);
 
-/* The descriptor to poll after INPUT_WAIT. */
+/* The descriptor to poll after INPUT_WAIT (-1: none, see below). */
 int input_fd(const struct input *in);
+
+/* The longest wait, in milliseconds, before input_next() is worth
+ * calling again even when input_fd() stays quiet (-1: no limit): a
+ * followed file is looked at again every second, as inotify(7) does not
+ * tell of every change (or is not there). */
+int input_wait_ms(const struct input *in);
 
 /* Changes how many fields are split from now on (see maxfields), once
  * the header has told which columns are needed. */
@@ -102,6 +115,14 @@ struct input_pos {
 };
 
 #define INPUT_FPLEN	4096
+
+/* --follow: the FILE operand (from 0) that a record's file (its
+ * record.file) is, or -1. */
+int input_source(const struct input *in, const char *file);
+
+/* --follow, --progress: how many bytes of FILE operand i are not read
+ * yet (0: fwin is at its end), or -1 when it is not there. */
+int64_t input_behind(const struct input *in, int i);
 
 /* The number of FILE operands (stdin alone counts as one). */
 int input_nfiles(const struct input *in);

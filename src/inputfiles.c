@@ -15,7 +15,7 @@
 _Static_assert(INPUT_FPLEN <= HASH_RANGE_MAX, "fingerprint fits hash_range");
 
 /* The fingerprint of fd's first off bytes (see struct input_pos). */
-static int
+int
 fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail)
 {
 	size_t n = off < INPUT_FPLEN ? (size_t)off : INPUT_FPLEN;
@@ -178,7 +178,9 @@ input_bytes(const struct input *in)
 	uint64_t n = 0;
 	int i;
 
-	for (i = 0; i < in->nfiles; i++)
+	for (i = 0; i < in->nsub; i++)
+		n += in->sub[i]->ipos[0].ip_off;
+	for (i = 0; i < in->nfiles && in->nsub == 0; i++)
 		n += in->ipos[i].ip_off;
 	return n;
 }
@@ -186,6 +188,10 @@ input_bytes(const struct input *in)
 const struct input_pos *
 input_positions(struct input *in)
 {
+	int i;
+
+	for (i = 0; i < in->nsub; i++)	/* --follow: each FILE's leaf */
+		in->ipos[i] = input_positions(in->sub[i])[0];
 	take_fingerprint(in);
 	return in->ipos;
 }
@@ -193,6 +199,10 @@ input_positions(struct input *in)
 void
 input_resume(struct input *in, const struct input_pos *pos, int n)
 {
+	int i;
+
+	for (i = 0; i < in->nsub && i < n; i++)
+		input_resume(in->sub[i], &pos[i], 1);
 	free(in->resume);
 	in->resume = xrealloc(NULL, (n > 0 ? n : 1) * sizeof(*pos));
 	memcpy(in->resume, pos, n * sizeof(*pos));
@@ -206,6 +216,11 @@ input_resume(struct input *in, const struct input_pos *pos, int n)
 int
 input_failed(const struct input *in)
 {
+	int i;
+
+	for (i = 0; i < in->nsub; i++)
+		if (in->sub[i]->failed)
+			return 1;
 	return in->failed;
 }
 
@@ -218,5 +233,7 @@ input_file_index(const struct input *in)
 uint64_t
 input_offset(const struct input *in)
 {
+	if (in->sub != NULL)
+		return in->sub[in->outfi]->outoff;
 	return in->outoff;
 }

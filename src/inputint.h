@@ -90,6 +90,25 @@ struct input {
 
 	struct json *json;	/* json: the paths' scanner */
 	size_t npaths;
+
+	/* --follow (follow.c). The input of the FILEs holds one input per
+	 * FILE (sub), each a leaf that follows its file (tail). */
+	struct input **sub;
+	int nsub;
+	int cur;		/* the leaf read last */
+	int ino;		/* inotify(7) on the FILEs' directories, or -1 */
+	int tail;		/* a leaf: its one file is followed */
+	int hdrok;		/* a leaf's header was found the first's */
+	int missing;		/* its file was not there: said once */
+	int rotated;		/* its file was renamed away: read to the end */
+	int rewind;		/* truncated in place: read again from 0 */
+	int ended;		/* it cannot be read any more */
+	int hold;		/* o.hold_partial, while a rotation clears it */
+	int oldlooked;		/* a restart looked for a rotated file */
+	int readold;		/* reading it: its end is a rotation */
+	char *oldpath;		/* its name */
+	uint64_t shown;		/* consumed, for --progress on another
+				   thread (atomic) */
 };
 
 /* input.c */
@@ -107,9 +126,25 @@ void csv_reset(struct input *in);
 int frame_quoted(struct input *in, struct record *r, size_t max, size_t eol);
 
 /* inputfiles.c */
+int fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail);
 void take_fingerprint(struct input *in);
 void seek_resume(struct input *in);
 int open_next(struct input *in);
 void close_file(struct input *in);
+
+/* follow.c: --follow */
+enum { FOLLOW_MORE, FOLLOW_WAIT, FOLLOW_END };
+struct input *follow_open(char *const *files, int nfiles,
+    const struct input_opts *o);
+/* A leaf's read(2) returned 0: whether there is more to read now, the
+ * input waits, or the file is read to its end (renamed away). */
+int follow_eof(struct input *in);
+/* A leaf with no file open: opens it (1), waits for it (0), or it
+ * cannot be read (-1). */
+int follow_reopen(struct input *in);
+void follow_rewind(struct input *in);
+int follow_next(struct input *in, struct record *r);
+int follow_header(struct input *in, const struct field **names, size_t *n);
+void follow_close(struct input *in);
 
 #endif

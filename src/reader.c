@@ -352,7 +352,8 @@ await_input(struct reader *rd)
 	pfd[1].events = POLLIN;
 	if (loaded(&rd->pause) || loaded(&rd->stop))
 		return;
-	if (poll(pfd, 2, -1) > 0 && (pfd[1].revents & POLLIN))
+	if (poll(pfd, 2, input_wait_ms(rd->in)) > 0 &&
+	    (pfd[1].revents & POLLIN))
 		while (read(rd->wake[0], b, sizeof(b)) > 0)
 			;
 }

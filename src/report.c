@@ -233,6 +233,32 @@ progress_setup(struct run *r)
 		r->next_show = mono_ns() + NS_PER_S / 4;
 }
 
+/* --follow: each file and how far behind its end fwin is. */
+static void
+progress_files(struct run *r, char *buf, size_t size)
+{
+	size_t n = 0;
+	int64_t b;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < r->c->nfiles && n + 1 < size; i++) {
+		b = input_behind(r->in, i);
+		if (b < 0)
+			n += snprintf(buf + n, size - n, "; %s: not there",
+			    r->c->files[i]);
+		else if (b == 0)
+			n += snprintf(buf + n, size - n, "; %s: at its end",
+			    r->c->files[i]);
+		else if (b < 1000000)
+			n += snprintf(buf + n, size - n, "; %s: %lld bytes behind",
+			    r->c->files[i], (long long)b);
+		else
+			n += snprintf(buf + n, size - n, "; %s: %.1f MB behind",
+			    r->c->files[i], b / 1e6);
+	}
+}
+
 /* At most four times a second, one line on stderr, rewritten in place:
  * bytes read (of the total, with percent and time left), records per
  * second, the watermark, open windows and keys. */
@@ -244,7 +270,7 @@ progress(struct run *r)
 	uint64_t done = r->rd != NULL ? reader_bytes(r->rd) :
 	    input_bytes(r->in), nread;
 	uint64_t panes = st_root(s)->sr_npanes, keys = st_root(s)->sr_nkeys;
-	char wm[TF_BUFSZ] = "-", of[96] = "";
+	char wm[TF_BUFSZ] = "-", of[512] = "";
 	double secs;
 
 	if (r->show == 0 || now < r->next_show)
@@ -257,7 +283,9 @@ progress(struct run *r)
 	nread = G(r)->g_read - r->at_start.g_read;
 	if (G(r)->g_wm != INT64_MIN)
 		wm[tf_format_tz(wm, G(r)->g_wm, TF_ISO, &r->c->zone)] = '\0';
-	if (r->total > 0 && done <= r->total) {
+	if (r->c->follow)
+		progress_files(r, of, sizeof(of));
+	else if (r->total > 0 && done <= r->total) {
 		left = done > 0 ? (int64_t)((double)el * (r->total - done) /
 		    done / 1e9) : 0;
 		snprintf(of, sizeof(of), " of %.1f MB (%.0f%%, %lld:%02lld "

@@ -27,6 +27,7 @@
 #include "persist.h"
 #include "run.h"
 #include "runint.h"
+#include "srcwm.h"
 #include "stats.h"
 #include "timefmt.h"
 #include "util.h"
@@ -54,12 +55,35 @@ advance(struct run *r, int64_t w)
 		workers_advance(r->workers, w, G(r)->g_maxt);
 }
 
+/* --follow with several FILEs: the watermark is the smallest of the
+ * inputs' that are not idle, less -l (srcwm.h says what it is when all
+ * are; --idle-timeout's clock moves it on from there). */
+static void
+sources_advance(struct run *r, int64_t now)
+{
+	int64_t m = srcwm_min(r->srcs, now), w;
+
+	if (m == T_NONE || m == INT64_MIN)
+		return;
+	w = sat_add(m, -r->c->lateness);
+	if (w > G(r)->g_wm)
+		advance(r, w);
+}
+
 /* Step 4: the watermark follows the largest event time, less -l. */
 void
 watermark_after(struct run *r, int64_t t)
 {
-	int64_t w;
+	int64_t w, now;
 
+	if (r->srcs != NULL) {
+		now = now_ns();
+		srcwm_record(r->srcs, r->src, t, now);
+		if (t > G(r)->g_maxt)
+			G(r)->g_maxt = t;
+		sources_advance(r, now);
+		return;
+	}
 	if (t <= G(r)->g_maxt)
 		return;
 	G(r)->g_maxt = t;
@@ -107,6 +131,8 @@ apply(struct run *r, const struct parsed *pr)
 		return;
 	}
 	G(r)->g_read++;
+	if (r->srcs != NULL)
+		r->src = input_source(r->in, pr->file);
 	if (pr->fmt != TF_AUTO)
 		time_format_found(r, pr->fmt);
 	if (pr->kind == PR_BAD)
@@ -326,6 +352,16 @@ poll_timeout(int64_t due, int64_t now)
 	return (int)((due - now + 999999) / 1000000);
 }
 
+/* A poll(2) timeout no longer than the input's own (--follow looks at
+ * its files again every second). */
+static int
+wake_ms(const struct run *r, int ms)
+{
+	int wake = input_wait_ms(r->in);
+
+	return wake >= 0 && (ms < 0 || ms > wake) ? wake : ms;
+}
+
 /*
  * Input would block: fires what the clock makes due, flushes output,
  * saves if due, and sleeps in poll(2) until input is readable or the next
@@ -349,6 +385,8 @@ wait_input(struct run *r)
 		if (stop_requested)
 			return -1;
 		now = now_ns();
+		if (r->srcs != NULL)	/* an input may have gone idle */
+			sources_advance(r, now);
 		w = clock_watermark(r, now);
 		if (w > G(r)->g_wm && op_uses_watermark(r->op))
 			advance(r, w);
@@ -365,13 +403,16 @@ wait_input(struct run *r)
 		if (c->checkpoint != NULL && c->ckpt_every_n == 0 &&
 		    r->ps.next_save < due)
 			due = r->ps.next_save;
+		if (r->srcs != NULL && srcwm_next_idle(r->srcs, now) < due)
+			due = srcwm_next_idle(r->srcs, now);
 		if (due != T_NONE && due <= now)
 			continue;
 		if (r->rd != NULL && reader_ready(r->rd))
 			return 0;
 		pfd.fd = r->rd != NULL ? reader_fd(r->rd) : input_fd(r->in);
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, poll_timeout(due, now)) > 0)
+		if (poll(&pfd, 1, wake_ms(r, poll_timeout(due, now))) > 0 ||
+		    input_wait_ms(r->in) >= 0)
 			return 0;
 	}
 }
@@ -389,7 +430,7 @@ read_header(struct run *r, const struct field **names, size_t *n)
 			return 0;
 		pfd.fd = input_fd(r->in);
 		pfd.events = POLLIN;
-		(void)poll(&pfd, 1, -1);
+		(void)poll(&pfd, 1, input_wait_ms(r->in));
 	}
 	return rc;
 }
@@ -527,9 +568,10 @@ run_stream(struct run *r)
 
 	r->at_start = *G(r);
 	progress_setup(r);
+	/* the plan's strategy begins (plan.h); the driver does not choose */
 	straight_begin(r);
 	stream_agg_begin(r);
-	if (workers_fit(r))
+	if (r->plan->pl_strategy == ST_KEYED)
 		r->workers = workers_start(r);
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
@@ -706,11 +748,14 @@ setup(struct run *r, int *empty)
 	    op_uses_watermark(r->op) && c->has_time && r->batch == NULL);
 	if (op_uses_time(r->op) || r->batch != NULL)	/* it reads times */
 		r->hint = hint_new(c, G(r)->g_timefmt);
+	if (c->follow && c->nfiles > 1 && c->has_time && r->batch == NULL &&
+	    op_uses_watermark(r->op))
+		r->srcs = srcwm_new(c->nfiles, c->idle_timeout, now_ns());
 	return 0;
 }
 
 int
-run_pipeline(struct config *c)
+run_pipeline(struct config *c, const struct plan *p)
 {
 	struct run r;
 	struct input_opts io;
@@ -718,6 +763,7 @@ run_pipeline(struct config *c)
 
 	memset(&r, 0, sizeof(r));
 	r.c = c;
+	r.plan = p;
 	r.fingerprint = config_fingerprint(c);
 	r.idle_wm = INT64_MIN;
 	r.latefd = -1;
@@ -738,6 +784,7 @@ run_pipeline(struct config *c)
 	 * as open windows do (unless --flush ends the stream for good) */
 	io.hold_partial = c->checkpoint != NULL && c->flush != 1;
 	io.may_wait = 1;
+	io.follow = c->follow;
 	catch_signals();
 	r.in = input_open(c->files, c->nfiles, &io);
 	if ((status = setup(&r, &empty)) == 0 && !empty &&
@@ -756,6 +803,7 @@ run_pipeline(struct config *c)
 	aggs_free(r.g);
 	parser_free(r.parser);
 	hint_free(r.hint);
+	srcwm_free(r.srcs);
 	aggs_free(r.pg);
 	free(r.fingerprint);
 	while (r.nover_cols > 0)

@@ -18,6 +18,7 @@ static const struct option baseopts[] = {
 	{ "json",		no_argument,		NULL, O_JSON },
 	{ "delimiter",		required_argument,	NULL, 'd' },
 	{ "header",		no_argument,		NULL, 'H' },
+	{ "follow",		no_argument,		NULL, 'F' },
 	{ "key",		required_argument,	NULL, 'k' },
 	{ "time",		required_argument,	NULL, 't' },
 	{ "time-format",	required_argument,	NULL, O_TIMEFMT },
@@ -132,6 +133,7 @@ usage(FILE *fp)
 "                           --csv, --tsv, --json\n"
 "  -d, --delimiter C        field separator (one byte; '\\t' for TAB)\n"
 "  -H, --header             the first record names the fields\n"
+"  -F, --follow             follow the FILEs as tail -F does, side by side\n"
 "  -k, --key FIELD[,FIELD]  key fields (repeatable)\n"
 "Time:\n"
 "  -t, --time FIELD[,FIELD] event time from FIELD (default: the wall clock);\n"
@@ -197,6 +199,7 @@ usage(FILE *fp)
 "Beyond one machine:\n"
 "  --partition I/N          only the keys of the I-th of N partitions\n"
 "  --explain flink-sql      print a Flink SQL script of the pipeline and exit\n"
+"  --explain plan           print how fwin would run the pipeline and exit\n"
 "  -h, --help  -V, --version\n"
 "\n"
 "See fwin(1).\n", fp);

@@ -678,6 +678,20 @@ SQL
 	assert_line "  COUNT(DISTINCT \`f2\`) AS \`approx_distinct_2\`"
 }
 
+@test "--follow: the source's monitor interval, and what Flink follows" {
+	printf '1 a 2\n' > in
+	run --separate-stderr fwin --explain flink-sql -F -t 1 --time-format s -k 2 --tumble 1m --count in other
+	assert_success
+	assert_line "  'source.monitor-interval' = '1s',"
+	assert_line "-- * --follow: with 'source.monitor-interval' Flink's filesystem source"
+	assert_line "--   follows new files in a directory, not the bytes appended to a file,"
+	refute_output --partial "FILEs in order as one stream"
+	printf '%s\n' "$output" > follow.sql
+	run grammar follow.sql
+	assert_success
+	assert_output ""
+}
+
 @test "the grammar check runs, and fails on a broken script" {
 	printf '1 a 2\n' > in
 	fwin --explain flink-sql -t 1 --time-format s -k 2 --tumble 1m --count \
@@ -831,7 +845,7 @@ SQL
 		--json -t t --tumble 1m --min-by t in.json
 	run --separate-stderr fwin --explain sql -t 1 --tumble 1m in
 	assert_failure 2
-	assert_regex "$stderr" "^fwin: --explain: unknown language 'sql' \(there is flink-sql\)"
+	assert_regex "$stderr" "^fwin: --explain: unknown explanation 'sql' \(flink-sql or plan\)"
 }
 
 @test "--explain reads no more than it needs, and writes nothing but the script" {

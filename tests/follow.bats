@@ -1,0 +1,319 @@
+#!/usr/bin/env bats
+# --follow (fwin(1): FOLLOWING FILES): files read to their end and then
+# waited on, as tail -F does; logrotate's create (mv and a new file) and
+# copytruncate; several files side by side; signals end a follow; a
+# restart with --state resumes at the byte where the last run stopped.
+#
+# fwin runs in the background, its output a FIFO that the test reads with
+# bounded waits (live-helper.bash); the files are real files, changed with
+# real mv, cp and truncation. A row that fires tells that fwin has read
+# what came before it, so no test sleeps to let fwin catch up.
+load common
+load live-helper
+
+teardown() {
+	stop_fwin
+}
+
+# start_follow ARGS...: fwin ARGS in the background, stdout the FIFO
+# read by expect_row, stderr the file err.
+start_follow() {
+	local -a pre=()
+	rm -f out
+	mkfifo out
+	if env --default-signal=INT true 2>/dev/null; then
+		pre=(env --default-signal=INT)
+	fi
+	"${pre[@]}" "$FWIN" "$@" </dev/null >out 2>err 3>&- &
+	FWIN_PID=$!
+	exec {OUT}<out
+}
+
+# stop_with SIG: send SIG, read the rows left, wait for the exit (0).
+stop_with() {
+	kill -"$1" "$FWIN_PID"
+}
+
+# ends_ok: the output ends with no other row and fwin exits 0, having
+# said nothing (or exactly $1 on stderr).
+ends_ok() {
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" "${1-}"
+}
+
+grep_err() {
+	grep -qF -- "$1" err
+}
+
+@test "--follow needs a FILE, a named one, and a stream" {
+	run --separate-stderr fwin -F
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "fwin: --follow needs at least one FILE"
+	run --separate-stderr fwin --follow a.log -
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "fwin: --follow follows named files, not standard input ('-'): standard input is read as it comes without it"
+	run --separate-stderr fwin -F --mode batch -t 1 a.log
+	assert_equal "$status" 2
+	assert_equal "${stderr_lines[0]}" "fwin: -F/--follow cannot be used with --mode batch (it is for streams)"
+}
+
+@test "appended lines are read as they come; a partial line waits for its newline" {
+	printf '1 a\n2 b\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	printf '21 ' >>f.log
+	expect_nothing 0.3
+	printf 'b\n' >>f.log
+	expect_row $'10\t20\ta\t1'
+	stop_with TERM
+	expect_row $'20\t30\tb\t1'
+	ends_ok
+}
+
+@test "a file renamed away and created again: the old one to its end, then the new one" {
+	printf '1 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t1'
+	mv f.log f.log.1
+	# the writer has not reopened yet: the old file still grows, and
+	# its last line has no newline when the new file appears
+	printf '12 a\n13 a' >>f.log.1
+	printf '21 b\n' >f.log
+	expect_row $'10\t20\ta\t3'
+	printf '22 b\n31 c\n' >>f.log
+	expect_row $'20\t30\tb\t2'
+	stop_with INT
+	expect_row $'30\t40\tc\t1'
+	ends_ok
+}
+
+@test "a file renamed away is kept open until a new one appears" {
+	printf '1 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t1'
+	mv f.log f.log.1
+	printf '21 a\n' >>f.log.1
+	expect_row $'10\t20\ta\t1'
+	printf '31 b\n' >f.log
+	expect_row $'20\t30\ta\t1'
+	stop_with TERM
+	expect_row $'30\t40\tb\t1'
+	ends_ok
+}
+
+@test "a file truncated in place (copytruncate) is read again from its start, with a warning" {
+	printf '1 a\n2 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t2'
+	cp f.log f.log.1
+	: >f.log
+	wait_until "$LIVE_WAIT" grep_err "truncated"
+	printf '21 b\n' >>f.log
+	expect_row $'10\t20\ta\t1'
+	stop_with HUP
+	expect_row $'20\t30\tb\t1'
+	ends_ok "fwin: f.log: truncated; reading it again from its start"
+}
+
+@test "several files are read side by side, each with its watermark: the slower holds firing until it moves" {
+	printf '1 a\n' >a.log
+	printf '2 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 10s a.log b.log
+	# a.log never ends, yet b.log is read as it grows; the watermark is
+	# the smaller of the two files' (2, then 12, then 21): without it,
+	# 21 would fire [10,20) at once and b's 12 would be late
+	printf '11 a\n21 a\n' >>a.log
+	printf '12 b\n' >>b.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	printf '22 b\n' >>b.log
+	expect_row $'10\t20\ta\t1'
+	expect_row $'10\t20\tb\t1'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok
+}
+
+@test "an input with no record for --idle-timeout is left out of the watermark until it has one" {
+	printf '1 a\n' >a.log
+	printf '2 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 100s --idle-timeout 1s a.log b.log
+	# b.log stays silent: after a second it no longer holds the
+	# watermark at 2, and a.log's 201 fires the windows it passes
+	printf '101 a\n201 a\n' >>a.log
+	expect_row $'0\t100\ta\t1'
+	expect_row $'0\t100\tb\t1'
+	expect_row $'100\t200\ta\t1'
+	# b has data again: it counts again (250), and holds a's 301
+	printf '250 b\n' >>b.log
+	printf '301 a\n' >>a.log
+	expect_nothing 0.3
+	printf '302 b\n' >>b.log
+	expect_row $'200\t300\ta\t1'
+	expect_row $'200\t300\tb\t1'
+	stop_with TERM
+	expect_row $'300\t400\ta\t1'
+	expect_row $'300\t400\tb\t1'
+	ends_ok
+}
+
+@test "a file that is not there yet is waited for, and holds the watermark" {
+	printf '1 a\n11 a\n' >a.log
+	start_follow -F -t 1 -k 2 --tumble 10s a.log later.log
+	wait_until "$LIVE_WAIT" grep_err "later.log"
+	printf '2 b\n12 b\n' >later.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	stop_with TERM
+	expect_row $'10\t20\ta\t1'
+	expect_row $'10\t20\tb\t1'
+	ends_ok "fwin: later.log: No such file or directory; waiting for it"
+}
+
+@test "-H: each file and each new file after a rotation starts with the header" {
+	printf 't,k\n1,a\n' >a.csv
+	printf 't,k\n2,b\n' >b.csv
+	start_follow -F --csv -H -t t -k k --tumble 10s a.csv b.csv
+	printf '11,a\n' >>a.csv
+	printf '12,b\n' >>b.csv
+	expect_row 'window_start,window_end,k,count'
+	expect_row '0,10,a,1'
+	expect_row '0,10,b,1'
+	mv a.csv a.csv.1
+	printf 't,k\n13,a\n21,a\n' >a.csv
+	printf '22,b\n' >>b.csv
+	expect_row '10,20,a,2'
+	expect_row '10,20,b,1'
+	printf 'time,key\n' >>b.csv.new
+	mv b.csv b.csv.1
+	mv b.csv.new b.csv
+	wait_fwin
+	assert_equal "$status" 1
+	assert_equal "$(cat err)" "fwin: b.csv: header differs from the first file's"
+}
+
+@test "--state: a signal saves open windows and the position; a restart resumes at the byte" {
+	printf '1 a\n2 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt f.log
+	printf '11 a\n' >>f.log
+	expect_row $'0\t10\ta\t2'
+	printf '12 a\n13' >>f.log
+	stop_with TERM
+	ends_ok
+	# written while fwin was stopped: the unfinished line's rest too
+	printf ' a\n21 a\n' >>f.log
+	stop_fwin
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt f.log
+	expect_row $'10\t20\ta\t3'
+	stop_with INT
+	ends_ok
+	# nothing counted twice: a batch run over the file agrees
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s f.log
+	assert_equal "$output" $'0\t10\ta\t2\n10\t20\ta\t3\n20\t30\ta\t1'
+}
+
+# first_run: a followed f.log with --state, read up to "11 a", then
+# stopped; its rows are in rows1.
+first_run() {
+	printf '1 a\n2 a\n11 a\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt f.log
+	expect_row $'0\t10\ta\t2'
+	printf '0\t10\ta\t2\n' >rows1
+	stop_with TERM
+	ends_ok
+	stop_fwin
+	printf '12 a\n13 b\n' >>f.log
+}
+
+# second_run WANT_ERR: the same command again, with --flush so that the
+# open windows fire at the signal; every row ever printed must be what
+# one batch run over OLD (the rotated file) and f.log prints.
+second_run() {
+	local old=$1 row
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	for row in $'10\t20\ta\t2' $'10\t20\tb\t1'; do
+		expect_row "$row"
+		printf '%s\n' "$row" >>rows1
+	done
+	stop_with TERM
+	for row in $'20\t30\ta\t1' $'20\t30\tb\t1'; do
+		expect_row "$row"
+		printf '%s\n' "$row" >>rows1
+	done
+	ends_ok "${2-}"
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s "$old" f.log
+	assert_equal "$(cat rows1)" "$output"
+}
+
+@test "--state: a file rotated while fwin was stopped is read to its end from the rotated file, then the new one" {
+	first_run
+	mv f.log f.log.1
+	printf '21 a\n22 b\n' >f.log
+	second_run f.log.1
+}
+
+@test "--state: the rotated file is found by its content under a dated name, after a copytruncate" {
+	first_run
+	cp f.log f.log-20261203
+	: >f.log
+	printf '21 a\n22 b\n' >>f.log
+	second_run f.log-20261203
+}
+
+@test "--state: a rotated file that is gone (compressed) is said, and the new file is read" {
+	first_run
+	mv f.log f.log.1
+	gzip f.log.1
+	printf '21 a\n22 b\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	expect_row $'10\t20\ta\t1'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone"
+}
+
+@test "--progress: each followed file and how far behind its end fwin is, erased at exit" {
+	printf '1 a\n' >f.log
+	start_follow -F --progress -t 1 -k 2 --tumble 10s f.log none.log
+	wait_until "$LIVE_WAIT" grep_err "; f.log: at its end; none.log: not there, "
+	stop_with TERM
+	expect_row $'0\t10\ta\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	# the message, then the line (rewritten in place), erased at exit
+	assert_equal "$(head -1 err)" "fwin: none.log: No such file or directory; waiting for it"
+	[[ $(tail -c 4 err | od -An -c | tr -d ' ') == '\r033[K' ]] ||
+		fail "the progress line is not erased: $(cat -v err)"
+}
+
+@test "--state with several files: each resumes at its own byte" {
+	printf '1 a\n11 a\n' >a.log
+	printf '2 b\n12 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt a.log b.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	stop_with TERM
+	ends_ok
+	stop_fwin
+	printf '13 a\n21 a\n' >>a.log
+	printf '14 b\n22 b\n' >>b.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush a.log b.log
+	expect_row $'10\t20\ta\t2'
+	expect_row $'10\t20\tb\t2'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s a.log b.log
+	assert_equal "$output" $'0\t10\ta\t1\n0\t10\tb\t1\n10\t20\ta\t2\n10\t20\tb\t2\n20\t30\ta\t1\n20\t30\tb\t1'
+}
