@@ -337,6 +337,34 @@ fp_expr(FILE *f, const char *pre, const struct expr *e, const char *post)
 	fputs(post, f);
 }
 
+/* The fingerprint's line of aggregates, as a user writes them. */
+static void
+fp_aggregates(FILE *f, const struct config *c)
+{
+	size_t i, j;
+
+	fputs("aggregates", f);
+	for (i = 0; i < c->naggs; i++) {
+		fprintf(f, " --%s", c->aggs[i].op->option);
+		if (c->aggs[i].op->flags & AGF_FIELD)
+			fprintf(f, " %s", c->aggs[i].f.spec);
+		if (c->aggs[i].has_out)
+			fprintf(f, ":%s", c->aggs[i].out.spec);
+		if (c->aggs[i].op->flags & AGF_PLIST)
+			for (j = 0; j < c->aggs[i].npct; j++)	/* "p95" */
+				fprintf(f, "%c%s", j ? ',' : ':',
+				    c->aggs[i].pct[j].name + 1);
+		for (j = 0; j < c->aggs[i].nbounds; j++)
+			fprintf(f, "%c%s", j ? ',' : ':',
+			    c->aggs[i].bounds[j].name);
+		if (c->aggs[i].cond != NULL)
+			fp_expr(f, " --if '", c->aggs[i].cond, "'");
+		if (c->aggs[i].as != NULL)
+			fprintf(f, " --as %s", c->aggs[i].as);
+	}
+	fputc('\n', f);
+}
+
 char *
 config_fingerprint(const struct config *c)
 {
@@ -344,7 +372,7 @@ config_fingerprint(const struct config *c)
 		"lines", "csv", "tsv", "json"
 	};
 	char *text = NULL, buf[TF_BUFSZ], buf2[TF_BUFSZ];
-	size_t len = 0, i, j;
+	size_t len = 0, i;
 	FILE *f;
 
 	if ((f = open_memstream(&text, &len)) == NULL)
@@ -427,26 +455,7 @@ config_fingerprint(const struct config *c)
 	/* only when given: checkpoints of unpartitioned runs stay valid */
 	if (c->part_n > 1)
 		fprintf(f, "--partition %u/%u\n", c->part_i, c->part_n);
-	fputs("aggregates", f);
-	for (i = 0; i < c->naggs; i++) {
-		fprintf(f, " --%s", c->aggs[i].op->option);
-		if (c->aggs[i].op->flags & AGF_FIELD)
-			fprintf(f, " %s", c->aggs[i].f.spec);
-		if (c->aggs[i].has_out)
-			fprintf(f, ":%s", c->aggs[i].out.spec);
-		if (c->aggs[i].op->flags & AGF_PLIST)
-			for (j = 0; j < c->aggs[i].npct; j++)	/* "p95" */
-				fprintf(f, "%c%s", j ? ',' : ':',
-				    c->aggs[i].pct[j].name + 1);
-		for (j = 0; j < c->aggs[i].nbounds; j++)
-			fprintf(f, "%c%s", j ? ',' : ':',
-			    c->aggs[i].bounds[j].name);
-		if (c->aggs[i].cond != NULL)
-			fp_expr(f, " --if '", c->aggs[i].cond, "'");
-		if (c->aggs[i].as != NULL)
-			fprintf(f, " --as %s", c->aggs[i].as);
-	}
-	fputc('\n', f);
+	fp_aggregates(f, c);
 	/* only when given: checkpoints of runs without them stay valid */
 	if (c->where != NULL)
 		fp_expr(f, "--where '", c->where, "'\n");

@@ -204,11 +204,11 @@ agg_notes(struct ex *x)
 		    "runs only with 'execution.runtime-mode' = 'batch'.");
 }
 
-void
-ex_notes(struct ex *x)
+/* What differs in this pipeline's expressions. */
+static void
+expr_notes(struct ex *x)
 {
 	const struct config *c = x->c;
-	char d[TF_BUFSZ];
 
 	if (c->where != NULL || c->having != NULL || c->nevals > 0 ||
 	    config_has_cond(c))
@@ -225,6 +225,14 @@ ex_notes(struct ex *x)
 		    "CONCAT(s, CHR(0))) - 1 is CHAR_LENGTH(s), which counts "
 		    "characters, written so that grammars which reserve "
 		    "CHAR_LENGTH read it (for text without NUL bytes).");
+}
+
+/* What differs in time: the watermark, firing, lateness, formats. */
+static void
+time_notes(struct ex *x)
+{
+	const struct config *c = x->c;
+
 	if (c->has_time) {
 		note(x, 1, "Watermark: fwin advances it after every record; "
 		    "Flink emits it periodically (pipeline.auto-watermark-"
@@ -271,22 +279,14 @@ ex_notes(struct ex *x)
 		    "; fwin's -l with processing time (the clock less -l) "
 		    "has no counterpart: windows fire at their end" : "");
 	}
-	if (c->allowed > 0) {
-		snprintf(d, sizeof(d), "%lld ms",
-		    (long long)((c->allowed + MS - 1) / MS));
-		note(x, 0, "Allowed lateness (--allowed-lateness) and re-firing "
-		    "a window with each late record: window table functions "
-		    "have neither. Nearest: a larger watermark delay, or the "
-		    "experimental 'table.exec.emit.allow-lateness' = '%s' with "
-		    "'table.exec.emit.late-fire.enabled' = 'true' on a legacy "
-		    "GROUP BY window.", d);
-	}
-	if (c->idle_timeout > 0)
-		note(x, 0, "Idle firing (--idle-timeout): fwin moves the "
-		    "watermark with the wall clock once input is idle; Flink "
-		    "does not. 'table.exec.source.idle-timeout' only lets "
-		    "other source splits' watermarks proceed; nothing fires "
-		    "until records arrive.");
+}
+
+/* What differs in the values aggregates print. */
+static void
+value_notes(struct ex *x)
+{
+	const struct config *c = x->c;
+
 	if (has_agg(c, "sum") || has_agg(c, "avg"))
 		note(x, 0, "Sums: fwin sums decimals exactly (SQL's DECIMAL) and "
 		    "prints them without trailing zeros; here they are DOUBLE. "
@@ -306,8 +306,14 @@ ex_notes(struct ex *x)
 		    "empty field is NULL here and its cell stays empty.",
 		    ex_by_whole(c) ? " the whole record is rebuilt from its "
 		    "columns (quotes are not);" : "");
-	window_notes(x);
-	agg_notes(x);
+}
+
+/* What differs in reading the input. */
+static void
+input_notes(struct ex *x)
+{
+	const struct config *c = x->c;
+
 	if (c->fmt == IF_JSON)
 		note(x, 0, "--json: the json format reads each path's value as a "
 		    "STRING (a number as its text), nested objects as ROW "
@@ -315,22 +321,6 @@ ex_notes(struct ex *x)
 		    "is not a JSON object fails the job (fwin skips and "
 		    "reports it), or with 'json.ignore-parse-errors' = 'true' "
 		    "is skipped without a word.");
-	if (c->wkind == WK_SESSION)
-		note(x, 0, "Sessions are a legacy GROUP BY SESSION window; Flink "
-		    "1.19+ also has the window table function: TABLE(SESSION("
-		    "TABLE source PARTITION BY keys, DESCRIPTOR(time), gap)).");
-	if (c->wkind == WK_SLIDE && x->legacy)
-		note(x, 0, "The step does not divide the size: HOP as a window "
-		    "table function needs it to, so this is a legacy GROUP BY "
-		    "HOP window.");
-	if (c->checkpoint != NULL || c->flush == 0)
-		note(x, 0, "Cron replay of a growing file (--checkpoint, --state): "
-		    "fwin resumes from the bytes an earlier run consumed and "
-		    "keeps open windows unfired. Nearest: one long-running job "
-		    "with checkpoints over a Kafka topic, or "
-		    "'source.monitor-interval' for new files in a directory "
-		    "(a file that grows is not re-read); stop it with a "
-		    "savepoint and restore from it.");
 	if (c->header)
 		note(x, 0, "-H: Flink's csv format has no header option: remove "
 		    "the header line before Flink reads the file (tail -n +2), "
@@ -361,6 +351,52 @@ ex_notes(struct ex *x)
 	    0))
 		note(x, 0, "Standard input has no Flink counterpart: give a file "
 		    "or directory as the path, or the Kafka topic.");
+}
+
+void
+ex_notes(struct ex *x)
+{
+	const struct config *c = x->c;
+	char d[TF_BUFSZ];
+
+	expr_notes(x);
+	time_notes(x);
+	if (c->allowed > 0) {
+		snprintf(d, sizeof(d), "%lld ms",
+		    (long long)((c->allowed + MS - 1) / MS));
+		note(x, 0, "Allowed lateness (--allowed-lateness) and re-firing "
+		    "a window with each late record: window table functions "
+		    "have neither. Nearest: a larger watermark delay, or the "
+		    "experimental 'table.exec.emit.allow-lateness' = '%s' with "
+		    "'table.exec.emit.late-fire.enabled' = 'true' on a legacy "
+		    "GROUP BY window.", d);
+	}
+	if (c->idle_timeout > 0)
+		note(x, 0, "Idle firing (--idle-timeout): fwin moves the "
+		    "watermark with the wall clock once input is idle; Flink "
+		    "does not. 'table.exec.source.idle-timeout' only lets "
+		    "other source splits' watermarks proceed; nothing fires "
+		    "until records arrive.");
+	value_notes(x);
+	window_notes(x);
+	agg_notes(x);
+	if (c->wkind == WK_SESSION)
+		note(x, 0, "Sessions are a legacy GROUP BY SESSION window; Flink "
+		    "1.19+ also has the window table function: TABLE(SESSION("
+		    "TABLE source PARTITION BY keys, DESCRIPTOR(time), gap)).");
+	if (c->wkind == WK_SLIDE && x->legacy)
+		note(x, 0, "The step does not divide the size: HOP as a window "
+		    "table function needs it to, so this is a legacy GROUP BY "
+		    "HOP window.");
+	if (c->checkpoint != NULL || c->flush == 0)
+		note(x, 0, "Cron replay of a growing file (--checkpoint, --state): "
+		    "fwin resumes from the bytes an earlier run consumed and "
+		    "keeps open windows unfired. Nearest: one long-running job "
+		    "with checkpoints over a Kafka topic, or "
+		    "'source.monitor-interval' for new files in a directory "
+		    "(a file that grows is not re-read); stop it with a "
+		    "savepoint and restore from it.");
+	input_notes(x);
 	note(x, 1, "Bad records: fwin skips and reports each one; a value that "
 	    "does not CAST fails the Flink job%s. Nearest: TRY_CAST, which "
 	    "makes it NULL and keeps the record.", c->strict ?

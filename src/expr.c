@@ -13,12 +13,18 @@
 #include "util.h"
 
 const struct xfndef fns[] = {
-	{ "abs", "ABS", 1, 1 }, { "floor", "FLOOR", 1, 1 },
-	{ "ceil", "CEIL", 1, 1 }, { "round", "ROUND", 1, 2 },
-	{ "min", "LEAST", 1, 255 }, { "max", "GREATEST", 1, 255 },
-	{ "len", "CHAR_LENGTH", 1, 1 }, { "lower", "LOWER", 1, 1 },
-	{ "upper", "UPPER", 1, 1 }, { "substr", "SUBSTR", 2, 3 },
-	{ "coalesce", "COALESCE", 1, 255 }, { "if", "IF", 3, 3 },
+	{ .name = "abs", .sql = "ABS", .min = 1, .max = 1 },
+	{ .name = "floor", .sql = "FLOOR", .min = 1, .max = 1 },
+	{ .name = "ceil", .sql = "CEIL", .min = 1, .max = 1 },
+	{ .name = "round", .sql = "ROUND", .min = 1, .max = 2 },
+	{ .name = "min", .sql = "LEAST", .min = 1, .max = 255 },
+	{ .name = "max", .sql = "GREATEST", .min = 1, .max = 255 },
+	{ .name = "len", .sql = "CHAR_LENGTH", .min = 1, .max = 1 },
+	{ .name = "lower", .sql = "LOWER", .min = 1, .max = 1 },
+	{ .name = "upper", .sql = "UPPER", .min = 1, .max = 1 },
+	{ .name = "substr", .sql = "SUBSTR", .min = 2, .max = 3 },
+	{ .name = "coalesce", .sql = "COALESCE", .min = 1, .max = 255 },
+	{ .name = "if", .sql = "IF", .min = 3, .max = 3 },
 };
 const size_t nfns = sizeof(fns) / sizeof(fns[0]);
 

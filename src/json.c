@@ -614,8 +614,9 @@ scan_scalar(struct json *j, const char *s, size_t n, size_t *ip, int vnode,
 		size_t len;
 		int kind;
 	} words[] = {
-		{ "true", 4, JSON_VALUE }, { "false", 5, JSON_VALUE },
-		{ "null", 4, JSON_NULL },
+		{ .word = "true", .len = 4, .kind = JSON_VALUE },
+		{ .word = "false", .len = 5, .kind = JSON_VALUE },
+		{ .word = "null", .len = 4, .kind = JSON_NULL },
 	};
 	size_t i = *ip, e, w;
 	int esc;

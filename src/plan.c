@@ -23,24 +23,31 @@
 static const struct {
 	const char *name, *what;
 } strategies[ST_N] = {
-	[ST_ORDERED] = { "ordered", "one pass over the records in arrival "
+	[ST_ORDERED] = { .name = "ordered",
+	    .what = "one pass over the records in arrival "
 	    "order through the window operator" },
-	[ST_KEYED] = { "keyed", "the keys spread by key group over worker "
+	[ST_KEYED] = { .name = "keyed",
+	    .what = "the keys spread by key group over worker "
 	    "threads, each a window operator of its own; the records read "
 	    "on a thread of their own" },
-	[ST_STREAMTABLE] = { "streamtable", "each record added as read to "
+	[ST_STREAMTABLE] = { .name = "streamtable",
+	    .what = "each record added as read to "
 	    "its (window, key) group, a window's groups fired as the "
 	    "watermark passes its end" },
-	[ST_HALVES] = { "halves", "the file cut at a line end near its "
+	[ST_HALVES] = { .name = "halves",
+	    .what = "the file cut at a line end near its "
 	    "middle, each half read into a (window, key) table on a thread "
 	    "of its own, the two tables fired together" },
-	[ST_TABLE] = { "table", "each record added as read to its (window, "
+	[ST_TABLE] = { .name = "table",
+	    .what = "each record added as read to its (window, "
 	    "key) group, in any order; while no record is a window out of "
 	    "time order, each window fires as the input passes it" },
-	[ST_STRAIGHT] = { "straight", "one pass through the window operator "
+	[ST_STRAIGHT] = { .name = "straight",
+	    .what = "one pass through the window operator "
 	    "while the records come in time order, the rows held until the "
 	    "end shows they did; at the first record out of order, sorted" },
-	[ST_SORTED] = { "sorted", "the records sorted by time in runs "
+	[ST_SORTED] = { .name = "sorted",
+	    .what = "the records sorted by time in runs "
 	    "(spilled to $TMPDIR past the memory budget), merged and "
 	    "replayed through the window operator" },
 };

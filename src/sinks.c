@@ -581,29 +581,14 @@ open_sqlite(struct run *r, const char **cols, const enum sqlcol *types,
 	return 0;
 }
 
-/* Builds the output's column names and opens it. Returns 0, or the exit
- * status after a message. */
-static int
-open_output(struct run *r)
+/* The columns before the aggregates: the time or the window's bounds,
+ * then the keys (--over: the record's fields instead). Returns how many. */
+static size_t
+lead_columns(struct run *r, const char **cols, enum sqlcol *types,
+    char **owned)
 {
 	const struct config *c = r->c;
-	size_t ncols = 4 + c->nkeys + c->naggs + r->nover_cols + c->nevals;
-	size_t i, j = 0, k, first;
-	const char **cols;
-	enum sqlcol *types;
-	char **owned;
-	size_t *colagg;		/* the aggregate of each aggregate column */
-	struct stat sb;
-	enum outfmt of;
-	const char *why;
-	int status = 1;
-
-	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
-		ncols += agg_ncols(&c->aggs[i]) - 1;
-	cols = xmalloc(ncols * sizeof(*cols));
-	types = xcalloc(ncols, sizeof(*types));
-	owned = xcalloc(ncols, sizeof(*owned));
-	colagg = xcalloc(ncols, sizeof(*colagg));
+	size_t i, j = 0;
 
 	if (r->rolling_time) {
 		types[j] = SQLC_TIME;
@@ -633,6 +618,34 @@ open_output(struct run *r)
 			cols[j] = owned[j];
 		}
 	}
+	return j;
+}
+
+/* Builds the output's column names and opens it. Returns 0, or the exit
+ * status after a message. */
+static int
+open_output(struct run *r)
+{
+	const struct config *c = r->c;
+	size_t ncols = 4 + c->nkeys + c->naggs + r->nover_cols + c->nevals;
+	size_t i, j = 0, k, first;
+	const char **cols;
+	enum sqlcol *types;
+	char **owned;
+	size_t *colagg;		/* the aggregate of each aggregate column */
+	struct stat sb;
+	enum outfmt of;
+	const char *why;
+	int status = 1;
+
+	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
+		ncols += agg_ncols(&c->aggs[i]) - 1;
+	cols = xmalloc(ncols * sizeof(*cols));
+	types = xcalloc(ncols, sizeof(*types));
+	owned = xcalloc(ncols, sizeof(*owned));
+	colagg = xcalloc(ncols, sizeof(*colagg));
+
+	j = lead_columns(r, cols, types, owned);
 	first = j;
 	for (i = 0; i < c->naggs; i++) {
 		const struct aggspec *as = &c->aggs[i];
