@@ -7,7 +7,7 @@ CC = gcc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -Wall -Wextra
 CPPFLAGS += -D_GNU_SOURCE
-LDLIBS = -lcsv -lxxhash -lsqlite3 -lm -pthread
+LDLIBS = -lcsv -lxxhash -lsqlite3 -lgmp -lm -pthread
 
 SRCS := $(wildcard src/*.c)
 LIBSRCS := $(filter-out src/main.c,$(SRCS))

@@ -8,6 +8,7 @@
  * sketches themselves, in arena blocks of their own that grow; their
  * folds are outside the arena (AGF_NOKEEP). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "agg.h"
 #include "aggint.h"
+#include "bigsum.h"
 #include "decimal.h"
 #include "num.h"
 #include "sketch.h"
@@ -27,11 +29,12 @@ struct acc_count {
 };
 ARENA_LAYOUT(struct acc_count, 8);
 
-/* sum and avg: struct dec_sum (decimal.h) */
-ARENA_LAYOUT(struct dec_sum, 56);
-ARENA_OFFSET(struct dec_sum, scale, 32);
-ARENA_OFFSET(struct dec_sum, fsum, 40);
+/* sum and avg: struct dec_sum (decimal.h), its block struct dec_big */
+ARENA_LAYOUT(struct dec_sum, 64);
+ARENA_OFFSET(struct dec_sum, scale, 40);
+ARENA_OFFSET(struct dec_sum, flags, 44);
 ARENA_OFFSET(struct dec_sum, n, 48);
+ARENA_OFFSET(struct dec_sum, big, 56);
 
 /* stddev, var, stddev-pop, var-pop: struct stats_var (stats.h) */
 ARENA_LAYOUT(struct stats_var, 24);
@@ -115,26 +118,42 @@ count_emit(struct agg *ag, const struct arena *a, const void *acc,
 	emit_int(o, (int64_t)((const struct acc_count *)acc)->n);
 }
 
-/* --- sum and avg: exact decimal sums (man/fwin.1, AGGREGATES) --- */
+/* --- sum and avg: exact sums (man/fwin.1, AGGREGATES) --- */
 
 static void
 sum_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
 {
-	struct dec_sum *s = arena_ptr(a, slot);
-
 	(void)seq;
-	if (v->is_dec)
-		dec_sum_add(s, &v->dec, v->d);
-	else
-		dec_sum_add_double(s, v->d);
+	if (!v->is_dec)
+		bigsum_add(a, slot, NULL, v->d);
+	else if (dec_sum_add(arena_ptr(a, slot), &v->dec) != 0)
+		bigsum_add(a, slot, &v->dec, v->d);
+}
+
+static void
+sum_merge(struct arena *a, aoff dst, aoff src)
+{
+	bigsum_merge(a, dst, src);
 }
 
 static void
 sum_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 {
-	(void)ag;
-	(void)a;
-	dec_sum_merge(dst, src);
+	bigsum_fold(&ag->bs, a, dst, src);
+}
+
+/* A result beyond the doubles prints an empty cell, said once. */
+static void
+beyond(struct agg *ag, struct out *o)
+{
+	static atomic_int said;
+
+	out_null(o);
+	if (atomic_exchange(&said, 1) == 0)
+		fwin_warn("--%s %s: a result is beyond the range of "
+		    "doubles (about 1.8e308): its cell is empty",
+		    ag->op->option, ag->f->name != NULL ? ag->f->name :
+		    ag->f->spec);
 }
 
 static void
@@ -142,13 +161,21 @@ sum_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 {
 	const struct dec_sum *s = acc;
 	char buf[DEC_BUFSZ];
+	const char *text;
+	size_t len;
+	double d;
 
-	(void)ag;
 	(void)a;
 	if (s->n == 0)
 		out_null(o);
-	else
+	else if (s->big == 0 && dec_sum_exact(s))
 		out_own_num(o, buf, dec_sum_format(buf, s));
+	else if ((len = bigsum_result(&ag->bs, s, &text, &d)) > 0)
+		out_own_num(o, text, len);
+	else if (!isfinite(d))
+		beyond(ag, o);
+	else
+		emit_double(o, d);
 }
 
 static void
@@ -156,26 +183,23 @@ avg_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 {
 	const struct dec_sum *s = acc;
 
-	(void)ag;
 	(void)a;
 	if (s->n == 0)
 		out_null(o);
 	else
-		emit_double(o, dec_sum_avg(s));
+		emit_double(o, bigsum_avg(&ag->bs, s));
 }
 
-/* A restored sum holds no offset, but its scale sizes what is written
- * and how far values are rescaled: no more than 38 places. */
 static const char *
 sum_check(const struct arena *a, const void *slot, struct arena_claims *m)
 {
-	const struct dec_sum *s = slot;
+	return bigsum_check(a, slot, m);
+}
 
-	(void)a;
-	(void)m;
-	if (s->scale > DEC_DIGITS || s->inexact > 1)
-		return "bad sum in an accumulator";
-	return NULL;
+static void
+sum_release(struct arena *a, aoff slot)
+{
+	bigsum_release(a, slot);
 }
 
 /* --- min, max, min-by, max-by: the extreme value and its text --- */
@@ -428,15 +452,16 @@ pick_release(struct arena *a, aoff slot)
 /* --- the table --- */
 
 #define NUM (AGF_FIELD | AGF_NUMBER)
+#define SUMF (AGF_ANYORDER | AGF_REGROUP | AGF_FLAT)
 
 static const struct aggop table[] = {
 	{ "count", "count", AGF_REGROUP | AGF_ANYORDER,
 	    sizeof(struct acc_count),
 	    count_add, NULL, count_fold, count_emit, NULL, NULL },
-	{ "sum", "sum", NUM | AGF_DEC | AGF_ANYORDER, sizeof(struct dec_sum),
-	    sum_add, NULL, sum_fold, sum_emit, sum_check, NULL },
-	{ "avg", "avg", NUM | AGF_DEC | AGF_ANYORDER, sizeof(struct dec_sum),
-	    sum_add, NULL, sum_fold, avg_emit, sum_check, NULL },
+	{ "sum", "sum", NUM | AGF_DEC | SUMF, sizeof(struct dec_sum),
+	    sum_add, sum_merge, sum_fold, sum_emit, sum_check, sum_release },
+	{ "avg", "avg", NUM | AGF_DEC | SUMF, sizeof(struct dec_sum),
+	    sum_add, sum_merge, sum_fold, avg_emit, sum_check, sum_release },
 	{ "min", "min", NUM | AGF_REGROUP, sizeof(struct acc_ext),
 	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
 	{ "max", "max", NUM | AGF_REGROUP, sizeof(struct acc_ext),
@@ -493,6 +518,7 @@ static const struct aggop table[] = {
 };
 
 #undef NUM
+#undef SUMF
 
 const struct aggop *
 agg_lookup(const char *name)
@@ -564,6 +590,7 @@ aggs_free(struct aggs *g)
 		free(g->v[i].ds.slot);
 		free(g->v[i].sketch);
 		free(g->v[i].vals);
+		bigsum_fold_free(&g->v[i].bs);
 		counter_free(&g->v[i]);
 	}
 	free(g->v);
@@ -615,10 +642,14 @@ aggs_extract(const struct aggs *g, const struct record *r,
 		v->p = r->f[a->fidx].p;
 		v->n = r->f[a->fidx].n;
 		if ((fl & AGF_DEC) &&
-		    (v->is_dec = dec_parse(v->p, v->n, &v->dec) == 0)) {
+		    ((v->is_dec = dec_parse(v->p, v->n, &v->dec) == 0) ||
+		    (dec_read_exp(v->p, v->n, &v->dec) == 0 &&
+		    (v->is_dec = v->dec.scale >= DEC_SAFESCALE)))) {
 			/* sum, avg: plain decimal, the common case, parsed
-			 * once; num_parse only for what is not */
-			v->d = dec_to_double(&v->dec);
+			 * once, or with an exponent, well within the range
+			 * of doubles; num_parse only for what is not (and
+			 * no double: sums add dec) */
+			v->d = 0;
 		} else if (fl & AGF_NUMBER) {
 			if (num_parse(v->p, v->n, &nu) != 0) {
 				bad->f = a->f;
@@ -626,6 +657,10 @@ aggs_extract(const struct aggs *g, const struct record *r,
 				return -1;
 			}
 			v->d = nu.d;
+			/* a sum reads an exponent's value exactly too */
+			if (fl & AGF_DEC)
+				v->is_dec = dec_read_exp(v->p, v->n,
+				    &v->dec) == 0;
 		}
 		if (fl & AGF_OUT) {
 			if (!a->has_out) {
@@ -782,7 +817,8 @@ aggs_flat(const struct aggs *g)
 	size_t i;
 
 	for (i = 0; i < g->n; i++)
-		if (g->v[i].op->merge != NULL)
+		if (g->v[i].op->merge != NULL &&
+		    !(g->v[i].op->flags & AGF_FLAT))
 			return 0;
 	return 1;
 }
@@ -794,37 +830,60 @@ aggs_any_order(const struct aggs *g)
 }
 
 int
-aggs_any_order_vals(const struct aggs *g, const struct aval *vals)
+aggs_fold_exact(const struct aggs *g)
+{
+	/* (a sum is exact whatever its values: its fold is the same in any
+	 * grouping) */
+	(void)g;
+	return 1;
+}
+
+/* The fold's slots into the block at dst; own: dst's blocks are its own
+ * (released here first). -1: a sum's integer is big and not own. */
+static int
+fold_write(const struct aggs *g, struct arena *a, aoff dst, int own)
+{
+	size_t i;
+
+	if (own)
+		aggs_release(g, a, dst);
+	for (i = 0; i < g->n; i++) {
+		const struct agg *ag = &g->v[i];
+
+		if (ag->op->flags & AGF_DEC) {
+			if (bigsum_keep(&ag->bs, a, dst + ag->off,
+			    (const struct dec_sum *)(g->fold + ag->off),
+			    own) != 0)
+				return -1;
+		} else
+			memcpy(arena_ptr(a, dst + ag->off), g->fold + ag->off,
+			    ag->slotsize);
+	}
+	return 0;
+}
+
+int
+aggs_keep_blocks(const struct aggs *g, const struct arena *a, aoff acc)
 {
 	size_t i;
 
 	for (i = 0; i < g->n; i++)
-		if ((g->v[i].op->flags & AGF_DEC) && vals[i].p != NULL &&
-		    !vals[i].is_dec)
-			return 0;
-	return 1;
+		if ((g->v[i].op->flags & AGF_DEC) && ((const struct dec_sum *)
+		    arena_ptr(a, acc + g->v[i].off))->big != 0)
+			return 1;
+	return 0;
 }
 
 int
-aggs_fold_exact(const struct aggs *g)
+aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst)
 {
-	const struct dec_sum *s;
-	size_t i;
-
-	for (i = 0; i < g->n; i++) {
-		if (!(g->v[i].op->flags & AGF_DEC))
-			continue;
-		s = (const struct dec_sum *)(g->fold + g->v[i].off);
-		if (!dec_sum_exact(s))
-			return 0;
-	}
-	return 1;
+	return fold_write(g, a, dst, 0);
 }
 
 void
-aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst)
+aggs_fold_store(const struct aggs *g, struct arena *a, aoff dst)
 {
-	memcpy(arena_ptr(a, dst), g->fold, g->accsize);
+	(void)fold_write(g, a, dst, 1);
 }
 
 void

@@ -26,7 +26,7 @@ struct aval {
 	size_t n;
 	double d;		/* its value, for numeric aggregates */
 	struct dec dec;		/* AGF_DEC: its exact value, when is_dec */
-	int is_dec;		/* written in plain decimal (dec_parse) */
+	int is_dec;		/* read exactly (dec_read): dec holds it */
 	const char *out;	/* min-by / max-by: the OUT text */
 	size_t outn;
 };
@@ -52,8 +52,7 @@ enum {
 				 * blocks folded are grouped (no floats) */
 	AGF_ANYORDER = 512,	/* its result is the same bytes whatever the
 				 * order of its records were added in (no
-				 * floats, no arrival numbers; AGF_DEC: while
-				 * its values are plain decimal) */
+				 * floats, no arrival numbers) */
 	AGF_HIST = 1024,	/* F:B1,B2,...: a column per bound and one for
 				 * all (F_le_B..., F_le_inf); its slot holds a
 				 * count per column (aggcounter.c) */
@@ -62,9 +61,13 @@ enum {
 				 * take the time (aggs_add_at), a key keeps a block
 				 * (aggs_keysize), folds take what lies before
 				 * the window (aggs_fold_prior) */
-	AGF_RECORD = 4096	/* takes the whole record as read as its
+	AGF_RECORD = 4096,	/* takes the whole record as read as its
 				 * value (--over keeps each record so); no
 				 * option, no column */
+	AGF_FLAT = 8192		/* it has a merge, yet counts as flat
+				 * (aggs_flat): its slot names no block but
+				 * its own, that folds read from any arena
+				 * and aggs_fold_store() makes (sums) */
 };
 
 struct aggop {
@@ -169,18 +172,28 @@ int aggs_regroupable(const struct aggs *g);
 int aggs_regroupable_exact(const struct aggs *g);
 int aggs_fold_exact(const struct aggs *g);
 /* Whether every aggregate's result is the same whatever the order of
- * its records (AGF_ANYORDER), and whether one record's values keep it
- * so: every value of a decimal sum is plain decimal. */
+ * its records (AGF_ANYORDER). */
 int aggs_any_order(const struct aggs *g);
-int aggs_any_order_vals(const struct aggs *g, const struct aval *vals);
 
-/* Whether every accumulator is plain bytes that keep no arena block (no
- * merge operation: folds work on slots of any arena alike). */
+/* Whether every accumulator is flat: plain bytes with no merge
+ * operation, or AGF_FLAT: folds work on slots of any arena alike, and
+ * aggs_fold_store() can write a fold back. */
 int aggs_flat(const struct aggs *g);
 
 /* Writes the fold as the accumulator block at dst, which must not be
- * released: the values it names belong to the blocks folded. */
-void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
+ * released: the values it names belong to the blocks folded. Returns
+ * -1, having written part of it, when the fold holds a sum too big to
+ * keep without a block of its own (bigsum.h): rare, and not kept. */
+int aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
+
+/* Whether the accumulators at acc name an arena block (a sum past its
+ * fixed width): flat ones that do cannot be copied out as bytes. */
+int aggs_keep_blocks(const struct aggs *g, const struct arena *a, aoff acc);
+
+/* Flat aggregates (aggs_flat): writes the fold as the accumulators at
+ * dst, which own what they keep: what they kept is released first (the
+ * fold has read it), a big sum gets a block of its own. */
+void aggs_fold_store(const struct aggs *g, struct arena *a, aoff dst);
 
 /* --- what --increase and --rate read beyond their window (aggcounter.c) ---
  *

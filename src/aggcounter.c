@@ -19,6 +19,7 @@
  * are still kept before the window, or of those dropped, which the
  * key's block remembers (aggs_carry). */
 #include <math.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -113,19 +114,33 @@ cv_less(const struct cval *x, const struct cval *y)
 	return mx < my;
 }
 
-/* Adds x (negated: -x) to the exact sum s. */
+/* Adds x (negated: -x) to the exact sum s: a value not in plain decimal
+ * as its double's exact value. A sum that cannot hold it in its fixed
+ * width (no arena block here) is marked DS_LOST. */
 static void
 sum_cv(struct dec_sum *s, const struct cval *x, int neg)
 {
 	struct dec dv;
+	int rc;
 
-	if (!x->exact) {
-		dec_sum_add_double(s, neg ? -x->d : x->d);
-		return;
+	if (!x->exact)
+		rc = dec_sum_add_double(s, neg ? -x->d : x->d);
+	else {
+		dv.m = neg ? -cv_m(x) : cv_m(x);
+		dv.scale = (int32_t)x->scale;
+		dv.exp = 0;
+		rc = dec_sum_add(s, &dv);
 	}
-	dv.m = neg ? -cv_m(x) : cv_m(x);
-	dv.scale = x->scale;
-	dec_sum_add(s, &dv, neg ? -x->d : x->d);
+	if (rc != 0)
+		s->flags |= DS_LOST;
+}
+
+/* dst += src, or dst marked DS_LOST. */
+static void
+sum_merge(struct dec_sum *dst, const struct dec_sum *src)
+{
+	if (dec_sum_merge(dst, src) != 0)
+		dst->flags |= DS_LOST | src->flags;
 }
 
 /* Joins piece (first, last, resets) b after piece a, held in *first,
@@ -134,7 +149,7 @@ static void
 join_after(struct cval *alast, struct dec_sum *ares, const struct cval *bfirst,
     const struct cval *blast, const struct dec_sum *bres)
 {
-	dec_sum_merge(ares, bres);
+	sum_merge(ares, bres);
 	if (cv_less(bfirst, alast))
 		sum_cv(ares, alast, 0);
 	*alast = *blast;
@@ -145,7 +160,7 @@ join_before(struct cval *afirst, struct dec_sum *ares,
     const struct cval *bfirst, const struct cval *blast,
     const struct dec_sum *bres)
 {
-	dec_sum_merge(ares, bres);
+	sum_merge(ares, bres);
 	if (cv_less(afirst, blast))
 		sum_cv(ares, blast, 0);
 	*afirst = *bfirst;
@@ -339,12 +354,37 @@ fold_increase(struct cfold *f, struct dec_sum *inc)
 	sum_cv(inc, base, 1);
 }
 
+/* An increase that could not be summed exactly: an empty cell, said
+ * once. */
+static void
+lost(struct agg *ag, struct out *o)
+{
+	static atomic_int said;
+
+	out_null(o);
+	if (atomic_exchange(&said, 1) == 0)
+		fwin_warn("--%s %s: values too far apart in size to sum "
+		    "exactly: a cell is empty", ag->op->option,
+		    ag->f->name != NULL ? ag->f->name : ag->f->spec);
+}
+
+/* The increase as its double, correctly rounded (+-HUGE_VAL beyond). */
+static double
+inc_double(const struct dec_sum *inc)
+{
+	char buf[DEC_BUFSZ];
+
+	dec_sum_text(buf, inc);
+	return dec_text_double(buf);
+}
+
 void
 increase_emit(struct agg *ag, const struct arena *a, const void *acc,
     struct out *o)
 {
 	struct dec_sum inc;
 	char buf[DEC_BUFSZ];
+	double d;
 
 	(void)a;
 	(void)acc;
@@ -353,7 +393,14 @@ increase_emit(struct agg *ag, const struct arena *a, const void *acc,
 		return;
 	}
 	fold_increase(ag->cf, &inc);
-	out_own_num(o, buf, dec_sum_format(buf, &inc));
+	if (inc.flags & DS_LOST)
+		lost(ag, o);
+	else if (dec_sum_exact(&inc))
+		out_own_num(o, buf, dec_sum_format(buf, &inc));
+	else if (!isfinite(d = inc_double(&inc)))
+		lost(ag, o);
+	else
+		emit_double(o, d);
 }
 
 void
@@ -361,7 +408,6 @@ rate_emit(struct agg *ag, const struct arena *a, const void *acc,
     struct out *o)
 {
 	struct dec_sum inc;
-	char buf[DEC_BUFSZ];
 	double d;
 
 	(void)a;
@@ -371,10 +417,16 @@ rate_emit(struct agg *ag, const struct arena *a, const void *acc,
 		return;
 	}
 	fold_increase(ag->cf, &inc);
-	buf[dec_sum_format(buf, &inc)] = '\0';
+	if (inc.flags & DS_LOST) {
+		lost(ag, o);
+		return;
+	}
 	/* the exact increase rounded once, then divided once */
-	d = strtod(buf, NULL) / ((double)ag->cf->span / NS_PER_S);
-	emit_double(o, d == 0 ? 0 : d);
+	d = inc_double(&inc) / ((double)ag->cf->span / NS_PER_S);
+	if (!isfinite(d))
+		lost(ag, o);
+	else
+		emit_double(o, d == 0 ? 0 : d);
 }
 
 static int
@@ -392,7 +444,11 @@ counter_check(const struct arena *a, const void *slot,
 	const struct cvals *l;
 
 	if (!cval_ok(&c->first) || !cval_ok(&c->last) || c->ordered > 1 ||
-	    c->resets.scale > DEC_DIGITS || c->resets.inexact > 1)
+	    c->resets.flags > (DS_EXP | DS_LOST) || c->resets.big != 0 ||
+	    c->resets.scale > DEC_MAXSCALE + 400 ||
+	    c->resets.scale < DEC_MINSCALE - 400 ||
+	    (!(c->resets.flags & DS_EXP) && (c->resets.scale < 0 ||
+	    c->resets.scale > DEC_DIGITS)))
 		return "bad counter in an accumulator";
 	if (c->blk == 0)
 		return NULL;

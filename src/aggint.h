@@ -6,6 +6,7 @@
 #define FWIN_AGGINT_H
 
 #include "agg.h"
+#include "bigsum.h"
 #include "stats.h"
 
 struct dslot;
@@ -68,6 +69,7 @@ struct agg {
 	 * knowing the aggregate and the record's event time t */
 	void (*add_at)(const struct agg *ag, struct arena *a, aoff slot,
 	    const struct aval *v, uint64_t seq, int64_t t);
+	struct bigsum_fold bs;	/* a sum's fold past its fixed width */
 };
 
 

@@ -266,7 +266,12 @@ body_put(const struct batch *b, char *p, int64_t t, const char *key, size_t keyl
 			memcpy(p, v->p, v->n);
 			p += v->n;
 			if (fl & AGF_NUMBER) {
-				memcpy(p, &v->d, 8);
+				/* (a sum's exact value has no double; the
+				 * aggregates that share its field need it) */
+				double d = (fl & AGF_DEC) && v->is_dec ?
+				    dec_to_double(&v->dec) : v->d;
+
+				memcpy(p, &d, 8);
 				p += 8;
 			}
 		}
@@ -330,7 +335,7 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 			continue;
 		/* as aggs_extract does, whoever stored the text */
 		v->is_dec = (fl & AGF_DEC) &&
-		    dec_parse(v->p, v->n, &v->dec) == 0;
+		    dec_read(v->p, v->n, &v->dec) == 0;
 		if ((fl & AGF_OUT) && b->osrc[i] != i) {
 			v->out = b->vals[b->osrc[i]].out;
 			v->outn = b->vals[b->osrc[i]].outn;

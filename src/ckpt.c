@@ -416,8 +416,15 @@ read_header(struct ckpt *k, int fd, uint64_t size)
 		return why;
 	if (memcmp(h->ck_magic, CK_MAGIC, 8) != 0)
 		return "not an fwin checkpoint (bad magic number)";
-	if (h->ck_version != ARENA_FORMAT)
-		return "unsupported checkpoint format version";
+	if (h->ck_version != ARENA_FORMAT) {
+		/* (another fwin's layout of the state: say which) */
+		static __thread char msg[96];
+
+		snprintf(msg, sizeof(msg), "unsupported checkpoint format "
+		    "version %u (this fwin reads version %u)",
+		    (unsigned)h->ck_version, (unsigned)ARENA_FORMAT);
+		return msg;
+	}
 	if (h->ck_hdrlen < sizeof(*h) || h->ck_hdrlen % CK_PAGE != 0 ||
 	    h->ck_hdrlen > CK_HDRMAX)
 		return "corrupt header (bad header length)";

@@ -1,21 +1,22 @@
 /*
  * decimal: exact sums in scaled integers.
  *
- * A value written "2.50" is the integer 250 at scale 2. A sum keeps one
- * integer at the largest scale it has seen; adding a value of another
- * scale multiplies the smaller-scale side by a power of ten first. The
- * integer is 256 bits wide although a result is exact only within 38
- * digits: values have at most 38 digits and 38 places, so each term,
- * rescaled, is below 10^76 < 2^255. Partial sums, in any order, are
- * bounded by the sum of the magnitudes; while that, at the final scale,
- * is below 2^255 (absolute values adding up to less than 5.7 * 10^38 at
- * 38 places, 5.7 * 10^76 without places), nothing overflows on the way,
- * and whether a sum is exact, and its bytes, follow from its values
+ * A value written "2.50" is the integer 250 at scale 2, "6.02e23" the
+ * integer 602 at scale -21. A sum keeps one integer at the largest scale
+ * it has seen; adding a value of another scale multiplies the
+ * smaller-scale side by a power of ten first. The integer is 320 bits
+ * wide: plain values have at most 38 digits and 38 places, so each term,
+ * rescaled, is below 10^76 < 2^253, and fewer than 2^64 of them, in any
+ * order, never reach 2^317: a sum of plain decimals always fits.
+ * Values with exponents far apart may not; then the add or merge says
+ * so, changing nothing, and bigsum.c carries the sum in GMP's integers.
+ * Either way the sum is exact, so its bytes follow from its values
  * alone: never from the order in which slices were merged.
  */
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,13 +29,15 @@ typedef unsigned __int128 u128;
 
 /*
  * Significant digits of the quotient dec_sum_avg() hands to strtod(3).
- * The mean is q = M / D with D = 10^scale * n < 10^38 * 2^64. If q is
- * halfway between two doubles, q = odd * 2^e with 2^-e dividing D, so
- * -e <= 38 + 64 and q's expansion ends within 102 places: about 88
- * significant digits, fewer than this, and the text is exact. Otherwise
- * q is at least 1 / (D * 2^max(0, -e)) away from every halfway point,
- * more than 10^-96 of q; the text, truncated at 110 digits, is within
- * 10^-109 of q, so on the same side of every halfway point, and
+ * The mean is q = M / D with D = 10^scale * n < 10^38 * 2^64 and
+ * |M| < 2^320. If q is halfway between two doubles, q = odd * 2^e with
+ * 2^-e dividing D, so -e <= 38 + 64 and q's expansion ends within 102
+ * places: about 88 significant digits, fewer than this, and the text is
+ * exact. Otherwise q is away from every halfway point h by at least
+ * |M - h * D| / D: at least 1 / D when h is an integer (a part of q no
+ * smaller than 1 / M), else 2^(e - 53) / D (no smaller than 2^-54 / D,
+ * 10^-74, of q). M < 10^97: the text, truncated at 110 digits, is
+ * within 10^-109 of q, so on the same side of every halfway point, and
  * strtod(3), correctly rounded, gives q's double.
  */
 #define AVG_DIGITS	110
@@ -54,44 +57,48 @@ isdig(char c)
 }
 
 /*
- * 256-bit two's complement words, w[0] lowest. Magnitudes (mag_*) are
+ * 320-bit two's complement words, w[0] lowest. Magnitudes (mag_*) are
  * the same words taken as unsigned.
  */
+#define W	DEC_WORDS
 
 static int
-w_isneg(const uint64_t w[4])
+w_isneg(const uint64_t w[W])
 {
-	return (int)(w[3] >> 63);
+	return (int)(w[W - 1] >> 63);
 }
 
 static void
-w_neg(uint64_t w[4])
+w_neg(uint64_t w[W])
 {
 	uint64_t c = 1;
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < W; i++) {
 		w[i] = ~w[i] + c;
 		c = c && w[i] == 0;
 	}
 }
 
 static void
-w_set(uint64_t w[4], __int128 v)
+w_set(uint64_t w[W], __int128 v)
 {
+	int i;
+
 	w[0] = (uint64_t)v;
 	w[1] = (uint64_t)((u128)v >> 64);
-	w[2] = w[3] = v < 0 ? UINT64_MAX : 0;
+	for (i = 2; i < W; i++)
+		w[i] = v < 0 ? UINT64_MAX : 0;
 }
 
-/* w += x; returns -1 when the sum does not fit (w is then garbage). */
+/* w += x, modulo 2^320; returns -1 when the true sum does not fit. */
 static int
-w_add(uint64_t w[4], const uint64_t x[4])
+w_add(uint64_t w[W], const uint64_t x[W])
 {
 	int sw = w_isneg(w), sx = w_isneg(x), i;
 	u128 c = 0;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < W; i++) {
 		c += (u128)w[i] + x[i];
 		w[i] = (uint64_t)c;
 		c >>= 64;
@@ -99,20 +106,58 @@ w_add(uint64_t w[4], const uint64_t x[4])
 	return sw == sx && w_isneg(w) != sw ? -1 : 0;
 }
 
-static int
-mag_zero(const uint64_t w[4])
+/* w -= x, modulo 2^320: undoes a w_add() that did not fit. */
+static void
+w_sub(uint64_t w[W], const uint64_t x[W])
 {
-	return (w[0] | w[1] | w[2] | w[3]) == 0;
+	uint64_t y[W];
+
+	memcpy(y, x, sizeof(y));
+	w_neg(y);
+	(void)w_add(w, y);
+}
+
+/* w += v, sign-extended: the common add, a plain value at the sum's
+ * scale, without building a 320-bit operand. -1 as w_add(). */
+static int
+w_add128(uint64_t w[W], __int128 v)
+{
+	uint64_t ext = v < 0 ? UINT64_MAX : 0;
+	int sw = w_isneg(w), i;
+	u128 c;
+
+	c = (u128)w[0] + (uint64_t)v;
+	w[0] = (uint64_t)c;
+	c = (c >> 64) + w[1] + (uint64_t)((u128)v >> 64);
+	w[1] = (uint64_t)c;
+	c >>= 64;
+	for (i = 2; i < W; i++) {
+		c += (u128)w[i] + ext;
+		w[i] = (uint64_t)c;
+		c >>= 64;
+	}
+	return sw == (v < 0) && w_isneg(w) != sw ? -1 : 0;
+}
+
+static int
+mag_zero(const uint64_t w[W])
+{
+	uint64_t o = 0;
+	int i;
+
+	for (i = 0; i < W; i++)
+		o |= w[i];
+	return o == 0;
 }
 
 /* w *= f; returns the carry out of the top word (nonzero: overflow). */
 static uint64_t
-mag_mul(uint64_t w[4], uint64_t f)
+mag_mul(uint64_t w[W], uint64_t f)
 {
 	u128 c = 0;
 	int i;
 
-	for (i = 0; i < 4; i++) {
+	for (i = 0; i < W; i++) {
 		c += (u128)w[i] * f;
 		w[i] = (uint64_t)c;
 		c >>= 64;
@@ -122,12 +167,12 @@ mag_mul(uint64_t w[4], uint64_t f)
 
 /* w /= d, d > 0; returns the remainder. */
 static uint64_t
-mag_div(uint64_t w[4], uint64_t d)
+mag_div(uint64_t w[W], uint64_t d)
 {
 	u128 r = 0;
 	int i;
 
-	for (i = 3; i >= 0; i--) {
+	for (i = W - 1; i >= 0; i--) {
 		r = r << 64 | w[i];
 		w[i] = (uint64_t)(r / d);
 		r %= d;
@@ -135,17 +180,29 @@ mag_div(uint64_t w[4], uint64_t d)
 	return (uint64_t)r;
 }
 
-/* Writes w (which it consumes) in decimal without leading zeros, nothing
- * for 0; returns the count, at most 78 (2^256 < 10^78). */
-static size_t
-mag_digits(uint64_t w[4], char *buf)
+/* Whether only w[0] is set. */
+static int
+mag_small(const uint64_t w[W])
 {
-	uint64_t chunk[5];
+	uint64_t o = 0;
+	int i;
+
+	for (i = 1; i < W; i++)
+		o |= w[i];
+	return o == 0;
+}
+
+/* Writes w (which it consumes) in decimal without leading zeros, nothing
+ * for 0; returns the count, at most 97 (2^320 < 10^97). */
+static size_t
+mag_digits(uint64_t w[W], char *buf)
+{
+	uint64_t chunk[6];
 	char *p = buf;
 	int nc = 0;
 
 	while (!mag_zero(w)) {
-		if (w[1] == 0 && w[2] == 0 && w[3] == 0) {
+		if (mag_small(w)) {
 			/* the common case, in 64 bits without a 128-bit
 			 * division per word */
 			chunk[nc++] = w[0] % P19;
@@ -161,16 +218,16 @@ mag_digits(uint64_t w[4], char *buf)
 	return (size_t)(p - buf);
 }
 
-/* w *= 10^k, signed; returns -1 on overflow. */
+/* w *= 10^k, signed; returns -1 on overflow (w is then garbage). */
 static int
-w_scale(uint64_t w[4], uint32_t k)
+w_scale(uint64_t w[W], uint32_t k)
 {
 	int neg = w_isneg(w);
 	uint32_t e;
 
 	if (neg) {
 		w_neg(w);
-		if (w_isneg(w))		/* -2^255 has no positive twin */
+		if (w_isneg(w))		/* -2^319 has no positive twin */
 			return -1;
 	}
 	for (; k > 0; k -= e) {
@@ -183,17 +240,19 @@ w_scale(uint64_t w[4], uint32_t k)
 	return 0;
 }
 
-/* Brings s->w and x (at scale xs) to the larger of the two scales;
- * returns -1 on overflow. */
+/* Brings w (at scale *ws) and x (at scale xs) to the larger of the two
+ * scales; returns -1 on overflow (both are then garbage). */
 static int
-align(struct dec_sum *s, uint64_t x[4], uint32_t xs)
+align(uint64_t w[W], int32_t *ws, uint64_t x[W], int32_t xs)
 {
-	if (xs > s->scale) {
-		if (w_scale(s->w, xs - s->scale) != 0)
+	if (xs > *ws) {
+		if ((int64_t)xs - *ws > 400 || w_scale(w, (uint32_t)(xs -
+		    *ws)) != 0)
 			return -1;
-		s->scale = xs;
-	} else if (xs < s->scale)
-		return w_scale(x, s->scale - xs);
+		*ws = xs;
+	} else if (xs < *ws)
+		return (int64_t)*ws - xs > 400 ? -1 :
+		    w_scale(x, (uint32_t)(*ws - xs));
 	return 0;
 }
 
@@ -245,7 +304,8 @@ parse_slow(const char *p, size_t n, struct dec *out)
 		if (p[j] != '.')
 			m = m * 10 + (unsigned)(p[j] - '0');
 	out->m = neg ? -(__int128)m : (__int128)m;
-	out->scale = (uint32_t)(fe - fb);
+	out->scale = (int32_t)(fe - fb);
+	out->exp = 0;
 	return 0;
 }
 
@@ -266,6 +326,7 @@ dec_parse(const char *p, size_t n, struct dec *out)
 	if (i + k == n && k > 0) {
 		out->m = neg ? -(__int128)u : (__int128)u;
 		out->scale = 0;
+		out->exp = 0;
 		return 0;
 	}
 	if (i + k < n && p[i + k] == '.') {
@@ -274,7 +335,8 @@ dec_parse(const char *p, size_t n, struct dec *out)
 		if (f == r && k + f > 0) {
 			u = u * pow10_64[f] + v;	/* < 10^19 */
 			out->m = neg ? -(__int128)u : (__int128)u;
-			out->scale = (uint32_t)f;
+			out->scale = (int32_t)f;
+			out->exp = 0;
 			return 0;
 		}
 	}
@@ -297,7 +359,7 @@ dec_to_double(const struct dec *v)
 
 	/* Clinger's fast path: both operands exact, so the one IEEE
 	 * division is correctly rounded, as strtod(3) would be. */
-	if (u < (u128)1 << 53 && v->scale <= 22) {
+	if (u < (u128)1 << 53 && v->scale >= 0 && v->scale <= 22) {
 		d = (double)(uint64_t)u / p10[v->scale];
 		return v->m < 0 ? -d : d;
 	}
@@ -309,8 +371,9 @@ dec_to_double(const struct dec *v)
 	} else
 		p = num_put_uint(p, (uint64_t)u, 0);
 	*p++ = 'e';
-	*p++ = '-';
-	p = num_put_uint(p, v->scale, 0);
+	*p++ = v->scale > 0 ? '-' : '+';
+	p = num_put_uint(p, (uint64_t)(v->scale > 0 ? (int64_t)v->scale :
+	    -(int64_t)v->scale), 0);
 	*p = '\0';
 	saved = errno;
 	d = strtod(buf, NULL);
@@ -318,153 +381,296 @@ dec_to_double(const struct dec *v)
 	return d;
 }
 
-void
-dec_sum_add(struct dec_sum *s, const struct dec *v, double d)
+/*
+ * A number with an exponent: digits with an optional point, 'e' or 'E',
+ * a signed exponent. Its significant digits (leading zeros and trailing
+ * zeros of the mantissa dropped, into the scale) must be at most 38.
+ */
+int
+dec_read(const char *p, size_t n, struct dec *out)
 {
-	uint64_t x[4];
-
-	s->n++;
-	s->fsum += d;
-	if (s->inexact)
-		return;
-	if (v->scale < s->scale && s->scale - v->scale <= 19 &&
-	    v->m < (__int128)1 << 63 && v->m > -((__int128)1 << 63)) {
-		/* The common rescale, "17" into a sum of cents, in 128
-		 * bits: 2^63 * 10^19 < 2^127. */
-		w_set(x, v->m * (__int128)pow10_64[s->scale - v->scale]);
-	} else {
-		w_set(x, v->m);
-		if (v->scale != s->scale && align(s, x, v->scale) != 0) {
-			s->inexact = 1;
-			return;
-		}
-	}
-	if (w_add(s->w, x) != 0)
-		s->inexact = 1;
+	return dec_parse(p, n, out) == 0 ? 0 : dec_read_exp(p, n, out);
 }
 
-void
+int
+dec_read_exp(const char *p, size_t n, struct dec *out)
+{
+	size_t i = 0, ms, me, dot = (size_t)-1, first, last, j;
+	int64_t e = 0, scale;
+	int neg = 0, eneg = 0;
+	u128 m = 0;
+
+	if (n > 4096)
+		return -1;	/* (num_parse() refuses longer text) */
+	if (i < n && (p[i] == '-' || p[i] == '+'))
+		neg = p[i++] == '-';
+	for (ms = i; i < n && (isdig(p[i]) || (p[i] == '.' &&
+	    dot == (size_t)-1)); i++)
+		if (p[i] == '.')
+			dot = i;
+	me = i;
+	if (i == n || (p[i] != 'e' && p[i] != 'E') ||
+	    me - ms - (dot != (size_t)-1) == 0)
+		return -1;
+	if (++i < n && (p[i] == '-' || p[i] == '+'))
+		eneg = p[i++] == '-';
+	if (i == n)
+		return -1;
+	for (; i < n && isdig(p[i]); i++)
+		if (e < 100000)		/* far past any scale read exactly */
+			e = e * 10 + (p[i] - '0');
+	if (i != n)
+		return -1;
+	if (dot == (size_t)-1)
+		dot = me;
+	for (first = ms; first < me && (p[first] == '0' || p[first] == '.');
+	    first++)
+		;
+	for (last = me; last > first && (p[last - 1] == '0' ||
+	    p[last - 1] == '.'); last--)
+		;
+	/* the value is digits [first, last) with places counted from dot */
+	scale = (int64_t)(last > dot ? last - dot - 1 : 0) -
+	    (int64_t)(last < dot ? dot - last : 0);
+	scale -= eneg ? -e : e;
+	if (first == last)
+		scale = 0;		/* zero */
+	if (last - first - (first < dot && dot < last) > DEC_DIGITS ||
+	    scale > DEC_MAXSCALE || scale < DEC_MINSCALE)
+		return -1;
+	for (j = first; j < last; j++)
+		if (p[j] != '.')
+			m = m * 10 + (unsigned)(p[j] - '0');
+	out->m = neg ? -(__int128)m : (__int128)m;
+	out->scale = (int32_t)scale;
+	out->exp = 1;
+	return 0;
+}
+
+/* m * 10^k as a 320-bit integer, k <= 19 and |m| < 2^63 the quick way. */
+static int
+w_scaled(uint64_t x[W], __int128 m, uint32_t k)
+{
+	if (k <= 19 && m < (__int128)1 << 63 && m > -((__int128)1 << 63)) {
+		w_set(x, m * (__int128)pow10_64[k]);	/* < 2^127 */
+		return 0;
+	}
+	w_set(x, m);
+	return w_scale(x, k);
+}
+
+int
+dec_sum_add_any(struct dec_sum *s, const struct dec *v)
+{
+	uint64_t x[W], w[W];
+	int32_t sc;
+
+	if (s->big != 0)
+		return -1;
+	if (v->scale == s->scale) {
+		/* the common case: a plain value at the sum's scale */
+		if (w_add128(s->w, v->m) != 0) {
+			w_set(x, v->m);
+			w_sub(s->w, x);
+			return -1;
+		}
+	} else if (v->scale < s->scale) {
+		if ((int64_t)s->scale - v->scale > 400 ||
+		    w_scaled(x, v->m, (uint32_t)(s->scale - v->scale)) != 0)
+			return -1;
+		if (w_add(s->w, x) != 0) {
+			w_sub(s->w, x);
+			return -1;
+		}
+	} else if (mag_zero(s->w)) {
+		/* nothing to rescale: the sum takes the value's scale */
+		w_set(s->w, v->m);
+		s->scale = v->scale;
+	} else {
+		/* a larger scale: the sum is rescaled, in a copy, as it
+		 * may not fit */
+		memcpy(w, s->w, sizeof(w));
+		sc = s->scale;
+		w_set(x, v->m);
+		if (align(w, &sc, x, v->scale) != 0 || w_add(w, x) != 0)
+			return -1;
+		memcpy(s->w, w, sizeof(w));
+		s->scale = sc;
+	}
+	s->n++;
+	s->flags |= v->exp ? DS_EXP : 0;
+	return 0;
+}
+
+int
 dec_sum_add_double(struct dec_sum *s, double d)
 {
+	uint64_t x[W], w[W];
+	int32_t sc = s->scale;
+	uint64_t mant;
+	int e, neg = d < 0;
+
+	if (s->big != 0 || !isfinite(d))
+		return -1;
+	if (d != 0) {
+		/* d = mant * 2^e, mant odd: mant * 5^-e at scale -e when
+		 * e < 0, else mant << e at scale 0 */
+		d = frexp(fabs(d), &e);
+		mant = (uint64_t)ldexp(d, 53);
+		e -= 53;
+		while ((mant & 1) == 0) {
+			mant >>= 1;
+			e++;
+		}
+		w_set(x, (__int128)mant);
+		if (e >= 0) {
+			if (e > 318 - 53)
+				return -1;
+			for (; e > 0; e--)
+				if (mag_mul(x, 2) != 0 || w_isneg(x))
+					return -1;
+			e = 0;
+		} else
+			for (int k = 0; k < -e; k++)
+				if (mag_mul(x, 5) != 0 || w_isneg(x))
+					return -1;
+		if (neg)
+			w_neg(x);
+		memcpy(w, s->w, sizeof(w));
+		if (align(w, &sc, x, -e) != 0 || w_add(w, x) != 0)
+			return -1;
+		memcpy(s->w, w, sizeof(w));
+		s->scale = sc;
+	}
 	s->n++;
-	s->fsum += d;
-	s->inexact = 1;
+	s->flags |= DS_EXP;
+	return 0;
 }
 
-void
+int
 dec_sum_merge(struct dec_sum *dst, const struct dec_sum *src)
 {
-	uint64_t x[4];
+	uint64_t x[W], w[W];
+	int32_t sc = dst->scale;
 
-	dst->n += src->n;
-	dst->fsum += src->fsum;
-	if (dst->inexact || src->inexact) {
-		dst->inexact = 1;
-		return;
-	}
-	memcpy(x, src->w, sizeof(x));
-	if (align(dst, x, src->scale) != 0 || w_add(dst->w, x) != 0)
-		dst->inexact = 1;
-}
-
-/*
- * The exact sum as its digits without leading zeros (none for 0, no
- * NUL; dig has 80 bytes), its sign and its places, trailing zeros after
- * the point dropped. Returns -1 when the sum is not exact.
- */
-static int
-sum_digits(const struct dec_sum *s, char *dig, size_t *nd, int *neg,
-    uint32_t *scale)
-{
-	uint64_t w[4];
-	uint32_t sc = s->scale;
-	size_t k;
-
-	if (s->inexact)
+	if (dst->big != 0 || src->big != 0)
 		return -1;
-	memcpy(w, s->w, sizeof(w));
-	*neg = w_isneg(w);
-	if (*neg) {
-		w_neg(w);
-		if (w_isneg(w))
+	if (mag_zero(src->w)) {
+		/* (its scale is of no matter: zero is zero) */
+	} else if (mag_zero(dst->w)) {
+		memcpy(dst->w, src->w, sizeof(dst->w));
+		dst->scale = src->scale;
+	} else {
+		memcpy(w, dst->w, sizeof(w));
+		memcpy(x, src->w, sizeof(x));
+		if (align(w, &sc, x, src->scale) != 0 || w_add(w, x) != 0)
 			return -1;
+		memcpy(dst->w, w, sizeof(w));
+		dst->scale = sc;
 	}
-	k = mag_digits(w, dig);
-	while (sc > 0 && k > 0 && dig[k - 1] == '0') {
-		k--;
-		sc--;
-	}
-	if (k > DEC_DIGITS)
-		return -1;
-	if (k == 0) {
-		*neg = 0;
-		sc = 0;
-	}
-	*nd = k;
-	*scale = sc;
+	dst->n += src->n;
+	dst->flags |= src->flags;
 	return 0;
 }
 
 int
 dec_sum_exact(const struct dec_sum *s)
 {
-	/* 10^38: a magnitude below it has at most 38 digits */
-	const unsigned __int128 lim = (unsigned __int128)0x4b3b4ca85a86c47aULL
-	    << 64 | 0x098a224000000000ULL;
-	unsigned __int128 v = (unsigned __int128)s->w[1] << 64 | s->w[0];
-	char dig[80];
-	size_t k;
-	uint32_t sc;
-	int neg;
+	return !(s->flags & DS_EXP);
+}
 
-	if (s->inexact)
-		return 0;
-	/* (the common case without writing the digits: per row fired) */
-	if (s->w[3] == 0 && s->w[2] == 0 && v < lim)
-		return 1;
-	if (s->w[3] == UINT64_MAX && s->w[2] == UINT64_MAX && v >> 127 &&
-	    -v < lim)
-		return 1;
-	return sum_digits(s, dig, &k, &neg, &sc) == 0;
+/*
+ * The sum's integer as its digits without leading zeros (none for 0, no
+ * NUL; dig has 100 bytes) and its sign.
+ */
+static size_t
+sum_digits(const struct dec_sum *s, char *dig, int *neg)
+{
+	uint64_t w[W];
+
+	memcpy(w, s->w, sizeof(w));
+	*neg = w_isneg(w);
+	if (*neg)
+		w_neg(w);	/* (-2^319: its magnitude, taken unsigned) */
+	return mag_digits(w, dig);
 }
 
 size_t
-dec_sum_format(char *buf, const struct dec_sum *s)
+dec_layout(char *buf, const char *dig, size_t k, int neg, int32_t sc)
 {
-	char dig[80], *p = buf;
-	size_t k;
-	uint32_t sc;
-	double d;
-	int neg;
+	char *p = buf;
 
-	if (sum_digits(s, dig, &k, &neg, &sc) != 0) {
-		d = s->fsum;
-		if (d == 0)
-			d = 0;		/* -0 is written 0, as exact sums are */
-		return num_format_double(buf, d);
+	while (sc > 0 && k > 0 && dig[k - 1] == '0') {
+		k--;
+		sc--;
+	}
+	if (k == 0) {
+		neg = 0;
+		sc = 0;
 	}
 	if (neg)
 		*p++ = '-';
 	if (k == 0)
 		*p++ = '0';
-	else if (k <= sc) {
+	else if (k <= (size_t)sc) {
 		*p++ = '0';
 		*p++ = '.';
-		memset(p, '0', sc - k);
-		p += sc - k;
+		memset(p, '0', (size_t)sc - k);
+		p += (size_t)sc - k;
 		memcpy(p, dig, k);
 		p += k;
 	} else {
-		memcpy(p, dig, k - sc);
-		p += k - sc;
+		memcpy(p, dig, k - (size_t)sc);
+		p += k - (size_t)sc;
 		if (sc > 0) {
 			*p++ = '.';
-			memcpy(p, dig + k - sc, sc);
+			memcpy(p, dig + k - (size_t)sc, (size_t)sc);
 			p += sc;
 		}
 	}
 	*p = '\0';
 	return (size_t)(p - buf);
+}
+
+size_t
+dec_sum_format(char *buf, const struct dec_sum *s)
+{
+	char dig[100];
+	size_t k;
+	int neg;
+
+	k = sum_digits(s, dig, &neg);
+	return dec_layout(buf, dig, k, neg, s->scale);	/* scale 0 to 38 */
+}
+
+size_t
+dec_sum_text(char *buf, const struct dec_sum *s)
+{
+	char *p = buf;
+	size_t k;
+	int neg;
+
+	k = sum_digits(s, p + 1, &neg);
+	if (neg)
+		*p++ = '-';
+	else
+		memmove(p, p + 1, k);
+	if (k == 0)
+		p[k++] = '0';
+	p += k;
+	*p++ = 'e';
+	p += sprintf(p, "%d", -(int)s->scale);
+	return (size_t)(p - buf);
+}
+
+double
+dec_text_double(const char *text)
+{
+	int saved = errno;
+	double d = strtod(text, NULL);
+
+	errno = saved;
+	return d == 0 ? 0 : d;		/* never -0 */
 }
 
 /* Digits in v, 1 <= v < 10^19. */
@@ -478,24 +684,22 @@ ndigits(uint64_t v)
 	return k;
 }
 
-double
-dec_sum_avg(const struct dec_sum *s)
+int
+dec_sum_avg(const struct dec_sum *s, double *d)
 {
-	/* sign, 78 integer digits, point, 8 words of 19 places, exponent */
-	char buf[1 + 78 + 1 + 8 * 19 + 8], *p = buf;
-	uint64_t w[4], r, q;
+	/* sign, 97 integer digits, point, 8 words of 19 places, exponent */
+	char buf[1 + 97 + 1 + 8 * 19 + 8], *p = buf;
+	uint64_t w[W], r, q;
 	size_t sig;
-	double d;
-	int saved;
 	u128 x;
 
-	if (!dec_sum_exact(s)) {
-		d = s->fsum / (double)s->n;
-		return d == 0 ? 0 : d;		/* never -0, as the sum */
-	}
+	if (s->big != 0 || s->scale < 0 || s->scale > DEC_DIGITS)
+		return -1;
 	memcpy(w, s->w, sizeof(w));
-	if (mag_zero(w))
+	if (mag_zero(w)) {
+		*d = 0;
 		return 0;
+	}
 	if (w_isneg(w)) {
 		*p++ = '-';
 		w_neg(w);
@@ -503,11 +707,13 @@ dec_sum_avg(const struct dec_sum *s)
 	/* The common case, once per row: |sum| and 10^scale * n below
 	 * 2^53 are exact doubles, and one IEEE division of exact operands
 	 * is correctly rounded. */
-	if (w[1] == 0 && w[2] == 0 && w[3] == 0 && w[0] < (uint64_t)1 << 53 &&
+	if (mag_small(w) && w[0] < (uint64_t)1 << 53 &&
 	    s->scale < 20 && s->n < (uint64_t)1 << 53 &&
 	    (u128)s->n * pow10_64[s->scale] < (u128)1 << 53) {
-		d = (double)w[0] / (double)(s->n * pow10_64[s->scale]);
-		return p != buf ? -d : d;	/* p passed a '-' */
+		*d = (double)w[0] / (double)(s->n * pow10_64[s->scale]);
+		if (p != buf)		/* p passed a '-' */
+			*d = -*d;
+		return 0;
 	}
 	r = mag_div(w, s->n);
 	sig = mag_digits(w, p);
@@ -531,10 +737,8 @@ dec_sum_avg(const struct dec_sum *s)
 	}
 	*p++ = 'e';
 	*p++ = '-';
-	p = num_put_uint(p, s->scale, 0);
+	p = num_put_uint(p, (uint64_t)s->scale, 0);
 	*p = '\0';
-	saved = errno;
-	d = strtod(buf, NULL);
-	errno = saved;
-	return d;
+	*d = dec_text_double(buf);
+	return 0;
 }

@@ -344,8 +344,7 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 				return HA_RANGE;
 			pend = h->wm_span.pane_end;
 		}
-	} else if (!aggs_any_order_vals(h->g, vals))
-		return HA_ORDER;
+	}
 	gh = group_hash(hash, start);
 	if (!h->ahead || keylen > sizeof(q->key)) {
 		ha_take_pending(h);

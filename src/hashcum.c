@@ -246,7 +246,7 @@ ha_cum_absorb(struct hashagg *h, struct hashagg *other, int64_t upto)
 		aggs_fold_begin(h->g);
 		aggs_fold(h->g, &h->a, group_acc(h, g));
 		aggs_fold(h->g, &other->a, group_acc(other, other->rows[i].g));
-		aggs_fold_keep(h->g, &h->a, group_acc(h, g));
+		aggs_fold_store(h->g, &h->a, group_acc(h, g));
 	}
 	ha_fired(other, INT64_MIN, upto, 0);
 }

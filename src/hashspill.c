@@ -104,6 +104,11 @@ ha_spill(struct hashagg *h)
 	if (s->buf == NULL)
 		s->buf = xmalloc(SPILL_BUF);
 	ha_collect(h, INT64_MIN, INT64_MAX);
+	/* a sum past its fixed width names a block of this arena, which a
+	 * run's bytes cannot carry: such a table gives up */
+	for (i = 0; i < h->nrows; i++)
+		if (aggs_keep_blocks(h->g, &h->a, group_acc(h, h->rows[i].g)))
+			return -1;
 	s->len = 0;
 	for (i = 0; i < h->nrows; i++) {
 		gp = group_at(h, h->rows[i].g);

@@ -70,11 +70,11 @@ static const struct {
 	    "a quoted field, or the first record gives no time format: one "
 	    "table reads it all" },
 	{ ST_STREAMTABLE, ST_ORDERED, MODE_STREAM, "when the table passes "
-	    "its budget or a --cumulate sum stops being exact: the FILEs are "
-	    "read again through the window operator, no row written twice" },
-	{ ST_TABLE, ST_SORTED, MODE_BATCH, "when a sum's value is not in "
-	    "plain decimal or the table passes half the memory budget: the "
-	    "FILEs are read again into sorted runs" },
+	    "its budget: the FILEs are read again through the window "
+	    "operator, no row written twice" },
+	{ ST_TABLE, ST_SORTED, MODE_BATCH, "when the table passes half the "
+	    "memory budget and cannot spill: the FILEs are read again into "
+	    "sorted runs" },
 	{ ST_STRAIGHT, ST_SORTED, MODE_BATCH, "at the first record out of "
 	    "time order, or past a quarter of the memory budget: the FILEs "
 	    "are read again, or a pipe's records were kept" },

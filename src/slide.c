@@ -41,8 +41,9 @@ kept(const struct slide *sl, aoff p)
 	return st_acc(p) + sl->accsize;
 }
 
-/* Keeps in p the fold of the blocks a and b (0: none), in that order. */
-static void
+/* Keeps in p the fold of the blocks a and b (0: none), in that order.
+ * Returns -1 when it cannot be kept (a sum past its fixed width). */
+static int
 keep(const struct slide *sl, struct state *s, aoff p, aoff a, aoff b)
 {
 	aggs_fold_begin(sl->g);
@@ -50,7 +51,24 @@ keep(const struct slide *sl, struct state *s, aoff p, aoff a, aoff b)
 		aggs_fold(sl->g, &s->a, a);
 	if (b != 0)
 		aggs_fold(sl->g, &s->a, b);
-	aggs_fold_keep(sl->g, &s->a, kept(sl, p));
+	return aggs_fold_keep(sl->g, &s->a, kept(sl, p));
+}
+
+/* The window's panes from first to last folded one by one, nothing kept:
+ * where a fold could not be kept. */
+static void
+fold_panes(const struct slide *sl, struct state *s, struct slide_kept *kk,
+    int64_t g, aoff first, aoff last)
+{
+	aoff p;
+
+	kk->pivot = kk->lo = kk->hi = g;
+	aggs_fold_begin(sl->g);
+	for (p = first;; p = st_panep(s, p)->p_next) {
+		aggs_fold(sl->g, &s->a, st_acc(p));
+		if (p == last)
+			break;
+	}
 }
 
 void
@@ -87,8 +105,11 @@ slide_fold_at(const struct slide *sl, struct state *s, aoff k,
 			;
 		for (;; q = st_panep(s, q)->p_prev) {
 			p = st_panep(s, q)->p_next;
-			keep(sl, s, q, st_acc(q),
-			    p != 0 && start_of(s, p) < g ? kept(sl, p) : 0);
+			if (keep(sl, s, q, st_acc(q),
+			    p != 0 && start_of(s, p) < g ? kept(sl, p) : 0)) {
+				fold_panes(sl, s, kk, g, first, last);
+				return;
+			}
 			if (q == first)
 				break;
 		}
@@ -102,9 +123,12 @@ slide_fold_at(const struct slide *sl, struct state *s, aoff k,
 			;
 		for (;; q = st_panep(s, q)->p_next) {
 			p = st_panep(s, q)->p_prev;
-			keep(sl, s, q,
+			if (keep(sl, s, q,
 			    p != 0 && start_of(s, p) >= g ? kept(sl, p) : 0,
-			    st_acc(q));
+			    st_acc(q))) {
+				fold_panes(sl, s, kk, g, first, last);
+				return;
+			}
 			if (q == last)
 				break;
 		}

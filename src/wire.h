@@ -18,8 +18,8 @@ struct wval {
 	uint64_t n, outn;	/* its text's and OUT's lengths */
 	double d;
 	uint64_t m[2];		/* its exact decimal (struct dec) */
-	uint32_t scale;
-	uint32_t is_dec;
+	int32_t scale;
+	uint32_t is_dec;	/* 1: m, scale hold it; 2: with an exponent */
 };
 
 /* Which aggregates of a pipeline have values. */
@@ -73,6 +73,7 @@ wire_vals_put(const struct wire_fields *f, const struct aval *vals,
 		if (v->is_dec) {
 			memcpy(wv->m, &v->dec.m, sizeof(wv->m));
 			wv->scale = v->dec.scale;
+			wv->is_dec |= v->dec.exp ? 2 : 0;
 		}
 		memcpy(at, v->p, v->n);
 		at += v->n;
@@ -106,10 +107,11 @@ wire_vals_get(const struct wire_fields *f, const struct wval *wv,
 		v->n = wv->n;
 		b += wv->n;
 		v->d = wv->d;
-		v->is_dec = (int)wv->is_dec;
+		v->is_dec = (int)(wv->is_dec & 1);
 		if (v->is_dec) {
 			memcpy(&v->dec.m, wv->m, sizeof(wv->m));
 			v->dec.scale = wv->scale;
+			v->dec.exp = (wv->is_dec & 2) != 0;
 		}
 		if (wire_has_out(f, i)) {
 			v->out = b;

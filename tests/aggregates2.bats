@@ -29,17 +29,19 @@ ok() {
 	assert_output "$(printf '0\t10\t%s\t%s\n' a 11.1 b 0.3 c 3 d 0 e 0.5 f -2)"
 }
 
-@test "sum: 38 digits exact; an exponent or more digits make it floating" {
-	# a: 10^36 + 0.5, 38 digits; b: (10^38 - 1) + 1 = 10^38 needs 39
-	# digits: the double 1e+38; c: an exponent, 1e3 + 0.5 = 1000.5 as a
-	# double; d: 0.1 + 0.2 with one of them 2e-1: the double sum
-	# 0.30000000000000004
+@test "sum: exact past 38 digits; an exponent gives the double of the exact sum" {
+	# a: 10^36 + 0.5, 38 digits; b: (10^38 - 1) + 1 = 10^38, 39 digits,
+	# exact; c: an exponent, 1e3 + 0.5 = 1000.5 as a double; d: 0.1 +
+	# 2e-1, exactly 0.3 (never the double sum 0.30000000000000004); e: a
+	# value of 39 significant digits is read as its double
 	printf '%s\n' '1 a 1000000000000000000000000000000000000' '1 a 0.5' \
 		'1 b 99999999999999999999999999999999999999' '1 b 1' \
-		'1 c 1e3' '1 c 0.5' '1 d 0.1' '1 d 2e-1' > in
+		'1 c 1e3' '1 c 0.5' '1 d 0.1' '1 d 2e-1' \
+		'1 e 123456789012345678901234567890123456789' '1 e 1' > in
 	ok -t 1 -k 2 --tumble 10s --sum 3 in
 	assert_output "$(printf '0\t10\t%s\t%s\n' a 1000000000000000000000000000000000000.5 \
-		b 1e+38 c 1000.5 d 0.30000000000000004)"
+		b 100000000000000000000000000000000000000 c 1000.5 d 0.3 \
+		e 1.2345678901234568e+38)"
 }
 
 @test "avg: the exact sum divided by the count, rounded once" {
@@ -423,13 +425,14 @@ offset_of() {
 	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input more.csv
 	assert_failure 1
 	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad percentile value"
-	# a sum's scale (3, before the flags and the double sum) past 38
+	# a sum's scale (3, after its five words: 12345678, 0, 0, 0, 0) past
+	# 38: plain values have at most 38 places
 	args=(--csv -t 1 -k 2 --tumble 10s --sum 3)
 	rm s.ckpt	# (another pipeline's: fwin would refuse to replace it)
 	fwin "${args[@]}" --checkpoint s.ckpt in.csv
-	v=$(offset_of s.ckpt 5839b4c8d61cc840)
-	assert_equal "$(od -An -tu4 -j$((v - 8)) -N4 s.ckpt | xargs)" 3
-	./ckmangle s.ckpt bad.ckpt $((v - 8)) 0x80 fix
+	v=$(offset_of s.ckpt 4e61bc0000000000)
+	assert_equal "$(od -An -tu4 -j$((v + 40)) -N4 s.ckpt | xargs)" 3
+	./ckmangle s.ckpt bad.ckpt $((v + 40)) 0x80 fix
 	run --separate-stderr fwin "${args[@]}" --restore bad.ckpt --new-input more.csv
 	assert_failure 1
 	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad sum in an accumulator"

@@ -14,8 +14,8 @@ GENSH=$BATS_TEST_DIRNAME/../scripts/gen
 SONLY='stream mode only (batch mode takes records in any order, and none is late)'
 BONLY='batch mode only (a stream takes records as they come, and drops late ones)'
 NOTFILES='the input is not named regular FILEs (should the table give up, they are read again)'
-FB_TABLE='fallback: sorted: when a sum'"'"'s value is not in plain decimal or the table passes half the memory budget: the FILEs are read again into sorted runs'
-FB_STREAMTABLE='fallback: ordered: when the table passes its budget or a --cumulate sum stops being exact: the FILEs are read again through the window operator, no row written twice'
+FB_TABLE='fallback: sorted: when the table passes half the memory budget and cannot spill: the FILEs are read again into sorted runs'
+FB_STREAMTABLE='fallback: ordered: when the table passes its budget: the FILEs are read again through the window operator, no row written twice'
 FB_STRAIGHT='fallback: sorted: at the first record out of time order, or past a quarter of the memory budget: the FILEs are read again, or a pipe'"'"'s records were kept'
 
 # big FILE: records enough (about 330 KB) for the file to be cut in halves,

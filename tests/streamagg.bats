@@ -223,22 +223,22 @@ alike() {
 	alike months --csv -t 1 -k 2 --cumulate 1mo,1d -l 1h --count --sum 3
 }
 
-@test "stream aggregated as read: --cumulate hands over to the operator where grouping would show (seed 514)" {
+@test "stream aggregated as read: --cumulate keeps the table for sums with exponents and past 38 digits, the operator's bytes (seed 514)" {
 	disordered 514 100000 1000 > in
-	# a value not in plain decimal: its sum is floating from there on
+	# a value with an exponent: summed exactly, grouping cannot show
 	awk -F, -v OFS=, 'NR == 30000 { print $1, $2, "1e3" } { print }' in > float
 	alike float --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3
-	assert_equal "$mode1" "mode stream"
-	assert_equal "$mode2" "mode stream"
-	# plain decimals whose exact sum no longer fits (38 digits before
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	# plain decimals whose exact sum passes 38 digits (38 digits before
 	# the point, then one with 38 after it): in the middle, in the second
 	# half, and in the last window, fired at the end of input
 	for at in 30000 80000 99995; do
 		awk -F, -v OFS=, -v at=$at 'NR >= at && NR < at + 5 { print $1, "big", "99999999999999999999999999999999999999" }
 			NR == at + 5 { print $1, "big", "0.00000000000000000000000000000000000001" } { print }' in > big
 		alike big --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3
-		assert_equal "$mode1" "mode stream"
-		grep -q '^.*,big,' <<<"$output"
+		assert_equal "$mode1" "mode stream, aggregated as read"
+		grep -q '^.*,big,6,499999999999999999999999999999999999995.00000000000000000000000000000000000001$' <<<"$output"
 	done
 }
 

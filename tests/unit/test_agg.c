@@ -522,14 +522,37 @@ test_extract(void)
 	r.rawlen = 6;
 	CHECK(aggs_extract(g, &r, v, &bad) == 0);
 	CHECK(v[0].p == NULL);				/* count: no field */
-	CHECK(v[1].p == f[0].p && v[1].n == 3 && v[1].d == 3.5);
+	/* sum: its exact value, no double */
+	CHECK(v[1].p == f[0].p && v[1].n == 3 && v[1].is_dec &&
+	    v[1].dec.m == 35 && v[1].dec.scale == 1 && !v[1].dec.exp);
 	CHECK(v[2].out == f[1].p && v[2].outn == 1);
 	CHECK(v[3].out == r.raw && v[3].outn == 6);
 	CHECK(v[4].p == NULL);				/* empty: NULL */
 	f[0].p = "-12";
 	f[0].n = 3;
 	CHECK(aggs_extract(g, &r, v, &bad) == 0);
-	CHECK(v[1].d == -12);
+	CHECK(v[1].is_dec && v[1].dec.m == -12 && v[1].dec.scale == 0);
+	/* with an exponent: exact too, no strtod well within the doubles */
+	f[0].p = "-1.5e-3";
+	f[0].n = 7;
+	CHECK(aggs_extract(g, &r, v, &bad) == 0);
+	CHECK(v[1].is_dec && v[1].dec.m == -15 && v[1].dec.scale == 4 &&
+	    v[1].dec.exp);
+	/* near the doubles' end: num_parse says whether it is in range */
+	f[0].p = "1.5e300";
+	CHECK(aggs_extract(g, &r, v, &bad) == 0);
+	CHECK(v[1].is_dec && v[1].dec.m == 15 && v[1].dec.scale == -299 &&
+	    v[1].d == 1.5e300);
+	f[0].p = "1.5e309";
+	CHECK(aggs_extract(g, &r, v, &bad) == -1);
+	CHECK(strcmp(bad.what, "not a number") == 0);
+	/* 39 digits: only its double */
+	f[0].p = "123456789012345678901234567890123456789";
+	f[0].n = 39;
+	CHECK(aggs_extract(g, &r, v, &bad) == 0);
+	CHECK(!v[1].is_dec && v[1].d == 123456789012345678901234567890123456789.0);
+	f[0].p = "-12";
+	f[0].n = 3;
 	/* a number that is not, a field or an OUT past the record */
 	f[0].p = "12x";
 	CHECK(aggs_extract(g, &r, v, &bad) == -1);

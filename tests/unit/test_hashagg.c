@@ -361,14 +361,16 @@ main(void)
 		hashagg_free(h2);
 	}
 
-	/* a sum's value not in plain decimal would make order show */
+	/* a sum's value with an exponent is exact too: order cannot show */
 	h = hashagg_new(&c, g, (uint64_t)1 << 30);
 	memset(v, 0, sizeof(v));
 	v[1].p = "1e3";
 	v[1].n = 3;
 	v[1].d = 1000;
+	v[1].is_dec = dec_read("1e3", 3, &v[1].dec) == 0;
+	CHECK(v[1].is_dec && v[1].dec.exp);
 	CHECK(hashagg_add(h, 5, NULL, "k", 1, key_hash("k", 1), v) ==
-	    HA_ORDER);
+	    HA_ADDED);
 	/* a window past the end of int64: bad */
 	v[1].p = "1";
 	v[1].n = 1;
