@@ -336,7 +336,9 @@ keys() {
 		for th in 1 2 4; do
 			TMPDIR=$PWD/tmp run --separate-stderr fwin --threads $th --stats --mode batch --max-memory 8M "${args[@]}" -o $th.csv in
 			assert_success
-			assert_regex "$stderr" '^fwin: stats: records 200000, bad 0, late 0, .*, mode batch, aggregated as read, [0-9]+ sorted runs spilled \([0-9]+ bytes\)$'
+			# (the spill is the table's: a forced strategy may sort)
+			[ -n "${FWIN_STRATEGY:-}" ] ||
+				assert_regex "$stderr" '^fwin: stats: records 200000, bad 0, late 0, .*, mode batch, aggregated as read, [0-9]+ sorted runs spilled \([0-9]+ bytes\)$'
 			cmp $th.csv all.csv || { echo "$order, --threads $th differs"; false; }
 			assert_equal "$(ls -A tmp)" ""
 		done
