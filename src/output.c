@@ -38,6 +38,7 @@ struct out {
 	size_t		 o_cap;
 	int		 o_err;		/* errno of the first failed write */
 	int		 o_collect;	/* out_open: grow o_buf, do not write */
+	int		 o_halt;	/* out_halt: nothing more is written */
 	size_t		 o_col;		/* cells so far in the current row */
 	size_t		 o_ncols;
 	struct col	*o_cols;
@@ -71,7 +72,8 @@ drain(struct out *o)
 			fwin_oom();
 		return;
 	}
-	if (o->o_err == 0 && write_all(o->o_fd, o->o_buf, o->o_len) == -1)
+	if (o->o_err == 0 && !o->o_halt &&
+	    write_all(o->o_fd, o->o_buf, o->o_len) == -1)
 		o->o_err = errno;
 	o->o_len = 0;
 }
@@ -498,7 +500,7 @@ out_flush(struct out *o)
 {
 	if (o->o_collect)
 		return 0;
-	if (o->o_err == 0 && o->o_len > 0 &&
+	if (o->o_err == 0 && o->o_len > 0 && !o->o_halt &&
 	    write_all(o->o_fd, o->o_buf, o->o_len) == -1)
 		o->o_err = errno;
 	o->o_len = 0;
@@ -555,6 +557,10 @@ out_copy_from(struct out *o, int fd)
 	off_t off = 0;
 	int rc = 0;
 
+	if (o->o_halt) {
+		free(buf);
+		return 0;
+	}
 	while ((n = pread(fd, buf, COPY, off)) > 0) {
 		if (write_all(o->o_fd, buf, (size_t)n) != 0) {
 			rc = -1;
@@ -581,6 +587,15 @@ int
 out_error(const struct out *o)
 {
 	return o->o_err;
+}
+
+int
+out_halt(struct out *o)
+{
+	int rc = out_flush(o);
+
+	o->o_halt = 1;
+	return rc;
 }
 
 void

@@ -170,15 +170,23 @@ apply(struct run *r, const struct parsed *pr)
 
 /* --- live input: timers while fwin waits --- */
 
-static volatile sig_atomic_t stop_requested, save_requested;
+static volatile sig_atomic_t stop_requested, save_requested, stop_signal;
 
 static void
 on_signal(int sig)
 {
 	if (sig == SIGUSR1)
 		save_requested = 1;
-	else
+	else {
+		stop_signal = sig;
 		stop_requested = 1;
+	}
+}
+
+int
+run_signal(void)
+{
+	return stop_requested ? stop_signal : 0;
 }
 
 /* SIGINT, SIGTERM and SIGHUP end the input as its end would; SIGUSR1
@@ -462,7 +470,7 @@ static int
 replay_all(struct run *r)
 {
 	const struct parsed *pr;
-	int rc;
+	int rc = INPUT_END;
 
 	if (r->hagg != NULL) {	/* every group, fired as its window */
 		G(r)->g_maxt = hashagg_max_time(r->hagg);
@@ -472,10 +480,12 @@ replay_all(struct run *r)
 		G(r)->g_fired += hashagg_fire(r->hagg, r->hagg2, on_row, r);
 		return 0;
 	}
+	r->replaying = 1;
 	if (r->c->threads < 2)
 		return batch_replay(r->batch, replay, r);
 	r->rd = reader_replay(r->batch, r->c);
-	while ((rc = next_record(r, &pr)) == INPUT_RECORD) {
+	while (!batch_stopped(r) &&
+	    (rc = next_record(r, &pr)) == INPUT_RECORD) {
 		prefetch_ahead(r);
 		if (pr->kind == PR_NOTE)	/* a spill file's */
 			fwrite(pr->msg, 1, pr->msglen, stderr);
@@ -510,7 +520,7 @@ run_stream(struct run *r)
 	const struct config *c = r->c;
 	const struct parsed *pr;
 	uint64_t nbad;
-	int status = 0, rc = 0, flush, straight = 0;
+	int status = 0, rc = 0, flush, straight = 0, stopped;
 
 	r->at_start = *G(r);
 	progress_setup(r);
@@ -533,8 +543,10 @@ run_stream(struct run *r)
 				break;
 			continue;
 		}
-		if (rc != INPUT_RECORD)
+		if (rc != INPUT_RECORD) {
+			r->read_all = rc == INPUT_END;
 			break;
+		}
 		if (r->rd != NULL && (r->batch == NULL || r->straight ||
 		    r->hagg != NULL))
 			prefetch_ahead(r);
@@ -565,19 +577,21 @@ run_stream(struct run *r)
 		flush = c->flush == 1;
 	else
 		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
-	if (r->straight && status == 0 &&
+	/* (a stopped batch run writes no further row: batch_stopped) */
+	if (r->straight && status == 0 && !batch_stopped(r) &&
 	    (straight = straight_commit(r)) < 0)
 		status = 1;
 	if (r->straight)	/* rows of a failed run are not written */
 		straight_drop(r);
 	if (r->batch != NULL && straight == 0 && status == 0 &&
-	    replay_all(r) != 0)
+	    !batch_stopped(r) && replay_all(r) != 0)
 		status = 1;
 	/* (batch mode writes no row of a failed run) */
 	if (r->hagg != NULL && (r->batch == NULL ||
-	    (r->in_order && status == 0)) && stream_agg_end(r, status) != 0)
+	    (r->in_order && status == 0 && !batch_stopped(r))) &&
+	    stream_agg_end(r, status) != 0)
 		status = 1;
-	if (status == 0) {
+	if (status == 0 && !batch_stopped(r)) {
 		if (!c->has_time)	/* the global window is the run's */
 			op_set_span(r->op, r->started, now_ns());
 		if (r->workers != NULL)
@@ -587,6 +601,7 @@ run_stream(struct run *r)
 		if (check_corrupt(r))
 			status = 1;
 	}
+	stopped = batch_stopped(r);	/* (a signal after this: too late) */
 	/* With a checkpoint, open windows are saved unfired for the next
 	 * run (unless --flush fired them), and on a fatal error the last
 	 * good checkpoint is kept. */
@@ -600,7 +615,7 @@ run_stream(struct run *r)
 	say_dropped(r);
 	nbad = G(r)->g_bad - r->at_start.g_bad;
 	/* a partition sees only part of the input: it cannot judge it */
-	if (nbad > 0 && !c->strict && c->part_n <= 1 &&
+	if (nbad > 0 && !c->strict && c->part_n <= 1 && !stopped &&
 	    nbad == G(r)->g_read - r->at_start.g_read) {
 		/* nothing came through: a wrong option, not bad luck */
 		fwin_warn("all %llu record%s %s bad; see the messages above",
@@ -610,6 +625,8 @@ run_stream(struct run *r)
 	} else if (nbad > 0 && !c->strict)
 		fwin_warn("%llu bad record%s skipped", (unsigned long long)nbad,
 		    nbad == 1 ? "" : "s");
+	if (stopped && status == 0)
+		status = batch_interrupted(r, input_bytes(r->in));
 	return status;
 }
 

@@ -88,6 +88,11 @@ struct run {
 	int shown;		/* a line is on the terminal, to erase */
 	int64_t next_show;	/* monotonic ns of the next line */
 	uint64_t total;		/* bytes of the regular FILEs, or 0 */
+	/* --mode batch stopped by a signal (runstop.c) */
+	int halted;		/* no further row is written */
+	int read_all;		/* the input was read to its end */
+	int replaying;		/* the records kept go through the windows */
+	uint64_t replayed;	/* how many did */
 };
 
 static inline struct op_globals *
@@ -96,6 +101,17 @@ G(struct run *r)
 	/* the state's struct stays where it is; its arena may move */
 	return st_globals(r->st);
 }
+
+/* run.c: the signal (SIGINT, SIGTERM, SIGHUP) that asked the run to
+ * stop, or 0 */
+int run_signal(void);
+
+/* runstop.c: in batch mode, whether a signal stopped the run; the first
+ * time, no further row is written and the replay is halted. Once
+ * stopped, batch_interrupted says how far the run came (bytes: of the
+ * input read) and returns the exit status, 128 + the signal. */
+int batch_stopped(struct run *r);
+int batch_interrupted(struct run *r, uint64_t bytes);
 
 /* run.c: the loop's pieces that runbatch.c uses */
 void watermark_after(struct run *r, int64_t t);

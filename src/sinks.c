@@ -39,6 +39,8 @@ on_row(void *arg, const struct op_row *row)
 {
 	struct run *r = arg;
 
+	if (r->halted || batch_stopped(r))	/* (a signal: runstop.c) */
+		return;
 	if (r->skip_rows > 0) {	/* written by the table before (runagg.c) */
 		r->skip_rows--;
 		return;
