@@ -88,6 +88,26 @@ load common
 	assert_output $'1,5,a,3\n4,6,c,2'
 }
 
+@test "--top with --global: ties go to the smaller key, not to the earlier window" {
+	# k5's window [792,792] ends before k1's [1126,1126]: the key decides
+	printf '792,k5,-50\n1126,k1,-50\n' > in
+	for mode in stream batch; do
+		for n in 1 2 4; do
+			run --separate-stderr fwin --threads $n --csv --time-format ms --mode $mode -t 1 -k 2 --global --top 1 --min 3 in
+			assert_success
+			assert_equal "$stderr" ""
+			assert_output '1126,1126,k1,-50'
+		done
+	done
+	# rank order, ties in key order
+	printf '792,k5,-50\n1126,k1,-50\n900,k3,-49\n5,k2,-50\n' > in
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --global --top 3 --min 3 in
+	assert_success
+	assert_output $'900,900,k3,-49\n1126,1126,k1,-50\n5,5,k2,-50'
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --global --top 4 --top-by min_3:asc --min 3 in
+	assert_output $'1126,1126,k1,-50\n5,5,k2,-50\n792,792,k5,-50\n900,900,k3,-49'
+}
+
 @test "--top: usage errors" {
 	printf '1,a\n' > in
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 --top-by nope --count in
