@@ -63,6 +63,25 @@ load common
 		$'20\t30\ta\t1' $'20\t30\tb\t0' $'25\t35\ta\t1' $'25\t35\tb\t0')"
 }
 
+@test "--fill under --allowed-lateness: a key whose first windows fire at once fills from them on" {
+	# 141,b comes after W = 142: its window [140,142) is kept by the
+	# allowed lateness and fires at once; b's empty windows follow as W
+	# passes them (147), and at the end up to the window of 147
+	printf '142,a\n141,b\n147,a\n' > in
+	for n in 1 2 4; do
+		run --separate-stderr fwin --threads $n --csv --time-format ms --mode stream -t 1 -k 2 --tumble 2ms --allowed-lateness 5ms --fill --count in
+		assert_success
+		assert_equal "$stderr" ""
+		assert_output $'140,142,b,1\n142,144,a,1\n142,144,b,0\n144,146,a,0\n144,146,b,0\n146,148,a,1\n146,148,b,0'
+	done
+	# W far past the late key's window: its empty windows up to W fire
+	# when W next moves, in (end, start, key) order with a's
+	printf '150,a\n141,b\n153,a\n' > in
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --tumble 2ms --allowed-lateness 10ms --fill --count in
+	assert_success
+	assert_output $'140,142,b,1\n142,144,b,0\n144,146,b,0\n146,148,b,0\n148,150,b,0\n150,152,a,1\n150,152,b,0\n152,154,a,1\n152,154,b,0'
+}
+
 @test "--fill needs --tumble or --slide" {
 	run --separate-stderr fwin -t 1 --session 5s --fill in
 	assert_failure 2
