@@ -33,7 +33,7 @@ ARENA_OFFSET(struct dec_sum, fsum, 40);
 ARENA_OFFSET(struct dec_sum, n, 48);
 
 /* stddev, var, stddev-pop, var-pop: struct stats_var (stats.h) */
-ARENA_LAYOUT(struct stats_var, 24);
+ARENA_LAYOUT(struct stats_var, 32);
 
 struct acc_ext {		/* min, max, min-by, max-by */
 	double v;

@@ -153,4 +153,8 @@ int aggs_flat(const struct aggs *g);
  * released: the values it names belong to the blocks folded. */
 void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
 
+/* Says, once at the end of a run, which variance aggregates had a result
+ * past the largest double (printed as an empty cell, never inf). */
+void aggs_say_huge(void);
+
 #endif

@@ -22,14 +22,15 @@ typedef uint64_t aoff;
  * driver's counters left the root for a block of their own.
  * Version 4: sum and avg keep exact decimal sums (struct dec_sum); the
  * blocks of percentiles and sketches.
+ * Version 5: variance keeps the scale of its values (struct stats_var).
  */
-#define ARENA_FORMAT 4
+#define ARENA_FORMAT 5
 #define ARENA_LAYOUT(type, size) \
-	_Static_assert(ARENA_FORMAT == 4 && sizeof(type) == (size), \
-	    #type " is stored in checkpoints of format 4")
+	_Static_assert(ARENA_FORMAT == 5 && sizeof(type) == (size), \
+	    #type " is stored in checkpoints of format 5")
 #define ARENA_OFFSET(type, field, off) \
-	_Static_assert(ARENA_FORMAT == 4 && offsetof(type, field) == (off), \
-	    #type "." #field " is stored in checkpoints of format 4")
+	_Static_assert(ARENA_FORMAT == 5 && offsetof(type, field) == (off), \
+	    #type "." #field " is stored in checkpoints of format 5")
 
 #define ARENA_NCLASS 96
 

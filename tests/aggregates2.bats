@@ -110,6 +110,33 @@ ok() {
 	assert_output $'0\t10\ta\t\t\t0\t0\n0\t10\tb\t\t\t\t\n0\t10\tc\t1.4142135623730951\t2\t1\t1'
 }
 
+@test "stddev, var: values near the largest double never print inf: scaled before squaring; a variance past it is an empty cell and a warning" {
+	# 1e308 and 1: stddev (1e308 - 1) / sqrt(2) = 7.071067811865476e+307
+	# and stddev-pop 5e+307 (correctly rounded, by Python's decimal);
+	# var 5e615 and var-pop 2.5e615 are past the largest double
+	printf '1 %s\n' 1e308 1 > in
+	for n in 1 2 4; do
+		for mode in stream batch; do
+			run --separate-stderr fwin --threads $n --mode $mode -t 1 --tumble 10s --stddev 2 --var 2 --stddev-pop 2 --var-pop 2 in
+			assert_success
+			assert_output $'0\t10\t7.071067811865476e+307\t\t5e+307\t'
+			assert_equal "$stderr" $'fwin: --var: a result past the largest double (1.8e+308) is an empty cell\nfwin: --var-pop: a result past the largest double (1.8e+308) is an empty cell'
+		done
+	done
+	# merged from panes (a sliding window), keyed, json: the same; a
+	# stddev truly past the largest double is empty too
+	printf '%s\n' '1 a 1e308' '1 b 1.7e308' '6 a 1' '6 b -1.7e308' > in
+	run --separate-stderr fwin --mode stream -t 1 -k 2 --slide 10s,5s --stddev 3 --stddev-pop 3 --output-format json in
+	assert_success
+	assert_output '{"window_start":-5,"window_end":5,"key1":"a","stddev_3":null,"stddev_pop_3":0}
+{"window_start":-5,"window_end":5,"key1":"b","stddev_3":null,"stddev_pop_3":0}
+{"window_start":0,"window_end":10,"key1":"a","stddev_3":7.071067811865476e+307,"stddev_pop_3":5e+307}
+{"window_start":0,"window_end":10,"key1":"b","stddev_3":null,"stddev_pop_3":1.7e+308}
+{"window_start":5,"window_end":15,"key1":"a","stddev_3":null,"stddev_pop_3":0}
+{"window_start":5,"window_end":15,"key1":"b","stddev_3":null,"stddev_pop_3":0}'
+	assert_equal "$stderr" "fwin: --stddev: a result past the largest double (1.8e+308) is an empty cell"
+}
+
 @test "stddev: values near 1e9 with small differences lose nothing" {
 	# 1e9 + 0.25, 0.5, 0.75, 1 (exact doubles): mean 1e9 + 0.625, squared
 	# deviations 0.140625 + 0.015625 + 0.015625 + 0.140625 = 0.3125;
