@@ -674,6 +674,11 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 	case O_STRICT:
 		c->strict = 1;
 		break;
+	case O_BADFILE:
+		if (c->bad_file != NULL)
+			usage_error("--bad-file may be given only once");
+		c->bad_file = optarg;
+		break;
 	case O_PROGRESS:
 		c->progress = 1;
 		break;
@@ -717,6 +722,42 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		return 0;
 	}
 	return 1;
+}
+
+/* Whether paths a and b name one file: the same text, or the same
+ * device and inode. */
+static int
+same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (strcmp(a, b) == 0)
+		return 1;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* --bad-file is appended to: it must not be an input (each bad record
+ * would be read again) or another file fwin writes. */
+static void
+check_bad_file(const struct config *c)
+{
+	const char *f = c->bad_file;
+	int i;
+
+	if (f == NULL)
+		return;
+	for (i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") != 0 && same_file(f, c->files[i]))
+			usage_error("--bad-file names the input %s",
+			    c->files[i]);
+	if (c->output != NULL && same_file(f, c->output))
+		usage_error("--bad-file names the same file as -o");
+	if (c->late_file != NULL && same_file(f, c->late_file))
+		usage_error("--bad-file names the same file as --late-file");
+	if (c->checkpoint != NULL && same_file(f, c->checkpoint))
+		usage_error("--bad-file names the checkpoint %s",
+		    c->checkpoint);
 }
 
 /* Applies one option (not an aggregate, --help or --version). */
@@ -808,6 +849,7 @@ fwin_cli(int argc, char **argv)
 		return status;
 	}
 	decide_mode(&c, &x);
+	check_bad_file(&c);
 	if (c.threads == 0)
 		c.threads = default_threads();
 	status = run_pipeline(&c);

@@ -165,6 +165,9 @@ config_resolve(struct config *c, const struct field *names, size_t n)
 		    resolve(c, &c->aggs[i].out, names, n) != 0)
 			return -1;
 	}
+	if (c->header && names != NULL && (c->fmt == IF_CSV ||
+	    c->fmt == IF_TSV))
+		c->nheader = n;
 	return 0;
 }
 

@@ -265,7 +265,31 @@ parse_fields(const struct config *c, struct input *in)
 {
 	if (c->fmt == IF_JSON)
 		input_set_paths(in, c->paths, c->npaths);
-	input_set_maxfields(in, config_maxfield(c));
+	size_t m = config_maxfield(c);
+
+	/* -H: one field past the header's is enough to see a record with
+	 * more (its values shifted) */
+	if (c->nheader != 0 && c->nheader + 1 > m)
+		m = c->nheader + 1;
+	input_set_maxfields(in, m);
+}
+
+/* How many fields raw holds, split on delim, quotes followed (csv): a
+ * shifted record's, for its message (its framing stopped one past the
+ * header's). */
+static size_t
+count_fields(const char *raw, size_t n, int delim, int quoted)
+{
+	size_t i, nf = 1;
+	int inq = 0;
+
+	for (i = 0; i < n; i++) {
+		if (quoted && raw[i] == '"')
+			inq = !inq;
+		else if (!inq && raw[i] == delim)
+			nf++;
+	}
+	return nf;
 }
 
 void
@@ -293,6 +317,14 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	if (rec->bad != NULL) {
 		if (c->part_i <= 1)
 			bad(p, out, "%s", rec->bad);
+		return;
+	}
+	if (c->nheader != 0 && rec->nf > c->nheader) {
+		if (c->part_i <= 1)
+			bad(p, out, "%zu fields, the header has %zu",
+			    count_fields(rec->raw, rec->rawlen, c->delim >= 0 ?
+			    c->delim : c->fmt == IF_CSV ? ',' : '\t',
+			    c->fmt == IF_CSV), c->nheader);
 		return;
 	}
 	for (i = 0; i < c->nkeys; i++)

@@ -192,6 +192,8 @@ entry_size(const struct reader *rd, const struct parsed *pr)
 
 	if (pr->msg != NULL)
 		n += pr->msglen + 1;
+	if (pr->kind == PR_BAD && rd->keep_raw)
+		n += pr->rawlen;	/* (for --bad-file) */
 	if (pr->kind != PR_RECORD)
 		return (n + 7) & ~(size_t)7;
 	n += rd->wf.nvf * sizeof(struct wval) + pr->keylen + pr->tvaln +
@@ -264,6 +266,9 @@ put(struct reader *rd, const struct parsed *pr)
 			at = put_bytes(at, pr->raw, pr->rawlen);
 		}
 		at = wire_vals_put(&rd->wf, pr->vals, wv, at);
+	} else if (pr->kind == PR_BAD && rd->keep_raw) {
+		w->rawlen = pr->rawlen;
+		at = put_bytes(at, pr->raw, pr->rawlen);
 	}
 	if (pr->msg != NULL) {	/* a C string, as the parser's is */
 		at = put_bytes(at, pr->msg, pr->msglen);
@@ -299,7 +304,7 @@ decode(struct reader *rd, const char *e)
 	b += w->keylen;
 	pr->tval = b;
 	b += w->tvaln;
-	pr->raw = b;	/* empty unless the late file keeps records */
+	pr->raw = b;	/* empty unless the late or bad file keeps them */
 	b += w->rawlen;
 	if (pr->kind == PR_RECORD)
 		b = wire_vals_get(&rd->wf, wv, b, rd->vals);

@@ -444,7 +444,8 @@ prefetch_ahead(struct run *r)
 void
 start_reader(struct run *r)
 {
-	r->rd = reader_start(r->in, r->parser, r->c, r->late != NULL);
+	r->rd = reader_start(r->in, r->parser, r->c,
+	    r->late != NULL || r->badout != NULL);
 	if (r->hagg != NULL)
 		reader_find_windows(r->rd);
 }
@@ -716,6 +717,7 @@ run_pipeline(struct config *c)
 	r.fingerprint = config_fingerprint(c);
 	r.idle_wm = INT64_MIN;
 	r.latefd = -1;
+	r.badfd = -1;
 	r.outfd = -1;
 	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);

@@ -26,8 +26,8 @@ struct run {
 	struct op *op;
 	struct state *st;	/* op's, for the driver's block (G) */
 	struct input *in;
-	struct out *out, *late;
-	int outfd, latefd;
+	struct out *out, *late, *badout;
+	int outfd, latefd, badfd;	/* (badout: --bad-file) */
 	const char *outname;
 	struct parser *parser;	/* the records' parser */
 	struct aggs *pg;	/* its aggregates, with a reading thread */
@@ -187,6 +187,8 @@ uint64_t digest_row(void *arg, const struct op_row *row);
 /* --top: a row's --top-by cell (op_rank_fn) */
 int rank_row(void *arg, const struct op_row *row, double *v);
 void write_late(struct run *r, const char *raw, size_t rawlen);
+/* --bad-file: a bad record, as it was read. */
+void write_bad(struct run *r, const char *raw, size_t rawlen);
 int open_sinks(struct run *r);
 int close_sinks(struct run *r);
 

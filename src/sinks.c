@@ -91,6 +91,15 @@ write_late(struct run *r, const char *raw, size_t rawlen)
 	out_end_row(r->late);
 }
 
+void
+write_bad(struct run *r, const char *raw, size_t rawlen)
+{
+	if (r->badout == NULL)
+		return;
+	out_str(r->badout, raw, rawlen);
+	out_end_row(r->badout);
+}
+
 static int
 open_append(const char *path)
 {
@@ -328,6 +337,12 @@ open_sinks(struct run *r)
 			return 1;
 		r->late = out_open(r->latefd, c->late_file, OF_TSV, &late_col, 1);
 	}
+	if (c->bad_file != NULL) {
+		if ((r->badfd = open_append(c->bad_file)) < 0)
+			return 1;
+		r->badout = out_open(r->badfd, c->bad_file, OF_TSV, &late_col,
+		    1);
+	}
 	return open_output(r);
 }
 
@@ -341,6 +356,8 @@ close_sinks(struct run *r)
 		status = 1;
 	if (close_out(r->late, r->c->late_file) != 0)
 		status = 1;
+	if (close_out(r->badout, r->c->bad_file) != 0)
+		status = 1;
 	/* some file systems (NFS, quotas) report lost writes only here */
 	if (r->outfd > 1 && close(r->outfd) != 0) {
 		fwin_warn("%s: %s", r->outname, strerror(errno));
@@ -348,6 +365,10 @@ close_sinks(struct run *r)
 	}
 	if (r->latefd >= 0 && close(r->latefd) != 0) {
 		fwin_warn("%s: %s", r->c->late_file, strerror(errno));
+		status = 1;
+	}
+	if (r->badfd >= 0 && close(r->badfd) != 0) {
+		fwin_warn("%s: %s", r->c->bad_file, strerror(errno));
 		status = 1;
 	}
 	return status;
