@@ -345,6 +345,44 @@ within_1pct() {
 	assert_output $'0\t10\ta\t-2.5\t-2.5\t-2.5\n0\t10\tb\t-10\t0\t10'
 }
 
+@test "approx-percentile: a rank between values of opposite sign is within 1% of the interpolated magnitudes" {
+	# -1000 -3 5 2000, P40: rank 1.2, between -3 and 5 (f = 0.2): exact
+	# -1.4; the bound is 1% of 0.8 * 3 + 0.2 * 5 = 0.034, not 1% of 1.4
+	printf '1 %s\n' -1000 -3 5 2000 > in
+	ok -t 1 --tumble 10s --percentile 2:40 --approx-percentile 2:40 in
+	assert_output $'0\t10\t-1.3999999999999986\t-1.4186231765311381'
+	# -100 100, P50: exact 0, the bound 1
+	printf '1 %s\n' -100 100 > in
+	ok -t 1 --tumble 10s --approx-percentile 2:50 in
+	assert_output $'0\t10\t0'
+	# thousands of values of both signs (scripts/gen, fixed seed): at
+	# every P, |approx - exact| <= 0.01 * ((1 - f) |lo| + f |hi|), lo
+	# and hi the values around the rank, taken from the sorted values
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n 3001 -k 1 --seed 41 --values 2001 |
+		awk -F, '$3 != 1000 { printf "1 %d\n", $3 - 1000 }' > in
+	# and the ranks a quarter, half and three quarters of the way from
+	# the largest negative value to the smallest positive one
+	P=$(cut -d' ' -f2 in | awk '$1 < 0 { k++ } END {
+		for (q = 0.25; q < 1; q += 0.25)
+			printf ",%.6f", (k - 1 + q) / (NR - 1) * 100 }')
+	P=0.5,1,10,25,40,49.9,50,50.1,60,75,90,99,99.5$P
+	ok -t 1 --tumble 10s --approx-percentile 2:$P in
+	printf '%s\n' "$output" | tr '\t' '\n' | tail -n +3 > approx
+	cut -d' ' -f2 in | sort -n > sorted
+	run awk -v P="$P" 'NR == FNR { v[n++] = $1; next } {
+		split(P, p, ",")
+		pos = p[FNR] / 100 * (n - 1); r = int(pos); f = pos - r
+		lo = v[r]; hi = v[r + (f > 0)]
+		exact = lo + f * (hi - lo)
+		bound = 0.01 * ((1 - f) * (lo < 0 ? -lo : lo) + f * (hi < 0 ? -hi : hi))
+		d = $1 - exact; if (d < 0) d = -d
+		if (d > bound) { printf "P%s: exact %s approx %s bound %s\n", p[FNR], exact, $1, bound; bad = 1 }
+		if (lo < 0 && hi > 0) opposite++
+	} END { print opposite + 0; exit bad }' sorted approx
+	assert_success
+	[ "$output" -ge 1 ]
+}
+
 # ---------------------------------------------- counts and approx-distinct
 
 @test "count, distinct, approx-distinct over only NULLs print 0" {

@@ -187,6 +187,23 @@ load common
 		'{"window_start":1,"window_end":6,"key1":"a","count":3,"final":1}')"
 }
 
+@test "--emit-every with --global: every multiple lies inside the window; each key whose result changed prints a partial row" {
+	# 1 a: W from none to 1 passes 0: a's first partial row; 12 b:
+	# W passes 10: a (3 now) and b (new) print; 13 a: no multiple;
+	# 25 a: W passes 20: a changed (5), b did not; the end: final rows
+	printf '1 a\n2 a\n5 a\n12 b\n13 a\n25 a\n' > in
+	run --separate-stderr fwin --mode stream -t 1 --time-format s -k 2 --global --emit-every 10s --count in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output $'1\t1\ta\t1\t0\n1\t5\ta\t3\t0\n12\t12\tb\t1\t0\n1\t25\ta\t5\t0\n12\t12\tb\t1\t1\n1\t25\ta\t5\t1'
+	# with --offset 5s the multiples are 5, 15, 25: W reaching 5 at
+	# 5 a passes it (a: 3); 12 b passes none; 25 a passes 15 and 25,
+	# one partial row per advance (a: 5, b: 1)
+	run --separate-stderr fwin --mode stream -t 1 --time-format s -k 2 --global --emit-every 10s --offset 5s --count in
+	assert_success
+	assert_output $'1\t1\ta\t1\t0\n1\t5\ta\t3\t0\n12\t12\tb\t1\t0\n1\t25\ta\t5\t0\n12\t12\tb\t1\t1\n1\t25\ta\t5\t1'
+}
+
 @test "--emit-every: the same bytes through a checkpoint and restore" {
 	awk 'BEGIN { srand(3); for (i = 0; i < 400; i++)
 		printf "%d,k%d,%d\n", 1000 + i * 3 + int(rand() * 4), int(rand() * 5), int(rand() * 9) }' > all.csv
