@@ -602,6 +602,63 @@ lookup(struct json *j, int x, const char *s, size_t a, size_t e, int esc,
 }
 
 /*
+ * A string, number, true, false or null at s[*ip], the value of vnode:
+ * kept when wanted. Returns 0 with *ip past it, or -1 with *b said.
+ */
+static int
+scan_scalar(struct json *j, const char *s, size_t n, size_t *ip, int vnode,
+    int depth, struct bad *b)
+{
+	static const struct {
+		const char *word;
+		size_t len;
+		int kind;
+	} words[] = {
+		{ "true", 4, JSON_VALUE }, { "false", 5, JSON_VALUE },
+		{ "null", 4, JSON_NULL },
+	};
+	size_t i = *ip, e, w;
+	int esc;
+
+	if (s[i] == '"') {
+		if ((e = scan_string(s, n, i, &esc, b)) == 0)
+			return -1;
+		if (wants(j, vnode, depth)) {
+			if (esc)
+				put_unescaped(j, vnode, depth, s, i + 1, e);
+			else
+				put(j, vnode, depth, JSON_VALUE, i + 1,
+				    e - i - 1, 0);
+		}
+		*ip = e + 1;
+		return 0;
+	}
+	if (s[i] == '-' || isdig(s[i])) {
+		if ((e = scan_number(s, n, i, b)) == 0)
+			return -1;
+		if (wants(j, vnode, depth))
+			put(j, vnode, depth, JSON_VALUE, i, e - i, 0);
+		*ip = e;
+		return 0;
+	}
+	for (w = 0; w < sizeof words / sizeof words[0]; w++)
+		if (s[i] == words[w].word[0]) {
+			if (n - i < words[w].len ||
+			    memcmp(s + i, words[w].word, words[w].len) != 0)
+				break;
+			if (wants(j, vnode, depth))
+				put(j, vnode, depth, words[w].kind, i,
+				    words[w].kind == JSON_NULL ? 0 :
+				    words[w].len, 0);
+			*ip = i + words[w].len;
+			return 0;
+		}
+	b->what = "expected a value";
+	b->at = i;
+	return -1;
+}
+
+/*
  * The scan proper: returns 1 for a record, 0 for a blank line, -1 for a
  * bad one with *b said. vnode is the terminal node (or -1) the value at
  * s[i] belongs to; depth counts the open objects and arrays.
@@ -675,47 +732,9 @@ value:	/* s[i] should start the value of vnode */
 	case '{':
 	case '[':
 		goto open;
-	case '"':
-		if ((e = scan_string(s, n, i, &esc, b)) == 0)
-			return -1;
-		if (wants(j, vnode, depth)) {
-			if (esc)
-				put_unescaped(j, vnode, depth, s, i + 1, e);
-			else
-				put(j, vnode, depth, JSON_VALUE, i + 1,
-				    e - i - 1, 0);
-		}
-		i = e + 1;
-		break;
-	case 't':
-		if (n - i < 4 || memcmp(s + i, "true", 4) != 0)
-			goto badvalue;
-		if (wants(j, vnode, depth))
-			put(j, vnode, depth, JSON_VALUE, i, 4, 0);
-		i += 4;
-		break;
-	case 'f':
-		if (n - i < 5 || memcmp(s + i, "false", 5) != 0)
-			goto badvalue;
-		if (wants(j, vnode, depth))
-			put(j, vnode, depth, JSON_VALUE, i, 5, 0);
-		i += 5;
-		break;
-	case 'n':
-		if (n - i < 4 || memcmp(s + i, "null", 4) != 0)
-			goto badvalue;
-		if (wants(j, vnode, depth))
-			put(j, vnode, depth, JSON_NULL, i, 0, 0);
-		i += 4;
-		break;
 	default:
-		if (s[i] != '-' && !isdig(s[i]))
-			goto badvalue;
-		if ((e = scan_number(s, n, i, b)) == 0)
+		if (scan_scalar(j, s, n, &i, vnode, depth, b) < 0)
 			return -1;
-		if (wants(j, vnode, depth))
-			put(j, vnode, depth, JSON_VALUE, i, e - i, 0);
-		i = e;
 		break;
 	}
 
@@ -753,8 +772,6 @@ close:	/* s[i] closes frame fr */
 	fr = &j->stk[depth - 1];
 	goto next;
 
-badvalue:
-	b->what = "expected a value";
 bad:
 	b->at = i;
 	return -1;

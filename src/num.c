@@ -411,13 +411,126 @@ dround(const struct dinterval *iv, int k)
 	    (rem == pk / 2 && (!iv->vr_exact || (r & 1))));
 }
 
+/*
+ * The shortest digits that read back to the double iv describes: c's
+ * digits times 10^(e10 + *k).
+ */
+static uint64_t
+shortest_digits(const struct dinterval *iv, int *kp)
+{
+	uint64_t vp, vm;
+	int k;
+
+	if (!iv->narrow && !iv->vp_exact && !iv->vm_exact) {
+		/* The usual case. With a symmetric interval d rounded to p
+		 * digits reads back whenever any p digits do (it is the
+		 * nearest), and whether any do is whether some multiple of
+		 * the unit lies between the ends: strictly, as neither is
+		 * exact. So drop digits from vr's while that holds for one
+		 * digit fewer (two at a time first), as Ryu's loop does,
+		 * then round. */
+		vp = iv->vp;
+		vm = iv->vm;
+		for (k = 0; k + 2 < iv->n && vp / 100 > vm / 100; k += 2) {
+			vp /= 100;
+			vm /= 100;
+		}
+		for (; k + 1 < iv->n && vp / 10 > vm / 10; k++) {
+			vp /= 10;
+			vm /= 10;
+		}
+		*kp = k;
+		return dround(iv, k);
+	}
+	/* A power of two, or an end of the interval exact: Ryu's general
+	 * loop. Drop digits while a multiple of the next unit lies within
+	 * the ends (the bottom included when it is exact and accepted, the
+	 * top excluded when exact and not), then take the nearest of the
+	 * multiples of the unit left that lie within: vr rounded by the
+	 * digits dropped (ties to even), or one more when that is not
+	 * above the bottom. The nearest never overshoots the top, as the
+	 * half-gap above is never the narrower. */
+	uint64_t vr = iv->vr;
+	int vm_tz = iv->vm_exact && iv->accept, vr_tz = iv->vr_exact;
+	int last = 0;
+
+	vp = iv->vp - (iv->vp_exact && !iv->accept);
+	vm = iv->vm;
+	for (k = 0; vp / 10 > vm / 10; k++) {
+		vm_tz &= vm % 10 == 0;
+		vr_tz &= last == 0;
+		last = (int)(vr % 10);
+		vr /= 10;
+		vp /= 10;
+		vm /= 10;
+	}
+	if (vm_tz)
+		for (; vm != 0 && vm % 10 == 0; k++) {
+			vr_tz &= last == 0;
+			last = (int)(vr % 10);
+			vr /= 10;
+			vp /= 10;
+			vm /= 10;
+		}
+	if (vr_tz && last == 5 && vr % 2 == 0)
+		last = 4;	/* exactly half: to even */
+	*kp = k;
+	return vr + ((vr == vm && !vm_tz) || last >= 5);
+}
+
+/*
+ * Writes prec digits dig times 10^(exp - prec + 1) at p in Python's
+ * repr() notation, as %.*f and %.*e print these digits; returns the end.
+ */
+static char *
+put_notation(char *p, const char *dig, int prec, int exp)
+{
+	int i;
+
+	if (exp >= 16 || exp < -4) {
+		*p++ = dig[0];
+		if (prec > 1) {
+			*p++ = '.';
+			memcpy(p, dig + 1, (size_t)prec - 1);
+			p += prec - 1;
+		}
+		*p++ = 'e';
+		*p++ = exp < 0 ? '-' : '+';
+		return num_put_uint(p, (uint64_t)(exp < 0 ? -exp : exp), 2);
+	}
+	if (exp < 0) {
+		*p++ = '0';
+		*p++ = '.';
+		for (i = exp; i < -1; i++)
+			*p++ = '0';
+		memcpy(p, dig, (size_t)prec);
+		return p + prec;
+	}
+	/* the integer part: digits, then zeros where they run out (then d
+	 * is that integer exactly, as %.0f prints it) */
+	if (prec <= exp) {
+		memcpy(p, dig, (size_t)prec);
+		memset(p + prec, '0', (size_t)(exp + 1 - prec));
+		p += exp + 1;
+	} else {
+		memcpy(p, dig, (size_t)exp + 1);
+		p += exp + 1;
+	}
+	if (prec > exp + 1) {
+		*p++ = '.';
+		memcpy(p, dig + exp + 1, (size_t)(prec - exp - 1));
+		p += prec - exp - 1;
+	}
+	return p;
+}
+
 size_t
 num_format_double(char *buf, double d)
 {
 	struct dinterval iv;
 	char dig[24], *p = buf;
-	uint64_t c, vp, vm;
-	int prec, exp, i, k;
+	uint64_t c;
+	int prec, k;
 
 	if (isnan(d))
 		return strlen(strcpy(buf, "nan"));
@@ -434,108 +547,17 @@ num_format_double(char *buf, double d)
 	}
 	(void)pthread_once(&pow5_once, pow5_init);
 	dinterval(d, &iv);
-
-	if (!iv.narrow && !iv.vp_exact && !iv.vm_exact) {
-		/* The usual case. With a symmetric interval d rounded to p
-		 * digits reads back whenever any p digits do (it is the
-		 * nearest), and whether any do is whether some multiple of
-		 * the unit lies between the ends: strictly, as neither is
-		 * exact. So drop digits from vr's while that holds for one
-		 * digit fewer (two at a time first), as Ryu's loop does,
-		 * then round. */
-		vp = iv.vp;
-		vm = iv.vm;
-		for (k = 0; k + 2 < iv.n && vp / 100 > vm / 100; k += 2) {
-			vp /= 100;
-			vm /= 100;
-		}
-		for (; k + 1 < iv.n && vp / 10 > vm / 10; k++) {
-			vp /= 10;
-			vm /= 10;
-		}
-		c = dround(&iv, k);
-	} else {
-		/* A power of two, or an end of the interval exact: Ryu's
-		 * general loop. Drop digits while a multiple of the next
-		 * unit lies within the ends (the bottom included when it
-		 * is exact and accepted, the top excluded when exact and
-		 * not), then take the nearest of the multiples of the unit
-		 * left that lie within: vr rounded by the digits dropped
-		 * (ties to even), or one more when that is not above the
-		 * bottom. The nearest never overshoots the top, as the
-		 * half-gap above is never the narrower. */
-		uint64_t vr = iv.vr;
-		int vm_tz = iv.vm_exact && iv.accept, vr_tz = iv.vr_exact;
-		int last = 0;
-
-		vp = iv.vp - (iv.vp_exact && !iv.accept);
-		vm = iv.vm;
-		for (k = 0; vp / 10 > vm / 10; k++) {
-			vm_tz &= vm % 10 == 0;
-			vr_tz &= last == 0;
-			last = (int)(vr % 10);
-			vr /= 10;
-			vp /= 10;
-			vm /= 10;
-		}
-		if (vm_tz)
-			for (; vm != 0 && vm % 10 == 0; k++) {
-				vr_tz &= last == 0;
-				last = (int)(vr % 10);
-				vr /= 10;
-				vp /= 10;
-				vm /= 10;
-			}
-		if (vr_tz && last == 5 && vr % 2 == 0)
-			last = 4;	/* exactly half: to even */
-		c = vr + ((vr == vm && !vm_tz) || last >= 5);
-	}
-	/* c's digits times 10^(e10 + k); none trailing but for a
-	 * rounding up to a power of ten (9.99 to 10.0) */
+	c = shortest_digits(&iv, &k);
+	/* none trailing but for a rounding up to a power of ten (9.99 to
+	 * 10.0) */
 	while (c != 0 && c % 10 == 0) {
 		c /= 10;
 		k++;
 	}
 	for (prec = 1; prec < 20 && c >= pow10_u64[prec]; prec++)
 		;
-	exp = iv.e10 + k + prec - 1;
 	num_put_uint(dig, c, prec);
-
-	/* Python's repr() notation, as %.*f and %.*e print these digits */
-	if (exp >= 16 || exp < -4) {
-		*p++ = dig[0];
-		if (prec > 1) {
-			*p++ = '.';
-			memcpy(p, dig + 1, (size_t)prec - 1);
-			p += prec - 1;
-		}
-		*p++ = 'e';
-		*p++ = exp < 0 ? '-' : '+';
-		p = num_put_uint(p, (uint64_t)(exp < 0 ? -exp : exp), 2);
-	} else if (exp < 0) {
-		*p++ = '0';
-		*p++ = '.';
-		for (i = exp; i < -1; i++)
-			*p++ = '0';
-		memcpy(p, dig, (size_t)prec);
-		p += prec;
-	} else {
-		/* the integer part: digits, then zeros where they run out
-		 * (then d is that integer exactly, as %.0f prints it) */
-		if (prec <= exp) {
-			memcpy(p, dig, (size_t)prec);
-			memset(p + prec, '0', (size_t)(exp + 1 - prec));
-			p += exp + 1;
-		} else {
-			memcpy(p, dig, (size_t)exp + 1);
-			p += exp + 1;
-		}
-		if (prec > exp + 1) {
-			*p++ = '.';
-			memcpy(p, dig + exp + 1, (size_t)(prec - exp - 1));
-			p += prec - exp - 1;
-		}
-	}
+	p = put_notation(p, dig, prec, iv.e10 + k + prec - 1);
 	*p = '\0';
 	return (size_t)(p - buf);
 }
