@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fieldcount.h"
 #include "keycodec.h"
 #include "num.h"
 #include "parse.h"
@@ -14,6 +15,7 @@ struct parser {
 	const struct config *c;
 	const struct aggs *g;
 	int uses_time, moves_wm;
+	int delim;		/* csv or tsv: the fields' separator */
 	int fmt;		/* the input's time format so far */
 	uint64_t nbad;		/* bad records met: past the messages said,
 				   no message is written */
@@ -44,6 +46,7 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	p->fmt = timefmt;
 	p->uses_time = uses_time;
 	p->moves_wm = moves_wm;
+	p->delim = c->delim >= 0 ? c->delim : c->fmt == IF_CSV ? ',' : '\t';
 	p->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*p->keyidx));
 	for (i = 0; i < c->nkeys; i++)
 		p->keyidx[i] = c->keys[i].idx;
@@ -265,31 +268,7 @@ parse_fields(const struct config *c, struct input *in)
 {
 	if (c->fmt == IF_JSON)
 		input_set_paths(in, c->paths, c->npaths);
-	size_t m = config_maxfield(c);
-
-	/* -H: one field past the header's is enough to see a record with
-	 * more (its values shifted) */
-	if (c->nheader != 0 && c->nheader + 1 > m)
-		m = c->nheader + 1;
-	input_set_maxfields(in, m);
-}
-
-/* How many fields raw holds, split on delim, quotes followed (csv): a
- * shifted record's, for its message (its framing stopped one past the
- * header's). */
-static size_t
-count_fields(const char *raw, size_t n, int delim, int quoted)
-{
-	size_t i, nf = 1;
-	int inq = 0;
-
-	for (i = 0; i < n; i++) {
-		if (quoted && raw[i] == '"')
-			inq = !inq;
-		else if (!inq && raw[i] == delim)
-			nf++;
-	}
-	return nf;
+	input_set_maxfields(in, config_maxfield(c));
 }
 
 void
@@ -297,7 +276,7 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 {
 	const struct config *c = p->c;
 	struct badfield bf;
-	size_t i;
+	size_t i, nf;
 
 	out->kind = PR_OTHER;
 	out->has_t = 0;
@@ -319,12 +298,12 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 			bad(p, out, "%s", rec->bad);
 		return;
 	}
-	if (c->nheader != 0 && rec->nf > c->nheader) {
+	/* -H: more fields than the header, its values shifted */
+	if (c->nheader != 0 && (nf = record_fields(rec, p->delim,
+	    c->fmt == IF_CSV)) > c->nheader) {
 		if (c->part_i <= 1)
-			bad(p, out, "%zu fields, the header has %zu",
-			    count_fields(rec->raw, rec->rawlen, c->delim >= 0 ?
-			    c->delim : c->fmt == IF_CSV ? ',' : '\t',
-			    c->fmt == IF_CSV), c->nheader);
+			bad(p, out, "%zu fields, the header has %zu", nf,
+			    c->nheader);
 		return;
 	}
 	for (i = 0; i < c->nkeys; i++)
