@@ -40,6 +40,36 @@ stop_reading() {
 	done
 }
 
+# fd_pos PID FD: the file offset of PID's FD.
+fd_pos() {
+	awk '$1 == "pos:" { print $2 }' "/proc/$1/fdinfo/$2"
+}
+
+@test "batch stopped while reading regular files: the share of their bytes read" {
+	gen -n 3000000 -k 1000 --seed 34 > big
+	size=$(wc -c < big)
+	for n in 1 2; do
+		"$FWIN" --threads $n --mode batch --csv -t 1 -k 2 --session 1s --count < big > out 2> err &
+		pid=$!
+		# stopped once it has begun to read: then the signal comes
+		# before the end of its input, however fast it reads
+		wait_until 20 sh -c "[ \"\$(awk '\$1 == \"pos:\" { print \$2 }' /proc/$pid/fdinfo/0)\" -gt 0 ]"
+		kill -STOP $pid
+		pos=$(fd_pos $pid 0)
+		if [ "$pos" -ge "$size" ]; then
+			kill -KILL $pid
+			skip "the input was read before fwin could be stopped"
+		fi
+		kill -INT $pid
+		kill -CONT $pid
+		st=0
+		wait $pid || st=$?
+		assert_equal "$st" 130
+		assert_equal "$(wc -c < out)" 0
+		assert_regex "$(cat err)" '^fwin: interrupted after [0-9]+ records \([0-9]+% of the input\); the output is incomplete$'
+	done
+}
+
 # stop_writing THREADS ARGS...: the run's output is a fifo that is read
 # only after SIG: it blocks in the sorted replay (or the table's firing)
 # with rows still to write, so the signal always comes before the end.
