@@ -388,9 +388,11 @@ fwin: 2 bad records skipped'
 	ls -l /proc/$pid/fd | grep -q "$PWD/tmp/"
 	assert_equal "$(ls -A tmp)" ""
 	kill -TERM $pid
-	exec 7>&-
 	st=0
+	# (the fifo stays open until fwin is gone: its end must not come
+	# before the signal)
 	wait $pid || st=$?
+	exec 7>&-
 	assert_equal "$st" 143
 	assert_equal "$(ls -A tmp)" ""
 	# SIGTERM stops a batch run: no row is written (batchorder.bats)
@@ -710,9 +712,11 @@ many() {
 	# fwin has read the file once it opens the fifo
 	wait_until 10 sh -c "ls -l /proc/$pid/fd | grep -q fifo"
 	kill -TERM $pid
-	exec 7>&-
 	st=0
+	# (the fifo stays open until fwin is gone: its end must not come
+	# before the signal)
 	wait $pid || st=$?
+	exec 7>&-
 	assert_equal "$st" 143
 	assert_equal "$(wc -c < out)" 0
 	assert_equal "$(tail -n 1 err)" "fwin: interrupted after 40000 records; the output is incomplete"
