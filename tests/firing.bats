@@ -80,6 +80,12 @@ load common
 	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --tumble 2ms --allowed-lateness 10ms --fill --count in
 	assert_success
 	assert_output $'140,142,b,1\n142,144,b,0\n144,146,b,0\n146,148,b,0\n148,150,b,0\n150,152,a,1\n150,152,b,0\n152,154,a,1\n152,154,b,0'
+	# a key with a window due: a record kept by the allowed lateness
+	# re-fires its own window, and no filled window fires twice
+	printf '100,a\n105,a\n101,a\n' > in
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --tumble 2ms --allowed-lateness 10ms --fill --count in
+	assert_success
+	assert_output $'100,102,a,1\n102,104,a,0\n100,102,a,2\n104,106,a,1'
 }
 
 @test "--fill needs --tumble or --slide" {
