@@ -10,7 +10,12 @@
  * most `disorder` ms behind the largest time seen before it: with
  * `fwin -l D` and disorder <= D no record is ever late.
  *
- * Usage: see usage() below. Built and run by scripts/gen.
+ * With --uniform C it writes, instead of records, N lines of C numbers in
+ * [0, 1) with 9 decimals, separated by spaces: the draws a test's awk
+ * script reads in place of awk's rand(), whose numbers differ between mawk
+ * and gawk. Decimal text reads back as the same double in any awk.
+ *
+ * Usage: see usage() below. Built and run by scripts/gen and the tests.
  */
 #include <errno.h>
 #include <math.h>
@@ -26,6 +31,7 @@ usage(FILE *f)
 	fputs(
 "usage: gen [-n N | --bytes SIZE] [-k K] [--zipf S] [--seed X] [--disorder MS]\n"
 "           [--format csv|tsv|ws] [--start MS] [--rate R] [--values V]\n"
+"       gen -n N --uniform C [--seed X]\n"
 "  -n N            number of records (default 1000000; 10M, 2G suffixes ok)\n"
 "  --bytes SIZE    instead of -n: stop after the first record that reaches SIZE\n"
 "                  bytes (K, M, G suffixes, powers of 1024)\n"
@@ -37,6 +43,8 @@ usage(FILE *f)
 "  --start MS      base time of the first record (default 1700000000000)\n"
 "  --rate R        records per second of event time (default 1000)\n"
 "  --values V      values are integers in [0, V) (default 1000)\n"
+"  --uniform C     instead of records, N lines of C numbers in [0, 1), with 9\n"
+"                  decimals, separated by spaces (for tests' awk scripts)\n"
 "Keys are written k<rank>, rank 0 the most frequent under --zipf.\n", f);
 }
 
@@ -119,11 +127,25 @@ put_u64(char *p, uint64_t v)
 	return p;
 }
 
+/* --uniform c: n lines of c draws in [0, 1), "0.123456789". */
+static int
+draws(uint64_t n, uint64_t c)
+{
+	uint64_t i, j;
+
+	for (i = 0; i < n; i++)
+		for (j = 0; j < c; j++)
+			if (printf("0.%09llu%c", (unsigned long long)below(1000000000),
+			    j + 1 < c ? ' ' : '\n') < 0)
+				return errno == EPIPE ? 0 : 1;
+	return fflush(stdout) != 0 && errno != EPIPE;
+}
+
 int
 main(int argc, char **argv)
 {
 	uint64_t n = 1000000, bytes = 0, k = 10000, seed = 1, disorder = 2000;
-	uint64_t start = 1700000000000ULL, nvalues = 1000;
+	uint64_t start = 1700000000000ULL, nvalues = 1000, uniform = 0;
 	double zipf = 0, rate = 1000;
 	char sep = ',';
 	int i;
@@ -168,6 +190,8 @@ main(int argc, char **argv)
 			rate = atof(v);
 		else if (!strcmp(a, "--values"))
 			nvalues = parse_count(v, "--values", 0);
+		else if (!strcmp(a, "--uniform"))
+			uniform = parse_count(v, "--uniform", 0);
 		else if (!strcmp(a, "--format")) {
 			if (!strcmp(v, "csv"))
 				sep = ',';
@@ -195,6 +219,8 @@ main(int argc, char **argv)
 	rs[1] = splitmix64(&seed);
 	rs[2] = splitmix64(&seed);
 	rs[3] = splitmix64(&seed);
+	if (uniform > 0)
+		return draws(n, uniform);
 
 	/* Zipf: cumulative weights of ranks 1..K scaled to 2^64, sampled by
 	 * binary search on one 64-bit draw. */

@@ -8,6 +8,7 @@
  * sketches themselves, in arena blocks of their own that grow; their
  * folds are outside the arena (AGF_NOKEEP). */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -54,6 +55,8 @@ struct aggs {
 	size_t n;
 	size_t accsize;
 	unsigned char *fold;	/* the fold accumulator block */
+	size_t keysize;		/* of a key's block (AGF_PRIOR) */
+	int prior;		/* an aggregate is AGF_PRIOR */
 };
 
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
@@ -66,23 +69,6 @@ ext_better(int want_max, double v, uint64_t seq, const struct acc_ext *e)
 	if (v != e->v)
 		return want_max ? v > e->v : v < e->v;
 	return seq < e->seq;
-}
-
-/* Whether b is a blob of the used arena, not overlapping another block;
- * claims it in m. */
-int
-blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
-{
-	uint64_t used = m->used;	/* the restored bytes, not those since */
-	const struct blob *x;
-
-	if (b < sizeof(struct arena_hdr) || b % 8 != 0 || b >= used ||
-	    used - b < sizeof(struct blob))
-		return 0;
-	x = blob_at(a, b);
-	return x->b_len <= x->b_cap &&
-	    x->b_cap <= used - b - sizeof(struct blob) &&
-	    arena_claim(m, b, sizeof(struct blob) + x->b_cap) == 0;
 }
 
 void
@@ -495,6 +481,15 @@ static const struct aggop table[] = {
 	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER,
 	    sizeof(struct acc_block), hll_agg_add, hll_agg_merge, hll_agg_fold,
 	    hll_agg_emit, hll_agg_check, hll_agg_release },
+	/* counters and histograms: aggcounter.c */
+	{ "increase", "increase", NUM | AGF_NOKEEP | AGF_PRIOR,
+	    sizeof(struct acc_counter), NULL, counter_merge, counter_fold,
+	    increase_emit, counter_check, counter_release },
+	{ "rate", "rate", NUM | AGF_NOKEEP | AGF_PRIOR,
+	    sizeof(struct acc_counter), NULL, counter_merge, counter_fold,
+	    rate_emit, counter_check, counter_release },
+	{ "histogram", "", NUM | AGF_HIST | AGF_REGROUP | AGF_ANYORDER,
+	    sizeof(uint64_t), NULL, NULL, hist_fold, hist_emit, NULL, NULL },
 };
 
 #undef NUM
@@ -535,10 +530,23 @@ aggs_new(const struct config *c)
 		a->fidx = c->aggs[i].f.idx;
 		a->oidx = c->aggs[i].out.idx;
 		a->has_out = c->aggs[i].has_out;
+		a->valued = aggspec_valued(&c->aggs[i]);
 		a->pct = c->aggs[i].pct;
 		a->npct = c->aggs[i].npct;
+		a->bounds = c->aggs[i].bounds;
+		a->nbounds = c->aggs[i].nbounds;
+		a->slotsize = a->op->flags & AGF_HIST ?
+		    hist_slotsize(a->nbounds) : a->op->size;
 		a->off = off;
-		off += a->op->size;
+		off += a->slotsize;
+		if (a->op->flags & AGF_HIST)
+			a->add_at = hist_add_at;
+		if (a->op->flags & AGF_PRIOR) {
+			a->add_at = counter_add_at;
+			counter_init(a);
+			a->koff = g->keysize;
+			g->keysize += sizeof(struct ckey);
+		}
 	}
 	g->accsize = off;
 	g->fold = xcalloc(1, off ? off : 1);
@@ -556,6 +564,7 @@ aggs_free(struct aggs *g)
 		free(g->v[i].ds.slot);
 		free(g->v[i].sketch);
 		free(g->v[i].vals);
+		counter_free(&g->v[i]);
 	}
 	free(g->v);
 	free(g->fold);
@@ -566,6 +575,12 @@ size_t
 aggs_accsize(const struct aggs *g)
 {
 	return g->accsize;
+}
+
+size_t
+aggs_slot(const struct aggs *g, size_t i)
+{
+	return g->v[i].off;
 }
 
 int
@@ -582,6 +597,12 @@ aggs_extract(const struct aggs *g, const struct record *r,
 
 		v->p = NULL;
 		v->n = 0;
+		if (fl & AGF_RECORD) {
+			v->p = r->raw;
+			v->n = r->rawlen;
+			v->is_dec = 0;
+			continue;
+		}
 		if (!(fl & AGF_FIELD))
 			continue;
 		if (a->fidx >= r->nf) {
@@ -627,14 +648,24 @@ void
 aggs_add(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq)
 {
+	aggs_add_at(g, a, acc, vals, seq, 0);
+}
+
+void
+aggs_add_at(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq, int64_t t)
+{
 	size_t i;
 
 	for (i = 0; i < g->n; i++) {
 		const struct agg *ag = &g->v[i];
 
-		if ((ag->op->flags & AGF_FIELD) && vals[i].p == NULL)
-			continue;	/* NULL */
-		ag->op->add(a, acc + ag->off, &vals[i], seq);
+		if (ag->valued && vals[i].p == NULL)
+			continue;	/* NULL, or not for its --if */
+		if (ag->add_at != NULL)
+			ag->add_at(ag, a, acc + ag->off, &vals[i], seq, t);
+		else
+			ag->op->add(a, acc + ag->off, &vals[i], seq);
 	}
 }
 
@@ -661,10 +692,14 @@ aggs_check(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
 	const char *why;
 	size_t i;
 
-	for (i = 0; i < g->n; i++)
+	for (i = 0; i < g->n; i++) {
 		if (g->v[i].op->check != NULL && (why = g->v[i].op->check(a,
 		    arena_ptr(a, acc + g->v[i].off), m)) != NULL)
 			return why;
+		if ((g->v[i].op->flags & AGF_HIST) && (why = hist_check(
+		    &g->v[i], arena_ptr(a, acc + g->v[i].off))) != NULL)
+			return why;
+	}
 	return NULL;
 }
 
@@ -688,6 +723,8 @@ aggs_fold_begin(struct aggs *g)
 		g->v[i].ds.single = 0;
 		g->v[i].ds.nfolded = 0;
 		g->v[i].nvals = 0;
+		if (g->v[i].cf != NULL)
+			counter_fold_begin(&g->v[i]);
 	}
 }
 
@@ -797,4 +834,116 @@ aggs_emit(struct aggs *g, const struct arena *a, struct out *o)
 
 	for (i = 0; i < g->n; i++)
 		g->v[i].op->emit(&g->v[i], a, g->fold + g->v[i].off, o);
+}
+
+/* --- what counters read beyond their window (aggcounter.c) --- */
+
+size_t
+aggs_keysize(const struct aggs *g)
+{
+	return g->keysize;
+}
+
+void
+aggs_set_ordered(struct aggs *g, int ordered)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].cf != NULL)
+			counter_set_ordered(&g->v[i], ordered);
+}
+
+void
+aggs_carry(const struct aggs *g, struct arena *a, void *kb, aoff acc)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].cf != NULL)
+			counter_carry(&g->v[i], a, kb, acc + g->v[i].off);
+}
+
+int
+aggs_key_held(const struct aggs *g, const void *kb)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].cf != NULL && counter_key_held(&g->v[i], kb))
+			return 1;
+	return 0;
+}
+
+const char *
+aggs_key_check(const struct aggs *g, const void *kb)
+{
+	const char *why;
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].cf != NULL &&
+		    (why = counter_key_check(&g->v[i], kb)) != NULL)
+			return why;
+	return NULL;
+}
+
+void
+aggs_fold_prior(struct aggs *g, const struct arena *a, const void *kb,
+    aoff acc)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].cf != NULL)
+			counter_fold_prior(&g->v[i], a, kb,
+			    acc != 0 ? acc + g->v[i].off : 0);
+}
+
+void
+aggs_fold_span(struct aggs *g, int64_t len)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].cf != NULL)
+			counter_fold_span(&g->v[i], len);
+}
+
+/* --- header names --- */
+
+size_t
+agg_ncols(const struct aggspec *a)
+{
+	if (a->op->flags & AGF_HIST)
+		return a->nbounds + 1;
+	return a->op->flags & AGF_PCT ? a->npct : 1;
+}
+
+/* "count", "sum_F"; a percentile's column per P ("p95_F",
+ * "approx_p95_F"); a histogram's per bound and one for all ("F_le_100",
+ * "F_le_inf"). A name given (--as) replaces the whole name of an
+ * aggregate of one column, and F as a histogram's prefix. */
+char *
+agg_colname(const struct aggspec *a, size_t j, const char *name)
+{
+	char *s;
+	int r;
+
+	if (a->op->flags & AGF_HIST)
+		r = j < a->nbounds ? asprintf(&s, "%s_le_%s",
+		    name != NULL ? name : a->f.name, a->bounds[j].name) :
+		    asprintf(&s, "%s_le_inf", name != NULL ? name : a->f.name);
+	else if (name != NULL)
+		r = asprintf(&s, "%s", name);
+	else if (!(a->op->flags & AGF_FIELD))
+		r = asprintf(&s, "%s", a->op->column);
+	else if (a->op->flags & AGF_PCT)
+		r = asprintf(&s, "%s%s_%s", a->op->column, a->pct[j].name,
+		    a->f.name);
+	else
+		r = asprintf(&s, "%s_%s", a->op->column, a->f.name);
+	if (r < 0)
+		fwin_oom();
+	return s;
 }

@@ -50,10 +50,21 @@ enum {
 	AGF_TEXT = 128,		/* its result is text, not a number */
 	AGF_REGROUP = 256,	/* its fold gives the same bytes however the
 				 * blocks folded are grouped (no floats) */
-	AGF_ANYORDER = 512	/* its result is the same bytes whatever the
+	AGF_ANYORDER = 512,	/* its result is the same bytes whatever the
 				 * order of its records were added in (no
 				 * floats, no arrival numbers; AGF_DEC: while
 				 * its values are plain decimal) */
+	AGF_HIST = 1024,	/* F:B1,B2,...: a column per bound and one for
+				 * all (F_le_B..., F_le_inf); its slot holds a
+				 * count per column (aggcounter.c) */
+	AGF_PRIOR = 2048,	/* reads its values in event-time order from
+				 * the key's value before the window: adds
+				 * take the time (aggs_add_at), a key keeps a block
+				 * (aggs_keysize), folds take what lies before
+				 * the window (aggs_fold_prior) */
+	AGF_RECORD = 4096	/* takes the whole record as read as its
+				 * value (--over keeps each record so); no
+				 * option, no column */
 };
 
 struct aggop {
@@ -83,6 +94,16 @@ struct aggop {
 	void (*release)(struct arena *a, aoff slot);
 };
 
+/* Whether aggregate a has a value per record: it takes a FIELD or the
+ * record, or has an --if (count's value is then a mark: NULL when the
+ * record fails it), so that the value travels between threads and
+ * runs. */
+static inline int
+aggspec_valued(const struct aggspec *a)
+{
+	return (a->op->flags & (AGF_FIELD | AGF_RECORD)) || a->cond != NULL;
+}
+
 /* The aggregate whose option is name, or NULL. */
 const struct aggop *agg_lookup(const char *name);
 /* The table's i-th entry, or NULL past its end. */
@@ -97,6 +118,9 @@ void aggs_free(struct aggs *g);
 /* Bytes of one set of accumulators. */
 size_t aggs_accsize(const struct aggs *g);
 
+/* Where the i-th aggregate's slot lies in a set of accumulators. */
+size_t aggs_slot(const struct aggs *g, size_t i);
+
 /* Reads each aggregate's fields from r into vals (one per aggregate).
  * Returns 0, or -1 and fills *bad. */
 int aggs_extract(const struct aggs *g, const struct record *r,
@@ -105,6 +129,11 @@ int aggs_extract(const struct aggs *g, const struct record *r,
 /* Adds one record (arrival number seq) to the accumulators at acc. */
 void aggs_add(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq);
+
+/* The same, with the record's event time t, for aggregates that order
+ * their values by time (AGF_PRIOR; t is 0 where arrival orders). */
+void aggs_add_at(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq, int64_t t);
 
 /* Merges the accumulators at src into those at dst, both in the arena
  * (sessions that merge). Whatever src kept moves to dst or is freed: src
@@ -156,5 +185,53 @@ void aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
 /* Says, once at the end of a run, which variance aggregates had a result
  * past the largest double (printed as an empty cell, never inf). */
 void aggs_say_huge(void);
+/* --- what --increase and --rate read beyond their window (aggcounter.c) ---
+ *
+ * A counter's step is counted from the key's previous value, which may
+ * lie in an earlier window: a key keeps, behind the operator's block, a
+ * block of aggs_keysize() bytes (0 when no aggregate needs one, all
+ * zeros when new) with the last value of the panes it has dropped. */
+
+/* Bytes of the per-key block; 0 when no aggregate is AGF_PRIOR. */
+size_t aggs_keysize(const struct aggs *g);
+
+/* Whether every value of the pipeline's panes arrives in (time, arrival)
+ * order (batch mode's sorted replay, count windows, rolling mode): a
+ * counter then keeps no list of its values. Call before any add. */
+void aggs_set_ordered(struct aggs *g, int ordered);
+
+/* Pane acc of the key with block kb is dropped: its last values become
+ * the key's (call before aggs_release). */
+void aggs_carry(const struct aggs *g, struct arena *a, void *kb, aoff acc);
+
+/* Checks a restored key's block: NULL, or what is wrong. */
+const char *aggs_key_check(const struct aggs *g, const void *kb);
+
+/* Whether the key block kb holds a value, so that the key must be kept
+ * when it has no pane left. */
+int aggs_key_held(const struct aggs *g, const void *kb);
+
+/* Between aggs_fold_begin and aggs_emit: values that lie before the
+ * window folded, from the key's block kb (may be NULL) and from a pane
+ * acc of the key before the window (0: none); the latest one is the
+ * previous value. */
+void aggs_fold_prior(struct aggs *g, const struct arena *a, const void *kb,
+    aoff acc);
+
+/* Between aggs_fold_begin and aggs_emit: the window's length in
+ * nanoseconds for --rate, or -1 where it has none. */
+void aggs_fold_span(struct aggs *g, int64_t len);
+
+/* --- --histogram's bounds (aggcounter.c) --- */
+
+/* Parses "B1,B2,..." into *out (n of them, malloc'd names): numbers,
+ * strictly ascending. Returns NULL, or what is wrong. */
+const char *agg_hist_bounds(const char *list, struct hist_bound **out,
+    size_t *n);
+
+/* The output columns of aggregate a, and the j-th's header name (name:
+ * what --as gave it, or NULL), malloc'd. */
+size_t agg_ncols(const struct aggspec *a);
+char *agg_colname(const struct aggspec *a, size_t j, const char *name);
 
 #endif

@@ -49,6 +49,7 @@ struct agg {
 	size_t off;		/* of its slot in the accumulator block */
 	size_t fidx, oidx;
 	int has_out;
+	int valued;		/* aggspec_valued(): NULL is skipped */
 	const struct fieldref *f, *o;
 	const struct stats_pct *pct;	/* AGF_PCT: the percentiles */
 	size_t npct;
@@ -58,11 +59,17 @@ struct agg {
 				 * of the largest size, that never grows */
 	double *vals;		/* percentiles' fold: every value */
 	size_t nvals, capvals;
+	size_t slotsize;	/* of its slot: op->size, or AGF_HIST's */
+	const struct hist_bound *bounds;	/* AGF_HIST */
+	size_t nbounds;
+	size_t koff;		/* AGF_PRIOR: of its part of a key's block */
+	struct cfold *cf;	/* AGF_PRIOR: the fold (aggcounter.c) */
+	/* AGF_PRIOR, AGF_HIST (whose entries have no add): adds a value
+	 * knowing the aggregate and the record's event time t */
+	void (*add_at)(const struct agg *ag, struct arena *a, aoff slot,
+	    const struct aval *v, uint64_t seq, int64_t t);
 };
 
-/* Whether b is a blob of the used arena, not overlapping another block;
- * claims it in m. */
-int blob_ok(const struct arena *a, aoff b, struct arena_claims *m);
 
 /* Cells of a number fwin formatted. */
 void emit_int(struct out *o, int64_t v);
@@ -119,5 +126,83 @@ void distinct_emit(struct agg *ag, const struct arena *a, const void *acc,
 const char *distinct_check(const struct arena *a, const void *slot,
     struct arena_claims *m);
 void distinct_release(struct arena *a, aoff slot);
+
+/* aggcounter.c: --increase, --rate, --histogram */
+
+/* A counter's value: when (event time, arrival) and what, exactly
+ * (m * 10^-scale) when it was written in plain decimal. */
+struct cval {
+	int64_t t;
+	uint64_t seq;
+	uint64_t m_lo, m_hi;	/* m, a 128-bit two's complement integer */
+	double d;
+	uint32_t scale;
+	uint32_t exact;
+};
+ARENA_LAYOUT(struct cval, 48);
+
+/* --increase, --rate: a pane's values. first and last are its earliest
+ * and latest in (time, arrival) order; while every value came after
+ * the ones before it or before them all (ordered), resets holds the
+ * exact sum of the value before each reset between first and last.
+ * Where values may come out of order (stream mode's time windows),
+ * blk keeps them all (struct cvals), so that one out of order still
+ * lands in its place when the window is folded. */
+struct acc_counter {
+	uint64_t n;
+	struct cval first, last;
+	aoff blk;
+	uint32_t ordered;
+	uint32_t pad;
+	struct dec_sum resets;	/* last: its size is decimal.h's */
+};
+ARENA_LAYOUT(struct acc_counter, 120 + sizeof(struct dec_sum));
+
+/* Every value of a pane, in arrival order. */
+struct cvals {
+	uint64_t cv_n, cv_cap;
+	struct cval cv_v[];
+};
+ARENA_LAYOUT(struct cvals, 16);
+
+/* A key's part for one counter: the last value of its dropped panes. */
+struct ckey {
+	struct cval v;
+	uint64_t set;
+};
+ARENA_LAYOUT(struct ckey, 56);
+
+void counter_add_at(const struct agg *ag, struct arena *a, aoff slot,
+    const struct aval *v, uint64_t seq, int64_t t);
+void counter_merge(struct arena *a, aoff dst, aoff src);
+void counter_fold(struct agg *ag, const struct arena *a, void *dst,
+    const void *src);
+void increase_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o);
+void rate_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o);
+const char *counter_check(const struct arena *a, const void *slot,
+    struct arena_claims *m);
+void counter_release(struct arena *a, aoff slot);
+void hist_add_at(const struct agg *ag, struct arena *a, aoff slot,
+    const struct aval *v, uint64_t seq, int64_t t);
+void hist_fold(struct agg *ag, const struct arena *a, void *dst,
+    const void *src);
+void hist_emit(struct agg *ag, const struct arena *a, const void *acc,
+    struct out *o);
+size_t hist_slotsize(size_t nbounds);
+
+void counter_init(struct agg *ag);
+const char *counter_key_check(const struct agg *ag, const void *kb);
+void counter_fold_begin(struct agg *ag);
+void counter_carry(const struct agg *ag, struct arena *a, void *kb,
+    aoff slot);
+int counter_key_held(const struct agg *ag, const void *kb);
+void counter_fold_prior(struct agg *ag, const struct arena *a,
+    const void *kb, aoff slot);
+void counter_set_ordered(struct agg *ag, int ordered);
+void counter_fold_span(struct agg *ag, int64_t len);
+void counter_free(struct agg *ag);
+const char *hist_check(const struct agg *ag, const void *slot);
 
 #endif

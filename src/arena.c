@@ -164,6 +164,23 @@ arena_free(struct arena *a, aoff off, size_t n)
 	h->ah_live -= sz;
 }
 
+/* Whether b is a blob of the used arena, not overlapping another block;
+ * claims it in m. */
+int
+blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
+{
+	uint64_t used = m->used;	/* the restored bytes, not those since */
+	const struct blob *x;
+
+	if (b < sizeof(struct arena_hdr) || b % 8 != 0 || b >= used ||
+	    used - b < sizeof(struct blob))
+		return 0;
+	x = blob_at(a, b);
+	return x->b_len <= x->b_cap &&
+	    x->b_cap <= used - b - sizeof(struct blob) &&
+	    arena_claim(m, b, sizeof(struct blob) + x->b_cap) == 0;
+}
+
 void
 blob_set(struct arena *a, aoff slot_off, const char *p, size_t n)
 {

@@ -111,6 +111,9 @@ struct arena_claims {
 
 /* For an arena of used bytes. Returns 0, or -1 with errno set. */
 int arena_claims_init(struct arena_claims *m, uint64_t used);
+/* Whether b is a blob of the used arena of a restored checkpoint, not
+ * overlapping another block; claims it in m. */
+int blob_ok(const struct arena *a, aoff b, struct arena_claims *m);
 void arena_claims_free(struct arena_claims *m);
 
 /* Claims the block at off that arena_alloc(n) made (its size rounded to

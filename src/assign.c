@@ -418,6 +418,9 @@ static const struct assigner_ops rolling_ops = {
 static const struct assigner_ops global_ops = {
 	AS_GLOBAL, rolling_assign, grid_start, never, never, NULL
 };
+static const struct assigner_ops over_ops = {
+	AS_OVER, rolling_assign, grid_start, never, never, NULL
+};
 
 /* Days and weeks in UTC as a fixed span, and its grid's origin: weeks
  * count from Monday 1969-12-29, three days before the epoch. Returns
@@ -504,6 +507,7 @@ assigner_init(struct assigner *a, const struct config *c)
 		[WK_NONE] = &rolling_ops, [WK_TUMBLE] = &grid_ops,
 		[WK_SLIDE] = &grid_ops, [WK_SESSION] = &session_ops,
 		[WK_COUNT] = &count_ops, [WK_GLOBAL] = &global_ops,
+		[WK_OVER] = &over_ops, [WK_OVER_ROWS] = &over_ops,
 	};
 
 	memset(a, 0, sizeof(*a));
@@ -537,6 +541,8 @@ assigner_init(struct assigner *a, const struct config *c)
 		break;
 	case WK_NONE:
 	case WK_GLOBAL:
+	case WK_OVER:
+	case WK_OVER_ROWS:
 		break;
 	}
 	a->pane = assign_gcd(a->size, a->step);

@@ -47,7 +47,8 @@ enum as_kind {
 	AS_MERGING,	/* a pane per window; windows merge (sessions) */
 	AS_ARRIVAL,	/* panes over a key's arrival numbers (count) */
 	AS_ROLLING,	/* one running pane per key, a row per record */
-	AS_GLOBAL	/* one pane per key, fired at the end of input */
+	AS_GLOBAL,	/* one pane per key, fired at the end of input */
+	AS_OVER		/* a pane per record, printed with its frame (over.c) */
 };
 
 struct assigner;

@@ -125,8 +125,10 @@ batch_new(const struct config *c, uint64_t budget)
 		for (j = 0; j < i; j++) {
 			const struct aggspec *e = &c->aggs[j];
 
+			/* (values that an --if may make NULL are their own) */
 			if (!(a->op->flags & AGF_FIELD) ||
 			    !(e->op->flags & AGF_FIELD) ||
+			    a->cond != NULL || e->cond != NULL ||
 			    e->f.idx != a->f.idx)
 				continue;
 			/* a number's value has its text too */
@@ -224,7 +226,7 @@ body_len(const struct batch *b, size_t keylen, const struct aval *vals)
 		unsigned fl = b->c->aggs[i].op->flags;
 		const struct aval *v = &vals[i];
 
-		if (!(fl & AGF_FIELD))
+		if (!aggspec_valued(&b->c->aggs[i]))
 			continue;
 		if (b->vsrc[i] == i && v->p == NULL)
 			n++;
@@ -254,7 +256,7 @@ body_put(const struct batch *b, char *p, int64_t t, const char *key, size_t keyl
 		unsigned fl = b->c->aggs[i].op->flags;
 		const struct aval *v = &vals[i];
 
-		if (!(fl & AGF_FIELD))
+		if (!aggspec_valued(&b->c->aggs[i]))
 			continue;
 		if (b->vsrc[i] == i && v->p == NULL)
 			*p++ = 0;
@@ -301,7 +303,7 @@ body_get(struct batch *b, const char *p, size_t len, int64_t *t,
 
 		v->p = NULL;
 		v->n = 0;
-		if (!(fl & AGF_FIELD))
+		if (!aggspec_valued(&b->c->aggs[i]))
 			continue;
 		if (b->vsrc[i] != i) {
 			const struct aval *e = &b->vals[b->vsrc[i]];

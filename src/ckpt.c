@@ -736,7 +736,10 @@ ckpt_inspect(const char *path, FILE *out)
 			    "position\n", i + 1,
 			    (unsigned long long)k->m.inputs[i].ip_head,
 			    (unsigned long long)k->m.inputs[i].ip_tail);
-	if (k->m.outlen != CK_NONE)
+	if (k->m.outlen != CK_NONE && (k->m.flags & CKF_DBPOS))
+		fprintf(out, "%-16s %llu (the generation of its last commit)\n",
+		    "database", (unsigned long long)k->m.outlen);
+	else if (k->m.outlen != CK_NONE)
 		fprintf(out, "%-16s %llu bytes\n", "output length",
 		    (unsigned long long)k->m.outlen);
 	if (k->m.outlen != CK_NONE && (k->m.flags & CKF_OUTHASH))

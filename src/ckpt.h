@@ -14,6 +14,7 @@
 /* ckpt_meta.flags: which hashes were taken */
 #define CKF_OUTHASH	0x1
 #define CKF_LATEHASH	0x2
+#define CKF_DBPOS	0x4	/* outlen is -o sqlite:'s commit position */
 
 /* What a checkpoint records beside the state. */
 struct ckpt_meta {

@@ -175,6 +175,22 @@ add_pct(struct aggspec *a, char *arg, const char *opt)
 		    colon + 1, err);
 }
 
+/* The bounds of --histogram F:B1,B2,... (cut off arg here; the last
+ * colon, so that a field name may hold one). */
+static void
+add_bounds(struct aggspec *a, char *arg, const char *opt)
+{
+	const char *err;
+	char *colon;
+
+	if ((colon = strrchr(arg, ':')) == NULL)
+		usage_error("%s: '%s' names no bounds (F:B1,B2,...)", opt, arg);
+	*colon = '\0';
+	if ((err = agg_hist_bounds(colon + 1, &a->bounds, &a->nbounds)) !=
+	    NULL)
+		usage_error("%s: bad bounds '%s' (%s)", opt, colon + 1, err);
+}
+
 static void
 add_agg(struct config *c, const struct aggop *op, char *arg)
 {
@@ -192,6 +208,8 @@ add_agg(struct config *c, const struct aggop *op, char *arg)
 		usage_error("%s needs a FIELD", opt);
 	if (op->flags & AGF_PCT)
 		add_pct(a, arg, opt);
+	if (op->flags & AGF_HIST)
+		add_bounds(a, arg, opt);
 	if ((op->flags & AGF_OUT) && (colon = strchr(arg, ':')) != NULL) {
 		*colon = '\0';
 		a->has_out = 1;
@@ -264,7 +282,7 @@ check_firing(const struct config *c)
 	    c->wkind != WK_CUMULATE)
 		usage_error("--fill needs --tumble, --slide or --cumulate");
 	if (c->emit_every > 0 && (c->wkind == WK_SESSION ||
-	    c->wkind == WK_COUNT || c->wkind == WK_NONE))
+	    c->wkind == WK_COUNT || c->wkind == WK_NONE || over_window(c)))
 		usage_error("--emit-every needs --tumble, --slide, --cumulate "
 		    "or --global");
 	if (c->emit_every > 0 && c->top_n > 0)
@@ -274,12 +292,39 @@ check_firing(const struct config *c)
 	if (c->top_n == 0)
 		return;
 	if (c->wkind == WK_SESSION || c->wkind == WK_COUNT ||
-	    c->wkind == WK_NONE)
+	    c->wkind == WK_NONE || over_window(c))
 		usage_error("--top needs --tumble, --slide, --cumulate or "
 		    "--global");
 	if (c->allowed != 0)
 		usage_error("--top and --allowed-lateness cannot be used "
 		    "together: a window's rows fire again one by one");
+}
+
+/* --over, --over-rows: what does not apply to a row per record, and the
+ * record printed as read, which fixes the output's format. */
+static void
+check_over(const struct config *c)
+{
+	const char *opt = c->wkind == WK_OVER ? "--over" : "--over-rows";
+	enum outfmt natural = c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+
+	if (!over_window(c))
+		return;
+	if (c->allowed != 0)
+		usage_error("%s and --allowed-lateness cannot be used "
+		    "together: a record is printed once", opt);
+	if (c->offset != 0)
+		usage_error("%s and --offset cannot be used together", opt);
+	if (c->outfmt_set && c->outfmt != natural)
+		usage_error("%s prints each record as read: its output "
+		    "format is the input's", opt);
+	if (c->changelog || c->sqlite != NULL)
+		usage_error("%s prints each record once, as read: not with %s",
+		    opt, c->changelog ? "--changelog" : "-o sqlite:");
+	if ((c->fmt == IF_CSV && c->delim >= 0 && c->delim != ',') ||
+	    (c->fmt == IF_TSV && c->delim >= 0 && c->delim != '\t'))
+		usage_error("%s prints each record as read: not with -d", opt);
 }
 
 static void
@@ -592,6 +637,14 @@ option_windows(struct config *c, struct cli_extra *x, int ch)
 	case O_GLOBAL:
 		set_window(c, WK_GLOBAL, "--global");
 		break;
+	case O_OVER:
+		set_window(c, WK_OVER, "--over");
+		c->size = duration("--over", optarg, 0, 0);
+		break;
+	case O_OVERROWS:
+		set_window(c, WK_OVER_ROWS, "--over-rows");
+		c->count_n = count_value("--over-rows", optarg);
+		break;
 	case O_FILL:
 		c->fill = 1;
 		break;
@@ -615,6 +668,35 @@ option_windows(struct config *c, struct cli_extra *x, int ch)
 	return 1;
 }
 
+/* -o sqlite:DB[:TABLE]: TABLE is what follows the last ':' when that is
+ * a plain name (letters, digits, '_'; so a table name needs no quoting
+ * and a path holding ':' still names a DB). */
+static void
+sqlite_target(struct config *c, const char *arg)
+{
+	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
+	const char *colon = strrchr(arg, ':');
+	size_t n = strlen(arg);
+
+	if (colon != NULL && colon[1] == '\0')
+		usage_error("-o sqlite:%s: a TABLE name after ':'", arg);
+	if (colon != NULL && colon[1 + strspn(colon + 1, plain)] == '\0' &&
+	    !(colon[1] >= '0' && colon[1] <= '9'))
+		n = (size_t)(colon - arg);
+	else
+		colon = NULL;
+	if (n == 0)
+		usage_error("-o sqlite: needs a database file (sqlite:DB[:TABLE])");
+	c->sqlite = xstrndup(arg, n);
+	c->sqlite_table = xstrdup(colon != NULL ? colon + 1 : "fwin");
+	if (strncmp(c->sqlite_table, "fwin_", 5) == 0 ||
+	    strncmp(c->sqlite_table, "sqlite_", 7) == 0)
+		usage_error("-o sqlite:%s: names beginning 'fwin_' and "
+		    "'sqlite_' are kept for fwin's and SQLite's own tables",
+		    arg);
+}
+
 /* Output, checkpoints, modes and the rest. Returns whether ch was one. */
 static int
 option_rest(struct config *c, struct cli_extra *x, int ch)
@@ -636,7 +718,13 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		break;
 	case 'o':
 		once(x, ONCE_OUTPUT, "-o");
-		c->output = optarg;
+		if (strncmp(optarg, "sqlite:", 7) == 0)
+			sqlite_target(c, optarg + 7);
+		else
+			c->output = optarg;
+		break;
+	case O_CHANGELOG:
+		c->changelog = 1;
 		break;
 	case O_CHECKPOINT:
 		stream_only(x, "--checkpoint");
@@ -802,7 +890,7 @@ fwin_cli(int argc, char **argv)
 				puts("fwin " FWIN_VERSION);
 			config_free(&c);
 			return close_stdout();
-		} else
+		} else if (!cli_expr_option(&c, ch, optarg))
 			option(&c, &x, ch, argv[optind - 1]);
 	}
 	if (x.inspect != NULL) {
@@ -830,6 +918,8 @@ fwin_cli(int argc, char **argv)
 		usage_error("--offset cannot shift mo, q or y windows (they "
 		    "start at midnight on the 1st)");
 	check_firing(&c);
+	cli_expr_check(&c);
+	check_over(&c);
 	/* json records are objects: their members name the fields */
 	if (c.fmt == IF_JSON && c.header)
 		usage_error("-H has no meaning with --json (members name "

@@ -5,6 +5,7 @@
 
 #include "agg.h"
 #include "config.h"
+#include "expr.h"
 #include "stats.h"
 #include "util.h"
 
@@ -65,6 +66,10 @@ header_delim(const struct config *c)
 	return c->fmt == IF_CSV ? ',' : c->fmt == IF_TSV ? '\t' : -1;
 }
 
+/* What names a field in messages about it: "" for an option's FIELD,
+ * "--where: at 7: " for a field an expression names. */
+static char msg_prefix[64];
+
 /* A name the header lacks: says so, with a hint when the header is one
  * field that another format would split, or else the closest names. */
 static void
@@ -76,14 +81,14 @@ no_field(const struct config *c, const char *spec, const struct field *names,
 
 	if (n == 1 && c->fmt != IF_CSV && delim != ',' &&
 	    memchr(names[0].p, ',', names[0].n) != NULL) {
-		fwin_warn("no field '%s' in the header; the header is one "
-		    "field; did you mean --csv?", spec);
+		fwin_warn("%sno field '%s' in the header; the header is one "
+		    "field; did you mean --csv?", msg_prefix, spec);
 		return;
 	}
 	if (n == 1 && c->fmt != IF_TSV && delim != '\t' && delim != -1 &&
 	    memchr(names[0].p, '\t', names[0].n) != NULL) {
-		fwin_warn("no field '%s' in the header; the header is one "
-		    "field; did you mean --tsv?", spec);
+		fwin_warn("%sno field '%s' in the header; the header is one "
+		    "field; did you mean --tsv?", msg_prefix, spec);
 		return;
 	}
 	/* the closest, up to three of them, in header order */
@@ -97,11 +102,11 @@ no_field(const struct config *c, const char *spec, const struct field *names,
 		    edit_distance(spec, len, names[i].p, names[i].n) == d0)
 			best[nb++] = i;
 	if (nb == 0) {
-		fwin_warn("no field '%s' in the header", spec);
+		fwin_warn("%sno field '%s' in the header", msg_prefix, spec);
 		return;
 	}
-	fprintf(stderr, "fwin: no field '%s' in the header; did you mean ",
-	    spec);
+	fprintf(stderr, "fwin: %sno field '%s' in the header; did you mean ",
+	    msg_prefix, spec);
 	for (k = 0; k < nb; k++)
 		fprintf(stderr, "%s'%.*s'", k == 0 ? "" : k + 1 < nb ? ", " :
 		    " or ", (int)names[best[k]].n, names[best[k]].p);
@@ -131,8 +136,8 @@ resolve(struct config *c, struct fieldref *f, const struct field *names,
 		return 0;
 	}
 	if (!c->header) {
-		fwin_warn("field name '%s' needs -H (a header row)",
-		    f->spec);
+		fwin_warn("%sfield name '%s' needs -H (a header row)",
+		    msg_prefix, f->spec);
 		return -1;
 	}
 	for (i = 0; i < n; i++)
@@ -165,9 +170,63 @@ config_resolve(struct config *c, const struct field *names, size_t n)
 		    resolve(c, &c->aggs[i].out, names, n) != 0)
 			return -1;
 	}
+	for (i = 0; i < c->nxfields; i++) {
+		snprintf(msg_prefix, sizeof(msg_prefix), "%s: at %zu: ",
+		    c->xfields[i].opt, c->xfields[i].pos);
+		if (resolve(c, &c->xfields[i].f, names, n) != 0)
+			return -1;
+	}
+	msg_prefix[0] = '\0';
 	if (c->header && names != NULL && (c->fmt == IF_CSV ||
 	    c->fmt == IF_TSV))
 		c->nheader = n;
+	return 0;
+}
+
+void
+config_bind_fields(struct config *c, struct expr *e, const char *opt)
+{
+	const char *name;
+	size_t i, j, col, pos;
+	int braced;
+	char *spec;
+
+	for (i = 0; i < expr_nfields(e); i++) {
+		expr_field(e, i, &name, &col, &pos, &braced);
+		if (name != NULL)
+			spec = xstrdup(name);
+		else if (asprintf(&spec, "%zu", col) < 0)
+			fwin_oom();
+		for (j = 0; j < c->nxfields; j++)
+			if (strcmp(c->xfields[j].spec, spec) == 0 &&
+			    (c->xfields[j].f.idx == SIZE_MAX) ==
+			    (name != NULL))
+				break;
+		if (j == c->nxfields) {
+			c->xfields = xrealloc(c->xfields, (j + 1) *
+			    sizeof(*c->xfields));
+			memset(&c->xfields[j], 0, sizeof(c->xfields[j]));
+			c->xfields[j].spec = spec;
+			c->xfields[j].opt = opt;
+			c->xfields[j].pos = pos;
+			(void)config_field(&c->xfields[j].f, spec);
+			if (name != NULL)	/* ${3} is a name, $3 a column */
+				c->xfields[j].f.idx = SIZE_MAX;
+			c->nxfields++;
+		} else
+			free(spec);
+		expr_bind(e, i, j);
+	}
+}
+
+int
+config_has_cond(const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (c->aggs[i].cond != NULL)
+			return 1;
 	return 0;
 }
 
@@ -189,6 +248,8 @@ config_maxfield(const struct config *c)
 		if (c->aggs[i].has_out)
 			SEE(c->aggs[i].out);
 	}
+	for (i = 0; i < c->nxfields; i++)
+		SEE(c->xfields[i].f);
 #undef SEE
 	return m;
 }
@@ -196,7 +257,7 @@ config_maxfield(const struct config *c)
 void
 config_free(struct config *c)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < c->nkeys; i++)
 		free(c->keys[i].owned);
@@ -205,11 +266,30 @@ config_free(struct config *c)
 		free(c->time_more[i].owned);
 	free(c->time_more);
 	free(c->paths);
+	free(c->sqlite);
+	free(c->sqlite_table);
 	for (i = 0; i < c->naggs; i++) {
 		free(c->aggs[i].f.owned);
 		free(c->aggs[i].out.owned);
 		free(c->aggs[i].pct);
+		for (j = 0; j < c->aggs[i].nbounds; j++)
+			free(c->aggs[i].bounds[j].name);
+		free(c->aggs[i].bounds);
+		expr_free(c->aggs[i].cond);
+		free(c->aggs[i].as);
 	}
+	for (i = 0; i < c->nxfields; i++) {
+		free(c->xfields[i].f.owned);
+		free(c->xfields[i].spec);
+	}
+	free(c->xfields);
+	expr_free(c->where);
+	expr_free(c->having);
+	for (i = 0; i < c->nevals; i++) {
+		free(c->evals[i].name);
+		expr_free(c->evals[i].e);
+	}
+	free(c->evals);
 	free(c->keys);
 	free(c->aggs);
 	free(c->top_by);
@@ -245,6 +325,19 @@ fp_weeks(const struct config *c)
 {
 	return c->usize.kind == CAL_WEEK || c->ustep.kind == CAL_WEEK ?
 	    " (weeks from Monday)" : "";
+}
+
+/* An expression's text on one line (the fingerprint is line by line,
+ * and --explain quotes it in a comment). */
+static void
+fp_expr(FILE *f, const char *pre, const struct expr *e, const char *post)
+{
+	const char *p;
+
+	fputs(pre, f);
+	for (p = expr_text(e); *p != '\0'; p++)
+		fputc(*p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p, f);
+	fputs(post, f);
 }
 
 char *
@@ -313,6 +406,14 @@ config_fingerprint(const struct config *c)
 	case WK_GLOBAL:
 		fputs("--global\n", f);
 		break;
+	case WK_OVER:
+		tf_format_duration(buf, c->size);
+		fprintf(f, "--over %s\n", buf);
+		break;
+	case WK_OVER_ROWS:
+		fprintf(f, "--over-rows %llu\n",
+		    (unsigned long long)c->count_n);
+		break;
 	}
 	if (c->fill)
 		fputs("--fill\n", f);
@@ -321,6 +422,11 @@ config_fingerprint(const struct config *c)
 	fp_duration(f, "--offset", c->offset);
 	fp_duration(f, "--lateness", c->lateness);
 	fp_duration(f, "--allowed-lateness", c->allowed);
+	/* the rows kept to tell updates (changelog.h) are state */
+	if (c->changelog)
+		fputs("--changelog\n", f);
+	if (c->sqlite != NULL)
+		fputs("-o sqlite:\n", f);
 	/* only when given: checkpoints of unpartitioned runs stay valid */
 	if (c->part_n > 1)
 		fprintf(f, "--partition %u/%u\n", c->part_i, c->part_n);
@@ -335,8 +441,24 @@ config_fingerprint(const struct config *c)
 			for (j = 0; j < c->aggs[i].npct; j++)	/* "p95" */
 				fprintf(f, "%c%s", j ? ',' : ':',
 				    c->aggs[i].pct[j].name + 1);
+		for (j = 0; j < c->aggs[i].nbounds; j++)
+			fprintf(f, "%c%s", j ? ',' : ':',
+			    c->aggs[i].bounds[j].name);
+		if (c->aggs[i].cond != NULL)
+			fp_expr(f, " --if '", c->aggs[i].cond, "'");
+		if (c->aggs[i].as != NULL)
+			fprintf(f, " --as %s", c->aggs[i].as);
 	}
 	fputc('\n', f);
+	/* only when given: checkpoints of runs without them stay valid */
+	if (c->where != NULL)
+		fp_expr(f, "--where '", c->where, "'\n");
+	if (c->having != NULL)
+		fp_expr(f, "--having '", c->having, "'\n");
+	for (i = 0; i < c->nevals; i++) {
+		fprintf(f, "--eval '%s=", c->evals[i].name);
+		fp_expr(f, "", c->evals[i].e, "'\n");
+	}
 	/* a memstream that could not grow fails, or leaves no text */
 	if (fclose(f) != 0 || text == NULL)
 		fwin_oom();

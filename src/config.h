@@ -9,16 +9,28 @@
 #include "output.h"
 #include "timefmt.h"
 
-/* WK_NONE is rolling mode: a running aggregate per key. */
+/* WK_NONE is rolling mode: a running aggregate per key. WK_OVER and
+ * WK_OVER_ROWS print each record with aggregates of its key's records
+ * before it (size: the range D; count_n: the rows N). */
 enum wkind {
-	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL
+	WK_NONE, WK_TUMBLE, WK_SLIDE, WK_SESSION, WK_COUNT, WK_CUMULATE, WK_GLOBAL,
+	WK_OVER,	/* --over D: each record with its key's [t - D, t] */
+	WK_OVER_ROWS	/* --over-rows N: with its key's last N records */
 };
 
 /* --mode: auto is decided on the command line (cli.c), before a run. */
 enum runmode { MODE_AUTO, MODE_STREAM, MODE_BATCH };
 
 struct aggop;		/* an entry of the aggregate table (agg.h) */
+struct expr;		/* an expression (expr.h) */
 struct stats_pct;	/* a requested percentile (stats.h) */
+
+/* A bound of --histogram F:B1,B2,...: its value and its text as written,
+ * which names its column (F_le_B). */
+struct hist_bound {
+	double b;
+	char *name;
+};
 
 /* A FIELD as the user wrote it: a 1-based number, or a header name. */
 struct fieldref {
@@ -35,6 +47,25 @@ struct aggspec {
 	int has_out;
 	struct stats_pct *pct;	/* percentiles: one column each (AGF_PCT) */
 	size_t npct;
+	struct hist_bound *bounds;	/* --histogram: ascending (AGF_HIST) */
+	size_t nbounds;
+	struct expr *cond;	/* --if: only records it is true for */
+	char *as;		/* --as NAME: its column's name */
+};
+
+/* A record's field that --where or an --if names (a slot of theirs):
+ * framed like a -k field, but never bad (missing or empty is NULL). */
+struct xfield {
+	struct fieldref f;
+	char *spec;		/* f.spec's text */
+	const char *opt;	/* where it was first named, for messages */
+	size_t pos;
+};
+
+/* --eval NAME=EXPR */
+struct evalcol {
+	char *name;
+	struct expr *e;
 };
 
 struct config {
@@ -82,6 +113,10 @@ struct config {
 	int outfmt_set;
 	enum outfmt outfmt;
 	const char *output;
+	/* -o sqlite:DB[:TABLE] (output is then NULL) */
+	char *sqlite;			/* DB, or NULL */
+	char *sqlite_table;		/* TABLE: "fwin" by default */
+	int changelog;			/* --changelog */
 	int strict, stats;
 	const char *bad_file;		/* --bad-file: bad records, verbatim */
 	int progress;			/* --progress 1, --no-progress 0, -1 auto */
@@ -99,6 +134,14 @@ struct config {
 	 * FIELD's idx is its path's place here */
 	const char **paths;
 	size_t npaths;
+	/* expressions (fwin(1), EXPRESSIONS): --where, the fields it and
+	 * the aggregates' --if name, --having, --eval */
+	struct expr *where;
+	struct xfield *xfields;
+	size_t nxfields;
+	struct expr *having;
+	struct evalcol *evals;
+	size_t nevals;
 	/* --mode, --max-memory (0: the default) */
 	enum runmode mode;
 	uint64_t max_memory;
@@ -106,6 +149,13 @@ struct config {
 	 * record with more is bad: its values have shifted */
 	size_t nheader;
 };
+
+/* Whether c's window is --over or --over-rows. */
+static inline int
+over_window(const struct config *c)
+{
+	return c->wkind == WK_OVER || c->wkind == WK_OVER_ROWS;
+}
 
 /* Resolves every FIELD against the header names (names may be NULL when
  * there is no header); for json, every FIELD is a path, resolved to its
@@ -128,6 +178,13 @@ void config_free(struct config *c);
 
 /* The largest 0-based column any FIELD refers to, plus one. */
 size_t config_maxfield(const struct config *c);
+
+/* Binds the fields of e (given as option opt: "--where", "--if") to
+ * slots of c->xfields, adding those not there yet. */
+void config_bind_fields(struct config *c, struct expr *e, const char *opt);
+
+/* Whether any aggregate has an --if. */
+int config_has_cond(const struct config *c);
 
 /* Parses a FIELD: stores the spec; a number is resolved now, a name later
  * by config_resolve(). Returns NULL, or what is wrong with it. */

@@ -32,6 +32,31 @@ no_counterpart(const char *fmt, ...)
 	return 2;
 }
 
+/* --increase and --rate: no Flink SQL aggregate counts a counter's
+ * resets from the key's value before the window; the message names
+ * every one, so that one run tells what to drop. Returns 2, or 0 when
+ * the pipeline has none. */
+static int
+no_counters(const struct config *c)
+{
+	size_t i, n = 0, j = 0;
+
+	for (i = 0; i < c->naggs; i++)
+		n += (c->aggs[i].op->flags & AGF_PRIOR) != 0;
+	if (n == 0)
+		return 0;
+	fputs("fwin: --explain flink-sql: the reset rule of ", stderr);
+	for (i = 0; i < c->naggs; i++) {
+		if (!(c->aggs[i].op->flags & AGF_PRIOR))
+			continue;
+		fprintf(stderr, "%s--%s %s", j == 0 ? "" : j + 1 == n ?
+		    " and " : ", ", c->aggs[i].op->option, c->aggs[i].f.spec);
+		j++;
+	}
+	fputs(" has no Flink SQL counterpart\n", stderr);
+	return 2;
+}
+
 /* --- the input: column names and the time format --- */
 
 static void
@@ -356,10 +381,17 @@ sink_table(struct ex *x, FILE *o)
 	char *name;
 	size_t i, j;
 
-	fputs("CREATE TABLE `sink` (\n"
-	    "  `window_start` TIMESTAMP(3),\n"
-	    "  `window_end` TIMESTAMP(3)", o);
-	for (i = 0; i < c->nkeys; i++) {
+	fputs("CREATE TABLE `sink` (\n", o);
+	if (over_window(c))	/* the record's columns */
+		for (i = 0; i < x->ncols; i++) {
+			fputs(i > 0 ? ",\n  " : "  ", o);
+			sql_ident(o, x->cols[i]);
+			fputs(" STRING", o);
+		}
+	else
+		fputs("  `window_start` TIMESTAMP(3),\n"
+		    "  `window_end` TIMESTAMP(3)", o);
+	for (i = 0; i < c->nkeys && !over_window(c); i++) {
 		fputs(",\n  ", o);
 		sql_ident(o, name = sql_key_name(x, i));
 		fputs(" STRING", o);
@@ -372,9 +404,14 @@ sink_table(struct ex *x, FILE *o)
 			fprintf(o, " %s", sql_agg_type(&c->aggs[i]));
 			free(name);
 		}
+	ex_eval_cols(x, o, ",\n  ", 1);
+	if (c->changelog || c->sqlite != NULL)	/* an upsert sink */
+		sql_primary_key(x, o);
 	fputs("\n) WITH (\n", o);
 	if (c->output == NULL) {
 		fputs("  'connector' = 'print'\n);\n\n", o);
+		if (c->changelog || c->sqlite != NULL)
+			sql_jdbc_comment(x, o);
 		return;
 	}
 	fputs("  'connector' = 'filesystem',\n  'path' = ", o);
@@ -387,6 +424,8 @@ sink_table(struct ex *x, FILE *o)
 		    "  'csv.disable-quote-character' = 'true'\n);\n\n", o);
 	else
 		fputs(",\n  'format' = 'csv'\n);\n\n", o);
+	if (c->changelog)
+		sql_jdbc_comment(x, o);
 }
 
 /* The window table function over table: TUMBLE, HOP or CUMULATE. */
@@ -456,6 +495,31 @@ keys(struct ex *x, FILE *o, const char *lead, int as_out, const char *pfx)
 	}
 }
 
+/* The j-th column of an aggregate, with its --if; -1 for one without
+ * a counterpart. */
+static int
+agg_sql(struct ex *x, FILE *o, const struct aggspec *a, size_t j)
+{
+	char *s = NULL, *f;
+	size_t len = 0;
+	FILE *m;
+	int rc;
+
+	if (a->cond == NULL)
+		return sql_agg_expr(x, o, a, j);
+	if ((m = open_memstream(&s, &len)) == NULL)
+		fwin_oom();
+	rc = sql_agg_expr(x, m, a, j);
+	if (fclose(m) != 0 || s == NULL)
+		fwin_oom();
+	f = ex_filtered(x, a, s, (a->op->flags & AGF_FIELD) ?
+	    sql_col(x, &a->f) : NULL);
+	fputs(f, o);
+	free(f);
+	free(s);
+	return rc;
+}
+
 /* SELECT items of the plain aggregates. */
 static int
 plain_aggs(struct ex *x, FILE *o, const char *lead)
@@ -469,7 +533,7 @@ plain_aggs(struct ex *x, FILE *o, const char *lead)
 			continue;
 		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			fputs(lead, o);
-			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
+			if (agg_sql(x, o, &c->aggs[i], j) != 0)
 				return no_counterpart("--%s",
 				    c->aggs[i].op->option);
 			fputs(" AS ", o);
@@ -518,6 +582,7 @@ query_simple(struct ex *x, FILE *o)
 		return 2;
 	if (c->wkind == WK_GLOBAL) {
 		fputs("\nFROM `source`", o);
+		ex_where(x, o, "\n");
 		for (size_t i = 0; i < c->nkeys; i++) {
 			fputs(i == 0 ? "\nGROUP BY " : ", ", o);
 			sql_ident(o, sql_col(x, &c->keys[i]));
@@ -525,15 +590,59 @@ query_simple(struct ex *x, FILE *o)
 		return 0;
 	}
 	if (x->legacy) {
-		fputs("\nFROM `source`\nGROUP BY ", o);
+		fputs("\nFROM `source`", o);
+		ex_where(x, o, "\n");
+		fputs("\nGROUP BY ", o);
 		group_window(x, o, c->wkind == WK_SESSION ? "SESSION" : "HOP",
 		    "");
 	} else {
 		fputs("\nFROM ", o);
 		tvf(x, o, "source");
+		ex_where(x, o, "\n");
 		fputs("\nGROUP BY window_start, window_end", o);
 	}
 	keys(x, o, ", ", 0, "");
+	return 0;
+}
+
+/* --over, --over-rows: each record's columns and its aggregates OVER
+ * its key's frame (Flink SQL's OVER aggregation). */
+static int
+query_over(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	char *name;
+	size_t i, j;
+
+	fputs("SELECT", o);
+	for (i = 0; i < x->ncols; i++) {
+		fputs(i > 0 ? ",\n  " : "\n  ", o);
+		sql_ident(o, x->cols[i]);
+	}
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
+			fputs(",\n  ", o);
+			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
+				return no_counterpart("--%s with --over",
+				    c->aggs[i].op->option);
+			fputs(" OVER (", o);
+			for (size_t k = 0; k < c->nkeys; k++) {
+				fputs(k == 0 ? "PARTITION BY " : ", ", o);
+				sql_ident(o, sql_col(x, &c->keys[k]));
+			}
+			fputs(c->nkeys > 0 ? "\n    ORDER BY " : "ORDER BY ", o);
+			sql_ident(o, x->tcol);
+			if (c->wkind == WK_OVER) {
+				fputs(" RANGE BETWEEN ", o);
+				sql_interval(o, c->size);
+			} else
+				fprintf(o, " ROWS BETWEEN %llu",
+				    (unsigned long long)(c->count_n - 1));
+			fputs(" PRECEDING AND CURRENT ROW) AS ", o);
+			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
+			free(name);
+		}
+	fputs("\nFROM `source`", o);
 	return 0;
 }
 
@@ -567,6 +676,7 @@ windowed_view(struct ex *x, FILE *o)
 {
 	fputs("CREATE TEMPORARY VIEW `windowed` AS\nSELECT * FROM ", o);
 	tvf(x, o, "source");
+	ex_where(x, o, "\n");
 	fputs(";\n\n", o);
 }
 
@@ -629,7 +739,12 @@ query_join(struct ex *x, FILE *o)
 		sql_ident(o, x->tcol);
 		fputs(" ASC) AS `rn`\n    FROM `windowed`\n    WHERE ", o);
 		sql_ident(o, sql_col(x, &a->f));
-		fprintf(o, " IS NOT NULL)\n  WHERE `rn` = 1\n) AS b%zu\n"
+		fputs(" IS NOT NULL", o);
+		if (a->cond != NULL) {	/* --if */
+			fputs(" AND ", o);
+			ex_cond(x, o, a);
+		}
+		fprintf(o, ")\n  WHERE `rn` = 1\n) AS b%zu\n"
 		    "ON a.window_start = b%zu.window_start AND a.window_end = "
 		    "b%zu.window_end", nb, nb, nb);
 		for (size_t k = 0; k < c->nkeys; k++) {
@@ -662,6 +777,9 @@ top_col(struct ex *x)
 				return name;
 			free(name);
 		}
+	for (i = 0; i < c->nevals; i++)
+		if (strcmp(c->evals[i].name, c->top_by) == 0)
+			return xstrdup(c->top_by);
 	return NULL;
 }
 
@@ -684,7 +802,8 @@ insert(struct ex *x, FILE *o)
 		windowed_view(x, o);
 	if ((b = open_memstream(&body, &len)) == NULL)
 		fwin_oom();
-	rc = x->byjoin ? query_join(x, b) : query_simple(x, b);
+	rc = over_window(c) ? query_over(x, b) : x->byjoin ? query_join(x, b) :
+	    query_simple(x, b);
 	if (fclose(b) != 0 || body == NULL)
 		fwin_oom();
 	if (rc != 0) {
@@ -692,6 +811,7 @@ insert(struct ex *x, FILE *o)
 		free(top);
 		return rc;
 	}
+	body = ex_wrap_rows(x, body);
 	fputs("INSERT INTO `sink`\n", o);
 	if (top == NULL) {
 		fprintf(o, "%s;\n", body);
@@ -706,6 +826,7 @@ insert(struct ex *x, FILE *o)
 			sql_ident(o, name = sql_agg_name(&c->aggs[i], j));
 			free(name);
 		}
+	ex_eval_cols(x, o, ",\n  ", 0);
 	fputs("\nFROM (\n  SELECT *,\n    ROW_NUMBER() OVER (", o);
 	if (c->wkind != WK_GLOBAL)
 		fputs("PARTITION BY window_start, window_end\n      ", o);
@@ -776,6 +897,8 @@ explain_flink_sql(struct config *c, FILE *out)
 	if (c->wkind == WK_CUMULATE && c->size % c->step != 0)
 		return no_counterpart("--cumulate whose step does not divide "
 		    "its size");
+	if ((status = no_counters(c)) != 0)
+		return status;
 	for (i = 0; i < c->naggs; i++) {
 		if (!sql_agg_known(&c->aggs[i]))
 			return no_counterpart("--%s", c->aggs[i].op->option);
@@ -797,12 +920,19 @@ explain_flink_sql(struct config *c, FILE *out)
 		    "its size)");
 	if (c->wkind == WK_GLOBAL && x.byjoin)
 		return no_counterpart("--min-by or --max-by with --global");
+	if (over_window(c) && x.byjoin)
+		return no_counterpart("--min-by or --max-by with %s",
+		    c->wkind == WK_OVER ? "--over" : "--over-rows");
+	if (over_window(c) && c->fmt == IF_JSON)
+		return no_counterpart("--over with --json (a record's members "
+		    "as read)");
 	if (c->fmt == IF_JSON && x.byjoin && ex_by_whole(c))
 		return no_counterpart("--min-by or --max-by without OUT (the "
 		    "whole record) with --json");
 	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
 	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
-	if ((status = read_input(&x)) != 0) {
+	if ((status = read_input(&x)) != 0 || (status = ex_bind_rows(&x))
+	    != 0) {
 		ex_free(&x);
 		return status;
 	}

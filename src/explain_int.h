@@ -74,6 +74,14 @@ char *sql_java_pattern(const char *s, char *bad);
  * --tz a TIMESTAMP_LTZ of the session time zone. */
 void sql_time_expr(const struct ex *x, FILE *o);
 
+/* --changelog, -o sqlite: ",\n  PRIMARY KEY (window_start, window_end,
+ * keys) NOT ENFORCED" (the keys alone for the global window, whose
+ * bounds move), or nothing where there is no key at all. */
+void sql_primary_key(const struct ex *x, FILE *o);
+
+/* --changelog, -o sqlite: the sink as a JDBC table, commented out. */
+void sql_jdbc_comment(const struct ex *x, FILE *o);
+
 /* Whether the aggregate is --min-by or --max-by. */
 int ex_is_by(const struct aggspec *a);
 
@@ -83,5 +91,25 @@ int ex_by_whole(const struct config *c);
 /* Writes the leading comment's lists into x->notes: what Flink SQL does
  * not keep of this pipeline's semantics, with the nearest equivalent. */
 void ex_notes(struct ex *x);
+
+/* --- explain_expr.c: the expressions --- */
+
+/* Writes lead and the WHERE clause of --where, if any. */
+void ex_where(struct ex *x, FILE *o, const char *lead);
+/* Writes an aggregate's --if condition. */
+void ex_cond(struct ex *x, FILE *o, const struct aggspec *a);
+/* The SQL agg of aggregate a (its input column col, or NULL) with its
+ * --if, as CASE WHEN (malloc'd). */
+char *ex_filtered(struct ex *x, const struct aggspec *a, const char *agg,
+    const char *col);
+/* Binds --having and --eval to the query's columns. Returns 0, or 2
+ * after a usage message. */
+int ex_bind_rows(struct ex *x);
+/* The query body (malloc'd, taken) with the --eval columns and the
+ * --having condition around it. */
+char *ex_wrap_rows(struct ex *x, char *body);
+/* Writes lead and each --eval column's name (typed: and its SQL
+ * type). */
+void ex_eval_cols(struct ex *x, FILE *o, const char *lead, int typed);
 
 #endif

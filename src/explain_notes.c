@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "explain_int.h"
+#include "expr.h"
 #include "timefmt.h"
 #include "util.h"
 
@@ -45,6 +46,24 @@ note(struct ex *x, int always, const char *fmt, ...)
 	}
 	fputc('\n', f);
 	free(text);
+}
+
+/* Whether an expression of c calls the function fn. */
+static int
+config_calls(const struct config *c, const char *fn)
+{
+	size_t i;
+
+	if ((c->where != NULL && expr_calls(c->where, fn)) ||
+	    (c->having != NULL && expr_calls(c->having, fn)))
+		return 1;
+	for (i = 0; i < c->naggs; i++)
+		if (c->aggs[i].cond != NULL && expr_calls(c->aggs[i].cond, fn))
+			return 1;
+	for (i = 0; i < c->nevals; i++)
+		if (expr_calls(c->evals[i].e, fn))
+			return 1;
+	return 0;
 }
 
 int
@@ -132,6 +151,14 @@ window_notes(struct ex *x)
 		    (unsigned long long)c->top_n, c->wkind == WK_GLOBAL ?
 		    " (with --global over the updating rows: Flink retracts "
 		    "and re-emits ranks as they change)" : "");
+	if (over_window(c) && c->has_time)
+		note(x, 0, "%s: Flink's bounded OVER operators judge lateness "
+		    "per key (a row is dropped when its time is not after the "
+		    "last time its key has emitted) and drop rows at or "
+		    "before time 0; fwin judges lateness by the watermark, as "
+		    "for windows, and keeps times before 1970. Both print a "
+		    "record once the watermark passes its time.",
+		    c->wkind == WK_OVER ? "--over" : "--over-rows");
 	if (c->fill)
 		note(x, 0, "--fill: Flink emits no row for a window without "
 		    "records, where fwin prints 0 and empty cells. Nearest: a "
@@ -183,6 +210,21 @@ ex_notes(struct ex *x)
 	const struct config *c = x->c;
 	char d[TF_BUFSZ];
 
+	if (c->where != NULL || c->having != NULL || c->nevals > 0 ||
+	    config_has_cond(c))
+		note(x, 0, "Expressions: fwin reads a field as a number when "
+		    "its text is one and compares numbers as numbers, else "
+		    "text as bytes; the source's columns are STRING, so the "
+		    "script casts a field to DOUBLE where it meets a number "
+		    "or arithmetic, and compares it as a string elsewhere "
+		    "(fields that hold numbers compared with each other: "
+		    "CAST them). A value in a boolean place is true in fwin "
+		    "when it is text or a number other than 0.");
+	if (config_calls(c, "len"))
+		note(x, 0, "len(s) counts bytes; the script's POSITION(CHR(0) IN "
+		    "CONCAT(s, CHR(0))) - 1 is CHAR_LENGTH(s), which counts "
+		    "characters, written so that grammars which reserve "
+		    "CHAR_LENGTH read it (for text without NUL bytes).");
 	if (c->has_time) {
 		note(x, 1, "Watermark: fwin advances it after every record; "
 		    "Flink emits it periodically (pipeline.auto-watermark-"

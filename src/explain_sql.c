@@ -101,24 +101,14 @@ sql_key_name(const struct ex *x, size_t i)
 size_t
 sql_agg_ncols(const struct aggspec *a)
 {
-	return a->op->flags & AGF_PCT ? a->npct : 1;
+	return agg_ncols(a);
 }
 
 /* The j-th column's name, as the run's header has it. */
 char *
 sql_agg_name(const struct aggspec *a, size_t j)
 {
-	char *s;
-
-	if (!(a->op->flags & AGF_FIELD))
-		return xstrdup(a->op->column);
-	if (a->op->flags & AGF_PCT) {
-		if (asprintf(&s, "%s%s_%s", a->op->column, a->pct[j].name,
-		    a->f.name) < 0)
-			fwin_oom();
-	} else if (asprintf(&s, "%s_%s", a->op->column, a->f.name) < 0)
-		fwin_oom();
-	return s;
+	return agg_colname(a, j, a->as);	/* --as */
 }
 
 /* P of a percentile's name ("p99.9", "median") as a fraction ("0.999"):
@@ -164,6 +154,20 @@ sql_agg_expr(const struct ex *x, FILE *o, const struct aggspec *a, size_t j)
 		fputc(')', o);
 		return 0;
 	}
+	if (a->op->flags & AGF_HIST) {
+		/* Prometheus's le buckets: COUNT(*) FILTER (WHERE f <= B),
+		 * written as a CASE that grammars without FILTER read too */
+		fputs("COUNT(CASE WHEN ", o);
+		if (j == a->nbounds) {
+			sql_ident(o, sql_col(x, &a->f));
+			fputs(" IS NOT NULL THEN 1 END)", o);
+			return 0;
+		}
+		fputs("CAST(", o);
+		sql_ident(o, sql_col(x, &a->f));
+		fprintf(o, " AS DOUBLE) <= %s THEN 1 END)", a->bounds[j].name);
+		return 0;
+	}
 	if (a->op->flags & AGF_PCT) {
 		fputs("PERCENTILE(CAST(", o);
 		sql_ident(o, sql_col(x, &a->f));
@@ -190,7 +194,7 @@ sql_agg_known(const struct aggspec *a)
 		"count", "sum", "avg", "min", "max", "first", "last",
 		"distinct", "min-by", "max-by", "median", "percentile",
 		"approx-percentile", "stddev", "var", "stddev-pop", "var-pop",
-		"approx-distinct",
+		"approx-distinct", "histogram",
 	};
 	size_t i;
 
@@ -343,4 +347,48 @@ sql_time_expr(const struct ex *x, FILE *o)
 	}
 	if (!c->zone.utc)
 		fputs(" AS TIMESTAMP_LTZ(3))", o);
+}
+
+void
+sql_primary_key(const struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	int global = c->wkind == WK_GLOBAL;
+	char *name;
+	size_t i;
+
+	if (global && c->nkeys == 0)
+		return;
+	fputs(",\n  PRIMARY KEY (", o);
+	if (!global)
+		fputs("`window_start`, `window_end`", o);
+	for (i = 0; i < c->nkeys; i++) {
+		fputs(i > 0 || !global ? ", " : "", o);
+		sql_ident(o, name = sql_key_name(x, i));
+		free(name);
+	}
+	fputs(") NOT ENFORCED", o);
+}
+
+void
+sql_jdbc_comment(const struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+
+	fputs("-- fwin applies each row as an upsert on the primary key", o);
+	if (c->sqlite != NULL) {
+		fputs(", into the\n-- SQLite table ", o);
+		sql_ident(o, c->sqlite_table);
+		fputs(" of ", o);
+		sql_literal(o, c->sqlite);
+		fputs("; Flink's JDBC connector has no SQLite dialect", o);
+	}
+	fputs(".\n-- A database table instead of the sink above"
+	    " (the same columns and key):\n"
+	    "-- ) WITH (\n"
+	    "--   'connector' = 'jdbc',\n"
+	    "--   'url' = 'jdbc:postgresql://localhost:5432/fwin',\n"
+	    "--   'table-name' = ", o);
+	sql_literal(o, c->sqlite != NULL ? c->sqlite_table : "fwin");
+	fputs("\n-- );\n\n", o);
 }

@@ -24,9 +24,34 @@ fire_row(struct op *o, aoff k, int has_bounds, int64_t start, int64_t end,
 	globals(o)->g_fired++;
 }
 
+/* What a fold reads beyond the window's panes: the length --rate
+ * divides by (none without bounds), and the values before the window
+ * that counters count from (--increase): the key's dropped panes' and
+ * its panes kept before `first` that start before `start` (the global
+ * window and windows without bounds have none kept). */
+void
+fire_fold_context(struct op *o, aoff k, aoff first, int64_t start,
+    int64_t end)
+{
+	struct state *s = &o->st;
+	int bounds = o->as.ops->kind == AS_PANES ||
+	    o->as.ops->kind == AS_MERGING || o->as.ops->kind == AS_GLOBAL;
+	aoff p;
+
+	if (aggs_keysize(o->g) == 0)
+		return;
+	aggs_fold_span(o->g, bounds ? end - start : -1);
+	aggs_fold_prior(o->g, &s->a, opkey_aggs(o, k), 0);
+	if (o->as.ops->kind != AS_PANES && o->as.ops->kind != AS_MERGING)
+		return;
+	for (p = st_keyp(s, k)->k_head; p != 0 && p != first &&
+	    st_panep(s, p)->p_start < start; p = st_panep(s, p)->p_next)
+		aggs_fold_prior(o->g, &s->a, NULL, st_acc(p));
+}
+
 /* Folds one window's panes, ready for aggs_emit. */
 static void
-fold_window(struct op *o, const struct fire *f)
+fold_panes(struct op *o, const struct fire *f)
 {
 	struct state *s = &o->st;
 	int64_t g;
@@ -68,6 +93,13 @@ fold_window(struct op *o, const struct fire *f)
 				aggs_fold(o->g, &s->a, st_acc(p));
 		}
 	}
+}
+
+static void
+fold_window(struct op *o, const struct fire *f)
+{
+	fold_panes(o, f);
+	fire_fold_context(o, f->key, f->pane, f->start, f->end);
 }
 
 /* Fires one window: merges its panes and hands the row over. */
@@ -211,10 +243,12 @@ fire_top(struct op *o, const struct fire *v, size_t n)
 		row.g = o->g;
 		row.a = &o->st.a;
 		o->ranked[i].i = i;
-		o->ranked[i].empty = o->rank(o->rank_arg, &row, &o->ranked[i].v) != 0;
+		/* 1: an empty cell, ranked last; 2: --having left it out */
+		o->ranked[i].empty = -o->rank(o->rank_arg, &row,
+		    &o->ranked[i].v);
 	}
 	qsort_r(o->ranked, n, sizeof(*o->ranked), rank_cmp, &asc);
-	for (i = 0; i < n && i < o->c->top_n; i++)
+	for (i = 0; i < n && i < o->c->top_n && o->ranked[i].empty < 2; i++)
 		fire_one(o, &v[o->ranked[i].i]);
 }
 

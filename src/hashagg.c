@@ -365,6 +365,15 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 }
 
 void
+hashagg_advance(struct hashagg *h, int64_t t)
+{
+	if (h->stream && t > h->maxt && sat_add(t, -h->lateness) > h->wm)
+		h->wm = sat_add(t, -h->lateness);
+	if (t > h->maxt)
+		h->maxt = t;
+}
+
+void
 hashagg_stream(struct hashagg *h, int64_t lateness)
 {
 	h->stream = 1;

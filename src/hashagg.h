@@ -57,6 +57,10 @@ enum {
 int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
 
+/* A stream's record that is not added (--where rejected it) moves the
+ * watermark all the same, to time t less the lateness. */
+void hashagg_advance(struct hashagg *h, int64_t t);
+
 /* --mode stream: records come in input order (so any values may be
  * added: no HA_ORDER), the watermark is the largest time added less
  * lateness, and a record whose window ends at or before the watermark

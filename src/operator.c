@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "assign.h"
+#include "changelog.h"
 #include "keycodec.h"
 #include "opint.h"
 #include "operator.h"
@@ -74,6 +75,9 @@ schedule(struct op *o, aoff k)
 static void
 pane_drop(struct op *o, aoff k, aoff p)
 {
+	/* a counter's next window counts from the values dropped here */
+	if (aggs_keysize(o->g) > 0)
+		aggs_carry(o->g, &o->st.a, opkey_aggs(o, k), st_acc(p));
 	aggs_release(o->g, &o->st.a, st_acc(p));
 	st_pane_free(&o->st, k, p);
 }
@@ -203,6 +207,10 @@ op_advance(struct op *o, int64_t w)
 	size_t i, n;
 	aoff k;
 
+	if (o->as.ops->kind == AS_OVER) {
+		over_advance(o, w);
+		return;
+	}
 	globals(o)->g_wm = w;
 	o->nbatch = o->ntouched = o->nmore = 0;
 	while ((k = st_timer_pop(s, w)) != 0) {
@@ -239,8 +247,11 @@ op_advance(struct op *o, int64_t w)
 		k = o->touched[i];
 		purge(o, k, w);
 		schedule(o, k);
+		/* a key whose counters hold its last value stays */
 		if (st_keyp(s, k)->k_head == 0 &&
-		    st_keyp(s, k)->k_timer == T_NONE) {
+		    st_keyp(s, k)->k_timer == T_NONE &&
+		    (aggs_keysize(o->g) == 0 ||
+		    !aggs_key_held(o->g, opkey_aggs(o, k)))) {
 			fire_digest_free(o, k);
 			st_key_delete(s, k);
 		}
@@ -280,7 +291,11 @@ add_record(struct op *o, aoff p, const struct op_rec *r)
 
 	/* st_key and st_pane may have moved the arena: no pointer into it
 	 * taken before them is used after. */
-	aggs_add(o->g, &s->a, st_acc(p), r->vals, globals(o)->g_seq);
+	/* counters order by event time; count windows and rolling mode
+	 * by arrival alone */
+	aggs_add_at(o->g, &s->a, st_acc(p), r->vals, globals(o)->g_seq,
+	    o->as.ops->kind == AS_ARRIVAL || o->as.ops->kind == AS_ROLLING ?
+	    0 : r->t);
 	globals(o)->g_seq++;
 }
 
@@ -449,6 +464,7 @@ fire_count(struct op *o, aoff k, int partial)
 		    p = st_panep(s, p)->p_next)
 			aggs_fold(o->g, &s->a, st_acc(p));
 	}
+	fire_fold_context(o, k, 0, 0, 0);
 	fire_row(o, k, 0, 0, 0, 0, 1);
 }
 
@@ -529,6 +545,7 @@ process_rolling(struct op *o, const struct op_rec *r)
 	add_record(o, p, r);
 	aggs_fold_begin(o->g);
 	aggs_fold(o->g, &s->a, st_acc(p));
+	fire_fold_context(o, k, 0, 0, 0);
 	fire_row(o, k, 0, 0, 0, r->t, 1);
 	return OP_ADDED;
 }
@@ -628,6 +645,9 @@ op_end(struct op *o, int flush)
 	case AS_GLOBAL:
 		fire_global(o);
 		break;
+	case AS_OVER:
+		over_advance(o, INT64_MAX);
+		break;
 	case AS_ROLLING:
 		break;
 	}
@@ -663,7 +683,7 @@ op_new(const struct config *c, struct aggs *g, op_emit_fn emit, void *arg)
 	static int (*const by_kind[])(struct op *, const struct op_rec *) = {
 		[AS_PANES] = process_panes, [AS_MERGING] = process_session,
 		[AS_ARRIVAL] = process_count, [AS_ROLLING] = process_rolling,
-		[AS_GLOBAL] = process_global,
+		[AS_GLOBAL] = process_global, [AS_OVER] = over_process,
 	};
 	struct op *o = xcalloc(1, sizeof(*o));
 
@@ -673,6 +693,14 @@ op_new(const struct config *c, struct aggs *g, op_emit_fn emit, void *arg)
 	o->emit_arg = arg;
 	assigner_init(&o->as, c);
 	o->process = by_kind[o->as.ops->kind];
+	if (o->as.ops->kind == AS_OVER)
+		over_init(o);
+	/* counters keep no list of values where none can come out of
+	 * order: arrival orders them, or batch mode's sorted replay (--over
+	 * adds a key's records in event-time order) */
+	aggs_set_ordered(g, o->as.ops->kind == AS_ARRIVAL ||
+	    o->as.ops->kind == AS_ROLLING || o->as.ops->kind == AS_OVER ||
+	    c->mode == MODE_BATCH);
 	/* windows of many panes are folded from kept partial folds */
 	if ((o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_ARRIVAL) &&
 	    slide_worth(g, assigner_panes(&o->as)))
@@ -687,6 +715,8 @@ op_free(struct op *o)
 	if (o == NULL)
 		return;
 	st_fini(&o->st);
+	if (o->as.ops->kind == AS_OVER)
+		over_fini(o);
 	free(o->batch);
 	free(o->sortbuf);
 	free(o->touched);
@@ -700,7 +730,17 @@ op_free(struct op *o)
 static size_t
 pane_block(const struct op *o)
 {
+	if (o->as.ops->kind == AS_OVER)
+		return over_pane_block(o);
 	return aggs_accsize(o->g) * (o->slide.g != NULL ? 2 : 1);
+}
+
+/* Bytes behind a key's header: the operator's block, then the
+ * aggregates' (counters' last values). */
+static size_t
+key_block(const struct op *o)
+{
+	return sizeof(struct opkey) + aggs_keysize(o->g);
 }
 
 /* Panes on a grid keep their start: a key's many panes (a long -l over
@@ -721,11 +761,18 @@ index_panes(struct op *o)
 		st_index_panes(&o->st, o->as.pane);
 }
 
+/* The driver's block: its globals, then the changelog's root. */
+static size_t
+driver_block(const struct op *o)
+{
+	return sizeof(struct op_globals) + clog_size(o->c);
+}
+
 int
 op_init_state(struct op *o)
 {
-	if (st_init(&o->st, pane_block(o), sizeof(struct opkey),
-	    sizeof(struct op_globals)) != 0)
+	if (st_init(&o->st, pane_block(o), key_block(o),
+	    driver_block(o)) != 0)
 		return -1;
 	globals(o)->g_wm = INT64_MIN;
 	globals(o)->g_maxt = INT64_MIN;
@@ -738,12 +785,18 @@ op_init_state(struct op *o)
 static const char *
 opkey_ok(void *arg, const struct arena *a, void *ext, struct arena_claims *m)
 {
+	const struct op *o = arg;
 	struct opkey *ok = ext;
 	uint64_t n = (uint64_t)ok->ok_capdig * sizeof(struct digest);
+	const char *why;
 
-	(void)arg;
 	(void)a;
+	if (aggs_keysize(o->g) > 0 &&
+	    (why = aggs_key_check(o->g, (char *)ext + sizeof(*ok))) != NULL)
+		return why;
 	slide_forget(&ok->ok_kept);
+	if (((const struct op *)arg)->as.ops->kind == AS_OVER)
+		ok->ok_next_fire = 0;	/* a pane's offset: not trusted */
 	if ((ok->ok_dig == 0) != (ok->ok_capdig == 0) ||
 	    ok->ok_ndig > ok->ok_capdig)
 		return "bad partial rows";
@@ -777,6 +830,8 @@ pane_ok(void *arg, const struct pane *p)
 		if (p->p_start != 0)
 			return "bad window bounds";
 		break;
+	case AS_OVER:	/* any time, any arrival number */
+		break;
 	}
 	return NULL;
 }
@@ -790,8 +845,13 @@ op_adopt(struct op *o, struct arena *a, uint64_t used)
 		.ext_ok = opkey_ok, .pane_ok = pane_ok, .ext_arg = o,
 	};
 
+	if (o->as.ops->kind == AS_OVER) {
+		sc.acc_ok = over_acc_ok;
+		sc.acc_arg = o;
+	}
+
 	const char *why = st_adopt(&o->st, a, used, pane_block(o),
-	    sizeof(struct opkey), sizeof(struct op_globals), &sc);
+	    key_block(o), driver_block(o), &sc);
 
 	if (why == NULL)
 		index_panes(o);
@@ -814,7 +874,8 @@ int
 op_uses_watermark(const struct op *o)
 {
 	return o->as.ops->kind == AS_PANES || o->as.ops->kind == AS_MERGING ||
-	    (o->as.ops->kind == AS_GLOBAL && o->c->emit_every > 0);
+	    (o->as.ops->kind == AS_GLOBAL && o->c->emit_every > 0) ||
+	    (o->as.ops->kind == AS_OVER && o->c->has_time);
 }
 
 int

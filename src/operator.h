@@ -61,6 +61,8 @@ struct op_row {
 	int64_t time;		/* rolling mode: the record's time */
 	int has_bounds;
 	int final;		/* 0: a partial row (--emit-every) */
+	const char *rec;	/* --over: the record as read */
+	size_t reclen;
 	const char *key;
 	size_t keylen;
 	struct aggs *g;
@@ -70,7 +72,8 @@ struct op_row {
 typedef void (*op_emit_fn)(void *arg, const struct op_row *row);
 
 /* --top: the value a row ranks by (its --top-by cell); returns 0 and
- * sets *v, or -1 for an empty cell, which ranks last. */
+ * sets *v, -1 for an empty cell, which ranks last, or -2 for a row that
+ * is not to be printed (--having), which takes no place. */
 typedef int (*op_rank_fn)(void *arg, const struct op_row *row, double *v);
 
 struct op;
@@ -94,6 +97,11 @@ void op_set_rank(struct op *o, op_rank_fn rank, void *arg);
  * (processing time; a partial row ends at the watermark). Without it, a
  * key's are its earliest and latest record's times. */
 void op_set_span(struct op *o, int64_t lo, int64_t hi);
+
+/* --over: the hidden aggregate that keeps each record as read, added to
+ * c's aggregates after the fingerprint is taken and before they are
+ * compiled (it has no option and no column). */
+void over_add_record_agg(struct config *c);
 
 /* Creates empty state. Returns 0, or -1 with errno set. */
 int op_init_state(struct op *o);

@@ -7,6 +7,7 @@
 #include "assign.h"
 #include "operator.h"
 #include "slide.h"
+#include "wire.h"
 
 /* The operator's block behind each key (st_keyext). */
 struct opkey {
@@ -61,12 +62,25 @@ struct op {
 	size_t ntouched, captouched;
 	aoff *more;		/* keys with more windows due than FIRE_CAP */
 	size_t nmore, capmore;
+	/* --over: a waiting record's values in wire form (over.c) */
+	struct wire_fields over_wf;
+	struct aval *over_vals;
+	char *over_buf;
+	size_t over_cap;
+	size_t rec_off;		/* the record's slot among the accumulators */
 };
 
 static inline struct opkey *
 opkey(const struct op *o, aoff k)
 {
 	return st_keyext(&o->st, k);
+}
+
+/* The aggregates' block behind the operator's (aggs_keysize). */
+static inline void *
+opkey_aggs(const struct op *o, aoff k)
+{
+	return (char *)st_keyext(&o->st, k) + sizeof(struct opkey);
 }
 
 static inline struct op_globals *
@@ -98,5 +112,16 @@ int64_t fire_crossed(const struct op *o, int64_t wold, int64_t w);
 int64_t fire_next_crossing(const struct op *o, int64_t w);
 void fire_partials(struct op *o, int64_t w, int64_t m);
 void fire_digest_free(struct op *o, aoff k);
+void fire_fold_context(struct op *o, aoff k, aoff first, int64_t start,
+    int64_t end);
+
+/* over.c: --over and --over-rows. */
+void over_init(struct op *o);
+void over_fini(struct op *o);
+size_t over_pane_block(const struct op *o);
+const char *over_acc_ok(void *arg, const struct arena *a, aoff acc,
+    struct arena_claims *m);
+int over_process(struct op *o, const struct op_rec *r);
+void over_advance(struct op *o, int64_t w);
 
 #endif

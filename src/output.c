@@ -46,8 +46,13 @@ struct out {
 	char		*o_keys;	/* json: `{"name":` for the first column,
 					   `,"name":` for the others, escaped
 					   once here rather than per row */
+	int		 o_bare;		/* json: the next key without its comma
+					   (after an object of no members) */
 	size_t		*o_cellat;	/* out_open_mem: where each cell starts */
 	size_t		 o_cellcap;
+	size_t		 o_first;	/* the column rows start at (a tail: 1) */
+	out_writer_fn	 o_wr;		/* out_set_writer, or NULL */
+	void		*o_wrarg;
 };
 
 /* Bytes that a JSON string can hold as they are: printable ASCII but '"'
@@ -61,6 +66,16 @@ static const unsigned char csv_special[256] = {
 	[','] = 1, ['"'] = 1, ['\r'] = 1, ['\n'] = 1,
 };
 
+/* Sends p[0..n) where o's bytes go: its writer, or its fd (a file it is
+ * diverted to included). Returns 0, or -1 with errno set. */
+static int
+send(struct out *o, const char *p, size_t n, int flush)
+{
+	if (o->o_wr != NULL && o->o_fd < 0)
+		return o->o_wr(o->o_wrarg, p, n, flush);
+	return write_all(o->o_fd, p, n);
+}
+
 /* Empties the full buffer: to the fd, or, while out_open() builds the json
  * keys in it, into more room. */
 static void
@@ -73,7 +88,7 @@ drain(struct out *o)
 		return;
 	}
 	if (o->o_err == 0 && !o->o_halt &&
-	    write_all(o->o_fd, o->o_buf, o->o_len) == -1)
+	    send(o, o->o_buf, o->o_len, 0) == -1)
 		o->o_err = errno;
 	o->o_len = 0;
 }
@@ -292,8 +307,14 @@ cell_begin(struct out *o)
 		if (o->o_col > 0)
 			put1(o, ',');
 		break;
+	case OF_CELLS:
+		break;
 	case OF_JSON:
-		if (o->o_col < o->o_ncols) {
+		if (o->o_col < o->o_ncols && o->o_bare) {
+			c = &o->o_cols[o->o_col];
+			put(o, o->o_keys + c->c_key + 1, c->c_keylen - 1);
+			o->o_bare = 0;
+		} else if (o->o_col < o->o_ncols) {
 			c = &o->o_cols[o->o_col];
 			put(o, o->o_keys + c->c_key, c->c_keylen);
 		} else {
@@ -392,7 +413,7 @@ void
 out_mem_clear(struct out *o)
 {
 	o->o_len = 0;
-	o->o_col = 0;
+	o->o_col = o->o_first;
 }
 
 void
@@ -400,7 +421,7 @@ out_header(struct out *o)
 {
 	size_t i;
 
-	if (o->o_fmt == OF_JSON)
+	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS)
 		return;
 	for (i = 0; i < o->o_ncols; i++)
 		out_str(o, o->o_cols[i].c_name, o->o_cols[i].c_len);
@@ -427,11 +448,27 @@ out_header_line(struct out *o, size_t *n)
 	return line;
 }
 
+/* OF_CELLS: a cell of kind tag. */
+static void
+cells_put(struct out *o, char tag, const char *p, size_t n)
+{
+	uint32_t len = (uint32_t)n;
+
+	cell_begin(o);
+	put1(o, tag);
+	put(o, (const char *)&len, sizeof(len));
+	put(o, p, n);
+}
+
 void
 out_str(struct out *o, const char *p, size_t n)
 {
 	if (n == 0)
 		p = "";		/* an empty cell may come as (NULL, 0) */
+	if (o->o_fmt == OF_CELLS) {
+		cells_put(o, 's', p, n);
+		return;
+	}
 	cell_begin(o);
 	switch (o->o_fmt) {
 	case OF_TSV:
@@ -443,6 +480,8 @@ out_str(struct out *o, const char *p, size_t n)
 	case OF_JSON:
 		json_str(o, p, n);
 		break;
+	case OF_CELLS:
+		break;
 	}
 }
 
@@ -451,6 +490,10 @@ out_num(struct out *o, const char *p, size_t n)
 {
 	if (n == 0)
 		p = "";
+	if (o->o_fmt == OF_CELLS) {
+		cells_put(o, 'n', p, n);
+		return;
+	}
 	/* "inf", "nan", "+3", ".5" and the like are numbers to fwin but not
 	 * to JSON: as strings they keep the line valid. */
 	if (o->o_fmt == OF_JSON && json_number(p, n)) {
@@ -465,7 +508,7 @@ out_own_num(struct out *o, const char *p, size_t n)
 {
 	/* digits, '-', '.', ':', 'T', 'Z', "e+", "inf", "nan": nothing that
 	 * needs csv quotes, so no byte is looked at */
-	if (o->o_fmt == OF_JSON)
+	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS)
 		out_num(o, p, n);
 	else {
 		cell_begin(o);
@@ -476,11 +519,38 @@ out_own_num(struct out *o, const char *p, size_t n)
 void
 out_null(struct out *o)
 {
+	if (o->o_fmt == OF_CELLS) {
+		cells_put(o, 'z', "", 0);
+		return;
+	}
 	cell_begin(o);
 	if (o->o_fmt == OF_JSON)
 		put(o, "null", 4);
 	else if (o->o_fmt == OF_CSV && o->o_ncols == 1)
 		put(o, "\"\"", 2);	/* as csv_str() */
+}
+
+void
+out_record(struct out *o, const char *p, size_t n, size_t ncells)
+{
+	size_t i;
+
+	if (o->o_fmt != OF_JSON) {
+		put(o, p, n);
+		o->o_col += ncells;
+		return;
+	}
+	/* the object without its closing brace: a json record was read as
+	 * one object, so it starts with '{' and ends with '}' and blanks */
+	while (n > 0 && p[n - 1] != '}')
+		n--;
+	if (n > 0)
+		n--;
+	put(o, p, n);
+	for (i = 1; i < n && (p[i] == ' ' || p[i] == '\t' || p[i] == '\r'); i++)
+		;
+	o->o_bare = i >= n;
+	o->o_col += ncells;
 }
 
 void
@@ -490,9 +560,12 @@ out_end_row(struct out *o)
 		if (o->o_col == 0)
 			put1(o, '{');
 		put(o, "}\n", 2);
-	} else
+	} else if (o->o_fmt == OF_CELLS)
+		put1(o, 'e');
+	else
 		put1(o, '\n');
-	o->o_col = 0;
+	o->o_col = o->o_first;
+	o->o_bare = 0;
 }
 
 int
@@ -500,8 +573,10 @@ out_flush(struct out *o)
 {
 	if (o->o_collect)
 		return 0;
-	if (o->o_err == 0 && o->o_len > 0 && !o->o_halt &&
-	    write_all(o->o_fd, o->o_buf, o->o_len) == -1)
+	/* a writer is told of every flush: it ends a transaction there */
+	if (o->o_err == 0 && !o->o_halt && (o->o_len > 0 ||
+	    (o->o_wr != NULL && o->o_fd < 0)) &&
+	    send(o, o->o_buf, o->o_len, 1) == -1)
 		o->o_err = errno;
 	o->o_len = 0;
 	if (o->o_err != 0) {
@@ -535,6 +610,29 @@ out_open_collect(const struct out *o)
 	return n;
 }
 
+struct out *
+out_open_tail(const struct out *o)
+{
+	struct out *n = out_open_collect(o);
+
+	n->o_first = n->o_col = 1;
+	return n;
+}
+
+void
+out_cells(struct out *o, const char *p, size_t n, size_t ncells)
+{
+	put(o, p, n);
+	o->o_col += ncells;
+}
+
+void
+out_set_writer(struct out *o, out_writer_fn fn, void *arg)
+{
+	o->o_wr = fn;
+	o->o_wrarg = arg;
+}
+
 const char *
 out_buffered(const struct out *o, size_t *n)
 {
@@ -562,7 +660,7 @@ out_copy_from(struct out *o, int fd)
 		return 0;
 	}
 	while ((n = pread(fd, buf, COPY, off)) > 0) {
-		if (write_all(o->o_fd, buf, (size_t)n) != 0) {
+		if (send(o, buf, (size_t)n, 0) != 0) {
 			rc = -1;
 			break;
 		}

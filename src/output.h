@@ -6,7 +6,13 @@
 
 #include <stddef.h>
 
-enum outfmt { OF_TSV, OF_CSV, OF_JSON };
+/* OF_CELLS is no text format: each cell as a tag byte ('s' text, 'n'
+ * number, 'z' null), its length (4 bytes, host order) and its bytes, and
+ * 'e' ending a row, so that a writer (out_set_writer) that is no file,
+ * such as the SQLite sink, takes cells with their kind and no quoting.
+ * A sink in it moves rows between threads and scratch files as any other
+ * does. */
+enum outfmt { OF_TSV, OF_CSV, OF_JSON, OF_CELLS };
 
 /* Opens a sink on fd (not closed by out_close) named name in messages, in
  * format f, with the given column names (copied; json uses them as keys).
@@ -52,6 +58,10 @@ void out_num(struct out *o, const char *p, size_t n);	/* a number: bare in json 
  * out_num, without looking for bytes that need quotes (it has none). */
 void out_own_num(struct out *o, const char *p, size_t n);
 void out_null(struct out *o);		/* empty cell; null in json */
+/* The first ncells cells of a row, written already in o's format: a
+ * record as read (--over). In json, p is an object, whose members come
+ * before the cells that follow. */
+void out_record(struct out *o, const char *p, size_t n, size_t ncells);
 void out_end_row(struct out *o);
 
 /* Writes out what is buffered. Returns 0, or -1 with errno set; after a
@@ -61,6 +71,22 @@ int out_flush(struct out *o);
 /* Sends what is written from now on to fd instead (nothing buffered is
  * flushed: out_flush() first); returns the fd it went to. */
 int out_divert(struct out *o, int fd);
+
+/* Sends o's bytes to fn(arg, p, n, flush) instead of its fd (while o is
+ * not diverted to a file): flush is 1 when out_flush() sends them, 0 when
+ * the buffer is full. fn returns 0, or -1 with errno set (the sticky
+ * error). */
+typedef int (*out_writer_fn)(void *arg, const char *p, size_t n, int flush);
+void out_set_writer(struct out *o, out_writer_fn fn, void *arg);
+
+/* --changelog: a sink like o whose rows stay in memory and start at
+ * column 1, so that it formats a row's cells after the op column (with
+ * their separators, or json keys) and no row end: out_buffered() reads
+ * them, out_mem_clear() starts again. */
+struct out *out_open_tail(const struct out *o);
+/* Appends cells formatted by a tail sink like o (ncells of them) to the
+ * row o is writing. */
+void out_cells(struct out *o, const char *p, size_t n, size_t ncells);
 
 /* The errno of the first failed write, or 0. */
 int out_error(const struct out *o);

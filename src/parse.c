@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "fieldcount.h"
+#include "expr.h"
 #include "keycodec.h"
 #include "num.h"
 #include "parse.h"
@@ -26,6 +27,8 @@ struct parser {
 	size_t tcap;
 	char *tname;		/* ... and their name, "F1,F2" */
 	struct aval *vals;
+	struct xvm *vm;		/* --where, --if: their evaluator */
+	struct xslice *xs;	/* ... and the fields they name */
 	char msg[512];
 };
 
@@ -63,6 +66,10 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 			len += (size_t)sprintf(p->tname + len, ",%s",
 			    c->time_more[i].name);
 	}
+	if (c->where != NULL || config_has_cond(c)) {
+		p->vm = xvm_new();
+		p->xs = xcalloc(c->nxfields ? c->nxfields : 1, sizeof(*p->xs));
+	}
 	return p;
 }
 
@@ -76,6 +83,8 @@ parser_free(struct parser *p)
 	free(p->tbuf);
 	free(p->tname);
 	free(p->vals);
+	xvm_free(p->vm);
+	free(p->xs);
 	free(p);
 }
 
@@ -237,8 +246,10 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	if ((fmt == TF_AUTO && (fmt = tf_detect(f.p, f.n)) == TF_AUTO) ||
 	    tf_parse_time_tz(f.p, f.n, (enum tfmt)fmt, c->strp, &c->zone,
 	    &out->t) != 0) {
-		if (!quiet)
+		if (!quiet) {
 			bad_field(p, rec, out, name, "bad time", &f);
+			out->bad_time = 1;
+		}
 		return -1;
 	}
 	if (c->max_future > 0 && out->t > sat_add(now_ns(), c->max_future)) {
@@ -271,6 +282,41 @@ parse_fields(const struct config *c, struct input *in)
 	input_set_maxfields(in, config_maxfield(c));
 }
 
+/* --where and --if, after the record's time, key and values are read
+ * (a record bad in those is bad, whatever --where says). Returns
+ * whether --where keeps the record; an aggregate whose --if is not true
+ * gets NULL, which every aggregate skips (count too, when it has an
+ * --if: its value is then a mark). */
+static int
+conditions(struct parser *p, const struct record *rec)
+{
+	static const char mark[] = "1";
+	const struct config *c = p->c;
+	size_t i, idx;
+
+	for (i = 0; i < c->nxfields; i++) {	/* missing is NULL */
+		idx = c->xfields[i].f.idx;
+		p->xs[i].p = idx < rec->nf ? rec->f[idx].p : NULL;
+		p->xs[i].n = idx < rec->nf ? rec->f[idx].n : 0;
+	}
+	if (c->where != NULL && expr_test(c->where, p->vm, p->xs) != 1)
+		return 0;
+	for (i = 0; i < c->naggs; i++) {
+		if (c->aggs[i].cond == NULL)
+			continue;
+		if (expr_test(c->aggs[i].cond, p->vm, p->xs) != 1) {
+			p->vals[i].p = NULL;
+			p->vals[i].n = 0;
+		} else if (!(c->aggs[i].op->flags & AGF_FIELD)) {
+			p->vals[i].p = mark;	/* (it travels as a value) */
+			p->vals[i].n = 0;
+			p->vals[i].d = 0;
+			p->vals[i].is_dec = 0;
+		}
+	}
+	return 1;
+}
+
 void
 parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 {
@@ -283,6 +329,7 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	out->has_win = 0;
 	out->fmt = TF_AUTO;
 	out->t = 0;
+	out->bad_time = 0;
 	out->tval = NULL;
 	out->tvaln = 0;
 	out->vals = p->vals;
@@ -331,6 +378,13 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	if (aggs_extract(p->g, rec, p->vals, &bf) != 0) {
 		bad_field(p, rec, out, bf.f->name, bf.what,
 		    bf.f->idx < rec->nf ? &rec->f[bf.f->idx] : NULL);
+		return;
+	}
+	if (p->vm != NULL && !conditions(p, rec)) {
+		/* not added, but its time moves the watermark, as Flink's
+		 * is defined on the source, before WHERE */
+		out->kind = PR_FILTERED;
+		out->has_t = p->uses_time && c->has_time;
 		return;
 	}
 	out->kind = PR_RECORD;

@@ -20,8 +20,10 @@ enum parsed_kind {
 	PR_RECORD,	/* a good record of this partition */
 	PR_BAD,		/* a bad record: msg says why */
 	PR_OTHER,	/* a record of another --partition */
-	PR_NOTE		/* not a record: a message line of the input's
+	PR_NOTE,	/* not a record: a message line of the input's
 			   (a reader thread's, kept in its place) */
+	PR_FILTERED	/* a good record --where rejects: has_t says
+			   whether its time moves the watermark */
 };
 
 struct parsed {
@@ -38,6 +40,7 @@ struct parsed {
 				   by the reading thread (reader.h) */
 	int64_t win;
 	const struct aval *vals;	/* one per aggregate */
+	int bad_time;		/* PR_BAD: its time does not parse (tval) */
 	const char *tval;	/* the time's text (with -t), for messages */
 	size_t tvaln;
 	const char *raw;	/* the record as read (for the late file) */

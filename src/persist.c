@@ -94,6 +94,10 @@ persist_save(struct persist *p, struct op *o, const struct persist_files *f,
 	if (m.latelen != CK_NONE &&
 	    ckpt_tail_hash(f->latefd, m.latelen, &m.latehash) == 0)
 		m.flags |= CKF_LATEHASH;
+	if (c->sqlite != NULL) {	/* committed before: flushed */
+		m.outlen = f->dbpos;
+		m.flags |= CKF_DBPOS;
+	}
 	m.saved = now_ns();
 	m.fingerprint = p->fingerprint;
 	m.inputs = input_positions(f->in);
@@ -148,6 +152,17 @@ persist_lock(struct persist *p)
 	if (c->output != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
 	    (p->outl = lock_take(c->output)) == NULL)
 		return 1;
+	/* -o sqlite: one fwin writes a table and its journal, and the
+	 * table belongs to its checkpoint, as an -o FILE does; the lock is
+	 * the table's ("DB:TABLE.lock" beside DB), so that other tables of
+	 * the database stay free for other pipelines */
+	if (c->sqlite != NULL && (c->checkpoint != NULL || c->restore != NULL)) {
+		if (asprintf(&p->sqlname, "%s:%s", c->sqlite,
+		    c->sqlite_table) < 0)
+			fwin_oom();
+		if ((p->outl = lock_take(p->sqlname)) == NULL)
+			return 1;
+	}
 	/* a restoring run claims -o once its checkpoint is verified */
 	if (c->restore == NULL && p->outl != NULL && c->checkpoint != NULL &&
 	    lock_claim(p->outl, c->checkpoint, NULL) != 0)
@@ -217,6 +232,8 @@ persist_fini(struct persist *p)
 	lock_release(p->outl);
 	lock_release(p->ckl);
 	p->outl = p->ckl = NULL;
+	free(p->sqlname);
+	p->sqlname = NULL;
 }
 
 int

@@ -26,6 +26,7 @@ struct persist {
 	uint64_t outlen, latelen;	/* restored output lengths */
 	struct ckpt *ck;	/* opened to restore, until adopted */
 	struct lock *ckl, *outl;	/* one writer: the checkpoint, -o */
+	char *sqlname;		/* -o sqlite: "DB:TABLE", its lock's name */
 };
 
 /* What a save records beside the state: the output files it covers. */
@@ -33,6 +34,7 @@ struct persist_files {
 	struct input *in;
 	int outfd, latefd;	/* -1: none */
 	const char *outname;
+	uint64_t dbpos;		/* -o sqlite: its commit position */
 };
 
 void persist_init(struct persist *p, const struct config *c,

@@ -66,8 +66,16 @@ struct wire {
 	const char *file;
 	uint64_t keylen, tvaln, rawlen, msglen;	/* (a field may pass 4 GiB) */
 	int64_t win;
-	uint8_t kind, has_t, has_msg, fmt, has_win;
+	uint8_t kind, has_t, has_msg, fmt, has_win, bad_time;
 };
+
+/* Whether an entry keeps the time's text: a record's (for messages), a
+ * bad time's and the time that found the format (for hint.c). */
+static int
+keeps_time(const struct parsed *pr)
+{
+	return pr->kind == PR_RECORD || pr->bad_time || pr->fmt != TF_AUTO;
+}
 
 
 /* The padding is the point: what each thread writes sits on lines of
@@ -194,9 +202,11 @@ entry_size(const struct reader *rd, const struct parsed *pr)
 		n += pr->msglen + 1;
 	if (pr->kind == PR_BAD && rd->keep_raw)
 		n += pr->rawlen;	/* (for --bad-file) */
+	if (keeps_time(pr))
+		n += pr->tvaln;
 	if (pr->kind != PR_RECORD)
 		return (n + 7) & ~(size_t)7;
-	n += rd->wf.nvf * sizeof(struct wval) + pr->keylen + pr->tvaln +
+	n += rd->wf.nvf * sizeof(struct wval) + pr->keylen +
 	    wire_vals_bytes(&rd->wf, pr->vals);
 	if (rd->keep_raw)
 		n += pr->rawlen;
@@ -243,6 +253,7 @@ put(struct reader *rd, const struct parsed *pr)
 	w->kind = (uint8_t)pr->kind;
 	w->has_t = (uint8_t)pr->has_t;
 	w->has_msg = pr->msg != NULL;
+	w->bad_time = (uint8_t)pr->bad_time;
 	w->fmt = (uint8_t)pr->fmt;
 	w->t = pr->t;
 	w->hash = pr->hash;
@@ -257,10 +268,14 @@ put(struct reader *rd, const struct parsed *pr)
 	at = (char *)wv;
 	if (pr->kind == PR_RECORD) {
 		w->keylen = pr->keylen;
-		w->tvaln = pr->tvaln;
 		at = (char *)(wv + rd->wf.nvf);
 		at = put_bytes(at, pr->key, pr->keylen);
+	}
+	if (keeps_time(pr)) {
+		w->tvaln = pr->tvaln;
 		at = put_bytes(at, pr->tval, pr->tvaln);
+	}
+	if (pr->kind == PR_RECORD) {
 		if (rd->keep_raw) {
 			w->rawlen = pr->rawlen;
 			at = put_bytes(at, pr->raw, pr->rawlen);
@@ -288,6 +303,7 @@ decode(struct reader *rd, const char *e)
 
 	pr->kind = (enum parsed_kind)w->kind;
 	pr->has_t = w->has_t;
+	pr->bad_time = w->bad_time;
 	pr->fmt = w->fmt;
 	pr->t = w->t;
 	pr->hash = w->hash;

@@ -60,7 +60,7 @@ print_stats(struct run *r)
 	uint64_t keys = st_root(s)->sr_peak_keys;
 	uint64_t peak = arena_hdr(&s->a)->ah_peak, peak2;
 	uint64_t fired = g->g_fired - b->g_fired, panes = st_root(s)->sr_npanes;
-	char part[64] = "", mode[96];
+	char part[64] = "", mode[96], filt[48] = "";
 
 	if (r->batch != NULL)
 		batch_spilled(r->batch, &runs, &bytes);
@@ -89,11 +89,14 @@ print_stats(struct run *r)
 	if (r->c->part_n > 0)
 		snprintf(part, sizeof(part), " (%llu of other partitions)",
 		    (unsigned long long)r->others);
-	fwin_warn("stats: records %llu%s, bad %llu, late %llu, in no window "
-	    "%llu, windows fired %llu, open windows %llu, keys %llu, peak "
-	    "state %llu bytes, %.3f s, %.0f records/s, mode %s",
+	if (r->c->where != NULL)	/* not dropped: asked for */
+		snprintf(filt, sizeof(filt), ", filtered %llu",
+		    (unsigned long long)r->filtered);
+	fwin_warn("stats: records %llu%s, bad %llu%s, late %llu, in no "
+	    "window %llu, windows fired %llu, open windows %llu, keys %llu, "
+	    "peak state %llu bytes, %.3f s, %.0f records/s, mode %s",
 	    (unsigned long long)nread, part,
-	    (unsigned long long)(g->g_bad - b->g_bad),
+	    (unsigned long long)(g->g_bad - b->g_bad), filt,
 	    (unsigned long long)(g->g_late - b->g_late),
 	    (unsigned long long)(g->g_nowin - b->g_nowin),
 	    (unsigned long long)fired, (unsigned long long)panes,

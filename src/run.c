@@ -116,13 +116,27 @@ apply(struct run *r, const struct parsed *pr)
 	G(r)->g_read++;
 	if (pr->fmt != TF_AUTO)
 		time_format_found(r, pr->fmt);
-	if (pr->kind == PR_BAD) {
+	if (pr->kind == PR_BAD)
 		bad(r, pr, pr->msg);
-		return;
+	if (r->hint != NULL && !hint_record(r->hint, pr)) {
+		hint_free(r->hint);	/* (said what it had to) */
+		r->hint = NULL;
 	}
-	if (pr->kind == PR_OTHER) {
-		r->others++;
-		if (pr->has_t && op_time_fits(r->op, pr->t))
+	if (pr->kind == PR_BAD)
+		return;
+	if (pr->kind == PR_OTHER || pr->kind == PR_FILTERED) {
+		if (pr->kind == PR_OTHER)
+			r->others++;
+		else
+			r->filtered++;
+		/* (batch mode: no watermark until the records are sorted,
+		 * and a rejected record is none of them) */
+		if (!pr->has_t || !op_time_fits(r->op, pr->t) ||
+		    (pr->kind == PR_FILTERED && r->batch != NULL))
+			return;
+		if (r->hagg != NULL && r->batch == NULL)
+			stream_agg_advance(r, pr->t);	/* the table's */
+		else
 			watermark_after(r, pr->t);
 		return;
 	}
@@ -248,12 +262,14 @@ save(struct run *r, int background)
 	};
 	int rc = 0;
 
+
 	if (r->rd != NULL && quiesce(r) != 0)
 		return -1;	/* a record ended the run: the loop stops */
 	if (flush_outputs(r) != 0) {
 		fwin_warn("%s: %s", r->outname, strerror(errno));
 		rc = -1;
-	} else if (persist_save(&r->ps, r->op, &f, background) != 0) {
+	} else if ((f.dbpos = sink_position(r)),	/* the flush committed */
+	    persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
 		rc = -1;
 	}
@@ -570,6 +586,7 @@ run_stream(struct run *r)
 		workers_settle(r);
 	split_drop(r);	/* stopped before the cut: the records read so far */
 	progress_end(r);
+	hint_end(r->hint);
 	if (rc < 0 || r->fatal || r->corrupt)
 		status = 1;
 	/* End of input: W becomes +inf. Count windows fire a partial window
@@ -672,6 +689,13 @@ setup(struct run *r, int *empty)
 	}
 	if (config_resolve(c, names, nnames) != 0)
 		return 2;
+	if (over_window(c)) {	/* each record printed, under its names */
+		r->over_cols = xcalloc(nnames ? nnames : 1, sizeof(char *));
+		for (r->nover_cols = 0; r->nover_cols < nnames; r->nover_cols++)
+			r->over_cols[r->nover_cols] = xstrndup(
+			    names[r->nover_cols].p, names[r->nover_cols].n);
+		over_add_record_agg(c);
+	}
 	parse_fields(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
@@ -702,6 +726,8 @@ setup(struct run *r, int *empty)
 	    G(r)->g_timefmt,
 	    op_uses_time(r->op) || r->batch != NULL,
 	    op_uses_watermark(r->op) && c->has_time && r->batch == NULL);
+	if (op_uses_time(r->op) || r->batch != NULL)	/* it reads times */
+		r->hint = hint_new(c, G(r)->g_timefmt);
 	return 0;
 }
 
@@ -747,9 +773,15 @@ run_pipeline(struct config *c)
 	op_free(r.op);
 	aggs_free(r.g);
 	parser_free(r.parser);
+	hint_free(r.hint);
 	aggs_free(r.pg);
 	free(r.fingerprint);
+	while (r.nover_cols > 0)
+		free(r.over_cols[--r.nover_cols]);
+	free(r.over_cols);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);
+	rowcells_free(r.rcells);
+	rowexpr_free(r.rx);
 	return status;
 }

@@ -80,6 +80,17 @@ fire_due(struct run *r, int force)
 	G(r)->g_fired += n;
 }
 
+void
+stream_agg_advance(struct run *r, int64_t t)
+{
+	hashagg_advance(r->hagg, t);
+	if (t > G(r)->g_maxt) {
+		G(r)->g_maxt = t;
+		G(r)->g_wm = hashagg_watermark(r->hagg);
+		fire_due(r, 0);
+	}
+}
+
 int
 stream_agg_add(struct run *r, const struct parsed *pr,
     const struct op_rec *orec)
@@ -136,6 +147,7 @@ sink_open(struct run *r, int *fd)
 		return NULL;
 	s = xmalloc(sizeof(*s));
 	*s = *r;
+	s->rcells = NULL;	/* the thread's own */
 	s->out = out_open_like(r->out, *fd);
 	return s;
 }
@@ -144,6 +156,7 @@ static void
 sink_close(struct run *s, int fd)
 {
 	(void)out_close(s->out);
+	rowcells_free(s->rcells);
 	free(s);
 	close(fd);
 }

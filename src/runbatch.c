@@ -110,6 +110,7 @@ split_end(struct run *r)
 	if (r->hagg2 != NULL && exact && ((r->batch != NULL &&
 	    !r->straight) || stream_half_join(r, d.nrows))) {
 		G(r)->g_read += d.nread;
+		r->filtered += d.nfiltered;
 		return 1;
 	}
 	hashagg_free(r->hagg2);

@@ -9,14 +9,17 @@
 
 #include "agg.h"
 #include "batch.h"
+#include "changelog.h"
 #include "config.h"
 #include "hashagg.h"
+#include "hint.h"
 #include "input.h"
 #include "operator.h"
 #include "output.h"
 #include "parse.h"
 #include "persist.h"
 #include "reader.h"
+#include "rowexpr.h"
 #include "split.h"
 #include "workers.h"
 
@@ -32,10 +35,13 @@ struct run {
 	struct parser *parser;	/* the records' parser */
 	struct aggs *pg;	/* its aggregates, with a reading thread */
 	struct parsed pr;	/* what it said of the last record */
+	struct hint *hint;	/* first-hour hints, while they watch */
 	struct reader *rd;	/* --threads: the reading thread, or NULL */
 	int ended, endrc;	/* it handed over the input's end */
 	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
 	int rolling_time;	/* rolling mode with -t: a time column */
+	char **over_cols;	/* --over with -H: the input's header names */
+	size_t nover_cols;
 	int fatal;		/* --strict met a bad record */
 	int corrupt;		/* restored state found bad: nothing is saved */
 	int restored;
@@ -44,8 +50,14 @@ struct run {
 	int64_t late_by;	/* the largest distance of a late record behind W */
 	int64_t started;	/* wall time the run began */
 	struct out *cells;	/* a row's aggregate cells, to rank or digest */
-	size_t rankcol;		/* the --top-by column among them */
+	size_t rankcol;		/* the --top-by column among them (with
+				 * rx: among all) */
+	/* --having, --eval (rowexpr.h): the expressions bound to the
+	 * columns, and this copy's cells (each thread's: NULL in a copy) */
+	struct rowexpr *rx;
+	struct rowcells *rcells;
 	uint64_t others;	/* --partition: records of other partitions */
+	uint64_t filtered;	/* --where: records it rejected */
 	struct persist ps;
 	/* --idle-timeout: input idle since this wall time, with this W */
 	uint64_t idle_read;
@@ -83,6 +95,14 @@ struct run {
 	struct run *half;
 	int half_fd;
 	uint64_t half_rows;
+	/* --changelog, -o sqlite: (sinks.c): rows start with an op cell;
+	 * the rows printed before (in the state); a row's cells after the
+	 * op, formatted to be kept; the SQLite sink, or NULL */
+	int opcol;
+	struct clog clog;
+	struct out *cltail;
+	size_t ncells;		/* columns after the op */
+	struct sqlsink *sql;
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
@@ -112,6 +132,14 @@ int run_signal(void);
  * input read) and returns the exit status, 128 + the signal. */
 int batch_stopped(struct run *r);
 int batch_interrupted(struct run *r, uint64_t bytes);
+/* sinks.c: a copy of the run (a worker's) gets scratch of its own;
+ * what it made is freed. A row of a window that stopped passing
+ * --having: "-D" with the row it printed, if it did. */
+void sink_copied(struct run *r);
+void sink_copy_free(struct run *r);
+void changelog_drop(struct run *r, const struct op_row *row);
+/* -o sqlite: the database's commit position (0 without one). */
+uint64_t sink_position(struct run *r);
 
 /* run.c: the loop's pieces that runbatch.c uses */
 void watermark_after(struct run *r, int64_t t);
@@ -159,6 +187,9 @@ uint64_t stream_agg_budget(void);
 void stream_agg_begin(struct run *r);
 int stream_agg_record(struct run *r, const struct parsed *pr,
     const struct op_rec *orec);
+/* A record the table does not take (--where, another --partition)
+ * moves its watermark to t, firing what that ends. */
+void stream_agg_advance(struct run *r, int64_t t);
 /* The table's part of it: the record added (HA_ADDED: the watermark
  * moved on, what was due fired), or HA_* said what became of it. */
 int stream_agg_add(struct run *r, const struct parsed *pr,

@@ -15,22 +15,188 @@
 #include <unistd.h>
 
 #include "keycodec.h"
+#include "lock.h"
 #include "num.h"
+#include "rowexpr.h"
 #include "runint.h"
+#include "sqlsink.h"
 #include "stats.h"
 #include "timefmt.h"
 #include "util.h"
 
 static void
-emit_time(struct run *r, int64_t t)
+emit_time_to(struct run *r, struct out *o, int64_t t)
 {
 	char buf[TF_BUFSZ];
 	size_t n = tf_format_tz(buf, t, r->ofmt, &r->c->zone);
 
 	if (r->ofmt == TF_ISO)
-		out_str(r->out, buf, n);
+		out_str(o, buf, n);
 	else
-		out_own_num(r->out, buf, n);
+		out_own_num(o, buf, n);
+}
+
+static void
+emit_time(struct run *r, int64_t t)
+{
+	emit_time_to(r, r->out, t);
+}
+
+/* --having, --eval: the row's cells as printed, in memory; its --eval
+ * columns computed. Returns whether --having keeps it. */
+static int
+judge_row(struct run *r, const struct op_row *row)
+{
+	struct out *o;
+
+	if (r->rcells == NULL)	/* one per copy of the run: per thread */
+		r->rcells = rowcells_new(r->rx);
+	o = rowcells_sink(r->rcells);
+	if (row->has_bounds) {
+		emit_time_to(r, o, row->start);
+		emit_time_to(r, o, row->end);
+	} else if (r->rolling_time)
+		emit_time_to(r, o, row->time);
+	key_write(o, r->c->nkeys, row->key, row->keylen);
+	aggs_emit(row->g, row->a, o);
+	return rowexpr_judge(r->rx, r->rcells);
+}
+
+/* A row's cells after the op column into o (a tail sink: changelog.h
+ * keeps them). */
+static void
+write_cells(struct run *r, struct out *o, const struct op_row *row)
+{
+	if (row->has_bounds) {
+		emit_time_to(r, o, row->start);
+		emit_time_to(r, o, row->end);
+	} else if (r->rolling_time)
+		emit_time_to(r, o, row->time);
+	key_write(o, r->c->nkeys, row->key, row->keylen);
+	aggs_emit(row->g, row->a, o);
+	if (r->rx != NULL)	/* (judged just before) */
+		rowexpr_write(r->rx, r->rcells, o);
+	if (r->c->emit_every > 0)
+		out_own_num(o, row->final ? "1" : "0", 1);
+}
+
+/* changelog.h's emit: a row with its op. */
+static void
+emit_op(void *arg, const char *op, const char *cells, size_t n)
+{
+	struct run *r = arg;
+
+	out_str(r->out, op, 2);
+	out_cells(r->out, cells, n, r->ncells);
+	out_end_row(r->out);
+}
+
+/* What the changelog knows a row by; its cells formatted (to keep) when
+ * rows are kept. */
+static void
+clog_row_of(struct run *r, const struct op_row *row, struct clog_row *cr)
+{
+	memset(cr, 0, sizeof(*cr));
+	cr->start = row->start;
+	cr->end = row->end;
+	cr->has_bounds = row->has_bounds;
+	cr->final = row->final;
+	cr->key = row->key;
+	cr->keylen = row->keylen;
+	r->clog.st = r->st;	/* (batch mode may have made it anew) */
+}
+
+/* --changelog, -o sqlite: a row with its op. */
+static void
+changelog_row(struct run *r, const struct op_row *row)
+{
+	struct clog_row cr;
+
+	if (clog_size(r->c) == 0) {	/* no row prints twice */
+		out_str(r->out, "+I", 2);
+		write_cells(r, r->out, row);
+		out_end_row(r->out);
+		return;
+	}
+	if (r->cltail == NULL)
+		r->cltail = out_open_tail(r->out);
+	out_mem_clear(r->cltail);
+	write_cells(r, r->cltail, row);
+	clog_row_of(r, row, &cr);
+	cr.cells = out_buffered(r->cltail, &cr.ncells_len);
+	clog_print(&r->clog, G(r)->g_wm, &cr, emit_op, r);
+}
+
+void
+changelog_drop(struct run *r, const struct op_row *row)
+{
+	struct clog_row cr;
+
+	if (!r->opcol || clog_size(r->c) == 0)
+		return;
+	clog_row_of(r, row, &cr);
+	clog_gone(&r->clog, &cr, emit_op, r);
+}
+
+uint64_t
+sink_position(struct run *r)
+{
+	return r->sql != NULL ? sqlsink_position(r->sql) : 0;
+}
+
+void
+sink_copied(struct run *r)
+{
+	r->cltail = NULL;
+	r->cells = NULL;
+	r->rcells = NULL;	/* (made on the copy's thread) */
+	r->clog.buf = NULL;
+	r->clog.len = r->clog.cap = 0;
+}
+
+void
+sink_copy_free(struct run *r)
+{
+	if (r->cltail != NULL)
+		(void)out_close(r->cltail);
+	if (r->cells != NULL)
+		(void)out_close(r->cells);
+	rowcells_free(r->rcells);
+	clog_fini(&r->clog);
+}
+
+/* --over: the record as read, as the first cells of its row. Lines
+ * input is split as it was read (runs of blanks, or -d) into tsv cells;
+ * csv, tsv and json are written as they came. */
+static void
+write_record(struct run *r, const char *p, size_t n)
+{
+	const struct config *c = r->c;
+	const char *e = p + n, *q;
+
+	if (c->fmt != IF_LINES) {
+		out_record(r->out, p, n, r->nover_cols > 0 ? r->nover_cols : 1);
+		return;
+	}
+	if (c->delim >= 0) {
+		for (;;) {
+			q = memchr(p, c->delim, (size_t)(e - p));
+			out_str(r->out, p, (size_t)((q != NULL ? q : e) - p));
+			if (q == NULL)
+				return;
+			p = q + 1;
+		}
+	}
+	for (;;) {
+		while (p < e && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == e)
+			return;
+		for (q = p; q < e && *q != ' ' && *q != '\t'; q++)
+			;
+		out_str(r->out, p, (size_t)(q - p));
+		p = q;
+	}
 }
 
 /* The operator's callback: one row. */
@@ -41,8 +207,21 @@ on_row(void *arg, const struct op_row *row)
 
 	if (r->halted || batch_stopped(r))	/* (a signal: runstop.c) */
 		return;
+	if (row->rec != NULL) {	/* --over: the record, then its frame's */
+		write_record(r, row->rec, row->reclen);
+		aggs_emit(row->g, row->a, r->out);
+		out_end_row(r->out);
+		return;
+	}
+
 	if (r->skip_rows > 0) {	/* written by the table before (runagg.c) */
 		r->skip_rows--;
+		return;
+	}
+	if (r->rx != NULL && !judge_row(r, row))
+		return;		/* --having */
+	if (r->opcol) {		/* --changelog, -o sqlite: */
+		changelog_row(r, row);
 		return;
 	}
 	if (row->has_bounds) {
@@ -52,6 +231,8 @@ on_row(void *arg, const struct op_row *row)
 		emit_time(r, row->time);
 	key_write(r->out, r->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, r->out);
+	if (r->rx != NULL)
+		rowexpr_write(r->rx, r->rcells, r->out);
 	if (r->c->emit_every > 0)
 		out_own_num(r->out, row->final ? "1" : "0", 1);
 	out_end_row(r->out);
@@ -119,7 +300,12 @@ rank_row(void *arg, const struct op_row *row, double *v)
 	const char *p;
 	size_t n;
 
-	p = out_cell(render_cells(r, row), r->rankcol, &n);
+	if (r->rx != NULL) {	/* --having first, as SQL's before Top-N */
+		if (!judge_row(r, row))
+			return -2;
+		p = rowexpr_cell(r->rcells, r->rankcol, &n);
+	} else
+		p = out_cell(render_cells(r, row), r->rankcol, &n);
 	if (p == NULL || n == 0 || num_parse(p, n, &nu) != 0)
 		return -1;
 	*v = nu.d;
@@ -127,19 +313,26 @@ rank_row(void *arg, const struct op_row *row, double *v)
 }
 
 /* Finds --top-by among the n aggregate columns aggcols (the first by
- * default; colagg[i] is column i's aggregate) and sets up ranking.
+ * default; colagg[i] is column i's aggregate), which follow first other
+ * columns, or among the --eval columns after them, and sets up ranking.
  * Returns 0, or -1 after a message (a usage error). */
 static int
-top_column(struct run *r, const char *const *aggcols, size_t n,
-    const size_t *colagg)
+top_column(struct run *r, const char *const *aggcols, size_t first,
+    size_t n, const size_t *colagg)
 {
 	const struct config *c = r->c;
-	size_t i;
+	size_t i, k;
 
 	for (i = 0; i < n; i++)
 		if (c->top_by == NULL || strcmp(aggcols[i], c->top_by) == 0)
 			break;
-	if (i == n) {
+	if (i == n && c->top_by != NULL)	/* an --eval column */
+		for (k = 0; k < c->nevals; k++)
+			if (strcmp(c->evals[k].name, c->top_by) == 0) {
+				r->rankcol = first + n + k;
+				return 0;
+			}
+	if (i == n || n == 0) {
 		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
 		return -1;
 	}
@@ -147,8 +340,50 @@ top_column(struct run *r, const char *const *aggcols, size_t n,
 		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
 		return -1;
 	}
-	r->rankcol = i;		/* (run.c's new_operator ranks by it) */
+	/* (run.c's new_operator ranks by it): among the aggregates' cells,
+	 * or with --having and --eval among all */
+	r->rankcol = i + (r->rx != NULL ? first : 0);
 	return 0;
+}
+
+/* How many of the n columns cols and the --eval columns are named
+ * name. */
+static size_t
+columns_named(const struct config *c, const char *const *cols, size_t n,
+    const char *name)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < n; i++)
+		j += strcmp(cols[i], name) == 0;
+	for (i = 0; i < c->nevals; i++)
+		j += strcmp(c->evals[i].name, name) == 0;
+	return j;
+}
+
+/* --as and --eval names: each must name one column. Returns 0, or -1
+ * after a usage message. */
+static int
+unique_names(const struct config *c, const char *const *cols, size_t n)
+{
+	const char *name = NULL, *opt = NULL;
+	size_t k;
+
+	for (k = 0; k < c->naggs && name == NULL; k++)
+		if (c->aggs[k].as != NULL &&
+		    columns_named(c, cols, n, c->aggs[k].as) > 1) {
+			name = c->aggs[k].as;
+			opt = "--as";
+		}
+	for (k = 0; k < c->nevals && name == NULL; k++)
+		if (columns_named(c, cols, n, c->evals[k].name) > 1) {
+			name = c->evals[k].name;
+			opt = "--eval";
+		}
+	if (name == NULL)
+		return 0;
+	fwin_warn("%s: the output has two columns named '%s'", opt, name);
+	return -1;
 }
 
 /* Whether the fields have names (-H, or json's paths): the output then
@@ -214,34 +449,136 @@ other_header(struct run *r)
 	return !same;
 }
 
+/* A column's type in the SQLite sink: counts are INTEGER, text results
+ * TEXT, other numbers NUMERIC. */
+static enum sqlcol
+agg_type(const struct aggop *op)
+{
+	if (op->flags & AGF_TEXT)
+		return SQLC_TEXT;
+	if ((op->flags & AGF_HIST) || strcmp(op->column, "count") == 0 ||
+	    strcmp(op->column, "distinct") == 0 ||
+	    strcmp(op->column, "approx_distinct") == 0)
+		return SQLC_INTEGER;
+	return SQLC_NUMERIC;
+}
+
+/* The SQLite sink's transactions: the generation of the checkpoint that
+ * will cover their rows, and of the last one known to be on disk. */
+static void
+sql_generations(void *arg, uint64_t *tag, uint64_t *durable)
+{
+	const struct persist *p = arg;
+
+	*tag = p->generation + 1;
+	/* a save in the background may yet fail: then the one before it
+	 * is what a restore finds */
+	*durable = p->failed ? 0 : p->saver > 0 && p->generation > 0 ?
+	    p->generation - 1 : p->generation;
+}
+
+/* -o sqlite:DB[:TABLE]: the sink of cells cols[0..n) (cols[0] the op)
+ * into the table, keyed by the window's bounds (not the global
+ * window's, which move) and the keys. Returns 0 or the exit status. */
+static int
+open_sqlite(struct run *r, const char **cols, const enum sqlcol *types,
+    size_t n)
+{
+	const struct config *c = r->c;
+	struct sqlsink_spec sp;
+	size_t pk[2 + 64], npk = 0, i, at = 0;
+	char *owner, *from;
+	int status;
+
+	if (r->rolling_time)
+		at = 1;
+	else if (op_has_bounds(r->op)) {
+		if (c->wkind != WK_GLOBAL) {
+			pk[npk++] = 0;
+			pk[npk++] = 1;
+		}
+		at = 2;
+	}
+	if (c->nkeys > 64) {
+		fwin_warn("-o sqlite: at most 64 key fields");
+		return 2;
+	}
+	for (i = 0; i < c->nkeys; i++)
+		pk[npk++] = at + i;
+	memset(&sp, 0, sizeof(sp));
+	sp.db = c->sqlite;
+	sp.table = c->sqlite_table;
+	sp.cols = cols + 1;
+	sp.types = types + 1;
+	sp.ncols = n - 1;
+	sp.pk = pk;
+	sp.npk = npk;
+	sp.journal = c->checkpoint != NULL || c->restore != NULL;
+	sp.iso = r->ofmt == TF_ISO;
+	owner = c->checkpoint != NULL ? lock_abspath(c->checkpoint) : NULL;
+	from = c->restore != NULL ? lock_abspath(c->restore) : NULL;
+	sp.owner = owner;
+	sp.from = from;
+	r->sql = sqlsink_open(&sp, &status);
+	free(owner);
+	free(from);
+	if (r->sql == NULL)
+		return status;
+	sqlsink_generations(r->sql, sql_generations, &r->ps);
+	if ((r->restored ? sqlsink_rollback(r->sql, r->ps.outlen) :
+	    sqlsink_fresh(r->sql)) != 0)
+		return 1;
+	r->outfd = -1;
+	r->outname = c->sqlite;
+	r->out = out_open(-1, c->sqlite, OF_CELLS, cols, n);
+	out_set_writer(r->out, sqlsink_write, r->sql);
+	return 0;
+}
+
 /* Builds the output's column names and opens it. Returns 0, or the exit
  * status after a message. */
 static int
 open_output(struct run *r)
 {
 	const struct config *c = r->c;
-	size_t ncols = 3 + c->nkeys + c->naggs, i, j = 0, k, first;
+	size_t ncols = 4 + c->nkeys + c->naggs + r->nover_cols + c->nevals;
+	size_t i, j = 0, k, first;
 	const char **cols;
+	enum sqlcol *types;
 	char **owned;
 	size_t *colagg;		/* the aggregate of each aggregate column */
 	struct stat sb;
 	enum outfmt of;
+	const char *why;
 	int status = 1;
 
 	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
-		if (c->aggs[i].op->flags & AGF_PCT)
-			ncols += c->aggs[i].npct - 1;
+		ncols += agg_ncols(&c->aggs[i]) - 1;
 	cols = xmalloc(ncols * sizeof(*cols));
+	types = xcalloc(ncols, sizeof(*types));
 	owned = xcalloc(ncols, sizeof(*owned));
 	colagg = xcalloc(ncols, sizeof(*colagg));
 
-	if (r->rolling_time)
+	if (r->rolling_time) {
+		types[j] = SQLC_TIME;
 		cols[j++] = "time";
-	else if (op_has_bounds(r->op)) {
+	} else if (op_has_bounds(r->op)) {
+		types[j] = types[j + 1] = SQLC_TIME;
 		cols[j++] = "window_start";
 		cols[j++] = "window_end";
 	}
-	for (i = 0; i < c->nkeys; i++, j++) {
+	if (over_window(c)) {	/* the record's fields, as its input names */
+		for (i = 0; i < r->nover_cols; i++) {
+			types[j] = SQLC_TEXT;
+			cols[j++] = r->over_cols[i];
+		}
+		if (r->nover_cols == 0) {
+			types[j] = SQLC_TEXT;
+			cols[j++] = "record";
+		}
+	}
+	for (i = 0; i < c->nkeys && !over_window(c); i++, j++) {
+		types[j] = SQLC_TEXT;
 		if (named(c))
 			cols[j] = c->keys[i].name;
 		else {
@@ -253,29 +590,53 @@ open_output(struct run *r)
 	first = j;
 	for (i = 0; i < c->naggs; i++) {
 		const struct aggspec *as = &c->aggs[i];
-		int pct = (as->op->flags & AGF_PCT) != 0;
 
-		colagg[j - first] = i;
-		if (!(as->op->flags & AGF_FIELD)) {
-			cols[j++] = as->op->column;
-			continue;
-		}
-		/* "sum_F"; a percentile's column per P: "p95_F", "approx_p95_F" */
-		for (k = 0; k < (pct ? as->npct : 1); k++, j++) {
+		if (as->op->flags & AGF_RECORD)
+			continue;	/* --over's record: no column */
+		/* "sum_F"; a percentile's column per P: "p95_F",
+		 * "approx_p95_F"; a histogram's per bound */
+		for (k = 0; k < agg_ncols(as); k++, j++) {
 			colagg[j - first] = i;
-			if (asprintf(&owned[j], "%s%s_%s", as->op->column,
-			    pct ? as->pct[k].name : "", as->f.name) < 0)
-				fwin_oom();
+			types[j] = agg_type(as->op);
+			owned[j] = agg_colname(as, k, as->as);	/* --as */
 			cols[j] = owned[j];
 		}
 	}
-	if (c->top_n > 0 && top_column(r, cols + first, j - first, colagg) != 0) {
+	if (unique_names(c, cols, j) != 0 ||
+	    rowexpr_new(r->c, cols, j, &r->rx) != 0 ||
+	    (c->top_n > 0 && top_column(r, cols + first, first, j - first,
+	    colagg) != 0)) {
 		status = 2;
 		goto fail;
 	}
-	if (c->emit_every > 0)
+	for (i = 0; i < c->nevals; i++) {	/* (numeric affinity: text stays) */
+		types[j] = SQLC_NUMERIC;
+		cols[j++] = c->evals[i].name;
+	}
+	if (c->emit_every > 0) {
+		types[j] = SQLC_INTEGER;
 		cols[j++] = "final";
+	}
 	ncols = j;
+	/* --changelog, -o sqlite: op leads, before the header's columns */
+	r->opcol = c->changelog || c->sqlite != NULL;
+	if (r->opcol) {
+		memmove(cols + 1, cols, ncols * sizeof(*cols));
+		memmove(types + 1, types, ncols * sizeof(*types));
+		cols[0] = "op";
+		types[0] = SQLC_TEXT;
+		ncols++;
+	}
+	r->ncells = ncols - 1;
+	clog_init(&r->clog, c, r->st, sizeof(struct op_globals));
+	if (r->restored && (why = clog_check(&r->clog)) != NULL) {
+		fwin_warn("%s: corrupt state: %s", c->restore, why);
+		goto fail;
+	}
+	if (c->sqlite != NULL) {
+		status = open_sqlite(r, cols, types, ncols);
+		goto fail;
+	}
 	r->outfd = 1;
 	r->outname = "standard output";
 	if (c->output != NULL) {
@@ -304,6 +665,7 @@ fail:
 	free(owned);
 	free(cols);
 	free(colagg);
+	free(types);
 	return status;
 }
 
@@ -354,6 +716,13 @@ close_sinks(struct run *r)
 
 	if (close_out(r->out, r->outname) != 0)
 		status = 1;
+	if (r->sql != NULL && sqlsink_close(r->sql) != 0)
+		status = 1;
+	r->sql = NULL;
+	if (r->cltail != NULL)
+		(void)out_close(r->cltail);
+	r->cltail = NULL;
+	clog_fini(&r->clog);
 	if (close_out(r->late, r->c->late_file) != 0)
 		status = 1;
 	if (close_out(r->badout, r->c->bad_file) != 0)

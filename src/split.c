@@ -34,6 +34,7 @@ struct split {
 	int64_t lateness;	/* the table's */
 	int64_t max_t;		/* the largest time */
 	uint64_t nread;
+	uint64_t nfiltered;	/* --where rejected (batch: no watermark) */
 	/* a stream's: windows past where the first half can reach fire as
 	 * this half's watermark passes them, to emit(arg, row) */
 	op_emit_fn emit;
@@ -93,6 +94,10 @@ split_main(void *arg)
 	while (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED) &&
 	    (rc = input_next(s->in, &rec)) == INPUT_RECORD) {
 		parse_record(s->p, &rec, &pr);
+		if (pr.kind == PR_FILTERED && s->kind == SPLIT_BATCH) {
+			s->nfiltered++;
+			continue;
+		}
 		if (pr.kind != PR_RECORD) {
 			s->unclean = 1;
 			break;
@@ -231,7 +236,8 @@ split_join(struct split *s, struct split_done *d)
 		h = s->h;
 		s->h = NULL;
 		hashagg_set_aggs(h, s->g);
-		d->nread = s->nread;
+		d->nread = s->nread + s->nfiltered;
+		d->nfiltered = s->nfiltered;
 		d->nrows = s->nrows;
 	}
 	split_free(s);

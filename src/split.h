@@ -29,6 +29,7 @@ enum { SPLIT_BATCH, SPLIT_STREAM, SPLIT_NEAR_ORDER };
 /* What the second half's thread did. */
 struct split_done {
 	uint64_t nread;		/* records read */
+	uint64_t nfiltered;	/* ... of them, rejected by --where */
 	uint64_t nrows;		/* rows fired (emit) */
 };
 

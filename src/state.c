@@ -825,3 +825,20 @@ st_adopt(struct state *s, struct arena *a, uint64_t used, size_t accsize,
 	s->globals = st_root(s)->sr_globals;	/* checked by adopt() */
 	return NULL;
 }
+
+int
+st_in_arena(const struct state *s, aoff off, uint64_t n)
+{
+	uint64_t used = s->lazy != NULL ? s->lazy->used :
+	    arena_hdr(&s->a)->ah_used;
+
+	return off >= sizeof(struct arena_hdr) && in_range(used, off, n);
+}
+
+int
+st_claim(struct state *s, aoff off, uint64_t n)
+{
+	if (!st_in_arena(s, off, n))
+		return -1;
+	return s->lazy != NULL ? arena_claim(&s->lazy->claims, off, n) : 0;
+}

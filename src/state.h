@@ -244,6 +244,15 @@ const char *st_adopt(struct state *s, struct arena *a, uint64_t used,
     size_t accsize, size_t keyext, size_t globalsize,
     const struct st_checks *ck);
 
+/* For blocks a restored arena keeps beyond keys (the driver's own, such
+ * as changelog.h's): whether off[0..n) lies inside the arena's used
+ * bytes (1 or 0); and st_claim, which also claims the block
+ * arena_alloc(n) made at off, so that no two blocks found through
+ * offsets overlap: 0, or -1 when it is outside or overlaps (in state
+ * that was not restored, only outside). */
+int st_in_arena(const struct state *s, aoff off, uint64_t n);
+int st_claim(struct state *s, aoff off, uint64_t n);
+
 /* Checks every restored key not used yet, and the timer queue, so that a
  * checkpoint saved next holds nothing unchecked. Returns 0, or -1 with
  * st_corrupt() set. Only the first call costs anything. */

@@ -36,12 +36,15 @@ static const struct option baseopts[] = {
 	{ "flush",		no_argument,		NULL, O_FLUSH },
 	{ "no-flush",		no_argument,		NULL, O_NOFLUSH },
 	{ "global",		no_argument,		NULL, O_GLOBAL },
+	{ "over",		required_argument,	NULL, O_OVER },
+	{ "over-rows",		required_argument,	NULL, O_OVERROWS },
 	{ "fill",		no_argument,		NULL, O_FILL },
 	{ "top",		required_argument,	NULL, O_TOP },
 	{ "top-by",		required_argument,	NULL, O_TOPBY },
 	{ "emit-every",		required_argument,	NULL, O_EMITEVERY },
 	{ "output-format",	required_argument,	NULL, O_OUTFMT },
 	{ "output",		required_argument,	NULL, 'o' },
+	{ "changelog",		no_argument,		NULL, O_CHANGELOG },
 	{ "checkpoint",		required_argument,	NULL, O_CHECKPOINT },
 	{ "checkpoint-every",	required_argument,	NULL, O_CKEVERY },
 	{ "restore",		required_argument,	NULL, O_RESTORE },
@@ -59,6 +62,11 @@ static const struct option baseopts[] = {
 	{ "explain",		required_argument,	NULL, O_EXPLAIN },
 	{ "mode",		required_argument,	NULL, O_MODE },
 	{ "max-memory",		required_argument,	NULL, O_MAXMEM },
+	{ "where",		required_argument,	NULL, O_WHERE },
+	{ "if",			required_argument,	NULL, O_IF },
+	{ "as",			required_argument,	NULL, O_AS },
+	{ "having",		required_argument,	NULL, O_HAVING },
+	{ "eval",		required_argument,	NULL, O_EVAL },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 };
@@ -98,7 +106,8 @@ usage_aggregates(FILE *fp)
 	fputs("Aggregates (default --count):\n ", fp);
 	for (i = 0; (op = agg_at(i)) != NULL; i++) {
 		arg = (op->flags & AGF_OUT) ? "[:OUT]" :
-		    (op->flags & AGF_PLIST) ? ":P[,P...]" : "";
+		    (op->flags & AGF_PLIST) ? ":P[,P...]" :
+		    (op->flags & AGF_HIST) ? ":B[,B...]" : "";
 		n = (size_t)snprintf(item, sizeof(item), "%s--%s%s%s",
 		    strcmp(op->option, "count") == 0 ? "-c, " : "", op->option,
 		    (op->flags & AGF_FIELD) ? " F" : "", arg);
@@ -137,6 +146,10 @@ usage(FILE *fp)
 "  --cumulate SIZE,STEP     growing windows [S, S+STEP), [S, S+2*STEP), ...\n"
 "  --session GAP            session windows per key\n"
 "  --count-window N[,SLIDE] count windows per key (by arrival)\n"
+"  --over D                 each record, with aggregates of its key's\n"
+"                           records in [t - D, t]\n"
+"  --over-rows N            each record, with aggregates of its key's\n"
+"                           last N records\n"
 "  (no window option: rolling mode, a running aggregate per record)\n"
 "  --offset D               shift window alignment\n"
 "  (SIZE, STEP: a duration or d, w, mo, q, y on the --tz calendar)\n"
@@ -154,9 +167,17 @@ usage(FILE *fp)
 	, fp);
 	usage_aggregates(fp);
 	fputs(
+"Expressions (see EXPRESSIONS in fwin(1)):\n"
+"  --where EXPR             only records EXPR is true for enter windows\n"
+"  --if EXPR                the aggregate before it takes only those records\n"
+"  --as NAME                names the aggregate before it\n"
+"  --having EXPR            print only rows EXPR is true for\n"
+"  --eval NAME=EXPR         append a column computed from the row\n"
 "Output:\n"
 "  --output-format tsv|csv|json\n"
 "  -o, --output FILE        append rows to FILE\n"
+"  -o sqlite:DB[:TABLE]     upsert rows into TABLE (default fwin) of SQLite DB\n"
+"  --changelog              a first column op: +I, -U/+U (a row again), -D\n"
 "Checkpoints:\n"
 "  --checkpoint FILE        save state to FILE (atomically)\n"
 "  --checkpoint-every N|D   every N records or D of wall time (default 10s)\n"

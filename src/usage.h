@@ -15,7 +15,8 @@ enum {
 	O_OUTFMT, O_STRICT, O_MAXFUTURE, O_STATS, O_PROGRESS, O_NOPROGRESS, O_SESSION, O_COUNTWIN, O_IDLE,
 	O_CHECKPOINT, O_CKEVERY, O_RESTORE, O_STATE, O_NEWINPUT, O_INSPECT,
 	O_TZ, O_CUMULATE, O_JSON, O_PARTITION, O_EXPLAIN,
-	O_MODE, O_MAXMEM, O_THREADS, O_BADFILE,
+	O_MODE, O_MAXMEM, O_THREADS, O_OVER, O_OVERROWS, O_CHANGELOG,
+	O_WHERE, O_IF, O_AS, O_HAVING, O_EVAL, O_BADFILE,
 	O_AGG = 512		/* O_AGG + i: the aggregate table's i-th entry */
 };
 
@@ -33,5 +34,13 @@ void usage_error(const char *fmt, ...)
 /* Reports an option getopt_long refused (ch is ':' for a missing value),
  * naming it as the user typed it (arg), then exits as usage_error. */
 void bad_option(int ch, const char *arg) __attribute__((noreturn));
+
+/* cliexpr.c: --where, --if, --as, --having, --eval into c. Returns
+ * whether ch was one of them. */
+struct config;
+int cli_expr_option(struct config *c, int ch, const char *arg);
+
+/* After the options: what the expression options cannot go with. */
+void cli_expr_check(const struct config *c);
 
 #endif

@@ -13,7 +13,7 @@ wire_fields_init(struct wire_fields *f, const struct config *c)
 	f->nvf = 0;
 	f->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*f->vf));
 	for (i = 0; i < c->naggs; i++)
-		if (c->aggs[i].op->flags & AGF_FIELD)
+		if (aggspec_valued(&c->aggs[i]))
 			f->vf[f->nvf++] = i;
 }
 

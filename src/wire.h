@@ -1,6 +1,6 @@
 /* wire: a parsed record's values in a compact form, for records handed
  * from one thread to another (reader.c's slots, workers.c's chunks).
- * Only the aggregates that take a FIELD have values: a struct wval each,
+ * Only the aggregates that take a FIELD (or the record) have values: a struct wval each,
  * then, after whatever else the caller puts there, their bytes (text,
  * then OUT text for min-by and max-by). */
 #ifndef FWIN_WIRE_H

@@ -71,7 +71,8 @@ workers_fit(const struct run *r)
 	return c->threads >= 3 && r->batch == NULL && r->hagg == NULL &&
 	    c->checkpoint == NULL && c->restore == NULL &&
 	    (c->has_time || !op_uses_time(r->op)) && c->idle_timeout <= 0 &&
-	    c->top_n == 0 && c->emit_every <= 0 && c->max_memory == 0;
+	    c->top_n == 0 && c->emit_every <= 0 && c->max_memory == 0 &&
+	    !over_window(c);
 }
 
 /* --- a worker's side --- */
@@ -432,6 +433,7 @@ workers_start(struct run *r)
 		w->run.op = w->op;
 		w->run.st = op_state(w->op);
 		w->run.g = w->g;
+		sink_copied(&w->run);
 		w->like = out_open_collect(r->out);
 		if (ws->keep_raw)
 			w->late_like = out_open_collect(r->late);
@@ -487,6 +489,7 @@ workers_free(struct workers *ws)
 		(void)out_close(w->like);
 		if (w->late_like != NULL)
 			(void)out_close(w->late_like);
+		sink_copy_free(&w->run);
 		op_free(w->op);
 		aggs_free(w->g);
 		free(w->vals);

@@ -18,17 +18,13 @@ ok() {
 # empty: NULL), words w0..z2. Equal times, values and words are common,
 # so ties of first/last/min-by/max-by are exercised.
 gen() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		srand(seed)
-		for (i = 0; i < n; i++) {
-			t = int(rand() * 300) - 20
-			if (rand() < 0.2) t = t ".5"
-			k = substr("abcde", int(rand() * 5) + 1, 1)
-			r = rand()
-			v = r < 0.1 ? "" : r < 0.5 ? int(rand() * 40) : sprintf("%.2f", rand() * 40)
-			w = substr("wxyz", int(rand() * 4) + 1, 1) int(rand() * 3)
-			printf "%s,%s,%s,%s\n", t, k, v, w
-		}
+	draws "$2" 7 "$1" | awk '{
+		t = int($1 * 300) - 20
+		if ($2 < 0.2) t = t ".5"
+		k = substr("abcde", int($3 * 5) + 1, 1)
+		v = $4 < 0.1 ? "" : $4 < 0.5 ? int($5 * 40) : sprintf("%.2f", $5 * 40)
+		w = substr("wxyz", int($6 * 4) + 1, 1) int($7 * 3)
+		printf "%s,%s,%s,%s\n", t, k, v, w
 	}'
 }
 
@@ -400,8 +396,8 @@ fwin: 2 bad records skipped'
 }
 
 @test "batch = stream: a sum whose field an earlier aggregate keeps is still exact" {
-	awk 'BEGIN { srand(9); for (i = 0; i < 300; i++)
-		printf "%d,k%d,%d.%d\n", int(rand() * 600), i % 3, int(rand() * 100), i % 10 }' > in
+	draws 300 2 9 | awk '{ i = NR - 1
+		printf "%d,k%d,%d.%d\n", int($1 * 600), i % 3, int($2 * 100), i % 10 }' > in
 	sort -s -t, -k1,1n in > sorted
 	run --separate-stderr fwin --mode stream --csv -t 1 -k 2 --tumble 100s --median 3 --min 3 --sum 3 --avg 3 sorted
 	assert_success
@@ -457,8 +453,8 @@ hashed() {
 }
 
 @test "aggregated as read: keys alike in their first 8 bytes sort by the whole key (seed 305)" {
-	awk 'BEGIN { srand(305); for (i = 0; i < 4000; i++)
-		printf "%d,longkeyprefix-%d,%d\n", int(rand() * 100), int(rand() * 50), i }' > in
+	draws 4000 2 305 | awk '{
+		printf "%d,longkeyprefix-%d,%d\n", int($1 * 100), int($2 * 50), NR - 1 }' > in
 	sort -s -t, -k1,1n in > sorted
 	args=(--csv -t 1 -k 2 --tumble 10s --count --sum 3)
 	fwin --mode stream "${args[@]}" sorted > want
@@ -547,9 +543,8 @@ hashed() {
 # input is cut: what is cut is what is left, which must be more than
 # 256 KB)
 big() {
-	awk -v seed="$1" -v n="$2" 'BEGIN { srand(seed)
-		for (i = 0; i < n; i++)
-			printf "%d.%03d,k%d,%d.%d\n", int(rand() * 3000), int(rand() * 1000), int(rand() * 40), int(rand() * 1000), i % 10 }'
+	draws "$2" 4 "$1" | awk '{
+		printf "%d.%03d,k%d,%d.%d\n", int($1 * 3000), int($2 * 1000), int($3 * 40), int($4 * 1000), (NR - 1) % 10 }'
 }
 
 # mode_of STDERR: its --stats line
@@ -650,9 +645,8 @@ halves() {
 
 # many SEED N: N records in time order over 10000 s, 100 keys: many rows
 many() {
-	awk -v seed="$1" -v n="$2" 'BEGIN { srand(seed)
-		for (i = 0; i < n; i++)
-			printf "%d,k%d,%d\n", int(i * 10000 / n), int(rand() * 100), int(rand() * 1000) }'
+	draws "$2" 2 "$1" | awk -v n="$2" '{
+		printf "%d,k%d,%d\n", int((NR - 1) * 10000 / n), int($1 * 100), int($2 * 1000) }'
 }
 
 @test "in time order: taken as read, rows held until the end; --stats says so (seed 207)" {
@@ -785,7 +779,8 @@ many() {
 	done
 	# out of order by less than a window (1m): no record is late for the
 	# table, whose windows are then those of the sorted records
-	awk -F, -v OFS=, 'BEGIN { srand(408) } { $1 = sprintf("%.3f", $1 - rand() * 30) } { print }' in > near
+	draws "$(wc -l < in)" 1 408 > d
+	awk -F, -v OFS=, 'NR == FNR { d[NR] = $1; next } { $1 = sprintf("%.3f", $1 - d[FNR] * 30) } { print }' d in > near
 	sort -s -t, -k1,1n near | fwin --mode stream -l 0 "${args[@]}" > want2
 	halves near "${args[@]}"
 	assert_success

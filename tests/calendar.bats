@@ -393,10 +393,10 @@ rows() {
 	# plain decimals only and with values in exponent form (folded as
 	# floats, whose bytes depend on the grouping) among them
 	for mix in 0 3; do
-		awk -v mix=$mix 'BEGIN { srand(7); for (i = 0; i < 4000; i++) {
-			r = rand(); v = sprintf("%.2f", r * 100)
-			if (int(rand() * 10) < mix) v = sprintf("%.3e", r * 100)
-			printf "%d,k%d,%s\n", i * 3, int(rand() * 3), v } }' > in
+		draws 4000 3 7 | awk -v mix=$mix '{
+			v = sprintf("%.2f", $1 * 100)
+			if (int($2 * 10) < mix) v = sprintf("%.3e", $1 * 100)
+			printf "%d,k%d,%s\n", (NR - 1) * 3, int($3 * 3), v }' > in
 		ok --csv -t 1 -k 2 --cumulate 1h,10m --sum 3 --avg 3 in
 		printf '%s\n' "$output" > fast
 		ok --csv -t 1 -k 2 --cumulate 1h,10m --sum 3 --avg 3 --stddev 3 in

@@ -53,3 +53,10 @@ threads_alike() {
 		[ ! -e "late$first" ] || cmp "late$first" "late$n"
 	done
 }
+
+# draws N C SEED: N lines of C numbers in [0, 1) drawn from SEED
+# (scripts/gen --uniform). Test data takes its randomness from here, never
+# from awk's rand(), whose numbers differ between mawk and gawk.
+draws() {
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n "$1" --uniform "$2" --seed "$3"
+}

@@ -702,7 +702,7 @@ SQL
 	all+=" --first user --last user --distinct user --median amount"
 	all+=" --percentile amount:5,99.9 --approx-percentile amount:50"
 	all+=" --stddev amount --var amount --stddev-pop amount --var-pop amount"
-	all+=" --approx-distinct user"
+	all+=" --approx-distinct user --histogram amount:0.5,10,250"
 	by="--min-by amount --max-by amount:region"
 	n=0
 	ex() {
@@ -820,6 +820,8 @@ SQL
 		-t 1 --cumulate 1mo,1d in
 	check "--cumulate whose step does not divide its size has no Flink SQL counterpart" \
 		-t 1 --cumulate 1d,7h in
+	check "the reset rule of --increase 3 and --rate 3 has no Flink SQL counterpart" \
+		-t 1 -k 2 --tumble 1m --increase 3 --count --rate 3 in
 	check "--min-by or --max-by with --global has no Flink SQL counterpart" \
 		-t 1 -k 2 --global --max-by 3 in
 	printf '{"t":1,"u":{"id":"a"}}\n' > in.json
@@ -849,4 +851,72 @@ SQL
 	assert_success
 	assert_line "--   (--time-format auto: the input's times are ms)"
 	assert_line "  \`event_time\` AS TO_TIMESTAMP_LTZ(CAST(\`f1\` AS BIGINT), 3),"
+}
+
+@test "--over and --over-rows: an OVER aggregation per record, and the grammar takes it" {
+	printf 'ts,host,lat\n2026-01-01T00:00:00Z,web,10\n' > in.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host \
+		--over 1h --avg lat --count in.csv
+	assert_success
+	assert_output --partial "$(cat <<'SQL'
+CREATE TABLE `sink` (
+  `ts` STRING,
+  `host` STRING,
+  `lat` STRING,
+  `avg_lat` DOUBLE,
+  `count` BIGINT
+) WITH (
+  'connector' = 'print'
+);
+
+INSERT INTO `sink`
+SELECT
+  `ts`,
+  `host`,
+  `lat`,
+  AVG(CAST(`lat` AS DOUBLE)) OVER (PARTITION BY `host`
+    ORDER BY `event_time` RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS `avg_lat`,
+  COUNT(*) OVER (PARTITION BY `host`
+    ORDER BY `event_time` RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS `count`
+FROM `source`;
+SQL
+)"
+	assert_line "-- * --over: Flink's bounded OVER operators judge lateness per key (a row is"
+	echo "$output" > range.sql
+	run fwin --explain flink-sql --csv -H -t ts --over-rows 10 --sum lat --max lat in.csv
+	assert_success
+	assert_line "  SUM(CAST(\`lat\` AS DOUBLE)) OVER (ORDER BY \`event_time\` ROWS BETWEEN 9 PRECEDING AND CURRENT ROW) AS \`sum_lat\`,"
+	echo "$output" > rows.sql
+	run grammar range.sql rows.sql
+	assert_success
+	run --separate-stderr fwin --explain flink-sql --json -t ts --over 1h --count in.csv
+	assert_failure 2
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --over 1h --max-by lat in.csv
+	assert_failure 2
+}
+
+@test "--changelog and -o sqlite: an upsert sink with a primary key, a JDBC table commented" {
+	printf '1 a b 2\n' > in
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2,3 \
+		--tumble 1m --count --changelog -o sqlite:web.db:traffic in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line "  PRIMARY KEY (\`window_start\`, \`window_end\`, \`key1\`, \`key2\`) NOT ENFORCED"
+	assert_line "-- SQLite table \`traffic\` of 'web.db'; Flink's JDBC connector has no SQLite dialect."
+	assert_line "--   'connector' = 'jdbc',"
+	assert_line "--   'table-name' = 'traffic'"
+	printf '%s\n' "$output" > upsert.sql
+	run grammar upsert.sql
+	assert_success
+	# the global window's bounds move: its key alone
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 \
+		--global --count --changelog in
+	assert_success
+	assert_line "  PRIMARY KEY (\`key1\`) NOT ENFORCED"
+	printf '%s\n' "$output" > global.sql
+	run grammar global.sql
+	assert_success
+	# without either, no key
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 --tumble 1m in
+	refute_line --partial "PRIMARY KEY"
 }

@@ -270,8 +270,8 @@ sweep() {
 }
 
 @test "a stream in two halves: a write error while the windows both hold are formatted on two threads is said once, or costs only the second thread's scratch file" {
-	awk 'BEGIN { srand(9); for (i = 0; i < 400000; i++)
-		printf "%.0f,k%d,%d\n", 1600000000000 + i * 5, int(rand() * 200000), i % 13 }' > in
+	draws 400000 1 9 | awk '{ i = NR - 1
+		printf "%.0f,k%d,%d\n", 1600000000000 + i * 5, int($1 * 200000), i % 13 }' > in
 	args=(--threads 2 --csv -t 1 -k 2 --tumble 1h -l 1s --count --sum 3)
 	fwin --threads 1 "${args[@]:2}" in > want
 	# (about 32 writes in all, the output's and the two scratch files'

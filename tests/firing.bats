@@ -211,8 +211,8 @@ load common
 }
 
 @test "--emit-every: the same bytes through a checkpoint and restore" {
-	awk 'BEGIN { srand(3); for (i = 0; i < 400; i++)
-		printf "%d,k%d,%d\n", 1000 + i * 3 + int(rand() * 4), int(rand() * 5), int(rand() * 9) }' > all.csv
+	draws 400 3 3 | awk '{ i = NR - 1
+		printf "%d,k%d,%d\n", 1000 + i * 3 + int($1 * 4), int($2 * 5), int($3 * 9) }' > all.csv
 	args=(--csv -t 1 -k 2 --slide 60s,20s -l 5s --emit-every 7s --count --max 3)
 	run --separate-stderr fwin "${args[@]}" all.csv
 	assert_success

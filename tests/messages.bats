@@ -219,3 +219,198 @@ EOF
 2026-11-29T20:02:00Z	2026-11-29T20:03:00Z	203.0.113.5	1	5120
 EOF2
 }
+
+# ------------------------------------------ hints for the first hour
+
+@test "hint: an 8-digit date read as seconds is said once, with the format that reads it" {
+	printf '20240101,a\n20240102,a\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1d --count in
+	assert_success
+	# 20240101 s is 234 days, 6:15:01 after the epoch
+	assert_output '20217600,20304000,a,2'
+	assert_equal "$stderr" "fwin: in:1: time 20240101 read as seconds since 1970 (1970-08-23T06:15:01Z); for a date, give --time-format %Y%m%d"
+	# the format it names reads the dates
+	ok --csv -t 1 -k 2 --tumble 1d --count --time-format %Y%m%d in
+	assert_output $'2024-01-01T00:00:00Z,2024-01-02T00:00:00Z,a,1\n2024-01-02T00:00:00Z,2024-01-03T00:00:00Z,a,1'
+	# standard input, as the manual shows it
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1d --count < in
+	assert_equal "$stderr" "fwin: -:1: time 20240101 read as seconds since 1970 (1970-08-23T06:15:01Z); for a date, give --time-format %Y%m%d"
+}
+
+@test "hint: a 4-digit year read as seconds names %Y" {
+	printf '2024 a\n2025 a\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --tumble 1h --count in
+	assert_success
+	assert_output $'0\t3600\ta\t2'
+	assert_equal "$stderr" "fwin: in:1: time 2024 read as seconds since 1970 (1970-01-01T00:33:44Z); for a year, give --time-format %Y"
+}
+
+@test "hint: only the time that sets the format, and only what looks like a date" {
+	# the first time read sets auto's format: a date-like time after it
+	# is seconds as the format says, without a word
+	printf '1700000000\n20240101\n' > in
+	ok -t 1 --tumble 1d --count in
+	# not a date: month 13, February 30, outside 1900-2100, 9 digits, a
+	# fraction, a sign; nor a year below 1900 or past 2100
+	for t in 20241301 20240230 18991231 21010101 202401011 20240101.5 \
+	    +20240101 1899 2101 999 19000 ; do
+		ok -t 1 --tumble 1d --count <<< "$t"
+	done
+	# 29 February of a leap year is a date; of 1900 and 2100 not
+	run --separate-stderr fwin -t 1 --tumble 1d --count <<< 20240229
+	assert_equal "$stderr" "fwin: -:1: time 20240229 read as seconds since 1970 (1970-08-23T06:17:09Z); for a date, give --time-format %Y%m%d"
+	ok -t 1 --tumble 1d --count <<< 19000229
+	ok -t 1 --tumble 1d --count <<< 21000229
+	# the bounds are dates and years
+	run --separate-stderr fwin -t 1 --tumble 1d --count <<< 19000101
+	assert_equal "$stderr" "fwin: -:1: time 19000101 read as seconds since 1970 (1970-08-08T21:48:21Z); for a date, give --time-format %Y%m%d"
+	run --separate-stderr fwin -t 1 --tumble 1d --count <<< 2100
+	assert_equal "$stderr" "fwin: -:1: time 2100 read as seconds since 1970 (1970-01-01T00:35:00Z); for a year, give --time-format %Y"
+	# a format given is the user's word: no hint
+	ok -t 1 --time-format s --tumble 1d --count <<< 20240101
+}
+
+@test "hint: the date hint after bad records, in its place among their messages" {
+	printf 'x a\n20240101 a\n' > in
+	run --separate-stderr fwin -t 1 -k 2 --tumble 1d --count in
+	assert_success
+	assert_equal "$stderr" "$(cat <<'EOF2'
+fwin: in:1: field 1: bad time "x"; record skipped
+fwin: in:2: time 20240101 read as seconds since 1970 (1970-08-23T06:15:01Z); for a date, give --time-format %Y%m%d
+fwin: 1 bad record skipped
+EOF2
+)"
+}
+
+# log N TIME...: N lines "host TIME", cycling through the times.
+log() {
+	local n=$1 i
+	shift
+	local times=("$@")
+	for ((i = 0; i < n; i++)); do
+		printf 'h%d|%s\n' $((i % 3)) "${times[i % ${#times[@]}]}"
+	done
+}
+
+@test "hint: access log times that fail name the format; the hint follows the tenth record's message" {
+	log 12 '29/Nov/2026:20:37:03 +0000' '29/Nov/2026:20:38:14 +0000' > in
+	run --separate-stderr fwin -d '|' -t 2 -k 1 --tumble 1m --count in
+	assert_failure 1
+	assert_output ''
+	{
+		for i in 1 3 5 7 9; do
+			echo "fwin: in:$i: field 2: bad time \"29/Nov/2026:20:37:03 +0000\"; record skipped"
+			echo "fwin: in:$((i + 1)): field 2: bad time \"29/Nov/2026:20:38:14 +0000\"; record skipped"
+		done
+		echo "fwin: in:1: time '29/Nov/2026:20:37:03 +0000' does not parse as auto; --time-format '%d/%b/%Y:%H:%M:%S %z' reads it"
+		echo "fwin: all 12 records were bad; see the messages above"
+	} > want
+	assert_equal "$stderr" "$(cat want)"
+	# what it names reads them
+	ok -d '|' -t 2 -k 1 --tumble 1m --count --time-format '%d/%b/%Y:%H:%M:%S %z' in
+	assert_output - <<'EOF2'
+2026-11-29T20:37:00Z	2026-11-29T20:38:00Z	h0	2
+2026-11-29T20:37:00Z	2026-11-29T20:38:00Z	h1	2
+2026-11-29T20:37:00Z	2026-11-29T20:38:00Z	h2	2
+2026-11-29T20:38:00Z	2026-11-29T20:39:00Z	h0	2
+2026-11-29T20:38:00Z	2026-11-29T20:39:00Z	h1	2
+2026-11-29T20:38:00Z	2026-11-29T20:39:00Z	h2	2
+EOF2
+}
+
+@test "hint: fewer than ten records, all failing: the hint comes at the end, before the summary" {
+	printf '%s\n' '1.2.3.4 - - [29/Nov/2026:20:37:03 +0000] "GET / HTTP/1.1" 200 12' \
+	    '1.2.3.4 - - [29/Nov/2026:20:37:04 +0000] "GET / HTTP/1.1" 200 12' > in
+	run --separate-stderr fwin -t 4,5 --tumble 1m --count in
+	assert_failure 1
+	assert_equal "$stderr" "$(cat <<'EOF2'
+fwin: in:1: field 4,5: bad time "[29/Nov/2026:20:37:03 +0000]"; record skipped
+fwin: in:2: field 4,5: bad time "[29/Nov/2026:20:37:04 +0000]"; record skipped
+fwin: in:1: time '[29/Nov/2026:20:37:03 +0000]' does not parse as auto; --time-format '[%d/%b/%Y:%H:%M:%S %z]' reads it
+fwin: all 2 records were bad; see the messages above
+EOF2
+)"
+	# the time alone (-t 4) has no offset: the format without %z
+	run --separate-stderr fwin -t 4 --tumble 1m --count --mode stream < in
+	assert_failure 1
+	assert_equal "$(sed -n 3p <<< "$stderr")" "fwin: -:1: time '[29/Nov/2026:20:37:03' does not parse as auto; --time-format '[%d/%b/%Y:%H:%M:%S' reads it"
+	ok -t 4 --time-format '[%d/%b/%Y:%H:%M:%S' --tumble 1m --count in
+	assert_output $'2026-11-29T20:37:00Z\t2026-11-29T20:38:00Z\t2'
+	# --strict stops at the first: the hint still comes
+	run --separate-stderr fwin -t 4,5 --tumble 1m --count --strict in
+	assert_failure 1
+	assert_equal "$stderr" "$(cat <<'EOF2'
+fwin: in:1: field 4,5: bad time "[29/Nov/2026:20:37:03 +0000]"
+fwin: in:1: time '[29/Nov/2026:20:37:03 +0000]' does not parse as auto; --time-format '[%d/%b/%Y:%H:%M:%S %z]' reads it
+EOF2
+)"
+}
+
+@test "hint: each common format is named for its times" {
+	check() {	# TIME FORMAT [AS --time-format GIVEN]: GIVEN (auto) fails, FORMAT reads
+		local t=$1 f=$2 as=${3:-auto}
+		shift 2
+		[ $# -eq 0 ] || shift
+		printf '%s|x\n' "$t" > in
+		run --separate-stderr fwin -d '|' -t 1 --tumble 1h "$@" in
+		assert_failure 1
+		assert_equal "$stderr" "fwin: in:1: field 1: bad time \"$t\"; record skipped
+fwin: in:1: time '$t' does not parse as $as; --time-format $f reads it
+fwin: all 1 record was bad; see the messages above"
+	}
+	check '29/Nov/2026:20:37:03 +0000' "'%d/%b/%Y:%H:%M:%S %z'"
+	check '[29/Nov/2026:20:37:03 +0000]' "'[%d/%b/%Y:%H:%M:%S %z]'"
+	check 'Nov 29 20:37:03' "'%b %d %H:%M:%S'"
+	check 'Nov  3 20:37:03' "'%b %d %H:%M:%S'"
+	check '2026/11/29 20:37:03' "'%Y/%m/%d %H:%M:%S'"
+	check '11/29/2026 20:37' "'%m/%d/%Y %H:%M'"
+	check '11/29/2026 20:37:03' "'%m/%d/%Y %H:%M:%S'"
+	check '29.11.2026 20:37:03' "'%d.%m.%Y %H:%M:%S'"
+	check 'Sun, 29 Nov 2026 20:37:03 +0000' "'%a, %d %b %Y %H:%M:%S %z'"
+	check '29 Nov 2026 20:37:03 +0000' "'%d %b %Y %H:%M:%S %z'"
+	# a format given that fails: the hint names it, and auto when auto reads the times
+	check '2026/11/29 20:37:03' "'%Y/%m/%d %H:%M:%S'" "'%Y-%m-%d %H:%M:%S'" \
+	    --time-format '%Y-%m-%d %H:%M:%S'
+	check '2026-11-29 20:37:03' auto s --time-format s
+	check '1700000000' auto iso --time-format iso
+	# auto comes first: it also reads what a strptime format would
+	check '2026-11-29 20:37:03' auto "'%Y/%m/%d %H:%M:%S'" --time-format '%Y/%m/%d %H:%M:%S'
+}
+
+@test "hint: none when no common format reads them all, or a time parses among the first ten" {
+	# no format reads it: the messages alone
+	printf 'yesterday|x\n' > in
+	run --separate-stderr fwin -d '|' -t 1 --tumble 1h in
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "yesterday"; record skipped\nfwin: all 1 record was bad; see the messages above'
+	# two formats among the failing times: no one format reads them all
+	printf '%s|x\n' '29/Nov/2026:20:37:03 +0000' 'Nov 29 20:37:03' > in
+	run --separate-stderr fwin -d '|' -t 1 --tumble 1h in
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "29/Nov/2026:20:37:03 +0000"; record skipped\nfwin: in:2: field 1: bad time "Nov 29 20:37:03"; record skipped\nfwin: all 2 records were bad; see the messages above'
+	# the tenth record parses: the nine bad ones were bad luck, not a wrong format
+	{ log 9 '29/Nov/2026:20:37:03 +0000'; echo 'h0|1700000000'; log 3 '29/Nov/2026:20:37:03 +0000'; } > in
+	run --separate-stderr fwin -d '|' -t 2 -k 1 --tumble 1m --count in
+	assert_success
+	[[ $stderr != *'does not parse'* ]]
+	assert_equal "$(printf '%s\n' "$stderr" | tail -n 1)" 'fwin: 12 bad records skipped'
+	# a record bad for another reason (its key is missing) among the first ends the watch
+	{ echo 'only'; log 11 'Nov 29 20:37:03'; } > in
+	run --separate-stderr fwin -d '|' -t 2 -k 1 --tumble 1m --count in
+	assert_failure 1
+	[[ $stderr != *'does not parse'* ]]
+}
+
+@test "hint: the same messages in the same order with 1, 2 and 4 threads, stream and batch" {
+	{ log 14 '[29/Nov/2026:20:37:03 +0000]'; echo 'h9|20240101'; } > in
+	for mode in stream batch; do
+		threads_alike "1 2 4" -d '|' -t 2 -k 1 --tumble 1m --count --mode $mode in
+		assert_equal "$(sed -n 11p err1)" "fwin: in:1: time '[29/Nov/2026:20:37:03 +0000]' does not parse as auto; --time-format '[%d/%b/%Y:%H:%M:%S %z]' reads it"
+		assert_equal "$(sed -n 12p err1)" "fwin: in:15: time 20240101 read as seconds since 1970 (1970-08-23T06:15:01Z); for a date, give --time-format %Y%m%d"
+		assert_equal "$(sed -n 13,99p err1)" 'fwin: 14 bad records skipped'
+		ALIKE_IN=in threads_alike "1 2 4" -d '|' -t 2 -k 1 --tumble 1m --count --mode $mode
+		assert_equal "$(sed -n 12p err1)" "fwin: -:15: time 20240101 read as seconds since 1970 (1970-08-23T06:15:01Z); for a date, give --time-format %Y%m%d"
+	done
+	# a partition watches the records of its keys
+	{ log 30 '[29/Nov/2026:20:37:03 +0000]'; echo 'h9|20240101'; } > in
+	threads_alike "1 2 4" -d '|' -t 2 -k 1 --tumble 1m --count --partition 2/2 in
+	grep -qF "does not parse as auto; --time-format '[%d/%b/%Y:%H:%M:%S %z]' reads it" err1
+}

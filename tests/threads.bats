@@ -11,15 +11,11 @@ TRY="Try 'fwin --help' for more information."
 # gen SEED N: N csv records "time,key,value,word", out of time order by up
 # to 40 s over a few minutes, keys k0..k49, 10% of values empty (NULL).
 gen() {
-	awk -v seed="$1" -v n="$2" 'BEGIN {
-		srand(seed)
-		for (i = 0; i < n; i++) {
-			t = 1700000000 + int(i * 600 / n) - int(rand() * 40)
-			k = "k" int(rand() * 50)
-			r = rand()
-			v = r < 0.1 ? "" : sprintf("%.2f", rand() * 100)
-			printf "%d,%s,%s,w%d\n", t, k, v, int(rand() * 7)
-		}
+	draws "$2" 5 "$1" | awk -v n="$2" '{
+		t = 1700000000 + int((NR - 1) * 600 / n) - int($1 * 40)
+		k = "k" int($2 * 50)
+		v = $3 < 0.1 ? "" : sprintf("%.2f", $4 * 100)
+		printf "%d,%s,%s,w%d\n", t, k, v, int($5 * 7)
 	}'
 }
 

@@ -648,12 +648,11 @@ ok() {
 @test "out of order within -l: a record far back in its key's windows finds its pane (shuffled = sorted)" {
 	# 3000 records over 600 hours, 3 keys; every key holds hundreds of
 	# open panes, so a record's pane is found through the pane index
-	awk 'BEGIN { srand(7); for (i = 0; i < 3000; i++)
-		printf "%d,k%d,%d\n", 1700000000 + int(rand() * 600 * 3600),
-		    i % 3, int(rand() * 100) }' > sorted.csv
+	draws 3000 2 7 | awk '{
+		printf "%d,k%d,%d\n", 1700000000 + int($1 * 600 * 3600),
+		    (NR - 1) % 3, int($2 * 100) }' > sorted.csv
 	sort -t, -k1,1n -s sorted.csv -o sorted.csv
-	awk 'BEGIN { srand(8) } { printf "%.9f\t%s\n", rand(), $0 }' sorted.csv |
-		sort -k1,1 | cut -f2- > shuffled.csv
+	draws 3000 1 8 | paste - sorted.csv | sort -k1,1 | cut -f2- > shuffled.csv
 	for w in "--tumble 1h" "--slide 3h,1h"; do
 		run --separate-stderr fwin --csv -t 1 -k 2 $w -l 30d --count --sum 3 --first 3 sorted.csv
 		assert_success

@@ -10,14 +10,11 @@ load common
 # minutes, out of time order by up to 40 s, KEYS keys, 10% of values
 # empty; times repeat, so arrival order breaks ties of first and last.
 gen() {
-	awk -v seed="$1" -v n="$2" -v nk="$3" 'BEGIN {
-		srand(seed)
-		for (i = 0; i < n; i++) {
-			t = 1700000000 + int(i * 600 / n) - int(rand() * 40)
-			k = "k" int(rand() * nk)
-			v = rand() < 0.1 ? "" : sprintf("%.2f", rand() * 100)
-			printf "%d,%s,%s,w%d\n", t, k, v, int(rand() * 7)
-		}
+	draws "$2" 5 "$1" | awk -v n="$2" -v nk="$3" '{
+		t = 1700000000 + int((NR - 1) * 600 / n) - int($1 * 40)
+		k = "k" int($2 * nk)
+		v = $3 < 0.1 ? "" : sprintf("%.2f", $4 * 100)
+		printf "%d,%s,%s,w%d\n", t, k, v, int($5 * 7)
 	}'
 }
 
@@ -115,13 +112,11 @@ same() {
 }
 
 @test "workers: a sweep of window kinds, aggregates and options, ISO times" {
-	awk 'BEGIN { srand(7)
-		for (i = 0; i < 8000; i++) {
-			t = 1700000000 + int(i * 900 / 8000) - int(rand() * 60)
-			v = rand() < 0.1 ? "" : sprintf("%.3f", rand() * 100 - 20)
-			printf "%s,k%d,%s,w%d,u%d\n", strftime("%Y-%m-%dT%H:%M:%SZ", t, 1),
-			    int(rand() * 300), v, int(rand() * 7), int(rand() * 3)
-		}
+	draws 8000 7 7 | awk '{
+		t = 1700000000 + int((NR - 1) * 900 / 8000) - int($1 * 60)
+		v = $2 < 0.1 ? "" : sprintf("%.3f", $3 * 100 - 20)
+		printf "%s,k%d,%s,w%d,u%d\n", strftime("%Y-%m-%dT%H:%M:%SZ", t, 1),
+		    int($4 * 300), v, int($5 * 7), int($6 * 3)
 	}' > in
 	local w a o
 	for w in "--tumble 1m" "--slide 3m,1m" "--slide 1m,3m" "--cumulate 5m,1m" \

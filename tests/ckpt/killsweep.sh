@@ -13,7 +13,7 @@
 #     kills land in the middle of writes) and the delay from S to S + 1.6 T
 #     / KILLS, where S is the time fwin takes to start and end on no input,
 #     or, one in five, from 0 to S, to hit the start and the restore; all
-#     drawn with awk's srand(SEED), so a sweep is the same but for timing;
+#     drawn from SEED by scripts/gen, so a sweep is the same but for timing;
 #  3. a last run with --flush, not killed;
 #  4. out must be byte-identical to ref.out (and out.late to ref.late with
 #     LATE=1, which adds --late-file to every run).
@@ -21,6 +21,9 @@
 # When a run gets to the end of its input before its kill, the round ends
 # there (3 and 4), and a new round starts from nothing with delays half as
 # long, until KILLS kills have landed in all (at most 10 rounds).
+#
+# SQLITE=1 writes with -o sqlite:ref.db and -o sqlite:out.db instead, and
+# compares the two tables (fwin(1): -o sqlite:), read back with sqlite3(1).
 #
 # PIPE=1 feeds INPUT through a pipe (cat INPUT | fwin) instead of naming
 # it. Every run that is not killed must exit 0 with an empty stderr, and a
@@ -71,49 +74,59 @@ wait_fwin() {
 	wait 2>/dev/null	# the cat of a pipe
 }
 
-rm -f ref.out ref.late out out.late s.ckpt .s.ckpt.tmp.* t.ckpt t.out err.* sweep.log
-"$FWIN" "${args[@]}" --flush -o ref.out "${late_ref[@]}" "$input" 2>err.ref ||
+ref=ref.out out=out tout=t.out
+if [[ ${SQLITE:-0} == 1 ]]; then
+	ref=sqlite:ref.db out=sqlite:out.db tout=sqlite:t.out
+fi
+# same FILE FILE: whether the two outputs hold the same rows
+same() {
+	if [[ ${SQLITE:-0} == 1 ]]; then
+		cmp <(sqlite3 ref.db '.dump fwin' | sort) <(sqlite3 out.db '.dump fwin' | sort) >/dev/null
+	else
+		cmp ref.out out >/dev/null
+	fi
+}
+
+rm -f ref.out ref.late out out.late s.ckpt .s.ckpt.tmp.* t.ckpt t.out err.* sweep.log ref.db out.db*
+"$FWIN" "${args[@]}" --flush -o "$ref" "${late_ref[@]}" "$input" 2>err.ref ||
 	die "the reference run failed: $(head -c 500 err.ref)"
 # the exit summary of late records the shuffled data holds is not news
 unlate() { sed -i '/^fwin: [0-9]* late records* dropped (the latest by /d' "$@"; }
 unlate err.ref
 [[ -s err.ref ]] && die "the reference run said: $(head -c 500 err.ref)"
-[[ -s ref.out ]] || die "the reference run wrote nothing"
+[[ -s ref.out || -s ref.db ]] || die "the reference run wrote nothing"
 
 t0=$(now_ms)
-"$FWIN" "${args[@]}" --checkpoint t.ckpt --checkpoint-every 500 -o t.out "$input" 2>/dev/null ||
+"$FWIN" "${args[@]}" --checkpoint t.ckpt --checkpoint-every 500 -o "$tout" "$input" 2>/dev/null ||
 	die "the timing run failed"
 t_ms=$(($(now_ms) - t0))
-rm -f t.ckpt t.out
+rm -f t.ckpt t.out t.out.lock
 # S, the time to start and end on no input (more under the sanitizers):
 # the least of three, the machine may be busy
 : > empty
 s_ms=
 for _ in 1 2 3; do
-	rm -f t.ckpt t.out
+	rm -f t.ckpt t.out t.out.lock
 	t0=$(now_ms)
-	"$FWIN" "${args[@]}" --checkpoint t.ckpt -o t.out empty 2>/dev/null ||
+	"$FWIN" "${args[@]}" --checkpoint t.ckpt -o "$tout" empty 2>/dev/null ||
 		die "the run on no input failed"
 	t1=$(($(now_ms) - t0))
 	[[ -z $s_ms ]] || ((t1 < s_ms)) && s_ms=$t1
 done
-rm -f t.ckpt t.out empty
+rm -f t.ckpt t.out t.out.lock empty
 t_ms=$((t_ms - s_ms))
 ((t_ms < 20)) && t_ms=20
 
 # the draws, each "EVERY DELAY_US" (the delay of the first round)
-mapfile -t draws < <(awk -v seed="$seed" -v n=$((kills * 12 + 50)) \
-	-v every="$EVERY" -v span="$t_ms" -v start="$s_ms" -v kills="$kills" 'BEGIN {
-	srand(seed)
-	ne = split(every, ev, " ")
-	for (i = 0; i < n; i++) {
-		e = ev[int(rand() * ne) + 1]
-		if (rand() < 0.2)
-			d = rand() * start * 1000
-		else
-			d = start * 1000 + rand() * 1.6 * span * 1000 / kills
-		printf "%s %d\n", e, d
-	}
+mapfile -t draws < <("$(dirname "$0")/../../scripts/gen" -n $((kills * 12 + 50)) \
+	--uniform 3 --seed "$seed" | awk -v every="$EVERY" -v span="$t_ms" \
+	-v start="$s_ms" -v kills="$kills" 'BEGIN { ne = split(every, ev, " ") } {
+	e = ev[int($1 * ne) + 1]
+	if ($2 < 0.2)
+		d = $3 * start * 1000
+	else
+		d = start * 1000 + $3 * 1.6 * span * 1000 / kills
+	printf "%s %d\n", e, d
 }')
 
 # tmp_left: a save's temporary file is there that was not before the run
@@ -137,7 +150,7 @@ total=0 midsave=0 early=0 runs=0 i=0 round=0 reached=
 while ((total < kills)); do
 	round=$((round + 1))
 	((round <= 10)) || die "only $total kills landed in 10 rounds"
-	rm -f out out.late s.ckpt .s.ckpt.tmp.*
+	rm -f out out.late s.ckpt .s.ckpt.tmp.* out.db*
 	while ((total < kills)); do
 		((i < ${#draws[@]})) || die "out of draws after $runs runs, $total kills"
 		read -r every delay_us <<<"${draws[i]}"
@@ -145,7 +158,7 @@ while ((total < kills)); do
 		delay_us=$((delay_us >> (round - 1)))
 		runs=$((runs + 1))
 		tmp_before=$(echo .s.ckpt.tmp.*)
-		run_fwin "${args[@]}" --state s.ckpt --checkpoint-every "$every" -o out \
+		run_fwin "${args[@]}" --state s.ckpt --checkpoint-every "$every" -o "$out" \
 			"${late_out[@]}" 2>"err.$runs"
 		started=$(now_ms)
 		sleep "$(printf '%d.%06d' $((delay_us / 1000000)) $((delay_us % 1000000)))"
@@ -177,14 +190,14 @@ while ((total < kills)); do
 	got=$("$FWIN" --inspect s.ckpt 2>/dev/null | sed -n 's/^records *\([0-9]*\) read.*/\1/p')
 	reached="$reached ${got:-0}"
 	runs=$((runs + 1))
-	run_fwin "${args[@]}" --state s.ckpt --flush -o out "${late_out[@]}" 2>"err.$runs"
+	run_fwin "${args[@]}" --state s.ckpt --flush -o "$out" "${late_out[@]}" 2>"err.$runs"
 	wait_fwin
 	((st == 0)) || die "the last run of round $round exited $st: $(head -c 1000 "err.$runs")"
 	[[ -n $(said "err.$runs") ]] && die "the last run of round $round said: $(head -c 1000 "err.$runs")"
 	tmp_before=
 	tmp_left && die "round $round: a killed save's temporary file was not removed: $(echo .s.ckpt.tmp.*)"
-	cmp ref.out out >/dev/null ||
-		die "round $round: out differs from the uninterrupted run's: $(cmp ref.out out 2>&1)"
+	same || die "round $round: $out differs from the uninterrupted run's"
+
 	if [[ ${LATE:-0} == 1 ]]; then
 		cmp ref.late out.late >/dev/null ||
 			die "round $round: out.late differs from the uninterrupted run's: $(cmp ref.late out.late 2>&1)"

@@ -124,21 +124,19 @@ rm -rf tests/fuzz/corpus/ckpt
 mkdir -p tests/fuzz/corpus/ckpt
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-awk 'BEGIN {
-	srand(7)
-	t = 1000000
-	for (i = 0; i < 80; i++) {
-		t += int(rand() * 4)
-		back = int(rand() * 8)
-		k = int(rand() * rand() * 6)
-		v = int(rand() * 1000) - 100
-		if (i % 9 == 4)
-			printf "%d,k%02d,\n", t - back, k
-		else if (i % 7 == 3)
-			printf "%d,k%02d,%d.%d\n", t - back, k, v, i
-		else
-			printf "%d,k%02d,%d\n", t - back, k, v
-	}
+# (the draws from scripts/gen, so that any awk makes the same records)
+scripts/gen -n 80 --uniform 5 --seed 7 | awk 'BEGIN { t = 1000000 } {
+	i = NR - 1
+	t += int($1 * 4)
+	back = int($2 * 8)
+	k = int($3 * $4 * 6)
+	v = int($5 * 1000) - 100
+	if (i % 9 == 4)
+		printf "%d,k%02d,\n", t - back, k
+	else if (i % 7 == 3)
+		printf "%d,k%02d,%d.%d\n", t - back, k, v, i
+	else
+		printf "%d,k%02d,%d\n", t - back, k, v
 }' >"$tmp/in.csv"
 p=0
 while IFS= read -r opts; do

@@ -641,6 +641,8 @@ test_many_rows(void)
 				    num, i % 7 == 0 ? "null" : "\"\\t\xc3\xa9\"");
 				sb_str(&want, cell);
 				break;
+			case OF_CELLS:	/* (not among fmts: test_cells) */
+				break;
 			}
 		}
 		s = done(o, &n);
@@ -649,6 +651,94 @@ test_many_rows(void)
 		free(s);
 	}
 	free(want.p);
+}
+
+/* OF_CELLS through a writer: what it is sent (drains with flush 0, then
+ * out_flush with flush 1), decoded, is the cells with their kinds. */
+static char *wr_buf;
+static size_t wr_len, wr_flushes, wr_drains;
+
+static int
+writer(void *arg, const char *p, size_t n, int flush)
+{
+	(void)arg;
+	wr_buf = realloc(wr_buf, wr_len + n + 1);
+	memcpy(wr_buf + wr_len, p, n);
+	wr_len += n;
+	if (flush)
+		wr_flushes++;
+	else
+		wr_drains++;
+	return 0;
+}
+
+static void
+test_cells(void)
+{
+	const char *cols[] = { "op", "k", "v" };
+	struct out *o = out_open(-1, "w", OF_CELLS, cols, 3), *t;
+	size_t i, at = 0, rows = 0, bad = 0;
+	uint32_t len;
+	char num[32];
+
+	out_set_writer(o, writer, NULL);
+	out_header(o);		/* nothing: cells have no header row */
+	for (i = 0; i < 100000; i++) {
+		out_str(o, "+I", 2);
+		out_own_num(o, num, (size_t)snprintf(num, sizeof(num), "%zu", i));
+		if (i % 3 == 0)
+			out_null(o);
+		else
+			out_num(o, "2.5", 3);
+		out_end_row(o);
+	}
+	CHECK(out_flush(o) == 0);
+	CHECK(wr_drains > 0);
+	CHECK(wr_flushes == 1);
+	while (at < wr_len) {
+		const char *c0 = wr_buf + at;
+
+		/* 's' "+I", 'n' i, 'z' or 'n' "2.5", 'e' */
+		memcpy(&len, c0 + 1, 4);
+		bad += c0[0] != 's' || len != 2 || memcmp(c0 + 5, "+I", 2) != 0;
+		at += 7;
+		memcpy(&len, wr_buf + at + 1, 4);
+		bad += wr_buf[at] != 'n' || (size_t)snprintf(num, sizeof(num),
+		    "%zu", rows) != len || memcmp(wr_buf + at + 5, num, len) != 0;
+		at += 5 + len;
+		memcpy(&len, wr_buf + at + 1, 4);
+		bad += rows % 3 == 0 ? wr_buf[at] != 'z' || len != 0 :
+		    wr_buf[at] != 'n' || len != 3;
+		at += 5 + len;
+		bad += wr_buf[at++] != 'e';
+		rows++;
+	}
+	CHECK(bad == 0);
+	CHECK(rows == 100000);
+	/* an empty flush still tells the writer (a transaction's end) */
+	CHECK(out_flush(o) == 0);
+	CHECK(wr_flushes == 2);
+	(void)out_close(o);
+	free(wr_buf);
+	wr_buf = NULL;
+
+	/* a tail sink: the cells after op, with their separators or keys */
+	o = out_open(-1, "x", OF_JSON, cols, 3);
+	t = out_open_tail(o);
+	out_str(t, "a", 1);
+	out_num(t, "7", 1);
+	{
+		size_t n;
+		const char *p = out_buffered(t, &n);
+
+		CHECK_MEM(p, n, ",\"k\":\"a\",\"v\":7", 14);
+		out_mem_clear(t);
+		out_str(t, "b", 1);
+		p = out_buffered(t, &n);
+		CHECK_MEM(p, n, ",\"k\":\"b\"", 8);
+	}
+	(void)out_close(t);
+	(void)out_close(o);
 }
 
 /* A failed write is remembered: every later flush fails with its errno. */
@@ -904,5 +994,6 @@ main(void)
 	test_write_error();
 	test_nonblocking();
 	test_halt();
+	test_cells();
 	return unit_done("output");
 }

@@ -1,0 +1,483 @@
+#!/usr/bin/env bats
+# Expressions (fwin(1), EXPRESSIONS): --where, --if, --as, --having and
+# --eval through the binary, for each input format, in stream and batch
+# mode, on every route a record can take (threads, the table aggregated
+# as read, the two halves, the sorted replay, key-group workers); a
+# random comparison of --where with the same records filtered by awk.
+load common
+
+GEN=$BATS_TEST_DIRNAME/../scripts/gen
+
+# The access log of the man page's EXPRESSIONS.
+access() {
+	cat > access.csv <<'EOF'
+ts,host,status,bytes,path
+2026-11-29T20:00:01Z,web1,200,512,/
+2026-11-29T20:00:02Z,web2,200,2048,/api/orders
+2026-11-29T20:00:09Z,web1,503,0,/api/orders
+2026-11-29T20:00:15Z,web1,200,730,/login
+2026-11-29T20:00:31Z,web2,404,120,/favicon.ico
+2026-11-29T20:00:48Z,web1,200,512,/
+2026-11-29T20:01:03Z,web2,500,0,/api/orders
+2026-11-29T20:01:05Z,web2,502,0,/api/orders
+2026-11-29T20:01:20Z,web1,200,512,/
+2026-11-29T20:01:44Z,web2,200,1024,/api/orders
+EOF
+}
+
+# A small log in seconds: ts,host,status,bytes (one status empty).
+small() {
+	printf 'ts,host,status,bytes\n0,a,200,10\n5,b,500,20\n10,a,503,5\n20,c,,7\n65,a,200,7\n70,b,404,1\n' > log.csv
+}
+
+# The --stats line without its timing.
+stats_of() {
+	grep '^fwin: stats: ' <<<"$1" | sed 's/, [0-9.]* s, [0-9]* records\/s,/,/'
+}
+
+@test "--where over csv: only the records it is true for enter windows; --stats counts the others" {
+	small
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --sum bytes --where 'status >= 400' --stats log.csv
+	assert_success
+	assert_output "window_start,window_end,host,count,sum_bytes
+0,60,a,1,5
+0,60,b,1,20
+60,120,b,1,1"
+	assert_regex "$(stats_of "$stderr")" "^fwin: stats: records 6, bad 0, filtered 3, late 0, in no window 0, windows fired 3, open windows 0, keys 3, peak state [0-9]+ bytes, mode batch, in time order$"
+	# without --where, no filtered count
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --stats log.csv
+	assert_regex "$stderr" '^fwin: stats: records 6, bad 0, late 0,'
+}
+
+@test "--where over tsv, lines (\$N) and json (paths)" {
+	small
+	tr , '\t' < log.csv > log.tsv
+	run --separate-stderr fwin --tsv -H -t ts -k host --tumble 1m --where 'host in ("a", "c") && status is null || status ~ "^5"' log.tsv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "window_start	window_end	host	count
+0	60	a	1
+0	60	b	1
+0	60	c	1"
+	tail -n +2 log.csv | tr , ' ' > log.txt
+	# lines split on runs of blanks: "20 c  7" has no fourth field
+	run --separate-stderr fwin -t 1 -k 2 --tumble 1m --where '$4 > 6 and not $3 == 200' log.txt
+	assert_success
+	assert_output "0	60	b	1"
+	printf '%s\n' '{"t":0,"u":{"id":"x"},"s":500}' '{"t":1,"u":{"id":"y"},"s":200}' \
+		'{"t":2,"u":{"id":"x"},"s":null}' '{"t":3,"u":{"id":"x"},"s":502}' \
+		'{"t":4,"u":{"id":"z"}}' > log.json
+	run --separate-stderr fwin --json -t t -k u.id --tumble 1m --count --if 's >= 500' --as errors --where 'u.id != "y" && ${u.id} != "z"' log.json
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output '{"window_start":0,"window_end":60,"u.id":"x","errors":2}'
+}
+
+@test "--where: a record it rejects still moves the watermark, on every route" {
+	printf '0 a 1\n70 a 0\n30 b 1\n90 b 1\n' > wm.txt
+	want="0	60	a	1
+60	120	b	1"
+	late="fwin: 1 late record dropped (the latest by 40s behind the watermark); -l 40s, --late-file or --mode batch keeps them"
+	for th in 1 2 4; do
+		# a file: the table aggregated as read; a pipe: the operator
+		# (with 4 threads, the key-group workers)
+		run --separate-stderr fwin --threads $th --mode stream -t 1 -k 2 --tumble 1m --where '$3 > 0' wm.txt
+		assert_success
+		assert_output "$want"
+		assert_equal "$stderr" "$late"
+		run --separate-stderr fwin --threads $th --mode stream -t 1 -k 2 --tumble 1m --where '$3 > 0' --stats < wm.txt
+		assert_output "$want"
+		assert_equal "$(grep -v '^fwin: stats' <<<"$stderr")" "$late"
+		assert_regex "$stderr" 'filtered 1, late 1,'
+	done
+	run --separate-stderr fwin --threads 4 --mode stream -t 1 -k 2 --tumble 1m --where '$3 > 0' --stats < wm.txt
+	assert_regex "$stderr" 'keys over workers'
+	# batch mode: nothing is late
+	run --separate-stderr fwin --mode batch -t 1 -k 2 --tumble 1m --where '$3 > 0' wm.txt
+	assert_success
+	assert_output "0	60	a	1
+0	60	b	1
+60	120	b	1"
+}
+
+@test "--where: a bad time, key or value is bad whatever it says; a field it alone names is never bad" {
+	printf 'ts,host,status\n0,a,200\nx,a,200\n2,b,\n3,,500\n' > bad.csv
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --where 'status >= 400 && $9 is null' --sum status bad.csv
+	assert_success
+	assert_output "window_start,window_end,host,sum_status
+0,60,,500"
+	assert_equal "$stderr" "fwin: bad.csv:3: field ts: bad time \"x\"; record skipped
+fwin: 1 bad record skipped"
+	# -H names: a field the header lacks is a usage error, with the place
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --where 'status >= 400 && stauts < 600' bad.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --where: at 18: no field 'stauts' in the header; did you mean 'status'?"
+	run --separate-stderr fwin -t 1 --tumble 1m --where 'status' bad.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --where: at 1: field name 'status' needs -H (a header row)"
+}
+
+@test "NULL is unknown, text compares as bytes, numbers as numbers" {
+	small
+	f() { fwin --csv -H -t ts --tumble 1h --count --where "$1" log.csv | tail -n +2 | cut -d, -f3; }
+	# status: 200 500 503 "" 200 404
+	assert_equal "$(f 'status != 200')" 3
+	assert_equal "$(f '!(status == 200)')" 3
+	assert_equal "$(f 'status is null || status != 200')" 4
+	assert_equal "$(f 'not status is not null')" 1
+	assert_equal "$(f 'status > 450')" 2
+	# a quoted literal is text: "503" > "5" and "500" > "5" as bytes, and "404" < "5"
+	assert_equal "$(f 'status > "5"')" 2
+	assert_equal "$(f 'status < "5"')" 3
+	assert_equal "$(f 'status == ""')" ""
+	assert_equal "$(f 'coalesce(status, 0) == 0')" 1
+	assert_equal "$(f 'status % 100 == 0 && status / 100 in (2, 5)')" 3
+	assert_equal "$(f 'host ~ "^[ab]$" && host !~ "b"')" 3
+	assert_equal "$(f 'ts >= 5 and ts < 65 or bytes == 1')" 4
+}
+
+@test "--if and --as: an aggregate of the records its condition is true for" {
+	small
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --count --if 'status >= 500' --as errors --sum bytes --if 'status == 404' --as errors404 --max bytes --as 'max bytes' --if 'status < 300' --distinct status --if 'status > 999' log.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "window_start,window_end,host,count,errors,errors404,max bytes,distinct_status
+0,60,a,2,1,,10,0
+0,60,b,1,1,,,0
+0,60,c,1,0,,,0
+60,120,a,1,0,,7,0
+60,120,b,1,0,1,,0"
+	# json keys; the same on every route
+	for th in 1 2 4; do
+		for m in stream batch; do
+			run --separate-stderr fwin --threads $th --mode $m --csv -H -t ts -k host --tumble 1m --output-format json --count --if 'bytes > 5' --as big --sum bytes --as total log.csv
+			assert_success
+			assert_output '{"window_start":0,"window_end":60,"host":"a","big":1,"total":15}
+{"window_start":0,"window_end":60,"host":"b","big":1,"total":20}
+{"window_start":0,"window_end":60,"host":"c","big":1,"total":7}
+{"window_start":60,"window_end":120,"host":"a","big":1,"total":7}
+{"window_start":60,"window_end":120,"host":"b","big":0,"total":1}'
+		done
+	done
+}
+
+@test "--if, --as: usage errors" {
+	small
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --if 'status > 1' --count log.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --if needs an aggregate option before it (--count --if ...)
+Try 'fwin --help' for more information."
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --count --if 'a' --if 'b' log.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --if: --count has one already (join conditions with &&)
+Try 'fwin --help' for more information."
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --as host log.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --as: the output has two columns named 'host'"
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --count --sum bytes --as count log.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --as: the output has two columns named 'count'"
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --percentile bytes:50,99 --as p log.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --as: --percentile has a column per percentile; name one percentile per option
+Try 'fwin --help' for more information."
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --count --as 'a}b' log.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --as: 'a}b': a name cannot hold '}', a tab or a newline
+Try 'fwin --help' for more information."
+}
+
+@test "--eval appends columns, each seeing the ones before; --having keeps rows; both before --top" {
+	access
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --as requests --count --if 'status >= 500' --as errors --eval 'error_rate=errors/requests' --having 'error_rate > 0.05' access.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "window_start,window_end,host,requests,errors,error_rate
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,4,1,0.25
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,3,2,0.6666666666666666"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --sum bytes --as bytes --eval 'kb=round(bytes / 1024, 1)' --eval 'big=kb > 2' --eval 'label=if(big, upper(host), lower("SMALL"))' --eval 'none=substr(host, 9)' --output-format json access.csv
+	assert_success
+	assert_output '{"window_start":"2026-11-29T20:00:00Z","window_end":"2026-11-29T20:01:00Z","host":"web1","bytes":1754,"kb":1.7,"big":0,"label":"small","none":null}
+{"window_start":"2026-11-29T20:00:00Z","window_end":"2026-11-29T20:01:00Z","host":"web2","bytes":2168,"kb":2.1,"big":1,"label":"WEB2","none":null}
+{"window_start":"2026-11-29T20:01:00Z","window_end":"2026-11-29T20:02:00Z","host":"web1","bytes":512,"kb":0.5,"big":0,"label":"small","none":null}
+{"window_start":"2026-11-29T20:01:00Z","window_end":"2026-11-29T20:02:00Z","host":"web2","bytes":1024,"kb":1,"big":0,"label":"small","none":null}'
+	# --having before --top: of the rows it keeps, the first by --top-by
+	# (an --eval column); without it, web2 would rank first both times
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --sum bytes --eval 'kb=sum_bytes/1024' --having 'count >= 3' --top 1 --top-by kb access.csv
+	assert_success
+	assert_output "window_start,window_end,host,count,sum_bytes,kb
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,4,1754,1.712890625
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,3,1024,1"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --top 1 --top-by kb access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --top-by: no aggregate column 'kb'"
+	# window_start as printed, \$N columns
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --output-time s --having 'window_start > 1795982400 && $3 == "web2"' access.csv
+	assert_success
+	assert_output "window_start,window_end,host,count
+1795982460,1795982520,web2,3"
+}
+
+@test "--having and --eval: unknown columns name the closest; \$N past the row" {
+	access
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --having 'cnt > 1' access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --having: at 1: no column 'cnt'; did you mean 'count'?"
+	# an --eval sees only the columns before it
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --eval 'a=b' --eval 'b=1' access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval: at 1: no column 'b'"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --eval 'x=$5' access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval: at 1: no column \$5 (a row has 4 here)"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --eval 'count=1' access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval: the output has two columns named 'count'"
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --eval 'x' access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval: 'x' is not NAME=EXPR
+Try 'fwin --help' for more information."
+}
+
+@test "parse errors say where, at start, with exit status 2" {
+	e() {
+		run --separate-stderr fwin --csv -H -t ts --tumble 1m "$@" /nonexistent
+		assert_failure 2
+		assert_output ""
+	}
+	e --where 'status > 0 && lenght(path) > 3'
+	assert_equal "$stderr" "fwin: --where: at 15: unknown function 'lenght'; did you mean 'len'?
+Try 'fwin --help' for more information."
+	e --count --if 'substr(path)'
+	assert_equal "$stderr" "fwin: --if: at 1: substr takes 2 or 3 arguments, not 1
+Try 'fwin --help' for more information."
+	e --having 'count > > 1'
+	assert_equal "$stderr" "fwin: --having: at 9: expected a value, found '>'
+Try 'fwin --help' for more information."
+	e --eval 'r=(a + b'
+	assert_equal "$stderr" "fwin: --eval: at 7: expected ')', found the end
+Try 'fwin --help' for more information."
+	e --where 'path ~ "(x"'
+	assert_equal "$stderr" "fwin: --where: at 8: bad regular expression '(x': Unmatched ( or \\(
+Try 'fwin --help' for more information."
+	e --where 'a < b < c'
+	assert_equal "$stderr" "fwin: --where: at 7: unexpected '<'
+Try 'fwin --help' for more information."
+	e --where 'host == "web'
+	assert_equal "$stderr" "fwin: --where: at 9: unterminated string
+Try 'fwin --help' for more information."
+	e --where 'a' --where 'b'
+	assert_equal "$stderr" "fwin: --where may be given only once (join conditions with &&)
+Try 'fwin --help' for more information."
+}
+
+@test "rolling mode and count windows" {
+	small
+	run --separate-stderr fwin --csv -H -k host --where 'bytes > 5' --count --eval 'two=count*2' --having 'count < 2' log.csv
+	assert_success
+	assert_output "host,count,two
+a,1,2
+b,1,2
+c,1,2"
+	run --separate-stderr fwin --csv -H -k host --count-window 2 --count --if 'status >= 500' --as errors --sum bytes log.csv
+	assert_success
+	assert_output "host,errors,sum_bytes
+a,1,15
+b,1,21"
+}
+
+@test "a checkpoint holds the expressions: another is refused" {
+	small
+	fwin --csv -H -t ts -k host --tumble 1m --where 'status >= 400' --state s.ckpt log.csv > /dev/null
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --where 'status >= 500' --state s.ckpt log.csv
+	assert_failure 2
+	assert_regex "$stderr" "--where 'status >= 400'"
+	assert_regex "$stderr" "--where 'status >= 500'"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --where 'status >= 400' --count --as n --state s.ckpt log.csv
+	assert_failure 2
+	assert_regex "$stderr" "--as n"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --where 'status >= 400' --state s.ckpt log.csv
+	assert_success
+}
+
+# route ARGS...: over a generated file, stream and batch mode and 1, 2
+# and 4 threads print the same rows; the routes taken are in modes.
+route() {
+	local th m
+	: > modes
+	for m in stream batch; do
+		for th in 1 2 4; do
+			run --separate-stderr fwin --stats --threads $th --mode $m "$@"
+			assert_success
+			printf '%s\n' "$output" > "out.$m.$th"
+			cmp out.stream.1 "out.$m.$th"
+			stats_of "$stderr" | sed 's/.*, mode //' >> modes
+		done
+	done
+	[ "$(wc -l < out.stream.1)" -gt 10 ]
+}
+
+@test "every route gives the same bytes: time-ordered input, stream and batch, 1, 2 and 4 threads" {
+	"$GEN" -n 60000 -k 50 --seed 31 --disorder 0 > in.csv
+	x=(--where '$3 >= 100 && $2 !~ "7$"' --having 'count > 10' --eval 'avg=sum_3/count')
+	route --csv -t 1 -k 2 --tumble 5s --count --sum 3 "${x[@]}" in.csv
+	grep -q '^stream, aggregated as read' modes
+	grep -q '^batch, in time order' modes
+	mv out.stream.1 first
+	route --csv -t 1 -k 2 --tumble 5s --count --sum 3 --if '$3 < 500' --first 3 --if '$3 > 900' --last 3 "${x[@]}" in.csv
+	# from a pipe: the operator, and with 4 threads the key-group workers
+	for th in 1 2 4; do
+		run --separate-stderr fwin --stats --threads $th --mode stream --csv -t 1 -k 2 --tumble 5s --count --sum 3 "${x[@]}" < in.csv
+		assert_output "$(cat first)"
+	done
+	assert_regex "$stderr" 'keys over workers$'
+}
+
+@test "every route gives the same bytes: input out of order in batch mode (table, halves, sorted replay)" {
+	"$GEN" -n 60000 -k 50 --seed 32 --disorder 30000 > in.csv
+	x=(--where '$3 % 3 != 0 || $2 in ("k1", "k2")' --eval 'k=upper(key1)' --having 'k ~ "[13579]$"')
+	for a in "--count --sum 3" "--count --if \$3<10 --sum 3 --if \$3>10 --as s" "--first 3 --last 3 --min-by 3"; do
+		: > modes
+		for th in 1 2 4; do
+			run --separate-stderr fwin --stats --threads $th --mode batch --csv -t 1 -k 2 --tumble 10s $a "${x[@]}" in.csv
+			assert_success
+			printf '%s\n' "$output" > "out.$th"
+			cmp out.1 "out.$th"
+			stats_of "$stderr" | sed 's/.*, mode //' >> modes
+		done
+		# what stream mode prints over the same records sorted by time
+		sort -s -t, -k1,1n in.csv | fwin --mode stream --csv -t 1 -k 2 --tumble 10s $a "${x[@]}" > want
+		cmp want out.1
+	done
+	# the routes: the table (in two halves with threads), the replay
+	run --separate-stderr fwin --stats --threads 2 --mode batch --csv -t 1 -k 2 --tumble 10s --count --sum 3 "${x[@]}" in.csv
+	assert_regex "$stderr" 'mode batch, aggregated as read, in two halves$'
+	run --separate-stderr fwin --stats --threads 1 --mode batch --csv -t 1 -k 2 --tumble 10s --first 3 "${x[@]}" in.csv
+	assert_regex "$stderr" 'mode batch$'
+}
+
+# reference SEED: --where against the same records filtered by awk, then
+# aggregated by fwin without it: the same bytes, in batch mode and in
+# stream mode (time order: nothing is late either way).
+reference() {
+	"$GEN" -n 20000 -k 200 --seed "$1" --disorder "$2" > in.csv
+	awk -F, '$3 >= 250 && $3 < 900 && ($2 ~ /^k1/ || $3 % 7 == 0)' in.csv > ref.csv
+	[ "$(wc -l < ref.csv)" -gt 1000 ]
+	[ "$(wc -l < ref.csv)" -lt 15000 ]
+	for m in batch stream; do
+		if [ $m = stream ] && [ "$2" != 0 ]; then
+			continue
+		fi
+		args=(--mode $m --csv -t 1 -k 2 --tumble 3s --count --sum 3 --min 3)
+		fwin "${args[@]}" ref.csv > want
+		run --separate-stderr fwin "${args[@]}" --where '$3 >= 250 && $3 < 900 && ($2 ~ "^k1" || $3 % 7 == 0)' --stats in.csv
+		assert_success
+		assert_equal "$output" "$(cat want)"
+		assert_regex "$stderr" "filtered $(( $(wc -l < in.csv) - $(wc -l < ref.csv) )),"
+		# --if: the filtered aggregates beside the whole ones
+		run --separate-stderr fwin "${args[@]}" --count --if '$3 >= 250 && $3 < 900 && ($2 ~ "^k1" || $3 % 7 == 0)' in.csv
+		assert_success
+	done
+}
+
+@test "random: --where against the records filtered by awk (seeds 41-44)" {
+	reference 41 0
+	reference 42 0
+	reference 43 5000
+	reference 44 60000
+}
+
+@test "random: --having against the rows filtered by awk (seed 45)" {
+	"$GEN" -n 20000 -k 30 --seed 45 --disorder 0 > in.csv
+	args=(--csv -t 1 -k 2 --tumble 2s --count --sum 3 --eval 'mean=sum_3/count')
+	fwin "${args[@]}" in.csv > all
+	awk -F, '$3 ~ /^k[12]/ && $4 >= 60 && ($5 / $4 > 500 || $4 > 70)' all > want
+	run --separate-stderr fwin "${args[@]}" --having 'key1 ~ "^k[12]" && count >= 60 && (mean > 500 || count > 70)' in.csv
+	assert_success
+	[ "$(wc -l < want)" -gt 50 ]
+	[ "$(wc -l < want)" -lt "$(grep -c ',k[12]' all)" ]
+	assert_equal "$output" "$(cat want)"
+}
+
+@test "--explain flink-sql: WHERE, the aggregates' conditions, names, computed columns, HAVING" {
+	access
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host --tumble 1m --count --as requests --count --if 'status >= 500' --as errors --sum bytes --if 'path ~ "^/api"' --eval 'error_rate=errors/requests' --having 'error_rate > 0.05' --where 'len(lower(path)) > 1 or not host in ("web3", "web4")' --top 1 --top-by error_rate access.csv
+	assert_success
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > s.sql
+	grep -qF "COUNT(CASE WHEN (CAST(\`status\` AS DOUBLE) >= 500) THEN 1 END) AS \`errors\`" s.sql
+	grep -qF "SUM(CAST(CASE WHEN REGEXP(\`path\`, '^/api') THEN \`bytes\` END AS DOUBLE)) AS \`sum_bytes\`" s.sql
+	grep -qF "WHERE (((POSITION(CHR(0) IN CONCAT(LOWER(\`path\`), CHR(0))) - 1) > 1) OR (NOT (\`host\` IN ('web3', 'web4'))))" s.sql
+	grep -qF "SELECT *, (CAST(\`errors\` AS DOUBLE) / NULLIF(CAST(\`requests\` AS DOUBLE), 0)) AS \`error_rate\`" s.sql
+	grep -qF "WHERE (CAST(\`error_rate\` AS DOUBLE) > 0.05)" s.sql
+	grep -qF '  `error_rate` DOUBLE' s.sql
+	grep -qF -- "--   --where 'len(lower(path)) > 1 or not host in (\"web3\", \"web4\")'" s.sql
+	fwin --explain flink-sql --csv -H -t ts -k host --slide 2m,1m --max-by bytes:path --if 'status == 200' --where 'status is not null' --eval 'x=upper(host)' --eval 'y=coalesce(x, "-")' access.csv > s2.sql
+	fwin --explain flink-sql --csv -H -t ts --session 1m --count --if 'min(status, 300) % 2 == 0' --having 'abs($3 - 1) >= 1' access.csv > s3.sql
+	if [ -s "$BATS_TEST_DIRNAME/.flinksql/check.cjs" ]; then
+		run node "$BATS_TEST_DIRNAME/.flinksql/check.cjs" s.sql s2.sql s3.sql
+		assert_success
+		assert_output ""
+	else
+		skip "Flink SQL grammar check: explain.bats installs it"
+	fi
+}
+
+@test "the README's example over tests/data/access.csv" {
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 2m --count --if 'latency_ms > 150' --as slow --count --as requests --eval 'slow_pct=round(100 * slow / requests)' --having 'slow_pct >= 30' "$DATA/access.csv"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "window_start,window_end,host,slow,requests,slow_pct
+2026-11-29T20:00:00Z,2026-11-29T20:02:00Z,api,3,6,50
+2026-11-29T20:02:00Z,2026-11-29T20:04:00Z,db,4,8,50
+2026-11-29T20:02:00Z,2026-11-29T20:04:00Z,web,1,3,33
+2026-11-29T20:04:00Z,2026-11-29T20:06:00Z,db,2,5,40"
+}
+
+@test "the man page's EXPRESSIONS examples" {
+	access
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --if 'status >= 500' --as errors access.csv
+	assert_success
+	assert_output "window_start,window_end,host,errors
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,1
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,0
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web1,0
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,2"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --where 'path ~ "^/api/" && status != 404' --count --avg bytes access.csv
+	assert_success
+	assert_output "window_start,window_end,host,count,avg_bytes
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,1,0
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,1,2048
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,3,341.3333333333333"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --sum bytes --as bytes --eval 'kb=round(bytes / 1024, 1)' --top 1 --top-by kb access.csv
+	assert_success
+	assert_output "window_start,window_end,host,bytes,kb
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,2168,2.1
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,1024,1"
+}
+
+@test "with the other row options: a histogram's --as prefix, --eval in changelog rows; --having not with a changelog, neither with --over" {
+	access
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --histogram bytes:100,1000 --as size --if 'path != "/"' --count access.csv
+	assert_success
+	assert_output "window_start,window_end,host,size_le_100,size_le_1000,size_le_inf,count
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,1,2,2,4
+2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,0,1,2,2
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web1,0,0,0,1
+2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,2,2,3,3"
+	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --eval 'x=count*2' --changelog access.csv
+	assert_success
+	assert_output "op,window_start,window_end,host,count,x
++I,2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web1,4,8
++I,2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,2,4
++I,2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web1,1,2
++I,2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,3,6"
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --count --having 'count > 1' --changelog access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --having cannot be used with --changelog (a row that stops passing it would stay in the output)
+Try 'fwin --help' for more information."
+	run --separate-stderr fwin --csv -H -t ts --over 1m --count --eval 'x=1' access.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval cannot be used with --over (its rows are the records, as read); --where picks them
+Try 'fwin --help' for more information."
+}

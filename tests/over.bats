@@ -1,0 +1,226 @@
+#!/usr/bin/env bats
+# Per-record windows: --over D and --over-rows N (fwin(1): OVER WINDOWS).
+# Expected outputs are derived by hand from fwin(1), or by SQLite's window
+# functions over the same records.
+load common
+
+ok() {
+	run --separate-stderr fwin "$@"
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+# a key's records out of time order, peers at equal times, a late one
+in_disorder() {
+	printf '1 a 10\n3 a 30\n2 a 20\n2 a 21\n2 b 5\n0 a 99\n5 a 1\n9 b 7\n' > in
+}
+
+@test "over: RANGE includes the bound t - D and every peer of equal time" {
+	printf '1 a 10\n2 a 20\n2 b 5\n3 a 30\n5 a 1\n9 b 7\n' > in
+	ok -t 1 --time-format s -k 2 --over 2s --count --sum 3 in
+	assert_output "$(printf '%s\n' '1	a	10	1	10' '2	a	20	2	30' \
+	    '2	b	5	1	5' '3	a	30	3	60' '5	a	1	2	31' '9	b	7	1	7')"
+	# [3, 5] holds 3: the lower bound is inclusive; peers both count
+	printf '1 a 1\n1 a 2\n2 a 4\n' > in2
+	ok -t 1 --time-format s -k 2 --over 0s --count --sum 3 in2
+	assert_output $'1\ta\t1\t2\t3\n1\ta\t2\t2\t3\n2\ta\t4\t1\t4'
+}
+
+@test "over: rows come out in event-time order once the watermark passes; late ones are dropped" {
+	in_disorder
+	run --separate-stderr fwin --mode stream -t 1 --time-format s -k 2 \
+	    -l 2s --over 1s --count --sum 3 --first 3 --last 3 --late-file late in
+	assert_success
+	assert_output "$(printf '%s\n' '1	a	10	1	10	10	10' \
+	    '2	a	20	3	51	10	21' '2	a	21	3	51	10	21' \
+	    '2	b	5	1	5	5	5' '3	a	30	3	71	20	30' \
+	    '5	a	1	1	1	1	1' '9	b	7	1	7	7	7')"
+	assert_equal "$(cat late)" '0 a 99'
+	assert_equal "$stderr" ''
+}
+
+@test "over: first and last follow event time, not arrival" {
+	printf '5 a x\n3 a y\n4 a z\n' > in
+	ok --mode stream -t 1 --time-format s -k 2 -l 5s --over 10s \
+	    --first 3 --last 3 in
+	assert_output $'3\ta\ty\ty\ty\n4\ta\tz\ty\tz\n5\ta\tx\ty\tx'
+}
+
+@test "over-rows: the key's last N records, in event-time order" {
+	printf '1 a 1\n2 a 2\n3 b 100\n3 a 3\n4 a 4\n' > in
+	ok -t 1 --time-format s -k 2 --over-rows 2 --sum 3 --count in
+	assert_output "$(printf '%s\n' '1	a	1	1	1' '2	a	2	3	2' \
+	    '3	b	100	100	1' '3	a	3	5	2' '4	a	4	7	2')"
+}
+
+@test "over: csv with a header keeps the record as read, header and all" {
+	printf 'ts,host,lat\n2026-01-01T00:00:00Z,web,10\n2026-01-01T00:00:30Z,web,30\n2026-01-01T00:01:10Z,db,"5"\n2026-01-01T00:01:20Z,web,200\n' > in.csv
+	ok --csv -H -t ts -k host --over 1m --avg lat --max lat in.csv
+	assert_output "$(printf '%s\n' 'ts,host,lat,avg_lat,max_lat' \
+	    '2026-01-01T00:00:00Z,web,10,10,10' \
+	    '2026-01-01T00:00:30Z,web,30,20,30' \
+	    '2026-01-01T00:01:10Z,db,"5",5,5' \
+	    '2026-01-01T00:01:20Z,web,200,115,200')"
+}
+
+@test "over: json records get the aggregates as members" {
+	printf '{"ts":1,"h":"a","v":2}\n{"ts":2,"h":"a","v":4, "x":{"y":1}}\n{"ts":3,"h":"b","v":null}\n' > in.json
+	ok --json -t ts --time-format s -k h --over-rows 5 --sum v --count in.json
+	assert_output "$(printf '%s\n' '{"ts":1,"h":"a","v":2,"sum_v":2,"count":1}' \
+	    '{"ts":2,"h":"a","v":4, "x":{"y":1},"sum_v":6,"count":2}' \
+	    '{"ts":3,"h":"b","v":null,"sum_v":null,"count":1}')"
+	run fwin --json --over-rows 5 --count <<<$'{}\n{ }'
+	assert_output $'{"count":1}\n{ "count":2}'
+}
+
+@test "over: lines are split as read into tsv cells" {
+	printf 'a  b\tc\n' > in
+	ok --over-rows 1 --count in
+	assert_output $'a\tb\tc\t1'
+	printf '1:a:\n' > in2
+	ok -d : -t 1 --time-format s -k 2 --over 1s --count in2
+	assert_output $'1\ta\t\t1'
+}
+
+@test "over: processing time prints each record as it comes" {
+	printf 'a 1\nb 2\na 3\n' > in
+	ok --mode stream -k 1 --over 1h --sum 2 in
+	assert_output $'a\t1\t1\nb\t2\t2\na\t3\t4'
+}
+
+@test "over: batch mode on a shuffled file prints what stream mode prints sorted" {
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n 3000 -k 7 --seed 41 --disorder 5000 \
+	    --format csv > in
+	sort -t, -k1,1n -s in > sorted
+	for o in "--over 2s" "--over-rows 3" "--over 0s"; do
+		run fwin --mode stream --csv -t 1 -k 2 $o --count --sum 3 \
+		    --min 3 --first 3 --last 3 sorted
+		assert_success
+		echo "$output" > want
+		for th in 1 2 4; do
+			run fwin --threads $th --mode batch --csv -t 1 -k 2 $o \
+			    --count --sum 3 --min 3 --first 3 --last 3 in
+			assert_success
+			echo "$output" > got
+			cmp want got
+		done
+	done
+}
+
+@test "over: the same rows as SQLite's window functions" {
+	command -v sqlite3 >/dev/null || skip "sqlite3 is not installed"
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n 2000 -k 9 --seed 7 --disorder 3000 \
+	    --format csv > in
+	{
+		echo 'CREATE TABLE r(ts INTEGER, k TEXT, v INTEGER);'
+		echo '.mode csv'
+		echo '.import in r'
+		echo '.mode list'
+		echo '.separator ,'
+		echo 'SELECT ts, k, v, COUNT(*) OVER w, SUM(v) OVER w, MIN(v) OVER w,'
+		echo '  MAX(v) OVER w FROM r WINDOW w AS (PARTITION BY k ORDER BY ts'
+		echo '  RANGE BETWEEN 1500 PRECEDING AND CURRENT ROW)'
+		echo '  ORDER BY ts, rowid;'
+	} > range.sql
+	sqlite3 < range.sql > want
+	run fwin --mode batch --csv -t 1 --time-format ms -k 2 --over 1500ms \
+	    --count --sum 3 --min 3 --max 3 in
+	assert_success
+	echo "$output" | cmp - want
+	sed -i 's/RANGE BETWEEN 1500 PRECEDING/ROWS BETWEEN 4 PRECEDING/' range.sql
+	sed -i 's/ORDER BY ts$/ORDER BY ts, rowid/' range.sql
+	sqlite3 < range.sql > want
+	run fwin --mode batch --csv -t 1 --time-format ms -k 2 --over-rows 5 \
+	    --count --sum 3 --min 3 --max 3 in
+	assert_success
+	echo "$output" | cmp - want
+	# a distinct count keeps no fold: frames folded record by record
+	run fwin --mode batch --csv -t 1 --time-format ms -k 2 --over-rows 5 \
+	    --count --sum 3 --min 3 --max 3 --distinct 3 in
+	assert_success
+	echo "$output" | cut -d, -f1-7 | cmp - want
+}
+
+@test "over: a run in two parts with --state prints the bytes of one run" {
+	seq 1 60 | awk '{ printf "%d k%d %d\n", $1 - ($1 % 3 == 0), $1 % 3, $1 * 7 }' > all
+	# with kept folds (the first two), and record by record
+	for o in "--over 5s" "--over-rows 4" "--over 5s --percentile 3:50" \
+	    "--over-rows 4 --percentile 3:50"; do
+		rm -f s.ckpt out log
+		head -23 all > log
+		run fwin -t 1 --time-format s -k 2 -l 1s $o --count --sum 3 \
+		    --first 3 --last 3 --stddev 3 --state s.ckpt -o out log
+		assert_success
+		cat all > log
+		run fwin -t 1 --time-format s -k 2 -l 1s $o --count --sum 3 \
+		    --first 3 --last 3 --stddev 3 --state s.ckpt -o out --flush log
+		assert_success
+		run fwin --mode stream -t 1 --time-format s -k 2 -l 1s $o --count \
+		    --sum 3 --first 3 --last 3 --stddev 3 all
+		echo "$output" | cmp - out
+	done
+}
+
+@test "over: state follows the range, not the stream" {
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n 200000 -k 50 --seed 3 --disorder 0 \
+	    --format csv > in
+	# about 1000 records a second: a second's range holds about a
+	# thousand of them, not the 200,000 read
+	run fwin --mode stream --csv -t 1 -k 2 --over 1s --count \
+	    --checkpoint c.ckpt --no-flush in
+	assert_success
+	run fwin --inspect c.ckpt
+	assert_success
+	open=$(awk '/^open windows/ { print $3 }' <<<"$output")
+	[ "$open" -gt 500 ] && [ "$open" -lt 2000 ]
+}
+
+@test "over: what does not apply is a usage error" {
+	for bad in "--top 1" "--fill" "--emit-every 1s" "--allowed-lateness 1s" \
+	    "--offset 1s" "--output-format json"; do
+		run --separate-stderr fwin -t 1 -k 2 --over 1s $bad /dev/null
+		assert_failure 2
+	done
+	run --separate-stderr fwin -t 1 --over 1s --tumble 1s /dev/null
+	assert_failure 2
+	assert_equal "$stderr" $'fwin: --over and --tumble cannot be used together\nTry \'fwin --help\' for more information.'
+	run --separate-stderr fwin -t 1 --over 1s --output-format json /dev/null
+	assert_equal "${stderr%%$'\n'*}" "fwin: --over prints each record as read: its output format is the input's"
+	run --separate-stderr fwin --csv -d ';' -t 1 --over-rows 2 /dev/null
+	assert_equal "${stderr%%$'\n'*}" "fwin: --over-rows prints each record as read: not with -d"
+	run --separate-stderr fwin -t 1 --over-rows 0 /dev/null
+	assert_failure 2
+	run --separate-stderr fwin -t 1 --over 1s --changelog /dev/null
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --over prints each record once, as read: not with --changelog"
+	run --separate-stderr fwin -t 1 --over 1s -o sqlite:x.db /dev/null
+	assert_failure 2
+	[ ! -e x.db ]
+}
+
+@test "over: a checkpoint of another window kind is refused, naming --over" {
+	printf '1 a\n' > in
+	run fwin -t 1 --time-format s -k 2 --tumble 1s --checkpoint c.ckpt in
+	assert_success
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --over 1s --restore c.ckpt in
+	assert_failure 2
+	assert_output --partial ''
+	[[ "$stderr" == *"--over 1s"* ]]
+}
+
+@test "over: counters count from the key's value before the frame; rate by D; histograms" {
+	printf '1 a 10\n2 a 15\n3 a 4\n4 a 9\n6 a 20\n' > in
+	ok -t 1 --time-format s -k 2 --over 2s --increase 3 --rate 3 \
+	    --histogram 3:5,10 in
+	assert_output "$(printf '%s\n' '1	a	10	0	0	0	1	1' \
+	    '2	a	15	5	2.5	0	1	2' '3	a	4	9	4.5	1	2	3' \
+	    '4	a	9	14	7	1	2	3' '6	a	20	16	8	0	1	2')"
+	# rows have no length: --rate is empty
+	ok -t 1 --time-format s -k 2 --over-rows 2 --increase 3 --rate 3 in
+	assert_output $'1\ta\t10\t0\t\n2\ta\t15\t5\t\n3\ta\t4\t9\t\n4\ta\t9\t9\t\n6\ta\t20\t16\t'
+	# shuffled, in batch mode: the same
+	printf '4 a 9\n1 a 10\n6 a 20\n3 a 4\n2 a 15\n' > shuffled
+	run fwin --mode batch -t 1 --time-format s -k 2 --over-rows 2 \
+	    --increase 3 --rate 3 shuffled
+	assert_output $'1\ta\t10\t0\t\n2\ta\t15\t5\t\n3\ta\t4\t9\t\n4\ta\t9\t9\t\n6\ta\t20\t16\t'
+}

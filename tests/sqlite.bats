@@ -1,0 +1,228 @@
+#!/usr/bin/env bats
+# -o sqlite:DB[:TABLE] (fwin(1): THE SQLITE SINK): rows upserted into a
+# table of a SQLite database, read back here with the sqlite3 command.
+load common
+
+setup() {
+	cd "$BATS_TEST_TMPDIR" || return 1
+	command -v sqlite3 >/dev/null || skip "no sqlite3 command (scripts/deps installs it)"
+	printf 'ts,user,n\n1,a,1\n2,b,2\n5,a,3\n11,a,4\n3,a,5\n12,b,6\n25,a,7\n4,a,8\n' > in.csv
+}
+
+LATE=(--csv -H -t ts -k user --tumble 10s --allowed-lateness 20s --sum n --mode stream)
+
+# rows DB [TABLE]: the table's rows in key order, one per line, "|" between
+# cells, each cell's storage class after it.
+rows() {
+	sqlite3 "$1" "SELECT window_start, window_end, user, sum_n, typeof(sum_n) FROM ${2:-fwin} ORDER BY 1, 2, 3"
+}
+
+@test "the table holds each window's last row, typed; fwin's own table has the commit position" {
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output ""
+	run rows db
+	assert_output "0|10|a|17|integer
+0|10|b|2|integer
+10|20|a|4|integer
+10|20|b|6|integer
+20|30|a|7|integer"
+	run sqlite3 db .schema
+	assert_output 'CREATE TABLE fwin_checkpoint (tbl TEXT PRIMARY KEY, generation INTEGER NOT NULL, checkpoint TEXT);
+CREATE TABLE IF NOT EXISTS "fwin" ("window_start" INTEGER, "window_end" INTEGER, "user" TEXT, "sum_n" NUMERIC, PRIMARY KEY ("window_start", "window_end", "user"));'
+	run sqlite3 db 'SELECT * FROM fwin_checkpoint'
+	assert_output "fwin|1|"
+}
+
+@test "the same table from a plain run's last row per window, with threads and in batch mode" {
+	"$BATS_TEST_DIRNAME/ckpt/gen.sh" 20260301 20000 40 60 > g.csv
+	A=(--csv -t 1 -k 2 --tumble 1m -l 20s --allowed-lateness 2m --count --sum 3 --mode stream)
+	fwin "${A[@]}" g.csv 2>/dev/null |
+		awk -F , '{ last[$1 FS $2 FS $3] = $0 } END { for (k in last) print last[k] }' |
+		sort > want
+	for t in 1 2 4; do
+		run --separate-stderr fwin --threads $t "${A[@]}" -o "sqlite:t$t.db" g.csv
+		assert_success
+		sqlite3 -separator , "t$t.db" 'SELECT * FROM fwin' | sort > got
+		cmp want got
+	done
+	fwin --csv -t 1 -k 2 --tumble 1m --count --sum 3 --mode batch g.csv | sort > want
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1m --count --sum 3 --mode batch -o sqlite:b.db g.csv
+	assert_success
+	sqlite3 -separator , b.db 'SELECT * FROM fwin' | sort > got
+	cmp want got
+}
+
+@test "types: ISO times and keys TEXT, counts INTEGER, sums NUMERIC; an exact sum past a double kept as its text" {
+	printf 'ts,user,amount,item\n2026-01-01T00:00:01Z,alice,12345678901234567890.125,x\n2026-01-01T00:00:02Z,alice,0.1,y\n2026-01-01T00:00:03Z,bob,2.50,z\n' > m.csv
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 1m --count --sum amount --last item -o sqlite:m.db:daily m.csv
+	assert_success
+	run sqlite3 m.db '.schema daily'
+	assert_output 'CREATE TABLE IF NOT EXISTS "daily" ("window_start" TEXT, "window_end" TEXT, "user" TEXT, "count" INTEGER, "sum_amount" NUMERIC, "last_item" TEXT, PRIMARY KEY ("window_start", "window_end", "user"));'
+	run sqlite3 m.db 'SELECT *, typeof(window_start), typeof(count), typeof(sum_amount), CAST(sum_amount AS TEXT) FROM daily'
+	assert_output "2026-01-01T00:00:00Z|2026-01-01T00:01:00Z|alice|2|12345678901234567890.225|y|text|integer|blob|12345678901234567890.225
+2026-01-01T00:00:00Z|2026-01-01T00:01:00Z|bob|1|2.5|z|text|integer|real|2.5"
+}
+
+@test "--changelog: -D deletes the row of a session a merge absorbed" {
+	printf '1 a\n20 a\n4 a\n8 a\n40 a\n' > s.txt
+	run --separate-stderr fwin -t 1 -k 2 --session 5s --allowed-lateness 30s --mode stream --changelog -o sqlite:s.db s.txt
+	assert_success
+	run sqlite3 s.db 'SELECT * FROM fwin ORDER BY 1'
+	assert_output "1|13|a|3
+20|25|a|1
+40|45|a|1"
+}
+
+@test "another writer's tables are never touched; one DB holds several pipelines' tables" {
+	sqlite3 db 'CREATE TABLE notes (t TEXT); INSERT INTO notes VALUES ('"'"'keep me'"'"')'
+	sqlite3 db .dump > before
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db:late in.csv
+	assert_success
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 10s --count -o sqlite:db:counts in.csv
+	assert_success
+	run sqlite3 db 'SELECT * FROM notes' 'SELECT count(*) FROM late' 'SELECT * FROM counts ORDER BY 1, 3'
+	assert_output "keep me
+5
+0|10|a|4
+0|10|b|1
+10|20|a|1
+10|20|b|1
+20|30|a|1"
+	# a table of the same name and other columns is another pipeline's
+	sqlite3 db .dump > before
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 10s --count --max n -o sqlite:db:counts in.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: db: the table counts holds rows of another pipeline (other columns); name another TABLE"
+	sqlite3 db .dump | cmp before -
+}
+
+@test "a file that is not a SQLite database is refused and left as it was" {
+	printf 'ts,user\n1,a\n' > notes.csv
+	cp notes.csv keep.csv
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:notes.csv in.csv
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "fwin: notes.csv exists and is not a SQLite database; remove it or name another file"
+	cmp notes.csv keep.csv
+}
+
+@test "a locked database is waited for 5 s, then exit 1 with a message" {
+	sqlite3 db 'CREATE TABLE other (a)'
+	mkfifo hold
+	# a transaction held open until the fifo is written to
+	{ echo 'BEGIN EXCLUSIVE; INSERT INTO other VALUES (1);'; cat hold; } | sqlite3 db &
+	wait_until 5 sh -c '! sqlite3 db "SELECT count(*) FROM other" >/dev/null 2>&1'
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db in.csv
+	echo > hold
+	wait
+	assert_failure 1
+	assert_equal "$stderr" "fwin: db: the database is locked by another process (waited 5 s)"
+	run sqlite3 db .tables
+	assert_output "other"
+}
+
+@test "rows are committed when fwin waits for input, in one transaction per flush" {
+	mkfifo feed
+	fwin -t 1 -k 2 --tumble 10s --count -o sqlite:live.db < feed &
+	exec 4> feed
+	printf '1 a\n2 b\n15 a\n' >&4
+	wait_until 10 sh -c '[ "$(sqlite3 live.db "SELECT count(*) FROM fwin" 2>/dev/null)" = 2 ]'
+	printf '31 a\n' >&4
+	exec 4>&-
+	wait
+	run sqlite3 live.db 'SELECT * FROM fwin ORDER BY 1, 3'
+	assert_output "0|10|a|1
+0|10|b|1
+10|20|a|1
+30|40|a|1"
+}
+
+@test "count windows and rolling mode: the key is the primary key (the key's last row)" {
+	run --separate-stderr fwin --csv -H -k user --count-window 2 --sum n -o sqlite:c.db in.csv
+	assert_success
+	run sqlite3 c.db .schema\ fwin 'SELECT * FROM fwin ORDER BY 1'
+	assert_output 'CREATE TABLE IF NOT EXISTS "fwin" ("user" TEXT, "sum_n" NUMERIC, PRIMARY KEY ("user"));
+a|15
+b|8'
+	run --separate-stderr fwin --csv -H -t ts --sum n -o sqlite:r.db in.csv
+	assert_success
+	run sqlite3 r.db 'SELECT * FROM fwin'
+	assert_output "25|36"
+}
+
+@test "a restore puts the table back to its checkpoint's commit position" {
+	A=(--csv -H -t ts -k user --tumble 10s --allowed-lateness 20s --sum n)
+	head -6 in.csv > grow.csv
+	run --separate-stderr fwin "${A[@]}" --state s.ckpt -o sqlite:db grow.csv
+	assert_success
+	run fwin --inspect s.ckpt
+	assert_line --regexp '^database +[1-9][0-9]* \(the generation of its last commit\)$'
+	local pos=$(printf '%s\n' "$output" | sed -n 's/^database *\([0-9]*\) .*/\1/p')
+	run sqlite3 db 'SELECT generation FROM fwin_checkpoint'
+	assert_output "$pos"
+	# rows written after the checkpoint, as a killed run leaves them: a
+	# change (journaled with its value before) and a row that was not there
+	local g=$((pos + 1))
+	sqlite3 db "INSERT INTO fwin_journal_fwin (gen, existed, k1, k2, k3, c1, c2, c3, c4) SELECT $g, 1, window_start, window_end, user, window_start, window_end, user, sum_n FROM fwin WHERE user = 'a'; UPDATE fwin SET sum_n = 99 WHERE user = 'a'; INSERT INTO fwin_journal_fwin (gen, existed, k1, k2, k3) VALUES ($g, 0, 50, 60, 'z'); INSERT INTO fwin VALUES (50, 60, 'z', 1); UPDATE fwin_checkpoint SET generation = $g"
+	# a restored run that commits nothing saves the position it restored
+	run --separate-stderr fwin "${A[@]}" --state s.ckpt -o sqlite:db grow.csv
+	assert_success
+	assert_equal "$stderr" ""
+	run sqlite3 db 'SELECT generation FROM fwin_checkpoint'
+	assert_output "$pos"
+	cp in.csv grow.csv
+	run --separate-stderr fwin "${A[@]}" --state s.ckpt --flush -o sqlite:db grow.csv
+	assert_success
+	assert_equal "$stderr" ""
+	run rows db
+	assert_output "0|10|a|17|integer
+0|10|b|2|integer
+10|20|a|4|integer
+10|20|b|6|integer
+20|30|a|7|integer"
+}
+
+@test "kill -9 sweep: the table of one uninterrupted run" {
+	"$BATS_TEST_DIRNAME/ckpt/gen.sh" 20260101 30000 50 20 > g.csv
+	SQLITE=1 run --separate-stderr "$BATS_TEST_DIRNAME/ckpt/killsweep.sh" 108 12 g.csv -- \
+		--csv -t 1 -k 2 --tumble 1m -l 30s --allowed-lateness 2m --count --sum 3
+	[ "$status" -eq 0 ] || fail "$stderr"
+	echo "# $output" >&3
+	sqlite3 ref.db '.dump fwin' | sort > want
+	sqlite3 out.db '.dump fwin' | sort > got
+	cmp want got
+	[ "$(sqlite3 out.db 'SELECT count(*) FROM fwin')" -gt 1000 ]
+}
+
+@test "-o sqlite: usage errors" {
+	run --separate-stderr fwin -o sqlite: --count in.csv
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "fwin: -o sqlite: needs a database file (sqlite:DB[:TABLE])"
+	run --separate-stderr fwin -o sqlite:db:fwin_checkpoint --count in.csv
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "fwin: -o sqlite:db:fwin_checkpoint: names beginning 'fwin_' and 'sqlite_' are kept for fwin's and SQLite's own tables"
+}
+
+@test "a table belongs to its checkpoint: another checkpoint's run, or one without, is refused" {
+	run --separate-stderr fwin "${LATE[@]}" --checkpoint a.ckpt -o sqlite:db:t1 in.csv
+	assert_success
+	run --separate-stderr fwin "${LATE[@]}" --checkpoint b.ckpt -o sqlite:db:t1 in.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: db: the table t1 belongs to the checkpoint $(pwd -P)/a.ckpt"
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db:t1 in.csv
+	assert_failure 1
+	# another table of the same database is free; the owner's own run goes on
+	run --separate-stderr fwin "${LATE[@]}" --checkpoint b.ckpt -o sqlite:db:t2 in.csv
+	assert_success
+	run --separate-stderr fwin "${LATE[@]}" --state a.ckpt -o sqlite:db:t1 in.csv
+	assert_success
+	run sqlite3 db 'SELECT tbl, checkpoint FROM fwin_checkpoint ORDER BY 1'
+	assert_output "t1|$(pwd -P)/a.ckpt
+t2|$(pwd -P)/b.ckpt"
+	# once its checkpoint is gone, the table is free
+	rm a.ckpt
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db:t1 in.csv
+	assert_success
+}
