@@ -617,6 +617,40 @@ ckpt_open(const char *path)
 	return k;
 }
 
+int
+ckpt_probe(const char *path, char **fp, const char **why)
+{
+	char magic[8];
+	struct ckpt *k;
+	ssize_t n;
+	int fd;
+
+	*fp = NULL;
+	*why = NULL;
+	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+		*why = strerror(errno);
+		return -2;
+	}
+	n = pread(fd, magic, sizeof(magic), 0);
+	if (n < 0) {
+		*why = strerror(errno);
+		close(fd);
+		return -2;
+	}
+	close(fd);
+	if (n != (ssize_t)sizeof(magic) || memcmp(magic, CK_MAGIC, 8) != 0)
+		return 0;
+	if ((k = open_verified(path, why)) == NULL)
+		return -1;
+	*fp = strdup(k->fp);
+	ckpt_close(k);
+	if (*fp == NULL) {
+		*why = strerror(ENOMEM);
+		return -1;
+	}
+	return 1;
+}
+
 const struct ckpt_meta *
 ckpt_meta(const struct ckpt *k)
 {

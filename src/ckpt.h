@@ -42,6 +42,13 @@ struct ckpt;
  * is wrong". The payload is mapped, not read. */
 struct ckpt *ckpt_open(const char *path);
 
+/* Whether path holds an fwin checkpoint, without a message: 1, and *fp
+ * (malloc'd) the fingerprint of its pipeline; 0 when it does not start
+ * with the magic number (another program's file); -1 when it starts as
+ * a checkpoint and fails verification, -2 when it cannot be read: *why
+ * says what is wrong. */
+int ckpt_probe(const char *path, char **fp, const char **why);
+
 const struct ckpt_meta *ckpt_meta(const struct ckpt *k);
 
 /* Hands the mapped payload to a as its arena (see arena_attach) and

@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "config.h"
 #include "explain.h"
+#include "guard.h"
 #include "keycodec.h"
 #include "run.h"
 #include "stats.h"
@@ -812,42 +813,6 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 	return 1;
 }
 
-/* Whether paths a and b name one file: the same text, or the same
- * device and inode. */
-static int
-same_file(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (strcmp(a, b) == 0)
-		return 1;
-	return stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
-	    sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-}
-
-/* --bad-file is appended to: it must not be an input (each bad record
- * would be read again) or another file fwin writes. */
-static void
-check_bad_file(const struct config *c)
-{
-	const char *f = c->bad_file;
-	int i;
-
-	if (f == NULL)
-		return;
-	for (i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i], "-") != 0 && same_file(f, c->files[i]))
-			usage_error("--bad-file names the input %s",
-			    c->files[i]);
-	if (c->output != NULL && same_file(f, c->output))
-		usage_error("--bad-file names the same file as -o");
-	if (c->late_file != NULL && same_file(f, c->late_file))
-		usage_error("--bad-file names the same file as --late-file");
-	if (c->checkpoint != NULL && same_file(f, c->checkpoint))
-		usage_error("--bad-file names the checkpoint %s",
-		    c->checkpoint);
-}
-
 /* Applies one option (not an aggregate, --help or --version). */
 static void
 option(struct config *c, struct cli_extra *x, int ch, char *argv_opt)
@@ -863,6 +828,7 @@ fwin_cli(int argc, char **argv)
 	struct config c;
 	struct cli_extra x;
 	const char *why = "";
+	char *clash;
 	int ch, status;
 	struct stat sb;
 
@@ -939,7 +905,9 @@ fwin_cli(int argc, char **argv)
 		return status;
 	}
 	decide_mode(&c, &x);
-	check_bad_file(&c);
+	/* nothing fwin writes may be what it reads or writes otherwise */
+	if ((clash = guard_clash(&c, x.state != NULL)) != NULL)
+		usage_error("%s", clash);
 	if (c.threads == 0)
 		c.threads = default_threads();
 	status = run_pipeline(&c);

@@ -109,16 +109,12 @@ cli_expr_option(struct config *c, int ch, const char *arg)
 void
 cli_expr_check(const struct config *c)
 {
-	/* a changelog row that stops passing --having would need its
-	 * retraction, which a row left out never has */
-	if (c->having != NULL && (c->changelog || c->sqlite != NULL))
-		usage_error("--having cannot be used with %s (a row that "
-		    "stops passing it would stay in the output)",
-		    c->changelog ? "--changelog" : "-o sqlite:");
-	/* --over's rows are the records themselves, with the frame's
-	 * aggregates beside them */
-	if (over_window(c) && (c->having != NULL || c->nevals > 0))
-		usage_error("%s cannot be used with --over (its rows are the "
-		    "records, as read); --where picks them",
-		    c->having != NULL ? "--having" : "--eval");
+	/* --over's rows are the records as read: their fields are named
+	 * by the header's names */
+	if (over_window(c) && (c->having != NULL || c->nevals > 0) &&
+	    (c->fmt == IF_JSON || !c->header))
+		usage_error("%s with %s needs -H to name the record's fields "
+		    "(csv, tsv or lines input)", c->having != NULL ?
+		    "--having" : "--eval", c->wkind == WK_OVER ? "--over" :
+		    "--over-rows");
 }

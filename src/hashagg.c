@@ -78,6 +78,7 @@ hashagg_free(struct hashagg *h)
 		free(h->cw[i].rows);
 	free(h->cw);
 	free(h->merged);
+	ha_runs_free(h);
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
 	free(h->rows);
@@ -86,6 +87,26 @@ hashagg_free(struct hashagg *h)
 		free(h->win[i].g);
 	free(h->win);
 	free(h);
+}
+
+void
+ha_reset(struct hashagg *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nwin; i++)
+		free(h->win[i].g);
+	h->nwin = h->win_at = 0;
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = h->at = 0;
+	arena_fini(&h->a);
+	if (arena_init(&h->a) != 0)
+		fwin_die("cannot map memory: %s", strerror(errno));
+	h->cap = HA_INITCAP;
+	h->n = 0;
+	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
+	h->ahead = 0;	/* (until it is past AHEAD_FROM again) */
 }
 
 static void
@@ -290,8 +311,8 @@ ledger_at(struct hashagg *h, int64_t start)
 	return &h->lw[lo];
 }
 
-int
-hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
+static int
+add_one(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
 {
 	struct pending *q;
@@ -362,6 +383,19 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 	if (t > h->maxt)
 		h->maxt = t;
 	return HA_ADDED;
+}
+
+int
+hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
+    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+{
+	int rc = add_one(h, t, win, key, keylen, hash, vals);
+
+	/* past the budget: the groups go to a sorted run, the table on
+	 * empty (a run that cannot be written: full, as without runs) */
+	if (rc == HA_FULL && h->runs != NULL && ha_spill(h) == 0)
+		rc = add_one(h, t, win, key, keylen, hash, vals);
+	return rc;
 }
 
 void

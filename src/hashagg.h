@@ -11,7 +11,9 @@
  * a record's values would make order show (a decimal sum's value that is
  * not plain decimal: its sum is floating) or the table grows past its
  * budget, the table is dropped and the records are read again into the
- * sort (batch.h), which gives the same rows at any size. */
+ * sort (batch.h), which gives the same rows at any size; with flat
+ * accumulators, past its budget it spills sorted runs instead
+ * (hashagg_spill(), hashspill.c). */
 #ifndef FWIN_HASHAGG_H
 #define FWIN_HASHAGG_H
 
@@ -163,6 +165,21 @@ uint64_t hashagg_fire_split(struct hashagg *h, struct hashagg *other,
     op_emit_fn emit2, void *arg2, struct hashagg_cut *cut);
 uint64_t hashagg_fire_cut(struct hashagg *h, struct hashagg *other,
     const struct hashagg_cut *cut, op_emit_fn emit, void *arg);
+
+/* --mode batch past --max-memory: from now on, a table whose
+ * accumulators are all aggs_flat() writes its groups, sorted, to a run
+ * in a scratch file when it reaches its budget, and goes on empty,
+ * instead of HA_FULL (which it still answers when a run cannot be
+ * written); hashagg_fire() merges the runs. Others are left as they are. */
+void hashagg_spill(struct hashagg *h);
+
+/* Adds to *runs and *bytes the runs h spilled and their bytes. */
+void hashagg_spilled(const struct hashagg *h, uint64_t *runs,
+    uint64_t *bytes);
+
+/* Whether hashagg_fire() could not read a run back (said): the rows are
+ * incomplete. */
+int hashagg_failed(const struct hashagg *h);
 
 /* The largest time added (INT64_MIN: none). */
 int64_t hashagg_max_time(const struct hashagg *h);

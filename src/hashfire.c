@@ -348,6 +348,8 @@ uint64_t
 hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
     void *arg)
 {
+	if (h->runs != NULL && h->runs_n > 0)	/* (hashspill.c) */
+		return ha_fire_runs(h, other, emit, arg);
 	return hashagg_fire_before(h, other, INT64_MAX, emit, arg);
 }
 

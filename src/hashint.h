@@ -154,6 +154,11 @@ struct hashagg {
 	size_t ncw, capcw;
 	struct crow *merged;	/* scratch of cum_merge() */
 	size_t capmerged;
+	/* hashagg_spill(): the sorted runs written (hashspill.c), how
+	 * many, and whether one could not be read back */
+	struct ha_runs *runs;
+	size_t runs_n;
+	int failed;
 };
 
 /* hashagg_fire_due(): windows fire once the groups held are twice those
@@ -236,6 +241,20 @@ void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
 /* ha_drop() of the rows just fired, which are let go; the groups kept. */
 void ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged);
 int64_t ha_ended_before(const struct hashagg *h, int64_t w);
+
+/* hashagg.c: the table empty again, as new (its time, peak, budget and
+ * runs kept). */
+void ha_reset(struct hashagg *h);
+
+/* hashspill.c: the table's groups written as a sorted run, the table
+ * reset (0), or -1 when the run could not be written (errno set) or is
+ * not worth it (too few groups, too many runs); the
+ * runs freed; the runs and the table (and other, or NULL) merged and
+ * fired in (start, key) order. */
+int ha_spill(struct hashagg *h);
+void ha_runs_free(struct hashagg *h);
+uint64_t ha_fire_runs(struct hashagg *h, struct hashagg *other,
+    op_emit_fn emit, void *arg);
 
 /* hashcum.c: --cumulate's firing (hashagg_fire_due() and the rest at
  * the end), its second half joined, and where its windows of the size

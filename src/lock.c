@@ -27,6 +27,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,47 +129,140 @@ write_text(struct lock *l)
 	return 0;
 }
 
+/* path as a user would name it: relative to the working directory when
+ * it lies under it. */
+static const char *
+shown(const char *path, const char *cwd)
+{
+	size_t n = cwd != NULL ? strlen(cwd) : 0;
+
+	if (n > 0 && strncmp(path, cwd, n) == 0 && path[n] == '/')
+		return path + n + 1;
+	return path;
+}
+
+/* Whether path is reached through a descriptor of this process
+ * (/dev/stdout, /dev/fd/N, /proc/self/fd/N): the shell opened its target,
+ * which is the file the user named. */
+static int
+fd_link(const char *path)
+{
+	return strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+}
+
+/* Whether a and b, absolute, lie in the same directory. */
+static int
+same_dir(const char *a, const char *b)
+{
+	const char *sa = strrchr(a, '/'), *sb = strrchr(b, '/');
+
+	return sa - a == sb - b && strncmp(a, b, (size_t)(sa - a)) == 0;
+}
+
+char *
+lock_target(const char *path)
+{
+	char *cur = lock_abspath(path), *next, *d, buf[PATH_MAX];
+	ssize_t n;
+	int i;
+
+	for (i = 0; cur != NULL && i < 40; i++) {
+		if ((n = readlink(cur, buf, sizeof(buf) - 1)) < 0)
+			return cur;	/* no link (or none yet): the file */
+		buf[n] = '\0';
+		next = NULL;
+		if (buf[0] == '/')
+			next = lock_abspath(buf);
+		else if ((d = strdup(cur)) != NULL) {
+			char *rel = NULL;
+
+			if (asprintf(&rel, "%s/%s", dirname(d), buf) >= 0) {
+				next = lock_abspath(rel);
+				free(rel);
+			}
+			free(d);
+		}
+		free(cur);
+		cur = next;
+	}
+	if (cur != NULL) {
+		free(cur);
+		errno = ELOOP;
+	}
+	return NULL;
+}
+
+/*
+ * The lock file's name. Beside the file itself, so that the file has one
+ * lock whatever name reaches it; but a link's target in another
+ * directory gets its lock beside the link: fwin must not make
+ * "/etc/passwd.lock" (shadow-utils' own lock) for a link to /etc/passwd.
+ * A descriptor's link (-o /dev/stdout) is the shell's redirection of the
+ * file the user named: its lock is the target's.
+ */
+static char *
+lock_name(const char *file)
+{
+	char *target = lock_target(file), *link = lock_abspath(file);
+	char *name = NULL;
+	const char *beside = target;
+	struct stat sb;
+
+	if (target != NULL && link != NULL && lstat(link, &sb) == 0 &&
+	    S_ISLNK(sb.st_mode) && !fd_link(link) && !same_dir(link, target))
+		beside = link;
+	if (beside == NULL || asprintf(&name, "%s.lock", beside) < 0)
+		name = NULL;
+	free(target);
+	free(link);
+	return name;
+}
+
 struct lock *
 lock_take(const char *file)
 {
 	struct lock *l = calloc(1, sizeof(*l));
-	char *name = NULL, text[LOCK_TEXTMAX], *nl, *real = realpath(file, NULL);
+	char *name = NULL, *cwd = getcwd(NULL, 0), text[LOCK_TEXTMAX], *nl;
 	struct stat sb;
 	long pid = 0;
 	int i;
 
-	/* beside the file itself: one reached through a link (-o
-	 * /dev/stdout redirected to a file) has one lock whatever its name */
-	if (l == NULL ||
-	    asprintf(&name, "%s.lock", real != NULL ? real : file) < 0) {
-		fwin_warn("%s", strerror(ENOMEM));
-		free(real);
+	if (l == NULL || (name = lock_name(file)) == NULL) {
+		fwin_warn("%s: %s", file, strerror(errno));
+		free(cwd);
 		free(l);
 		return NULL;
 	}
-	free(real);
 	l->fd = -1;
 	/* A device or a FIFO (-o /dev/stdout) is never truncated or
 	 * replaced, and no lock file belongs beside it (in /dev) */
 	if (stat(file, &sb) == 0 && !S_ISREG(sb.st_mode)) {
 		free(name);
+		free(cwd);
 		return l;
 	}
 	/* O_NOFOLLOW: a link planted there must not make fwin write to
 	 * another file (as root, any file); O_NONBLOCK: nor a FIFO hang it */
 	l->fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC, 0666);
+	if (l->fd < 0 && errno == ELOOP) {
+		fwin_warn("%s is a symbolic link, not fwin's lock file of %s; "
+		    "remove it (fwin never follows one)", shown(name, cwd),
+		    file);
+		goto fail;
+	}
 	if (l->fd < 0 || fstat(l->fd, &sb) != 0) {
-		fwin_warn("%s: %s", name, strerror(errno));
+		fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
 		goto fail;
 	}
 	if (!S_ISREG(sb.st_mode)) {
-		fwin_warn("%s: not a regular file", name);
+		fwin_warn("%s is not a regular file, not fwin's lock file of "
+		    "%s; remove it", shown(name, cwd), file);
 		goto fail;
 	}
 	if (flock(l->fd, LOCK_EX | LOCK_NB) != 0) {
 		if (errno != EWOULDBLOCK) {
-			fwin_warn("%s: %s", name, strerror(errno));
+			fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
 			goto fail;
 		}
 		/* the holder writes its pid right after it locks: a run
@@ -196,11 +290,12 @@ lock_take(const char *file)
 	}
 	l->owner[strcspn(l->owner, "\n")] = '\0';
 	if (write_text(l) != 0) {
-		fwin_warn("%s: %s", name, strerror(errno));
+		fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
 		goto fail;
 	}
 	hold(l->fd);
 	free(name);
+	free(cwd);
 	return l;
 fail:
 	if (l->fd >= 0)
@@ -209,31 +304,25 @@ fail:
 	free(l->file);
 	free(l);
 	free(name);
+	free(cwd);
 	return NULL;
 }
 
-/* path as a user would name it: relative to the working directory when
- * it lies under it. */
-static const char *
-shown(const char *path, const char *cwd)
+/* Whether file belongs to another checkpoint than ckpt (NULL: none) and
+ * restore (or NULL), by the owner recorded in its lock file: one that
+ * still exists, while file does. Said when it does. Returns 1, 0, or -1
+ * after a message. */
+static int
+owned_elsewhere(const char *file, const char *owner, const char *ckpt,
+    const char *restore)
 {
-	size_t n = cwd != NULL ? strlen(cwd) : 0;
-
-	if (n > 0 && strncmp(path, cwd, n) == 0 && path[n] == '/')
-		return path + n + 1;
-	return path;
-}
-
-int
-lock_claim(struct lock *l, const char *ckpt, const char *restore)
-{
-	char *me = NULL, *from = NULL, *cwd = NULL, *old;
+	char *me = NULL, *from = NULL, *cwd;
 	struct stat sb;
-	int rc = -1;
+	int rc = 0;
 
-	if (l->fd < 0)
+	if (*owner == '\0')
 		return 0;
-	if ((me = lock_abspath(ckpt)) == NULL) {
+	if (ckpt != NULL && (me = lock_abspath(ckpt)) == NULL) {
 		fwin_warn("%s: %s", ckpt, strerror(errno));
 		return -1;
 	}
@@ -242,30 +331,77 @@ lock_claim(struct lock *l, const char *ckpt, const char *restore)
 	/* Another checkpoint owns the file while it exists and so does the
 	 * file: restoring the owner's state and saving it elsewhere moves
 	 * the file along with it. */
-	if (*l->owner != '\0' && strcmp(l->owner, me) != 0 &&
-	    (from == NULL || strcmp(l->owner, from) != 0) &&
-	    stat(l->owner, &sb) == 0 && stat(l->file, &sb) == 0) {
+	if ((me == NULL || strcmp(owner, me) != 0) &&
+	    (from == NULL || strcmp(owner, from) != 0) &&
+	    stat(owner, &sb) == 0 && stat(file, &sb) == 0) {
 		cwd = getcwd(NULL, 0);
-		fwin_warn("%s belongs to the checkpoint %s",
-		    l->file, shown(l->owner, cwd));
-		goto done;
+		fwin_warn("%s belongs to the checkpoint %s", file,
+		    shown(owner, cwd));
+		free(cwd);
+		rc = 1;
 	}
-	if (strcmp(l->owner, me) != 0) {
-		old = l->owner;
-		l->owner = me;
-		me = old;
-		if (write_text(l) != 0) {
-			fwin_warn("%s.lock: %s", l->file,
-			    strerror(errno));
-			goto done;
-		}
-	}
-	rc = 0;
-done:
 	free(me);
 	free(from);
-	free(cwd);
 	return rc;
+}
+
+int
+lock_claim(struct lock *l, const char *ckpt, const char *restore)
+{
+	char *me;
+
+	if (l->fd < 0)
+		return 0;
+	if (owned_elsewhere(l->file, l->owner, ckpt, restore) != 0)
+		return -1;
+	/* a run without a checkpoint writes to a file no checkpoint owns,
+	 * and leaves it so */
+	if (ckpt == NULL)
+		return 0;
+	if ((me = lock_abspath(ckpt)) == NULL) {
+		fwin_warn("%s: %s", ckpt, strerror(errno));
+		return -1;
+	}
+	if (strcmp(l->owner, me) == 0) {
+		free(me);
+		return 0;
+	}
+	free(l->owner);
+	l->owner = me;
+	if (write_text(l) != 0) {
+		fwin_warn("%s.lock: %s", l->file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int
+lock_peek_claim(const char *file, const char *ckpt, const char *restore)
+{
+	char *name = lock_name(file), text[LOCK_TEXTMAX], *nl;
+	long pid;
+	int fd, rc;
+
+	if (name == NULL)
+		return 0;	/* (lock_take() says why) */
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	free(name);
+	if (fd < 0)
+		return 0;
+	read_text(fd, text, sizeof(text));
+	close(fd);
+	/* its holder may run still: lock_take() says it is in use, first
+	 * (a lock taken here, even shared, would make a run that takes it
+	 * meanwhile say so wrongly) */
+	pid = strtol(text, NULL, 10);
+	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
+		return 0;
+	nl = strchr(text, '\n');
+	if (nl == NULL)
+		return 0;
+	nl[1 + strcspn(nl + 1, "\n")] = '\0';
+	rc = owned_elsewhere(file, nl + 1, ckpt, restore);
+	return rc != 0 ? -1 : 0;
 }
 
 void

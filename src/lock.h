@@ -5,18 +5,32 @@
 
 struct lock;
 
-/* Takes an exclusive flock(2) on "FILE.lock", beside file, without
+/* The file path names once the symbolic links of its last component
+ * are followed (at most 40), absolute, its directory resolved; path's
+ * own absolute form when it is no link or does not exist. In malloc'd
+ * memory; NULL with errno set on error. */
+char *lock_target(const char *path);
+
+/* Takes an exclusive flock(2) on "FILE.lock", beside file (beside the
+ * link, for a link whose target lies in another directory), without
  * waiting, and writes our pid into it (a file that exists and is not a
  * regular file, such as /dev/stdout, gets no lock and no lock file). The lock lasts until lock_release()
  * or exit; a fork(2) child does not keep it. Returns NULL after "fwin:
  * FILE: in use by another fwin (pid N)" or an I/O message. */
 struct lock *lock_take(const char *file);
 
-/* For an -o file's lock: a run that saves to the checkpoint ckpt (and
- * restores from restore, or NULL) may write to the file unless it belongs
- * to another checkpoint that still exists; it then belongs to ckpt.
+/* For an -o file's lock: a run that saves to the checkpoint ckpt (or
+ * none: NULL), restoring from restore (or NULL), may write to the file
+ * unless it belongs to another checkpoint that still exists; it then
+ * belongs to ckpt.
  * Returns 0, or -1 after "fwin: FILE belongs to the checkpoint OWNER". */
 int lock_claim(struct lock *l, const char *ckpt, const char *restore);
+
+/* lock_claim()'s verdict from file's lock as it is, without taking it
+ * nor making it: for a run to say a file is another checkpoint's before
+ * it makes anything (lock_claim() decides, under the lock). Returns 0,
+ * or -1 after the message. */
+int lock_peek_claim(const char *file, const char *ckpt, const char *restore);
 
 /* The absolute form of path (its directory resolved, the name kept), in
  * malloc'd memory; NULL on error. */

@@ -165,23 +165,11 @@ bad_field(struct parser *p, const struct record *rec, struct parsed *out,
 static void
 too_far(struct parser *p, struct parsed *out, int64_t t)
 {
-	static const char *const unit[] = {
-		"year", "day", "hour", "minute", "second"
-	};
-	static const int64_t ns[] = {
-		365 * 86400 * NS_PER_S, 86400 * NS_PER_S, 3600 * NS_PER_S,
-		60 * NS_PER_S, NS_PER_S
-	};
-	char when[TF_BUFSZ];
-	int64_t ahead = sat_add(t, -now_ns()), n;
-	size_t i;
+	char when[TF_BUFSZ], ahead[TF_BUFSZ];
 
-	for (i = 0; i < 4 && ahead < ns[i]; i++)
-		;
-	n = ahead / ns[i];
+	tf_format_rough(ahead, sat_add(t, -now_ns()));
 	when[tf_format(when, t, TF_ISO)] = '\0';
-	bad(p, out, "time %s is %lld %s%s in the future", when, (long long)n,
-	    unit[i], n == 1 ? "" : "s");
+	bad(p, out, "time %s is %s in the future", when, ahead);
 }
 
 /* -t F1,F2,...: the fields joined by one space, in a buffer that is kept
@@ -247,7 +235,10 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	    tf_parse_time_tz(f.p, f.n, (enum tfmt)fmt, c->strp, &c->zone,
 	    &out->t) != 0) {
 		if (!quiet) {
-			bad_field(p, rec, out, name, "bad time", &f);
+			bad_field(p, rec, out, name, tf_out_of_range(f.p, f.n,
+			    (enum tfmt)p->fmt, c->strp, &c->zone) ?
+			    "time out of range (1677-09-21 to 2262-04-11)" :
+			    "bad time", &f);
 			out->bad_time = 1;
 		}
 		return -1;

@@ -112,7 +112,7 @@ persist_save(struct persist *p, struct op *o, const struct persist_files *f,
 			prctl(PR_SET_PDEATHSIG, SIGKILL);
 			if (getppid() != parent)
 				_exit(1);
-			_exit(ckpt_save(c->checkpoint, &s->a, &m) == 0 ? 0 : 1);
+			_exit(ckpt_save(p->savepath, &s->a, &m) == 0 ? 0 : 1);
 		}
 		if (pid > 0) {
 			free(names);
@@ -122,7 +122,7 @@ persist_save(struct persist *p, struct op *o, const struct persist_files *f,
 		}
 		/* no fork: save in the foreground */
 	}
-	rc = ckpt_save(c->checkpoint, &s->a, &m);
+	rc = ckpt_save(p->savepath, &s->a, &m);
 	free(names);
 	if (rc == 0)
 		p->generation++;
@@ -146,11 +146,29 @@ int
 persist_lock(struct persist *p)
 {
 	const struct config *c = p->c;
+	struct stat sb;
 
+	/* an -o that is another checkpoint's is said before any lock file
+	 * is made (and again, if it became so meanwhile, under the lock); a
+	 * restoring run says first what is wrong with its checkpoint */
+	if (c->output != NULL && c->restore == NULL &&
+	    lock_peek_claim(c->output, c->checkpoint, NULL) != 0)
+		return 1;
 	if (c->checkpoint != NULL && (p->ckl = lock_take(c->checkpoint)) == NULL)
 		return 1;
-	if (c->output != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
-	    (p->outl = lock_take(c->output)) == NULL)
+	/* a save through a link replaces the link's target, not the link */
+	if (c->checkpoint != NULL) {
+		p->savepath = lstat(c->checkpoint, &sb) == 0 &&
+		    S_ISLNK(sb.st_mode) ? lock_target(c->checkpoint) :
+		    strdup(c->checkpoint);
+		if (p->savepath == NULL) {
+			fwin_warn("%s: %s", c->checkpoint, strerror(errno));
+			return 1;
+		}
+	}
+	/* every run that writes -o locks it: two writers would interleave
+	 * rows, and a checkpointed one's restore would cut the other's */
+	if (c->output != NULL && (p->outl = lock_take(c->output)) == NULL)
 		return 1;
 	/* -o sqlite: one fwin writes a table and its journal, and the
 	 * table belongs to its checkpoint, as an -o FILE does; the lock is
@@ -164,9 +182,13 @@ persist_lock(struct persist *p)
 			return 1;
 	}
 	/* a restoring run claims -o once its checkpoint is verified */
-	if (c->restore == NULL && p->outl != NULL && c->checkpoint != NULL &&
+	if (c->restore == NULL && p->outl != NULL &&
 	    lock_claim(p->outl, c->checkpoint, NULL) != 0)
 		return 1;
+	/* said once the run is sure to go on: the lock is ours */
+	if (p->replaced)
+		fwin_warn("%s: its earlier state is replaced (--state continues "
+		    "it)", c->checkpoint);
 	return 0;
 }
 
@@ -190,7 +212,7 @@ persist_open(struct persist *p, struct input *in)
 	/* restore truncates only the files the checkpoint measured, and
 	 * the -o file stays its checkpoint's */
 	if (ckpt_check_outputs(p->ck, c->output, c->late_file) != 0 ||
-	    (p->outl != NULL && c->checkpoint != NULL &&
+	    (p->outl != NULL &&
 	    lock_claim(p->outl, c->checkpoint, c->restore) != 0))
 		return 1;
 	if (!c->new_input)
@@ -232,6 +254,8 @@ persist_fini(struct persist *p)
 	lock_release(p->outl);
 	lock_release(p->ckl);
 	p->outl = p->ckl = NULL;
+	free(p->savepath);
+	p->savepath = NULL;
 	free(p->sqlname);
 	p->sqlname = NULL;
 }

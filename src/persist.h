@@ -26,6 +26,8 @@ struct persist {
 	uint64_t outlen, latelen;	/* restored output lengths */
 	struct ckpt *ck;	/* opened to restore, until adopted */
 	struct lock *ckl, *outl;	/* one writer: the checkpoint, -o */
+	char *savepath;		/* the checkpoint, its links followed */
+	int replaced;		/* it holds earlier state no restore takes */
 	char *sqlname;		/* -o sqlite: "DB:TABLE", its lock's name */
 };
 
@@ -54,8 +56,7 @@ int persist_due(struct persist *p, int64_t now);
 void persist_reap(struct persist *p, int block);
 
 /* One writer at a time: takes the locks of the checkpoint and of the -o
- * file (when a checkpoint is saved or restored), before anything is read
- * or written. Returns 0, or 1 after "fwin: FILE: in use by another fwin
+ * file (every run's), before anything is read or written. Returns 0, or 1 after "fwin: FILE: in use by another fwin
  * (pid N)". */
 int persist_lock(struct persist *p);
 

@@ -64,6 +64,7 @@ print_stats(struct run *r)
 
 	if (r->batch != NULL)
 		batch_spilled(r->batch, &runs, &bytes);
+	hashagg_spilled(r->hagg, &runs, &bytes);
 	if (r->hagg != NULL) {	/* each window's key is a key of its own */
 		hashagg_size(r->hagg, &keys, &peak);
 		if (r->hagg2 != NULL) {	/* the groups of both tables */
@@ -104,6 +105,36 @@ print_stats(struct run *r)
 	    secs > 0 ? nread / secs : 0.0, mode);
 }
 
+void
+note_future(struct run *r, const struct parsed *pr, int64_t t)
+{
+	int64_t now = now_ns();
+
+	r->fut_bound = sat_add(now, FUTURE_HINT);
+	if (t <= r->fut_bound)
+		return;
+	snprintf(r->fut.file, sizeof(r->fut.file), "%s", pr->file);
+	r->fut.line = pr->line;
+	r->fut.late = G(r)->g_late;
+	r->fut.t = t;
+	r->fut.ahead = t - now;
+}
+
+/* Late records that a time far ahead of the clock made late: a corrupt
+ * time, most likely, which -l would not cure; --max-future would. */
+static void
+say_future(struct run *r, uint64_t late)
+{
+	char when[TF_BUFSZ], ahead[TF_BUFSZ];
+
+	when[tf_format(when, r->fut.t, TF_ISO)] = '\0';
+	tf_format_rough(ahead, r->fut.ahead);
+	fwin_warn("%llu late record%s dropped; %s:%llu (%s, %s ahead of the "
+	    "clock) moved the watermark; --max-future 1d makes such records "
+	    "bad", (unsigned long long)late, late == 1 ? "" : "s", r->fut.file,
+	    (unsigned long long)r->fut.line, when, ahead);
+}
+
 /* Nothing is dropped quietly: late records that no --late-file took,
  * and records in no window, are counted and said at exit. */
 void
@@ -111,13 +142,20 @@ say_dropped(struct run *r)
 {
 	uint64_t late = G(r)->g_late - r->at_start.g_late;
 	uint64_t nowin = G(r)->g_nowin - r->at_start.g_nowin;
-	char d[TF_BUFSZ];
+	char d[TF_BUFSZ], l[TF_BUFSZ];
+	int64_t by;
 
-	if (late > 0 && r->late == NULL) {
-		tf_format_duration(d, r->late_by > 0 ? r->late_by : 1);
+	if (late > 0 && r->late == NULL && r->fut.line > 0 &&
+	    G(r)->g_late > r->fut.late)
+		say_future(r, late);
+	else if (late > 0 && r->late == NULL) {
+		/* the -l that would have kept them: this one plus the way */
+		by = r->late_by > 0 ? r->late_by : 1;
+		tf_format_duration(d, by);
+		tf_format_duration(l, sat_add(r->c->lateness, by));
 		fwin_warn("%llu late record%s dropped (the latest by %s behind "
 		    "the watermark); -l %s, --late-file or --mode batch keeps "
-		    "them", (unsigned long long)late, late == 1 ? "" : "s", d, d);
+		    "them", (unsigned long long)late, late == 1 ? "" : "s", d, l);
 	}
 	if (nowin > 0)
 		fwin_warn("%llu record%s in no window dropped (between --slide "

@@ -18,6 +18,7 @@
 #include "agg.h"
 #include "batch.h"
 #include "ckpt.h"
+#include "guard.h"
 #include "input.h"
 #include "keycodec.h"
 #include "num.h"
@@ -134,6 +135,7 @@ apply(struct run *r, const struct parsed *pr)
 		if (!pr->has_t || !op_time_fits(r->op, pr->t) ||
 		    (pr->kind == PR_FILTERED && r->batch != NULL))
 			return;
+		FUTURE_CHECK(r, pr, pr->t);
 		if (r->hagg != NULL && r->batch == NULL)
 			stream_agg_advance(r, pr->t);	/* the table's */
 		else
@@ -168,8 +170,10 @@ apply(struct run *r, const struct parsed *pr)
 	switch (add(r, pr, &orec)) {
 	case OP_ADDED:
 	case OP_NOWIN:
-		if (op_uses_watermark(r->op))
+		if (op_uses_watermark(r->op)) {
+			FUTURE_CHECK(r, pr, orec.t);
 			watermark_after(r, orec.t);
+		}
 		break;
 	case OP_LATE:
 		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
@@ -265,10 +269,11 @@ save(struct run *r, int background)
 
 	if (r->rd != NULL && quiesce(r) != 0)
 		return -1;	/* a record ended the run: the loop stops */
-	if (flush_outputs(r) != 0) {
-		fwin_warn("%s: %s", r->outname, strerror(errno));
+	/* an output that failed is said once, when it is closed (every
+	 * periodic save would say it again) */
+	if (flush_outputs(r) != 0)
 		rc = -1;
-	} else if ((f.dbpos = sink_position(r)),	/* the flush committed */
+	else if ((f.dbpos = sink_position(r)),	/* the flush committed */
 	    persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
 		rc = -1;
@@ -495,7 +500,7 @@ replay_all(struct run *r)
 		    hashagg_max_time(r->hagg2) > G(r)->g_maxt)
 			G(r)->g_maxt = hashagg_max_time(r->hagg2);
 		G(r)->g_fired += hashagg_fire(r->hagg, r->hagg2, on_row, r);
-		return 0;
+		return hashagg_failed(r->hagg) ? -1 : 0;
 	}
 	r->replaying = 1;
 	if (r->c->threads < 2)
@@ -748,6 +753,11 @@ run_pipeline(struct config *c)
 	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	persist_init(&r.ps, c, r.fingerprint, now_ns());
+	/* before anything is made: a lock file, the input's first read */
+	if ((status = guard_checkpoint(c, r.fingerprint, &r.ps.replaced)) != 0) {
+		free(r.fingerprint);
+		return status;
+	}
 	memset(&io, 0, sizeof(io));
 	io.fmt = c->fmt;
 	io.delim = c->delim;
@@ -779,6 +789,7 @@ run_pipeline(struct config *c)
 	while (r.nover_cols > 0)
 		free(r.over_cols[--r.nover_cols]);
 	free(r.over_cols);
+	free(r.over_buf);
 	if (r.cells != NULL)
 		(void)out_close(r.cells);
 	rowcells_free(r.rcells);

@@ -106,6 +106,7 @@ stream_agg_add(struct run *r, const struct parsed *pr,
 		fire_due(r, 1);	/* (what has ended frees room) */
 	}
 	if (rc == HA_ADDED && orec->t > G(r)->g_maxt) {
+		FUTURE_CHECK(r, pr, orec->t);
 		G(r)->g_maxt = orec->t;
 		G(r)->g_wm = hashagg_watermark(h);
 		fire_due(r, 0);

@@ -49,6 +49,9 @@ hagg_begin(struct run *r)
 		return;
 	r->hagg = hashagg_new(c, r->g, (c->max_memory ? c->max_memory :
 	    batch_default_budget()) / 2);
+	/* past it, sorted runs of groups rather than all the records
+	 * sorted: the operator's replay would hold every key of a window */
+	hashagg_spill(r->hagg);
 	if (r->rd != NULL)	/* (read ahead already: found here) */
 		reader_find_windows(r->rd);
 	else if (c->threads < 2)	/* (no reading thread to look ahead in) */

@@ -42,12 +42,22 @@ struct run {
 	int rolling_time;	/* rolling mode with -t: a time column */
 	char **over_cols;	/* --over with -H: the input's header names */
 	size_t nover_cols;
+	char *over_buf;		/* a csv field unquoted */
+	size_t over_cap;
 	int fatal;		/* --strict met a bad record */
 	int corrupt;		/* restored state found bad: nothing is saved */
 	int restored;
 	char *fingerprint;
 	struct op_globals at_start;	/* counters as restored: stats are per run */
 	int64_t late_by;	/* the largest distance of a late record behind W */
+	/* the last record that moved W while more than a day ahead of the
+	 * clock, which the late summary names (FUTURE_HINT) */
+	int64_t fut_bound;	/* the clock when last read, plus a day */
+	struct {
+		char file[256];
+		uint64_t line, late;	/* late: g_late when it came */
+		int64_t t, ahead;
+	} fut;
 	int64_t started;	/* wall time the run began */
 	struct out *cells;	/* a row's aggregate cells, to rank or digest */
 	size_t rankcol;		/* the --top-by column among them (with
@@ -202,11 +212,26 @@ struct run *stream_half_sink(struct run *r);
 int stream_half_join(struct run *r, uint64_t nrows);
 void stream_half_free(struct run *r);
 
+/* A record this far ahead of the clock that moves the watermark is named
+ * by the late summary, with --max-future (the man page's --max-future). */
+#define FUTURE_HINT	(86400 * NS_PER_S)
+
 /* report.c: what the run says on stderr */
 void bad(struct run *r, const struct parsed *pr, const char *msg);
 int check_corrupt(struct run *r);
 void print_stats(struct run *r);
 void say_dropped(struct run *r);
+
+/* A record at t, more than a day ahead of fut_bound, is about to move
+ * the watermark: kept for the late summary if the clock agrees. */
+void note_future(struct run *r, const struct parsed *pr, int64_t t);
+
+/* Whether the record at t moves the watermark from more than a day ahead
+ * of the clock (cheap: the clock is read only past fut_bound). */
+#define FUTURE_CHECK(r, pr, t) do { \
+	if ((t) > (r)->fut_bound && (t) > G(r)->g_maxt) \
+		note_future((r), (pr), (t)); \
+} while (0)
 int over_budget(struct run *r);
 void progress_setup(struct run *r);
 void progress(struct run *r);

@@ -165,9 +165,44 @@ sink_copy_free(struct run *r)
 	clog_fini(&r->clog);
 }
 
-/* --over: the record as read, as the first cells of its row. Lines
- * input is split as it was read (runs of blanks, or -d) into tsv cells;
- * csv, tsv and json are written as they came. */
+/* --over: the cells of the record as read into o, as many as the
+ * header names (csv unquoted; lines split as read, on runs of blanks or
+ * -d), missing ones empty: what --having and --eval read. */
+static void
+record_cells(struct run *r, struct out *o, const char *p, size_t n)
+{
+	const struct config *c = r->c;
+	const char *e = p + n, *q;
+	int sep = c->fmt == IF_CSV ? ',' : c->fmt == IF_TSV ? '\t' : c->delim;
+	size_t k, len;
+
+	for (k = 0; k < r->nover_cols; k++) {
+		if (sep < 0)	/* lines: runs of blanks */
+			while (p < e && (*p == ' ' || *p == '\t'))
+				p++;
+		if (c->fmt == IF_CSV && p < e && *p == '"') {
+			for (len = 0, p++; p < e; p++) {
+				if (*p == '"' && (p + 1 == e || p[1] != '"'))
+					break;
+				p += *p == '"';	/* a doubled quote */
+				xgrow(&r->over_buf, &r->over_cap, len + 1, 1);
+				r->over_buf[len++] = *p;
+			}
+			out_str(o, r->over_buf, len);
+			q = memchr(p, sep, (size_t)(e - p));
+		} else {
+			q = sep < 0 ? p : memchr(p, sep, (size_t)(e - p));
+			if (sep < 0)
+				while (q < e && *q != ' ' && *q != '\t')
+					q++;
+			out_str(o, p, (size_t)((q != NULL ? q : e) - p));
+		}
+		p = q != NULL && q < e ? q + (sep >= 0) : e;
+	}
+}
+
+/* --over: the record as read, as the first cells of its row: csv, tsv
+ * and json as they came; lines split as read into tsv cells. */
 static void
 write_record(struct run *r, const char *p, size_t n)
 {
@@ -178,25 +213,40 @@ write_record(struct run *r, const char *p, size_t n)
 		out_record(r->out, p, n, r->nover_cols > 0 ? r->nover_cols : 1);
 		return;
 	}
-	if (c->delim >= 0) {
-		for (;;) {
-			q = memchr(p, c->delim, (size_t)(e - p));
-			out_str(r->out, p, (size_t)((q != NULL ? q : e) - p));
-			if (q == NULL)
-				return;
-			p = q + 1;
-		}
+	if (r->nover_cols > 0) {
+		record_cells(r, r->out, p, n);
+		return;
 	}
 	for (;;) {
-		while (p < e && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == e)
+		if (c->delim < 0)
+			while (p < e && (*p == ' ' || *p == '\t'))
+				p++;
+		if (p == e && c->delim < 0)
 			return;
-		for (q = p; q < e && *q != ' ' && *q != '\t'; q++)
-			;
-		out_str(r->out, p, (size_t)(q - p));
-		p = q;
+		q = c->delim >= 0 ? memchr(p, c->delim, (size_t)(e - p)) : p;
+		if (c->delim < 0)
+			while (q < e && *q != ' ' && *q != '\t')
+				q++;
+		out_str(r->out, p, (size_t)((q != NULL ? q : e) - p));
+		if (q == NULL || q == e)
+			return;
+		p = q + (c->delim >= 0);
 	}
+}
+
+/* --over with --having, --eval: the record's cells and its frame's, in
+ * memory. Returns whether --having keeps it. */
+static int
+judge_record(struct run *r, const struct op_row *row)
+{
+	struct out *o;
+
+	if (r->rcells == NULL)
+		r->rcells = rowcells_new(r->rx);
+	o = rowcells_sink(r->rcells);
+	record_cells(r, o, row->rec, row->reclen);
+	aggs_emit(row->g, row->a, o);
+	return rowexpr_judge(r->rx, r->rcells);
 }
 
 /* The operator's callback: one row. */
@@ -208,8 +258,12 @@ on_row(void *arg, const struct op_row *row)
 	if (r->halted || batch_stopped(r))	/* (a signal: runstop.c) */
 		return;
 	if (row->rec != NULL) {	/* --over: the record, then its frame's */
+		if (r->rx != NULL && !judge_record(r, row))
+			return;		/* --having */
 		write_record(r, row->rec, row->reclen);
 		aggs_emit(row->g, row->a, r->out);
+		if (r->rx != NULL)
+			rowexpr_write(r->rx, r->rcells, r->out);
 		out_end_row(r->out);
 		return;
 	}
@@ -218,8 +272,11 @@ on_row(void *arg, const struct op_row *row)
 		r->skip_rows--;
 		return;
 	}
-	if (r->rx != NULL && !judge_row(r, row))
-		return;		/* --having */
+	if (r->rx != NULL && !judge_row(r, row)) {	/* --having */
+		if (r->opcol)	/* a row it printed before is gone */
+			changelog_drop(r, row);
+		return;
+	}
 	if (r->opcol) {		/* --changelog, -o sqlite: */
 		changelog_row(r, row);
 		return;

@@ -13,6 +13,7 @@
  * malloc, no stdio.
  */
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -178,7 +179,7 @@ month_days(int64_t y, int m)
 }
 
 /*
- * secs + frac_ns / 1e9 as ns, or -1 on overflow. A negative secs with a
+ * secs + frac_ns / 1e9 as ns, or -2 on overflow (a time out of range). A negative secs with a
  * fraction is first moved one second up, so that times just above
  * INT64_MIN (1677-09-21T00:12:43.145224192Z) are not refused because the
  * whole second below them is out of range.
@@ -194,7 +195,7 @@ secs_to_ns(int64_t secs, int64_t frac_ns, int64_t *ns)
 	}
 	if (__builtin_mul_overflow(secs, NS_PER_S, &v) ||
 	    __builtin_add_overflow(v, frac_ns, &v))
-		return -1;
+		return -2;
 	*ns = v;
 	return 0;
 }
@@ -400,6 +401,28 @@ tf_format_duration(char *buf, int64_t ns)
 	return put_duration(buf, ns, sizeof(units) / sizeof(units[0]) - 1);
 }
 
+size_t
+tf_format_rough(char *buf, int64_t ns)
+{
+	static const char *const unit[] = {
+		"year", "day", "hour", "minute", "second"
+	};
+	static const int64_t len[] = {
+		365 * 86400 * NS_PER_S, 86400 * NS_PER_S, 3600 * NS_PER_S,
+		60 * NS_PER_S, NS_PER_S
+	};
+	int64_t n;
+	size_t i;
+	int w;
+
+	for (i = 0; i < 4 && ns < len[i]; i++)
+		;
+	n = ns / len[i];
+	w = snprintf(buf, TF_BUFSZ, "%lld %s%s", (long long)n, unit[i],
+	    n == 1 ? "" : "s");
+	return w > 0 ? (size_t)w : 0;
+}
+
 /* A fixed span is written in hours at most, so that 24 hours is "24h"
  * and never reads back as the calendar day "1d". */
 size_t
@@ -439,7 +462,8 @@ tf_format_span(char *buf, const struct cal_unit *u)
 	return p - buf;
 }
 
-/* A number of unit-ns steps: [+-]digits, with [.digits] when frac_ok. */
+/* A number of unit-ns steps: [+-]digits, with [.digits] when frac_ok;
+ * -2 when it is one past the int64 range. */
 static int
 parse_count(const char *p, size_t n, uint64_t unit, int frac_ok, int64_t *ns)
 {
@@ -451,7 +475,7 @@ parse_count(const char *p, size_t n, uint64_t unit, int frac_ok, int64_t *ns)
 	/* the common case: up to 18 plain digits (they fit) */
 	if (n > 0 && n <= 18 && num_digits(p, n, &v) == n) {
 		if (__builtin_mul_overflow(v, unit, &v) || v > INT64_MAX)
-			return -1;
+			return -2;
 		*ns = (int64_t)v;
 		return 0;
 	}
@@ -466,7 +490,7 @@ parse_count(const char *p, size_t n, uint64_t unit, int frac_ok, int64_t *ns)
 	if (neg)
 		max = (uint64_t)INT64_MAX + 1;
 	if (dec_scale(&d, unit, max, &v) == -1)
-		return -1;
+		return -2;
 	*ns = to_signed(neg, v);
 	return 0;
 }
@@ -642,8 +666,9 @@ tf_parse_time(const char *p, size_t n, enum tfmt f, const char *strp,
 	return tf_parse_time_tz(p, n, f, strp, NULL, ns);
 }
 
-int
-tf_parse_time_tz(const char *p, size_t n, enum tfmt f, const char *strp,
+/* tf_parse_time_tz, but -2 for a time out of the int64 range. */
+static int
+parse_any(const char *p, size_t n, enum tfmt f, const char *strp,
     const struct cal_zone *z, int64_t *ns)
 {
 	switch (f) {
@@ -664,23 +689,28 @@ tf_parse_time_tz(const char *p, size_t n, enum tfmt f, const char *strp,
 	}
 }
 
+int
+tf_parse_time_tz(const char *p, size_t n, enum tfmt f, const char *strp,
+    const struct cal_zone *z, int64_t *ns)
+{
+	return parse_any(p, n, f, strp, z, ns) == 0 ? 0 : -1;
+}
+
 /*
- * The magnitude is judged on the integer part as written ("|v| < 1e11"
- * holds exactly when the integer part is < 1e11). A format is returned
- * only if the text parses in it, so a number past the int64 range (in
- * seconds, anything after 2262) is TF_AUTO, not a format that then fails.
+ * The format the text looks written in: ISO, or a number's unit by its
+ * magnitude, judged on the integer part as written ("|v| < 1e11" holds
+ * exactly when the integer part is < 1e11).
  */
-enum tfmt
-tf_detect(const char *p, size_t n)
+static enum tfmt
+candidate(const char *p, size_t n)
 {
 	struct dec d;
 	enum tfmt f;
-	int64_t t;
 	size_t i = 0, k;
 
 	if (n >= 5 && isdig(p[0]) && isdig(p[1]) && isdig(p[2]) &&
 	    isdig(p[3]) && p[4] == '-')
-		return parse_iso(p, n, NULL, &t) == 0 ? TF_ISO : TF_AUTO;
+		return TF_ISO;
 	if (n > 0 && (p[0] == '-' || p[0] == '+'))
 		i = 1;
 	if ((k = dec_scan(p + i, n - i, &d)) == 0 || k != n - i)
@@ -696,7 +726,31 @@ tf_detect(const char *p, size_t n)
 	/* ms, us and ns are integers: a fraction only makes sense in s. */
 	if (d.d_dot && f != TF_S)
 		return TF_AUTO;
-	return tf_parse_time(p, n, f, NULL, &t) == 0 ? f : TF_AUTO;
+	return f;
+}
+
+/* A format is returned only if the text parses in it, so a number past
+ * the int64 range (in seconds, anything after 2262) is TF_AUTO, not a
+ * format that then fails. */
+enum tfmt
+tf_detect(const char *p, size_t n)
+{
+	enum tfmt f = candidate(p, n);
+	int64_t t;
+
+	return f != TF_AUTO && tf_parse_time(p, n, f, NULL, &t) == 0 ? f :
+	    TF_AUTO;
+}
+
+int
+tf_out_of_range(const char *p, size_t n, enum tfmt f, const char *strp,
+    const struct cal_zone *z)
+{
+	int64_t t;
+
+	if (f == TF_AUTO)
+		f = candidate(p, n);
+	return f != TF_AUTO && parse_any(p, n, f, strp, z, &t) == -2;
 }
 
 /* t / unit as an exact decimal: the shortest fraction that is exact,

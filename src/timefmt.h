@@ -71,6 +71,12 @@ int tf_parse_time_tz(const char *p, size_t n, enum tfmt f, const char *strp,
  * TF_AUTO when it is neither. */
 enum tfmt tf_detect(const char *p, size_t n);
 
+/* Whether p[0..n), which tf_parse_time_tz refuses, is a time written in
+ * format f (auto: as tf_detect would take it) that lies outside the range
+ * of int64 nanoseconds (1677-09-21 to 2262-04-11), for the message. */
+int tf_out_of_range(const char *p, size_t n, enum tfmt f, const char *strp,
+    const struct cal_zone *z);
+
 /* Writes t in format f (TF_S, TF_MS, TF_US, TF_NS or TF_ISO) to buf, which
  * has room for TF_BUFSZ bytes; NUL-terminates and returns the length. */
 size_t tf_format(char *buf, int64_t t, enum tfmt f);
@@ -83,5 +89,10 @@ size_t tf_format_tz(char *buf, int64_t t, enum tfmt f,
 /* Writes a duration in its shortest canonical form ("5m", "1h30m",
  * "1500ms", "-8h", "0s") to buf (TF_BUFSZ bytes); returns the length. */
 size_t tf_format_duration(char *buf, int64_t ns);
+
+/* Writes a duration roughly, in its largest whole unit up to years of
+ * 365 days ("231 years", "3 days", "1 hour"), to buf (TF_BUFSZ bytes);
+ * returns the length. */
+size_t tf_format_rough(char *buf, int64_t ns);
 
 #endif

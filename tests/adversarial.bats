@@ -275,14 +275,14 @@ fwin: in:3: field 1: window out of range for time "-9223372036854775808"; record
 fwin: 2 bad records skipped'
 }
 
-@test "int64 limits: one past them does not parse" {
+@test "int64 limits: one past them does not parse, and is said to be out of range" {
 	printf '9223372036854775808 a\n-9223372036854775809 a\n99999999999999999999 a\n0 a\n' > in
 	run --separate-stderr fwin -t 1 --time-format ns --tumble 1ns in
 	assert_success
 	assert_output $'0\t1\t1'
-	assert_equal "$stderr" 'fwin: in:1: field 1: bad time "9223372036854775808"; record skipped
-fwin: in:2: field 1: bad time "-9223372036854775809"; record skipped
-fwin: in:3: field 1: bad time "99999999999999999999"; record skipped
+	assert_equal "$stderr" 'fwin: in:1: field 1: time out of range (1677-09-21 to 2262-04-11) "9223372036854775808"; record skipped
+fwin: in:2: field 1: time out of range (1677-09-21 to 2262-04-11) "-9223372036854775809"; record skipped
+fwin: in:3: field 1: time out of range (1677-09-21 to 2262-04-11) "99999999999999999999"; record skipped
 fwin: 3 bad records skipped'
 }
 
@@ -337,14 +337,14 @@ fwin: 2 bad records skipped'
 	assert_output $'0\t1\t1'
 	assert_equal "$stderr" 'fwin: in:1: field 1: window out of range for time "9223372036.854775807"; record skipped
 fwin: in:2: field 1: window out of range for time "-9223372036.854775808"; record skipped
-fwin: in:3: field 1: bad time "9223372036.854775808"; record skipped
+fwin: in:3: field 1: time out of range (1677-09-21 to 2262-04-11) "9223372036.854775808"; record skipped
 fwin: 3 bad records skipped'
 	printf '%s\n' 1677-09-21T00:12:43.145224191Z 2262-04-11T23:47:16.854775808Z 2262-04-11T23:47:16.854775807Z 2000-01-01T00:00:00Z > in
 	run --separate-stderr fwin -t 1 --tumble 1s in
 	assert_success
 	assert_output $'2000-01-01T00:00:00Z\t2000-01-01T00:00:01Z\t1'
-	assert_equal "$stderr" 'fwin: in:1: field 1: bad time "1677-09-21T00:12:43.145224191Z"; record skipped
-fwin: in:2: field 1: bad time "2262-04-11T23:47:16.854775808Z"; record skipped
+	assert_equal "$stderr" 'fwin: in:1: field 1: time out of range (1677-09-21 to 2262-04-11) "1677-09-21T00:12:43.145224191Z"; record skipped
+fwin: in:2: field 1: time out of range (1677-09-21 to 2262-04-11) "2262-04-11T23:47:16.854775808Z"; record skipped
 fwin: in:3: field 1: window out of range for time "2262-04-11T23:47:16.854775807Z"; record skipped
 fwin: 3 bad records skipped'
 }

@@ -490,6 +490,7 @@ offset_of() {
 	assert_equal "$stderr" "fwin: bad.ckpt: corrupt state: bad percentile value"
 	# a sum's scale (3, before the flags and the double sum) past 38
 	args=(--csv -t 1 -k 2 --tumble 10s --sum 3)
+	rm s.ckpt	# (another pipeline's: fwin would refuse to replace it)
 	fwin "${args[@]}" --checkpoint s.ckpt in.csv
 	v=$(offset_of s.ckpt 5839b4c8d61cc840)
 	assert_equal "$(od -An -tu4 -j$((v - 8)) -N4 s.ckpt | xargs)" 3
@@ -502,6 +503,7 @@ offset_of() {
 	# sketches: a byte of the magic number ("DDS1", "HLL1") changed
 	for agg in --approx-percentile=3:50 --approx-distinct=3; do
 		args=(--csv -t 1 -k 2 --tumble 10s "$agg")
+		rm s.ckpt
 		fwin "${args[@]}" --checkpoint s.ckpt in.csv
 		m=$(offset_of s.ckpt "$([[ $agg == *percentile* ]] && echo 44445331 || echo 484c4c31)")
 		[ -n "$m" ]

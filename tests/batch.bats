@@ -312,6 +312,56 @@ fwin: 2 bad records skipped'
 	assert_equal "$(ls -A tmp)" ""
 }
 
+# keys N ORDER: N csv records "time,key,value", each of its own key
+# (a permutation of 0..N-1), over two hours: in time order (ORDER
+# "sorted") or shuffled by a fixed permutation.
+keys() {
+	awk -v n="$1" -v order="$2" 'BEGIN {
+		for (i = 0; i < n; i++) {
+			j = order == "sorted" ? i : (i * 7919) % n
+			printf "%d,k%d,%d.%02d\n", 1700000000 + int(j * 7200 / n),
+			    (i * 2654435761) % n, i % 1000, i % 100
+		}
+	}'
+}
+
+@test "--max-memory 8M: the table of (window, key) groups spills sorted runs; the same bytes at 1, 2 and 4 threads" {
+	mkdir tmp
+	for order in shuffled sorted; do
+		keys 200000 "$order" > in
+		rm -f ./*.csv	# (-o appends)
+		args=(--csv -t 1 -k 2 --tumble 1h --count --sum 3 --avg 3)
+		fwin --mode batch --threads 1 "${args[@]}" -o all.csv in
+		# batch is the stream over the records sorted by time
+		sort -s -t, -k1,1n in | fwin --mode stream --threads 1 "${args[@]}" > stream.csv
+		cmp all.csv stream.csv
+		assert_equal "$(wc -l < all.csv)" 200000
+		for th in 1 2 4; do
+			TMPDIR=$PWD/tmp run --separate-stderr fwin --threads $th --stats --mode batch --max-memory 8M "${args[@]}" -o $th.csv in
+			assert_success
+			assert_regex "$stderr" '^fwin: stats: records 200000, bad 0, late 0, .*, mode batch, aggregated as read, [0-9]+ sorted runs spilled \([0-9]+ bytes\)$'
+			cmp $th.csv all.csv || { echo "$order, --threads $th differs"; false; }
+			assert_equal "$(ls -A tmp)" ""
+		done
+	done
+}
+
+@test "--max-memory: a spill that cannot be written costs only the table: the records are sorted instead, the same bytes" {
+	keys 50000 shuffled > in
+	args=(--csv -t 1 -k 2 --tumble 1h --count --sum 3)
+	fwin --mode batch "${args[@]}" -o all.csv in
+	# no $TMPDIR to spill to: the table gives up, and the sort keeps its
+	# runs in memory
+	TMPDIR=$PWD/none run --separate-stderr fwin --stats --mode batch --max-memory 4M "${args[@]}" -o got.csv in
+	assert_success
+	assert_regex "$stderr" '^fwin: stats: records 50000, .*, mode batch$'
+	cmp got.csv all.csv
+	# where they do not fit either, the run ends, exit 1, said once
+	TMPDIR=$PWD/none run --separate-stderr fwin --mode batch --max-memory 1M "${args[@]}" -o none.csv in
+	assert_failure 1
+	assert_equal "$stderr" "fwin: cannot write a spill file in $PWD/none: No such file or directory"
+}
+
 @test "runs: input in time order is one sorted run however often the buffer fills (seed 205)" {
 	gen 205 20000 | sort -s -t, -k1,1n > sorted
 	args=(--csv -t 1 -k 2 --tumble 20s "${AGGS[@]}")

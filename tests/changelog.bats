@@ -173,3 +173,24 @@ apply() {
 	assert_failure 2
 	assert_equal "$stderr" "fwin: s.ckpt was made with aggregates --sum n, not --changelog"
 }
+
+@test "--having: a row that stops passing is -D with the row printed; one that never passed prints nothing" {
+	run --separate-stderr fwin "${LATE[@]}" --changelog --having 'sum_n < 10' in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "op,window_start,window_end,user,sum_n
++I,0,10,a,4
++I,0,10,b,2
+-U,0,10,a,4
++U,0,10,a,9
++I,10,20,a,4
++I,10,20,b,6
+-D,0,10,a,9
++I,20,30,a,7"
+	# after a -D the window starts again: its next passing row is +I
+	printf '1 a 1\n12 a 5\n3 a 5\n4 a -3\n' > in2
+	run fwin -t 1 --time-format s -k 2 --mode stream --tumble 10s \
+	    --allowed-lateness 1m --sum 3 --changelog --having 'sum_3 < 5' in2
+	assert_success
+	assert_output $'+I\t0\t10\ta\t1\n-D\t0\t10\ta\t1\n+I\t0\t10\ta\t3'
+}

@@ -212,13 +212,13 @@ fwin: 3 bad records skipped'
 	assert_equal "${stderr%%$'\n'*}" "fwin: --bad-file names the input in"
 	run --separate-stderr fwin -t 1 --tumble 5s --bad-file out -o out in
 	assert_failure 2
-	assert_equal "${stderr%%$'\n'*}" "fwin: --bad-file names the same file as -o"
+	assert_equal "${stderr%%$'\n'*}" "fwin: -o and --bad-file both name out"
 	run --separate-stderr fwin --mode stream -t 1 --tumble 5s --bad-file late --late-file late in
 	assert_failure 2
-	assert_equal "${stderr%%$'\n'*}" "fwin: --bad-file names the same file as --late-file"
+	assert_equal "${stderr%%$'\n'*}" "fwin: --late-file and --bad-file both name late"
 	run --separate-stderr fwin --mode stream -t 1 --tumble 5s --bad-file s.ckpt --state s.ckpt in
 	assert_failure 2
-	assert_equal "${stderr%%$'\n'*}" "fwin: --bad-file names the checkpoint s.ckpt"
+	assert_equal "${stderr%%$'\n'*}" "fwin: --state and --bad-file both name s.ckpt"
 	run --separate-stderr fwin -t 1 --tumble 5s --bad-file a --bad-file b in
 	assert_failure 2
 	assert_equal "${stderr%%$'\n'*}" "fwin: --bad-file may be given only once"
@@ -389,10 +389,86 @@ fwin: 3 bad records skipped'
 	assert_success
 	assert_output $'1699999200\t1700002800\t2'
 	assert_equal "$stderr" $'fwin: in:2: time 2255-03-14T16:00:00Z is 228 years in the future; record skipped\nfwin: 1 bad record skipped'
-	# without it, that time closes the window and the last record is late
+	# without it, that time closes the window and the last record is late:
+	# the summary names the record that moved the watermark
 	run --separate-stderr fwin -t 1 --mode stream --tumble 1h in
 	assert_success
 	assert_output $'1699999200\t1700002800\t1\n9000000000\t9000003600\t1'
+	assert_equal "$stderr" "fwin: 1 late record dropped; in:2 (2255-03-14T16:00:00Z, $(years_until 9000000000) ahead of the clock) moved the watermark; --max-future 1d makes such records bad"
+}
+
+# years_until T: "N years" from now to the time T (seconds), in whole
+# years of 365 days, as fwin says it.
+years_until() {
+	echo "$(( ($1 - $(date +%s)) / (365 * 86400) )) years"
+}
+
+# iso_times FROM TO: the ISO times of the seconds FROM..TO, one a line.
+iso_times() {
+	seq "$1" "$2" | sed 's/^/@/' | date -u -f - +%Y-%m-%dT%H:%M:%SZ
+}
+
+@test "late summary: one far-future time among today's records is named, with --max-future" {
+	now=$(date +%s)
+	{
+		iso_times $((now - 2000)) $((now - 1985))
+		echo 2255-03-14T16:00:00Z
+		iso_times $((now - 1984)) $((now - 996))
+	} | sed 's/$/ a/' > in
+	assert_equal "$(wc -l < in)" 1006
+	for th in 1 2 4; do
+		run --separate-stderr bash -c '"$0" "$@" < in' "$FWIN" --threads $th -t 1 -k 2 --mode stream --tumble 1h
+		assert_success
+		assert_equal "$stderr" "fwin: 989 late records dropped; -:17 (2255-03-14T16:00:00Z, $(years_until 9000000000) ahead of the clock) moved the watermark; --max-future 1d makes such records bad"
+	done
+	# a named file, aggregated as read
+	run --separate-stderr fwin -t 1 -k 2 --mode stream --tumble 1h in
+	assert_success
+	assert_equal "$stderr" "fwin: 989 late records dropped; in:17 (2255-03-14T16:00:00Z, $(years_until 9000000000) ahead of the clock) moved the watermark; --max-future 1d makes such records bad"
+	# what the hint says: with --max-future 1d that record is bad, none late
+	run --separate-stderr fwin -t 1 -k 2 --mode stream --tumble 1h --max-future 1d in
+	assert_success
+	assert_equal "$stderr" "fwin: in:17: time 2255-03-14T16:00:00Z is $(years_until 9000000000) in the future; record skipped
+fwin: 1 bad record skipped"
+	# a time less than a day ahead is no corrupt time: the usual summary
+	{ iso_times $((now - 100)) $((now - 90)); iso_times $((now + 3600)) $((now + 3600)); iso_times $((now - 89)) $((now - 80)); } |
+	    sed 's/$/ a/' > near
+	run --separate-stderr fwin -t 1 -k 2 --mode stream --tumble 1h near
+	assert_success
+	assert_regex "$stderr" '^fwin: 10 late records dropped \(the latest by [0-9hms]+ behind the watermark\); -l [0-9hms]+, --late-file or --mode batch keeps them$'
+}
+
+@test "late summary: the -l it suggests is the current lateness plus the largest distance" {
+	printf '10 a\n20 a\n5 a\n' > in
+	run --separate-stderr fwin --mode stream -t 1 -l 1s --tumble 10s in
+	assert_success
+	assert_output $'10\t20\t1\n20\t30\t1'
+	assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 14s behind the watermark); -l 15s, --late-file or --mode batch keeps them"
+	# which keeps them
+	run --separate-stderr fwin --mode stream -t 1 -l 15s --tumble 10s in
+	assert_success
+	assert_output $'0\t10\t1\n10\t20\t1\n20\t30\t1'
+	assert_equal "$stderr" ""
+	# a larger -l that still drops it is told the same one
+	run --separate-stderr fwin --mode stream -t 1 -l 10s --tumble 10s in
+	assert_success
+	assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 5s behind the watermark); -l 15s, --late-file or --mode batch keeps them"
+}
+
+@test "times outside 1677-2262 are said to be out of range, not bad" {
+	printf '2300-01-01T00:00:00Z a\n1600-06-01T00:00:00Z a\n2000-01-01T00:00:00Z a\nnot-a-time a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 1h in
+	assert_success
+	assert_output $'2000-01-01T00:00:00Z\t2000-01-01T01:00:00Z\t1'
+	assert_equal "$stderr" 'fwin: in:1: field 1: time out of range (1677-09-21 to 2262-04-11) "2300-01-01T00:00:00Z"; record skipped
+fwin: in:2: field 1: time out of range (1677-09-21 to 2262-04-11) "1600-06-01T00:00:00Z"; record skipped
+fwin: in:4: field 1: bad time "not-a-time"; record skipped
+fwin: 3 bad records skipped'
+	printf '2300-01-01 00:00:00\n' > in
+	run --separate-stderr fwin -t 1,2 --time-format '%Y-%m-%d %H:%M:%S' --tumble 1h in
+	assert_failure 1
+	assert_equal "$stderr" 'fwin: in:1: field 1,2: time out of range (1677-09-21 to 2262-04-11) "2300-01-01 00:00:00"; record skipped
+fwin: all 1 record was bad; see the messages above'
 }
 
 @test "--max-memory in stream mode: state past it stops the run, exit 1, the last checkpoint kept" {

@@ -456,7 +456,7 @@ reference() {
 2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,1024,1"
 }
 
-@test "with the other row options: a histogram's --as prefix, --eval in changelog rows; --having not with a changelog, neither with --over" {
+@test "with the other row options: a histogram's --as prefix, --eval in changelog rows, --having with a changelog, --eval with --over needs -H" {
 	access
 	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --histogram bytes:100,1000 --as size --if 'path != "/"' --count access.csv
 	assert_success
@@ -472,12 +472,16 @@ reference() {
 +I,2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,web2,2,4
 +I,2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web1,1,2
 +I,2026-11-29T20:01:00Z,2026-11-29T20:02:00Z,web2,3,6"
-	run --separate-stderr fwin --csv -H -t ts --tumble 1m --count --having 'count > 1' --changelog access.csv
-	assert_failure 2
-	assert_equal "$stderr" "fwin: --having cannot be used with --changelog (a row that stops passing it would stay in the output)
-Try 'fwin --help' for more information."
+	# --having with a changelog: rows that pass are +I (a row that stops
+	# passing is -D: changelog.bats)
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --count --having 'count > 5' --changelog access.csv
+	assert_success
+	assert_output "op,window_start,window_end,count
++I,2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,6"
 	run --separate-stderr fwin --csv -H -t ts --over 1m --count --eval 'x=1' access.csv
+	assert_success
+	run --separate-stderr fwin --csv -t 1 --over 1m --count --eval 'x=1' access.csv
 	assert_failure 2
-	assert_equal "$stderr" "fwin: --eval cannot be used with --over (its rows are the records, as read); --where picks them
+	assert_equal "$stderr" "fwin: --eval with --over needs -H to name the record's fields (csv, tsv or lines input)
 Try 'fwin --help' for more information."
 }

@@ -82,6 +82,20 @@ sweep() {
 	assert_equal "$stderr" 'fwin: standard output: No space left on device'
 }
 
+@test "a full disk under -o with checkpoints every 2000 records: the output's error is said once" {
+	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d k%d\n", 1700000000 + i, i }' > in
+	for n in 3 4 5 6 8; do
+		rm -f out s.ckpt
+		run --separate-stderr env FAULT_CALL=write FAULT_N=$n FAULT_ERRNO=ENOSPC \
+		    FAULT_MODE=sticky LD_PRELOAD=$SHIM "$FWIN" --threads 1 --mode stream -t 1 -k 2 \
+		    --tumble 1s --state s.ckpt --checkpoint-every 2000 -o out in
+		assert_failure 1
+		# (a save the full disk hit first says so, once)
+		assert_equal "$(grep -vc '^fwin: s.ckpt: cannot write checkpoint: No space left on device$' <<<"$stderr")" 1
+		assert_equal "$(grep -v '^fwin: s.ckpt: cannot write' <<<"$stderr")" 'fwin: out: No space left on device'
+	done
+}
+
 @test "batch, input in time order: a scratch file that cannot be written only costs the sort" {
 	awk 'BEGIN { for (i = 0; i < 50000; i++) printf "%d k%d\n", 1700000000 + i, i }' > in
 	fwin --mode stream -t 1 -k 2 --tumble 1s in > want
@@ -111,12 +125,13 @@ sweep() {
 @test "a close error on -o FILE is exit 1" {
 	printf '10 a\n11 b\n' > in
 	# the closes at exit: in (5), out (4), late (3); one thread, as a
-	# reading thread's own descriptors would add closes before them
+	# reading thread's own descriptors would add closes before them; a
+	# second run first reads out's lock file (its owner), one close more
 	run --separate-stderr env FAULT_CALL=close FAULT_N=2 FAULT_ERRNO=EIO \
 	    LD_PRELOAD=$SHIM "$FWIN" --threads 1 -t 1 --tumble 1s -o out --late-file late in
 	assert_failure 1
 	assert_equal "$stderr" 'fwin: out: Input/output error'
-	run --separate-stderr env FAULT_CALL=close FAULT_N=3 FAULT_ERRNO=EIO \
+	run --separate-stderr env FAULT_CALL=close FAULT_N=4 FAULT_ERRNO=EIO \
 	    LD_PRELOAD=$SHIM "$FWIN" --threads 1 -t 1 --tumble 1s -o out --late-file late in
 	assert_failure 1
 	assert_equal "$stderr" 'fwin: late: Input/output error'

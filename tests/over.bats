@@ -224,3 +224,21 @@ in_disorder() {
 	    --increase 3 --rate 3 shuffled
 	assert_output $'1\ta\t10\t0\t\n2\ta\t15\t5\t\n3\ta\t4\t9\t\n4\ta\t9\t9\t\n6\ta\t20\t16\t'
 }
+
+@test "over: --having and --eval read the record's fields and its frame's aggregates" {
+	printf 'ts,host,lat\n1,web,10\n2,web,12\n3,"we""b",11\n4,web,90\n5,web,11\n' > in.csv
+	# the outliers: more than a standard deviation over the hour's mean
+	ok --csv -H -t ts --time-format s -k host --over 1h --avg lat \
+	    --stddev lat --having 'lat > avg_lat + 1 * stddev_lat' in.csv
+	assert_output $'ts,host,lat,avg_lat,stddev_lat\n4,web,90,37.333333333333336,45.62163229580166'
+	ok --csv -H -t ts --time-format s -k host --over-rows 2 --avg lat \
+	    --eval 'jump=lat-avg_lat' --having 'host == "we\"b" or jump > 10' in.csv
+	assert_output $'ts,host,lat,avg_lat,jump\n3,"we""b",11,11,0\n4,web,90,51,39'
+	printf 'ts host lat\n1 a 5\n2 a 7\n' > in
+	ok -H -t ts --time-format s -k host --over 1h --sum lat --eval 'x=lat*2' in
+	assert_output $'ts\thost\tlat\tsum_lat\tx\n1\ta\t5\t5\t10\n2\ta\t7\t12\t14'
+	# the record's fields are named by the header
+	run --separate-stderr fwin -t 1 --over 1h --having '$1 > 0' /dev/null
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --having with --over needs -H to name the record's fields (csv, tsv or lines input)"
+}

@@ -226,3 +226,14 @@ t2|$(pwd -P)/b.ckpt"
 	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db:t1 in.csv
 	assert_success
 }
+
+@test "--having: a row that stops passing is deleted from the table" {
+	run --separate-stderr fwin "${LATE[@]}" --having 'sum_n < 10' -o sqlite:db in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	run rows db
+	assert_output "0|10|b|2|integer
+10|20|a|4|integer
+10|20|b|6|integer
+20|30|a|7|integer"
+}

@@ -327,7 +327,7 @@ ok() {
 	run --separate-stderr fwin -t 1 --time-format s --tumble 1s in
 	assert_success
 	assert_output $'5\t6\t1'
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "1700000000000"; record skipped\nfwin: in:2: field 1: bad time "2026-11-29T00:00:00Z"; record skipped\nfwin: 2 bad records skipped'
+	assert_equal "$stderr" $'fwin: in:1: field 1: time out of range (1677-09-21 to 2262-04-11) "1700000000000"; record skipped\nfwin: in:2: field 1: bad time "2026-11-29T00:00:00Z"; record skipped\nfwin: 2 bad records skipped'
 	printf '1700000000\n2026-11-29T00:00:00Z\n' > in
 	run --separate-stderr fwin -t 1 --time-format iso --tumble 1s in
 	assert_success
@@ -344,7 +344,7 @@ ok() {
 	run --separate-stderr fwin -t 1 --tumble 1s in
 	assert_failure 1
 	assert_output ''
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
+	assert_equal "$stderr" $'fwin: in:1: field 1: time out of range (1677-09-21 to 2262-04-11) "99999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
 }
 
 @test "time format auto: ms from 1e11 to below 1e14" {
@@ -359,7 +359,7 @@ ok() {
 	run --separate-stderr fwin -t 1 --tumble 1s in
 	assert_failure 1
 	assert_output ''
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
+	assert_equal "$stderr" $'fwin: in:1: field 1: time out of range (1677-09-21 to 2262-04-11) "99999999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
 }
 
 @test "time format auto: us from 1e14 to below 1e17" {
@@ -373,7 +373,7 @@ ok() {
 	run --separate-stderr fwin -t 1 --tumble 1s in
 	assert_failure 1
 	assert_output ''
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "99999999999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
+	assert_equal "$stderr" $'fwin: in:1: field 1: time out of range (1677-09-21 to 2262-04-11) "99999999999999999"; record skipped\nfwin: all 1 record was bad; see the messages above'
 }
 
 @test "time format auto: ns from 1e17" {
@@ -397,7 +397,7 @@ ok() {
 	run --separate-stderr fwin -t 1 --tumble 1s in
 	assert_success
 	assert_output $'1700000000\t1700000001\t2'
-	assert_equal "$stderr" $'fwin: in:2: field 1: bad time "1700000000500"; record skipped\nfwin: 1 bad record skipped'
+	assert_equal "$stderr" $'fwin: in:2: field 1: time out of range (1677-09-21 to 2262-04-11) "1700000000500"; record skipped\nfwin: 1 bad record skipped'
 }
 
 @test "time format auto: a record whose time does not parse does not fix it" {

@@ -967,6 +967,79 @@ test_zone_times(void)
 	CHECK(cal_zone_open(&z, "UTC", &why) == 0);
 }
 
+/* Times that are well written but outside int64 nanoseconds are out of
+ * range; malformed ones, and those inside it, are not. */
+static void
+test_out_of_range(void)
+{
+	static const struct {
+		const char *in;
+		enum tfmt f;
+		int want;
+	} t[] = {
+		{ "2262-04-11T23:47:16.854775808Z", TF_ISO, 1 },
+		{ "2262-04-11T23:47:16.854775807Z", TF_ISO, 0 },
+		{ "1677-09-21T00:12:43.145224191Z", TF_ISO, 1 },
+		{ "9999-12-31", TF_ISO, 1 },
+		{ "2300-01-01T00:00:00Z", TF_AUTO, 1 },
+		{ "2026-02-30T00:00:00Z", TF_AUTO, 0 },	/* no such day */
+		{ "9223372036854775808", TF_NS, 1 },
+		{ "-9223372036854775809", TF_NS, 1 },
+		{ "9223372036854775807", TF_NS, 0 },
+		{ "9223372036.854775808", TF_S, 1 },
+		{ "99999999999", TF_AUTO, 1 },		/* s by size */
+		{ "9223372036855", TF_AUTO, 1 },	/* ms by size */
+		{ "1700000000", TF_AUTO, 0 },
+		{ "17000x0000", TF_AUTO, 0 },
+		{ "1.5", TF_MS, 0 },			/* malformed in ms */
+		{ "foo", TF_AUTO, 0 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		int got = tf_out_of_range(t[i].in, strlen(t[i].in), t[i].f,
+		    NULL, NULL);
+
+		CHECK(got == t[i].want);
+		if (got != t[i].want)
+			fprintf(stderr, "  %s as %s: out of range %d\n",
+			    t[i].in, tf_name(t[i].f), got);
+	}
+	CHECK(tf_out_of_range("2300-01-01", 10, TF_STRPTIME, "%Y-%m-%d",
+	    NULL) == 1);
+	CHECK(tf_out_of_range("2200-01-01", 10, TF_STRPTIME, "%Y-%m-%d",
+	    NULL) == 0);
+}
+
+/* The rough form of a duration, in its largest whole unit. */
+static void
+test_format_rough(void)
+{
+	static const struct {
+		int64_t ns;
+		const char *want;
+	} t[] = {
+		{ 0, "0 seconds" },
+		{ NS_PER_S, "1 second" },
+		{ 59 * NS_PER_S, "59 seconds" },
+		{ 3600 * NS_PER_S, "1 hour" },
+		{ 86400 * NS_PER_S - 1, "23 hours" },
+		{ 2 * 86400 * NS_PER_S, "2 days" },
+		{ 365 * 86400 * NS_PER_S, "1 year" },
+		{ INT64_MAX, "292 years" },
+	};
+	char buf[TF_BUFSZ];
+	size_t i, n;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		n = tf_format_rough(buf, t[i].ns);
+		CHECK(n == strlen(t[i].want) && strcmp(buf, t[i].want) == 0);
+		if (strcmp(buf, t[i].want) != 0)
+			fprintf(stderr, "  %lld ns: \"%s\", want \"%s\"\n",
+			    (long long)t[i].ns, buf, t[i].want);
+	}
+}
+
 int
 main(void)
 {
@@ -982,5 +1055,7 @@ main(void)
 	test_parse_span();
 	test_format_span();
 	test_zone_times();
+	test_out_of_range();
+	test_format_rough();
 	return unit_done("timefmt");
 }
