@@ -38,6 +38,19 @@ WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
 	tests/messages.bats tests/progress.bats tests/changelog.bats \
 	tests/sqlite.bats tests/counters.bats tests/expr.bats
 
+# The behaviour suites again under each strategy (fwin(1): THE PLAN) but
+# halves, which two threads already run where it fits: NAME:THREADS, and
+# the suites whose pipelines it can take. FWIN_STRATEGY_SOFT=1: a test
+# whose pipeline the strategy cannot run runs as planned; a test about
+# which strategy ran says planned_only (tests/common.bash) and is skipped.
+STRATEGYRUNS = ordered:1 keyed:4 streamtable:1 table:2 straight:1 sorted:2
+SUITES_ordered = tests/windows.bats tests/streamagg.bats tests/aggregates.bats
+SUITES_keyed = tests/windows.bats tests/streamagg.bats
+SUITES_streamtable = tests/windows.bats tests/aggregates.bats
+SUITES_table = tests/windows.bats tests/batch.bats tests/aggregates.bats
+SUITES_straight = $(SUITES_table)
+SUITES_sorted = $(SUITES_table)
+
 # The suites most of whose tests compute their data with awk (from
 # scripts/gen's seeded draws), run again with gawk as awk (Debian's awk is
 # mawk): the data, and so every expected output, must be the same bytes
@@ -47,7 +60,7 @@ WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
 AWKSUITES = tests/batch.bats tests/streamagg.bats tests/threads.bats \
 	tests/workers.bats tests/slide.bats tests/cron.bats
 
-.PHONY: all check unit bats bats-gawk asan tsan sanitized clean-sanitizers demo install uninstall clean deps
+.PHONY: all check unit bats bats-gawk strategies asan tsan sanitized clean-sanitizers demo install uninstall clean deps
 
 all: fwin
 
@@ -70,6 +83,14 @@ bats: fwin
 	FWIN_THREADS=1 bats tests
 	FWIN_THREADS=2 bats $(THREADSUITES)
 	FWIN_THREADS=4 bats $(WORKERSUITES)
+	$(MAKE) strategies
+
+strategies: fwin
+	@set -e; $(foreach r,$(STRATEGYRUNS),\
+		echo "FWIN_STRATEGY=$(word 1,$(subst :, ,$(r))) FWIN_THREADS=$(word 2,$(subst :, ,$(r)))"; \
+		FWIN_STRATEGY=$(word 1,$(subst :, ,$(r))) FWIN_STRATEGY_SOFT=1 \
+		FWIN_THREADS=$(word 2,$(subst :, ,$(r))) \
+		bats $(SUITES_$(word 1,$(subst :, ,$(r))));)
 
 check: deps
 	$(MAKE) fwin

@@ -17,6 +17,7 @@
 #include "explain.h"
 #include "guard.h"
 #include "keycodec.h"
+#include "plan.h"
 #include "run.h"
 #include "stats.h"
 #include "timefmt.h"
@@ -467,31 +468,11 @@ mem_size(const char *s)
 	    "K, M, G or T)", s);
 }
 
-/* Whether every input is a regular file (standard input counts when it
- * is redirected from one). A FILE that cannot be examined has no say:
- * it is reported and skipped when it is read. */
-static int
-inputs_regular(char **files, int n)
-{
-	struct stat sb;
-	int i;
-
-	if (n == 0)
-		return fstat(0, &sb) == 0 && S_ISREG(sb.st_mode);
-	for (i = 0; i < n; i++) {
-		if (strcmp(files[i], "-") == 0) {
-			if (fstat(0, &sb) != 0 || !S_ISREG(sb.st_mode))
-				return 0;
-		} else if (stat(files[i], &sb) == 0 && !S_ISREG(sb.st_mode))
-			return 0;
-	}
-	return 1;
-}
-
 /* --mode: auto becomes batch or stream (the man page's BATCH AND STREAM
- * MODES); batch refuses what only a stream has. */
+ * MODES; the plan decides, plan.h); batch refuses what only a stream
+ * has. */
 static void
-decide_mode(struct config *c, const struct cli_extra *x)
+decide_mode(struct config *c, const struct cli_extra *x, struct plan *p)
 {
 	if (c->mode == MODE_BATCH) {
 		if (x->stream_only != NULL)
@@ -499,10 +480,8 @@ decide_mode(struct config *c, const struct cli_extra *x)
 			    "for streams)", x->stream_only);
 		if (!c->has_time)
 			usage_error("--mode batch needs event time (-t)");
-	} else if (c->mode == MODE_AUTO)
-		c->mode = c->has_time && x->stream_only == NULL &&
-		    inputs_regular(c->files, c->nfiles) ? MODE_BATCH :
-		    MODE_STREAM;
+	}
+	plan_mode(c, x->stream_only, p);
 }
 
 static void
@@ -783,9 +762,10 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		parse_partition(c, optarg);
 		break;
 	case O_EXPLAIN:
-		if (strcmp(optarg, "flink-sql") != 0)
-			usage_error("--explain: unknown language '%s' (there is "
-			    "flink-sql)", optarg);
+		if (strcmp(optarg, "flink-sql") != 0 &&
+		    strcmp(optarg, "plan") != 0)
+			usage_error("--explain: unknown explanation '%s' "
+			    "(flink-sql or plan)", optarg);
 		x->explain = optarg;
 		break;
 	case O_MODE:
@@ -827,6 +807,8 @@ fwin_cli(int argc, char **argv)
 {
 	struct config c;
 	struct cli_extra x;
+	struct plan plan;
+	char err[2 * PLAN_WHY];
 	const char *why = "";
 	char *clash;
 	int ch, status;
@@ -896,7 +878,7 @@ fwin_cli(int argc, char **argv)
 		add_agg(&c, agg_lookup("count"), NULL);
 	c.files = argv + optind;
 	c.nfiles = argc - optind;
-	if (x.explain != NULL) {
+	if (x.explain != NULL && strcmp(x.explain, "flink-sql") == 0) {
 		/* a script instead of a run: nothing is read or written */
 		status = explain_flink_sql(&c, stdout);
 		if (close_stdout() != 0)
@@ -904,13 +886,22 @@ fwin_cli(int argc, char **argv)
 		config_free(&c);
 		return status;
 	}
-	decide_mode(&c, &x);
+	decide_mode(&c, &x, &plan);
 	/* nothing fwin writes may be what it reads or writes otherwise */
 	if ((clash = guard_clash(&c, x.state != NULL)) != NULL)
 		usage_error("%s", clash);
 	if (c.threads == 0)
 		c.threads = default_threads();
-	status = run_pipeline(&c);
+	if (plan_make(&c, &plan, err, sizeof(err)) != 0)
+		usage_error("%s", err);
+	if (x.explain != NULL) {	/* the plan instead of a run */
+		status = plan_print(&plan, stdout);
+		if (close_stdout() != 0)
+			status = 1;
+		config_free(&c);
+		return status;
+	}
+	status = run_pipeline(&c, &plan);
 	config_free(&c);
 	return status;
 }

@@ -867,17 +867,15 @@ ex_free(struct ex *x)
 	}
 }
 
-int
-explain_flink_sql(struct config *c, FILE *out)
+/* What of the pipeline's definition Flink SQL has no counterpart of:
+ * said (exit 2), or 0 with x's window settings made. */
+static int
+definition_counterpart(struct ex *x)
 {
-	struct ex x;
-	char *fp, *p, *e, *script = NULL;
-	size_t i, len = 0;
-	FILE *o;
+	const struct config *c = x->c;
 	int status;
+	size_t i;
 
-	memset(&x, 0, sizeof(x));
-	x.c = c;
 	switch (c->wkind) {
 	case WK_COUNT:
 		return no_counterpart("--count-window (count windows)");
@@ -903,83 +901,94 @@ explain_flink_sql(struct config *c, FILE *out)
 		if (!sql_agg_known(&c->aggs[i]))
 			return no_counterpart("--%s", c->aggs[i].op->option);
 		if (ex_is_by(&c->aggs[i]))
-			x.byjoin = 1;
+			x->byjoin = 1;
 	}
 	/* weeks start on Monday 1969-12-29, 3 days before the epoch */
-	x.offset = c->offset - (c->usize.kind == CAL_WEEK ||
+	x->offset = c->offset - (c->usize.kind == CAL_WEEK ||
 	    c->ustep.kind == CAL_WEEK ? 3 * 86400 * 1000 * MS : 0);
-	x.legacy = c->wkind == WK_SESSION ||
+	x->legacy = c->wkind == WK_SESSION ||
 	    (c->wkind == WK_SLIDE && c->size % c->step != 0);
-	if (x.legacy && x.offset != 0)
+	if (x->legacy && x->offset != 0)
 		return no_counterpart("--offset with a legacy group window "
 		    "(--session, or --slide whose step does not divide its "
 		    "size)");
-	if (x.legacy && x.byjoin)
+	if (x->legacy && x->byjoin)
 		return no_counterpart("--min-by or --max-by with a legacy group "
 		    "window (--session, or --slide whose step does not divide "
 		    "its size)");
-	if (c->wkind == WK_GLOBAL && x.byjoin)
+	if (c->wkind == WK_GLOBAL && x->byjoin)
 		return no_counterpart("--min-by or --max-by with --global");
-	if (over_window(c) && x.byjoin)
+	if (over_window(c) && x->byjoin)
 		return no_counterpart("--min-by or --max-by with %s",
 		    c->wkind == WK_OVER ? "--over" : "--over-rows");
 	if (over_window(c) && c->fmt == IF_JSON)
 		return no_counterpart("--over with --json (a record's members "
 		    "as read)");
-	if (c->fmt == IF_JSON && x.byjoin && ex_by_whole(c))
+	if (c->fmt == IF_JSON && x->byjoin && ex_by_whole(c))
 		return no_counterpart("--min-by or --max-by without OUT (the "
 		    "whole record) with --json");
-	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
-	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
-	if ((status = read_input(&x)) != 0 || (status = ex_bind_rows(&x))
-	    != 0) {
-		ex_free(&x);
+	return 0;
+}
+
+/* Reads what the script needs of the input (its columns, the time
+ * format) and what Flink SQL cannot read of it: said (exit 1 or 2), or 0
+ * with x's time column named. */
+static int
+input_counterpart(struct ex *x)
+{
+	const struct config *c = x->c;
+	size_t i, len;
+	int status;
+
+	if ((status = read_input(x)) != 0 || (status = ex_bind_rows(x)) != 0)
 		return status;
-	}
-	if (c->fmt == IF_JSON && json_conflict(c) != NULL) {
-		status = no_counterpart("--json: the path '%s' as a value and "
+	if (c->fmt == IF_JSON && json_conflict(c) != NULL)
+		return no_counterpart("--json: the path '%s' as a value and "
 		    "as an object", json_conflict(c));
-		ex_free(&x);
-		return status;
-	}
-	if (c->has_time && x.tfmt == TF_AUTO) {
+	if (c->has_time && x->tfmt == TF_AUTO) {
 		fwin_warn("--explain flink-sql: no record tells the time "
 		    "format; give --time-format");
-		ex_free(&x);
 		return 2;
 	}
-	if (c->has_time && x.tfmt == TF_STRPTIME) {
+	if (c->has_time && x->tfmt == TF_STRPTIME) {
 		char bad = 0, *java = sql_java_pattern(c->strp, &bad);
 
-		if (java == NULL) {
-			ex_free(&x);
+		if (java == NULL)
 			return no_counterpart("--time-format: the conversion "
 			    "%%%c", bad);
-		}
 		free(java);
 	}
 	/* the time column: a name no input column has */
-	x.tcol = xstrdup(c->has_time ? "event_time" : "proc_time");
-	for (i = 0; i < x.ncols; i++)
-		if (strcmp(x.cols[i], x.tcol) == 0) {
-			len = strlen(x.tcol);
-			x.tcol = xrealloc(x.tcol, len + 2);
-			memcpy(x.tcol + len, "_", 2);
+	x->tcol = xstrdup(c->has_time ? "event_time" : "proc_time");
+	for (i = 0; i < x->ncols; i++)
+		if (strcmp(x->cols[i], x->tcol) == 0) {
+			len = strlen(x->tcol);
+			x->tcol = xrealloc(x->tcol, len + 2);
+			memcpy(x->tcol + len, "_", 2);
 			i = (size_t)-1;
 		}
-	for (i = 0; i < 2; i++)
-		if ((x.notes[i] = open_memstream(&x.notebuf[i],
-		    &x.notelen[i])) == NULL)
-			fwin_oom();
-	ex_notes(&x);
-	for (i = 0; i < 2; i++) {
-		if (fclose(x.notes[i]) != 0)
-			fwin_oom();
-		x.notes[i] = NULL;
-	}
+	return 0;
+}
 
-	if ((o = open_memstream(&script, &len)) == NULL)
-		fwin_oom();
+/* The script's leading comment: the pipeline's definition, then what
+ * Flink SQL does not keep of it. */
+static void
+leading_comment(struct ex *x, FILE *o)
+{
+	const struct config *c = x->c;
+	char *fp, *p, *e;
+	size_t i;
+
+	for (i = 0; i < 2; i++)
+		if ((x->notes[i] = open_memstream(&x->notebuf[i],
+		    &x->notelen[i])) == NULL)
+			fwin_oom();
+	ex_notes(x);
+	for (i = 0; i < 2; i++) {
+		if (fclose(x->notes[i]) != 0)
+			fwin_oom();
+		x->notes[i] = NULL;
+	}
 	fputs("-- Flink SQL for the fwin pipeline\n", o);
 	fp = config_fingerprint(c);
 	for (p = fp; *p != '\0'; p = e + (*e != '\0')) {
@@ -989,15 +998,39 @@ explain_flink_sql(struct config *c, FILE *out)
 	free(fp);
 	if (c->has_time && c->time_fmt == TF_AUTO)
 		fprintf(o, "--   (--time-format auto: the input's times are "
-		    "%s)\n", tf_name(x.tfmt));
+		    "%s)\n", tf_name(x->tfmt));
 	fprintf(o, "--\n-- What Flink SQL does not keep exactly of fwin's "
 	    "semantics, and the nearest\n-- equivalent. For every pipeline"
 	    "%s:\n", c->has_time ? " in event time" : "");
-	fputs(x.notebuf[0], o);
-	if (x.notelen[1] > 0) {
+	fputs(x->notebuf[0], o);
+	if (x->notelen[1] > 0) {
 		fputs("-- For this pipeline:\n", o);
-		fputs(x.notebuf[1], o);
+		fputs(x->notebuf[1], o);
 	}
+}
+
+int
+explain_flink_sql(struct config *c, FILE *out)
+{
+	struct ex x;
+	char *script = NULL;
+	size_t len = 0;
+	FILE *o;
+	int status;
+
+	memset(&x, 0, sizeof(x));
+	x.c = c;
+	if ((status = definition_counterpart(&x)) != 0)
+		return status;
+	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+	if ((status = input_counterpart(&x)) != 0) {
+		ex_free(&x);
+		return status;
+	}
+	if ((o = open_memstream(&script, &len)) == NULL)
+		fwin_oom();
+	leading_comment(&x, o);
 	fputs("\nSET 'execution.runtime-mode' = 'streaming';\n"
 	    "SET 'table.local-time-zone' = ", o);
 	sql_literal(o, c->zone.name);

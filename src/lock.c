@@ -218,6 +218,34 @@ lock_name(const char *file)
 	return name;
 }
 
+/* The lock is held, but the fwin whose pid its file names is gone: a
+ * checkpoint it was saving in the background is ending with it (the
+ * saver dies with its parent, prctl(2) PR_SET_PDEATHSIG, and holds the
+ * lock until it has). Waits up to a second for the lock; returns 1 when
+ * it has it, 0 (errno EWOULDBLOCK) otherwise. */
+static int
+holder_dying(int fd)
+{
+	char text[LOCK_TEXTMAX];
+	long pid;
+	int i;
+
+	if (errno != EWOULDBLOCK)
+		return 0;
+	read_text(fd, text, sizeof(text));
+	if ((pid = strtol(text, NULL, 10)) <= 0 || kill((pid_t)pid, 0) == 0 ||
+	    errno != ESRCH)
+		goto held;
+	for (i = 0; i < 100; i++) {
+		usleep(10000);
+		if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+			return 1;
+	}
+held:
+	errno = EWOULDBLOCK;
+	return 0;
+}
+
 struct lock *
 lock_take(const char *file)
 {
@@ -260,7 +288,7 @@ lock_take(const char *file)
 		    "%s; remove it", shown(name, cwd), file);
 		goto fail;
 	}
-	if (flock(l->fd, LOCK_EX | LOCK_NB) != 0) {
+	if (flock(l->fd, LOCK_EX | LOCK_NB) != 0 && !holder_dying(l->fd)) {
 		if (errno != EWOULDBLOCK) {
 			fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
 			goto fail;

@@ -546,9 +546,10 @@ run_stream(struct run *r)
 
 	r->at_start = *G(r);
 	progress_setup(r);
+	/* the plan's strategy begins (plan.h); the driver does not choose */
 	straight_begin(r);
 	stream_agg_begin(r);
-	if (workers_fit(r))
+	if (r->plan->pl_strategy == ST_KEYED)
 		r->workers = workers_start(r);
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
@@ -737,7 +738,7 @@ setup(struct run *r, int *empty)
 }
 
 int
-run_pipeline(struct config *c)
+run_pipeline(struct config *c, const struct plan *p)
 {
 	struct run r;
 	struct input_opts io;
@@ -745,6 +746,7 @@ run_pipeline(struct config *c)
 
 	memset(&r, 0, sizeof(r));
 	r.c = c;
+	r.plan = p;
 	r.fingerprint = config_fingerprint(c);
 	r.idle_wm = INT64_MIN;
 	r.latefd = -1;

@@ -6,9 +6,11 @@
 #define FWIN_RUN_H
 
 #include "config.h"
+#include "plan.h"
 
-/* Runs the pipeline c over its input to the end. Returns the exit status
- * (0, 1 or 2); every message is printed. */
-int run_pipeline(struct config *c);
+/* Runs the pipeline c over its input to the end, with the strategy plan
+ * p chose (plan.h). Returns the exit status (0, 1 or 2); every message
+ * is printed. */
+int run_pipeline(struct config *c, const struct plan *p);
 
 #endif

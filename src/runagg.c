@@ -35,12 +35,8 @@ stream_agg_begin(struct run *r)
 {
 	const struct config *c = r->c;
 
-	/* (--max-memory: the operator's state past it ends the run, which
-	 * only the operator can say) */
-	if (r->batch != NULL || c->checkpoint != NULL || c->restore != NULL ||
-	    c->flush == 0 || !c->has_time || c->allowed != 0 ||
-	    c->max_memory != 0 || c->part_n > 1 || c->nfiles == 0 ||
-	    !hashagg_fits_stream(c, r->g) || !files_rereadable(c))
+	/* the plan's streamtable or halves (plan.h) */
+	if (r->batch != NULL || !plan_table(r->plan))
 		return;
 	r->hagg = hashagg_new(c, r->g, stream_agg_budget());
 	hashagg_stream(r->hagg, c->lateness);
@@ -48,7 +44,8 @@ stream_agg_begin(struct run *r)
 		hashagg_look_ahead(r->hagg);
 }
 
-/* The table gave up: the operator takes over, given the first n records
+/* The table gave up (the fallback from streamtable to ordered, plan.h):
+ * the operator takes over, given the first n records
  * again; what they said was said, and the rows the table wrote are the
  * first the operator fires: skipped (by then, or as the run goes on). */
 static void

@@ -3,8 +3,6 @@
  * (straight_*), input aggregated as read (hagg_*, hashagg.h) and read in
  * two halves (split_*, split.h), the FILEs read again when either gives
  * up, and the sorted replay's records (batch.h). See runint.h. */
-#include <sys/stat.h>
-
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,22 +18,6 @@
 #include "reader.h"
 #include "runint.h"
 #include "util.h"
-
-/* Whether the input is FILEs named on the command line that are regular
- * files: read again from the start, they give the same records (or one
- * that cannot be opened says so when first read). */
-int
-files_rereadable(const struct config *c)
-{
-	struct stat sb;
-	int i;
-
-	for (i = 0; i < c->nfiles; i++)
-		if (strcmp(c->files[i], "-") == 0 ||
-		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
-			return 0;
-	return c->nfiles > 0;
-}
 
 /* --- --mode batch out of time order, where order cannot show --- */
 
@@ -58,11 +40,11 @@ hagg_begin(struct run *r)
 		hashagg_look_ahead(r->hagg);
 }
 
-/* With two threads, once the table has begun: the rest of the input cut
- * in two, its second half read on a thread of its own (split.h) while
- * this one reads the first, without the reading thread. Only where
- * tables fold together (flat accumulators) and the time format is
- * known. */
+/* The plan's halves (plan.h), once the table has begun: the rest of the
+ * input cut in two, its second half read on a thread of its own
+ * (split.h) while this one reads the first, without the reading thread.
+ * A time format not known by the first record is a fallback: one table
+ * then reads it all. */
 void
 split_begin(struct run *r)
 {
@@ -76,10 +58,7 @@ split_begin(struct run *r)
 	int fi;
 
 	r->split_tried = 1;
-	/* (a stream's late records of the second half would be written
-	 * after the first half's) */
-	if ((r->batch == NULL && c->late_file != NULL) || c->threads < 2 ||
-	    !aggs_flat(r->g) || c->part_n > 1 || G(r)->g_timefmt == TF_AUTO)
+	if (r->plan->pl_strategy != ST_HALVES || G(r)->g_timefmt == TF_AUTO)
 		return;
 	stop_reader(r, 1);	/* what it read ahead is taken first */
 	if (r->ended || r->fatal)
@@ -150,6 +129,8 @@ hagg_record(struct run *r, const struct parsed *pr,
 		out_of_range(r, pr);
 		return 1;
 	}
+	/* the fallback from table (plan.h) to sorted: a value that makes
+	 * order show, or the table past its budget */
 	hashagg_free(r->hagg);
 	r->hagg = NULL;
 	split_drop(r);	/* the batch takes the input, in one piece */
@@ -181,10 +162,13 @@ straight_begin(struct run *r)
 	const struct config *c = r->c;
 	const char *dir;
 
-	if (r->batch == NULL)
-		return;
-	r->straight_keep = !files_rereadable(c);
-	r->hagg_fits = !r->straight_keep && hashagg_fits(c, r->g);
+	if (r->batch == NULL || r->plan->pl_strategy == ST_SORTED)
+		return;		/* (sorted: every record to the batch) */
+	r->straight_keep = !r->plan->pl_rereadable;
+	/* table and halves begin as straight does, the table taking the
+	 * windows; straight falls back to sorted, table to its groups held
+	 * in any order */
+	r->hagg_fits = plan_table(r->plan);
 	if (out_flush(r->out) != 0 ||
 	    (r->straight_fd = scratch_open(&dir)) < 0) {
 		hagg_begin(r);	/* (or batch as for any input) */
@@ -343,6 +327,8 @@ straight_record(struct run *r, const struct parsed *pr,
 		}
 		/* (late or corrupt: not in time order after all) */
 	}
+	/* the fallback from straight to sorted, from table to its groups in
+	 * any order (plan.h) */
 	if (straight_end(r, G(r)->g_read - 1) != 0)
 		r->fatal = 1;
 	return r->fatal;

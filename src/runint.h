@@ -18,6 +18,7 @@
 #include "output.h"
 #include "parse.h"
 #include "persist.h"
+#include "plan.h"
 #include "reader.h"
 #include "rowexpr.h"
 #include "split.h"
@@ -25,6 +26,9 @@
 
 struct run {
 	struct config *c;
+	/* the strategy, chosen before the first record (plan.h); what the
+	 * fields below say is how it runs now, after any fallback from it */
+	const struct plan *plan;
 	struct aggs *g;
 	struct op *op;
 	struct state *st;	/* op's, for the driver's block (G) */
@@ -175,8 +179,6 @@ int hagg_record(struct run *r, const struct parsed *pr,
 void split_begin(struct run *r);
 int split_end(struct run *r);
 void split_drop(struct run *r);
-/* Whether the input is named regular FILEs, which can be read again. */
-int files_rereadable(const struct config *c);
 /* Writes the rows held in scratch file fd after those written so far.
  * Returns 0, or -1 after a message. */
 int write_held(struct run *r, int fd);

@@ -14,8 +14,6 @@
 #include "split.h"
 #include "util.h"
 
-/* Less than this left is not worth a thread. */
-#define SPLIT_MIN ((uint64_t)256 << 10)
 /* Records of the second half read before it guesses how far the first
  * reaches (its rows fire from there on). */
 #define GUESS_AFTER 4096

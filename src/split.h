@@ -19,6 +19,10 @@
 #include "hashagg.h"
 #include "operator.h"
 
+/* Less than this left is not worth a thread (the plan, plan.h, does not
+ * choose halves for less input; split_start() for less left). */
+#define SPLIT_MIN ((uint64_t)256 << 10)
+
 struct split;
 
 /* What the second half is read as: batch mode's table; a stream's

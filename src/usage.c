@@ -199,6 +199,7 @@ usage(FILE *fp)
 "Beyond one machine:\n"
 "  --partition I/N          only the keys of the I-th of N partitions\n"
 "  --explain flink-sql      print a Flink SQL script of the pipeline and exit\n"
+"  --explain plan           print how fwin would run the pipeline and exit\n"
 "  -h, --help  -V, --version\n"
 "\n"
 "See fwin(1).\n", fp);

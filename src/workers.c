@@ -63,18 +63,6 @@ pad8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
-int
-workers_fit(const struct run *r)
-{
-	const struct config *c = r->c;
-
-	return c->threads >= 3 && r->batch == NULL && r->hagg == NULL &&
-	    c->checkpoint == NULL && c->restore == NULL &&
-	    (c->has_time || !op_uses_time(r->op)) && c->idle_timeout <= 0 &&
-	    c->top_n == 0 && c->emit_every <= 0 && c->max_memory == 0 &&
-	    !over_window(c);
-}
-
 /* --- a worker's side --- */
 
 /* A record: to its key's operator (a session's may be late). */

@@ -19,13 +19,8 @@
 struct run;
 struct workers;
 
-/* Whether run r's pipeline can take workers: a stream (not batch, not
- * aggregated as read) with --threads 3 or more, no checkpoint, times
- * that are the records' own (no clock moves the watermark), and no --top,
- * --emit-every or --max-memory. */
-int workers_fit(const struct run *r);
-
-/* Starts --threads - 1 workers for run r (never NULL). */
+/* Starts --threads - 1 workers for run r (never NULL), where the plan
+ * chose them (plan.h, keyed: what they cannot take is said there). */
 struct workers *workers_start(struct run *r);
 
 /* A record the driver's operator classified OP_ADDED, with its arrival

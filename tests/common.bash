@@ -54,6 +54,14 @@ threads_alike() {
 	done
 }
 
+# planned_only: the test asserts which strategy the planner chooses
+# (--stats' mode, or what a strategy does on its own): make check's runs
+# of the suites under a forced strategy (FWIN_STRATEGY, fwin(1): THE
+# PLAN) skip it.
+planned_only() {
+	[ -z "${FWIN_STRATEGY:-}" ] || skip "asserts the planned strategy"
+}
+
 # draws N C SEED: N lines of C numbers in [0, 1) drawn from SEED
 # (scripts/gen --uniform). Test data takes its randomness from here, never
 # from awk's rand(), whose numbers differ between mawk and gawk.

@@ -831,7 +831,7 @@ SQL
 		--json -t t --tumble 1m --min-by t in.json
 	run --separate-stderr fwin --explain sql -t 1 --tumble 1m in
 	assert_failure 2
-	assert_regex "$stderr" "^fwin: --explain: unknown language 'sql' \(there is flink-sql\)"
+	assert_regex "$stderr" "^fwin: --explain: unknown explanation 'sql' \(flink-sql or plan\)"
 }
 
 @test "--explain reads no more than it needs, and writes nothing but the script" {

@@ -104,6 +104,20 @@ in_disorder() {
 			echo "$output" > got
 			cmp want got
 		done
+		# every strategy that takes it (fwin(1): THE PLAN), on the
+		# sorted file and the shuffled one
+		for st in straight sorted; do
+			for f in sorted in; do
+				FWIN_STRATEGY=$st run fwin --mode batch --csv -t 1 \
+				    -k 2 $o --count --sum 3 --min 3 --first 3 \
+				    --last 3 $f
+				assert_success
+				echo "$output" | cmp want -
+			done
+		done
+		FWIN_STRATEGY=ordered run fwin --mode stream --csv -t 1 -k 2 $o \
+		    --count --sum 3 --min 3 --first 3 --last 3 sorted
+		echo "$output" | cmp want -
 	done
 }
 

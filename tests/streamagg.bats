@@ -55,6 +55,7 @@ alike() {
 }
 
 @test "stream aggregated as read: the operator's bytes, one thread and two halves (seeds 501-503)" {
+	planned_only
 	disordered 501 200000 3000 > in
 	alike in --csv -t 1 -k 2 --tumble 1m -l 2s --count --sum 3 --avg 3
 	assert_equal "$mode1" "mode stream, aggregated as read"
@@ -82,6 +83,7 @@ alike() {
 }
 
 @test "stream aggregated as read: records late only by the first half's watermark, and late in the second (seed 504)" {
+	planned_only
 	disordered 504 200000 500 > in
 	# after the middle: records of windows the first half's watermark
 	# has passed (late in the whole input, not in the second half), and
@@ -108,6 +110,7 @@ alike() {
 }
 
 @test "stream aggregated as read: --late-file gets the operator's lines, in order (one table)" {
+	planned_only
 	disordered 505 200000 3000 > in
 	fwin --threads 1 --state s.ckpt --flush --csv -t 1 -k 2 --tumble 1m -l 1s --count --late-file want.late in > want
 	for n in 1 2; do
@@ -122,6 +125,7 @@ alike() {
 }
 
 @test "stream aggregated as read: --strict stops at a bad record with the rows the watermark had passed" {
+	planned_only
 	disordered 506 200000 3000 > in
 	awk 'NR == 60000 { print "x,k1,1" } { print }' in > bad
 	alike bad --strict --csv -t 1 -k 2 --tumble 1m -l 1s --count --sum 3
@@ -135,6 +139,7 @@ alike() {
 }
 
 @test "stream aggregated as read: a table past its budget hands over to the operator, no row written twice" {
+	planned_only
 	# 20000 keys in each 1-minute window, a window's worth held open
 	draws 300000 2 507 | awk '{ i = NR - 1
 		printf "%.0f,k%d,%d\n", 1600000000000 + i * 2 - int($1 * 50), int($2 * 20000), i % 7 }' > many
@@ -155,6 +160,7 @@ alike() {
 }
 
 @test "stream aggregated as read: not for what the operator must do (live input, checkpoints, sliding windows, allowed lateness, first/last, a cumulating stddev)" {
+	planned_only
 	disordered 508 3000 3000 > in
 	args=(--csv -t 1 -k 2 -l 1s --count)
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --state s.ckpt in
@@ -175,6 +181,7 @@ alike() {
 }
 
 @test "stream aggregated as read: --cumulate, the operator's bytes, one table and two halves (seeds 511-513)" {
+	planned_only
 	# jitter past -l: records whose pane has fired join the windows
 	# still to fire; those whose window of the size has ended are late
 	disordered 511 200000 5000 > in
@@ -236,6 +243,7 @@ alike() {
 }
 
 @test "stream aggregated as read: the windows both halves hold, formatted on two threads when they are many, the operator's bytes" {
+	planned_only
 	# 400000 records of 200000 keys in one hour: the window the cut
 	# falls in has about 175000 rows, merged from both halves' groups
 	draws 400000 2 515 | awk '{ i = NR - 1
