@@ -37,7 +37,7 @@ ARENA_OFFSET(struct dec_sum, n, 48);
 ARENA_OFFSET(struct dec_sum, big, 56);
 
 /* stddev, var, stddev-pop, var-pop: struct stats_var (stats.h) */
-ARENA_LAYOUT(struct stats_var, 24);
+ARENA_LAYOUT(struct stats_var, 32);
 
 struct acc_ext {		/* min, max, min-by, max-by */
 	double v;

@@ -195,6 +195,9 @@ int aggs_keep_blocks(const struct aggs *g, const struct arena *a, aoff acc);
  * fold has read it), a big sum gets a block of its own. */
 void aggs_fold_store(const struct aggs *g, struct arena *a, aoff dst);
 
+/* Says, once at the end of a run, which variance aggregates had a result
+ * past the largest double (printed as an empty cell, never inf). */
+void aggs_say_huge(void);
 /* --- what --increase and --rate read beyond their window (aggcounter.c) ---
  *
  * A counter's step is counted from the key's previous value, which may

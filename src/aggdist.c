@@ -305,18 +305,39 @@ var_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 	stats_var_merge(dst, src);
 }
 
-/* Writes a result of stats_*(): rc 0 and d, or an empty cell. */
+/* The variance options whose result passed the largest double, a bit
+ * each (atomic: workers' threads emit rows too), said at the end. */
+static unsigned huge_seen;
+static const char *const huge_opt[] = {
+	"--stddev", "--var", "--stddev-pop", "--var-pop",
+};
+
+/* Writes a result of stats_*(): rc 0 and d, or an empty cell (the
+ * option's bit noted when the result is too large for a double). */
 static void
-emit_stat(struct out *o, int rc, double d)
+emit_stat(struct out *o, int rc, double d, unsigned bit)
 {
+	if (rc == STATS_HUGE)
+		__atomic_fetch_or(&huge_seen, 1u << bit, __ATOMIC_RELAXED);
 	if (rc != 0)
 		out_null(o);
 	else
 		emit_double(o, d);
 }
 
+void
+aggs_say_huge(void)
+{
+	unsigned seen = __atomic_load_n(&huge_seen, __ATOMIC_RELAXED), i;
+
+	for (i = 0; i < sizeof(huge_opt) / sizeof(*huge_opt); i++)
+		if (seen & (1u << i))
+			fwin_warn("%s: a result past the largest double "
+			    "(1.8e+308) is an empty cell", huge_opt[i]);
+}
+
 /* The four variance results differ only in which statistic they print. */
-#define VAR_EMIT(name, stat)						\
+#define VAR_EMIT(name, stat, bit)					\
 void									\
 name(struct agg *ag, const struct arena *a, const void *acc,		\
     struct out *o)							\
@@ -326,13 +347,13 @@ name(struct agg *ag, const struct arena *a, const void *acc,		\
 									\
 	(void)ag;							\
 	(void)a;							\
-	emit_stat(o, rc, d);						\
+	emit_stat(o, rc, d, bit);					\
 }
 
-VAR_EMIT(stddev_emit, stats_stddev_samp)
-VAR_EMIT(var_emit, stats_var_samp)
-VAR_EMIT(stddev_pop_emit, stats_stddev_pop)
-VAR_EMIT(var_pop_emit, stats_var_pop)
+VAR_EMIT(stddev_emit, stats_stddev_samp, 0)
+VAR_EMIT(var_emit, stats_var_samp, 1)
+VAR_EMIT(stddev_pop_emit, stats_stddev_pop, 2)
+VAR_EMIT(var_pop_emit, stats_var_pop, 3)
 
 #undef VAR_EMIT
 

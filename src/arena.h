@@ -23,7 +23,8 @@ typedef uint64_t aoff;
  * Version 4: sum and avg keep exact decimal sums (struct dec_sum); the
  * blocks of percentiles and sketches.
  * Version 5: a sum is exact whatever its values (320 bits, or a block of
- * GMP's limbs, struct dec_big), with no floating sum beside it.
+ * GMP's limbs, struct dec_big), with no floating sum beside it; variance
+ * keeps the scale of its values (struct stats_var).
  */
 #define ARENA_FORMAT 5
 #define ARENA_LAYOUT(type, size) \

@@ -54,6 +54,7 @@ struct batch {
 	char *buf;
 	size_t len, cap, top;
 	size_t n;
+	int halt;		/* batch_halt (atomic): replay no more */
 	int sorted;		/* entries arrived in time order */
 	int64_t last_t;
 	/* Sorted runs [start, end) back to back: in mem while they fit in
@@ -675,6 +676,8 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 
 /* --- replay --- */
 
+/* Hands one record to fn. Returns 0, 1 when the replay is halted (fn not
+ * called), or -1 after a message. */
 static int
 replay_one(struct batch *b, const char *p, size_t len, batch_fn fn,
     void *arg)
@@ -683,6 +686,8 @@ replay_one(struct batch *b, const char *p, size_t len, batch_fn fn,
 	const char *key;
 	size_t keylen;
 
+	if (__atomic_load_n(&b->halt, __ATOMIC_RELAXED))
+		return 1;
 	if (body_get(b, p, len, &t, &key, &keylen) != 0) {
 		if (b->dir != NULL)
 			fwin_warn("a spill file in %s was changed while in "
@@ -822,8 +827,10 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 		struct run *r = heap[0];
 		int more;
 
-		if ((rc = replay_one(b, r->rec, r->len, fn, arg)) != 0)
+		if ((rc = replay_one(b, r->rec, r->len, fn, arg)) != 0) {
+			rc = rc > 0 ? 0 : rc;	/* (halted) */
 			goto out;
+		}
 		if ((more = run_next(b, r)) < 0) {
 			rc = -1;
 			goto out;
@@ -864,8 +871,18 @@ batch_replay(struct batch *b, batch_fn fn, void *arg)
 		if (i + PREFETCH < b->n)
 			__builtin_prefetch(b->buf + e[i + PREFETCH].off);
 		p = uv_get(b->buf + e[i].off, b->buf + b->len, &n);
-		if (replay_one(b, p, (size_t)n, fn, arg) != 0)
+		switch (replay_one(b, p, (size_t)n, fn, arg)) {
+		case -1:
 			return -1;
+		case 1:
+			return 0;	/* halted */
+		}
 	}
 	return 0;
+}
+
+void
+batch_halt(struct batch *b)
+{
+	__atomic_store_n(&b->halt, 1, __ATOMIC_RELAXED);
 }

@@ -49,6 +49,10 @@ typedef void (*batch_fn)(void *arg, int64_t t, const char *key,
  * -1 after a message (a spill file that cannot be read). */
 int batch_replay(struct batch *b, batch_fn fn, void *arg);
 
+/* Asks batch_replay, on this thread or another, to hand over no more
+ * records (a signal stopped the run): it returns 0 soon after. */
+void batch_halt(struct batch *b);
+
 /* How many sorted runs were spilled, and their bytes. */
 void batch_spilled(const struct batch *b, uint64_t *runs, uint64_t *bytes);
 

@@ -763,6 +763,11 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 	case O_STRICT:
 		c->strict = 1;
 		break;
+	case O_BADFILE:
+		if (c->bad_file != NULL)
+			usage_error("--bad-file may be given only once");
+		c->bad_file = optarg;
+		break;
 	case O_PROGRESS:
 		c->progress = 1;
 		break;

@@ -177,6 +177,9 @@ config_resolve(struct config *c, const struct field *names, size_t n)
 			return -1;
 	}
 	msg_prefix[0] = '\0';
+	if (c->header && names != NULL && (c->fmt == IF_CSV ||
+	    c->fmt == IF_TSV))
+		c->nheader = n;
 	return 0;
 }
 

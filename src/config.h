@@ -118,6 +118,7 @@ struct config {
 	char *sqlite_table;		/* TABLE: "fwin" by default */
 	int changelog;			/* --changelog */
 	int strict, stats;
+	const char *bad_file;		/* --bad-file: bad records, verbatim */
 	int progress;			/* --progress 1, --no-progress 0, -1 auto */
 	int64_t max_future;		/* --max-future D; 0: none */
 	/* checkpoints */
@@ -145,6 +146,9 @@ struct config {
 	/* --mode, --max-memory (0: the default) */
 	enum runmode mode;
 	uint64_t max_memory;
+	/* -H with csv or tsv: the header's fields (config_resolve); a
+	 * record with more is bad: its values have shifted */
+	size_t nheader;
 };
 
 /* Whether c's window is --over or --over-rows. */

@@ -143,6 +143,17 @@ fire_cmp(const void *va, const void *vb, void *arg)
 	return fire_key_order(arg, a->key, b->key);
 }
 
+/* Key order alone (fire_cmp's last two steps). */
+static int
+fire_key_cmp(const void *va, const void *vb, void *arg)
+{
+	const struct fire *a = va, *b = vb;
+
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	return fire_key_order(arg, a->key, b->key);
+}
+
 void
 fire_add(struct op *o, int64_t end, int64_t start, aoff k, aoff p)
 {
@@ -297,6 +308,11 @@ fire_first(struct op *o, size_t n)
 			    (o->batch[j].end == o->batch[i].end &&
 			    o->batch[j].start == o->batch[i].start)); j++)
 				;
+			/* the global windows' bounds are each key's own:
+			 * in key order, so that ties go to the smaller key */
+			if (o->as.ops->kind == AS_GLOBAL && j - i > 1)
+				qsort_r(o->batch + i, j - i, sizeof(*o->batch),
+				    fire_key_cmp, o);
 			fire_top(o, o->batch + i, j - i);
 		}
 	} else

@@ -21,8 +21,8 @@
 #include "lock.h"
 #include "util.h"
 
-#define GUARD_MAX	5	/* --checkpoint, --restore, -o (a file, or
-				   sqlite:), --late-file */
+#define GUARD_MAX	6	/* --checkpoint, --restore, -o (a file, or
+				   sqlite:), --late-file, --bad-file */
 
 struct gpath {
 	const char *opt;	/* the option; NULL for an input */
@@ -130,6 +130,8 @@ guard_clash(const struct config *c, int state)
 		add(out, &nout, "-o sqlite:", c->sqlite, 1);
 	if (c->late_file != NULL)
 		add(out, &nout, "--late-file", c->late_file, 1);
+	if (c->bad_file != NULL)
+		add(out, &nout, "--bad-file", c->bad_file, 1);
 	if (nout == 0)
 		return NULL;
 	/* read last: a writer is compared with those after it */

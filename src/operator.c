@@ -363,6 +363,15 @@ process_panes(struct op *o, const struct op_rec *r)
 			opkey(o, k)->ok_next_fire = first;
 			created = 1;
 		}
+	} else if (c->fill && opkey(o, k)->ok_next_fire == T_NONE) {
+		/* a key whose windows all fired at once (step 3), nothing of
+		 * it due yet: its empty windows after them fire as W passes
+		 * them, as every key's do from its first window. (A key with
+		 * a window due has them filled from there already; moving it
+		 * back would fire again what fired.) */
+		opkey(o, k)->ok_next_fire = as->ops->end_after(as,
+		    sp.last_end);
+		created = 1;
 	}
 	if (created)
 		schedule(o, k);

@@ -38,6 +38,7 @@ struct out {
 	size_t		 o_cap;
 	int		 o_err;		/* errno of the first failed write */
 	int		 o_collect;	/* out_open: grow o_buf, do not write */
+	int		 o_halt;	/* out_halt: nothing more is written */
 	size_t		 o_col;		/* cells so far in the current row */
 	size_t		 o_ncols;
 	struct col	*o_cols;
@@ -86,7 +87,8 @@ drain(struct out *o)
 			fwin_oom();
 		return;
 	}
-	if (o->o_err == 0 && send(o, o->o_buf, o->o_len, 0) == -1)
+	if (o->o_err == 0 && !o->o_halt &&
+	    send(o, o->o_buf, o->o_len, 0) == -1)
 		o->o_err = errno;
 	o->o_len = 0;
 }
@@ -572,8 +574,9 @@ out_flush(struct out *o)
 	if (o->o_collect)
 		return 0;
 	/* a writer is told of every flush: it ends a transaction there */
-	if (o->o_err == 0 && (o->o_len > 0 || (o->o_wr != NULL &&
-	    o->o_fd < 0)) && send(o, o->o_buf, o->o_len, 1) == -1)
+	if (o->o_err == 0 && !o->o_halt && (o->o_len > 0 ||
+	    (o->o_wr != NULL && o->o_fd < 0)) &&
+	    send(o, o->o_buf, o->o_len, 1) == -1)
 		o->o_err = errno;
 	o->o_len = 0;
 	if (o->o_err != 0) {
@@ -652,6 +655,10 @@ out_copy_from(struct out *o, int fd)
 	off_t off = 0;
 	int rc = 0;
 
+	if (o->o_halt) {
+		free(buf);
+		return 0;
+	}
 	while ((n = pread(fd, buf, COPY, off)) > 0) {
 		if (send(o, buf, (size_t)n, 0) != 0) {
 			rc = -1;
@@ -678,6 +685,15 @@ int
 out_error(const struct out *o)
 {
 	return o->o_err;
+}
+
+int
+out_halt(struct out *o)
+{
+	int rc = out_flush(o);
+
+	o->o_halt = 1;
+	return rc;
 }
 
 void

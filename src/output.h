@@ -91,6 +91,11 @@ void out_cells(struct out *o, const char *p, size_t n, size_t ncells);
 /* The errno of the first failed write, or 0. */
 int out_error(const struct out *o);
 
+/* Writes out what is buffered (whole rows, when called between rows),
+ * then drops everything written after: a stopped batch run prints no
+ * further row. Returns as out_flush(). */
+int out_halt(struct out *o);
+
 /* Forgets what is buffered and a failed write's error. */
 void out_drop(struct out *o);
 

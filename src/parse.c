@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fieldcount.h"
 #include "expr.h"
 #include "keycodec.h"
 #include "num.h"
@@ -15,6 +16,7 @@ struct parser {
 	const struct config *c;
 	const struct aggs *g;
 	int uses_time, moves_wm;
+	int delim;		/* csv or tsv: the fields' separator */
 	int fmt;		/* the input's time format so far */
 	uint64_t nbad;		/* bad records met: past the messages said,
 				   no message is written */
@@ -47,6 +49,7 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	p->fmt = timefmt;
 	p->uses_time = uses_time;
 	p->moves_wm = moves_wm;
+	p->delim = c->delim >= 0 ? c->delim : c->fmt == IF_CSV ? ',' : '\t';
 	p->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*p->keyidx));
 	for (i = 0; i < c->nkeys; i++)
 		p->keyidx[i] = c->keys[i].idx;
@@ -310,7 +313,7 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 {
 	const struct config *c = p->c;
 	struct badfield bf;
-	size_t i;
+	size_t i, nf;
 
 	out->kind = PR_OTHER;
 	out->has_t = 0;
@@ -331,6 +334,14 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	if (rec->bad != NULL) {
 		if (c->part_i <= 1)
 			bad(p, out, "%s", rec->bad);
+		return;
+	}
+	/* -H: more fields than the header, its values shifted */
+	if (c->nheader != 0 && (nf = record_fields(rec, p->delim,
+	    c->fmt == IF_CSV)) > c->nheader) {
+		if (c->part_i <= 1)
+			bad(p, out, "%zu fields, the header has %zu", nf,
+			    c->nheader);
 		return;
 	}
 	for (i = 0; i < c->nkeys; i++)

@@ -200,6 +200,8 @@ entry_size(const struct reader *rd, const struct parsed *pr)
 
 	if (pr->msg != NULL)
 		n += pr->msglen + 1;
+	if (pr->kind == PR_BAD && rd->keep_raw)
+		n += pr->rawlen;	/* (for --bad-file) */
 	if (keeps_time(pr))
 		n += pr->tvaln;
 	if (pr->kind != PR_RECORD)
@@ -279,6 +281,9 @@ put(struct reader *rd, const struct parsed *pr)
 			at = put_bytes(at, pr->raw, pr->rawlen);
 		}
 		at = wire_vals_put(&rd->wf, pr->vals, wv, at);
+	} else if (pr->kind == PR_BAD && rd->keep_raw) {
+		w->rawlen = pr->rawlen;
+		at = put_bytes(at, pr->raw, pr->rawlen);
 	}
 	if (pr->msg != NULL) {	/* a C string, as the parser's is */
 		at = put_bytes(at, pr->msg, pr->msglen);
@@ -315,7 +320,7 @@ decode(struct reader *rd, const char *e)
 	b += w->keylen;
 	pr->tval = b;
 	b += w->tvaln;
-	pr->raw = b;	/* empty unless the late file keeps records */
+	pr->raw = b;	/* empty unless the late or bad file keeps them */
 	b += w->rawlen;
 	if (pr->kind == PR_RECORD)
 		b = wire_vals_get(&rd->wf, wv, b, rd->vals);

@@ -24,6 +24,7 @@ void
 bad(struct run *r, const struct parsed *pr, const char *msg)
 {
 	G(r)->g_bad++;
+	write_bad(r, pr->raw, pr->rawlen);
 	if (r->c->strict)
 		r->fatal = 1;
 	else if (G(r)->g_bad - r->at_start.g_bad > MAX_BAD_MESSAGES)

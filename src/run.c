@@ -70,10 +70,17 @@ sources_advance(struct run *r, int64_t now)
 		advance(r, w);
 }
 
-/* Step 4: the watermark follows the largest event time, less -l. */
+/* Step 4: the watermark follows the largest event time, less -l. In
+ * batch mode it stays 1 ns below it (the man page's BATCH AND STREAM
+ * MODES), so that every record at a time t is added before a window
+ * ending at t fires: sessions that touch merge whatever the order of
+ * the records with equal times. Windows on a grid print the same rows
+ * either way (a record at t never joins a window ending at t), so they
+ * fire at t and hold no window longer than they must. */
 void
 watermark_after(struct run *r, int64_t t)
 {
+	const struct config *c = r->c;
 	int64_t w, now;
 
 	if (r->srcs != NULL) {
@@ -87,7 +94,8 @@ watermark_after(struct run *r, int64_t t)
 	if (t <= G(r)->g_maxt)
 		return;
 	G(r)->g_maxt = t;
-	w = sat_add(t, -r->c->lateness);
+	w = sat_add(t, c->mode == MODE_BATCH && c->wkind == WK_SESSION ? -1 :
+	    -c->lateness);
 	if (w > G(r)->g_wm)
 		advance(r, w);
 }
@@ -206,15 +214,23 @@ apply(struct run *r, const struct parsed *pr)
 
 /* --- live input: timers while fwin waits --- */
 
-static volatile sig_atomic_t stop_requested, save_requested;
+static volatile sig_atomic_t stop_requested, save_requested, stop_signal;
 
 static void
 on_signal(int sig)
 {
 	if (sig == SIGUSR1)
 		save_requested = 1;
-	else
+	else {
+		stop_signal = sig;
 		stop_requested = 1;
+	}
+}
+
+int
+run_signal(void)
+{
+	return stop_requested ? stop_signal : 0;
 }
 
 /* SIGINT, SIGTERM and SIGHUP end the input as its end would; SIGUSR1
@@ -490,7 +506,8 @@ prefetch_ahead(struct run *r)
 void
 start_reader(struct run *r)
 {
-	r->rd = reader_start(r->in, r->parser, r->c, r->late != NULL);
+	r->rd = reader_start(r->in, r->parser, r->c,
+	    r->late != NULL || r->badout != NULL);
 	if (r->hagg != NULL)
 		reader_find_windows(r->rd);
 }
@@ -516,7 +533,7 @@ static int
 replay_all(struct run *r)
 {
 	const struct parsed *pr;
-	int rc;
+	int rc = INPUT_END;
 
 	if (r->hagg != NULL) {	/* every group, fired as its window */
 		G(r)->g_maxt = hashagg_max_time(r->hagg);
@@ -526,10 +543,12 @@ replay_all(struct run *r)
 		G(r)->g_fired += hashagg_fire(r->hagg, r->hagg2, on_row, r);
 		return hashagg_failed(r->hagg) ? -1 : 0;
 	}
+	r->replaying = 1;
 	if (r->c->threads < 2)
 		return batch_replay(r->batch, replay, r);
 	r->rd = reader_replay(r->batch, r->c);
-	while ((rc = next_record(r, &pr)) == INPUT_RECORD) {
+	while (!batch_stopped(r) &&
+	    (rc = next_record(r, &pr)) == INPUT_RECORD) {
 		prefetch_ahead(r);
 		if (pr->kind == PR_NOTE)	/* a spill file's */
 			fwrite(pr->msg, 1, pr->msglen, stderr);
@@ -564,7 +583,7 @@ run_stream(struct run *r)
 	const struct config *c = r->c;
 	const struct parsed *pr;
 	uint64_t nbad;
-	int status = 0, rc = 0, flush, straight = 0;
+	int status = 0, rc = 0, flush, straight = 0, stopped;
 
 	r->at_start = *G(r);
 	progress_setup(r);
@@ -588,8 +607,10 @@ run_stream(struct run *r)
 				break;
 			continue;
 		}
-		if (rc != INPUT_RECORD)
+		if (rc != INPUT_RECORD) {
+			r->read_all = rc == INPUT_END;
 			break;
+		}
 		if (r->rd != NULL && (r->batch == NULL || r->straight ||
 		    r->hagg != NULL))
 			prefetch_ahead(r);
@@ -621,19 +642,21 @@ run_stream(struct run *r)
 		flush = c->flush == 1;
 	else
 		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
-	if (r->straight && status == 0 &&
+	/* (a stopped batch run writes no further row: batch_stopped) */
+	if (r->straight && status == 0 && !batch_stopped(r) &&
 	    (straight = straight_commit(r)) < 0)
 		status = 1;
 	if (r->straight)	/* rows of a failed run are not written */
 		straight_drop(r);
 	if (r->batch != NULL && straight == 0 && status == 0 &&
-	    replay_all(r) != 0)
+	    !batch_stopped(r) && replay_all(r) != 0)
 		status = 1;
 	/* (batch mode writes no row of a failed run) */
 	if (r->hagg != NULL && (r->batch == NULL ||
-	    (r->in_order && status == 0)) && stream_agg_end(r, status) != 0)
+	    (r->in_order && status == 0 && !batch_stopped(r))) &&
+	    stream_agg_end(r, status) != 0)
 		status = 1;
-	if (status == 0) {
+	if (status == 0 && !batch_stopped(r)) {
 		if (!c->has_time)	/* the global window is the run's */
 			op_set_span(r->op, r->started, now_ns());
 		if (r->workers != NULL)
@@ -643,6 +666,7 @@ run_stream(struct run *r)
 		if (check_corrupt(r))
 			status = 1;
 	}
+	stopped = batch_stopped(r);	/* (a signal after this: too late) */
 	/* With a checkpoint, open windows are saved unfired for the next
 	 * run (unless --flush fired them), and on a fatal error the last
 	 * good checkpoint is kept. */
@@ -654,9 +678,10 @@ run_stream(struct run *r)
 	if (c->stats)
 		print_stats(r);
 	say_dropped(r);
+	aggs_say_huge();
 	nbad = G(r)->g_bad - r->at_start.g_bad;
 	/* a partition sees only part of the input: it cannot judge it */
-	if (nbad > 0 && !c->strict && c->part_n <= 1 &&
+	if (nbad > 0 && !c->strict && c->part_n <= 1 && !stopped &&
 	    nbad == G(r)->g_read - r->at_start.g_read) {
 		/* nothing came through: a wrong option, not bad luck */
 		fwin_warn("all %llu record%s %s bad; see the messages above",
@@ -666,6 +691,8 @@ run_stream(struct run *r)
 	} else if (nbad > 0 && !c->strict)
 		fwin_warn("%llu bad record%s skipped", (unsigned long long)nbad,
 		    nbad == 1 ? "" : "s");
+	if (stopped && status == 0)
+		status = batch_interrupted(r, input_bytes(r->in));
 	return status;
 }
 
@@ -767,6 +794,7 @@ run_pipeline(struct config *c, const struct plan *p)
 	r.fingerprint = config_fingerprint(c);
 	r.idle_wm = INT64_MIN;
 	r.latefd = -1;
+	r.badfd = -1;
 	r.outfd = -1;
 	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);

@@ -385,6 +385,11 @@ replay_hashed(struct run *r, int64_t t, const char *key, size_t keylen,
 {
 	struct op_rec orec;
 
+	if (r->batch != NULL) {	/* (reread in stream mode: no batch) */
+		if (r->halted || batch_stopped(r))
+			return;
+		r->replayed++;
+	}
 	orec.key = key;
 	orec.keylen = keylen;
 	orec.hash = hash;

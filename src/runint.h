@@ -33,8 +33,8 @@ struct run {
 	struct op *op;
 	struct state *st;	/* op's, for the driver's block (G) */
 	struct input *in;
-	struct out *out, *late;
-	int outfd, latefd;
+	struct out *out, *late, *badout;
+	int outfd, latefd, badfd;	/* (badout: --bad-file) */
 	const char *outname;
 	struct parser *parser;	/* the records' parser */
 	struct aggs *pg;	/* its aggregates, with a reading thread */
@@ -126,6 +126,11 @@ struct run {
 	int shown;		/* a line is on the terminal, to erase */
 	int64_t next_show;	/* monotonic ns of the next line */
 	uint64_t total;		/* bytes of the regular FILEs, or 0 */
+	/* --mode batch stopped by a signal (runstop.c) */
+	int halted;		/* no further row is written */
+	int read_all;		/* the input was read to its end */
+	int replaying;		/* the records kept go through the windows */
+	uint64_t replayed;	/* how many did */
 };
 
 static inline struct op_globals *
@@ -135,6 +140,16 @@ G(struct run *r)
 	return st_globals(r->st);
 }
 
+/* run.c: the signal (SIGINT, SIGTERM, SIGHUP) that asked the run to
+ * stop, or 0 */
+int run_signal(void);
+
+/* runstop.c: in batch mode, whether a signal stopped the run; the first
+ * time, no further row is written and the replay is halted. Once
+ * stopped, batch_interrupted says how far the run came (bytes: of the
+ * input read) and returns the exit status, 128 + the signal. */
+int batch_stopped(struct run *r);
+int batch_interrupted(struct run *r, uint64_t bytes);
 /* sinks.c: a copy of the run (a worker's) gets scratch of its own;
  * what it made is freed. A row of a window that stopped passing
  * --having: "-D" with the row it printed, if it did. */
@@ -234,6 +249,8 @@ uint64_t digest_row(void *arg, const struct op_row *row);
 /* --top: a row's --top-by cell (op_rank_fn) */
 int rank_row(void *arg, const struct op_row *row, double *v);
 void write_late(struct run *r, const char *raw, size_t rawlen);
+/* --bad-file: a bad record, as it was read. */
+void write_bad(struct run *r, const char *raw, size_t rawlen);
 int open_sinks(struct run *r);
 int close_sinks(struct run *r);
 

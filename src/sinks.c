@@ -255,6 +255,8 @@ on_row(void *arg, const struct op_row *row)
 {
 	struct run *r = arg;
 
+	if (r->halted || batch_stopped(r))	/* (a signal: runstop.c) */
+		return;
 	if (row->rec != NULL) {	/* --over: the record, then its frame's */
 		if (r->rx != NULL && !judge_record(r, row))
 			return;		/* --having */
@@ -325,6 +327,15 @@ write_late(struct run *r, const char *raw, size_t rawlen)
 		return;
 	out_str(r->late, raw, rawlen);
 	out_end_row(r->late);
+}
+
+void
+write_bad(struct run *r, const char *raw, size_t rawlen)
+{
+	if (r->badout == NULL)
+		return;
+	out_str(r->badout, raw, rawlen);
+	out_end_row(r->badout);
 }
 
 static int
@@ -758,6 +769,12 @@ open_sinks(struct run *r)
 			return 1;
 		r->late = out_open(r->latefd, c->late_file, OF_TSV, &late_col, 1);
 	}
+	if (c->bad_file != NULL) {
+		if ((r->badfd = open_append(c->bad_file)) < 0)
+			return 1;
+		r->badout = out_open(r->badfd, c->bad_file, OF_TSV, &late_col,
+		    1);
+	}
 	return open_output(r);
 }
 
@@ -778,6 +795,8 @@ close_sinks(struct run *r)
 	clog_fini(&r->clog);
 	if (close_out(r->late, r->c->late_file) != 0)
 		status = 1;
+	if (close_out(r->badout, r->c->bad_file) != 0)
+		status = 1;
 	/* some file systems (NFS, quotas) report lost writes only here */
 	if (r->outfd > 1 && close(r->outfd) != 0) {
 		fwin_warn("%s: %s", r->outname, strerror(errno));
@@ -785,6 +804,10 @@ close_sinks(struct run *r)
 	}
 	if (r->latefd >= 0 && close(r->latefd) != 0) {
 		fwin_warn("%s: %s", r->c->late_file, strerror(errno));
+		status = 1;
+	}
+	if (r->badfd >= 0 && close(r->badfd) != 0) {
+		fwin_warn("%s: %s", r->c->bad_file, strerror(errno));
 		status = 1;
 	}
 	return status;

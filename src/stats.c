@@ -32,10 +32,35 @@
 #define NO_FMA
 #endif
 
+/* Past this magnitude (scaled), values are scaled down: a deviation is
+ * then below 2^451, its square below 2^902, and a sum of 2^64 of them
+ * still a finite double. */
+#define VAR_BIG	0x1p450
+
+/* Makes v's scale 2^-e (e > v->e): exact powers of two, so nothing but
+ * what underflows changes. */
+static void
+var_rescale(struct stats_var *v, int64_t e)
+{
+	v->mean = ldexp(v->mean, (int)(v->e - e));
+	v->m2 = ldexp(v->m2, (int)(2 * (v->e - e)));
+	v->e = e;
+}
+
 void
 stats_var_add(struct stats_var *v, double x)
 {
-	double delta = x - v->mean;
+	double delta;
+	int k;
+
+	if (v->e != 0)
+		x = ldexp(x, (int)-v->e);
+	if (fabs(x) >= VAR_BIG) {
+		k = ilogb(x) - 448;	/* x * 2^-k below 2^449 */
+		var_rescale(v, v->e + k);
+		x = ldexp(x, -k);
+	}
+	delta = x - v->mean;
 
 	v->n++;
 	v->mean += delta / (double)v->n;
@@ -43,8 +68,9 @@ stats_var_add(struct stats_var *v, double x)
 }
 
 void
-stats_var_merge(struct stats_var *dst, const struct stats_var *src)
+stats_var_merge(struct stats_var *dst, const struct stats_var *from)
 {
+	struct stats_var b = *from, *src = &b;
 	double na, nb, n, delta;
 
 	if (src->n == 0)
@@ -53,6 +79,10 @@ stats_var_merge(struct stats_var *dst, const struct stats_var *src)
 		*dst = *src;
 		return;
 	}
+	if (src->e > dst->e)	/* both on the larger scale */
+		var_rescale(dst, src->e);
+	else if (src->e < dst->e)
+		var_rescale(src, dst->e);
 	/* Counts as doubles: their product may pass 2^64, not 2^1023. */
 	na = (double)dst->n;
 	nb = (double)src->n;
@@ -71,22 +101,29 @@ m2_of(const struct stats_var *v)
 	return v->m2 > 0 ? v->m2 : 0;
 }
 
+/* A result d * 2^(k * e) of v (k: 2 for a variance, 1 for a deviation):
+ * 0 and *out, or STATS_HUGE when it is past the largest double. */
+static int
+unscaled(const struct stats_var *v, double d, int k, double *out)
+{
+	*out = v->e != 0 ? ldexp(d, (int)(k * v->e)) : d;
+	return isfinite(*out) ? 0 : STATS_HUGE;
+}
+
 int
 stats_var_samp(const struct stats_var *v, double *out)
 {
 	if (v->n < 2)
 		return -1;
-	*out = m2_of(v) / (double)(v->n - 1);
-	return 0;
+	return unscaled(v, m2_of(v) / (double)(v->n - 1), 2, out);
 }
 
 int
 stats_stddev_samp(const struct stats_var *v, double *out)
 {
-	if (stats_var_samp(v, out) != 0)
+	if (v->n < 2)
 		return -1;
-	*out = sqrt(*out);
-	return 0;
+	return unscaled(v, sqrt(m2_of(v) / (double)(v->n - 1)), 1, out);
 }
 
 int
@@ -94,17 +131,15 @@ stats_var_pop(const struct stats_var *v, double *out)
 {
 	if (v->n < 1)
 		return -1;
-	*out = m2_of(v) / (double)v->n;
-	return 0;
+	return unscaled(v, m2_of(v) / (double)v->n, 2, out);
 }
 
 int
 stats_stddev_pop(const struct stats_var *v, double *out)
 {
-	if (stats_var_pop(v, out) != 0)
+	if (v->n < 1)
 		return -1;
-	*out = sqrt(*out);
-	return 0;
+	return unscaled(v, sqrt(m2_of(v) / (double)v->n), 1, out);
 }
 
 static int

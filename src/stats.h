@@ -12,23 +12,28 @@
  * for the arena; all zeros is the empty accumulator. Floating: the same
  * values added or merged in another order may give other last bits, so
  * callers fold in a fixed order (arrival within a slice, slices by time).
+ * Values are kept scaled by 2^-e, e = 0 until one passes 2^450, so that
+ * no square of a finite value overflows (1e308 squared would).
  */
 struct stats_var {
 	uint64_t n;
-	double mean;
-	double m2;	/* sum of squared deviations from mean */
+	double mean;	/* times 2^-e */
+	double m2;	/* sum of squared deviations from mean, times 2^-2e */
+	int64_t e;
 };
 
 void stats_var_add(struct stats_var *v, double x);
 void stats_var_merge(struct stats_var *dst, const struct stats_var *src);
 
 /* Sample (n - 1) variance and standard deviation: 0 and *out, or -1
- * (an empty cell) below 2 values. */
+ * (an empty cell) below 2 values, or STATS_HUGE when the result is past
+ * the largest double (an empty cell too, and a warning). */
+#define STATS_HUGE	(-2)
 int stats_var_samp(const struct stats_var *v, double *out);
 int stats_stddev_samp(const struct stats_var *v, double *out);
 
 /* Population (n) variance and standard deviation: 0 and *out, or -1
- * below 1 value. */
+ * below 1 value, or STATS_HUGE. */
 int stats_var_pop(const struct stats_var *v, double *out);
 int stats_stddev_pop(const struct stats_var *v, double *out);
 

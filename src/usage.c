@@ -53,6 +53,7 @@ static const struct option baseopts[] = {
 	{ "new-input",		no_argument,		NULL, O_NEWINPUT },
 	{ "inspect",		required_argument,	NULL, O_INSPECT },
 	{ "strict",		no_argument,		NULL, O_STRICT },
+	{ "bad-file",		required_argument,	NULL, O_BADFILE },
 	{ "max-future",		required_argument,	NULL, O_MAXFUTURE },
 	{ "stats",		no_argument,		NULL, O_STATS },
 	{ "progress",		no_argument,		NULL, O_PROGRESS },
@@ -188,6 +189,7 @@ usage(FILE *fp)
 "  --inspect FILE           describe a checkpoint and exit\n"
 "Misc:\n"
 "  --strict                 a bad record is fatal\n"
+"  --bad-file FILE          append bad records to FILE, as they were read\n"
 "  --max-future D           an event time more than D ahead of the clock is bad\n"
 "  --stats                  print statistics to stderr at exit\n"
 "  --progress, --no-progress  a progress line on stderr (default: when stderr\n"

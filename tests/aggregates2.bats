@@ -112,6 +112,33 @@ ok() {
 	assert_output $'0\t10\ta\t\t\t0\t0\n0\t10\tb\t\t\t\t\n0\t10\tc\t1.4142135623730951\t2\t1\t1'
 }
 
+@test "stddev, var: values near the largest double never print inf: scaled before squaring; a variance past it is an empty cell and a warning" {
+	# 1e308 and 1: stddev (1e308 - 1) / sqrt(2) = 7.071067811865476e+307
+	# and stddev-pop 5e+307 (correctly rounded, by Python's decimal);
+	# var 5e615 and var-pop 2.5e615 are past the largest double
+	printf '1 %s\n' 1e308 1 > in
+	for n in 1 2 4; do
+		for mode in stream batch; do
+			run --separate-stderr fwin --threads $n --mode $mode -t 1 --tumble 10s --stddev 2 --var 2 --stddev-pop 2 --var-pop 2 in
+			assert_success
+			assert_output $'0\t10\t7.071067811865476e+307\t\t5e+307\t'
+			assert_equal "$stderr" $'fwin: --var: a result past the largest double (1.8e+308) is an empty cell\nfwin: --var-pop: a result past the largest double (1.8e+308) is an empty cell'
+		done
+	done
+	# merged from panes (a sliding window), keyed, json: the same; a
+	# stddev truly past the largest double is empty too
+	printf '%s\n' '1 a 1e308' '1 b 1.7e308' '6 a 1' '6 b -1.7e308' > in
+	run --separate-stderr fwin --mode stream -t 1 -k 2 --slide 10s,5s --stddev 3 --stddev-pop 3 --output-format json in
+	assert_success
+	assert_output '{"window_start":-5,"window_end":5,"key1":"a","stddev_3":null,"stddev_pop_3":0}
+{"window_start":-5,"window_end":5,"key1":"b","stddev_3":null,"stddev_pop_3":0}
+{"window_start":0,"window_end":10,"key1":"a","stddev_3":7.071067811865476e+307,"stddev_pop_3":5e+307}
+{"window_start":0,"window_end":10,"key1":"b","stddev_3":null,"stddev_pop_3":1.7e+308}
+{"window_start":5,"window_end":15,"key1":"a","stddev_3":null,"stddev_pop_3":0}
+{"window_start":5,"window_end":15,"key1":"b","stddev_3":null,"stddev_pop_3":0}'
+	assert_equal "$stderr" "fwin: --stddev: a result past the largest double (1.8e+308) is an empty cell"
+}
+
 @test "stddev: values near 1e9 with small differences lose nothing" {
 	# 1e9 + 0.25, 0.5, 0.75, 1 (exact doubles): mean 1e9 + 0.625, squared
 	# deviations 0.140625 + 0.015625 + 0.015625 + 0.140625 = 0.3125;
@@ -318,6 +345,44 @@ within_1pct() {
 	printf '%s\n' '1 a -2.5' '1 b -10' '1 b 0' '1 b 0' '1 b 10' > in
 	ok -t 1 -k 2 --tumble 10s --approx-percentile 3:0,50,100 in
 	assert_output $'0\t10\ta\t-2.5\t-2.5\t-2.5\n0\t10\tb\t-10\t0\t10'
+}
+
+@test "approx-percentile: a rank between values of opposite sign is within 1% of the interpolated magnitudes" {
+	# -1000 -3 5 2000, P40: rank 1.2, between -3 and 5 (f = 0.2): exact
+	# -1.4; the bound is 1% of 0.8 * 3 + 0.2 * 5 = 0.034, not 1% of 1.4
+	printf '1 %s\n' -1000 -3 5 2000 > in
+	ok -t 1 --tumble 10s --percentile 2:40 --approx-percentile 2:40 in
+	assert_output $'0\t10\t-1.3999999999999986\t-1.4186231765311381'
+	# -100 100, P50: exact 0, the bound 1
+	printf '1 %s\n' -100 100 > in
+	ok -t 1 --tumble 10s --approx-percentile 2:50 in
+	assert_output $'0\t10\t0'
+	# thousands of values of both signs (scripts/gen, fixed seed): at
+	# every P, |approx - exact| <= 0.01 * ((1 - f) |lo| + f |hi|), lo
+	# and hi the values around the rank, taken from the sorted values
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n 3001 -k 1 --seed 41 --values 2001 |
+		awk -F, '$3 != 1000 { printf "1 %d\n", $3 - 1000 }' > in
+	# and the ranks a quarter, half and three quarters of the way from
+	# the largest negative value to the smallest positive one
+	P=$(cut -d' ' -f2 in | awk '$1 < 0 { k++ } END {
+		for (q = 0.25; q < 1; q += 0.25)
+			printf ",%.6f", (k - 1 + q) / (NR - 1) * 100 }')
+	P=0.5,1,10,25,40,49.9,50,50.1,60,75,90,99,99.5$P
+	ok -t 1 --tumble 10s --approx-percentile 2:$P in
+	printf '%s\n' "$output" | tr '\t' '\n' | tail -n +3 > approx
+	cut -d' ' -f2 in | sort -n > sorted
+	run awk -v P="$P" 'NR == FNR { v[n++] = $1; next } {
+		split(P, p, ",")
+		pos = p[FNR] / 100 * (n - 1); r = int(pos); f = pos - r
+		lo = v[r]; hi = v[r + (f > 0)]
+		exact = lo + f * (hi - lo)
+		bound = 0.01 * ((1 - f) * (lo < 0 ? -lo : lo) + f * (hi < 0 ? -hi : hi))
+		d = $1 - exact; if (d < 0) d = -d
+		if (d > bound) { printf "P%s: exact %s approx %s bound %s\n", p[FNR], exact, $1, bound; bad = 1 }
+		if (lo < 0 && hi > 0) opposite++
+	} END { print opposite + 0; exit bad }' sorted approx
+	assert_success
+	[ "$output" -ge 1 ]
 }
 
 # ---------------------------------------------- counts and approx-distinct

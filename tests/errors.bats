@@ -139,6 +139,92 @@ fwin: 3 bad records skipped'
 
 # --- --strict ---
 
+@test "bad record: with -H, more fields than the header (values shifted)" {
+	# the first record's value 1,5 lost its quotes: no field of it is
+	# taken, not even the time and key before the shift
+	printf 'ts,k,v\n2026-01-01T00:00:01Z,a,1,5\n2026-01-01T00:00:02Z,a,2\n' > in
+	for mode in stream batch; do
+		run --separate-stderr fwin --mode $mode --csv -H -t ts -k k --tumble 1m --sum v in
+		assert_success
+		assert_output $'window_start,window_end,k,sum_v\n2026-01-01T00:00:00Z,2026-01-01T00:01:00Z,a,2'
+		assert_equal "$stderr" $'fwin: in:2: 4 fields, the header has 3; record skipped\nfwin: 1 bad record skipped'
+	done
+	run --separate-stderr fwin --csv -H -t ts -k k --tumble 1m --sum v --strict in
+	assert_failure 1
+	assert_equal "$stderr" "fwin: in:2: 4 fields, the header has 3"
+	# quoted delimiters are one field; tsv counts tabs; fewer fields
+	# are bad only when a referenced one is missing; the count is of
+	# all the record's fields
+	printf 'ts,k,v,w,x\n1,a,"1,5",,\n2,a,3,4,5,6,7\n3,a,4\n4,a\n' > in
+	run --separate-stderr fwin --csv -H -t ts -k k --tumble 10s --sum v in
+	assert_success
+	assert_output $'window_start,window_end,k,sum_v\n0,10,a,4'
+	assert_equal "$stderr" $'fwin: in:2: field v: not a number "1,5"; record skipped\nfwin: in:3: 7 fields, the header has 5; record skipped\nfwin: in:5: field v: missing (record has 2 fields); record skipped\nfwin: 3 bad records skipped'
+	printf 'ts\tk\n1\ta\n2\ta\tb\n' > in
+	run --separate-stderr fwin --tsv -H -t ts -k k --tumble 10s in
+	assert_output $'window_start\twindow_end\tk\tcount\n0\t10\ta\t1'
+	assert_equal "$stderr" $'fwin: in:3: 3 fields, the header has 2; record skipped\nfwin: 1 bad record skipped'
+	# without -H the fields are not counted
+	printf '1,a,1,5\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s --sum 3 in
+	assert_output '0,10,a,1'
+}
+
+@test "--bad-file: every bad record appended as read, at any thread count" {
+	{
+		printf 'ts,k,v\n'
+		for i in $(seq 1 30); do
+			printf '%d,a,%d\n' $i $i
+			printf '%d,b,"x\ny"\n' $i
+			printf '%d,c,1,2\n' $i
+		done
+		printf 'zz,a,1\n'
+	} > in
+	printf 'kept from before\n' > badref
+	{
+		cat badref
+		grep -v -e '^[0-9]*,a,[0-9]*$' -e '^ts,' in
+	} > want
+	for n in 1 2 4; do
+		for mode in stream batch; do
+			cp badref bad
+			run --separate-stderr fwin --threads $n --mode $mode --csv -H -t ts -k k --tumble 100s --sum v --bad-file bad in
+			assert_success
+			assert_output $'window_start,window_end,k,sum_v\n0,100,a,465'
+			assert_equal "$(tail -n 1 <<<"$stderr")" "fwin: 61 bad records skipped"
+			cmp bad want || { diff bad want | head; false; }
+		done
+	done
+	# a new file is created; --strict writes the record that ends the run
+	run --separate-stderr fwin --csv -H -t ts -k k --tumble 100s --sum v --strict --bad-file new in
+	assert_failure 1
+	assert_equal "$(cat new)" $'1,b,"x\ny"'
+}
+
+@test "--bad-file: not an input, -o, the late file or the checkpoint; once only" {
+	printf '1 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s --bad-file in in
+	assert_failure 2
+	assert_equal "$stderr" $'fwin: --bad-file names the input in\nTry \'fwin --help\' for more information.'
+	ln -s in link
+	run --separate-stderr fwin -t 1 --tumble 5s --bad-file ./link in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --bad-file names the input in"
+	run --separate-stderr fwin -t 1 --tumble 5s --bad-file out -o out in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: -o and --bad-file both name out"
+	run --separate-stderr fwin --mode stream -t 1 --tumble 5s --bad-file late --late-file late in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --late-file and --bad-file both name late"
+	run --separate-stderr fwin --mode stream -t 1 --tumble 5s --bad-file s.ckpt --state s.ckpt in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --state and --bad-file both name s.ckpt"
+	run --separate-stderr fwin -t 1 --tumble 5s --bad-file a --bad-file b in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --bad-file may be given only once"
+	[ ! -e a ] && [ ! -e out ]
+}
+
 @test "--strict: the first bad record is fatal, exit 1, no count" {
 	printf '10 a\n16 a\nabc a\n20 a\nxyz a\n' > in
 	run --separate-stderr fwin --mode stream --strict -t 1 --tumble 5s in

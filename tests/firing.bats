@@ -63,6 +63,31 @@ load common
 		$'20\t30\ta\t1' $'20\t30\tb\t0' $'25\t35\ta\t1' $'25\t35\tb\t0')"
 }
 
+@test "--fill under --allowed-lateness: a key whose first windows fire at once fills from them on" {
+	# 141,b comes after W = 142: its window [140,142) is kept by the
+	# allowed lateness and fires at once; b's empty windows follow as W
+	# passes them (147), and at the end up to the window of 147
+	printf '142,a\n141,b\n147,a\n' > in
+	for n in 1 2 4; do
+		run --separate-stderr fwin --threads $n --csv --time-format ms --mode stream -t 1 -k 2 --tumble 2ms --allowed-lateness 5ms --fill --count in
+		assert_success
+		assert_equal "$stderr" ""
+		assert_output $'140,142,b,1\n142,144,a,1\n142,144,b,0\n144,146,a,0\n144,146,b,0\n146,148,a,1\n146,148,b,0'
+	done
+	# W far past the late key's window: its empty windows up to W fire
+	# when W next moves, in (end, start, key) order with a's
+	printf '150,a\n141,b\n153,a\n' > in
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --tumble 2ms --allowed-lateness 10ms --fill --count in
+	assert_success
+	assert_output $'140,142,b,1\n142,144,b,0\n144,146,b,0\n146,148,b,0\n148,150,b,0\n150,152,a,1\n150,152,b,0\n152,154,a,1\n152,154,b,0'
+	# a key with a window due: a record kept by the allowed lateness
+	# re-fires its own window, and no filled window fires twice
+	printf '100,a\n105,a\n101,a\n' > in
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --tumble 2ms --allowed-lateness 10ms --fill --count in
+	assert_success
+	assert_output $'100,102,a,1\n102,104,a,0\n100,102,a,2\n104,106,a,1'
+}
+
 @test "--fill needs --tumble or --slide" {
 	run --separate-stderr fwin -t 1 --session 5s --fill in
 	assert_failure 2
@@ -86,6 +111,26 @@ load common
 	run --separate-stderr fwin --csv -t 1 -k 2 --global --top 2 --count in
 	assert_success
 	assert_output $'1,5,a,3\n4,6,c,2'
+}
+
+@test "--top with --global: ties go to the smaller key, not to the earlier window" {
+	# k5's window [792,792] ends before k1's [1126,1126]: the key decides
+	printf '792,k5,-50\n1126,k1,-50\n' > in
+	for mode in stream batch; do
+		for n in 1 2 4; do
+			run --separate-stderr fwin --threads $n --csv --time-format ms --mode $mode -t 1 -k 2 --global --top 1 --min 3 in
+			assert_success
+			assert_equal "$stderr" ""
+			assert_output '1126,1126,k1,-50'
+		done
+	done
+	# rank order, ties in key order
+	printf '792,k5,-50\n1126,k1,-50\n900,k3,-49\n5,k2,-50\n' > in
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --global --top 3 --min 3 in
+	assert_success
+	assert_output $'900,900,k3,-49\n1126,1126,k1,-50\n5,5,k2,-50'
+	run --separate-stderr fwin --csv --time-format ms --mode stream -t 1 -k 2 --global --top 4 --top-by min_3:asc --min 3 in
+	assert_output $'1126,1126,k1,-50\n5,5,k2,-50\n792,792,k5,-50\n900,900,k3,-49'
 }
 
 @test "--top: usage errors" {
@@ -146,6 +191,23 @@ load common
 		'{"window_start":1,"window_end":1,"key1":"a","count":1,"final":0}' \
 		'{"window_start":1,"window_end":6,"key1":"a","count":3,"final":0}' \
 		'{"window_start":1,"window_end":6,"key1":"a","count":3,"final":1}')"
+}
+
+@test "--emit-every with --global: every multiple lies inside the window; each key whose result changed prints a partial row" {
+	# 1 a: W from none to 1 passes 0: a's first partial row; 12 b:
+	# W passes 10: a (3 now) and b (new) print; 13 a: no multiple;
+	# 25 a: W passes 20: a changed (5), b did not; the end: final rows
+	printf '1 a\n2 a\n5 a\n12 b\n13 a\n25 a\n' > in
+	run --separate-stderr fwin --mode stream -t 1 --time-format s -k 2 --global --emit-every 10s --count in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output $'1\t1\ta\t1\t0\n1\t5\ta\t3\t0\n12\t12\tb\t1\t0\n1\t25\ta\t5\t0\n12\t12\tb\t1\t1\n1\t25\ta\t5\t1'
+	# with --offset 5s the multiples are 5, 15, 25: W reaching 5 at
+	# 5 a passes it (a: 3); 12 b passes none; 25 a passes 15 and 25,
+	# one partial row per advance (a: 5, b: 1)
+	run --separate-stderr fwin --mode stream -t 1 --time-format s -k 2 --global --emit-every 10s --offset 5s --count in
+	assert_success
+	assert_output $'1\t1\ta\t1\t0\n1\t5\ta\t3\t0\n12\t12\tb\t1\t0\n1\t25\ta\t5\t0\n12\t12\tb\t1\t1\n1\t25\ta\t5\t1'
 }
 
 @test "--emit-every: the same bytes through a checkpoint and restore" {

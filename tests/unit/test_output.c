@@ -941,6 +941,40 @@ test_one_empty_cell(void)
 	free(s);
 }
 
+/* out_halt: what is buffered is written (whole rows), then nothing more:
+ * not rows, not a big cell that would drain the buffer, not a copy. */
+static void
+test_halt(void)
+{
+	const char *cols[] = { "a" };
+	struct out *o;
+	struct stat st;
+	char *big, buf[64];
+	int fd = tmpfd(), src = tmpfd();
+
+	if ((big = malloc(MB)) == NULL)
+		abort();
+	memset(big, 'x', MB);
+	if (write(src, "copied\n", 7) != 7)
+		abort();
+	o = out_open(fd, "halt", OF_TSV, cols, 1);
+	S(o, "one");
+	out_end_row(o);
+	CHECK(out_halt(o) == 0);
+	S(o, "two");
+	out_end_row(o);
+	out_str(o, big, MB);
+	out_end_row(o);
+	CHECK(out_copy_from(o, src) == 0);
+	CHECK(out_flush(o) == 0);
+	CHECK(out_close(o) == 0);
+	CHECK(fstat(fd, &st) == 0 && st.st_size == 4);
+	CHECK(pread(fd, buf, sizeof(buf), 0) == 4 && memcmp(buf, "one\n", 4) == 0);
+	close(fd);
+	close(src);
+	free(big);
+}
+
 int
 main(void)
 {
@@ -959,6 +993,7 @@ main(void)
 	test_many_rows();
 	test_write_error();
 	test_nonblocking();
+	test_halt();
 	test_cells();
 	return unit_done("output");
 }

@@ -364,11 +364,53 @@ test_pct_list(void)
 	CHECK(out[0].p == 50);
 }
 
+/* Values near the largest double: squared, they would overflow; scaled
+ * before squaring, the deviations that fit print (expected values: the
+ * exact result, correctly rounded, by Python's decimal module), and a
+ * variance past the largest double is STATS_HUGE, never inf. */
+static void
+test_var_huge(void)
+{
+	static const double a[] = { 1e308, 1 }, b[] = { 1.7e308, -1.7e308 };
+	static const double c[] = { 1e300, 2e300, 4e300 };
+	struct stats_var v, w;
+	double d;
+
+	v = var_of(a, 2);
+	CHECK(stats_stddev_samp(&v, &d) == 0 && d == 7.071067811865476e+307);
+	CHECK(stats_stddev_pop(&v, &d) == 0 && d == 5e+307);
+	CHECK(stats_var_samp(&v, &d) == STATS_HUGE);
+	CHECK(stats_var_pop(&v, &d) == STATS_HUGE);
+	/* the same merged from two accumulators, one scaled, one not */
+	v = var_of(a, 1);
+	w = var_of(a + 1, 1);
+	stats_var_merge(&w, &v);
+	CHECK(stats_stddev_samp(&w, &d) == 0 && d == 7.071067811865476e+307);
+	v = var_of(b, 2);
+	CHECK(stats_stddev_samp(&v, &d) == STATS_HUGE);
+	CHECK(stats_stddev_pop(&v, &d) == 0 && d == 1.7e308);
+	/* 1e300 * {1, 2, 4}: the sample variance (7e600 / 3) is past the
+	 * largest double, the deviation is not */
+	v = var_of(c, 3);
+	CHECK(stats_var_samp(&v, &d) == STATS_HUGE);
+	CHECK(stats_stddev_samp(&v, &d) == 0 &&
+	    fabs(d - 1.5275252316519467e300) <= 1e285);
+	CHECK(v.e > 0);
+	/* below 2^450 (2.9e135) nothing is scaled: the bytes of before */
+	{
+		static const double e[] = { 1e135, -2e135, 5 };
+
+		v = var_of(e, 3);
+		CHECK(v.e == 0);
+	}
+}
+
 int
 main(void)
 {
 	test_var_small();
 	test_var_large();
+	test_var_huge();
 	test_percentile();
 	test_pct_list();
 	return unit_done("test_stats");
