@@ -3,12 +3,13 @@
  *
  * Each record is a pane of its key, p_start its time and p_end its
  * arrival number, kept in (time, arrival) order (--over-rows: once
- * added, p_start is its place among the key's records, 0, 1, 2...). Its values wait in the
- * pane in wire form (wire.h) until the watermark passes its time (W > t:
- * every peer of the same time has arrived), and only then are added to
- * the pane's accumulators, in the key's (time, arrival) order: so --first,
- * --last and the ties of min-by and max-by follow event time, whatever
- * order the records arrived in. Then the records due are printed in
+ * added, p_start is its place among the key's records, 0, 1, 2...).
+ * Its values wait in the pane in wire form (wire.h) until the watermark
+ * passes its time (W > t: every peer of the same time has arrived), and
+ * only then are added to the pane's accumulators, in the key's (time,
+ * arrival) order: so --first, --last and the ties of min-by and max-by
+ * follow event time, whatever order the records arrived in. Then the
+ * records due are printed in
  * (time, arrival) order, each with the fold of its frame: its key's panes
  * in [t - D, t] (peers included), or its last N. A pane is freed once no
  * later record's frame can hold it; a key whose last record has left
