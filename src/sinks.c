@@ -36,10 +36,17 @@ emit_time_to(struct run *r, struct out *o, int64_t t)
 		out_own_num(o, buf, n);
 }
 
+/* A row's bounds (or rolling mode's time), keys and aggregates into o. */
 static void
-emit_time(struct run *r, int64_t t)
+row_cells(struct run *r, struct out *o, const struct op_row *row)
 {
-	emit_time_to(r, r->out, t);
+	if (row->has_bounds) {
+		emit_time_to(r, o, row->start);
+		emit_time_to(r, o, row->end);
+	} else if (r->rolling_time)
+		emit_time_to(r, o, row->time);
+	key_write(o, r->c->nkeys, row->key, row->keylen);
+	aggs_emit(row->g, row->a, o);
 }
 
 /* --having, --eval: the row's cells as printed, in memory; its --eval
@@ -52,28 +59,16 @@ judge_row(struct run *r, const struct op_row *row)
 	if (r->rcells == NULL)	/* one per copy of the run: per thread */
 		r->rcells = rowcells_new(r->rx);
 	o = rowcells_sink(r->rcells);
-	if (row->has_bounds) {
-		emit_time_to(r, o, row->start);
-		emit_time_to(r, o, row->end);
-	} else if (r->rolling_time)
-		emit_time_to(r, o, row->time);
-	key_write(o, r->c->nkeys, row->key, row->keylen);
-	aggs_emit(row->g, row->a, o);
+	row_cells(r, o, row);
 	return rowexpr_judge(r->rx, r->rcells);
 }
 
-/* A row's cells after the op column into o (a tail sink: changelog.h
- * keeps them). */
+/* A row's cells (after the op column, when there is one) into o: the
+ * output, or a tail sink whose cells changelog.h keeps. */
 static void
 write_cells(struct run *r, struct out *o, const struct op_row *row)
 {
-	if (row->has_bounds) {
-		emit_time_to(r, o, row->start);
-		emit_time_to(r, o, row->end);
-	} else if (r->rolling_time)
-		emit_time_to(r, o, row->time);
-	key_write(o, r->c->nkeys, row->key, row->keylen);
-	aggs_emit(row->g, row->a, o);
+	row_cells(r, o, row);
 	if (r->rx != NULL)	/* (judged just before) */
 		rowexpr_write(r->rx, r->rcells, o);
 	if (r->c->emit_every > 0)
@@ -281,17 +276,7 @@ on_row(void *arg, const struct op_row *row)
 		changelog_row(r, row);
 		return;
 	}
-	if (row->has_bounds) {
-		emit_time(r, row->start);
-		emit_time(r, row->end);
-	} else if (r->rolling_time)
-		emit_time(r, row->time);
-	key_write(r->out, r->c->nkeys, row->key, row->keylen);
-	aggs_emit(row->g, row->a, r->out);
-	if (r->rx != NULL)
-		rowexpr_write(r->rx, r->rcells, r->out);
-	if (r->c->emit_every > 0)
-		out_own_num(r->out, row->final ? "1" : "0", 1);
+	write_cells(r, r->out, row);
 	out_end_row(r->out);
 }
 
