@@ -228,8 +228,8 @@ alike() {
 	# a value with an exponent: summed exactly, grouping cannot show
 	awk -F, -v OFS=, 'NR == 30000 { print $1, $2, "1e3" } { print }' in > float
 	alike float --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3
-	assert_equal "$mode1" "mode stream, aggregated as read"
-	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode1" "mode stream, aggregated as read"
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	# plain decimals whose exact sum passes 38 digits (38 digits before
 	# the point, then one with 38 after it): in the middle, in the second
 	# half, and in the last window, fired at the end of input
@@ -237,7 +237,7 @@ alike() {
 		awk -F, -v OFS=, -v at=$at 'NR >= at && NR < at + 5 { print $1, "big", "99999999999999999999999999999999999999" }
 			NR == at + 5 { print $1, "big", "0.00000000000000000000000000000000000001" } { print }' in > big
 		alike big --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3
-		assert_equal "$mode1" "mode stream, aggregated as read"
+		[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode1" "mode stream, aggregated as read"
 		grep -q '^.*,big,6,499999999999999999999999999999999999995.00000000000000000000000000000000000001$' <<<"$output"
 	done
 }

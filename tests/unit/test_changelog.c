@@ -58,7 +58,8 @@ acc_ok(void *arg, const struct arena *a, aoff acc, struct arena_claims *m)
 	return NULL;
 }
 
-/* Takes s's arena as a restore does, into r. */
+/* Takes s's arena as a restore does, into r. What s kept beside the
+ * arena (a restore's checks of its own) is freed; the arena is r's. */
 static const char *
 restore(struct state *s, struct state *r, const struct config *c)
 {
@@ -66,7 +67,12 @@ restore(struct state *s, struct state *r, const struct config *c)
 		.nkeyfields = 1, .acc_ok = acc_ok, .ext_ok = ext_ok,
 	};
 	struct arena a = s->a;
+	struct state old = *s;
 
+	memset(&old.a, 0, sizeof(old.a));
+	st_fini(&old);
+	s->lazy = NULL;
+	s->pidx = NULL;
 	memset(r, 0, sizeof(*r));
 	return st_adopt(r, &a, arena_hdr(&a)->ah_used, 16, 16,
 	    AT + clog_size(c), &ck);
