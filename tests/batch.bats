@@ -541,7 +541,7 @@ hashed() {
 		grep -q '\.' want
 		run --separate-stderr fwin --stats "${args[@]}" e.in
 		assert_success
-		assert_regex "$stderr" ', mode batch, aggregated as read$'
+		[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch, aggregated as read$'
 		assert_equal "$output" "$(cat want)"
 	done
 	fwin --mode stream "${args[@]}" sorted > want
@@ -549,20 +549,20 @@ hashed() {
 	mkdir tmp
 	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --max-memory 64K "${args[@]}" in
 	assert_success
-	assert_regex "$stderr" ', mode batch, [0-9]+ sorted runs? spilled \([0-9]+ bytes\)$'
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch, [0-9]+ sorted runs? spilled \([0-9]+ bytes\)$'
 	assert_equal "$output" "$(cat want)"
 	# standard input, a pipe: cannot be read again, so it is kept and sorted
 	run --separate-stderr fwin --stats --mode batch "${args[@]}" - < in
-	assert_regex "$stderr" ', mode batch$'
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch$'
 	assert_equal "$output" "$(cat want)"
 	# an aggregate whose result depends on the order: sorted
 	run --separate-stderr fwin --stats "${args[@]}" --stddev 3 in
-	assert_regex "$stderr" ', mode batch$'
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch$'
 	# so do --top, --fill and --emit-every's rows
 	for opt in "--top 1 --top-by count" --fill; do
 		run --separate-stderr fwin --stats "${args[@]}" $opt in
 		assert_success
-		assert_regex "$stderr" ', mode batch$'
+		[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch$'
 		assert_equal "$output" "$(fwin --mode stream "${args[@]}" $opt sorted)"
 	done
 }

@@ -199,15 +199,19 @@ mixed() {
 	want=$(fwin --mode stream -l 3d "${args[@]}" - < in)
 	grep -q '^0,86400,k77,3,1e+300$' <<<"$want"
 	mkdir tmp
-	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --max-memory 16M "${args[@]}" in
+	# (one thread: with a reading thread the table may spill k77's group
+	# before its second value comes, and the runs' merge sums the two)
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --threads 1 --stats --max-memory 16M "${args[@]}" in
 	assert_success
-	assert_regex "$stderr" ', mode batch$'
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch$'
+	assert_equal "$output" "$want"
+	TMPDIR=$PWD/tmp run --separate-stderr fwin --threads 2 --max-memory 16M "${args[@]}" in
 	assert_equal "$output" "$want"
 	# without values so far apart the table spills
 	sed 's/,1e-300$/,1/; s/,1e300$/,5/' in > in2
 	want=$(fwin --mode stream -l 3d "${args[@]}" - < in2)
 	TMPDIR=$PWD/tmp run --separate-stderr fwin --stats --max-memory 16M "${args[@]}" in2
 	assert_success
-	assert_regex "$stderr" ', mode batch, aggregated as read, [0-9]+ sorted runs spilled'
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch, aggregated as read, [0-9]+ sorted runs spilled'
 	assert_equal "$output" "$want"
 }
