@@ -6,10 +6,12 @@ MANDIR ?= $(PREFIX)/share/man/man1
 CC = gcc
 CFLAGS ?= -O2 -g
 WARNFLAGS = -Wall -Wextra
-CPPFLAGS += -D_GNU_SOURCE
+CPPFLAGS += -D_GNU_SOURCE -Isrc
 LDLIBS = -lcsv -lxxhash -lsqlite3 -lgmp -lm -pthread
 
-SRCS := $(wildcard src/*.c)
+# src/ in folders, one layer each (doc/ARCHITECTURE.md); main.c on top.
+SRCS := src/main.c $(wildcard src/*/*.c)
+HDRS := $(wildcard src/*/*.h)
 LIBSRCS := $(filter-out src/main.c,$(SRCS))
 OBJS := $(SRCS:.c=.o)
 LIBOBJS := $(LIBSRCS:.c=.o)
@@ -68,7 +70,7 @@ all: fwin
 fwin: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-src/%.o: src/%.c src/*.h
+src/%.o: src/%.c $(HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -c -o $@ $<
 
 tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/memout.h $(LIBOBJS)
@@ -146,7 +148,7 @@ ifdef SANDIR
 $(SANDIR)/fwin: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
-$(SANDIR)/src/%.o: src/%.c src/*.h
+$(SANDIR)/src/%.o: src/%.c $(HDRS)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -c -o $@ $<
 
 $(SANDIR)/tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/memout.h $(LIBOBJS)
@@ -172,7 +174,7 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fwin $(DESTDIR)$(MANDIR)/fwin.1
 
 clean: clean-sanitizers
-	rm -rf fwin src/*.o $(UNITS) build-gawk
+	rm -rf fwin $(OBJS) $(UNITS) build-gawk
 
 # Fuzzing (tests/fuzz/, scripts/fuzz). Each target tests/fuzz/fuzz_NAME.c
 # links every src/ object but main.o (it calls fwin_cli()). build-fuzz/fuzz_NAME
@@ -184,7 +186,7 @@ FUZZTARGETS = input time num engine ckpt json expr
 FUZZCC = clang
 FUZZFLAGS = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined \
 	-fno-sanitize-recover=all
-FUZZHDRS = tests/fuzz/fuzz.h src/*.h
+FUZZHDRS = tests/fuzz/fuzz.h $(HDRS)
 FUZZLFOBJS = $(LIBSRCS:src/%.c=$(FUZZDIR)/lf/%.o)
 FUZZRPOBJS = $(LIBSRCS:src/%.c=$(FUZZDIR)/rp/%.o)
 
@@ -198,12 +200,12 @@ fuzz-replay: $(FUZZTARGETS:%=$(FUZZDIR)/replay_%)
 		./$(FUZZDIR)/replay_$$t tests/fuzz/corpus tests/fuzz/crashers; \
 	done
 
-$(FUZZDIR)/lf/%.o: src/%.c src/*.h
+$(FUZZDIR)/lf/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(FUZZCC) $(CPPFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer-no-link \
 		$(WARNFLAGS) -c -o $@ $<
 
-$(FUZZDIR)/rp/%.o: src/%.c src/*.h
+$(FUZZDIR)/rp/%.o: src/%.c $(HDRS)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(FUZZFLAGS) $(WARNFLAGS) -c -o $@ $<
 

@@ -3,7 +3,7 @@
  * and not a test (not built by make). The hand scanner was chosen with it.
  *
  *	cc -O2 -D_GNU_SOURCE -Isrc -o /tmp/bench-json scripts/bench-json.c \
- *	    src/json.c			# needs Debian's libjsmn-dev
+ *	    src/io/json.c			# needs Debian's libjsmn-dev
  *	/tmp/bench-json hand|jsmn|frame FILE.jsonl
  *
  * FILE lines like {"ts":1700000000123,"user":{"id":"u42"},
@@ -26,7 +26,7 @@
 #define JSMN_STRICT
 #endif
 #include <jsmn.h>
-#include "json.h"
+#include "io/json.h"
 
 static const char *paths[] = { "ts", "user.id", "latency_ms", "path", "ok" };
 

@@ -84,7 +84,7 @@ under_valgrind() {
 
 # reads_fifo PID: the process has "fifo" open. fwin opens its input only
 # after installing its signal handlers (catch_signals() comes first in
-# src/engine.c), so a signal sent from then on is caught; this holds under
+# src/run/run.c), so a signal sent from then on is caught; this holds under
 # valgrind too.
 reads_fifo() {
 	local fd
@@ -851,7 +851,7 @@ two_field_keys() {
 }
 
 # lengths: hdrlen and paylen of real.ckpt, from its header (u32 at 12, u64
-# at 32; see src/ckpt.c)
+# at 32; see src/run/ckpt.c)
 lengths() {
 	hdrlen=$(od -An -tu4 -j12 -N4 real.ckpt | tr -d ' ')
 	paylen=$(od -An -tu8 -j32 -N8 real.ckpt | tr -d ' ')

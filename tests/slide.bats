@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# Windows of many panes (src/slide.c): a sliding window is folded from two
+# Windows of many panes (src/window/slide.c): a sliding window is folded from two
 # kept folds, not pane by pane. Its rows must be those of a pane-by-pane
 # fold; here the reference is the same windows made as tumbling windows
 # (one per offset), or an awk fold of the last N records.

@@ -5,7 +5,7 @@
  *
  * copies SRC to DST with the byte at POS XORed with MASK (0 leaves it);
  * with "fix", then recomputes the checksum over the damaged bytes, as
- * src/ckpt.c does (XXH3-64 over the header region with the checksum
+ * src/run/ckpt.c does (XXH3-64 over the header region with the checksum
  * field zeroed, then the payload's bytes in use), so that the damage
  * gets past the checksum and reaches the state's own checks.
  *
@@ -13,7 +13,7 @@
  *
  * prints "hdrlen paylen mapcap" of a checkpoint.
  *
- * The header's layout (see src/ckpt.c): magic[8], version u32, hdrlen
+ * The header's layout (see src/run/ckpt.c): magic[8], version u32, hdrlen
  * u32 (offset 12), checksum u64 (16), generation u64 (24), paylen u64
  * (32), mapcap u64 (40), ...
  */

@@ -1,5 +1,5 @@
 /* Helpers shared by the fuzz targets (tests/fuzz/fuzz_*.c): a scratch
- * directory, files written from fuzz data, and fwin_cli() (src/cli.c) run in-process with its output caught.
+ * directory, files written from fuzz data, and fwin_cli() (src/cli/cli.c) run in-process with its output caught.
  *
  * Every helper is static: each target is one translation unit. A broken
  * invariant is reported with fz_fail(), which aborts, so that libFuzzer
@@ -191,7 +191,7 @@ fz_slurp_fd(int fd, size_t *n)
 
 /* --- running fwin in-process --- */
 
-#include "cli.h"
+#include "cli/cli.h"
 
 /* The messages of the last fz_run_fwin (NUL-terminated), or NULL. */
 static char *fz_err __attribute__((unused));

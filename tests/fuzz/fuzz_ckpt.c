@@ -27,7 +27,7 @@
 
 #include "fuzz.h"
 
-#include "ckpt.h"
+#include "run/ckpt.h"
 
 /* The pipelines of tests/fuzz/mkseeds.sh, in its order. */
 static const char *const pl0[] = {

@@ -1,5 +1,5 @@
 /*
- * Fuzz target "engine": the whole program, fwin_cli() (src/cli.c), over option sets chosen from a fixed menu of
+ * Fuzz target "engine": the whole program, fwin_cli() (src/cli/cli.c), over option sets chosen from a fixed menu of
  * valid ones, on the rest of the data as its input file.
  *
  * Data layout: eight option bytes, then the input.

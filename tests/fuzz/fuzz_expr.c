@@ -1,5 +1,5 @@
 /*
- * Fuzz target "expr": the expression language (src/expr.h).
+ * Fuzz target "expr": the expression language (src/pipeline/expr.h).
  *
  * The data is the expression's text up to its first NUL byte; what
  * follows is the values of up to 4 fields, each ended by a NUL (missing
@@ -14,7 +14,7 @@
  */
 #include "fuzz.h"
 
-#include "expr.h"
+#include "pipeline/expr.h"
 
 static const char *
 sqlname(void *arg, size_t slot)

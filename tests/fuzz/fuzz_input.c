@@ -31,7 +31,7 @@
  */
 #include "fuzz.h"
 
-#include "input.h"
+#include "io/input.h"
 
 #define MAXFILES 2
 

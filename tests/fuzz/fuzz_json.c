@@ -20,7 +20,7 @@
 
 #include "fuzz.h"
 
-#include "json.h"
+#include "io/json.h"
 
 #define MAXP	8
 

@@ -16,7 +16,7 @@
 
 #include "fuzz.h"
 
-#include "num.h"
+#include "base/num.h"
 
 static int
 isdig(char c)

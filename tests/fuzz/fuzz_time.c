@@ -17,7 +17,7 @@
  */
 #include "fuzz.h"
 
-#include "timefmt.h"
+#include "base/timefmt.h"
 
 static const enum tfmt fmts[] = { TF_S, TF_MS, TF_US, TF_NS, TF_ISO };
 

@@ -9,7 +9,7 @@
 
 #include <unistd.h>
 
-#include "output.h"
+#include "io/output.h"
 #include "unit.h"
 
 struct memout {

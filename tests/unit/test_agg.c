@@ -21,10 +21,10 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "decimal.h"
-#include "num.h"
-#include "output.h"
+#include "window/agg.h"
+#include "base/decimal.h"
+#include "base/num.h"
+#include "io/output.h"
 #include "memout.h"
 #include "unit.h"
 

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "unit.h"
 
 #define HDR	((uint64_t)sizeof(struct arena_hdr))

@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "assign.h"
-#include "config.h"
+#include "window/assign.h"
+#include "pipeline/config.h"
 #include "unit.h"
 
 typedef __int128 i128;

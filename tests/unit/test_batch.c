@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "batch.h"
-#include "decimal.h"
-#include "config.h"
+#include "window/agg.h"
+#include "flow/batch.h"
+#include "base/decimal.h"
+#include "pipeline/config.h"
 #include "unit.h"
 
 #define N 5000

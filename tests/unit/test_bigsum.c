@@ -12,10 +12,10 @@
 
 #include <gmp.h>
 
-#include "arena.h"
-#include "bigsum.h"
-#include "decimal.h"
-#include "num.h"
+#include "base/arena.h"
+#include "base/bigsum.h"
+#include "base/decimal.h"
+#include "base/num.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

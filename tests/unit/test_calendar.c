@@ -9,8 +9,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "calendar.h"
-#include "timefmt.h"
+#include "base/calendar.h"
+#include "base/timefmt.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "changelog.h"
-#include "state.h"
+#include "window/changelog.h"
+#include "window/state.h"
 #include "unit.h"
 
 #define AT	8	/* the root's place in the driver's block */

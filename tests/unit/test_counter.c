@@ -15,9 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "num.h"
-#include "output.h"
+#include "window/agg.h"
+#include "base/num.h"
+#include "io/output.h"
 #include "memout.h"
 #include "unit.h"
 

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "decimal.h"
-#include "num.h"
+#include "base/decimal.h"
+#include "base/num.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "expr.h"
+#include "pipeline/expr.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fieldcount.h"
+#include "io/fieldcount.h"
 #include "unit.h"
 
 /* Splits raw[0..n) on delim into at most max fields (0: all), the last

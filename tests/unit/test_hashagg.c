@@ -6,12 +6,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "agg.h"
-#include "config.h"
-#include "decimal.h"
-#include "hashagg.h"
-#include "keycodec.h"
-#include "output.h"
+#include "window/agg.h"
+#include "pipeline/config.h"
+#include "base/decimal.h"
+#include "exec/hashagg.h"
+#include "io/keycodec.h"
+#include "io/output.h"
 #include "unit.h"
 
 #define N 20000

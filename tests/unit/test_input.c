@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "input.h"
+#include "io/input.h"
 #include "unit.h"
 
 #define MAXTMP 64

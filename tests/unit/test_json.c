@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
+#include "io/json.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
+#include "base/num.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

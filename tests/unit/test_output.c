@@ -13,7 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "output.h"
+#include "io/output.h"
 #include "unit.h"
 
 #define MB	(1024 * 1024)

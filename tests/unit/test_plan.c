@@ -10,9 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "config.h"
-#include "plan.h"
+#include "window/agg.h"
+#include "pipeline/config.h"
+#include "exec/plan.h"
 #include "unit.h"
 
 static const char *const aggnames[] = {

@@ -10,7 +10,7 @@
 
 #include <xxhash.h>
 
-#include "sketch.h"
+#include "base/sketch.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

@@ -15,13 +15,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "agg.h"
-#include "decimal.h"
-#include "keycodec.h"
-#include "num.h"
-#include "output.h"
-#include "slide.h"
-#include "state.h"
+#include "window/agg.h"
+#include "base/decimal.h"
+#include "io/keycodec.h"
+#include "base/num.h"
+#include "io/output.h"
+#include "window/slide.h"
+#include "window/state.h"
 #include "memout.h"
 #include "unit.h"
 

@@ -1,8 +1,8 @@
 /* srcwm: the watermark of several inputs is the smallest over those not
  * idle; one with no record yet holds it; when all are idle, the one that
  * went idle last gives it. Times are plain numbers here. */
-#include "srcwm.h"
-#include "state.h"
+#include "run/srcwm.h"
+#include "window/state.h"
 #include "unit.h"
 
 #define S 1000000000LL	/* one second of wall time, in ns */

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "keycodec.h"
-#include "state.h"
+#include "io/keycodec.h"
+#include "window/state.h"
 #include "unit.h"
 
 #define ACC	16	/* bytes behind each pane */

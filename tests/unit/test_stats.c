@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "num.h"
-#include "stats.h"
+#include "base/num.h"
+#include "base/stats.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "timefmt.h"
+#include "base/timefmt.h"
 #include "unit.h"
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))

@@ -1,0 +1,810 @@
+/*
+ * sketch: DDSketch and HyperLogLog as flat, growable blocks; see sketch.h.
+ *
+ * Both keep only integers that add up (bucket counts, the sorted set of
+ * hashes, register maxima) and the exact minimum and maximum, so a merge
+ * gives the same bytes in any order. The one place where order could show
+ * is a store's collapse; it cannot, because a value of key k always ends
+ * in bucket max(k, hi - DDS_MAXBUCKETS + 1), hi being the largest key of
+ * the whole multiset: ranges only widen, so a collapse made early folds
+ * into a bucket the final one folds into as well.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/sketch.h"
+
+/* ---- DDSketch ---- */
+
+#define DDS_MAGIC	0x31534444u	/* "DDS1" */
+
+/* ln(gamma) for gamma = (1 + DDS_ALPHA) / (1 - DDS_ALPHA), and 1/ln(gamma). */
+#define DDS_LNG		0.018000486023620893
+#define DDS_INVLNG	55.55405552315441
+
+/* |key| bound: keys of finite doubles lie within -41357..39432. */
+#define DDS_KEYLIM	45000
+
+struct dds_store {
+	int32_t lo;		/* key of the first bucket (0 when empty) */
+	uint32_t len;		/* buckets, first and last non-zero */
+};
+
+struct dds {
+	uint32_t magic;
+	uint32_t size;		/* bytes of the block */
+	uint32_t wide;		/* counts are uint64_t, else uint32_t */
+	uint32_t pad;
+	uint64_t n;		/* values, zeros included */
+	uint64_t zero;		/* values equal to 0 */
+	double min, max;	/* 0 and 0 when empty */
+	struct dds_store pos;	/* its counts first in the array */
+	struct dds_store neg;	/* then these */
+};
+
+_Static_assert(sizeof(struct dds) == DDS_HDRSIZE, "dds header size");
+/* --approx-percentile keeps these blocks in the arena */
+ARENA_LAYOUT(struct dds_store, 8);
+ARENA_LAYOUT(struct dds, 64);
+
+static unsigned char *
+dds_cnt(const struct dds *h)
+{
+	return (unsigned char *)h + DDS_HDRSIZE;
+}
+
+static uint64_t
+cnt_get(const struct dds *h, size_t i)
+{
+	const unsigned char *c = dds_cnt(h);
+
+	return h->wide ? ((const uint64_t *)c)[i] : ((const uint32_t *)c)[i];
+}
+
+/* Callers keep uint32_t counts below 2^32 (see need_wide). */
+static void
+cnt_add(struct dds *h, size_t i, uint64_t v)
+{
+	unsigned char *c = dds_cnt(h);
+
+	if (h->wide)
+		((uint64_t *)c)[i] += v;
+	else
+		((uint32_t *)c)[i] += (uint32_t)v;
+}
+
+static size_t
+dds_cap(const struct dds *h)
+{
+	return (h->size - DDS_HDRSIZE) / (h->wide ? 8 : 4);
+}
+
+/* Buckets in use -> buckets of the canonical block. */
+static size_t
+dds_class(size_t t)
+{
+	size_t c = 16;
+
+	while (c < t && c < 512)
+		c *= 2;
+	if (c < t)
+		c = (t + 255) / 256 * 256;
+	return c;
+}
+
+static size_t
+dds_bytes(size_t t, int wide)
+{
+	return DDS_HDRSIZE + dds_class(t) * (wide ? 8 : 4);
+}
+
+/* Whether n - zero non-zero values need uint64_t counts: a bucket can
+ * hold no more than all of them, and the rule depends on the multiset
+ * alone, so the width is canonical too. */
+static int
+need_wide(uint64_t nonzero)
+{
+	return nonzero > UINT32_MAX;
+}
+
+/* The key of a finite a > 0: a is in (gamma^(k-1), gamma^k]. */
+static int32_t
+dds_key(double a)
+{
+	return (int32_t)ceil(log(a) * DDS_INVLNG);
+}
+
+/* The bucket's value, gamma^k (1 - a): within a of both its edges. */
+static double
+dds_value(int32_t k)
+{
+	return exp((double)k * DDS_LNG) * (1 - DDS_ALPHA);
+}
+
+/* Widens st to hold keys [klo, khi], collapsing its lowest keys when it
+ * would pass DDS_MAXBUCKETS. */
+static void
+store_widen(struct dds_store *st, int32_t klo, int32_t khi)
+{
+	int64_t a = klo, z = khi;
+
+	if (st->len > 0) {
+		if (st->lo < a)
+			a = st->lo;
+		if ((int64_t)st->lo + st->len - 1 > z)
+			z = (int64_t)st->lo + st->len - 1;
+	}
+	if (z - a + 1 > DDS_MAXBUCKETS)
+		a = z - DDS_MAXBUCKETS + 1;
+	st->lo = (int32_t)a;
+	st->len = (uint32_t)(z - a + 1);
+}
+
+/* Moves a store from index ob (range o) to index nb (range w, whose top
+ * is at least o's and whose bottom key gets everything below it),
+ * zeroing the rest of the new range. */
+static void
+store_move(struct dds *h, size_t ob, struct dds_store o, size_t nb,
+    struct dds_store w)
+{
+	unsigned char *c = dds_cnt(h);
+	size_t sz = h->wide ? 8 : 4, keep = 0, to = nb;
+	uint64_t fold = 0;
+	int64_t first, end = (int64_t)o.lo + o.len;
+
+	if (o.len > 0) {
+		first = o.lo > w.lo ? o.lo : w.lo;
+		if (first > end)	/* w lies wholly above o */
+			first = end;
+		for (int64_t k = o.lo; k < first; k++)
+			fold += cnt_get(h, ob + (size_t)(k - o.lo));
+		keep = (size_t)(end - first);
+		if (keep > 0) {
+			to = nb + (size_t)(first - w.lo);
+			memmove(c + to * sz, c + (ob + (size_t)(first - o.lo)) *
+			    sz, keep * sz);
+		}
+	}
+	memset(c + nb * sz, 0, (to - nb) * sz);
+	memset(c + (to + keep) * sz, 0, (nb + w.len - to - keep) * sz);
+	if (fold > 0)
+		cnt_add(h, nb, fold);
+}
+
+/* Makes h's stores pos and neg, wide if asked, when the block can hold
+ * them: returns 0, or the size needed (h unchanged). */
+static size_t
+dds_reserve(struct dds *h, struct dds_store pos, struct dds_store neg,
+    int wide)
+{
+	size_t t = (size_t)pos.len + neg.len, i;
+	unsigned char *c = dds_cnt(h);
+
+	if (wide && !h->wide) {
+		if ((h->size - DDS_HDRSIZE) / 8 < t)
+			return dds_bytes(t, 1);
+		/* in place, from the top: entry i moves from 4i to 8i */
+		for (i = (size_t)h->pos.len + h->neg.len; i-- > 0;) {
+			uint32_t v32;
+			uint64_t v64;
+
+			memcpy(&v32, c + 4 * i, 4);
+			v64 = v32;
+			memcpy(c + 8 * i, &v64, 8);
+		}
+		i = (size_t)h->pos.len + h->neg.len;
+		memset(c + 8 * i, 0, h->size - DDS_HDRSIZE - 8 * i);
+		h->wide = 1;
+	}
+	if (dds_cap(h) < t)
+		return dds_bytes(t, h->wide);
+	/* Neither store shrinks, so the negative one, moved first, never
+	 * lands on the positive one's old place, nor the positive one on
+	 * the negative one's new place. */
+	store_move(h, h->pos.len, h->neg, pos.len, neg);
+	store_move(h, 0, h->pos, 0, pos);
+	h->pos = pos;
+	h->neg = neg;
+	return 0;
+}
+
+static void
+dds_minmax(struct dds *h, double min, double max)
+{
+	if (h->n == 0 || min < h->min)
+		h->min = min;
+	if (h->n == 0 || max > h->max)
+		h->max = max;
+}
+
+void
+dds_init(void *b, size_t size)
+{
+	struct dds *h = b;
+
+	memset(b, 0, size);
+	h->magic = DDS_MAGIC;
+	h->size = (uint32_t)size;
+}
+
+size_t
+dds_add(void *b, double x)
+{
+	struct dds *h = b;
+	struct dds_store *st, pos, neg;
+	uint64_t nonzero = h->n - h->zero;
+	size_t need, base;
+	int32_t k;
+
+	if (!isfinite(x))
+		return 0;
+	if (x == 0) {
+		dds_minmax(h, 0.0, 0.0);	/* never -0: min and max are bytes */
+		h->zero++;
+		h->n++;
+		return 0;
+	}
+	k = dds_key(fabs(x));
+	st = x > 0 ? &h->pos : &h->neg;
+	if (st->len == 0 || k < st->lo || k >= (int64_t)st->lo + st->len ||
+	    (!h->wide && need_wide(nonzero + 1))) {
+		pos = h->pos;
+		neg = h->neg;
+		store_widen(x > 0 ? &pos : &neg, k, k);
+		/* a key below a full store changes nothing but the first count */
+		if (memcmp(&pos, &h->pos, sizeof(pos)) != 0 ||
+		    memcmp(&neg, &h->neg, sizeof(neg)) != 0 ||
+		    (!h->wide && need_wide(nonzero + 1))) {
+			need = dds_reserve(h, pos, neg, need_wide(nonzero + 1));
+			if (need != 0)
+				return need;
+		}
+	}
+	base = x > 0 ? 0 : h->pos.len;
+	if (k < st->lo)
+		k = st->lo;	/* collapsed */
+	cnt_add(h, base + (size_t)(k - st->lo), 1);
+	dds_minmax(h, x, x);
+	h->n++;
+	return 0;
+}
+
+size_t
+dds_merge(void *dst, const void *src)
+{
+	struct dds *d = dst;
+	const struct dds *s = src;
+	struct dds_store pos = d->pos, neg = d->neg;
+	size_t need, i, base;
+	int64_t k;
+
+	if (s->n == 0)
+		return 0;
+	if (s->pos.len > 0)
+		store_widen(&pos, s->pos.lo, s->pos.lo + (int32_t)s->pos.len - 1);
+	if (s->neg.len > 0)
+		store_widen(&neg, s->neg.lo, s->neg.lo + (int32_t)s->neg.len - 1);
+	need = dds_reserve(d, pos, neg,
+	    d->wide || need_wide(d->n - d->zero + (s->n - s->zero)));
+	if (need != 0)
+		return need;
+	for (i = 0; i < s->pos.len; i++) {
+		k = (int64_t)s->pos.lo + (int64_t)i;
+		cnt_add(d, (size_t)((k > pos.lo ? k : pos.lo) - pos.lo),
+		    cnt_get(s, i));
+	}
+	base = pos.len;
+	for (i = 0; i < s->neg.len; i++) {
+		k = (int64_t)s->neg.lo + (int64_t)i;
+		cnt_add(d, base + (size_t)((k > neg.lo ? k : neg.lo) - neg.lo),
+		    cnt_get(s, s->pos.len + i));
+	}
+	dds_minmax(d, s->min, s->max);
+	d->n += s->n;
+	d->zero += s->zero;
+	return 0;
+}
+
+size_t
+dds_size(const void *b)
+{
+	return ((const struct dds *)b)->size;
+}
+
+size_t
+dds_fit(const void *b)
+{
+	const struct dds *h = b;
+
+	return dds_bytes((size_t)h->pos.len + h->neg.len,
+	    need_wide(h->n - h->zero));
+}
+
+int
+dds_copy(void *dst, size_t size, const void *src)
+{
+	const struct dds *s = src;
+	struct dds *d = dst;
+	size_t t = (size_t)s->pos.len + s->neg.len, i;
+	int wide = need_wide(s->n - s->zero);
+
+	if (size < DDS_HDRSIZE || size > UINT32_MAX ||
+	    (size - DDS_HDRSIZE) / (wide ? 8 : 4) < t)
+		return -1;
+	memset(dst, 0, size);
+	memcpy(dst, src, DDS_HDRSIZE);
+	d->size = (uint32_t)size;
+	d->wide = (uint32_t)wide;
+	for (i = 0; i < t; i++)
+		cnt_add(d, i, cnt_get(s, i));
+	return 0;
+}
+
+uint64_t
+dds_count(const void *b)
+{
+	return ((const struct dds *)b)->n;
+}
+
+/* The value of rank r (from 0), clamped to [min, max]. */
+static double
+dds_rank(const struct dds *h, uint64_t r)
+{
+	uint64_t acc = 0;
+	double v = h->max;
+	size_t i;
+
+	if (r == 0)
+		return h->min;
+	if (r >= h->n - 1)
+		return h->max;
+	for (i = h->neg.len; i-- > 0;) {
+		acc += cnt_get(h, h->pos.len + i);
+		if (acc > r) {
+			v = -dds_value(h->neg.lo + (int32_t)i);
+			goto found;
+		}
+	}
+	acc += h->zero;
+	if (acc > r)
+		return 0;
+	for (i = 0; i < h->pos.len; i++) {
+		acc += cnt_get(h, i);
+		if (acc > r) {
+			v = dds_value(h->pos.lo + (int32_t)i);
+			break;
+		}
+	}
+found:
+	if (v < h->min)
+		v = h->min;
+	if (v > h->max)
+		v = h->max;
+	return v;
+}
+
+double
+dds_quantile(const void *b, double q)
+{
+	const struct dds *h = b;
+	double pos, f, lo, hi;
+	uint64_t r;
+
+	if (h->n == 0)
+		return NAN;
+	if (!(q > 0))
+		q = 0;
+	if (q > 1)
+		q = 1;
+	pos = q * (double)(h->n - 1);
+	r = (uint64_t)pos;
+	if (r > h->n - 1)
+		r = h->n - 1;
+	f = pos - (double)r;
+	lo = dds_rank(h, r);
+	if (f <= 0 || r == h->n - 1)
+		return lo;
+	hi = dds_rank(h, r + 1);
+	return lo + f * (hi - lo);
+}
+
+static const char *
+store_check(const struct dds *h, struct dds_store st, size_t base,
+    uint64_t *sum)
+{
+	size_t i;
+	uint64_t v;
+
+	if (st.len == 0)
+		return st.lo == 0 ? NULL : "bad empty store";
+	if (st.len > DDS_MAXBUCKETS || st.lo < -DDS_KEYLIM ||
+	    (int64_t)st.lo + st.len - 1 > DDS_KEYLIM)
+		return "bad store range";
+	if (cnt_get(h, base) == 0 || cnt_get(h, base + st.len - 1) == 0)
+		return "store not trimmed";
+	for (i = 0; i < st.len; i++) {
+		v = cnt_get(h, base + i);
+		if (__builtin_add_overflow(*sum, v, sum))
+			return "bad count";
+	}
+	return NULL;
+}
+
+const char *
+dds_check(const void *b, size_t avail)
+{
+	const struct dds *h = b;
+	size_t cap, t, i;
+	uint64_t sum;
+	const char *e;
+
+	if (avail < DDS_HDRSIZE)
+		return "truncated sketch";
+	if (h->magic != DDS_MAGIC || h->pad != 0 || h->wide > 1)
+		return "bad sketch header";
+	if (h->size < DDS_HDRSIZE || h->size > avail || h->size % 8 != 0 ||
+	    h->size > DDS_MAXSIZE)
+		return "bad sketch size";
+	cap = dds_cap(h);
+	t = (size_t)h->pos.len + h->neg.len;
+	if (t > cap)
+		return "sketch overflows its block";
+	sum = h->zero;
+	if ((e = store_check(h, h->pos, 0, &sum)) != NULL ||
+	    (e = store_check(h, h->neg, h->pos.len, &sum)) != NULL)
+		return e;
+	/* far beyond any input, and merges of two cannot wrap */
+	if (sum != h->n || h->n > (1ULL << 62))
+		return "bad sketch count";
+	if (!h->wide && need_wide(h->n - h->zero))
+		return "bad sketch width";
+	for (i = t; i < cap; i++)
+		if (cnt_get(h, i) != 0)
+			return "bad sketch padding";
+	if (h->n == 0)
+		return h->min == 0 && h->max == 0 && !signbit(h->min) &&
+		    !signbit(h->max) ? NULL : "bad empty sketch";
+	if (!isfinite(h->min) || !isfinite(h->max) || h->min > h->max ||
+	    (h->neg.len > 0) != (h->min < 0) ||
+	    (h->pos.len > 0) != (h->max > 0) ||
+	    (h->zero > 0 && (h->min > 0 || h->max < 0)))
+		return "bad sketch bounds";
+	return NULL;
+}
+
+/* ---- HyperLogLog ---- */
+
+#define HLL_MAGIC	0x314c4c48u	/* "HLL1" */
+#define HLL_DENSE	UINT32_MAX	/* hll.n of a dense sketch */
+#define HLL_Q		(64 - HLL_P)	/* bits of a hash left for rho */
+#define HLL_REGBYTES	(HLL_REGS * 6 / 8)
+
+struct hll {
+	uint32_t magic;
+	uint32_t size;		/* bytes of the block */
+	uint32_t n;		/* sparse: hashes held; or HLL_DENSE */
+	uint32_t pad;
+	/* sparse: uint64_t hashes, ascending; dense: 6-bit registers */
+};
+
+_Static_assert(sizeof(struct hll) == HLL_HDRSIZE, "hll header size");
+/* --approx-distinct keeps these blocks in the arena */
+ARENA_LAYOUT(struct hll, 16);
+_Static_assert(HLL_HDRSIZE + 8 * HLL_SPARSEMAX <= HLL_MAXSIZE,
+    "sparse sketches fit in a dense one's block");
+
+static uint64_t *
+hll_set(const struct hll *h)
+{
+	return (uint64_t *)((unsigned char *)h + HLL_HDRSIZE);
+}
+
+static unsigned char *
+hll_regs(const struct hll *h)
+{
+	return (unsigned char *)h + HLL_HDRSIZE;
+}
+
+/* Register j: 6 bits from bit 6j, little-endian across bytes. */
+static unsigned
+reg_get(const unsigned char *r, unsigned j)
+{
+	unsigned bit = 6 * j, i = bit / 8, sh = bit % 8, v = r[i] >> sh;
+
+	if (sh > 2)
+		v |= (unsigned)r[i + 1] << (8 - sh);
+	return v & 63;
+}
+
+static void
+reg_max(unsigned char *r, unsigned j, unsigned v)
+{
+	unsigned bit = 6 * j, i = bit / 8, sh = bit % 8;
+
+	if (v <= reg_get(r, j))
+		return;
+	r[i] = (unsigned char)((r[i] & ~(63u << sh)) | (v << sh));
+	if (sh > 2)
+		r[i + 1] = (unsigned char)((r[i + 1] & ~(63u >> (8 - sh))) |
+		    (v >> (8 - sh)));
+}
+
+static void
+reg_add(unsigned char *r, uint64_t hash)
+{
+	unsigned j = (unsigned)(hash & (HLL_REGS - 1));
+	uint64_t w = (hash >> HLL_P) | (1ULL << HLL_Q);
+
+	reg_max(r, j, (unsigned)__builtin_ctzll(w) + 1);
+}
+
+static size_t
+hll_bytes(size_t n)
+{
+	size_t c = 4;
+
+	if (n > HLL_SPARSEMAX)
+		return HLL_MAXSIZE;
+	while (c < n && c < 256)
+		c *= 2;
+	if (c < n)
+		c = HLL_SPARSEMAX;
+	return HLL_HDRSIZE + 8 * c;
+}
+
+/* Turns a sparse h into a dense one in place; its block holds that. */
+static void
+hll_densify(struct hll *h)
+{
+	unsigned char r[HLL_REGBYTES];
+	const uint64_t *s = hll_set(h);
+	uint32_t i;
+
+	memset(r, 0, sizeof(r));
+	for (i = 0; i < h->n; i++)
+		reg_add(r, s[i]);
+	memset(hll_regs(h), 0, h->size - HLL_HDRSIZE);
+	memcpy(hll_regs(h), r, sizeof(r));
+	h->n = HLL_DENSE;
+}
+
+/* The first index in the sparse set whose hash is >= x. */
+static uint32_t
+hll_find(const struct hll *h, uint64_t x)
+{
+	const uint64_t *s = hll_set(h);
+	uint32_t lo = 0, hi = h->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (s[mid] < x)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+void
+hll_init(void *b, size_t size)
+{
+	struct hll *h = b;
+
+	memset(b, 0, size);
+	h->magic = HLL_MAGIC;
+	h->size = (uint32_t)size;
+}
+
+size_t
+hll_add(void *b, uint64_t hash)
+{
+	struct hll *h = b;
+	uint64_t *s;
+	uint32_t i;
+
+	if (h->n == HLL_DENSE) {
+		reg_add(hll_regs(h), hash);
+		return 0;
+	}
+	i = hll_find(h, hash);
+	s = hll_set(h);
+	if (i < h->n && s[i] == hash)
+		return 0;
+	if (h->n == HLL_SPARSEMAX) {
+		if (h->size < HLL_MAXSIZE)
+			return HLL_MAXSIZE;
+		hll_densify(h);
+		reg_add(hll_regs(h), hash);
+		return 0;
+	}
+	if ((h->size - HLL_HDRSIZE) / 8 <= h->n)
+		return hll_bytes((size_t)h->n + 1);
+	memmove(s + i + 1, s + i, (h->n - i) * sizeof(*s));
+	s[i] = hash;
+	h->n++;
+	return 0;
+}
+
+size_t
+hll_merge(void *dst, const void *src)
+{
+	struct hll *d = dst;
+	const struct hll *s = src;
+	const uint64_t *ss = hll_set(s);
+	uint64_t *ds = hll_set(d);
+	uint32_t i, j, u, w;
+	unsigned k;
+
+	if (s->n == 0)
+		return 0;
+	if (d->n != HLL_DENSE) {
+		if (s->n == HLL_DENSE)
+			u = HLL_SPARSEMAX + 1;
+		else	/* the size of the union */
+			for (i = j = u = 0; i < d->n || j < s->n; u++) {
+				if (j == s->n || (i < d->n && ds[i] < ss[j]))
+					i++;
+				else if (i == d->n || ss[j] < ds[i])
+					j++;
+				else
+					i++, j++;
+			}
+		if (u > HLL_SPARSEMAX) {
+			if (d->size < HLL_MAXSIZE)
+				return HLL_MAXSIZE;
+			hll_densify(d);
+		} else if ((d->size - HLL_HDRSIZE) / 8 < u)
+			return hll_bytes(u);
+		else {
+			/* from the top, so that nothing is overwritten unread */
+			i = d->n;
+			j = s->n;
+			for (w = u; w-- > 0;) {
+				if (j == 0 || (i > 0 && ds[i - 1] > ss[j - 1]))
+					ds[w] = ds[--i];
+				else if (i == 0 || ss[j - 1] > ds[i - 1])
+					ds[w] = ss[--j];
+				else {
+					ds[w] = ss[--j];
+					i--;
+				}
+			}
+			d->n = u;
+			return 0;
+		}
+	}
+	if (s->n == HLL_DENSE)
+		for (k = 0; k < HLL_REGS; k++)
+			reg_max(hll_regs(d), k, reg_get(hll_regs(s), k));
+	else
+		for (i = 0; i < s->n; i++)
+			reg_add(hll_regs(d), ss[i]);
+	return 0;
+}
+
+size_t
+hll_size(const void *b)
+{
+	return ((const struct hll *)b)->size;
+}
+
+size_t
+hll_fit(const void *b)
+{
+	const struct hll *h = b;
+
+	return h->n == HLL_DENSE ? HLL_MAXSIZE : hll_bytes(h->n);
+}
+
+int
+hll_copy(void *dst, size_t size, const void *src)
+{
+	const struct hll *s = src;
+	size_t used = s->n == HLL_DENSE ? HLL_REGBYTES : 8 * (size_t)s->n;
+
+	if (size < HLL_HDRSIZE + used || size > UINT32_MAX)
+		return -1;
+	memset(dst, 0, size);
+	memcpy(dst, src, HLL_HDRSIZE + used);
+	((struct hll *)dst)->size = (uint32_t)size;
+	return 0;
+}
+
+/* Ertl's sigma and tau (section 4.3 of his paper), summed until the
+ * terms no longer change the double. */
+static double
+hll_sigma(double x)
+{
+	double y = 1, z = x, prev;
+
+	if (x == 1)
+		return INFINITY;
+	do {
+		x *= x;
+		prev = z;
+		z += x * y;
+		y += y;
+	} while (prev != z);
+	return z;
+}
+
+static double
+hll_tau(double x)
+{
+	double y = 1, z = 1 - x, prev;
+
+	if (x == 0 || x == 1)
+		return 0;
+	do {
+		x = sqrt(x);
+		prev = z;
+		y *= 0.5;
+		z -= (1 - x) * (1 - x) * y;
+	} while (prev != z);
+	return z / 3;
+}
+
+uint64_t
+hll_estimate(const void *b)
+{
+	const struct hll *h = b;
+	unsigned hist[HLL_Q + 2] = { 0 }, j, v;
+	double m = HLL_REGS, z, e;
+
+	if (h->n != HLL_DENSE)
+		return h->n;
+	for (j = 0; j < HLL_REGS; j++) {
+		v = reg_get(hll_regs(h), j);
+		hist[v <= HLL_Q + 1 ? v : HLL_Q + 1]++;
+	}
+	z = m * hll_tau((m - hist[HLL_Q + 1]) / m);
+	for (j = HLL_Q; j >= 1; j--) {
+		z += hist[j];
+		z *= 0.5;
+	}
+	z += m * hll_sigma(hist[0] / m);
+	e = 0.5 / M_LN2 * m * m / z;	/* alpha_inf = 1 / (2 ln 2) */
+	if (!(e > HLL_SPARSEMAX + 1))
+		return HLL_SPARSEMAX + 1;
+	return (uint64_t)llround(e);
+}
+
+const char *
+hll_check(const void *b, size_t avail)
+{
+	const struct hll *h = b;
+	const unsigned char *p = b;
+	const uint64_t *s;
+	size_t used, i;
+	unsigned j;
+
+	if (avail < HLL_HDRSIZE)
+		return "truncated sketch";
+	if (h->magic != HLL_MAGIC || h->pad != 0)
+		return "bad sketch header";
+	if (h->size < HLL_HDRSIZE || h->size > avail || h->size % 8 != 0 ||
+	    h->size > HLL_MAXSIZE)
+		return "bad sketch size";
+	if (h->n == HLL_DENSE) {
+		if (h->size != HLL_MAXSIZE)
+			return "bad sketch size";
+		for (j = 0; j < HLL_REGS; j++)
+			if (reg_get(hll_regs(h), j) > HLL_Q + 1)
+				return "bad sketch register";
+		return NULL;
+	}
+	if (h->n > HLL_SPARSEMAX || (h->size - HLL_HDRSIZE) / 8 < h->n)
+		return "sketch overflows its block";
+	s = hll_set(h);
+	for (i = 1; i < h->n; i++)
+		if (s[i - 1] >= s[i])
+			return "sketch not sorted";
+	used = HLL_HDRSIZE + 8 * (size_t)h->n;
+	for (i = used; i < h->size; i++)
+		if (p[i] != 0)
+			return "bad sketch padding";
+	return NULL;
+}

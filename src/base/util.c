@@ -1,0 +1,261 @@
+/* util: messages, allocation, write_all; see util.h. */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xxhash.h>
+
+#include "base/util.h"
+
+/* A thread whose messages another says, in their place (fwin_warn_to). */
+static __thread void (*warn_fn)(void *, const char *, size_t);
+static __thread void *warn_arg;
+
+void
+fwin_warn_to(void (*fn)(void *arg, const char *line, size_t n), void *arg)
+{
+	warn_fn = fn;
+	warn_arg = arg;
+}
+
+static void
+vwarn(const char *fmt, va_list ap)
+{
+	char line[1024];
+	int n;
+
+	static const char prefix[6] = "fwin: ";	/* no NUL: a line's start */
+
+	if (warn_fn != NULL) {
+		memcpy(line, prefix, sizeof(prefix));
+		n = vsnprintf(line + 6, sizeof(line) - 7, fmt, ap);
+		if (n < 0)
+			n = 0;
+		if ((size_t)n > sizeof(line) - 8)
+			n = (int)sizeof(line) - 8;
+		line[6 + n] = '\n';
+		warn_fn(warn_arg, line, 7 + (size_t)n);
+		return;
+	}
+	fputs("fwin: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+fwin_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+}
+
+void
+fwin_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	warn_fn = NULL;	/* said at once: nobody else will */
+	va_start(ap, fmt);
+	vwarn(fmt, ap);
+	va_end(ap);
+	exit(1);
+}
+
+void
+fwin_oom(void)
+{
+	fputs("fwin: out of memory\n", stderr);
+	exit(1);
+}
+
+void *
+xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
+void *
+xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
+void *
+xrealloc(void *p, size_t n)
+{
+	if ((p = realloc(p, n ? n : 1)) == NULL)
+		fwin_oom();
+	return p;
+}
+
+char *
+xstrdup(const char *s)
+{
+	char *p = strdup(s);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
+char *
+xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (p == NULL)
+		fwin_oom();
+	return p;
+}
+
+void
+xgrow(void *v, size_t *cap, size_t n, size_t size)
+{
+	void **vp = v;
+	size_t c = *cap;
+
+	if (n <= c)
+		return;
+	while (c < n)
+		c = c ? 2 * c : 16;
+	if (c > SIZE_MAX / size)
+		fwin_oom();
+	*vp = xrealloc(*vp, c * size);
+	*cap = c;
+}
+
+int
+scratch_open(const char **dir)
+{
+	const char *d = getenv("TMPDIR");
+	char *path;
+	int fd, saved;
+
+	*dir = d != NULL && *d != '\0' ? d : "/tmp";
+	fd = open(*dir, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+	if (fd < 0 && errno != ENOTDIR && errno != ENOENT && errno != EACCES) {
+		if (asprintf(&path, "%s/fwin-spill-XXXXXX", *dir) < 0)
+			fwin_oom();
+		fd = mkostemp(path, O_CLOEXEC);
+		saved = errno;
+		if (fd >= 0)
+			unlink(path);
+		free(path);
+		errno = saved;
+	}
+	return fd;
+}
+
+int
+write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+	struct pollfd pfd;
+	ssize_t r;
+
+	while (n > 0) {
+		r = write(fd, p, n > (1u << 30) ? (1u << 30) : n);
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			if (errno == EAGAIN || errno == EWOULDBLOCK) {
+				pfd.fd = fd;
+				pfd.events = POLLOUT;
+				if (poll(&pfd, 1, -1) < 0 && errno != EINTR)
+					return -1;
+				continue;
+			}
+			return -1;
+		}
+		if (r == 0) {
+			/* no progress and no reason: looping would never end */
+			errno = EIO;
+			return -1;
+		}
+		p += r;
+		n -= (size_t)r;
+	}
+	return 0;
+}
+
+int64_t
+now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+size_t
+edit_distance(const char *a, size_t an, const char *b, size_t bn)
+{
+	size_t row[3][65], i, j, d, *pp, *p, *c;
+
+	if (an > 64 || bn > 64)
+		return SIZE_MAX;
+	for (j = 0; j <= bn; j++)
+		row[0][j] = j;
+	for (i = 1; i <= an; i++) {
+		pp = row[(i + 1) % 3];	/* row i - 2 */
+		p = row[(i + 2) % 3];	/* row i - 1 */
+		c = row[i % 3];		/* row i */
+		c[0] = i;
+		for (j = 1; j <= bn; j++) {
+			d = p[j - 1] + (a[i - 1] != b[j - 1]);
+			if (p[j] + 1 < d)
+				d = p[j] + 1;
+			if (c[j - 1] + 1 < d)
+				d = c[j - 1] + 1;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && pp[j - 2] + 1 < d)
+				d = pp[j - 2] + 1;
+			c[j] = d;
+		}
+	}
+	return row[an % 3][bn];
+}
+
+int
+close_enough(size_t d, size_t tn)
+{
+	return d < tn && d <= (tn <= 2 ? 1 : tn <= 8 ? 2 : 3);
+}
+
+int
+hash_range(int fd, uint64_t off, size_t n, uint64_t *hash)
+{
+	char buf[HASH_RANGE_MAX];
+	size_t got = 0;
+	ssize_t r;
+
+	if (n > sizeof(buf))
+		return -1;
+	while (got < n) {
+		r = pread(fd, buf + got, n - got, (off_t)(off + got));
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			return -1;
+		got += (size_t)r;
+	}
+	*hash = XXH3_64bits(buf, n);
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* explain_expr: the expressions in --explain flink-sql's script (the
+ * man page's EXPRESSIONS): --where as the query's WHERE, an --if as its
+ * aggregate's FILTER (WHERE ...), --as as the column's name, --eval as
+ * computed columns and --having as a WHERE over the aggregated rows
+ * (before a window Top-N, as fwin applies it). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/explain_int.h"
+#include "pipeline/expr.h"
+#include "flow/rowexpr.h"
+#include "base/util.h"
+
+/* A column's SQL identifier, for expr_sql(): kept until the next. */
+static const char *
+ident(char **buf, const char *name)
+{
+	size_t len = 0;
+	FILE *f;
+
+	free(*buf);
+	*buf = NULL;
+	if ((f = open_memstream(buf, &len)) == NULL)
+		fwin_oom();
+	sql_ident(f, name);
+	if (fclose(f) != 0 || *buf == NULL)
+		fwin_oom();
+	return *buf;
+}
+
+struct names {
+	const struct ex *x;
+	const char **cols;	/* the row's columns (having, eval) */
+	char *buf;
+};
+
+/* A field of --where or --if: the source's column. */
+static const char *
+source_name(void *arg, size_t slot)
+{
+	struct names *n = arg;
+
+	return ident(&n->buf, sql_col(n->x, &n->x->c->xfields[slot].f));
+}
+
+/* A column of a row: the query's output name. */
+static const char *
+row_name(void *arg, size_t slot)
+{
+	struct names *n = arg;
+
+	return ident(&n->buf, n->cols[slot]);
+}
+
+void
+ex_where(struct ex *x, FILE *o, const char *lead)
+{
+	struct names n = { x, NULL, NULL };
+
+	if (x->c->where == NULL)
+		return;
+	fprintf(o, "%sWHERE ", lead);
+	expr_sql(x->c->where, o, source_name, &n);
+	free(n.buf);
+}
+
+void
+ex_cond(struct ex *x, FILE *o, const struct aggspec *a)
+{
+	struct names n = { x, NULL, NULL };
+
+	expr_sql(a->cond, o, source_name, &n);
+	free(n.buf);
+}
+
+/* The aggregate's SQL agg with its --if: FILTER (WHERE c) written as
+ * the CASE WHEN c that it is short for (the same rows: aggregates skip
+ * NULL), which every Flink SQL grammar reads. agg is the SQL without
+ * it, whose input column is the first occurrence of col. */
+char *
+ex_filtered(struct ex *x, const struct aggspec *a, const char *agg,
+    const char *col)
+{
+	char *s = NULL, *id = NULL;
+	const char *at;
+	size_t len = 0;
+	FILE *f;
+
+	if (a->cond == NULL)
+		return xstrdup(agg);
+	if ((f = open_memstream(&s, &len)) == NULL)
+		fwin_oom();
+	if (strncmp(agg, "COUNT(*)", 8) == 0) {
+		fputs("COUNT(CASE WHEN ", f);
+		ex_cond(x, f, a);
+		fprintf(f, " THEN 1 END)%s", agg + 8);
+	} else if (col != NULL && (at = strstr(agg, ident(&id, col))) != NULL) {
+		fprintf(f, "%.*sCASE WHEN ", (int)(at - agg), agg);
+		ex_cond(x, f, a);
+		fprintf(f, " THEN %s END%s", id, at + strlen(id));
+	} else
+		fputs(agg, f);
+	if (fclose(f) != 0 || s == NULL)
+		fwin_oom();
+	free(id);
+	return s;
+}
+
+/* The row's column names before the --eval ones (malloc'd, as the
+ * strings; *n of them), with room for those. */
+static char **
+row_cols(struct ex *x, size_t *n)
+{
+	const struct config *c = x->c;
+	size_t i, j, k = 0, m = 2 + c->nkeys + c->nevals;
+	char **cols;
+
+	for (i = 0; i < c->naggs; i++)
+		m += sql_agg_ncols(&c->aggs[i]);
+	cols = xcalloc(m, sizeof(*cols));
+	cols[k++] = xstrdup("window_start");
+	cols[k++] = xstrdup("window_end");
+	for (i = 0; i < c->nkeys; i++)
+		cols[k++] = sql_key_name(x, i);
+	for (i = 0; i < c->naggs; i++)
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++)
+			cols[k++] = sql_agg_name(&c->aggs[i], j);
+	*n = k;
+	return cols;
+}
+
+static void
+free_cols(char **cols, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(cols[i]);
+	free(cols);
+}
+
+int
+ex_bind_rows(struct ex *x)
+{
+	struct rowexpr *rx;
+	size_t n;
+	char **cols = row_cols(x, &n);
+	int rc = rowexpr_new(x->c, (const char *const *)cols, n, &rx);
+
+	rowexpr_free(rx);
+	free_cols(cols, n);
+	return rc == 0 ? 0 : 2;
+}
+
+/* Writes body with each line indented. */
+static void
+indented(FILE *o, const char *body)
+{
+	const char *p, *e;
+
+	for (p = body; *p != '\0'; p = e + (*e != '\0')) {
+		e = p + strcspn(p, "\n");
+		fprintf(o, "  %.*s\n", (int)(e - p), p);
+	}
+}
+
+char *
+ex_wrap_rows(struct ex *x, char *body)
+{
+	const struct config *c = x->c;
+	struct names nm = { x, NULL, NULL };
+	size_t i, n, len = 0;
+	char **cols, *out;
+	FILE *o;
+
+	if (c->nevals == 0 && c->having == NULL)
+		return body;
+	cols = row_cols(x, &n);
+	for (i = 0; i < c->nevals; i++)
+		cols[n + i] = xstrdup(c->evals[i].name);
+	nm.cols = (const char **)cols;
+	/* an --eval sees the ones before it: one query around another */
+	for (i = 0; i <= c->nevals; i++) {
+		if (i == c->nevals && c->having == NULL)
+			break;
+		out = NULL;
+		if ((o = open_memstream(&out, &len)) == NULL)
+			fwin_oom();
+		fputs("SELECT *", o);
+		if (i < c->nevals) {
+			fputs(", ", o);
+			expr_sql(c->evals[i].e, o, row_name, &nm);
+			fputs(" AS ", o);
+			sql_ident(o, c->evals[i].name);
+		}
+		fputs("\nFROM (\n", o);
+		indented(o, body);
+		fprintf(o, ") AS `r%zu`", i + 1);
+		if (i == c->nevals) {
+			fputs("\nWHERE ", o);
+			expr_sql(c->having, o, row_name, &nm);
+		}
+		if (fclose(o) != 0 || out == NULL)
+			fwin_oom();
+		free(body);
+		body = out;
+	}
+	free(nm.buf);
+	free_cols(cols, n + c->nevals);
+	return body;
+}
+
+void
+ex_eval_cols(struct ex *x, FILE *o, const char *lead, int typed)
+{
+	const struct config *c = x->c;
+	size_t i;
+
+	for (i = 0; i < c->nevals; i++) {
+		fputs(lead, o);
+		sql_ident(o, c->evals[i].name);
+		if (typed)
+			fputs(expr_sql_numeric(c->evals[i].e) ? " DOUBLE" :
+			    " STRING", o);
+	}
+}

@@ -1,0 +1,484 @@
+/* hashagg: a batch aggregated as read; see hashagg.h.
+ *
+ * Groups live in an arena of their own, so that the aggregates add and
+ * fold there as they do in the operator's state: a group is its header,
+ * its key's canonical bytes padded to 8, then the accumulators. An
+ * open-addressing table of (hash, group) finds them; it is kept at most
+ * half full. A group's hash mixes its key's hash with its window's start,
+ * so the look-ahead (run.c) can warm a record's slot from the window the
+ * reading thread found and its key hash before the record is added. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/hashint.h"
+#include "io/keycodec.h"
+#include "base/util.h"
+
+#define HA_INITCAP 4096
+
+int
+hashagg_fits(const struct config *c, const struct aggs *g)
+{
+	return c->wkind == WK_TUMBLE && !c->fill && c->top_n == 0 &&
+	    c->emit_every == 0 && aggs_any_order(g);
+}
+
+int
+hashagg_fits_stream(const struct config *c, const struct aggs *g)
+{
+	return hashagg_fits(c, g) || (c->wkind == WK_CUMULATE && !c->fill &&
+	    c->top_n == 0 && c->emit_every == 0 &&
+	    aggs_regroupable_exact(g));
+}
+
+struct hashagg *
+hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
+{
+	struct hashagg *h = xcalloc(1, sizeof(*h));
+	size_t i;
+
+	h->c = c;
+	h->g = g;
+	assigner_init(&h->as, c);
+	if (arena_init(&h->a) != 0)
+		fwin_die("cannot map memory: %s", strerror(errno));
+	h->cap = HA_INITCAP;
+	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
+	hashagg_budget(h, budget);
+	h->maxt = INT64_MIN;
+	h->wm = INT64_MIN;
+	h->min_start = INT64_MAX;
+	h->hold_from = INT64_MIN;
+	h->hold = INT64_MIN;
+	h->fired_from = INT64_MAX;
+	h->naggs = c->naggs;
+	h->pend[0].vals = xcalloc(AHEAD * (c->naggs ? c->naggs : 1),
+	    sizeof(struct aval));
+	for (i = 1; i < AHEAD; i++)
+		h->pend[i].vals = h->pend[0].vals + i * c->naggs;
+	return h;
+}
+
+void
+hashagg_budget(struct hashagg *h, uint64_t budget)
+{
+	/* (slots name groups in 32 bits: SLOT_REACH of arena at most) */
+	h->budget = budget < SLOT_REACH / 2 ? budget : SLOT_REACH / 2;
+}
+
+void
+hashagg_free(struct hashagg *h)
+{
+	size_t i;
+
+	if (h == NULL)
+		return;
+	for (i = 0; i < h->ncw; i++)
+		free(h->cw[i].rows);
+	free(h->cw);
+	free(h->merged);
+	ha_runs_free(h);
+	arena_fini(&h->a);
+	free(h->pend[0].vals);
+	free(h->rows);
+	free(h->lw);
+	for (i = 0; i < h->nwin; i++)
+		free(h->win[i].g);
+	free(h->win);
+	free(h);
+}
+
+void
+ha_reset(struct hashagg *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nwin; i++)
+		free(h->win[i].g);
+	h->nwin = h->win_at = 0;
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = h->at = 0;
+	arena_fini(&h->a);
+	if (arena_init(&h->a) != 0)
+		fwin_die("cannot map memory: %s", strerror(errno));
+	h->cap = HA_INITCAP;
+	h->n = 0;
+	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
+	h->ahead = 0;	/* (until it is past AHEAD_FROM again) */
+}
+
+static void
+grow_table(struct hashagg *h)
+{
+	uint64_t cap = h->cap * 2, i, j;
+	aoff t = arena_alloc(&h->a, cap * sizeof(struct hslot));
+	struct hslot *s = arena_ptr(&h->a, t), *old = table(h);
+
+	for (i = 0; i < h->cap; i++) {
+		if (old[i].g == 0)
+			continue;
+		for (j = old[i].tag & (cap - 1); s[j].g != 0;
+		    j = (j + 1) & (cap - 1))
+			;
+		s[j] = old[i];
+	}
+	arena_free(&h->a, h->table, h->cap * sizeof(struct hslot));
+	h->table = t;
+	h->cap = cap;
+}
+
+size_t
+ha_window_at(const struct hashagg *h, int64_t t)
+{
+	size_t lo = 0, hi = h->nwin, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->win[mid].start < t)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The entry of the window that starts at start, made if new. */
+static struct hwin *
+window_of(struct hashagg *h, int64_t start)
+{
+	size_t lo;
+
+	if (h->nwin > 0 && h->win[h->win_at].start == start)
+		return &h->win[h->win_at];
+	lo = ha_window_at(h, start);
+	if (lo == h->nwin || h->win[lo].start != start) {
+		xgrow(&h->win, &h->capwin, h->nwin + 1, sizeof(*h->win));
+		memmove(h->win + lo + 1, h->win + lo,
+		    (h->nwin - lo) * sizeof(*h->win));
+		memset(&h->win[lo], 0, sizeof(h->win[lo]));
+		h->win[lo].start = start;
+		h->nwin++;
+	}
+	h->win_at = lo;
+	return &h->win[lo];
+}
+
+/* The group (start, key) of hash gh, made if new; 0 when it would be
+ * new past the budget (with bounded). */
+static inline aoff
+group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen, int bounded)
+{
+	struct hslot *slot = table(h);
+	struct group *gp;
+	uint64_t i, mask = h->cap - 1;
+	uint32_t tag = (uint32_t)(gh >> 32);
+	struct hwin *w;
+	aoff g;
+
+	for (i = slot_home(h, gh); slot[i].g != 0; i = (i + 1) & mask) {
+		if (slot[i].tag != tag)
+			continue;
+		g = (aoff)slot[i].g * SLOT_UNIT;
+		gp = group_at(h, g);
+		if (gp->g_start == start && gp->g_len == keylen &&
+		    memcmp(gp->g_key, key, keylen) == 0)
+			return g;
+	}
+	if (bounded && bytes_held(h) > h->budget)
+		return 0;
+	g = arena_alloc(&h->a, group_size(h, keylen));
+	gp = group_at(h, g);
+	gp->g_start = start;
+	gp->g_len = (uint32_t)keylen;
+	memcpy(gp->g_key, key, keylen);
+	slot = table(h);	/* (the arena may have moved) */
+	slot[i].tag = tag;
+	slot[i].g = (uint32_t)(g / SLOT_UNIT);
+	w = window_of(h, start);
+	xgrow(&w->g, &w->cap, w->n + 1, sizeof(*w->g));
+	w->g[w->n].prefix = key_prefix(h->c->nkeys, key, keylen);
+	w->g[w->n++].s = slot[i];
+	if (start < h->hold)
+		h->held++;
+	if (++h->n * 2 > h->cap)
+		grow_table(h);
+	if (arena_hdr(&h->a)->ah_used > h->peak)
+		h->peak = arena_hdr(&h->a)->ah_used;
+	/* (grown past what the cache holds: from the next record on; none
+	 * waits now, or this is the oldest's) */
+	if (h->want_ahead && bytes_held(h) > AHEAD_FROM)
+		h->ahead = 1;
+	return g;
+}
+
+aoff
+ha_group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen)
+{
+	return group_of(h, gh, start, key, keylen, 0);
+}
+
+/* Adds values vals to the group (start, key) of hash gh, made if new.
+ * Returns HA_ADDED, or HA_FULL when it would be new past the budget
+ * (not with the look-ahead: hashagg_add() said so before it took the
+ * record, which is added now). */
+static int
+add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen, const struct aval *vals)
+{
+	aoff g = group_of(h, gh, start, key, keylen, !h->ahead);
+
+	if (g == 0)
+		return HA_FULL;
+	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
+	return HA_ADDED;
+}
+
+/* Warms the slot of group hash gh (stage 0) or, the slot in cache by
+ * then, the group it names (stage 1). */
+static inline void
+warm_group(const struct hashagg *h, uint64_t gh, int stage)
+{
+	const struct hslot *s = &table(h)[slot_home(h, gh)];
+
+	if (stage == 0)
+		__builtin_prefetch(s);
+	else if (s->g != 0) {	/* its header and key, its accumulators */
+		__builtin_prefetch(arena_ptr(&h->a, (aoff)s->g * SLOT_UNIT));
+		__builtin_prefetch(arena_ptr(&h->a, (aoff)s->g * SLOT_UNIT +
+		    64));
+	}
+}
+
+/* The oldest record of the look-ahead goes to its group. */
+static void
+take_oldest(struct hashagg *h)
+{
+	struct pending *q = &h->pend[h->pend_at % AHEAD];
+
+	(void)add_to_group(h, q->gh, q->start, q->key, q->keylen, q->vals);
+	h->pend_at++;
+	h->npend--;
+}
+
+/* The look-ahead's records all go to their groups. */
+void
+ha_take_pending(struct hashagg *h)
+{
+	while (h->npend > 0)
+		take_oldest(h);
+}
+
+static void
+note(const struct hashagg *h, struct ledger_win *e, int64_t t)
+{
+	e->n++;
+	if (t < e->mint)
+		e->mint = t;
+	if (sat_add(h->wm, -t) > e->lag)
+		e->lag = sat_add(h->wm, -t);
+}
+
+/* The ledger's entry of the window that starts at start, made if new. */
+static struct ledger_win *
+ledger_at(struct hashagg *h, int64_t start)
+{
+	size_t lo = 0, hi = h->nlw, mid;
+
+	if (h->nlw > 0 && h->lw[h->lw_at].start == start)
+		return &h->lw[h->lw_at];
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->lw[mid].start < start)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == h->nlw || h->lw[lo].start != start) {
+		xgrow(&h->lw, &h->caplw, h->nlw + 1, sizeof(*h->lw));
+		memmove(h->lw + lo + 1, h->lw + lo,
+		    (h->nlw - lo) * sizeof(*h->lw));
+		h->lw[lo].start = start;
+		h->lw[lo].n = 0;
+		h->lw[lo].mint = INT64_MAX;
+		h->lw[lo].lag = INT64_MIN;
+		h->nlw++;
+	}
+	h->lw_at = lo;
+	return &h->lw[lo];
+}
+
+static int
+add_one(struct hashagg *h, int64_t t, const int64_t *win,
+    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+{
+	struct pending *q;
+	int64_t start, pend = 0;
+	uint64_t gh;
+	int rc;
+
+	if (win != NULL)
+		start = *win;
+	else if (!assign_pane(&h->as, &h->last, t, &start))
+		return HA_RANGE;	/* (a tumbling window has no gaps) */
+	if (h->stream) {	/* (records in input order: any values) */
+		if (start != h->last_start) {
+			h->last_start = start;
+			h->last_pend = h->as.ops->end_after(&h->as, start);
+			h->last_end = h->cum ?
+			    h->as.ops->last_end(&h->as, start) : h->last_pend;
+		}
+		if (h->last_end <= h->wm) {	/* its last window */
+			if (h->ledger)
+				note(h, &h->late, t);
+			return HA_LATE;
+		}
+		pend = h->last_pend;
+		/* its pane's windows have fired: it joins those still to
+		 * fire, that is, the watermark's pane's (fwin(1): WINDOWS) */
+		if (h->cum && pend <= h->wm) {
+			if (!assign_pane(&h->as, &h->wm_span, h->wm, &start))
+				return HA_RANGE;
+			pend = h->wm_span.pane_end;
+		}
+	}
+	gh = group_hash(hash, start);
+	if (!h->ahead || keylen > sizeof(q->key)) {
+		ha_take_pending(h);
+		if ((rc = add_to_group(h, gh, start, key, keylen, vals)) !=
+		    HA_ADDED)
+			return rc;
+	} else {
+		/* said full now, for a group that may not be new: the
+		 * budget is a bound, not a count */
+		if (bytes_held(h) > h->budget)
+			return HA_FULL;
+		if (h->npend == AHEAD)
+			take_oldest(h);
+		q = &h->pend[(h->pend_at + h->npend++) % AHEAD];
+		q->gh = gh;
+		q->start = start;
+		q->keylen = (uint32_t)keylen;
+		memcpy(q->key, key, keylen);
+		memcpy(q->vals, vals, h->naggs * sizeof(*vals));
+		warm_group(h, gh, 0);
+		if (h->npend > AHEAD / 2)	/* its slot fetched by now */
+			warm_group(h, h->pend[(h->pend_at + h->npend - 1 -
+			    AHEAD / 2) % AHEAD].gh, 1);
+	}
+	if (h->stream) {
+		if (h->ledger)
+			note(h, ledger_at(h, start), t);
+		if (start < h->min_start && start >= h->hold) {
+			h->min_start = start;
+			h->min_end = pend;
+		}
+		if (t > h->maxt && sat_add(t, -h->lateness) > h->wm)
+			h->wm = sat_add(t, -h->lateness);
+	}
+	if (t > h->maxt)
+		h->maxt = t;
+	return HA_ADDED;
+}
+
+int
+hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
+    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+{
+	int rc = add_one(h, t, win, key, keylen, hash, vals);
+
+	/* past the budget: the groups go to a sorted run, the table on
+	 * empty (a run that cannot be written: full, as without runs) */
+	if (rc == HA_FULL && h->runs != NULL && ha_spill(h) == 0)
+		rc = add_one(h, t, win, key, keylen, hash, vals);
+	return rc;
+}
+
+void
+hashagg_advance(struct hashagg *h, int64_t t)
+{
+	if (h->stream && t > h->maxt && sat_add(t, -h->lateness) > h->wm)
+		h->wm = sat_add(t, -h->lateness);
+	if (t > h->maxt)
+		h->maxt = t;
+}
+
+void
+hashagg_stream(struct hashagg *h, int64_t lateness)
+{
+	h->stream = 1;
+	h->lateness = lateness;
+	h->cum = h->c->wkind == WK_CUMULATE;
+	h->regroup = aggs_regroupable(h->g);
+	/* (no window starts here: the end is found at the first record) */
+	h->last_start = INT64_MAX;
+	h->last_end = INT64_MIN;
+}
+
+void
+hashagg_ledger(struct hashagg *h)
+{
+	h->ledger = 1;
+	h->late.mint = INT64_MAX;
+	h->late.lag = INT64_MIN;
+}
+
+int64_t
+hashagg_lateness(const struct hashagg *h)
+{
+	return h->lateness;
+}
+
+int64_t
+hashagg_watermark(const struct hashagg *h)
+{
+	return h->wm;
+}
+
+void
+hashagg_look_ahead(struct hashagg *h)
+{
+	h->want_ahead = aggs_flat(h->g);
+	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+}
+
+void
+hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
+    int stage)
+{
+	warm_group(h, group_hash(hash, win), stage);
+}
+
+int
+hashagg_gave_up(const struct hashagg *h)
+{
+	return h->gave_up;
+}
+
+void
+hashagg_set_aggs(struct hashagg *h, struct aggs *g)
+{
+	h->g = g;
+}
+
+int64_t
+hashagg_fired_from(const struct hashagg *h)
+{
+	return h->fired_from;
+}
+
+int64_t
+hashagg_max_time(const struct hashagg *h)
+{
+	return h->maxt;
+}
+
+void
+hashagg_size(const struct hashagg *h, uint64_t *groups, uint64_t *peak)
+{
+	*groups = h->n;
+	*peak = h->peak;
+}

@@ -1,0 +1,540 @@
+/* hashfire: the firing half of the table of hashagg.h: its groups
+ * sorted by (start, key), fired as rows in (end, start, key) order, two
+ * parts of one input merged, and the fired groups freed. */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/hashint.h"
+#include "io/keycodec.h"
+#include "base/util.h"
+
+/* Byte b of a row's sort key: the start (its sign flipped, so that it
+ * orders as unsigned) above the key prefix; b 0 is the lowest. */
+static inline unsigned
+sort_byte(const struct hrow *r, unsigned b)
+{
+	uint64_t v = b < 8 ? r->prefix :
+	    (uint64_t)r->start ^ ((uint64_t)1 << 63);
+
+	return (unsigned)(v >> (8 * (b & 7)) & 0xff);
+}
+
+static inline const struct group *
+row_group(const struct hrow *r)
+{
+	return group_at(r->h, r->g);
+}
+
+static int
+key_order(const void *va, const void *vb, void *arg)
+{
+	const struct group *a = row_group(va), *b = row_group(vb);
+
+	return key_cmp(*(const size_t *)arg, a->g_key, a->g_len, b->g_key,
+	    b->g_len);
+}
+
+/* Sorts v[0..n) by (start, key): a least-significant-byte radix sort of
+ * (start, key prefix), skipping the bytes every row shares, then each run
+ * of an equal pair by key (keys whose first 8 bytes agree). A window's
+ * end follows from its start: (start, key) order is (end, start, key). */
+static void
+sort_rows(size_t nkeys, struct hrow *v, size_t n)
+{
+	size_t (*count)[256] = xcalloc(16, sizeof(*count));
+	struct hrow *from = v, *to = xmalloc(n * sizeof(*v) + 1), *t;
+	size_t i, j, pos, k;
+	unsigned b;
+
+	for (i = 0; i < n; i++)
+		for (b = 0; b < 16; b++)
+			count[b][sort_byte(&v[i], b)]++;
+	for (b = 0; b < 16; b++) {
+		if (count[b][sort_byte(&v[0], b)] == n)
+			continue;
+		for (j = 0, pos = 0; j < 256; j++) {
+			k = count[b][j];
+			count[b][j] = pos;
+			pos += k;
+		}
+		for (i = 0; i < n; i++)
+			to[count[b][sort_byte(&from[i], b)]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v) {
+		memcpy(v, from, n * sizeof(*v));
+		to = from;
+	}
+	free(to);
+	free(count);
+	for (i = 0; i < n; i = j) {
+		for (j = i + 1; j < n && v[j].prefix == v[i].prefix &&
+		    v[j].start == v[i].start; j++)
+			;
+		if (j - i > 1)
+			qsort_r(v + i, j - i, sizeof(*v), key_order,
+			    &nkeys);
+	}
+}
+
+/* The groups of windows that start in [from, upto), sorted into
+ * h->rows, none fired yet. */
+void
+ha_collect(struct hashagg *h, int64_t from, int64_t upto)
+{
+	const struct hwin *w;
+	struct hrow *r;
+	size_t i, k;
+
+	ha_take_pending(h);
+	free(h->rows);
+	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
+	h->nrows = 0;
+	h->at = 0;
+	for (i = ha_window_at(h, from); i < h->nwin &&
+	    h->win[i].start < upto; i++) {
+		w = &h->win[i];
+		for (k = 0; k < w->n; k++) {
+			r = &h->rows[h->nrows++];
+			r->start = w->start;
+			r->prefix = w->g[k].prefix;
+			r->g = (aoff)w->g[k].s.g * SLOT_UNIT;
+			r->h = h;
+			r->tag = w->g[k].s.tag;
+		}
+	}
+	if (h->nrows > 0)
+		sort_rows(h->c->nkeys, h->rows, h->nrows);
+}
+
+void
+hashagg_sort(struct hashagg *h)
+{
+	if (h->rows == NULL)
+		ha_collect(h, INT64_MIN, INT64_MAX);
+}
+
+/* The order of two rows: (start, key). */
+static int
+row_order(const struct hrow *a, const struct hrow *b, size_t nkeys)
+{
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	if (a->prefix != b->prefix)
+		return a->prefix < b->prefix ? -1 : 1;
+	/* (one key of at most 8 bytes: its prefix is all of it) */
+	if (nkeys == 1 && row_group(a)->g_len <= 8 &&
+	    row_group(a)->g_len == row_group(b)->g_len)
+		return 0;
+	return key_order(a, b, &nkeys);
+}
+
+/* h's rows [i, n) and other's [j, m) (other NULL: none), merged in
+ * (start, key) order, each a row to emit(arg, row) folded with g (a
+ * group of each: folded together); as for the windows' ends (its cache
+ * is one thread's). */
+static uint64_t
+merge_rows(const struct hashagg *h, size_t i, size_t n,
+    const struct hashagg *other, size_t j, size_t m, struct aggs *g,
+    const struct assigner *as, op_emit_fn emit, void *arg)
+{
+	size_t nkeys = h->c->nkeys, fired = 0;
+	struct op_row row = { .has_bounds = 1, .final = 1, .g = g };
+	const struct hrow *a, *b, *first;
+	const struct group *gp;
+	int cmp;
+
+	while (i < n || j < m) {
+		a = i < n ? &h->rows[i] : NULL;
+		b = j < m ? &other->rows[j] : NULL;
+		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
+		first = cmp <= 0 ? a : b;
+		if (a != NULL && i + 4 < n)
+			warm(row_group(a + 4));
+		if (b != NULL && j + 4 < m)
+			warm(row_group(b + 4));
+		/* (first is NULL only past both ends: said for the analyzer) */
+		if (first == NULL)
+			break;
+		gp = row_group(first);
+		row.start = gp->g_start;
+		row.end = as->ops->end_after(as, gp->g_start);
+		row.key = gp->g_key;
+		row.keylen = gp->g_len;
+		row.a = &first->h->a;
+		aggs_fold_begin(g);
+		if (cmp <= 0) {
+			aggs_fold(g, &h->a, group_acc(h, a->g));
+			i++;
+		}
+		if (cmp >= 0) {
+			aggs_fold(g, &other->a, group_acc(other, b->g));
+			j++;
+		}
+		emit(arg, &row);
+		fired++;
+	}
+	return fired;
+}
+
+/* The end of h's sorted rows from at that start before upto. */
+static size_t
+rows_before(const struct hashagg *h, size_t at, int64_t upto)
+{
+	size_t lo = at, hi = h->nrows, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (h->rows[mid].start < upto)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* The first of h's rows [lo, hi) at or after row r. */
+static size_t
+rows_from(const struct hashagg *h, size_t lo, size_t hi, const struct hrow *r)
+{
+	size_t mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (row_order(&h->rows[mid], r, h->c->nkeys) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Fires h's rows (ha_collect()), and other's, merged, from where the last
+ * call stopped up to those of windows that start at or after upto. */
+static uint64_t
+fire_rows(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg)
+{
+	size_t n = rows_before(h, h->at, upto), m = 0;
+	uint64_t fired;
+
+	if (other != NULL)
+		m = rows_before(other, other->at, upto);
+	fired = merge_rows(h, h->at, n, other, other != NULL ? other->at : 0,
+	    m, h->g, &h->as, emit, arg);
+	h->at = n;
+	if (other != NULL)
+		other->at = m;
+	return fired;
+}
+
+/* The second part of hashagg_fire_split(), on a thread of its own. */
+struct merge_job {
+	const struct hashagg *h, *other;
+	size_t i, n, j, m;
+	struct aggs *g;
+	struct assigner as;
+	op_emit_fn emit;
+	void *arg;
+	uint64_t fired;
+};
+
+static void *
+merge_main(void *p)
+{
+	struct merge_job *job = p;
+
+	job->fired = merge_rows(job->h, job->i, job->n, job->other, job->j,
+	    job->m, job->g, &job->as, job->emit, job->arg);
+	return NULL;
+}
+
+/* Fewer rows than this are not worth a thread. */
+#define SPLIT_ROWS 65536
+
+uint64_t
+hashagg_fire_split(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg, struct aggs *g2, op_emit_fn emit2,
+    void *arg2, struct hashagg_cut *cut)
+{
+	struct merge_job job;
+	size_t n, m, ci, cj;
+	uint64_t fired;
+	pthread_t th;
+	int threaded;
+
+	memset(cut, 0, sizeof(*cut));
+	if (h->cum || other == NULL)
+		return hashagg_fire_before(h, other, upto, emit, arg);
+	hashagg_sort(h);
+	hashagg_sort(other);
+	n = rows_before(h, h->at, upto);
+	m = rows_before(other, other->at, upto);
+	if ((n - h->at) + (m - other->at) < SPLIT_ROWS)
+		return fire_rows(h, other, upto, emit, arg);
+	/* cut at the middle of the longer: the other's rows from there
+	 * on (a group of the same window and key too) are the second's */
+	if (n - h->at >= m - other->at) {
+		ci = h->at + (n - h->at) / 2;
+		cj = rows_from(other, other->at, m, &h->rows[ci]);
+	} else {
+		cj = other->at + (m - other->at) / 2;
+		ci = rows_from(h, h->at, n, &other->rows[cj]);
+	}
+	memset(&job, 0, sizeof(job));
+	job.h = h;
+	job.other = other;
+	job.i = ci;
+	job.n = n;
+	job.j = cj;
+	job.m = m;
+	job.g = g2;
+	assigner_init(&job.as, h->c);
+	job.emit = emit2;
+	job.arg = arg2;
+	threaded = pthread_create(&th, NULL, merge_main, &job) == 0;
+	fired = merge_rows(h, h->at, ci, other, other->at, cj, h->g, &h->as,
+	    emit, arg);
+	if (threaded)
+		pthread_join(th, NULL);
+	else
+		(void)merge_main(&job);
+	cut->i = ci;
+	cut->n = n;
+	cut->j = cj;
+	cut->m = m;
+	cut->fired2 = job.fired;
+	h->at = n;
+	other->at = m;
+	return fired;
+}
+
+uint64_t
+hashagg_fire_cut(struct hashagg *h, struct hashagg *other,
+    const struct hashagg_cut *cut, op_emit_fn emit, void *arg)
+{
+	return merge_rows(h, cut->i, cut->n, other, cut->j, cut->m, h->g,
+	    &h->as, emit, arg);
+}
+
+uint64_t
+hashagg_fire_before(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg)
+{
+	uint64_t n;
+
+	/* --cumulate: other's windows that it has not begun to fire are
+	 * h's (h has none where it has), all of which fire; the rest of
+	 * other's fire at the end */
+	if (h->cum) {
+		if (other != NULL)
+			ha_cum_absorb(h, other, upto < other->fired_from ? upto :
+			    other->fired_from);
+		n = ha_cum_fire(h, INT64_MAX, INT64_MIN, emit, arg);
+		if (upto == INT64_MAX && other != NULL && !h->gave_up)
+			n += ha_cum_fire(other, INT64_MAX, INT64_MIN, emit, arg);
+		return n;
+	}
+	hashagg_sort(h);
+	if (other != NULL)
+		hashagg_sort(other);
+	return fire_rows(h, other, upto, emit, arg);
+}
+
+uint64_t
+hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
+    void *arg)
+{
+	if (h->runs != NULL && h->runs_n > 0)	/* (hashspill.c) */
+		return ha_fire_runs(h, other, emit, arg);
+	return hashagg_fire_before(h, other, INT64_MAX, emit, arg);
+}
+
+/* Drops the slot that names group slot-g g of hash tag, moving the
+ * slots after it back where their probes pass it. */
+static void
+drop_slot(struct hashagg *h, uint32_t tag, uint32_t g)
+{
+	struct hslot *s = table(h);
+	uint64_t mask = h->cap - 1, i, j, home;
+
+	for (i = tag & mask; s[i].g != g; i = (i + 1) & mask)
+		;
+	for (j = (i + 1) & mask; s[j].g != 0; j = (j + 1) & mask) {
+		home = s[j].tag & mask;
+		if (((i - home) & mask) < ((j - home) & mask)) {
+			s[i] = s[j];
+			i = j;
+		}
+	}
+	s[i].tag = 0;
+	s[i].g = 0;
+}
+
+/* What the windows held say again: the groups held back by hold, and
+ * the earliest window that is not. */
+static void
+recount(struct hashagg *h)
+{
+	size_t i;
+
+	h->held = 0;
+	h->min_start = INT64_MAX;
+	for (i = 0; i < h->nwin && h->win[i].start < h->hold; i++)
+		h->held += h->win[i].n;
+	if (i < h->nwin) {
+		h->min_start = h->win[i].start;
+		h->min_end = h->as.ops->end_after(&h->as, h->min_start);
+	}
+}
+
+/* The groups of h->rows[0..nrows), those of the windows that start in
+ * [from, upto), leave the table, and are freed (but those ROW_MOVED;
+ * with merged, what they kept was merged away); their windows too. */
+void
+ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
+{
+	size_t i, k;
+	aoff g;
+
+	for (i = 0; i < h->nrows; i++) {
+		g = h->rows[i].g & ~(aoff)ROW_MOVED;
+		drop_slot(h, h->rows[i].tag, (uint32_t)(g / SLOT_UNIT));
+		if (h->rows[i].g & ROW_MOVED)
+			continue;
+		if (!merged)
+			aggs_release(h->g, &h->a, group_acc(h, g));
+		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
+	}
+	h->n -= h->nrows;
+	i = ha_window_at(h, from);
+	for (k = i; k < h->nwin && h->win[k].start < upto; k++)
+		free(h->win[k].g);
+	memmove(h->win + i, h->win + k, (h->nwin - k) * sizeof(*h->win));
+	h->nwin -= k - i;
+	h->win_at = 0;
+	recount(h);
+	/* (the look-ahead is empty: ha_collect() took it) */
+	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+}
+
+void
+ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged)
+{
+	ha_drop(h, from, upto, merged);
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = 0;
+	h->kept = h->n - h->held;
+}
+
+/* Windows end at or before w when they start before this: before w's
+ * window (windows tile time); out of the range of windows, before none
+ * or all. */
+int64_t
+ha_ended_before(const struct hashagg *h, int64_t w)
+{
+	struct span sp = { 0 };
+	int64_t start;
+
+	if (assign_pane(&h->as, &sp, w, &start))
+		return start;
+	return w < 0 ? INT64_MIN : INT64_MAX;
+}
+
+uint64_t
+hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
+{
+	/* (--cumulate: a window of the size ends at or before w) */
+	int64_t upto = h->cum ? ha_cum_size_start(h, w) : ha_ended_before(h, w);
+	int64_t lag;
+	uint64_t n = 0;
+	size_t i;
+	const struct ledger_win *e;
+
+	*late_by = INT64_MIN;
+	/* the rows sorted (on the part's thread): those dropped are the
+	 * first, the rest stay sorted to fire */
+	hashagg_sort(h);
+	for (i = 0; i < h->nrows && h->rows[i].start < upto; i++)
+		;
+	n = h->nrows;
+	h->nrows = i;
+	ha_drop(h, INT64_MIN, upto, 0);
+	memmove(h->rows, h->rows + i, (n - i) * sizeof(*h->rows));
+	h->nrows = n - i;
+	n = 0;
+	for (i = 0; i <= h->nlw; i++) {
+		e = i < h->nlw ? &h->lw[i] : &h->late;
+		if (e->n == 0 || (i < h->nlw && e->start >= upto))
+			continue;
+		n += e->n;
+		lag = sat_add(w, -e->mint) > e->lag ? sat_add(w, -e->mint) :
+		    e->lag;
+		if (lag > *late_by)
+			*late_by = lag;
+	}
+	return n;
+}
+
+/* The windows that start before from are held from now on. */
+static void
+hold_before(struct hashagg *h, int64_t from)
+{
+	h->hold = from;
+	recount(h);
+	h->kept = h->n - h->held;
+}
+
+/* The windows before hashagg_fire_due()'s from (or the rest's) are
+ * held from now on. */
+static void
+hold_from(struct hashagg *h, int64_t from)
+{
+	if (from != h->hold_from) {
+		h->hold_from = from;
+		hold_before(h, h->cum ? ha_cum_align(h, from) : from);
+	}
+}
+
+/* Fires the windows that start in [from, upto), and frees them. */
+static uint64_t
+fire_range(struct hashagg *h, int64_t from, int64_t upto, op_emit_fn emit,
+    void *arg)
+{
+	uint64_t fired;
+
+	ha_collect(h, from, upto);
+	if (h->nrows > 0 && h->rows[0].start < h->fired_from)
+		h->fired_from = h->rows[0].start;
+	fired = fire_rows(h, NULL, INT64_MAX, emit, arg);
+	ha_fired(h, from, upto, 0);
+	return fired;
+}
+
+uint64_t
+hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
+    void *arg)
+{
+	hold_from(h, from);
+	if (!force && h->n - h->held < 2 * h->kept + FIRE_MIN)
+		return 0;
+	if (h->cum)
+		return ha_cum_due(h) > h->wm ? 0 :
+		    ha_cum_fire(h, h->wm, h->hold, emit, arg);
+	if (h->min_start == INT64_MAX || h->min_end > h->wm)
+		return 0;
+	return fire_range(h, h->hold, ha_ended_before(h, h->wm), emit, arg);
+}
+
+uint64_t
+hashagg_fire_rest(struct hashagg *h, int64_t from, op_emit_fn emit, void *arg)
+{
+	hold_from(h, from);
+	if (h->cum)
+		return ha_cum_fire(h, INT64_MAX, h->hold, emit, arg);
+	return fire_range(h, h->hold, INT64_MAX, emit, arg);
+}

@@ -1,0 +1,269 @@
+/* hashint: the insides of the table of hashagg.h, shared by its three
+ * parts and no other module: hashagg.c (the table, adding records),
+ * hashfire.c (sorting and firing its groups) and hashcum.c (--cumulate's
+ * windows of the size, folded from its panes). */
+#ifndef FWIN_HASHINT_H
+#define FWIN_HASHINT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "window/assign.h"
+#include "exec/hashagg.h"
+#include "io/keycodec.h"
+
+struct group {
+	int64_t g_start;	/* its window's */
+	uint32_t g_len;		/* of its key */
+	uint32_t g_pad;
+	char g_key[];		/* then the accumulators, 8-aligned */
+};
+
+/* A slot of the table: 8 bytes, so that a probe's line holds eight. A
+ * group's first slot to probe is its tag's low bits, so the table grows
+ * and loses groups without reading them. */
+struct hslot {
+	uint32_t tag;		/* its group's hash's upper half */
+	uint32_t g;		/* its group's offset / 16; 0: empty */
+};
+
+/* A group of a window's list: its slot, and its key's prefix, taken
+ * when the group is made (and in the cache), so that sorting a window's
+ * groups to fire them reads none of them. */
+struct hwslot {
+	uint64_t prefix;	/* key_prefix() of its key */
+	struct hslot s;
+};
+
+/* A window held (a pane, for --cumulate): its groups, as their slots
+ * name them, so that firing a window reads its groups and no other, and
+ * drops them from the table without reading them. */
+struct hwin {
+	int64_t start;
+	struct hwslot *g;
+	size_t n, cap;
+};
+
+/* hrow.g of a group that cum_merge() moved into a window of the size:
+ * not freed with its pane */
+#define ROW_MOVED 1
+
+#define SLOT_UNIT 16		/* arena blocks are 16-aligned (arena.c) */
+/* so a table can name groups in this much arena */
+#define SLOT_REACH ((uint64_t)UINT32_MAX * SLOT_UNIT)
+
+/* A record of the look-ahead (hashagg_look_ahead), on its way to its
+ * group: its key copied, its values too (flat aggregates read a value's
+ * number, not its text, which is gone by then). */
+struct pending {
+	uint64_t gh;
+	int64_t start;
+	uint32_t keylen;
+	char key[44];
+	struct aval *vals;	/* naggs of them */
+};
+
+#define AHEAD 8			/* records looked ahead */
+/* Below this many bytes of groups and table, the cache holds most of
+ * them and a record waiting costs more than it saves (measured: the
+ * headline's 5 MB table, 5-10% slower with the look-ahead; a year of
+ * hourly windows, 160 MB, 25% faster). */
+#define AHEAD_FROM ((uint64_t)16 << 20)
+
+/* The records of a window (or late) in a ledger: how many, the earliest
+ * time, the most any was behind the watermark. */
+struct ledger_win {
+	int64_t start;
+	uint64_t n;
+	int64_t mint, lag;
+};
+
+/* A group as it is sorted to fire. */
+struct hrow {
+	int64_t start;
+	uint64_t prefix;	/* key_prefix() of its key */
+	aoff g;
+	const struct hashagg *h;	/* its table */
+	uint32_t tag;		/* its slot's */
+};
+
+/* --cumulate: a window of the size [start, end) whose windows have not
+ * all fired, with a group per key that has records in it so far, in key
+ * order: each the fold of the key's panes that have ended (and of its
+ * records that came after them). Its window ending at e is those groups
+ * as they are when the panes up to e are in. */
+struct cumwin {
+	int64_t start, end;
+	int64_t next;		/* the end of its next window to fire */
+	struct crow {
+		uint64_t prefix;
+		aoff g;
+	} *rows;
+	size_t n, cap;
+};
+
+struct hashagg {
+	const struct config *c;
+	struct aggs *g;
+	struct assigner as;
+	struct span last;	/* the last window assigned */
+	struct arena a;		/* the groups and the table */
+	aoff table;		/* of cap struct hslot */
+	uint64_t cap, n;	/* cap a power of two */
+	uint64_t budget;	/* bytes of groups and table at most */
+	uint64_t seq;		/* records added: their arrival numbers */
+	uint64_t peak;
+	int64_t maxt;		/* the largest time added */
+	int ahead;		/* records wait in pend, their groups warmed */
+	int want_ahead;		/* hashagg_look_ahead(): once past AHEAD_FROM */
+	struct pending pend[AHEAD];
+	size_t naggs, pend_at, npend;
+	struct hrow *rows;	/* hashagg_sort(): the groups in order */
+	size_t nrows;
+	struct hwin *win;	/* the windows held, sorted by start */
+	size_t nwin, capwin, win_at;	/* win_at: the last one used */
+	/* hashagg_stream(): the watermark, and the window of the last
+	 * record (its start and end); the earliest window held, its end,
+	 * and the groups kept by the last hashagg_fire_due() */
+	int stream;
+	int64_t lateness, wm;
+	int64_t last_start, last_end, last_pend;
+	int64_t min_start, min_end;
+	uint64_t kept;
+	/* hashagg_fire_due()'s from (a second half's): the windows that
+	 * start before hold (from, or for --cumulate the window of the size
+	 * at or after it) are held to the join, neither fired nor counted
+	 * in min_start or kept; held: their groups */
+	int64_t hold_from, hold;
+	uint64_t held;
+	int64_t fired_from;	/* the earliest window it fired */
+	size_t at;		/* rows fired of h->rows */
+	/* hashagg_ledger(): the records of each window (sorted by start;
+	 * the last one used at lw_at), and those found late */
+	int ledger;
+	struct ledger_win *lw;
+	size_t nlw, caplw, lw_at;
+	struct ledger_win late;
+	/* --cumulate (hashagg_stream() only): groups are of panes (those of
+	 * records whose pane had ended: of the watermark's pane), folded
+	 * into the windows of the size as they fire; regroup: no fold can
+	 * be inexact; gave_up: one was (hashagg_gave_up()) */
+	int cum, regroup, gave_up;
+	struct span wm_span;
+	struct cumwin *cw;	/* sorted by start */
+	size_t ncw, capcw;
+	struct crow *merged;	/* scratch of cum_merge() */
+	size_t capmerged;
+	/* hashagg_spill(): the sorted runs written (hashspill.c), how
+	 * many, and whether one could not be read back */
+	struct ha_runs *runs;
+	size_t runs_n;
+	int failed;
+};
+
+/* hashagg_fire_due(): windows fire once the groups held are twice those
+ * kept the last time, and this many more: each group is looked at a
+ * constant number of times, and the table holds at most about twice the
+ * open windows' groups. */
+#define FIRE_MIN 4096
+
+/* (live bytes: a stream's table reuses what its fired groups held) */
+static inline uint64_t
+bytes_held(const struct hashagg *h)
+{
+	return arena_hdr(&h->a)->ah_live;
+}
+
+static inline struct group *
+group_at(const struct hashagg *h, aoff g)
+{
+	return arena_ptr(&h->a, g);
+}
+
+/* The table: valid until the next arena_alloc. */
+static inline struct hslot *
+table(const struct hashagg *h)
+{
+	return arena_ptr(&h->a, h->table);
+}
+
+/* The bytes of a group of a key of keylen bytes. */
+static inline size_t
+group_size(const struct hashagg *h, size_t keylen)
+{
+	return sizeof(struct group) + ((keylen + 7) & ~7u) +
+	    aggs_accsize(h->g);
+}
+
+static inline aoff
+group_acc(const struct hashagg *h, aoff g)
+{
+	return g + sizeof(struct group) + ((group_at(h, g)->g_len + 7) & ~7u);
+}
+
+/* A window's key: the key's hash and the window's start, mixed (the
+ * finalizer of MurmurHash3) so that neighbouring windows of one key land
+ * far apart. */
+static inline uint64_t
+group_hash(uint64_t keyhash, int64_t start)
+{
+	uint64_t x = keyhash ^ ((uint64_t)start * 0x9e3779b97f4a7c15u);
+
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdu;
+	x ^= x >> 33;
+	x *= 0xc4ceb9fe1a85ec53u;
+	x ^= x >> 33;
+	return x;
+}
+
+/* The first slot to probe for group hash gh. */
+static inline uint64_t
+slot_home(const struct hashagg *h, uint64_t gh)
+{
+	return (gh >> 32) & (h->cap - 1);
+}
+
+/* hashagg.c: the group (start, key) of hash gh, made if new (past the
+ * budget too); the look-ahead's records, all added. */
+aoff ha_group_of(struct hashagg *h, uint64_t gh, int64_t start,
+    const char *key, size_t keylen);
+void ha_take_pending(struct hashagg *h);
+/* hashagg.c: the first window held that starts at or after t. */
+size_t ha_window_at(const struct hashagg *h, int64_t t);
+
+/* hashfire.c: the groups of windows (panes) that start in [from, upto),
+ * sorted into h->rows; those groups dropped from the table and freed
+ * (but those ROW_MOVED; merged: what they kept was merged away), with
+ * their windows; where the windows that end at or before w start. */
+void ha_collect(struct hashagg *h, int64_t from, int64_t upto);
+void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
+/* ha_drop() of the rows just fired, which are let go; the groups kept. */
+void ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged);
+int64_t ha_ended_before(const struct hashagg *h, int64_t w);
+
+/* hashagg.c: the table empty again, as new (its time, peak, budget and
+ * runs kept). */
+void ha_reset(struct hashagg *h);
+
+/* hashspill.c: the table's groups written as a sorted run, the table
+ * reset (0), or -1 when the run could not be written (errno set) or is
+ * not worth it (too few groups, too many runs); the
+ * runs freed; the runs and the table (and other, or NULL) merged and
+ * fired in (start, key) order. */
+int ha_spill(struct hashagg *h);
+void ha_runs_free(struct hashagg *h);
+uint64_t ha_fire_runs(struct hashagg *h, struct hashagg *other,
+    op_emit_fn emit, void *arg);
+
+/* hashcum.c: --cumulate's firing (hashagg_fire_due() and the rest at
+ * the end), its second half joined, and where its windows of the size
+ * start (see there). */
+uint64_t ha_cum_fire(struct hashagg *h, int64_t w, int64_t from,
+    op_emit_fn emit, void *arg);
+void ha_cum_absorb(struct hashagg *h, struct hashagg *other, int64_t upto);
+int64_t ha_cum_due(const struct hashagg *h);
+int64_t ha_cum_size_start(const struct hashagg *h, int64_t t);
+int64_t ha_cum_align(const struct hashagg *h, int64_t t);
+
+#endif

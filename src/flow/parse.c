@@ -1,0 +1,382 @@
+/* parse: a record's key, time and values; see parse.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "io/fieldcount.h"
+#include "pipeline/expr.h"
+#include "io/keycodec.h"
+#include "base/num.h"
+#include "flow/parse.h"
+#include "base/timefmt.h"
+#include "base/util.h"
+
+struct parser {
+	const struct config *c;
+	const struct aggs *g;
+	int uses_time, moves_wm;
+	int delim;		/* csv or tsv: the fields' separator */
+	int fmt;		/* the input's time format so far */
+	uint64_t nbad;		/* bad records met: past the messages said,
+				   no message is written */
+	size_t *keyidx;		/* the key fields' columns */
+	char *keybuf;
+	size_t keycap;
+	char *tbuf;		/* -t F1,F2,...: the fields joined */
+	size_t tcap;
+	char *tname;		/* ... and their name, "F1,F2" */
+	struct aval *vals;
+	struct xvm *vm;		/* --where, --if: their evaluator */
+	struct xslice *xs;	/* ... and the fields they name */
+	char msg[512];
+};
+
+struct parser *
+parser_new(const struct config *c, const struct aggs *g, int timefmt,
+    int uses_time, int moves_wm)
+{
+	struct parser *p;
+	size_t i, len;
+
+	/* on cache lines of its own: a reading thread writes it at every
+	 * record, and the driver's thread must not share its lines */
+	if (posix_memalign((void **)&p, 64, (sizeof(*p) + 63) & ~(size_t)63))
+		fwin_oom();
+	memset(p, 0, sizeof(*p));
+	p->c = c;
+	p->g = g;
+	p->fmt = timefmt;
+	p->uses_time = uses_time;
+	p->moves_wm = moves_wm;
+	p->delim = c->delim >= 0 ? c->delim : c->fmt == IF_CSV ? ',' : '\t';
+	p->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*p->keyidx));
+	for (i = 0; i < c->nkeys; i++)
+		p->keyidx[i] = c->keys[i].idx;
+	len = ((c->naggs ? c->naggs : 1) * sizeof(*p->vals) + 63) & ~(size_t)63;
+	if (posix_memalign((void **)&p->vals, 64, len))
+		fwin_oom();
+	if (c->has_time && c->ntime_more > 0) {	/* "date,time" in messages */
+		len = strlen(c->time.name) + 1;
+		for (i = 0; i < c->ntime_more; i++)
+			len += strlen(c->time_more[i].name) + 1;
+		p->tname = xmalloc(len);
+		len = (size_t)sprintf(p->tname, "%s", c->time.name);
+		for (i = 0; i < c->ntime_more; i++)
+			len += (size_t)sprintf(p->tname + len, ",%s",
+			    c->time_more[i].name);
+	}
+	if (c->where != NULL || config_has_cond(c)) {
+		p->vm = xvm_new();
+		p->xs = xcalloc(c->nxfields ? c->nxfields : 1, sizeof(*p->xs));
+	}
+	return p;
+}
+
+void
+parser_free(struct parser *p)
+{
+	if (p == NULL)
+		return;
+	free(p->keyidx);
+	free(p->keybuf);
+	free(p->tbuf);
+	free(p->tname);
+	free(p->vals);
+	xvm_free(p->vm);
+	free(p->xs);
+	free(p);
+}
+
+const char *
+parse_time_name(const struct parser *p)
+{
+	return p->tname != NULL ? p->tname : p->c->time.name;
+}
+
+void
+say_field(char *buf, size_t bufsz, const char *name, const char *what,
+    const char *v, size_t n)
+{
+	char q[64];
+	size_t i, j = 0, max = 40;
+
+	q[j++] = '"';
+	for (i = 0; i < n && i < max && j + 5 < sizeof(q); i++)
+		q[j++] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
+	if (i < n && j + 5 < sizeof(q)) {
+		memcpy(q + j, "...", 3);
+		j += 3;
+	}
+	q[j++] = '"';
+	q[j] = '\0';
+	snprintf(buf, bufsz, "field %s: %s %s", name, what, q);
+}
+
+/* The record is bad: counted. Returns whether the driver will still say
+ * why (the message is then to be written into p->msg). */
+static int
+count_bad(struct parser *p, struct parsed *out)
+{
+	out->kind = PR_BAD;
+	out->msg = NULL;
+	return ++p->nbad <= MAX_BAD_MESSAGES || p->c->strict;
+}
+
+static void
+said(struct parser *p, struct parsed *out)
+{
+	out->msg = p->msg;
+	out->msglen = strlen(p->msg);
+}
+
+/* The record is bad for the reason fmt says. */
+static void __attribute__((format(printf, 3, 4)))
+bad(struct parser *p, struct parsed *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!count_bad(p, out))
+		return;
+	va_start(ap, fmt);
+	vsnprintf(p->msg, sizeof(p->msg), fmt, ap);
+	va_end(ap);
+	said(p, out);
+}
+
+/* Field name is missing (v NULL), or its value v is what. */
+static void
+bad_field(struct parser *p, const struct record *rec, struct parsed *out,
+    const char *name, const char *what, const struct field *v)
+{
+	if (v == NULL) {
+		bad(p, out, "field %s: missing (record has %zu field%s)", name,
+		    rec->nf, rec->nf == 1 ? "" : "s");
+		return;
+	}
+	if (!count_bad(p, out))
+		return;
+	say_field(p->msg, sizeof(p->msg), name, what, v->p, v->n);
+	said(p, out);
+}
+
+/* --max-future: a time too far ahead of the clock is bad, so that one
+ * corrupt time cannot push the watermark past every later record. */
+static void
+too_far(struct parser *p, struct parsed *out, int64_t t)
+{
+	char when[TF_BUFSZ], ahead[TF_BUFSZ];
+
+	tf_format_rough(ahead, sat_add(t, -now_ns()));
+	when[tf_format(when, t, TF_ISO)] = '\0';
+	bad(p, out, "time %s is %s in the future", when, ahead);
+}
+
+/* -t F1,F2,...: the fields joined by one space, in a buffer that is kept
+ * and grown. Returns 0, or -1: a field is missing (said, unless quiet). */
+static int
+join_time(struct parser *p, const struct record *rec, struct parsed *out,
+    int quiet)
+{
+	const struct config *c = p->c;
+	const struct field *f;
+	size_t i, len;
+
+	len = rec->f[c->time.idx].n;
+	for (i = 0; i < c->ntime_more; i++) {
+		if (c->time_more[i].idx >= rec->nf) {
+			if (!quiet)
+				bad_field(p, rec, out, c->time_more[i].name,
+				    "missing", NULL);
+			return -1;
+		}
+		len += 1 + rec->f[c->time_more[i].idx].n;
+	}
+	if (len > p->tcap)
+		xgrow(&p->tbuf, &p->tcap, len, 1);
+	f = &rec->f[c->time.idx];
+	memcpy(p->tbuf, f->p, f->n);
+	len = f->n;
+	for (i = 0; i < c->ntime_more; i++) {
+		f = &rec->f[c->time_more[i].idx];
+		p->tbuf[len++] = ' ';
+		memcpy(p->tbuf + len, f->p, f->n);
+		len += f->n;
+	}
+	out->tval = p->tbuf;
+	out->tvaln = len;
+	return 0;
+}
+
+/* Reads the record's event time into out->t. Returns 0, or -1: the
+ * record is bad (said, unless quiet: a record of another partition). */
+static int
+record_time(struct parser *p, const struct record *rec, struct parsed *out,
+    int quiet)
+{
+	const struct config *c = p->c;
+	const char *name = parse_time_name(p);
+	struct field f;
+	int fmt;
+
+	if (c->time.idx >= rec->nf) {
+		if (!quiet)
+			bad_field(p, rec, out, c->time.name, "missing", NULL);
+		return -1;
+	}
+	out->tval = rec->f[c->time.idx].p;
+	out->tvaln = rec->f[c->time.idx].n;
+	if (c->ntime_more > 0 && join_time(p, rec, out, quiet) != 0)
+		return -1;
+	f.p = out->tval;
+	f.n = out->tvaln;
+	fmt = p->fmt;
+	if ((fmt == TF_AUTO && (fmt = tf_detect(f.p, f.n)) == TF_AUTO) ||
+	    tf_parse_time_tz(f.p, f.n, (enum tfmt)fmt, c->strp, &c->zone,
+	    &out->t) != 0) {
+		if (!quiet) {
+			bad_field(p, rec, out, name, tf_out_of_range(f.p, f.n,
+			    (enum tfmt)p->fmt, c->strp, &c->zone) ?
+			    "time out of range (1677-09-21 to 2262-04-11)" :
+			    "bad time", &f);
+			out->bad_time = 1;
+		}
+		return -1;
+	}
+	if (c->max_future > 0 && out->t > sat_add(now_ns(), c->max_future)) {
+		if (!quiet)
+			too_far(p, out, out->t);
+		return -1;
+	}
+	if (p->fmt == TF_AUTO)
+		p->fmt = out->fmt = fmt;
+	return 0;
+}
+
+/*
+ * --partition I/N (the man page's BEYOND ONE MACHINE): a key group g
+ * belongs to partition g * N / KEY_GROUPS + 1, Flink's assignment of key
+ * groups to parallel instances.
+ */
+static int
+partition_mine(const struct config *c, uint64_t hash)
+{
+	return c->part_n <= 1 ||
+	    key_group(hash) * c->part_n / KEY_GROUPS + 1 == c->part_i;
+}
+
+void
+parse_fields(const struct config *c, struct input *in)
+{
+	if (c->fmt == IF_JSON)
+		input_set_paths(in, c->paths, c->npaths);
+	input_set_maxfields(in, config_maxfield(c));
+}
+
+/* --where and --if, after the record's time, key and values are read
+ * (a record bad in those is bad, whatever --where says). Returns
+ * whether --where keeps the record; an aggregate whose --if is not true
+ * gets NULL, which every aggregate skips (count too, when it has an
+ * --if: its value is then a mark). */
+static int
+conditions(struct parser *p, const struct record *rec)
+{
+	static const char mark[] = "1";
+	const struct config *c = p->c;
+	size_t i, idx;
+
+	for (i = 0; i < c->nxfields; i++) {	/* missing is NULL */
+		idx = c->xfields[i].f.idx;
+		p->xs[i].p = idx < rec->nf ? rec->f[idx].p : NULL;
+		p->xs[i].n = idx < rec->nf ? rec->f[idx].n : 0;
+	}
+	if (c->where != NULL && expr_test(c->where, p->vm, p->xs) != 1)
+		return 0;
+	for (i = 0; i < c->naggs; i++) {
+		if (c->aggs[i].cond == NULL)
+			continue;
+		if (expr_test(c->aggs[i].cond, p->vm, p->xs) != 1) {
+			p->vals[i].p = NULL;
+			p->vals[i].n = 0;
+		} else if (!(c->aggs[i].op->flags & AGF_FIELD)) {
+			p->vals[i].p = mark;	/* (it travels as a value) */
+			p->vals[i].n = 0;
+			p->vals[i].d = 0;
+			p->vals[i].is_dec = 0;
+		}
+	}
+	return 1;
+}
+
+void
+parse_record(struct parser *p, const struct record *rec, struct parsed *out)
+{
+	const struct config *c = p->c;
+	struct badfield bf;
+	size_t i, nf;
+
+	out->kind = PR_OTHER;
+	out->has_t = 0;
+	out->has_win = 0;
+	out->fmt = TF_AUTO;
+	out->t = 0;
+	out->bad_time = 0;
+	out->tval = NULL;
+	out->tvaln = 0;
+	out->vals = p->vals;
+	out->raw = rec->raw;
+	out->rawlen = rec->rawlen;
+	out->file = rec->file;
+	out->line = rec->line;
+	out->msg = NULL;
+	out->msglen = 0;
+	/* a record without a key has no partition: the first reports it */
+	if (rec->bad != NULL) {
+		if (c->part_i <= 1)
+			bad(p, out, "%s", rec->bad);
+		return;
+	}
+	/* -H: more fields than the header, its values shifted */
+	if (c->nheader != 0 && (nf = record_fields(rec, p->delim,
+	    c->fmt == IF_CSV)) > c->nheader) {
+		if (c->part_i <= 1)
+			bad(p, out, "%zu fields, the header has %zu", nf,
+			    c->nheader);
+		return;
+	}
+	for (i = 0; i < c->nkeys; i++)
+		if (p->keyidx[i] >= rec->nf) {
+			if (c->part_i <= 1)
+				bad_field(p, rec, out, c->keys[i].name,
+				    "missing", NULL);
+			return;
+		}
+	out->key = key_encode(rec->f, p->keyidx, c->nkeys, &p->keybuf,
+	    &p->keycap, &out->keylen);
+	out->hash = key_hash(out->key, out->keylen);
+	if (!partition_mine(c, out->hash)) {
+		/* someone else's: not added, not reported, not late; but it
+		 * moves the watermark as it would in one run over the whole
+		 * input (when its time and values parse, which its owner
+		 * checks), so that every partition drops and fires what one
+		 * run would */
+		out->has_t = p->moves_wm && record_time(p, rec, out, 1) == 0 &&
+		    aggs_extract(p->g, rec, p->vals, &bf) == 0;
+		return;
+	}
+	if (p->uses_time && c->has_time && record_time(p, rec, out, 0) != 0)
+		return;
+	if (aggs_extract(p->g, rec, p->vals, &bf) != 0) {
+		bad_field(p, rec, out, bf.f->name, bf.what,
+		    bf.f->idx < rec->nf ? &rec->f[bf.f->idx] : NULL);
+		return;
+	}
+	if (p->vm != NULL && !conditions(p, rec)) {
+		/* not added, but its time moves the watermark, as Flink's
+		 * is defined on the source, before WHERE */
+		out->kind = PR_FILTERED;
+		out->has_t = p->uses_time && c->has_time;
+		return;
+	}
+	out->kind = PR_RECORD;
+}

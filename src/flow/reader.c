@@ -1,0 +1,679 @@
+/*
+ * reader: the reading thread of --threads; see reader.h.
+ *
+ * The thread fills one slot of the ring at a time with entries (a
+ * parsed record in a compact form: its numbers, then a copy of the bytes
+ * it points to) and publishes it when it is full, when the input would
+ * block (so that live input keeps its latency), at the end and when
+ * asked to pause. The driver empties the slots in order, decoding each
+ * entry into a struct parsed whose pointers go into the slot, good until
+ * the slot is emptied. An entry that does not fit starts the next slot
+ * (grown first if need be). The thread's messages (a file that cannot be
+ * opened, an unfinished last line) become entries too, so they are said
+ * in their place among the records' own. Waiting is first awake, then
+ * asleep on a condition variable (see spin()); the pipes only wake a
+ * thread that polls: the driver once the input would block, the thread
+ * for a pause or a stop while it polls its input.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "window/assign.h"
+#include "io/keycodec.h"
+#include "flow/reader.h"
+#include "base/timefmt.h"
+#include "base/util.h"
+#include "window/wire.h"
+
+#define NSLOT		4
+#define SLOT_BYTES	(1024 * 1024)
+/* About 50 microseconds of waiting awake before sleeping (spin()). */
+#define SPIN_ROUNDS	2000
+/* How far ahead the driver fetches entries into its cache: beyond the
+ * farthest reader_ahead() look (run.c's prefetch_ahead). */
+#define AHEAD_FETCH	20
+
+enum { SL_WAIT = 1, SL_END = 2, SL_PAUSED = 4 };
+
+struct slot {
+	_Alignas(64) char *buf;	/* (a slot filled shares no line with
+				   the one emptied) */
+	size_t cap, used;	/* entries in buf[0..used) */
+	size_t *at;		/* where each entry starts (reader_ahead) */
+	size_t n, ncap;		/* entries */
+	int flags;		/* SL_*: what came after them */
+	int rc;			/* SL_END: input_next()'s last word */
+	uint64_t bytes;		/* input consumed through them */
+};
+
+/*
+ * An entry: a parsed record in a compact form, as what costs is what
+ * crosses from one core's cache to the other's (about two lines for a
+ * typical record): this header, a struct wval per aggregate that takes
+ * a FIELD (a record's only), then the bytes: key, time, raw record,
+ * each value's text and OUT, and the message (a C string).
+ */
+struct wire {
+	int64_t t;
+	uint64_t hash;
+	uint64_t line;
+	const char *file;
+	uint64_t keylen, tvaln, rawlen, msglen;	/* (a field may pass 4 GiB) */
+	int64_t win;
+	uint8_t kind, has_t, has_msg, fmt, has_win, bad_time;
+};
+
+/* Whether an entry keeps the time's text: a record's (for messages), a
+ * bad time's and the time that found the format (for hint.c). */
+static int
+keeps_time(const struct parsed *pr)
+{
+	return pr->kind == PR_RECORD || pr->bad_time || pr->fmt != TF_AUTO;
+}
+
+
+/* The padding is the point: what each thread writes sits on lines of
+ * its own. */
+struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
+	/* set before the thread starts */
+	struct input *in;	/* what it reads, or NULL: */
+	struct batch *batch;	/* what it replays (reader_replay) */
+	int halted;		/* replaying: asked to stop */
+	struct parsed rp;	/* replaying: the record handed over */
+	struct parser *p;
+	const struct config *c;
+	int keep_raw;
+	int windows;		/* finds each record's tumbling window, once
+				   asked (atomic: reader_find_windows) */
+	struct assigner as;
+	struct span last;	/* the last window found */
+	struct wire_fields wf;	/* the aggregates that take a FIELD */
+	pthread_t th;
+	int wake[2];		/* to the thread: pause or stop */
+	int notify[2];		/* to the driver: a slot was published */
+
+	pthread_mutex_t mu;	/* guards waiting, and full[]'s changes (it is
+				   read atomically too); cv signals them */
+	pthread_cond_t cv;	/* any change of them, pause or stop */
+	struct slot slot[NSLOT];
+	int full[NSLOT];
+	int waiting;		/* the input would block: the thread polls */
+	int pause, stop;	/* asked by the driver (atomic) */
+
+	/* the thread's, and the driver's, each on lines of its own: the
+	 * driver writes rn at every record */
+	_Alignas(64) unsigned wi;
+	struct slot *w;		/* being filled, or NULL */
+	_Alignas(64) unsigned ri;
+	struct slot *r;		/* being emptied, or NULL */
+	size_t rn;		/* its next entry */
+	struct parsed cur;	/* the entry handed over last, and */
+	struct aval *vals;	/* its values */
+	int ended, endrc;	/* the thread has published its last slot */
+	uint64_t bytes;
+};
+
+/* *flag, as the other thread last stored it */
+static int
+loaded(int *flag)
+{
+	return __atomic_load_n(flag, __ATOMIC_ACQUIRE);
+}
+
+/* Waits a little, awake, for *flag to become want: a slot is filled or
+ * emptied in a fraction of a millisecond, and waking a thread that slept
+ * can take as long (a virtual machine's cores most of all). */
+static void
+spin(int *flag, int want)
+{
+	int i;
+
+	for (i = 0; i < SPIN_ROUNDS && loaded(flag) != want; i++) {
+#if defined(__x86_64__) || defined(__i386__)
+		__builtin_ia32_pause();
+#endif
+	}
+}
+
+/* The thread: waits for the next slot to be free and starts filling it.
+ * Returns -1 when asked to stop instead. */
+static int
+take(struct reader *rd)
+{
+	struct slot *s = &rd->slot[rd->wi];
+
+	spin(&rd->full[rd->wi], 0);
+	pthread_mutex_lock(&rd->mu);
+	while (loaded(&rd->full[rd->wi]) && !loaded(&rd->stop))
+		pthread_cond_wait(&rd->cv, &rd->mu);
+	pthread_mutex_unlock(&rd->mu);
+	if (loaded(&rd->stop))
+		return -1;
+	if (s->cap > SLOT_BYTES) {	/* grown for one long record */
+		free(s->buf);
+		s->buf = NULL;
+		s->cap = 0;
+	}
+	s->used = 0;
+	s->n = 0;
+	s->flags = 0;
+	s->rc = 0;
+	rd->w = s;
+	return 0;
+}
+
+/* The thread: hands the slot being filled to the driver. */
+static void
+publish(struct reader *rd, int flags, int rc)
+{
+	struct slot *s = rd->w;
+	char b = 0;
+	int polled;
+
+	s->flags = flags;
+	s->rc = rc;
+	s->bytes = rd->in != NULL ? input_bytes(rd->in) : 0;
+	pthread_mutex_lock(&rd->mu);
+	__atomic_store_n(&rd->full[rd->wi], 1, __ATOMIC_RELEASE);
+	/* the driver polls only once told that the input would block */
+	polled = rd->waiting;
+	rd->waiting = (flags & SL_WAIT) != 0;
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
+	rd->wi = (rd->wi + 1) % NSLOT;
+	rd->w = NULL;
+	/* nonblocking: a full pipe is readable already */
+	if (polled)
+		(void)!write(rd->notify[1], &b, 1);
+}
+
+static size_t
+entry_size(const struct reader *rd, const struct parsed *pr)
+{
+	size_t n = sizeof(struct wire);
+
+	if (pr->msg != NULL)
+		n += pr->msglen + 1;
+	if (pr->kind == PR_BAD && rd->keep_raw)
+		n += pr->rawlen;	/* (for --bad-file) */
+	if (keeps_time(pr))
+		n += pr->tvaln;
+	if (pr->kind != PR_RECORD)
+		return (n + 7) & ~(size_t)7;
+	n += rd->wf.nvf * sizeof(struct wval) + pr->keylen +
+	    wire_vals_bytes(&rd->wf, pr->vals);
+	if (rd->keep_raw)
+		n += pr->rawlen;
+	return (n + 7) & ~(size_t)7;
+}
+
+static char *
+put_bytes(char *at, const char *p, size_t n)
+{
+	if (n > 0)	/* p may be NULL then (no time, no message) */
+		memcpy(at, p, n);
+	return at + n;
+}
+
+/* The thread: appends a parsed record (or note) to the slot being
+ * filled. Returns -1 when asked to stop while it waited for a slot. */
+static int
+put(struct reader *rd, const struct parsed *pr)
+{
+	size_t size = entry_size(rd, pr);
+	struct slot *s = rd->w;
+	struct wire *w;
+	struct wval *wv;
+	char *at;
+
+	if (s->used + size > s->cap) {
+		if (s->used > 0) {
+			publish(rd, 0, 0);
+			if (take(rd) != 0)
+				return -1;
+			s = rd->w;
+		}
+		if (size > s->cap) {
+			s->cap = size > SLOT_BYTES ? size : SLOT_BYTES;
+			free(s->buf);
+			s->buf = xmalloc(s->cap);
+		}
+	}
+	if (s->n == s->ncap)
+		xgrow(&s->at, &s->ncap, s->n + 1, sizeof(*s->at));
+	s->at[s->n++] = s->used;
+	w = (struct wire *)(s->buf + s->used);
+	s->used += size;
+	w->kind = (uint8_t)pr->kind;
+	w->has_t = (uint8_t)pr->has_t;
+	w->has_msg = pr->msg != NULL;
+	w->bad_time = (uint8_t)pr->bad_time;
+	w->fmt = (uint8_t)pr->fmt;
+	w->t = pr->t;
+	w->hash = pr->hash;
+	w->line = pr->line;
+	w->file = pr->file;
+	w->keylen = w->tvaln = w->rawlen = 0;
+	w->msglen = pr->msglen;
+	w->has_win = pr->kind == PR_RECORD &&
+	    __atomic_load_n(&rd->windows, __ATOMIC_RELAXED) &&
+	    assign_pane(&rd->as, &rd->last, pr->t, &w->win);
+	wv = (struct wval *)(w + 1);
+	at = (char *)wv;
+	if (pr->kind == PR_RECORD) {
+		w->keylen = pr->keylen;
+		at = (char *)(wv + rd->wf.nvf);
+		at = put_bytes(at, pr->key, pr->keylen);
+	}
+	if (keeps_time(pr)) {
+		w->tvaln = pr->tvaln;
+		at = put_bytes(at, pr->tval, pr->tvaln);
+	}
+	if (pr->kind == PR_RECORD) {
+		if (rd->keep_raw) {
+			w->rawlen = pr->rawlen;
+			at = put_bytes(at, pr->raw, pr->rawlen);
+		}
+		at = wire_vals_put(&rd->wf, pr->vals, wv, at);
+	} else if (pr->kind == PR_BAD && rd->keep_raw) {
+		w->rawlen = pr->rawlen;
+		at = put_bytes(at, pr->raw, pr->rawlen);
+	}
+	if (pr->msg != NULL) {	/* a C string, as the parser's is */
+		at = put_bytes(at, pr->msg, pr->msglen);
+		*at = '\0';
+	}
+	return 0;
+}
+
+/* The driver: the entry at e, as the parsed record it was. */
+static const struct parsed *
+decode(struct reader *rd, const char *e)
+{
+	const struct wire *w = (const struct wire *)e;
+	const struct wval *wv = (const struct wval *)(w + 1);
+	struct parsed *pr = &rd->cur;
+	const char *b;
+
+	pr->kind = (enum parsed_kind)w->kind;
+	pr->has_t = w->has_t;
+	pr->bad_time = w->bad_time;
+	pr->fmt = w->fmt;
+	pr->t = w->t;
+	pr->hash = w->hash;
+	pr->has_win = w->has_win;
+	pr->win = w->win;
+	pr->line = w->line;
+	pr->file = w->file;
+	pr->keylen = w->keylen;
+	pr->tvaln = w->tvaln;
+	pr->rawlen = w->rawlen;
+	pr->msglen = w->msglen;
+	b = (const char *)(wv + (pr->kind == PR_RECORD ? rd->wf.nvf : 0));
+	pr->key = b;
+	b += w->keylen;
+	pr->tval = b;
+	b += w->tvaln;
+	pr->raw = b;	/* empty unless the late or bad file keeps them */
+	b += w->rawlen;
+	if (pr->kind == PR_RECORD)
+		b = wire_vals_get(&rd->wf, wv, b, rd->vals);
+	pr->msg = w->has_msg ? b : NULL;
+	return pr;
+}
+
+/* The thread's messages: entries among the records. */
+static void
+note(void *arg, const char *line, size_t n)
+{
+	struct reader *rd = arg;
+	struct parsed pr;
+
+	memset(&pr, 0, sizeof(pr));
+	pr.kind = PR_NOTE;
+	pr.msg = line;
+	pr.msglen = n;
+	if (rd->w != NULL)
+		(void)put(rd, &pr);
+}
+
+/* The thread: sleeps until the input is readable, or the driver asks
+ * for a pause or a stop. */
+static void
+await_input(struct reader *rd)
+{
+	struct pollfd pfd[2];
+	char b[64];
+
+	pfd[0].fd = input_fd(rd->in);
+	pfd[0].events = POLLIN;
+	pfd[1].fd = rd->wake[0];
+	pfd[1].events = POLLIN;
+	if (loaded(&rd->pause) || loaded(&rd->stop))
+		return;
+	if (poll(pfd, 2, input_wait_ms(rd->in)) > 0 &&
+	    (pfd[1].revents & POLLIN))
+		while (read(rd->wake[0], b, sizeof(b)) > 0)
+			;
+}
+
+static void
+await_resume(struct reader *rd)
+{
+	pthread_mutex_lock(&rd->mu);
+	while (loaded(&rd->pause) && !loaded(&rd->stop))
+		pthread_cond_wait(&rd->cv, &rd->mu);
+	pthread_mutex_unlock(&rd->mu);
+}
+
+static void *
+reader_main(void *arg)
+{
+	struct reader *rd = arg;
+	struct record rec;
+	struct parsed pr;
+	int rc;
+
+	fwin_warn_to(note, rd);
+	if (take(rd) != 0)
+		return NULL;
+	for (;;) {
+		if (loaded(&rd->stop))
+			break;
+		if (loaded(&rd->pause)) {
+			publish(rd, SL_PAUSED, 0);
+			await_resume(rd);
+			if (take(rd) != 0)
+				break;
+			continue;
+		}
+		rc = input_next(rd->in, &rec);
+		if (rc == INPUT_WAIT) {
+			publish(rd, SL_WAIT, 0);
+			await_input(rd);
+			if (take(rd) != 0)
+				break;
+			continue;
+		}
+		if (rc != INPUT_RECORD) {
+			publish(rd, SL_END, rc);
+			break;
+		}
+		parse_record(rd->p, &rec, &pr);
+		if (put(rd, &pr) != 0)
+			break;
+	}
+	fwin_warn_to(NULL, NULL);
+	return NULL;
+}
+
+/* reader_replay's thread: one record of the batch, handed over as a
+ * parsed one. */
+static void
+replay_put(void *arg, int64_t t, const char *key, size_t keylen,
+    const struct aval *vals)
+{
+	struct reader *rd = arg;
+	struct parsed *pr = &rd->rp;
+
+	if (rd->halted)
+		return;
+	pr->t = t;
+	pr->key = key;
+	pr->keylen = keylen;
+	pr->hash = key_hash(key, keylen);
+	pr->vals = vals;
+	if (put(rd, pr) != 0)
+		rd->halted = 1;
+}
+
+static void *
+replay_main(void *arg)
+{
+	struct reader *rd = arg;
+	int rc;
+
+	fwin_warn_to(note, rd);
+	if (take(rd) == 0) {
+		rc = batch_replay(rd->batch, replay_put, rd);
+		if (!rd->halted)
+			publish(rd, SL_END, rc != 0 ? -1 : INPUT_END);
+	}
+	fwin_warn_to(NULL, NULL);
+	return NULL;
+}
+
+static void
+make_pipe(int fd[2])
+{
+	if (pipe2(fd, O_NONBLOCK | O_CLOEXEC) != 0)
+		fwin_die("cannot make a pipe: %s", strerror(errno));
+}
+
+static struct reader *
+start(struct reader *rd, const struct config *c, void *(*body)(void *))
+{
+	sigset_t all, old;
+	int err;
+
+	rd->c = c;
+	wire_fields_init(&rd->wf, c);
+	rd->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
+	memset(rd->vals, 0, (c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
+	rd->cur.vals = rd->vals;
+	make_pipe(rd->wake);
+	make_pipe(rd->notify);
+	pthread_mutex_init(&rd->mu, NULL);
+	pthread_cond_init(&rd->cv, NULL);
+	/* signals are the driver's: they interrupt its poll(2) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&rd->th, NULL, body, rd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0)
+		fwin_die("cannot start the reading thread: %s", strerror(err));
+	return rd;
+}
+
+struct reader *
+reader_start(struct input *in, struct parser *p, const struct config *c,
+    int keep_raw)
+{
+	struct reader *rd = xmalloc(sizeof(*rd));
+
+	memset(rd, 0, sizeof(*rd));
+	rd->in = in;
+	rd->p = p;
+	rd->keep_raw = keep_raw;
+	if (c->wkind == WK_TUMBLE)	/* for reader_find_windows */
+		assigner_init(&rd->as, c);
+	return start(rd, c, reader_main);
+}
+
+struct reader *
+reader_replay(struct batch *b, const struct config *c)
+{
+	struct reader *rd = xmalloc(sizeof(*rd));
+
+	memset(rd, 0, sizeof(*rd));
+	rd->batch = b;
+	/* what a kept record is besides its time, key and values */
+	rd->rp.kind = PR_RECORD;
+	rd->rp.has_t = 1;
+	rd->rp.fmt = TF_AUTO;
+	return start(rd, c, replay_main);
+}
+
+int
+reader_next(struct reader *rd, const struct parsed **pr)
+{
+	struct slot *s;
+	int flags;
+
+	for (;;) {
+		if ((s = rd->r) != NULL) {
+			if (rd->rn < s->n) {
+				/* the thread wrote them on the other core:
+				 * fetched ahead of reader_ahead()'s look */
+				if (rd->rn + AHEAD_FETCH < s->n) {
+					const char *a = s->buf +
+					    s->at[rd->rn + AHEAD_FETCH];
+
+					__builtin_prefetch(a);
+					__builtin_prefetch(a + 64);
+				}
+				*pr = decode(rd, s->buf + s->at[rd->rn++]);
+				return INPUT_RECORD;
+			}
+			flags = s->flags;
+			rd->bytes = s->bytes;
+			if (flags & SL_END) {
+				rd->ended = 1;
+				rd->endrc = s->rc;
+			}
+			pthread_mutex_lock(&rd->mu);
+			__atomic_store_n(&rd->full[rd->ri], 0,
+			    __ATOMIC_RELEASE);
+			pthread_cond_broadcast(&rd->cv);
+			pthread_mutex_unlock(&rd->mu);
+			rd->ri = (rd->ri + 1) % NSLOT;
+			rd->r = NULL;
+			if (flags & SL_PAUSED)
+				return READER_PAUSED;
+			if (flags & SL_WAIT)
+				return INPUT_WAIT;
+			continue;
+		}
+		if (rd->ended)
+			return rd->endrc;
+		spin(&rd->full[rd->ri], 1);
+		pthread_mutex_lock(&rd->mu);
+		while (!loaded(&rd->full[rd->ri])) {
+			if (rd->waiting && !loaded(&rd->pause)) {
+				pthread_mutex_unlock(&rd->mu);
+				return INPUT_WAIT;
+			}
+			pthread_cond_wait(&rd->cv, &rd->mu);
+		}
+		pthread_mutex_unlock(&rd->mu);
+		rd->r = &rd->slot[rd->ri];
+		rd->rn = 0;
+	}
+}
+
+void
+reader_find_windows(struct reader *rd)
+{
+	if (rd->c->wkind == WK_TUMBLE)
+		__atomic_store_n(&rd->windows, 1, __ATOMIC_RELAXED);
+}
+
+int
+reader_ahead(const struct reader *rd, size_t d, uint64_t *hash,
+    const int64_t **win)
+{
+	const struct slot *s = rd->r;
+	const struct wire *w;
+
+	if (s == NULL || rd->rn - 1 + d >= s->n)
+		return 0;
+	w = (const struct wire *)(s->buf + s->at[rd->rn - 1 + d]);
+	*hash = w->hash;
+	*win = w->has_win ? &w->win : NULL;
+	return w->kind == PR_RECORD;
+}
+
+int
+reader_ready(struct reader *rd)
+{
+	char b[64];
+	int ready;
+
+	/* drained first: a slot published after the look below writes
+	 * again, and the driver's poll(2) sees it */
+	while (read(rd->notify[0], b, sizeof(b)) > 0)
+		;
+	if (rd->r != NULL || rd->ended)
+		return 1;
+	pthread_mutex_lock(&rd->mu);
+	ready = loaded(&rd->full[rd->ri]) || !rd->waiting;
+	pthread_mutex_unlock(&rd->mu);
+	return ready;
+}
+
+int
+reader_fd(const struct reader *rd)
+{
+	return rd->notify[0];
+}
+
+/* Wakes the thread if it polls its input. (One that has not published
+ * that it would block yet sees the pause or stop asked before it polls.) */
+static void
+wake(struct reader *rd)
+{
+	char b = 0;
+	int polls;
+
+	pthread_mutex_lock(&rd->mu);
+	polls = rd->waiting;
+	pthread_mutex_unlock(&rd->mu);
+	if (polls)
+		(void)!write(rd->wake[1], &b, 1);
+}
+
+void
+reader_pause(struct reader *rd)
+{
+	__atomic_store_n(&rd->pause, 1, __ATOMIC_RELEASE);
+	wake(rd);
+}
+
+void
+reader_resume(struct reader *rd)
+{
+	pthread_mutex_lock(&rd->mu);
+	__atomic_store_n(&rd->pause, 0, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
+}
+
+uint64_t
+reader_bytes(const struct reader *rd)
+{
+	return rd->bytes;
+}
+
+void
+reader_stop(struct reader *rd)
+{
+	size_t i;
+
+	if (rd == NULL)
+		return;
+	pthread_mutex_lock(&rd->mu);
+	__atomic_store_n(&rd->stop, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
+	wake(rd);
+	pthread_join(rd->th, NULL);
+	for (i = 0; i < NSLOT; i++) {
+		free(rd->slot[i].buf);
+		free(rd->slot[i].at);
+	}
+	close(rd->wake[0]);
+	close(rd->wake[1]);
+	close(rd->notify[0]);
+	close(rd->notify[1]);
+	pthread_mutex_destroy(&rd->mu);
+	pthread_cond_destroy(&rd->cv);
+	wire_fields_fini(&rd->wf);
+	free(rd->vals);
+	free(rd);
+}

@@ -1,0 +1,223 @@
+/* rowexpr: --having and --eval over a row's cells; see rowexpr.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/expr.h"
+#include "base/num.h"
+#include "flow/rowexpr.h"
+#include "base/util.h"
+
+struct rowexpr {
+	const struct config *c;
+	size_t ncols;		/* the rendered columns; the evals follow */
+};
+
+/* An --eval column's value, kept past the next evaluation. */
+struct evalval {
+	int null, num;		/* an empty cell; a number (bare in json) */
+	size_t off, n;		/* its text in rc->text */
+};
+
+struct rowcells {
+	struct out *sink;
+	struct xvm *vm;
+	struct xslice *slots;	/* the rendered cells, then the evals' */
+	struct evalval *ev;
+	char *text;		/* the evals' text */
+	size_t cap;
+};
+
+/* The closest of names[0..n) to name, up to three, for a message. */
+static void
+no_column(const char *opt, size_t pos, const char *name,
+    const char *const *names, size_t n)
+{
+	size_t i, d, d0 = SIZE_MAX, len = strlen(name), nb = 0;
+	char hint[256] = "";
+	size_t at = 0;
+
+	for (i = 0; i < n; i++) {
+		d = edit_distance(name, len, names[i], strlen(names[i]));
+		if (close_enough(d, len) && d < d0)
+			d0 = d;
+	}
+	for (i = 0; i < n && nb < 3 && d0 != SIZE_MAX; i++) {
+		if (edit_distance(name, len, names[i], strlen(names[i])) != d0)
+			continue;
+		at += (size_t)snprintf(hint + at, sizeof(hint) - at, "%s'%s'",
+		    nb == 0 ? "; did you mean " : ", ", names[i]);
+		nb++;
+		if (at >= sizeof(hint))
+			break;
+	}
+	fwin_warn("%s: at %zu: no column '%s'%s%s", opt, pos, name, hint,
+	    nb > 0 ? "?" : "");
+}
+
+/* Binds e's fields to the first n of names (the columns it may read).
+ * Returns 0, or -1 after a message. */
+static int
+bind(struct expr *e, const char *opt, const char *const *names, size_t n)
+{
+	const char *name;
+	size_t i, j, col, pos;
+	int braced;
+
+	for (i = 0; i < expr_nfields(e); i++) {
+		expr_field(e, i, &name, &col, &pos, &braced);
+		if (name == NULL) {
+			if (col > n) {
+				fwin_warn("%s: at %zu: no column $%zu (a row "
+				    "has %zu here)", opt, pos, col, n);
+				return -1;
+			}
+			expr_bind(e, i, col - 1);
+			continue;
+		}
+		for (j = n; j-- > 0;)	/* the last of a name: an --eval's */
+			if (strcmp(names[j], name) == 0)
+				break;
+		if (j == SIZE_MAX) {
+			no_column(opt, pos, name, names, n);
+			return -1;
+		}
+		expr_bind(e, i, j);
+	}
+	return 0;
+}
+
+int
+rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
+    struct rowexpr **out)
+{
+	const char **names;
+	size_t i, n = ncols + c->nevals;
+	int rc = -1;
+
+	*out = NULL;
+	if (c->having == NULL && c->nevals == 0)
+		return 0;
+	names = xmalloc((n ? n : 1) * sizeof(*names));
+	memcpy(names, cols, ncols * sizeof(*names));
+	for (i = 0; i < c->nevals; i++)
+		names[ncols + i] = c->evals[i].name;
+	for (i = 0; i < c->nevals; i++)
+		if (bind(c->evals[i].e, "--eval", names, ncols + i) != 0)
+			goto done;
+	if (c->having != NULL && bind(c->having, "--having", names, n) != 0)
+		goto done;
+	*out = xcalloc(1, sizeof(**out));
+	(*out)->c = c;
+	(*out)->ncols = ncols;
+	rc = 0;
+done:
+	free(names);
+	return rc;
+}
+
+void
+rowexpr_free(struct rowexpr *x)
+{
+	free(x);
+}
+
+struct rowcells *
+rowcells_new(const struct rowexpr *x)
+{
+	struct rowcells *rc = xcalloc(1, sizeof(*rc));
+	size_t n = x->ncols + x->c->nevals;
+
+	rc->sink = out_open_mem();
+	rc->vm = xvm_new();
+	rc->slots = xcalloc(n ? n : 1, sizeof(*rc->slots));
+	rc->ev = xcalloc(x->c->nevals ? x->c->nevals : 1, sizeof(*rc->ev));
+	return rc;
+}
+
+void
+rowcells_free(struct rowcells *rc)
+{
+	if (rc == NULL)
+		return;
+	(void)out_close(rc->sink);
+	xvm_free(rc->vm);
+	free(rc->slots);
+	free(rc->ev);
+	free(rc->text);
+	free(rc);
+}
+
+struct out *
+rowcells_sink(struct rowcells *rc)
+{
+	out_mem_clear(rc->sink);
+	return rc->sink;
+}
+
+/* Keeps value v as eval k's: its text copied, so that the next
+ * evaluation (which reuses the scratch) leaves it be. */
+static void
+keep(struct rowcells *rc, size_t k, const struct xval *v, size_t *used)
+{
+	struct evalval *e = &rc->ev[k];
+	char buf[NUM_BUFSZ];
+	const char *p;
+	size_t n;
+
+	e->null = xval_text(v, buf, &p, &n) != 0;
+	e->num = v->t == XV_INT || v->t == XV_DBL;
+	e->off = *used;
+	e->n = e->null ? 0 : n;
+	if (*used + e->n > rc->cap)
+		xgrow(&rc->text, &rc->cap, *used + e->n, 1);
+	if (e->n > 0)
+		memcpy(rc->text + *used, p, e->n);
+	*used += e->n;
+}
+
+int
+rowexpr_judge(const struct rowexpr *x, struct rowcells *rc)
+{
+	const struct config *c = x->c;
+	struct xval v;
+	size_t i, j, used = 0;
+
+	for (i = 0; i < x->ncols; i++)
+		rc->slots[i].p = out_cell(rc->sink, i, &rc->slots[i].n);
+	for (i = 0; i < c->nevals; i++) {
+		expr_eval(c->evals[i].e, rc->vm, rc->slots, &v);
+		keep(rc, i, &v, &used);
+		/* the text may have moved as it grew: every slot again */
+		for (j = 0; j <= i; j++) {
+			rc->slots[x->ncols + j].p = rc->ev[j].null ? NULL :
+			    rc->text + rc->ev[j].off;
+			rc->slots[x->ncols + j].n = rc->ev[j].n;
+		}
+	}
+	return c->having == NULL || expr_test(c->having, rc->vm, rc->slots) == 1;
+}
+
+const char *
+rowexpr_cell(const struct rowcells *rc, size_t i, size_t *n)
+{
+	*n = rc->slots[i].n;
+	return rc->slots[i].n > 0 ? rc->slots[i].p : NULL;
+}
+
+void
+rowexpr_write(const struct rowexpr *x, const struct rowcells *rc,
+    struct out *o)
+{
+	size_t i;
+
+	for (i = 0; i < x->c->nevals; i++) {
+		const struct evalval *e = &rc->ev[i];
+
+		if (e->null)
+			out_null(o);
+		else if (e->num)
+			out_own_num(o, rc->text + e->off, e->n);
+		else
+			out_str(o, rc->text + e->off, e->n);
+	}
+}

@@ -1,0 +1,652 @@
+/* sqlsink: rows into a SQLite table; see sqlsink.h. This file opens the
+ * database and the table and applies rows; sqljournal.c keeps fwin's own
+ * tables, for exactly once with checkpoints.
+ *
+ * The tables fwin keeps in DB beside TABLE:
+ *
+ *	fwin_checkpoint(tbl TEXT PRIMARY KEY, generation INTEGER,
+ *	    checkpoint TEXT)
+ *		one row per TABLE: the generation its last transaction
+ *		wrote (the commit position a checkpoint covers)
+ *	fwin_journal_TABLE(gen, existed, k1..kN, c1..cM,
+ *	    PRIMARY KEY (gen, k1..kN))
+ *		with checkpoints only: a row's primary key (k) and what it
+ *		held before generation gen first changed it (c; existed 0:
+ *		it was not there)
+ *
+ * A table without a primary key (no key columns and no window bounds)
+ * holds one row, rowid 1, which each row replaces. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "base/num.h"
+#include "io/sqlint.h"
+#include "io/sqlsink.h"
+#include "base/util.h"
+
+
+/* Says what SQLite said of what failed. Returns -1 with errno set. */
+int
+sk_fail(struct sqlsink *s, const char *what)
+{
+	int code = sqlite3_errcode(s->db);
+
+	if (!s->failed) {
+		if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+			fwin_warn("%s: the database is locked by another "
+			    "process (waited 5 s)", s->dbname);
+		else
+			fwin_warn("%s: %s: %s", s->dbname, what,
+			    sqlite3_errmsg(s->db));
+	}
+	s->failed = 1;
+	errno = code == SQLITE_FULL ? ENOSPC : EIO;
+	return -1;
+}
+
+int
+sk_exec(struct sqlsink *s, const char *sql)
+{
+	return sqlite3_exec(s->db, sql, NULL, NULL, NULL) == SQLITE_OK ? 0 :
+	    sk_fail(s, sql);
+}
+
+/* Writes name as a quoted SQL identifier. */
+void
+sk_ident(FILE *f, const char *name)
+{
+	fputc('"', f);
+	for (; *name != '\0'; name++) {
+		if (*name == '"')
+			fputc('"', f);
+		fputc(*name, f);
+	}
+	fputc('"', f);
+}
+
+/* The journal's name: fwin_journal_TABLE (TABLE is a plain name). */
+void
+sk_journal_name(FILE *f, const struct sqlsink *s)
+{
+	fprintf(f, "\"fwin_journal_%s\"", s->table);
+}
+
+FILE *
+sk_text_open(char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+
+	if (f == NULL)
+		fwin_oom();
+	return f;
+}
+
+char *
+sk_text_close(FILE *f, char **text)
+{
+	if (fclose(f) != 0 || *text == NULL)
+		fwin_oom();
+	return *text;
+}
+
+/* "pk1 = ?a AND pk2 = ?b", numbering from first; "rowid = 1" with none. */
+void
+sk_pk_where(FILE *f, const struct sqlsink *s, const char *const *cols,
+    int first)
+{
+	size_t i;
+
+	if (s->npk == 0) {
+		fputs("rowid = 1", f);
+		return;
+	}
+	for (i = 0; i < s->npk; i++) {
+		fputs(i ? " AND " : "", f);
+		sk_ident(f, cols[s->pk[i]]);
+		fprintf(f, " = ?%d", first + (int)i);
+	}
+}
+
+/* "pk1, pk2" (or "rowid"). */
+void
+sk_pk_list(FILE *f, const struct sqlsink *s, const char *const *cols)
+{
+	size_t i;
+
+	if (s->npk == 0) {
+		fputs("rowid", f);
+		return;
+	}
+	for (i = 0; i < s->npk; i++) {
+		fputs(i ? ", " : "", f);
+		sk_ident(f, cols[s->pk[i]]);
+	}
+}
+
+void
+sk_col_list(FILE *f, const char *prefix, size_t n, size_t from)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%s%zu", i || from ? ", " : "", prefix, i + 1);
+}
+
+int
+sk_prepare(struct sqlsink *s, int which, FILE *f, char **text)
+{
+	int rc;
+
+	sk_text_close(f, text);
+	rc = sqlite3_prepare_v3(s->db, *text, -1, SQLITE_PREPARE_PERSISTENT,
+	    &s->st[which], NULL);
+	free(*text);
+	*text = NULL;
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+/* The upsert and the delete of a row. */
+static int
+prepare_rows(struct sqlsink *s)
+{
+	char *text = NULL;
+	size_t len, i, nset = 0;
+	FILE *f = sk_text_open(&text, &len);
+
+	fputs(s->npk == 0 ? "INSERT OR REPLACE INTO " : "INSERT INTO ", f);
+	sk_ident(f, s->table);
+	fputs(s->npk == 0 ? "(rowid" : "(", f);
+	for (i = 0; i < s->ncols; i++) {
+		fputs(i || s->npk == 0 ? ", " : "", f);
+		sk_ident(f, s->cols[i]);
+	}
+	fputs(s->npk == 0 ? ") VALUES (1" : ") VALUES (", f);
+	for (i = 0; i < s->ncols; i++)
+		fprintf(f, "%s?%zu", i || s->npk == 0 ? ", " : "", i + 1);
+	fputc(')', f);
+	if (s->npk > 0) {
+		fputs(" ON CONFLICT (", f);
+		sk_pk_list(f, s, (const char *const *)s->cols);
+		fputs(") DO ", f);
+		for (i = 0; i < s->ncols; i++) {
+			size_t j;
+
+			for (j = 0; j < s->npk && s->pk[j] != i; j++)
+				;
+			if (j < s->npk)
+				continue;
+			fputs(nset++ ? ", " : "UPDATE SET ", f);
+			sk_ident(f, s->cols[i]);
+			fputs(" = excluded.", f);
+			sk_ident(f, s->cols[i]);
+		}
+		if (nset == 0)
+			fputs("NOTHING", f);
+	}
+	if (sk_prepare(s, ST_UPSERT, f, &text) != 0)
+		return -1;
+	f = sk_text_open(&text, &len);
+	fputs("DELETE FROM ", f);
+	sk_ident(f, s->table);
+	fputs(" WHERE ", f);
+	sk_pk_where(f, s, (const char *const *)s->cols, 1);
+	return sk_prepare(s, ST_DELETE, f, &text);
+}
+
+
+/* Checks that TABLE, if there, has these columns; *there says whether
+ * it is. */
+static int
+check_table(struct sqlsink *s, const struct sqlsink_spec *sp, int *status,
+    int *there)
+{
+	sqlite3_stmt *q;
+	char *text = NULL;
+	size_t len, i = 0;
+	FILE *f;
+	int rc, same = 1;
+
+	f = sk_text_open(&text, &len);
+	fputs("PRAGMA table_info(", f);
+	sk_ident(f, s->table);
+	fputc(')', f);
+	sk_text_close(f, &text);
+	rc = sqlite3_prepare_v2(s->db, text, -1, &q, NULL);
+	free(text);
+	if (rc != SQLITE_OK)
+		return sk_fail(s, "reading the schema");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(q, 1);
+
+		if (i >= sp->ncols || name == NULL ||
+		    strcmp(name, sp->cols[i]) != 0)
+			same = 0;
+		i++;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return sk_fail(s, "reading the schema");
+	if (i > 0 && (!same || i != sp->ncols)) {
+		fwin_warn("%s: the table %s holds rows of another pipeline "
+		    "(other columns); name another TABLE", s->dbname, s->table);
+		*status = 2;
+		return -1;
+	}
+	*there = i > 0;
+	return 0;
+}
+
+/* Creates TABLE, times typed as the row being applied prints them (or,
+ * with none, by the iso hint). */
+static int
+make_table(struct sqlsink *s, int norow)
+{
+	static const char *const types[] = { "TEXT", "INTEGER", "NUMERIC" };
+	char *text = NULL;
+	size_t len, i;
+	enum sqlcol t;
+	FILE *f;
+	int rc;
+
+	f = sk_text_open(&text, &len);
+	fputs("CREATE TABLE ", f);
+	sk_ident(f, s->table);
+	fputs(" (", f);
+	for (i = 0; i < s->ncols; i++) {
+		fputs(i ? ", " : "", f);
+		sk_ident(f, s->cols[i]);
+		t = s->types[i];
+		if (t == SQLC_TIME)
+			t = (norow ? s->iso : s->kinds[i + 1] == 's') ?
+			    SQLC_TEXT : SQLC_INTEGER;
+		fprintf(f, " %s", types[t]);
+	}
+	if (s->npk > 0) {
+		fputs(", PRIMARY KEY (", f);
+		sk_pk_list(f, s, (const char *const *)s->cols);
+		fputc(')', f);
+	}
+	fputc(')', f);
+	sk_text_close(f, &text);
+	rc = sk_exec(s, text);
+	free(text);
+	return rc;
+}
+
+
+/* Whether the file is a database SQLite can read: a file that is not is
+ * refused before anything is written to it. */
+static int
+readable(struct sqlsink *s)
+{
+	if (sqlite3_exec(s->db, "SELECT count(*) FROM sqlite_schema", NULL,
+	    NULL, NULL) == SQLITE_OK)
+		return 0;
+	if (sqlite3_errcode(s->db) == SQLITE_NOTADB) {
+		fwin_warn("%s exists and is not a SQLite database; remove it "
+		    "or name another file", s->dbname);
+		s->failed = 1;
+		return -1;
+	}
+	return sk_fail(s, "reading");
+}
+
+
+
+
+/* The table made if it is not there (creating: norow says no row is
+ * being applied), and the statements that write rows prepared. */
+static int
+make_ready(struct sqlsink *s, int creating)
+{
+	if (creating && make_table(s, creating == 1) != 0)
+		return -1;
+	if (prepare_rows(s) != 0 || (s->journal && sk_prepare_journal(s) != 0))
+		return creating ? sk_fail(s, "preparing") : -1;
+	s->ready = 1;
+	return 0;
+}
+
+struct sqlsink *
+sqlsink_open(const struct sqlsink_spec *sp, int *status)
+{
+	struct sqlsink *s = xcalloc(1, sizeof(*s));
+	int there = 0;
+
+	*status = 1;
+	s->dbname = xstrdup(sp->db);
+	s->table = xstrdup(sp->table);
+	s->ncols = sp->ncols;
+	s->cols = xcalloc(sp->ncols + 1, sizeof(*s->cols));
+	for (size_t i = 0; i < sp->ncols; i++)
+		s->cols[i] = xstrdup(sp->cols[i]);
+	s->npk = sp->npk;
+	s->pk = xmalloc((sp->npk ? sp->npk : 1) * sizeof(*s->pk));
+	memcpy(s->pk, sp->pk, sp->npk * sizeof(*s->pk));
+	s->journal = sp->journal;
+	s->iso = sp->iso;
+	s->types = xmalloc((sp->ncols + 1) * sizeof(*s->types));
+	memcpy(s->types, sp->types, sp->ncols * sizeof(*s->types));
+	s->cell = xmalloc((sp->ncols + 1) * sizeof(*s->cell));
+	s->cellen = xmalloc((sp->ncols + 1) * sizeof(*s->cellen));
+	s->kinds = xmalloc(sp->ncols + 1);
+	if (sqlite3_open_v2(sp->db, &s->db, SQLITE_OPEN_READWRITE |
+	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
+		fwin_warn("%s: %s", sp->db, s->db != NULL ?
+		    sqlite3_errmsg(s->db) : "out of memory");
+		goto fail;
+	}
+	/* another writer holds it: wait as long as a person would */
+	sqlite3_busy_timeout(s->db, 5000);
+	sqlite3_extended_result_codes(s->db, 0);
+	if (readable(s) != 0 || sk_exec(s, "BEGIN IMMEDIATE") != 0)
+		goto fail;
+	s->owner = sp->owner != NULL ? xstrdup(sp->owner) : NULL;
+	if (sk_make_own(s) != 0 || sk_check_owner(s, sp->from) != 0) {
+		s->failed = 1;
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		goto fail;
+	}
+	if (check_table(s, sp, status, &there) != 0 ||
+	    (there && make_ready(s, 0) != 0)) {
+		if (*status == 1 && !s->failed) {
+			fwin_warn("%s: the table %s holds rows of another "
+			    "pipeline (%s); name another TABLE", s->dbname,
+			    s->table, sqlite3_errmsg(s->db));
+			*status = 2;
+		}
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+		goto fail;
+	}
+	if (sk_exec(s, "COMMIT") != 0)
+		goto fail;
+	s->opened = 1;
+	*status = 0;
+	return s;
+fail:
+	sqlsink_close(s);
+	return NULL;
+}
+
+void
+sqlsink_generations(struct sqlsink *s, sqlsink_gens_fn gens, void *arg)
+{
+	s->gens = gens;
+	s->gens_arg = arg;
+}
+
+int
+sk_step(struct sqlsink *s, int which)
+{
+	sqlite3_stmt *q = s->st[which];
+	int rc = sqlite3_step(q);
+
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : sk_fail(s, "writing");
+}
+
+/* Whether p[0..n) is an integer that fits int64: *v is it. */
+static int
+int_cell(const char *p, size_t n, int64_t *v)
+{
+	size_t i = p[0] == '-';
+	uint64_t u = 0, lim = p[0] == '-' ? (uint64_t)INT64_MAX + 1 :
+	    (uint64_t)INT64_MAX;
+
+	if (i == n || n - i > 19)
+		return 0;
+	for (; i < n; i++) {
+		if (p[i] < '0' || p[i] > '9')
+			return 0;
+		if (u > (lim - (uint64_t)(p[i] - '0')) / 10)
+			return 0;
+		u = u * 10 + (uint64_t)(p[i] - '0');
+	}
+	*v = p[0] == '-' ? (int64_t)(0 - u) : (int64_t)u;
+	return 1;
+}
+
+/* Significant digits of a decimal (digits after the leading zeros, not
+ * counting trailing zeros of a fraction) when it has no exponent. */
+static size_t
+sig_digits(const char *p, size_t n)
+{
+	size_t i, first = n, last = 0, dot = n;
+
+	for (i = 0; i < n; i++) {
+		if (p[i] == '.')
+			dot = i;
+		else if (p[i] == 'e' || p[i] == 'E')
+			return 99;
+		else if (p[i] >= '1' && p[i] <= '9') {
+			if (first == n)
+				first = i;
+			last = i;
+		} else if (p[i] == '0' && first != n && dot == n)
+			last = i;	/* an integer's zeros count */
+	}
+	if (first == n)
+		return 0;
+	return last - first + 1 - (dot > first && dot < last);
+}
+
+/* Binds a number cell: an integer as INTEGER, a decimal a double holds
+ * exactly (15 significant digits at most, or the shortest form of a
+ * double, as fwin prints floating results) as REAL; any other (an exact
+ * sum past a double) as its text in a BLOB, which SQLite stores as it is
+ * (a TEXT would be rounded to 15 digits by the NUMERIC affinity). */
+static int
+bind_num(struct sqlsink *s, sqlite3_stmt *q, int i, const char *p, size_t n)
+{
+	char back[NUM_BUFSZ];
+	int64_t v;
+	double d;
+
+	if (int_cell(p, n, &v))
+		return sqlite3_bind_int64(q, i, v);
+	if (n < sizeof(s->num)) {
+		memcpy(s->num, p, n);
+		s->num[n] = '\0';
+		d = strtod(s->num, NULL);
+		if (isfinite(d) && (sig_digits(p, n) <= 15 ||
+		    (num_format_double(back, d) == n &&
+		    memcmp(back, p, n) == 0)))
+			return sqlite3_bind_double(q, i, d);
+	}
+	return sqlite3_bind_blob(q, i, p, (int)n, SQLITE_TRANSIENT);
+}
+
+/* Binds cell c of the row at ?i. */
+static int
+bind_cell(struct sqlsink *s, sqlite3_stmt *q, int i, size_t c)
+{
+	switch (s->kinds[c]) {
+	case 'z':
+		return sqlite3_bind_null(q, i);
+	case 'n':
+		return bind_num(s, q, i, s->cell[c], s->cellen[c]);
+	default:
+		return sqlite3_bind_text(q, i, s->cell[c], (int)s->cellen[c],
+		    SQLITE_STATIC);
+	}
+}
+
+/* Binds the row's key at ?first... (cell 0 is the op). */
+void
+sk_bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first)
+{
+	size_t i;
+
+	for (i = 0; i < s->npk; i++)
+		bind_cell(s, q, first + (int)i, s->pk[i] + 1);
+	if (s->npk == 0)
+		sqlite3_bind_int64(q, first, 1);
+}
+
+
+static int
+begin(struct sqlsink *s)
+{
+	uint64_t durable = 0;
+
+	if (s->in_txn)
+		return 0;
+	if (sk_exec(s, "BEGIN IMMEDIATE") != 0)
+		return -1;
+	s->in_txn = 1;
+	s->tag = 1;
+	if (s->gens != NULL)
+		s->gens(s->gens_arg, &s->tag, &durable);
+	if (s->journal && durable > s->pruned) {
+		sqlite3_bind_int64(s->st[ST_PRUNE], 1, (int64_t)durable);
+		if (sk_step(s, ST_PRUNE) != 0)
+			return -1;
+		s->pruned = durable;
+	}
+	return 0;
+}
+
+/* Applies the decoded row: "+I"/"+U" upsert, "-D" delete, "-U" nothing
+ * (its "+U" follows). */
+static int
+apply(struct sqlsink *s)
+{
+	const char *op = s->cell[0];
+	size_t i;
+
+	if (s->cellen[0] == 2 && op[0] == '-' && op[1] == 'U')
+		return 0;
+	if (begin(s) != 0 || (!s->ready && make_ready(s, 2) != 0) ||
+	    (s->journal && sk_journal_row(s) != 0))
+		return -1;
+	if (op[0] == '-') {
+		sk_bind_pk(s, s->st[ST_DELETE], 1);
+		return sk_step(s, ST_DELETE);
+	}
+	for (i = 0; i < s->ncols; i++)
+		bind_cell(s, s->st[ST_UPSERT], (int)i + 1, i + 1);
+	return sk_step(s, ST_UPSERT);
+}
+
+/* Decodes the rows in p[0..n); returns the bytes of complete rows, or -1
+ * after a message. */
+static long long
+decode(struct sqlsink *s, const char *p, size_t n)
+{
+	size_t at = 0, row = 0, c = 0;
+	uint32_t len;
+
+	while (at < n) {
+		if (p[at] == 'e') {
+			if (c != s->ncols + 1) {
+				errno = EINVAL;
+				fwin_warn("%s: a row of %zu cells", s->dbname, c);
+				return -1;
+			}
+			if (apply(s) != 0)
+				return -1;
+			row = ++at;
+			c = 0;
+			continue;
+		}
+		if (n - at < 1 + sizeof(len))
+			break;
+		memcpy(&len, p + at + 1, sizeof(len));
+		if (n - at - 1 - sizeof(len) < len)
+			break;
+		if (c <= s->ncols) {
+			s->kinds[c] = p[at];
+			s->cell[c] = p + at + 1 + sizeof(len);
+			s->cellen[c] = len;
+		}
+		c++;
+		at += 1 + sizeof(len) + len;
+	}
+	return (long long)row;
+}
+
+int
+sqlsink_write(void *arg, const char *p, size_t n, int flush)
+{
+	struct sqlsink *s = arg;
+	long long done;
+
+	if (s->failed) {
+		errno = EIO;
+		return -1;
+	}
+	if (s->ncarry > 0) {
+		/* the buffer ended inside a row: rows are applied whole */
+		xgrow(&s->carry, &s->capcarry, s->ncarry + n, 1);
+		memcpy(s->carry + s->ncarry, p, n);
+		s->ncarry += n;
+		p = s->carry;
+		n = s->ncarry;
+	}
+	if ((done = decode(s, p, n)) < 0)
+		return -1;
+	if (s->ncarry > 0) {
+		memmove(s->carry, s->carry + done, n - (size_t)done);
+		s->ncarry = n - (size_t)done;
+	} else if ((size_t)done < n) {
+		xgrow(&s->carry, &s->capcarry, n - (size_t)done, 1);
+		memcpy(s->carry, p + done, n - (size_t)done);
+		s->ncarry = n - (size_t)done;
+	}
+	if (!flush)
+		return 0;
+	if (!s->in_txn)
+		return 0;
+	/* the commit position, in the same transaction as the rows */
+	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)s->tag);
+	sk_bind_owner(s);
+	if (sk_step(s, ST_COMMITPOS) != 0 || sk_exec(s, "COMMIT") != 0)
+		return -1;
+	s->in_txn = 0;
+	s->position = s->tag;
+	return 0;
+}
+
+
+
+
+
+int
+sqlsink_close(struct sqlsink *s)
+{
+	int i, rc = 0;
+
+	if (s == NULL)
+		return 0;
+	if (s->opened && !s->ready && !s->failed) {
+		if (sk_exec(s, "BEGIN IMMEDIATE") != 0 || make_ready(s, 1) != 0 ||
+		    sk_exec(s, "COMMIT") != 0)
+			rc = -1;
+	}
+	if (s->in_txn)
+		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	for (i = 0; i < ST_N; i++)
+		sqlite3_finalize(s->st[i]);
+	sqlite3_close(s->db);
+	free(s->dbname);
+	free(s->table);
+	for (i = 0; s->cols != NULL && (size_t)i < s->ncols; i++)
+		free(s->cols[i]);
+	free(s->cols);
+	free(s->pk);
+	free(s->carry);
+	free(s->cell);
+	free(s->cellen);
+	free(s->kinds);
+	free(s->types);
+	free(s->owner);
+	free(s);
+	return rc;
+}

@@ -1,0 +1,336 @@
+/* expr_sql: an expression as Flink SQL, for --explain flink-sql
+ * (expr.h). */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pipeline/exprint.h"
+#include "base/util.h"
+
+/* --- Flink SQL --- */
+
+/* Each operand's SQL, as a stack, with what it is: Flink's columns of a
+ * source read as text are STRING, so a field is cast to DOUBLE where
+ * fwin would read it as a number (against a number, in arithmetic), and
+ * a value in a boolean place is made a condition as fwin judges it. */
+enum sqlkind { SK_FIELD, SK_NUM, SK_TEXT, SK_BOOL };
+
+struct sqlitem {
+	char *s;
+	enum sqlkind k;
+};
+
+struct sqlstack {
+	struct sqlitem *v;
+	size_t n, cap;
+};
+
+static void __attribute__((format(printf, 4, 5)))
+sql_push(struct sqlstack *st, size_t pop, enum sqlkind k, const char *fmt,
+    ...)
+{
+	va_list ap;
+	char *s;
+	size_t i;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0)
+		fwin_oom();
+	va_end(ap);
+	for (i = 0; i < pop; i++)
+		free(st->v[--st->n].s);
+	if (st->n == st->cap)
+		xgrow(&st->v, &st->cap, st->n + 1, sizeof(*st->v));
+	st->v[st->n].s = s;
+	st->v[st->n++].k = k;
+}
+
+/* The i-th operand from the top (1: the top) as a number, as text, or
+ * as a condition; each string is the caller's to free. */
+static char *
+sql_as(const struct sqlstack *st, size_t i, enum sqlkind want)
+{
+	const struct sqlitem *it;
+	char *s;
+	int rc = 0;
+
+	if (i > st->n)	/* (a parsed program always has its operands) */
+		return xstrdup("NULL");
+	it = &st->v[st->n - i];
+
+	if (want == SK_NUM && it->k == SK_FIELD)
+		rc = asprintf(&s, "CAST(%s AS DOUBLE)", it->s);
+	else if (want == SK_TEXT && it->k == SK_NUM)
+		rc = asprintf(&s, "CAST(%s AS STRING)", it->s);
+	else if (want == SK_BOOL && it->k == SK_FIELD)	/* text is true */
+		rc = asprintf(&s, "(%s IS NOT NULL AND %s <> '0')", it->s,
+		    it->s);
+	else if (want == SK_BOOL && it->k == SK_NUM)
+		rc = asprintf(&s, "(%s <> 0)", it->s);
+	else if (want == SK_BOOL && it->k == SK_TEXT)
+		rc = asprintf(&s, "(%s IS NOT NULL)", it->s);
+	else
+		s = xstrdup(it->s);
+	if (rc < 0)
+		fwin_oom();
+	return s;
+}
+
+/* A SQL string literal: quotes doubled. */
+static char *
+sql_string(const char *p, size_t n)
+{
+	char *s = xmalloc(2 * n + 3), *o = s;
+	size_t i;
+
+	*o++ = '\'';
+	for (i = 0; i < n; i++) {
+		if (p[i] == '\'')
+			*o++ = '\'';
+		*o++ = p[i];
+	}
+	*o++ = '\'';
+	*o = '\0';
+	return s;
+}
+
+/* Whether one of the top n operands is a number: the others are then
+ * read as numbers too (a comparison, min, max, coalesce, in). */
+static int
+any_num(const struct sqlstack *st, size_t n)
+{
+	size_t i;
+
+	if (n > st->n)	/* (a parsed program always has its operands) */
+		return 0;
+	for (i = 1; i <= n; i++)
+		if (st->v[st->n - i].k == SK_NUM)
+			return 1;
+	return 0;
+}
+
+/* The top n operands, each as want, joined by ", " (caller frees). */
+static char *
+sql_args(const struct sqlstack *st, size_t n, enum sqlkind want)
+{
+	char *s = NULL, *a;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&s, &len);
+
+	if (f == NULL)
+		fwin_oom();
+	for (i = n; i > 0; i--) {
+		a = sql_as(st, i, want);
+		fprintf(f, "%s%s", i < n ? ", " : "", a);
+		free(a);
+	}
+	if (fclose(f) != 0 || s == NULL)
+		fwin_oom();
+	return s;
+}
+
+static void
+sql_call(struct sqlstack *st, enum xfn fn, size_t n)
+{
+	enum sqlkind k = SK_TEXT, want = SK_FIELD;
+	char *a, *c;
+
+	switch (fn) {
+	case F_ABS: case F_FLOOR: case F_CEIL: case F_ROUND:
+		want = k = SK_NUM;
+		break;
+	case F_LEN:
+		want = SK_TEXT;
+		k = SK_NUM;
+		break;
+	case F_LOWER: case F_UPPER: case F_SUBSTR:
+		want = SK_TEXT;
+		break;
+	case F_MIN: case F_MAX: case F_COALESCE:
+		if (any_num(st, n))
+			want = k = SK_NUM;
+		break;
+	case F_IF:
+		c = sql_as(st, 3, SK_BOOL);
+		if (any_num(st, 2))
+			want = k = SK_NUM;
+		a = sql_args(st, 2, want);
+		sql_push(st, 3, k, "IF(%s, %s)", c, a);
+		free(c);
+		free(a);
+		return;
+	}
+	if (fn == F_LEN) {
+		/* CHAR_LENGTH(s) for text without NUL bytes: the FlinkSQL
+		 * grammar of dt-sql-parser takes CHAR_LENGTH for a reserved
+		 * word, not a function (explain_notes.c says so) */
+		a = sql_as(st, 1, SK_TEXT);
+		sql_push(st, 1, SK_NUM, "(POSITION(CHR(0) IN CONCAT(%s, "
+		    "CHR(0))) - 1)", a);
+		free(a);
+		return;
+	}
+	if (fn == F_SUBSTR) {	/* the text, then its numbers */
+		c = sql_as(st, n, SK_TEXT);
+		a = sql_args(st, n - 1, SK_NUM);
+		sql_push(st, n, k, "SUBSTR(%s, %s)", c, a);
+		free(c);
+		free(a);
+		return;
+	}
+	a = sql_args(st, n, want);
+	sql_push(st, n, k, "%s(%s)", fns[fn].sql, a);
+	free(a);
+}
+
+/* A binary operator: arithmetic (numbers), a comparison (numbers when
+ * one side is), AND and OR (conditions). */
+static void
+sql_binary(struct sqlstack *st, enum xop op)
+{
+	static const char *const bin[] = {
+		[X_ADD] = "+", [X_SUB] = "-", [X_MUL] = "*", [X_DIV] = "/",
+		[X_EQ] = "=", [X_NE] = "<>", [X_LT] = "<", [X_LE] = "<=",
+		[X_GT] = ">", [X_GE] = ">=", [X_AND] = "AND", [X_OR] = "OR"
+	};
+	enum sqlkind want = SK_NUM, k = SK_NUM;
+	char *a, *b;
+
+	if (op >= X_EQ && op <= X_GE) {
+		k = SK_BOOL;
+		want = any_num(st, 2) ? SK_NUM : SK_FIELD;
+	} else if (op == X_AND || op == X_OR)
+		want = k = SK_BOOL;
+	a = sql_as(st, 2, want);
+	b = sql_as(st, 1, want);
+	if (op == X_DIV)	/* true division, as fwin's */
+		sql_push(st, 2, k, "(%s / NULLIF(%s, 0))", a, b);
+	else if (op == X_MOD)
+		sql_push(st, 2, k, "MOD(%s, %s)", a, b);
+	else
+		sql_push(st, 2, k, "(%s %s %s)", a, bin[op], b);
+	free(a);
+	free(b);
+}
+
+static void
+sql_const(struct sqlstack *st, const struct expr *e, size_t k)
+{
+	const struct xval *c = &e->consts[k];
+	char *s;
+
+	if (c->t == XV_NULL)
+		sql_push(st, 0, SK_TEXT, "CAST(NULL AS STRING)");
+	else if (c->t == XV_TEXT) {
+		s = sql_string(c->p, c->n);
+		sql_push(st, 0, SK_TEXT, "%s", s);
+		free(s);
+	} else
+		sql_push(st, 0, SK_NUM, "%s", e->ctext[k]);
+}
+
+void
+expr_sql(const struct expr *e, FILE *f,
+    const char *(*name)(void *arg, size_t i), void *arg)
+{
+	struct sqlstack st = { NULL, 0, 0 };
+	const struct xins *ip;
+	char *s, *a;
+
+	for (ip = e->code; ip < e->code + e->ncode; ip++) {
+		switch ((enum xop)ip->op) {
+		case X_CONST:
+			sql_const(&st, e, ip->a);
+			break;
+		case X_FIELD:
+			sql_push(&st, 0, SK_FIELD, "%s",
+			    name(arg, e->fields[ip->a].slot));
+			break;
+		case X_NEG:
+			a = sql_as(&st, 1, SK_NUM);
+			sql_push(&st, 1, SK_NUM, "(-%s)", a);
+			free(a);
+			break;
+		case X_MATCH:
+		case X_NMATCH:
+			s = sql_string(e->retext[ip->a],
+			    strlen(e->retext[ip->a]));
+			a = sql_as(&st, 1, SK_TEXT);
+			sql_push(&st, 1, SK_BOOL, "%sREGEXP(%s, %s)",
+			    ip->op == X_NMATCH ? "NOT " : "", a, s);
+			free(a);
+			free(s);
+			break;
+		case X_IN:
+			s = sql_args(&st, ip->a + 1, any_num(&st, ip->a + 1) ?
+			    SK_NUM : SK_FIELD);
+			a = strchr(s, ',');	/* the value, then the items */
+			*a = '\0';
+			sql_push(&st, ip->a + 1, SK_BOOL, "(%s IN (%s))", s,
+			    a + 2);
+			free(s);
+			break;
+		case X_ISNULL:
+		case X_NOTNULL:
+			a = sql_as(&st, 1, SK_FIELD);
+			sql_push(&st, 1, SK_BOOL, "(%s IS %sNULL)", a,
+			    ip->op == X_NOTNULL ? "NOT " : "");
+			free(a);
+			break;
+		case X_NOT:
+			a = sql_as(&st, 1, SK_BOOL);
+			sql_push(&st, 1, SK_BOOL, "(NOT %s)", a);
+			free(a);
+			break;
+		case X_CALL:
+			sql_call(&st, (enum xfn)ip->a, ip->b);
+			break;
+		case X_FCMP:	/* the field, the constant, the comparison */
+			sql_push(&st, 0, SK_FIELD, "%s",
+			    name(arg, e->fields[ip->a].slot));
+			sql_const(&st, e, ip->c);
+			sql_binary(&st, (enum xop)ip->b);
+			break;
+		default:
+			sql_binary(&st, (enum xop)ip->op);
+		}
+	}
+	fputs(st.n > 0 ? st.v[0].s : "TRUE", f);
+	while (st.n > 0)
+		free(st.v[--st.n].s);
+	free(st.v);
+}
+
+int
+expr_calls(const struct expr *e, const char *fn)
+{
+	size_t i;
+
+	for (i = 0; i < e->ncode; i++)
+		if (e->code[i].op == X_CALL &&
+		    strcmp(fns[e->code[i].a].name, fn) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether e's value is a number in SQL (else text or a condition). */
+int
+expr_sql_numeric(const struct expr *e)
+{
+	const struct xins *last = &e->code[e->ncode - 1];
+
+	switch ((enum xop)last->op) {
+	case X_CONST:
+		return e->consts[last->a].t == XV_INT ||
+		    e->consts[last->a].t == XV_DBL;
+	case X_NEG: case X_ADD: case X_SUB: case X_MUL: case X_DIV:
+	case X_MOD:
+		return 1;
+	case X_CALL:
+		return last->a <= F_MAX || last->a == F_LEN;
+	default:
+		return 0;
+	}
+}
+

@@ -1,0 +1,846 @@
+/* run: the driver; see run.h. The loop reads a record, parses it, hands
+ * it to the operator and advances the watermark; when input would block
+ * it fires what the clock makes due, flushes output and sleeps in poll(2)
+ * until input or the next timer. */
+#include <sys/stat.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "window/agg.h"
+#include "flow/batch.h"
+#include "run/ckpt.h"
+#include "run/guard.h"
+#include "io/input.h"
+#include "io/keycodec.h"
+#include "base/num.h"
+#include "window/operator.h"
+#include "io/output.h"
+#include "run/persist.h"
+#include "run/run.h"
+#include "run/runint.h"
+#include "run/srcwm.h"
+#include "base/stats.h"
+#include "base/timefmt.h"
+#include "base/util.h"
+
+
+/* --- records --- */
+
+/* --time-format auto: the input's format is known from now on. */
+static void
+time_format_found(struct run *r, int fmt)
+{
+	if (G(r)->g_timefmt != TF_AUTO)
+		return;
+	G(r)->g_timefmt = fmt;
+	if (r->ofmt == TF_AUTO)
+		r->ofmt = fmt == TF_STRPTIME ? TF_ISO : (enum tfmt)fmt;
+}
+
+/* The watermark moves to w: what it passes fires. */
+static void
+advance(struct run *r, int64_t w)
+{
+	op_advance(r->op, w);
+	if (r->workers != NULL)
+		workers_advance(r->workers, w, G(r)->g_maxt);
+}
+
+/* --follow with several FILEs: the watermark is the smallest of the
+ * inputs' that are not idle, less -l (srcwm.h says what it is when all
+ * are; --idle-timeout's clock moves it on from there). */
+static void
+sources_advance(struct run *r, int64_t now)
+{
+	int64_t m = srcwm_min(r->srcs, now), w;
+
+	if (m == T_NONE || m == INT64_MIN)
+		return;
+	w = sat_add(m, -r->c->lateness);
+	if (w > G(r)->g_wm)
+		advance(r, w);
+}
+
+/* Step 4: the watermark follows the largest event time, less -l. In
+ * batch mode it stays 1 ns below it (the man page's BATCH AND STREAM
+ * MODES), so that every record at a time t is added before a window
+ * ending at t fires: sessions that touch merge whatever the order of
+ * the records with equal times. Windows on a grid print the same rows
+ * either way (a record at t never joins a window ending at t), so they
+ * fire at t and hold no window longer than they must. */
+void
+watermark_after(struct run *r, int64_t t)
+{
+	const struct config *c = r->c;
+	int64_t w, now;
+
+	if (r->srcs != NULL) {
+		now = now_ns();
+		srcwm_record(r->srcs, r->src, t, now);
+		if (t > G(r)->g_maxt)
+			G(r)->g_maxt = t;
+		sources_advance(r, now);
+		return;
+	}
+	if (t <= G(r)->g_maxt)
+		return;
+	G(r)->g_maxt = t;
+	w = sat_add(t, c->mode == MODE_BATCH && c->wkind == WK_SESSION ? -1 :
+	    -c->lateness);
+	if (w > G(r)->g_wm)
+		advance(r, w);
+}
+
+/* Steps 1-3 for a record: by the operator, or judged here and added by
+ * its key's worker (a session's: judged there too). */
+static int
+add(struct run *r, const struct parsed *pr, const struct op_rec *orec)
+{
+	uint64_t seq;
+	int rc;
+
+	if (r->workers == NULL)
+		return op_record(r->op, orec);
+	if ((rc = op_classify(r->op, orec->t, &seq)) == OP_ADDED)
+		workers_record(r->workers, orec, seq, pr->raw, pr->rawlen);
+	return rc;
+}
+
+/* A good record's windows are out of the range of times. */
+void
+out_of_range(struct run *r, const struct parsed *pr)
+{
+	char msg[512];
+
+	say_field(msg, sizeof(msg), parse_time_name(r->parser),
+	    "window out of range for time", pr->tval, pr->tvaln);
+	bad(r, pr, msg);
+}
+
+/* Applies a parsed record (parse.h): counts it, says what is wrong with
+ * it, and hands it to the operator (or the batch). */
+static void
+apply(struct run *r, const struct parsed *pr)
+{
+	const struct config *c = r->c;
+	struct op_rec orec;
+
+	if (pr->kind == PR_NOTE) {	/* the reading thread's message */
+		fwrite(pr->msg, 1, pr->msglen, stderr);
+		return;
+	}
+	G(r)->g_read++;
+	if (r->srcs != NULL)
+		r->src = input_source(r->in, pr->file);
+	if (pr->fmt != TF_AUTO)
+		time_format_found(r, pr->fmt);
+	if (pr->kind == PR_BAD)
+		bad(r, pr, pr->msg);
+	if (r->hint != NULL && !hint_record(r->hint, pr)) {
+		hint_free(r->hint);	/* (said what it had to) */
+		r->hint = NULL;
+	}
+	if (pr->kind == PR_BAD)
+		return;
+	if (pr->kind == PR_OTHER || pr->kind == PR_FILTERED) {
+		if (pr->kind == PR_OTHER)
+			r->others++;
+		else
+			r->filtered++;
+		/* (batch mode: no watermark until the records are sorted,
+		 * and a rejected record is none of them) */
+		if (!pr->has_t || !op_time_fits(r->op, pr->t) ||
+		    (pr->kind == PR_FILTERED && r->batch != NULL))
+			return;
+		FUTURE_CHECK(r, pr, pr->t);
+		if (r->hagg != NULL && r->batch == NULL)
+			stream_agg_advance(r, pr->t);	/* the table's */
+		else
+			watermark_after(r, pr->t);
+		return;
+	}
+	orec.key = pr->key;
+	orec.keylen = pr->keylen;
+	orec.hash = pr->hash;
+	orec.vals = pr->vals;
+	orec.t = pr->t;
+	if (!c->has_time && (op_uses_time(r->op) || r->batch != NULL))
+		orec.t = now_ns();	/* processing time: when applied */
+	if (r->batch != NULL) {	/* kept; replayed in time order at the end */
+		if (r->straight && straight_record(r, pr, &orec))
+			return;
+		if (r->hagg != NULL && hagg_record(r, pr, &orec))
+			return;
+		switch (batch_add(r->batch, orec.t, orec.key, orec.keylen,
+		    orec.vals)) {
+		case BATCH_RANGE:
+			out_of_range(r, pr);
+			break;
+		case BATCH_FAIL:	/* a spill failed: said; exit 1 */
+			r->fatal = 1;
+			break;
+		}
+		return;
+	}
+	if (r->hagg != NULL && stream_agg_record(r, pr, &orec))
+		return;
+	switch (add(r, pr, &orec)) {
+	case OP_ADDED:
+	case OP_NOWIN:
+		if (op_uses_watermark(r->op)) {
+			FUTURE_CHECK(r, pr, orec.t);
+			watermark_after(r, orec.t);
+		}
+		break;
+	case OP_LATE:
+		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
+			r->late_by = sat_add(G(r)->g_wm, -orec.t);
+		write_late(r, pr->raw, pr->rawlen);
+		break;
+	case OP_RANGE:	/* only an event time can be this far out */
+		out_of_range(r, pr);
+		break;
+	}
+}
+
+/* --- live input: timers while fwin waits --- */
+
+static volatile sig_atomic_t stop_requested, save_requested, stop_signal;
+
+static void
+on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		save_requested = 1;
+	else {
+		stop_signal = sig;
+		stop_requested = 1;
+	}
+}
+
+int
+run_signal(void)
+{
+	return stop_requested ? stop_signal : 0;
+}
+
+/* SIGINT, SIGTERM and SIGHUP end the input as its end would; SIGUSR1
+ * asks for a checkpoint. No SA_RESTART: they interrupt poll(2), so a
+ * waiting fwin notices at once. */
+static void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+static int
+flush_outputs(struct run *r)
+{
+	return out_flush(r->out) != 0 ||
+	    (r->late != NULL && out_flush(r->late) != 0) ? -1 : 0;
+}
+
+/* --threads: applies what the reading thread read ahead, up to where it
+ * pauses, so that the input stands where the last record applied ends
+ * (what a checkpoint records). Returns -1 when a record ended the run. */
+static int
+quiesce(struct run *r)
+{
+	const struct parsed *pr;
+	int rc;
+
+	if (r->ended)
+		return 0;
+	reader_pause(r->rd);
+	while ((rc = reader_next(r->rd, &pr)) != READER_PAUSED) {
+		if (rc == INPUT_RECORD) {
+			apply(r, pr);
+			if (r->fatal || check_corrupt(r) || over_budget(r))
+				return -1;
+		} else if (rc != INPUT_WAIT) {	/* its end: it has stopped */
+			r->ended = 1;
+			r->endrc = rc;
+			return 0;
+		}
+	}
+	return 0;
+}
+
+static int
+save(struct run *r, int background)
+{
+	struct persist_files f = {
+		.in = r->in, .outfd = r->outfd, .latefd = r->latefd,
+		.outname = r->outname,
+	};
+	int rc = 0;
+
+
+	if (r->rd != NULL && quiesce(r) != 0)
+		return -1;	/* a record ended the run: the loop stops */
+	/* an output that failed is said once, when it is closed (every
+	 * periodic save would say it again) */
+	if (flush_outputs(r) != 0)
+		rc = -1;
+	else if ((f.dbpos = sink_position(r)),	/* the flush committed */
+	    persist_save(&r->ps, r->op, &f, background) != 0) {
+		check_corrupt(r);
+		rc = -1;
+	}
+	if (r->rd != NULL && !r->ended)
+		reader_resume(r->rd);
+	return rc;
+}
+
+/* A periodic or requested save, in the background; one writer at a time:
+ * a save due while one runs is skipped. */
+static void
+maybe_save(struct run *r)
+{
+	persist_reap(&r->ps, 0);
+	if (r->ps.saver > 0)
+		return;
+	save_requested = 0;
+	if (save(r, 1) != 0)
+		r->ps.failed = 1;
+}
+
+/* The watermark that the wall clock gives now, or INT64_MIN when the
+ * clock does not move it: processing time follows the clock; event time
+ * with --idle-timeout follows it once input has been idle that long. */
+static int64_t
+clock_watermark(struct run *r, int64_t now)
+{
+	const struct config *c = r->c;
+	int64_t idle_from;
+
+	if (!c->has_time)
+		return sat_add(now, -c->lateness);
+	if (c->idle_timeout <= 0 || r->idle_wm == INT64_MIN)
+		return INT64_MIN;	/* no event time yet: nothing to advance */
+	idle_from = sat_add(r->idle_since, c->idle_timeout);
+	if (now < idle_from)
+		return INT64_MIN;
+	return sat_add(r->idle_wm, now - idle_from);
+}
+
+/* Wall time at which the clock watermark reaches w, or T_NONE. */
+static int64_t
+clock_due(struct run *r, int64_t w)
+{
+	const struct config *c = r->c;
+
+	if (w == T_NONE)
+		return T_NONE;
+	if (!c->has_time)
+		return sat_add(w, c->lateness);
+	if (c->idle_timeout <= 0 || r->idle_wm == INT64_MIN)
+		return T_NONE;
+	return sat_add(sat_add(r->idle_since, c->idle_timeout), w - r->idle_wm);
+}
+
+/* Milliseconds for poll(2) until due (-1: forever), rounded up: waking
+ * early would only spin. */
+static int
+poll_timeout(int64_t due, int64_t now)
+{
+	if (due == T_NONE)
+		return -1;
+	if (due - now > (int64_t)INT32_MAX * 1000000)
+		return INT32_MAX;
+	return (int)((due - now + 999999) / 1000000);
+}
+
+/* A poll(2) timeout no longer than the input's own (--follow looks at
+ * its files again every second). */
+static int
+wake_ms(const struct run *r, int ms)
+{
+	int wake = input_wait_ms(r->in);
+
+	return wake >= 0 && (ms < 0 || ms > wake) ? wake : ms;
+}
+
+/*
+ * Input would block: fires what the clock makes due, flushes output,
+ * saves if due, and sleeps in poll(2) until input is readable or the next
+ * timer is due. Returns -1 to stop reading (a signal, output that cannot
+ * be written, corrupt state).
+ */
+static int
+wait_input(struct run *r)
+{
+	const struct config *c = r->c;
+	struct pollfd pfd;
+	int64_t now, w, due;
+
+	if (G(r)->g_read != r->idle_read) {
+		/* records came since the last wait: idle from now */
+		r->idle_read = G(r)->g_read;
+		r->idle_since = now_ns();
+		r->idle_wm = G(r)->g_wm;
+	}
+	for (;;) {
+		if (stop_requested)
+			return -1;
+		now = now_ns();
+		if (r->srcs != NULL)	/* an input may have gone idle */
+			sources_advance(r, now);
+		w = clock_watermark(r, now);
+		if (w > G(r)->g_wm && op_uses_watermark(r->op))
+			advance(r, w);
+		if (r->workers != NULL)	/* their rows, before fwin waits */
+			workers_sync(r->workers);
+		if (check_corrupt(r) || flush_outputs(r) != 0)
+			return -1;
+		if (c->checkpoint != NULL &&
+		    (save_requested || persist_due(&r->ps, now)))
+			maybe_save(r);
+		if (r->corrupt || r->fatal)
+			return -1;
+		due = clock_due(r, op_next_timer(r->op));
+		if (c->checkpoint != NULL && c->ckpt_every_n == 0 &&
+		    r->ps.next_save < due)
+			due = r->ps.next_save;
+		if (r->srcs != NULL && srcwm_next_idle(r->srcs, now) < due)
+			due = srcwm_next_idle(r->srcs, now);
+		if (due != T_NONE && due <= now)
+			continue;
+		if (r->rd != NULL && reader_ready(r->rd))
+			return 0;
+		pfd.fd = r->rd != NULL ? reader_fd(r->rd) : input_fd(r->in);
+		pfd.events = POLLIN;
+		if (poll(&pfd, 1, wake_ms(r, poll_timeout(due, now))) > 0 ||
+		    input_wait_ms(r->in) >= 0)
+			return 0;
+	}
+}
+
+/* -H on live input: the header comes before any state; only a signal to
+ * stop can happen while it is awaited. Returns as input_header(). */
+static int
+read_header(struct run *r, const struct field **names, size_t *n)
+{
+	struct pollfd pfd;
+	int rc;
+
+	while ((rc = input_header(r->in, names, n)) == INPUT_WAIT) {
+		if (stop_requested)
+			return 0;
+		pfd.fd = input_fd(r->in);
+		pfd.events = POLLIN;
+		(void)poll(&pfd, 1, input_wait_ms(r->in));
+	}
+	return rc;
+}
+
+/* --- the run --- */
+
+/* The next record, parsed: handed over by the reading thread, or read
+ * and parsed here. Returns as input_next(). */
+static int
+next_record(struct run *r, const struct parsed **pr)
+{
+	struct record rec;
+	int rc;
+
+	if (r->rd != NULL) {
+		if ((rc = reader_next(r->rd, pr)) != INPUT_RECORD &&
+		    rc != INPUT_WAIT) {
+			r->ended = 1;
+			r->endrc = rc;
+		}
+		return rc;
+	}
+	while ((rc = input_next(r->in, &rec)) == INPUT_END &&
+	    r->split != NULL && !split_end(r))
+		;	/* (the second half, read here after all) */
+	if (rc == INPUT_RECORD) {
+		parse_record(r->parser, &rec, &r->pr);
+		*pr = &r->pr;
+	}
+	return rc;
+}
+
+/* --threads: warms the cache for the records that follow, a stage of
+ * st_prefetch() at each distance, so that their misses on keys and panes
+ * overlap this record's work instead of following it. */
+static void
+prefetch_ahead(struct run *r)
+{
+	static const size_t dist[] = { 12, 8, 4 };
+	const int64_t *win;
+	uint64_t h;
+	int stage;
+
+	if (r->hagg != NULL) {	/* the table's slot, then its group */
+		for (stage = 0; stage < 2; stage++)
+			if (reader_ahead(r->rd, dist[stage + 1], &h, &win) &&
+			    win != NULL)
+				hashagg_prefetch(r->hagg, *win, h, stage);
+		return;
+	}
+	for (stage = 0; stage < 3; stage++)
+		if (reader_ahead(r->rd, dist[stage], &h, &win))
+			st_prefetch(r->st, h, stage);
+}
+
+/* --threads: reading and parsing on a thread of their own. */
+void
+start_reader(struct run *r)
+{
+	r->rd = reader_start(r->in, r->parser, r->c,
+	    r->late != NULL || r->badout != NULL);
+	if (r->hagg != NULL)
+		reader_find_windows(r->rd);
+}
+
+/* --threads: ends the reading thread. After a stop asked for (a signal),
+ * what it read ahead is applied first, as if it had been read here. */
+void
+stop_reader(struct run *r, int apply_ahead)
+{
+	if (r->rd == NULL)
+		return;
+	if (apply_ahead)
+		(void)quiesce(r);
+	reader_stop(r->rd);
+	r->rd = NULL;
+}
+
+/* --mode batch at the end of the input: every record kept, in time
+ * order, through the operator (or the table's groups fired). With
+ * --threads, merging the sorted runs and decoding their records run on a
+ * thread of their own. Returns 0, or -1 after a message. */
+static int
+replay_all(struct run *r)
+{
+	const struct parsed *pr;
+	int rc = INPUT_END;
+
+	if (r->hagg != NULL) {	/* every group, fired as its window */
+		G(r)->g_maxt = hashagg_max_time(r->hagg);
+		if (r->hagg2 != NULL &&
+		    hashagg_max_time(r->hagg2) > G(r)->g_maxt)
+			G(r)->g_maxt = hashagg_max_time(r->hagg2);
+		G(r)->g_fired += hashagg_fire(r->hagg, r->hagg2, on_row, r);
+		return hashagg_failed(r->hagg) ? -1 : 0;
+	}
+	r->replaying = 1;
+	if (r->c->threads < 2)
+		return batch_replay(r->batch, replay, r);
+	r->rd = reader_replay(r->batch, r->c);
+	while (!batch_stopped(r) &&
+	    (rc = next_record(r, &pr)) == INPUT_RECORD) {
+		prefetch_ahead(r);
+		if (pr->kind == PR_NOTE)	/* a spill file's */
+			fwrite(pr->msg, 1, pr->msglen, stderr);
+		else
+			replay_hashed(r, pr->t, pr->key, pr->keylen,
+			    pr->hash, pr->vals);
+	}
+	stop_reader(r, 0);
+	return rc < 0 ? -1 : 0;
+}
+
+/* After the last record: the workers' rows written, and the late
+ * records they found (sessions) counted with the driver's. */
+static void
+workers_settle(struct run *r)
+{
+	uint64_t late;
+	int64_t by;
+
+	workers_sync(r->workers);
+	workers_late(r->workers, &late, &by);
+	G(r)->g_late += late;
+	if (by > r->late_by)
+		r->late_by = by;
+}
+
+/* Reads the input to its end, fires what is due and saves; returns the
+ * exit status. */
+static int
+run_stream(struct run *r)
+{
+	const struct config *c = r->c;
+	const struct parsed *pr;
+	uint64_t nbad;
+	int status = 0, rc = 0, flush, straight = 0, stopped;
+
+	r->at_start = *G(r);
+	progress_setup(r);
+	/* the plan's strategy begins (plan.h); the driver does not choose */
+	straight_begin(r);
+	stream_agg_begin(r);
+	if (r->plan->pl_strategy == ST_KEYED)
+		r->workers = workers_start(r);
+	/* Exactly-once from the first record: a fresh run records where
+	 * its output starts before writing any, so that a run killed before
+	 * its first periodic save is undone too. */
+	if (c->checkpoint != NULL && !r->restored && save(r, 0) != 0)
+		return 1;
+	if (c->threads > 1)
+		start_reader(r);
+	while (!stop_requested && !r->fatal && !r->corrupt) {
+		rc = next_record(r, &pr);
+		if (rc == INPUT_WAIT) {
+			progress(r);
+			if (wait_input(r) != 0)
+				break;
+			continue;
+		}
+		if (rc != INPUT_RECORD) {
+			r->read_all = rc == INPUT_END;
+			break;
+		}
+		if (r->rd != NULL && (r->batch == NULL || r->straight ||
+		    r->hagg != NULL))
+			prefetch_ahead(r);
+		apply(r, pr);
+		if (r->fatal || check_corrupt(r) || over_budget(r))
+			break;
+		if (r->hagg != NULL && !r->split_tried)
+			split_begin(r);
+		if ((G(r)->g_read & 4095) == 0)
+			progress(r);
+		if (c->checkpoint != NULL && ++r->ps.since_save >= r->ps.save_check) {
+			r->ps.since_save = 0;
+			if (save_requested || c->ckpt_every_n > 0 ||
+			    persist_due(&r->ps, now_ns()))
+				maybe_save(r);
+		}
+	}
+	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
+	if (r->workers != NULL)	/* the rows of what was applied */
+		workers_settle(r);
+	split_drop(r);	/* stopped before the cut: the records read so far */
+	progress_end(r);
+	hint_end(r->hint);
+	if (rc < 0 || r->fatal || r->corrupt)
+		status = 1;
+	/* End of input: W becomes +inf. Count windows fire a partial window
+	 * only when --flush is given, as in Flink. */
+	if (!op_uses_time(r->op))
+		flush = c->flush == 1;
+	else
+		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
+	/* (a stopped batch run writes no further row: batch_stopped) */
+	if (r->straight && status == 0 && !batch_stopped(r) &&
+	    (straight = straight_commit(r)) < 0)
+		status = 1;
+	if (r->straight)	/* rows of a failed run are not written */
+		straight_drop(r);
+	if (r->batch != NULL && straight == 0 && status == 0 &&
+	    !batch_stopped(r) && replay_all(r) != 0)
+		status = 1;
+	/* (batch mode writes no row of a failed run) */
+	if (r->hagg != NULL && (r->batch == NULL ||
+	    (r->in_order && status == 0 && !batch_stopped(r))) &&
+	    stream_agg_end(r, status) != 0)
+		status = 1;
+	if (status == 0 && !batch_stopped(r)) {
+		if (!c->has_time)	/* the global window is the run's */
+			op_set_span(r->op, r->started, now_ns());
+		if (r->workers != NULL)
+			workers_end(r->workers, flush, G(r)->g_maxt);
+		else
+			op_end(r->op, flush);
+		if (check_corrupt(r))
+			status = 1;
+	}
+	stopped = batch_stopped(r);	/* (a signal after this: too late) */
+	/* With a checkpoint, open windows are saved unfired for the next
+	 * run (unless --flush fired them), and on a fatal error the last
+	 * good checkpoint is kept. */
+	persist_reap(&r->ps, 1);
+	if (c->checkpoint != NULL && status == 0 && save(r, 0) != 0)
+		status = 1;
+	if (r->ps.failed || input_failed(r->in))
+		status = 1;
+	if (c->stats)
+		print_stats(r);
+	say_dropped(r);
+	aggs_say_huge();
+	nbad = G(r)->g_bad - r->at_start.g_bad;
+	/* a partition sees only part of the input: it cannot judge it */
+	if (nbad > 0 && !c->strict && c->part_n <= 1 && !stopped &&
+	    nbad == G(r)->g_read - r->at_start.g_read) {
+		/* nothing came through: a wrong option, not bad luck */
+		fwin_warn("all %llu record%s %s bad; see the messages above",
+		    (unsigned long long)nbad, nbad == 1 ? "" : "s",
+		    nbad == 1 ? "was" : "were");
+		status = 1;
+	} else if (nbad > 0 && !c->strict)
+		fwin_warn("%llu bad record%s skipped", (unsigned long long)nbad,
+		    nbad == 1 ? "" : "s");
+	if (stopped && status == 0)
+		status = batch_interrupted(r, input_bytes(r->in));
+	return status;
+}
+
+/* The window operator, its state not made or restored yet. */
+void
+new_operator(struct run *r)
+{
+	const struct config *c = r->c;
+
+	r->op = op_new(c, r->g, on_row, r);
+	r->st = op_state(r->op);
+	if (c->emit_every > 0)
+		op_set_digest(r->op, digest_row, r);
+	if (c->top_n > 0)	/* (the column is found with the header) */
+		op_set_rank(r->op, rank_row, r);
+	if (c->wkind == WK_GLOBAL && !c->has_time)	/* the run's window */
+		op_set_span(r->op, r->started, INT64_MIN);
+}
+
+/* Reads the header, resolves the fields and builds the operator and its
+ * state (restored or new). Returns 0 or the exit status; *empty says the
+ * input held not even a header (there is nothing to run). */
+static int
+setup(struct run *r, int *empty)
+{
+	struct config *c = r->c;
+	const struct field *names = NULL;
+	size_t nnames = 0;
+	int rc;
+
+	*empty = 0;
+	if ((rc = persist_lock(&r->ps)) != 0 ||
+	    (c->restore != NULL && (rc = persist_open(&r->ps, r->in)) != 0))
+		return rc;
+	if (c->header) {
+		rc = read_header(r, &names, &nnames);
+		if (rc <= 0) {	/* an error, or empty input: nothing to name */
+			*empty = 1;
+			return rc < 0 || input_failed(r->in) ? 1 : 0;
+		}
+	}
+	if (config_resolve(c, names, nnames) != 0)
+		return 2;
+	if (over_window(c)) {	/* each record printed, under its names */
+		r->over_cols = xcalloc(nnames ? nnames : 1, sizeof(char *));
+		for (r->nover_cols = 0; r->nover_cols < nnames; r->nover_cols++)
+			r->over_cols[r->nover_cols] = xstrndup(
+			    names[r->nover_cols].p, names[r->nover_cols].n);
+		over_add_record_agg(c);
+	}
+	parse_fields(c, r->in);
+	r->g = aggs_new(c);
+	new_operator(r);
+	r->rolling_time = c->wkind == WK_NONE && c->has_time;
+	if (c->mode == MODE_BATCH)
+		r->batch = batch_new(c, c->max_memory ? c->max_memory :
+		    batch_default_budget());
+	if (c->restore != NULL) {
+		if ((rc = persist_adopt(&r->ps, r->op)) != 0)
+			return rc;
+		r->restored = 1;
+	} else if (op_init_state(r->op) != 0) {
+		fwin_warn("cannot map state: %s", strerror(errno));
+		return 1;
+	} else	/* auto stays open until the first time is read */
+		G(r)->g_timefmt = c->time_fmt;
+	r->ofmt = c->out_time;
+	if (r->ofmt == TF_AUTO && !c->has_time)
+		r->ofmt = TF_ISO;
+	else if (r->ofmt == TF_AUTO && G(r)->g_timefmt != TF_AUTO)
+		r->ofmt = G(r)->g_timefmt == TF_STRPTIME ? TF_ISO :
+		    (enum tfmt)G(r)->g_timefmt;
+	/* a reading thread parses with aggregates of its own: the
+	 * operator's are written while windows fire, and lines written on
+	 * one core and read on the other at every record cost a miss */
+	r->pg = c->threads > 1 ? aggs_new(c) : NULL;
+	r->parser = parser_new(c, r->pg != NULL ? r->pg : r->g,
+	    G(r)->g_timefmt,
+	    op_uses_time(r->op) || r->batch != NULL,
+	    op_uses_watermark(r->op) && c->has_time && r->batch == NULL);
+	if (op_uses_time(r->op) || r->batch != NULL)	/* it reads times */
+		r->hint = hint_new(c, G(r)->g_timefmt);
+	if (c->follow && c->nfiles > 1 && c->has_time && r->batch == NULL &&
+	    op_uses_watermark(r->op))
+		r->srcs = srcwm_new(c->nfiles, c->idle_timeout, now_ns());
+	return 0;
+}
+
+int
+run_pipeline(struct config *c, const struct plan *p)
+{
+	struct run r;
+	struct input_opts io;
+	int status, empty;
+
+	memset(&r, 0, sizeof(r));
+	r.c = c;
+	r.plan = p;
+	r.fingerprint = config_fingerprint(c);
+	r.idle_wm = INT64_MIN;
+	r.latefd = -1;
+	r.badfd = -1;
+	r.outfd = -1;
+	r.started = now_ns();
+	clock_gettime(CLOCK_MONOTONIC, &r.t0);
+	persist_init(&r.ps, c, r.fingerprint, now_ns());
+	/* before anything is made: a lock file, the input's first read */
+	if ((status = guard_checkpoint(c, r.fingerprint, &r.ps.replaced)) != 0) {
+		free(r.fingerprint);
+		return status;
+	}
+	memset(&io, 0, sizeof(io));
+	io.fmt = c->fmt;
+	io.delim = c->delim;
+	io.header = c->header;
+	/* with a checkpoint, an unfinished last line waits for the next run,
+	 * as open windows do (unless --flush ends the stream for good) */
+	io.hold_partial = c->checkpoint != NULL && c->flush != 1;
+	io.may_wait = 1;
+	io.follow = c->follow;
+	catch_signals();
+	r.in = input_open(c->files, c->nfiles, &io);
+	if ((status = setup(&r, &empty)) == 0 && !empty &&
+	    (status = open_sinks(&r)) == 0)
+		status = run_stream(&r);
+	if (close_sinks(&r) != 0)
+		status = 1;
+	persist_fini(&r.ps);
+	input_close(r.in);
+	batch_free(r.batch);
+	hashagg_free(r.hagg);
+	hashagg_free(r.hagg2);
+	stream_half_free(&r);
+	workers_free(r.workers);
+	op_free(r.op);
+	aggs_free(r.g);
+	parser_free(r.parser);
+	hint_free(r.hint);
+	srcwm_free(r.srcs);
+	aggs_free(r.pg);
+	free(r.fingerprint);
+	while (r.nover_cols > 0)
+		free(r.over_cols[--r.nover_cols]);
+	free(r.over_cols);
+	free(r.over_buf);
+	if (r.cells != NULL)
+		(void)out_close(r.cells);
+	rowcells_free(r.rcells);
+	rowexpr_free(r.rx);
+	return status;
+}

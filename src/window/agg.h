@@ -1,0 +1,250 @@
+/* agg: the aggregate table. Every aggregate is one entry of operations,
+ * the shape of Flink's AggregateFunction: add (one record), merge (move
+ * one accumulator into another: sessions that merge), fold (merge into
+ * the fold scratch without taking anything: slices folded into a window)
+ * and emit (the result cells), with check (for restored state) and
+ * release (what it keeps in the arena). Accumulators live in the arena,
+ * at a fixed offset inside each pane; strings and sets they keep are
+ * arena blocks too. The command line's options, the usage text, the
+ * header names and the pipeline's fingerprint are derived from the
+ * table: a new aggregate is one entry and its functions. */
+#ifndef FWIN_AGG_H
+#define FWIN_AGG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/arena.h"
+#include "pipeline/config.h"
+#include "base/decimal.h"
+#include "io/input.h"
+#include "io/output.h"
+
+/* One aggregate's input from one record. */
+struct aval {
+	const char *p;		/* the field's text; NULL when NULL (empty) */
+	size_t n;
+	double d;		/* its value, for numeric aggregates */
+	struct dec dec;		/* AGF_DEC: its exact value, when is_dec */
+	int is_dec;		/* read exactly (dec_read): dec holds it */
+	const char *out;	/* min-by / max-by: the OUT text */
+	size_t outn;
+};
+
+/* Why a record could not be read; filled by aggs_extract(). */
+struct badfield {
+	const struct fieldref *f;
+	const char *what;	/* "missing" or "not a number" */
+};
+
+struct agg;
+
+enum {
+	AGF_FIELD = 1,		/* takes a FIELD (--sum F); NULLs are skipped */
+	AGF_NUMBER = 2,		/* the FIELD must be a number */
+	AGF_OUT = 4,		/* F[:OUT] */
+	AGF_NOKEEP = 8,		/* its fold is not a block that can be kept */
+	AGF_PCT = 16,		/* a column per percentile: column, P's name, F */
+	AGF_PLIST = 32,		/* F:P[,P...] (else AGF_PCT is the median) */
+	AGF_DEC = 64,		/* wants the exact decimal (sum, avg) */
+	AGF_TEXT = 128,		/* its result is text, not a number */
+	AGF_REGROUP = 256,	/* its fold gives the same bytes however the
+				 * blocks folded are grouped (no floats) */
+	AGF_ANYORDER = 512,	/* its result is the same bytes whatever the
+				 * order of its records were added in (no
+				 * floats, no arrival numbers) */
+	AGF_HIST = 1024,	/* F:B1,B2,...: a column per bound and one for
+				 * all (F_le_B..., F_le_inf); its slot holds a
+				 * count per column (aggcounter.c) */
+	AGF_PRIOR = 2048,	/* reads its values in event-time order from
+				 * the key's value before the window: adds
+				 * take the time (aggs_add_at), a key keeps a block
+				 * (aggs_keysize), folds take what lies before
+				 * the window (aggs_fold_prior) */
+	AGF_RECORD = 4096,	/* takes the whole record as read as its
+				 * value (--over keeps each record so); no
+				 * option, no column */
+	AGF_FLAT = 8192		/* it has a merge, yet counts as flat
+				 * (aggs_flat): its slot names no block but
+				 * its own, that folds read from any arena
+				 * and aggs_fold_store() makes (sums) */
+};
+
+struct aggop {
+	const char *option;	/* the long option, without "--" */
+	const char *column;	/* header: "count", or column_F (AGF_PCT:
+				 * column, P's name, _F: "approx_p95_F") */
+	unsigned flags;		/* AGF_* */
+	size_t size;		/* bytes of its accumulator, a multiple of 8 */
+	/* Adds a record's value (arrival number seq) to the slot at off. */
+	void (*add)(struct arena *a, aoff slot, const struct aval *v,
+	    uint64_t seq);
+	/* Merges the slot at src into the one at dst; what src kept moves
+	 * to dst or is freed. NULL: fold works on arena slots too. */
+	void (*merge)(struct arena *a, aoff dst, aoff src);
+	/* Merges the slot src (in the arena) into the fold scratch dst,
+	 * taking nothing from src. */
+	void (*fold)(struct agg *ag, const struct arena *a, void *dst,
+	    const void *src);
+	/* Writes the folded result's cells. */
+	void (*emit)(struct agg *ag, const struct arena *a, const void *fold,
+	    struct out *o);
+	/* Checks a restored slot, claiming in m the blocks it keeps; NULL,
+	 * or what is wrong. NULL: any bytes are a sound slot. */
+	const char *(*check)(const struct arena *a, const void *slot,
+	    struct arena_claims *m);
+	/* Frees what the slot keeps. NULL: nothing. */
+	void (*release)(struct arena *a, aoff slot);
+};
+
+/* Whether aggregate a has a value per record: it takes a FIELD or the
+ * record, or has an --if (count's value is then a mark: NULL when the
+ * record fails it), so that the value travels between threads and
+ * runs. */
+static inline int
+aggspec_valued(const struct aggspec *a)
+{
+	return (a->op->flags & (AGF_FIELD | AGF_RECORD)) || a->cond != NULL;
+}
+
+/* The aggregate whose option is name, or NULL. */
+const struct aggop *agg_lookup(const char *name);
+/* The table's i-th entry, or NULL past its end. */
+const struct aggop *agg_at(size_t i);
+
+struct aggs;
+
+/* Compiles the aggregates of c. Never NULL. */
+struct aggs *aggs_new(const struct config *c);
+void aggs_free(struct aggs *g);
+
+/* Bytes of one set of accumulators. */
+size_t aggs_accsize(const struct aggs *g);
+
+/* Where the i-th aggregate's slot lies in a set of accumulators. */
+size_t aggs_slot(const struct aggs *g, size_t i);
+
+/* Reads each aggregate's fields from r into vals (one per aggregate).
+ * Returns 0, or -1 and fills *bad. */
+int aggs_extract(const struct aggs *g, const struct record *r,
+    struct aval *vals, struct badfield *bad);
+
+/* Adds one record (arrival number seq) to the accumulators at acc. */
+void aggs_add(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq);
+
+/* The same, with the record's event time t, for aggregates that order
+ * their values by time (AGF_PRIOR; t is 0 where arrival orders). */
+void aggs_add_at(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq, int64_t t);
+
+/* Merges the accumulators at src into those at dst, both in the arena
+ * (sessions that merge). Whatever src kept moves to dst or is freed: src
+ * needs no aggs_release() afterwards. */
+void aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src);
+
+/* Checks every offset in the accumulators at acc of a restored arena, and
+ * claims in m the blocks they keep (a callback of st_adopt; arg is the
+ * struct aggs). Returns NULL, or what is wrong. */
+const char *aggs_check(void *arg, const struct arena *a, aoff acc,
+    struct arena_claims *m);
+
+/* Frees what the accumulators at acc keep in the arena. */
+void aggs_release(const struct aggs *g, struct arena *a, aoff acc);
+
+/* Folding: begin, fold one or more accumulators, then write the result
+ * cells. The arena must not change between begin and emit. */
+void aggs_fold_begin(struct aggs *g);
+void aggs_fold(struct aggs *g, const struct arena *a, aoff acc);
+void aggs_emit(struct aggs *g, const struct arena *a, struct out *o);
+
+/* Whether a fold can be kept as an accumulator block and folded again
+ * later (not with --distinct, percentiles or sketches, whose folds are
+ * outside the arena). */
+int aggs_keepable(const struct aggs *g);
+
+/* Whether every fold gives the same bytes whatever the grouping. */
+int aggs_regroupable(const struct aggs *g);
+
+/* The same while the fold is exact: every fold is AGF_REGROUP or a
+ * decimal sum (AGF_DEC), which writes its exact value while it has one.
+ * aggs_fold_exact() says whether the fold so far has. */
+int aggs_regroupable_exact(const struct aggs *g);
+int aggs_fold_exact(const struct aggs *g);
+/* Whether every aggregate's result is the same whatever the order of
+ * its records (AGF_ANYORDER). */
+int aggs_any_order(const struct aggs *g);
+
+/* Whether every accumulator is flat: plain bytes with no merge
+ * operation, or AGF_FLAT: folds work on slots of any arena alike, and
+ * aggs_fold_store() can write a fold back. */
+int aggs_flat(const struct aggs *g);
+
+/* Writes the fold as the accumulator block at dst, which must not be
+ * released: the values it names belong to the blocks folded. Returns
+ * -1, having written part of it, when the fold holds a sum too big to
+ * keep without a block of its own (bigsum.h): rare, and not kept. */
+int aggs_fold_keep(const struct aggs *g, struct arena *a, aoff dst);
+
+/* Whether the accumulators at acc name an arena block (a sum past its
+ * fixed width): flat ones that do cannot be copied out as bytes. */
+int aggs_keep_blocks(const struct aggs *g, const struct arena *a, aoff acc);
+
+/* Flat aggregates (aggs_flat): writes the fold as the accumulators at
+ * dst, which own what they keep: what they kept is released first (the
+ * fold has read it), a big sum gets a block of its own. */
+void aggs_fold_store(const struct aggs *g, struct arena *a, aoff dst);
+
+/* Says, once at the end of a run, which variance aggregates had a result
+ * past the largest double (printed as an empty cell, never inf). */
+void aggs_say_huge(void);
+/* --- what --increase and --rate read beyond their window (aggcounter.c) ---
+ *
+ * A counter's step is counted from the key's previous value, which may
+ * lie in an earlier window: a key keeps, behind the operator's block, a
+ * block of aggs_keysize() bytes (0 when no aggregate needs one, all
+ * zeros when new) with the last value of the panes it has dropped. */
+
+/* Bytes of the per-key block; 0 when no aggregate is AGF_PRIOR. */
+size_t aggs_keysize(const struct aggs *g);
+
+/* Whether every value of the pipeline's panes arrives in (time, arrival)
+ * order (batch mode's sorted replay, count windows, rolling mode): a
+ * counter then keeps no list of its values. Call before any add. */
+void aggs_set_ordered(struct aggs *g, int ordered);
+
+/* Pane acc of the key with block kb is dropped: its last values become
+ * the key's (call before aggs_release). */
+void aggs_carry(const struct aggs *g, struct arena *a, void *kb, aoff acc);
+
+/* Checks a restored key's block: NULL, or what is wrong. */
+const char *aggs_key_check(const struct aggs *g, const void *kb);
+
+/* Whether the key block kb holds a value, so that the key must be kept
+ * when it has no pane left. */
+int aggs_key_held(const struct aggs *g, const void *kb);
+
+/* Between aggs_fold_begin and aggs_emit: values that lie before the
+ * window folded, from the key's block kb (may be NULL) and from a pane
+ * acc of the key before the window (0: none); the latest one is the
+ * previous value. */
+void aggs_fold_prior(struct aggs *g, const struct arena *a, const void *kb,
+    aoff acc);
+
+/* Between aggs_fold_begin and aggs_emit: the window's length in
+ * nanoseconds for --rate, or -1 where it has none. */
+void aggs_fold_span(struct aggs *g, int64_t len);
+
+/* --- --histogram's bounds (aggcounter.c) --- */
+
+/* Parses "B1,B2,..." into *out (n of them, malloc'd names): numbers,
+ * strictly ascending. Returns NULL, or what is wrong. */
+const char *agg_hist_bounds(const char *list, struct hist_bound **out,
+    size_t *n);
+
+/* The output columns of aggregate a, and the j-th's header name (name:
+ * what --as gave it, or NULL), malloc'd. */
+size_t agg_ncols(const struct aggspec *a);
+char *agg_colname(const struct aggspec *a, size_t j, const char *name);
+
+#endif

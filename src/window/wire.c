@@ -1,0 +1,26 @@
+/* wire: which aggregates have values on the wire (wire.h). */
+#include <stdlib.h>
+
+#include "base/util.h"
+#include "window/wire.h"
+
+void
+wire_fields_init(struct wire_fields *f, const struct config *c)
+{
+	size_t i;
+
+	f->c = c;
+	f->nvf = 0;
+	f->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*f->vf));
+	for (i = 0; i < c->naggs; i++)
+		if (aggspec_valued(&c->aggs[i]))
+			f->vf[f->nvf++] = i;
+}
+
+void
+wire_fields_fini(struct wire_fields *f)
+{
+	free(f->vf);
+	f->vf = NULL;
+	f->nvf = 0;
+}

@@ -1,0 +1,125 @@
+/* wire: a parsed record's values in a compact form, for records handed
+ * from one thread to another (reader.c's slots, workers.c's chunks).
+ * Only the aggregates that take a FIELD (or the record) have values: a struct wval each,
+ * then, after whatever else the caller puts there, their bytes (text,
+ * then OUT text for min-by and max-by). */
+#ifndef FWIN_WIRE_H
+#define FWIN_WIRE_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "window/agg.h"
+#include "pipeline/config.h"
+
+#define WNULL UINT64_MAX	/* a NULL value's length */
+
+struct wval {
+	uint64_t n, outn;	/* its text's and OUT's lengths */
+	double d;
+	uint64_t m[2];		/* its exact decimal (struct dec) */
+	int32_t scale;
+	uint32_t is_dec;	/* 1: m, scale hold it; 2: with an exponent */
+};
+
+/* Which aggregates of a pipeline have values. */
+struct wire_fields {
+	const struct config *c;
+	size_t *vf, nvf;	/* indexes of the aggregates that take a FIELD */
+};
+
+void wire_fields_init(struct wire_fields *f, const struct config *c);
+void wire_fields_fini(struct wire_fields *f);
+
+static inline int
+wire_has_out(const struct wire_fields *f, size_t i)
+{
+	return (f->c->aggs[f->vf[i]].op->flags & AGF_OUT) != 0;
+}
+
+/* The bytes of values vals (indexed by aggregate) after their wvals. */
+static inline size_t
+wire_vals_bytes(const struct wire_fields *f, const struct aval *vals)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < f->nvf; i++) {
+		const struct aval *v = &vals[f->vf[i]];
+
+		if (v->p != NULL)
+			n += v->n + (wire_has_out(f, i) ? v->outn : 0);
+	}
+	return n;
+}
+
+/* Writes vals as f->nvf wvals at wv and their bytes at at; returns the
+ * end of the bytes. */
+static inline char *
+wire_vals_put(const struct wire_fields *f, const struct aval *vals,
+    struct wval *wv, char *at)
+{
+	size_t i;
+
+	for (i = 0; i < f->nvf; i++, wv++) {
+		const struct aval *v = &vals[f->vf[i]];
+
+		if (v->p == NULL) {
+			wv->n = WNULL;
+			continue;
+		}
+		wv->n = v->n;
+		wv->d = v->d;
+		wv->is_dec = (uint32_t)v->is_dec;
+		if (v->is_dec) {
+			memcpy(wv->m, &v->dec.m, sizeof(wv->m));
+			wv->scale = v->dec.scale;
+			wv->is_dec |= v->dec.exp ? 2 : 0;
+		}
+		memcpy(at, v->p, v->n);
+		at += v->n;
+		if (wire_has_out(f, i)) {
+			wv->outn = v->outn;
+			if (v->outn > 0)
+				memcpy(at, v->out, v->outn);
+			at += v->outn;
+		}
+	}
+	return at;
+}
+
+/* Reads back into vals what wire_vals_put() wrote at wv and b (vals then
+ * point into b); returns the end of the bytes. */
+static inline const char *
+wire_vals_get(const struct wire_fields *f, const struct wval *wv,
+    const char *b, struct aval *vals)
+{
+	size_t i;
+
+	for (i = 0; i < f->nvf; i++, wv++) {
+		struct aval *v = &vals[f->vf[i]];
+
+		if (wv->n == WNULL) {
+			v->p = NULL;
+			v->n = 0;
+			continue;
+		}
+		v->p = b;
+		v->n = wv->n;
+		b += wv->n;
+		v->d = wv->d;
+		v->is_dec = (int)(wv->is_dec & 1);
+		if (v->is_dec) {
+			memcpy(&v->dec.m, wv->m, sizeof(wv->m));
+			v->dec.scale = wv->scale;
+			v->dec.exp = (wv->is_dec & 2) != 0;
+		}
+		if (wire_has_out(f, i)) {
+			v->out = b;
+			v->outn = wv->outn;
+			b += wv->outn;
+		}
+	}
+	return b;
+}
+
+#endif
