@@ -21,7 +21,6 @@
 #include "pipeline/config.h"
 #include "io/keycodec.h"
 #include "io/output.h"
-#include "run/runint.h"
 #include "window/state.h"
 #include "base/util.h"
 #include "window/wire.h"
@@ -38,7 +37,7 @@ enum { M_RECORD, M_ADVANCE, M_END };
 struct msg {
 	uint32_t size;
 	uint8_t kind;
-	uint8_t ofmt;		/* how rows print times: the driver's r->ofmt */
+	uint8_t ofmt;		/* how rows print times: the driver's */
 	uint8_t flush;		/* M_END: op_end's */
 	uint8_t pad;
 	uint64_t pos;		/* the event: rows it fires carry it */
@@ -102,7 +101,10 @@ do_chunk(struct worker *w, const struct chunk *k)
 	for (at = 0; at < k->len; at += m->size) {
 		m = (const struct msg *)(k->buf + at);
 		w->pos = m->pos;
-		w->run.ofmt = (enum tfmt)m->ofmt;
+		if (m->ofmt != w->ofmt) {	/* (found in the input) */
+			w->ofmt = m->ofmt;
+			w->ws->env->sink_to(w->sink, NULL, w->ofmt);
+		}
 		switch (m->kind) {
 		case M_RECORD:
 			do_record(w, m);
@@ -141,7 +143,7 @@ publish(struct worker *w, struct chunk *k)
 	pthread_mutex_unlock(&ws->mu);
 	if (w->cur == NULL) {
 		w->cur = rows_new(w);
-		w->run.out = w->cur->text;
+		rows_to_cur(w);
 	}
 }
 
@@ -256,7 +258,7 @@ room(struct workers *ws, struct worker *w, size_t n)
 	w->fill->len += n;
 	memset(m, 0, sizeof(*m));
 	m->size = (uint32_t)n;
-	m->ofmt = (uint8_t)ws->r->ofmt;
+	m->ofmt = (uint8_t)ws->env->ofmt;
 	return m;
 }
 
@@ -393,21 +395,21 @@ workers_late(const struct workers *ws, uint64_t *late, int64_t *by)
 }
 
 struct workers *
-workers_start(struct run *r)
+workers_start(struct ex_env *env)
 {
-	const struct config *c = r->c;
+	const struct config *c = env->c;
 	struct workers *ws = xcalloc(1, sizeof(*ws));
 	struct worker *w;
 	unsigned i;
 
-	ws->r = r;
+	ws->env = env;
 	ws->c = c;
 	ws->n = c->threads - 1;	/* (the reading thread is one) */
 	if (ws->n > NGROUPS)
 		ws->n = NGROUPS;
 	wire_fields_init(&ws->wf, c);
-	ws->judges = !op_judges_alone(r->op);
-	ws->keep_raw = ws->judges && r->late != NULL;
+	ws->judges = !op_judges_alone(env->op);
+	ws->keep_raw = ws->judges && env->late_out != NULL;
 	ws->w = xcalloc(ws->n, sizeof(*ws->w));
 	for (i = 0; i < ws->n; i++) {
 		w = &ws->w[i];
@@ -417,16 +419,13 @@ workers_start(struct run *r)
 		if (op_init_state(w->op) != 0)
 			fwin_die("cannot map state: %s", strerror(errno));
 		w->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*w->vals));
-		w->run = *r;
-		w->run.op = w->op;
-		w->run.st = op_state(w->op);
-		w->run.g = w->g;
-		sink_copied(&w->run);
-		w->like = out_open_collect(r->out);
+		w->like = out_open_collect(env->out);
 		if (ws->keep_raw)
-			w->late_like = out_open_collect(r->late);
+			w->late_like = out_open_collect(env->late_out);
 		w->cur = rows_new(w);
-		w->run.out = w->cur->text;
+		w->ofmt = env->ofmt;
+		w->sink = env->sink_copy(env->arg, w->op, w->cur->text);
+		rows_to_cur(w);
 		pthread_cond_init(&w->cv, NULL);
 	}
 	pthread_mutex_init(&ws->mu, NULL);
@@ -477,7 +476,7 @@ workers_free(struct workers *ws)
 		(void)out_close(w->like);
 		if (w->late_like != NULL)
 			(void)out_close(w->late_like);
-		sink_copy_free(&w->run);
+		ws->env->sink_free(w->sink);
 		op_free(w->op);
 		aggs_free(w->g);
 		free(w->vals);

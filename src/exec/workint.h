@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "window/agg.h"
-#include "run/runint.h"
+#include "exec/exec.h"
 #include "window/wire.h"
 
 /* A worker publishes the rows of a chunk it is still doing as they pass
@@ -42,7 +42,9 @@ struct worker {
 	struct workers *ws;
 	struct op *op;
 	struct aggs *g;
-	struct run run;		/* the driver's, writing to cur's text */
+	void *sink;		/* a sink like the driver's (env->sink_copy),
+				 * writing to cur's text */
+	int ofmt;		/* how it prints times now */
 	struct out *like;	/* a sink like the driver's, for rows_new */
 	struct out *late_like;	/* and one like its late file, or NULL */
 	uint64_t late;		/* records it found late (sessions) */
@@ -75,7 +77,7 @@ struct worker {
 };
 
 struct workers {
-	struct run *r;
+	struct ex_env *env;
 	const struct config *c;
 	struct wire_fields wf;	/* the aggregates that take a FIELD */
 	int judges;		/* workers judge lateness (sessions) */
@@ -89,13 +91,15 @@ struct workers {
 };
 
 /* workrows.c: a worker's rows (made, freed, a list freed); the rows it
- * fired so far handed to the merge (under the workers' mu); the
- * operator's row callback; a record it found late, kept for the late
- * file; and the driver's merge, which writes the rows that are final. */
+ * fired so far handed to the merge (under the workers' mu); its sink
+ * pointed at cur's text; the operator's row callback; a record it found
+ * late, kept for the late file; and the driver's merge, which writes the
+ * rows that are final. */
 struct rows *rows_new(const struct worker *w);
 void rows_free(struct rows *b);
 void rows_free_all(struct rows *b);
 void rows_hand(struct worker *w);
+void rows_to_cur(struct worker *w);
 void rows_add(void *arg, const struct op_row *row);
 void rows_late(struct worker *w, int64_t t, const char *raw, size_t rawlen);
 void rows_merge(struct workers *ws);

@@ -263,7 +263,7 @@ on_row(void *arg, const struct op_row *row)
 		return;
 	}
 
-	if (r->skip_rows > 0) {	/* written by the table before (runagg.c) */
+	if (r->skip_rows > 0) {	/* written by a table that gave up (exec.h) */
 		r->skip_rows--;
 		return;
 	}
