@@ -6,8 +6,8 @@
  * hashcum.c folds panes into --cumulate's windows; hashfire.c, at the
  * top, fires them and chooses among those two. Each calls only down;
  * where the table must set off what is above it (spilling when a record
- * finds it full, freeing the runs with it), hashagg_spill() gave it a
- * function pointer to call.
+ * finds it full, freeing the runs with it), it calls through the
+ * function pointers hashagg_spill() left it.
  *
  * Groups live in an arena of their own, so that the aggregates add and
  * fold there as they do in the operator's state: a group is its header,

@@ -2,7 +2,7 @@
  * (start, key) (hashrows.c), fired as rows in (end, start, key) order,
  * two parts of one input merged (on two threads when they are many), a
  * stream's ended windows fired as the watermark passes them, and the
- * fired groups freed. It is the top of the table's files: it chooses
+ * fired groups let go (hashrows.c). It is the top of the table's files: it chooses
  * how the rows are made, from the table's groups here, from the sorted
  * runs (hashspill.c) or from --cumulate's windows (hashcum.c), and calls
  * down into each; none of them calls it. */
