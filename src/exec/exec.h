@@ -15,15 +15,14 @@
 
 #include <stdint.h>
 
-#include "window/agg.h"
-#include "flow/batch.h"
-#include "pipeline/config.h"
-#include "io/input.h"
 #include "window/operator.h"
-#include "io/output.h"
-#include "flow/parse.h"
 #include "exec/plan.h"
-#include "flow/reader.h"
+
+struct batch;
+struct input;
+struct out;
+struct parsed;
+struct reader;
 
 /* What record() did with a record. */
 enum ex_rc {

@@ -19,6 +19,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "io/input.h"
+#include "io/output.h"
 #include "exec/split.h"
 #include "exec/tableint.h"
 #include "exec/why.h"

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "exec/exec.h"
+#include "flow/parse.h"
 #include "exec/warm.h"
 #include "exec/why.h"
 #include "exec/workers.h"

@@ -8,8 +8,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "flow/batch.h"
 #include "exec/exec.h"
 #include "io/keycodec.h"
+#include "flow/parse.h"
+#include "flow/reader.h"
 #include "exec/warm.h"
 #include "exec/why.h"
 #include "base/util.h"

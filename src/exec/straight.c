@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "flow/batch.h"
 #include "exec/exec.h"
 #include "exec/hold.h"
 #include "exec/warm.h"

@@ -21,6 +21,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "flow/batch.h"
+#include "io/output.h"
+#include "flow/parse.h"
 #include "exec/tableint.h"
 #include "exec/warm.h"
 #include "exec/why.h"

@@ -14,6 +14,8 @@
  * it cannot, gives up to sorted. */
 #include <stdlib.h>
 
+#include "flow/batch.h"
+#include "flow/parse.h"
 #include "exec/tableint.h"
 #include "exec/warm.h"
 #include "exec/why.h"
