@@ -38,8 +38,8 @@ enum ex_rc {
 };
 
 /* What a strategy has of the driver. The driver fills it once; op
- * changes when renew() makes the operator anew. Every callback takes
- * arg first. */
+ * changes when renew() makes the operator anew, and ofmt once the input
+ * shows its time format. Every callback takes arg first. */
 struct ex_env {
 	const struct config *c;
 	const struct plan *plan;
