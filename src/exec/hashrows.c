@@ -143,24 +143,70 @@ ha_recount(struct hashagg *h)
 	}
 }
 
+/* Sorts v[0..n) (a least-significant-byte radix sort), with tmp of n
+ * for scratch. */
+static void
+sort_u32(uint32_t *v, uint32_t *tmp, size_t n)
+{
+	size_t count[256], i, pos, k;
+	uint32_t *from = v, *to = tmp, *t;
+	unsigned shift, j;
+
+	for (shift = 0; shift < 32; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[from[i] >> shift & 0xff]++;
+		if (count[from[0] >> shift & 0xff] == n)
+			continue;
+		for (j = 0, pos = 0; j < 256; j++) {
+			k = count[j];
+			count[j] = pos;
+			pos += k;
+		}
+		for (i = 0; i < n; i++)
+			to[count[from[i] >> shift & 0xff]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+}
+
 /* The groups of h->rows[0..nrows), those of the windows that start in
  * [from, upto), leave the table, and are freed (but those ROW_MOVED;
- * with merged, what they kept was merged away); their windows too. */
+ * with merged, what they kept was merged away); their windows too.
+ * Their slots are dropped a batch at a time, each batch's warmed at
+ * once; the groups are freed from the highest address down, so that
+ * they are read in order, not at random, and that the groups made next
+ * take their blocks from the lowest up. */
 void
 ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 {
-	size_t i, k;
+	const struct hslot *s = table(h);
+	uint32_t *gs = xmalloc(2 * h->nrows * sizeof(*gs) + 1);
+	size_t i, k, e, ng = 0;
 	aoff g;
 
 	for (i = 0; i < h->nrows; i++) {
+		if (i % WARM_ROWS == 0) {
+			e = i + WARM_ROWS < h->nrows ? i + WARM_ROWS : h->nrows;
+			for (k = i; k < e; k++)
+				warm(&s[h->rows[k].tag & (h->cap - 1)]);
+		}
 		g = h->rows[i].g & ~(aoff)ROW_MOVED;
 		drop_slot(h, h->rows[i].tag, (uint32_t)(g / SLOT_UNIT));
-		if (h->rows[i].g & ROW_MOVED)
-			continue;
+		if (!(h->rows[i].g & ROW_MOVED))
+			gs[ng++] = (uint32_t)(g / SLOT_UNIT);
+	}
+	sort_u32(gs, gs + h->nrows, ng);
+	for (i = ng; i-- > 0;) {
+		g = (aoff)gs[i] * SLOT_UNIT;
 		if (!merged)
 			aggs_release(h->g, &h->a, group_acc(h, g));
 		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
 	}
+	free(gs);
 	h->n -= h->nrows;
 	i = ha_window_at(h, from);
 	for (k = i; k < h->nwin && h->win[k].start < upto; k++)
