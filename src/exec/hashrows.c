@@ -12,34 +12,23 @@
 #include "io/keycodec.h"
 #include "base/util.h"
 
-/* Byte b of a row's sort key: the start (its sign flipped, so that it
- * orders as unsigned) above the key prefix; b 0 is the lowest. */
-static inline unsigned
-sort_byte(const struct hrow *r, unsigned b)
+/* Sorts a window's groups v[0..n) by key prefix: a least-significant-
+ * byte radix sort, skipping the bytes every group shares, of the window's
+ * list itself (16 bytes a group, against 40 of a row), with tmp of n for
+ * scratch. Returns v or tmp, whichever holds them sorted. */
+static struct hwslot *
+sort_window(struct hwslot *v, struct hwslot *tmp, size_t n)
 {
-	uint64_t v = b < 8 ? r->prefix :
-	    (uint64_t)r->start ^ ((uint64_t)1 << 63);
-
-	return (unsigned)(v >> (8 * (b & 7)) & 0xff);
-}
-
-/* Sorts v[0..n) by (start, key): a least-significant-byte radix sort of
- * (start, key prefix), skipping the bytes every row shares, then each run
- * of an equal pair by key (keys whose first 8 bytes agree). A window's
- * end follows from its start: (start, key) order is (end, start, key). */
-static void
-sort_rows(size_t nkeys, struct hrow *v, size_t n)
-{
-	size_t (*count)[256] = xcalloc(16, sizeof(*count));
-	struct hrow *from = v, *to = xmalloc(n * sizeof(*v) + 1), *t;
+	size_t (*count)[256] = xcalloc(8, sizeof(*count));
+	struct hwslot *from = v, *to = tmp, *t;
 	size_t i, j, pos, k;
 	unsigned b;
 
 	for (i = 0; i < n; i++)
-		for (b = 0; b < 16; b++)
-			count[b][sort_byte(&v[i], b)]++;
-	for (b = 0; b < 16; b++) {
-		if (count[b][sort_byte(&v[0], b)] == n)
+		for (b = 0; b < 8; b++)
+			count[b][v[i].prefix >> (8 * b) & 0xff]++;
+	for (b = 0; b < 8; b++) {
+		if (count[b][v[0].prefix >> (8 * b) & 0xff] == n)
 			continue;
 		for (j = 0, pos = 0; j < 256; j++) {
 			k = count[b][j];
@@ -47,35 +36,30 @@ sort_rows(size_t nkeys, struct hrow *v, size_t n)
 			pos += k;
 		}
 		for (i = 0; i < n; i++)
-			to[count[b][sort_byte(&from[i], b)]++] = from[i];
+			to[count[b][from[i].prefix >> (8 * b) & 0xff]++] =
+			    from[i];
 		t = from;
 		from = to;
 		to = t;
 	}
-	if (from != v) {
-		memcpy(v, from, n * sizeof(*v));
-		to = from;
-	}
-	free(to);
 	free(count);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && v[j].prefix == v[i].prefix &&
-		    v[j].start == v[i].start; j++)
-			;
-		if (j - i > 1)
-			qsort_r(v + i, j - i, sizeof(*v), key_order,
-			    &nkeys);
-	}
+	return from;
 }
 
 /* The groups of windows that start in [from, upto), sorted into
- * h->rows, none fired yet. */
+ * h->rows by (start, key), none fired yet: the windows are in order of
+ * their starts, so each window's groups are sorted by key prefix, then
+ * each run of an equal prefix (keys whose first 8 bytes agree) by key. A
+ * window's end follows from its start: (start, key) order is (end,
+ * start, key). */
 void
 ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 {
-	const struct hwin *w;
+	struct hwin *w;
+	const struct hwslot *v;
+	struct hwslot *tmp = NULL;
 	struct hrow *r;
-	size_t i, k;
+	size_t i, j, k, captmp = 0, nkeys = h->c->nkeys;
 
 	ha_take_pending(h);
 	free(h->rows);
@@ -85,17 +69,29 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 	for (i = ha_window_at(h, from); i < h->nwin &&
 	    h->win[i].start < upto; i++) {
 		w = &h->win[i];
+		if (w->n == 0)
+			continue;
+		xgrow(&tmp, &captmp, w->n, sizeof(*tmp));
+		v = sort_window(w->g, tmp, w->n);
 		for (k = 0; k < w->n; k++) {
 			r = &h->rows[h->nrows++];
 			r->start = w->start;
-			r->prefix = w->g[k].prefix;
-			r->g = (aoff)w->g[k].s.g * SLOT_UNIT;
+			r->prefix = v[k].prefix;
+			r->g = (aoff)v[k].s.g * SLOT_UNIT;
 			r->h = h;
-			r->tag = w->g[k].s.tag;
+			r->tag = v[k].s.tag;
 		}
 	}
-	if (h->nrows > 0)
-		sort_rows(h->c->nkeys, h->rows, h->nrows);
+	free(tmp);
+	for (i = 0; i < h->nrows; i = j) {
+		for (j = i + 1; j < h->nrows &&
+		    h->rows[j].prefix == h->rows[i].prefix &&
+		    h->rows[j].start == h->rows[i].start; j++)
+			;
+		if (j - i > 1)
+			qsort_r(h->rows + i, j - i, sizeof(*h->rows),
+			    key_order, &nkeys);
+	}
 }
 
 void
