@@ -278,8 +278,8 @@ ha_take_pending(struct hashagg *h)
 	const struct hslot *slot = table(h);
 	const struct pending *q;
 	uint64_t mask = h->cap - 1, i;
-	size_t k, last = group_size(h, 0) - 1;
-	const char *gp;
+	size_t k, last;
+	aoff g;
 
 	for (k = 0; k < h->npend; k++)
 		warm(&slot[slot_home(h, h->pend[k].gh)]);
@@ -288,10 +288,13 @@ ha_take_pending(struct hashagg *h)
 		for (i = slot_home(h, q->gh); slot[i].g != 0;
 		    i = (i + 1) & mask)
 			if (slot[i].tag == (uint32_t)(q->gh >> 32)) {
-				gp = arena_ptr(&h->a, (aoff)slot[i].g *
-				    SLOT_UNIT);
-				warm(gp);
-				warm(gp + last + ((q->keylen + 7) & ~7u));
+				/* (its last byte if its key is the record's;
+				 * a group of another key: inside the arena) */
+				g = (aoff)slot[i].g * SLOT_UNIT;
+				last = g + group_size(h, q->keylen) - 1;
+				warm(arena_ptr(&h->a, g));
+				if (last < h->a.cap)
+					warm(arena_ptr(&h->a, last));
 				break;
 			}
 	}

@@ -241,12 +241,13 @@ slot_home(const struct hashagg *h, uint64_t gh)
  * waiting for them: loads whose values nothing uses (util.h's warm(); on
  * the virtual machines measured, prefetches into a table of hundreds of
  * MB were dropped), back to back so that their misses overlap. Of each
- * its first line, and that of its accumulators' end for a key of up to 8
- * bytes (past that, the group's middle): a group is under 128 bytes. */
+ * its first line, and the one a group of an empty key ends in (the line
+ * of the accumulators' end, or just before it): a group is under 128
+ * bytes. */
 static inline void
 warm_rows(const struct hashagg *h, const struct hrow *r, size_t n)
 {
-	size_t k, last = group_size(h, 8) - 1;
+	size_t k, last = group_size(h, 0) - 1;
 
 	for (k = 0; k < n; k++) {
 		warm(arena_ptr(&r[k].h->a, r[k].g & ~(aoff)ROW_MOVED));

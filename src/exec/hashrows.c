@@ -148,6 +148,8 @@ sort_u32(uint32_t *v, uint32_t *tmp, size_t n)
 	uint32_t *from = v, *to = tmp, *t;
 	unsigned shift, j;
 
+	if (n == 0)
+		return;
 	for (shift = 0; shift < 32; shift += 8) {
 		memset(count, 0, sizeof(count));
 		for (i = 0; i < n; i++)
