@@ -42,8 +42,9 @@ time_format_found(struct run *r, int fmt)
 	if (G(r)->g_timefmt != TF_AUTO)
 		return;
 	G(r)->g_timefmt = fmt;
-	if (r->ofmt == TF_AUTO)
-		r->ofmt = fmt == TF_STRPTIME ? TF_ISO : (enum tfmt)fmt;
+	if (sink_timefmt(r->sink) == TF_AUTO)
+		sink_set_timefmt(r->sink, fmt == TF_STRPTIME ? TF_ISO :
+		    (enum tfmt)fmt);
 }
 
 /* The watermark moves to w: what it passes fires. */
@@ -123,7 +124,7 @@ out_of_range(struct run *r, const struct parsed *pr)
 
 	say_field(msg, sizeof(msg), parse_time_name(r->parser),
 	    "window out of range for time", pr->tval, pr->tvaln);
-	bad(r, pr, msg);
+	reject_record(r, pr, msg);
 }
 
 /* Applies a parsed record (parse.h): counts it, says what is wrong with
@@ -144,7 +145,7 @@ apply(struct run *r, const struct parsed *pr)
 	if (pr->fmt != TF_AUTO)
 		time_format_found(r, pr->fmt);
 	if (pr->kind == PR_BAD)
-		bad(r, pr, pr->msg);
+		reject_record(r, pr, pr->msg);
 	if (r->hint != NULL && !hint_record(r->hint, pr)) {
 		hint_free(r->hint);	/* (said what it had to) */
 		r->hint = NULL;
@@ -204,7 +205,7 @@ apply(struct run *r, const struct parsed *pr)
 	case OP_LATE:
 		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
 			r->late_by = sat_add(G(r)->g_wm, -orec.t);
-		write_late(r, pr->raw, pr->rawlen);
+		recsink_write(r->late, pr->raw, pr->rawlen);
 		break;
 	case OP_RANGE:	/* only an event time can be this far out */
 		out_of_range(r, pr);
@@ -253,8 +254,8 @@ catch_signals(void)
 static int
 flush_outputs(struct run *r)
 {
-	return out_flush(r->out) != 0 ||
-	    (r->late != NULL && out_flush(r->late) != 0) ? -1 : 0;
+	return sink_flush(r->sink) != 0 || recsink_flush(r->late) != 0 ?
+	    -1 : 0;
 }
 
 /* --threads: applies what the reading thread read ahead, up to where it
@@ -287,8 +288,8 @@ static int
 save(struct run *r, int background)
 {
 	struct persist_files f = {
-		.in = r->in, .outfd = r->outfd, .latefd = r->latefd,
-		.outname = r->outname,
+		.in = r->in, .outfd = sink_fd(r->sink),
+		.latefd = recsink_fd(r->late), .outname = sink_name(r->sink),
 	};
 	int rc = 0;
 
@@ -299,7 +300,7 @@ save(struct run *r, int background)
 	 * periodic save would say it again) */
 	if (flush_outputs(r) != 0)
 		rc = -1;
-	else if ((f.dbpos = sink_position(r)),	/* the flush committed */
+	else if ((f.dbpos = sink_position(r->sink)),	/* the flush committed */
 	    persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
 		rc = -1;
@@ -696,6 +697,29 @@ run_stream(struct run *r)
 	return status;
 }
 
+void
+on_row(void *arg, const struct op_row *row)
+{
+	struct run *r = arg;
+
+	if (!batch_stopped(r))
+		sink_row(r->sink, row);
+}
+
+/* --emit-every, --top: the sink's (op_digest_fn, op_rank_fn); the sink
+ * is opened after the operator is made. */
+static uint64_t
+digest_row(void *arg, const struct op_row *row)
+{
+	return sink_digest(((struct run *)arg)->sink, row);
+}
+
+static int
+rank_row(void *arg, const struct op_row *row, double *v)
+{
+	return sink_rank(((struct run *)arg)->sink, row, v);
+}
+
 /* The window operator, its state not made or restored yet. */
 void
 new_operator(struct run *r)
@@ -704,6 +728,8 @@ new_operator(struct run *r)
 
 	r->op = op_new(c, r->g, on_row, r);
 	r->st = op_state(r->op);
+	if (r->sink != NULL)	/* (batch mode makes it anew) */
+		sink_set_state(r->sink, r->st);
 	if (c->emit_every > 0)
 		op_set_digest(r->op, digest_row, r);
 	if (c->top_n > 0)	/* (the column is found with the header) */
@@ -746,7 +772,6 @@ setup(struct run *r, int *empty)
 	parse_fields(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
-	r->rolling_time = c->wkind == WK_NONE && c->has_time;
 	if (c->mode == MODE_BATCH)
 		r->batch = batch_new(c, c->max_memory ? c->max_memory :
 		    batch_default_budget());
@@ -759,12 +784,6 @@ setup(struct run *r, int *empty)
 		return 1;
 	} else	/* auto stays open until the first time is read */
 		G(r)->g_timefmt = c->time_fmt;
-	r->ofmt = c->out_time;
-	if (r->ofmt == TF_AUTO && !c->has_time)
-		r->ofmt = TF_ISO;
-	else if (r->ofmt == TF_AUTO && G(r)->g_timefmt != TF_AUTO)
-		r->ofmt = G(r)->g_timefmt == TF_STRPTIME ? TF_ISO :
-		    (enum tfmt)G(r)->g_timefmt;
 	/* a reading thread parses with aggregates of its own: the
 	 * operator's are written while windows fire, and lines written on
 	 * one core and read on the other at every record cost a miss */
@@ -793,9 +812,6 @@ run_pipeline(struct config *c, const struct plan *p)
 	r.plan = p;
 	r.fingerprint = config_fingerprint(c);
 	r.idle_wm = INT64_MIN;
-	r.latefd = -1;
-	r.badfd = -1;
-	r.outfd = -1;
 	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	persist_init(&r.ps, c, r.fingerprint, now_ns());
@@ -837,10 +853,5 @@ run_pipeline(struct config *c, const struct plan *p)
 	while (r.nover_cols > 0)
 		free(r.over_cols[--r.nover_cols]);
 	free(r.over_cols);
-	free(r.over_buf);
-	if (r.cells != NULL)
-		(void)out_close(r.cells);
-	rowcells_free(r.rcells);
-	rowexpr_free(r.rx);
 	return status;
 }

@@ -54,7 +54,7 @@ split_begin(struct run *r)
 	    r->straight ? r->straight_max :
 	    (c->max_memory ? c->max_memory : batch_default_budget()) / 2) / 2;
 	uint64_t off;
-	struct run *sink;
+	struct sink *sink;
 	int fi;
 
 	r->split_tried = 1;
@@ -68,7 +68,7 @@ split_begin(struct run *r)
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
 	    input_offset(r->in), half, r->batch == NULL ? SPLIT_STREAM :
 	    r->straight ? SPLIT_NEAR_ORDER : SPLIT_BATCH,
-	    hashagg_lateness(r->hagg), sink != NULL ? on_row : NULL, sink,
+	    hashagg_lateness(r->hagg), sink != NULL ? sink_emit : NULL, sink,
 	    &fi, &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
 		hashagg_budget(r->hagg, half);
@@ -169,12 +169,12 @@ straight_begin(struct run *r)
 	 * windows; straight falls back to sorted, table to its groups held
 	 * in any order */
 	r->hagg_fits = plan_table(r->plan);
-	if (out_flush(r->out) != 0 ||
+	if (sink_flush(r->sink) != 0 ||
 	    (r->straight_fd = scratch_open(&dir)) < 0) {
 		hagg_begin(r);	/* (or batch as for any input) */
 		return;
 	}
-	r->straight_out = out_divert(r->out, r->straight_fd);
+	r->straight_out = out_divert(sink_out(r->sink), r->straight_fd);
 	r->straight_t = INT64_MIN;
 	r->straight_max = (c->max_memory ? c->max_memory :
 	    batch_default_budget()) / 4;
@@ -270,8 +270,8 @@ straight_drop(struct run *r)
 	r->agg_fired = 0;
 	r->half_rows = 0;
 
-	out_drop(r->out);
-	(void)out_divert(r->out, r->straight_out);
+	out_drop(sink_out(r->sink));
+	(void)out_divert(sink_out(r->sink), r->straight_out);
 	close(r->straight_fd);
 	r->straight = 0;
 	op_free(r->op);
@@ -337,11 +337,11 @@ straight_record(struct run *r, const struct parsed *pr,
 int
 write_held(struct run *r, int fd)
 {
-	if (out_flush(r->out) != 0)
+	if (sink_flush(r->sink) != 0)
 		return -1;	/* (said at the close: the output keeps it) */
-	switch (out_copy_from(r->out, fd)) {
+	switch (out_copy_from(sink_out(r->sink), fd)) {
 	case -1:
-		fwin_warn("%s: %s", r->outname, strerror(errno));
+		fwin_warn("%s: %s", sink_name(r->sink), strerror(errno));
 		return -1;
 	case -2:
 		fwin_warn("cannot read back the rows held in a scratch file: "
@@ -359,15 +359,15 @@ straight_commit(struct run *r)
 {
 	int rc = 1;
 
-	if (out_error(r->out) == 0 &&
+	if (out_error(sink_out(r->sink)) == 0 &&
 	    lseek(r->straight_fd, 0, SEEK_CUR) == 0) {
 		/* all still in the output's buffer: no copy */
-		(void)out_divert(r->out, r->straight_out);
+		(void)out_divert(sink_out(r->sink), r->straight_out);
 		goto done;
 	}
-	if (out_flush(r->out) != 0)
+	if (sink_flush(r->sink) != 0)
 		return straight_end(r, G(r)->g_read) == 0 ? 0 : -1;
-	(void)out_divert(r->out, r->straight_out);
+	(void)out_divert(sink_out(r->sink), r->straight_out);
 	rc = write_held(r, r->straight_fd) == 0 ? 1 : -1;
 done:
 	close(r->straight_fd);
