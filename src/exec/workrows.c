@@ -3,14 +3,14 @@
  *
  * A worker formats the rows it fires on its own thread, through a sink
  * like the driver's that keeps them in memory, each marked with the
- * event that fired it. It publishes them when its
- * chunk is done, or as they pass ROWS_OUT bytes within one, with the
- * last row published (its front). The driver merges them in (event,
- * end, start, key) order, the order one operator fires them in (rows of
- * one event from one worker come in that order already: the merge takes
- * heads), writing a row once every other worker is past its event or
- * has published a row after it. A session's late record comes back the
- * same way, marked, for the late file.
+ * event that fired it. It publishes them when its chunk is done, or as
+ * they pass ROWS_OUT bytes within one, with the last row published (its
+ * front). The driver merges them in (event, end, start, key) order, the
+ * order one operator fires them in (rows of one event from one worker
+ * come in that order already: the merge takes heads), writing a row once
+ * every other worker is past its event or has published a row after it.
+ * A session's late record comes back the same way, marked, for the late
+ * file.
  */
 #include <pthread.h>
 #include <stdlib.h>

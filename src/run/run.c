@@ -697,6 +697,8 @@ run_stream(struct run *r)
 	return status;
 }
 
+/* The operator's and the tables' row callback: the driver halts the
+ * sink (batch_stopped) when a signal stops a batch run. */
 void
 on_row(void *arg, const struct op_row *row)
 {
