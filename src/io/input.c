@@ -561,7 +561,7 @@ frame(struct input *in, struct record *r, size_t max)
  * Returns INPUT_RECORD, INPUT_END at the end of the input, or INPUT_WAIT.
  */
 static int
-next_record(struct input *in, struct record *r, int *ishdr)
+next_framed(struct input *in, struct record *r, int *ishdr)
 {
 	int hdr, rc;
 
@@ -732,7 +732,7 @@ input_header(struct input *in, const struct field **names, size_t *n)
 	if (in->hdr == HDR_UNREAD) {
 		if (in->fatal)
 			in->hdr = HDR_ERR;
-		else if ((rc = next_record(in, &r, &ishdr)) == INPUT_WAIT)
+		else if ((rc = next_framed(in, &r, &ishdr)) == INPUT_WAIT)
 			return INPUT_WAIT;
 		else if (rc == INPUT_END)
 			in->hdr = HDR_EMPTY;
@@ -801,7 +801,7 @@ input_next(struct input *in, struct record *r)
 	    (rc = input_header(in, &names, &n)) != 0 && rc != 1)
 		return rc;
 	for (;;) {
-		if ((rc = next_record(in, r, &ishdr)) != INPUT_RECORD)
+		if ((rc = next_framed(in, r, &ishdr)) != INPUT_RECORD)
 			return rc;
 		if (!ishdr)
 			return INPUT_RECORD;

@@ -51,10 +51,9 @@ make_vals(long i, struct aval *v, char *num, char *word)
 }
 
 static void
-on_record(void *arg, int64_t t, const char *key, size_t keylen,
+on_record(struct seen *s, int64_t t, const char *key, size_t keylen,
     const struct aval *vals)
 {
-	struct seen *s = arg;
 	char kb[32], num[32], word[32];
 	struct aval want[6];
 	long i;
@@ -95,8 +94,13 @@ one(struct config *c, uint64_t budget, int sorted, uint64_t *runs)
 	struct aval v[6];
 	struct seen s = { 0, 0, 0, 0 };
 	char key[32], num[32], word[32];
+	const struct aval *vals;
+	const char *k;
+	size_t klen;
+	int64_t t;
 	uint64_t bytes;
 	long i;
+	int rc;
 
 	srand(7);
 	for (i = 0; i < N; i++) {
@@ -115,7 +119,11 @@ one(struct config *c, uint64_t budget, int sorted, uint64_t *runs)
 		make_vals(i, v, num, word);
 		CHECK(batch_add(b, times[i], key, strlen(key), v) == BATCH_OK);
 	}
-	CHECK(batch_replay(b, on_record, &s) == 0);
+	CHECK(batch_replay_start(b) == 0);
+	while ((rc = batch_replay_next(b, &t, &k, &klen, &vals)) == 1)
+		on_record(&s, t, k, klen, vals);
+	CHECK(rc == 0);
+	CHECK(batch_replay_next(b, &t, &k, &klen, &vals) == 0);
 	CHECK(s.n == N);
 	CHECK(s.bad == 0);
 	batch_spilled(b, runs, &bytes);
