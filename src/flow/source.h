@@ -80,16 +80,16 @@ source_reads_ahead(const struct source *s)
 	return s->m->ahead != NULL;
 }
 
-/* Whether the record d records after the one source_next() handed over
- * last is read already and a good record: then *hash is its key's hash
- * and *win its tumbling window's start (NULL: not found), to warm the
- * cache for it (st_prefetch, hashagg_prefetch). 0 when nothing is read
- * ahead. */
+/* Where source_reads_ahead(): whether the record d records after the
+ * one source_next() handed over last is read already and a good record:
+ * then *hash is its key's hash and *win its tumbling window's start
+ * (NULL: not found), to warm the cache for it (st_prefetch,
+ * hashagg_prefetch). */
 static inline int
 source_ahead(const struct source *s, size_t d, uint64_t *hash,
     const int64_t **win)
 {
-	return s->m->ahead != NULL && s->m->ahead(s, d, hash, win);
+	return s->m->ahead(s, d, hash, win);
 }
 
 /* The driver's input in, read and parsed with p (both the caller's, to
