@@ -98,12 +98,13 @@ source_ahead(const struct source *s, size_t d, uint64_t *hash,
 struct source *source_input(const struct config *c, struct input *in,
     struct parser *p);
 
-/* Reads in (an input source's, as source_input() made it, or a sorted
- * one) ahead on a thread of its own, which from now on is the only one
- * to use it, until source_free() of the new source stops the thread;
- * in is then the caller's again, standing where the last record handed
- * over ends. keep_raw: hand over each record as read (the late and bad
- * files). Never NULL (exits when no thread can be made). */
+/* Reads in (the input, as source_input() made it, or the sorted
+ * replay) ahead on a thread of its own, which from now on is the only
+ * one to use it, until source_free() of the new source stops the
+ * thread; in is then the caller's again (standing where the last record
+ * handed over ends if a pause was answered last: else past what was
+ * read ahead). keep_raw: hand over each record as read (the late and
+ * bad files). Never NULL (exits when no thread can be made). */
 struct source *source_thread(struct source *in, const struct config *c,
     int keep_raw);
 
