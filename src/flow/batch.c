@@ -23,7 +23,10 @@
 
 #include "window/assign.h"
 #include "flow/batch.h"
+#include "flow/source.h"
+#include "io/keycodec.h"
 #include "base/decimal.h"
+#include "base/timefmt.h"
 #include "base/util.h"
 
 struct entry {
@@ -686,24 +689,6 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 
 /* --- replay --- */
 
-/* The record at p[0..len), decoded for the caller. Returns 1, or -1
- * after a message. */
-static int
-replay_one(struct batch *b, const char *p, size_t len, int64_t *t,
-    const char **key, size_t *keylen, const struct aval **vals)
-{
-	if (body_get(b, p, len, t, key, keylen) != 0) {
-		if (b->dir != NULL)
-			fwin_warn("a spill file in %s was changed while in "
-			    "use", b->dir);
-		else
-			fwin_warn("batch: a record kept in memory is damaged");
-		return -1;
-	}
-	*vals = b->vals;
-	return 1;
-}
-
 /* Reads the run's next record into r->rec. Returns 1, 0 at its end, or
  * -1 after a message. */
 static int
@@ -847,8 +832,11 @@ merge_start(struct batch *b)
 	return 0;
 }
 
-int
-batch_replay_start(struct batch *b)
+/* Starts handing the records back: the buffer's entries sorted, or
+ * its records spilled as the last run and the runs merged. Returns 0,
+ * or -1 after a message. */
+static int
+replay_start(struct batch *b)
 {
 	if (b->nruns > 0) {
 		/* the last of the records to a run too, and the buffers'
@@ -870,10 +858,10 @@ batch_replay_start(struct batch *b)
 	return 0;
 }
 
-/* The merge's next record: the least of the runs' first ones. */
+/* The merge's next record, *p[0..*len): the least of the runs' first
+ * ones. Returns 1, 0 at the end, or -1 after a message. */
 static int
-merge_next(struct batch *b, int64_t *t, const char **key, size_t *keylen,
-    const struct aval **vals)
+merge_next(struct batch *b, const char **p, size_t *len)
 {
 	struct run *r;
 	int more;
@@ -895,30 +883,98 @@ merge_next(struct batch *b, int64_t *t, const char **key, size_t *keylen,
 	}
 	r = b->heap[0];
 	b->handed = 1;
-	return replay_one(b, r->rec, r->len, t, key, keylen, vals);
+	*p = r->rec;
+	*len = r->len;
+	return 1;
 }
 
-int
-batch_replay_next(struct batch *b, int64_t *t, const char **key,
-    size_t *keylen, const struct aval **vals)
+/* The buffer's next record in sorted order, as merge_next(). */
+static int
+entry_next(struct batch *b, const char **p, size_t *len)
 {
 	const struct entry *e = b->sorted_e;
-	const char *p;
-	uint64_t n = 0;
 	size_t i = b->next_e;
+	uint64_t n = 0;
 
-	if (__atomic_load_n(&b->halt, __ATOMIC_RELAXED))
-		return 0;
-	if (b->merging)
-		return merge_next(b, t, key, keylen, vals);
 	if (i >= b->n)
 		return 0;
 	/* sorted, the records are read out of place: fetch ahead */
 	if (i + PREFETCH < b->n)
 		__builtin_prefetch(b->buf + e[i + PREFETCH].off);
-	p = uv_get(b->buf + e[i].off, b->buf + b->len, &n);
+	*p = uv_get(b->buf + e[i].off, b->buf + b->len, &n);
+	*len = (size_t)n;
 	b->next_e = i + 1;
-	return replay_one(b, p, (size_t)n, t, key, keylen, vals);
+	return 1;
+}
+
+/* The sorted replay as a record source (source.h): each record decoded
+ * into one struct parsed, its key hashed. Here, beside the runs, so that
+ * a record costs one call. */
+struct src_sorted {
+	struct source s;
+	struct batch *b;
+	struct parsed pr;
+	int started;
+};
+
+static int
+sorted_next(struct source *s, const struct parsed **out)
+{
+	struct src_sorted *ss = (struct src_sorted *)s;
+	struct batch *b = ss->b;
+	struct parsed *pr = &ss->pr;
+	const char *p = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!ss->started) {
+		ss->started = 1;
+		if (replay_start(b) != 0)
+			return -1;
+	}
+	if (__atomic_load_n(&b->halt, __ATOMIC_RELAXED))
+		return SOURCE_END;
+	rc = b->merging ? merge_next(b, &p, &len) : entry_next(b, &p, &len);
+	if (rc <= 0)
+		return rc < 0 ? -1 : SOURCE_END;
+	if (body_get(b, p, len, &pr->t, &pr->key, &pr->keylen) != 0) {
+		if (b->dir != NULL)
+			fwin_warn("a spill file in %s was changed while in "
+			    "use", b->dir);
+		else
+			fwin_warn("batch: a record kept in memory is damaged");
+		return -1;
+	}
+	pr->hash = key_hash(pr->key, pr->keylen);
+	*out = pr;
+	return SOURCE_RECORD;
+}
+
+static void
+sorted_free(struct source *s)
+{
+	free(s);
+}
+
+static const struct source_methods sorted_methods = {
+	.name = "sorted",
+	.next = sorted_next,
+	.free = sorted_free,
+};
+
+struct source *
+source_sorted(struct batch *b)
+{
+	struct src_sorted *ss = xcalloc(1, sizeof(*ss));
+
+	ss->s.m = &sorted_methods;
+	ss->b = b;
+	/* what a kept record is besides its time, key and values */
+	ss->pr.kind = PR_RECORD;
+	ss->pr.has_t = 1;
+	ss->pr.fmt = TF_AUTO;
+	ss->pr.vals = b->vals;
+	return &ss->s;
 }
 
 void

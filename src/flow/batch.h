@@ -40,18 +40,11 @@ enum { BATCH_OK = 0, BATCH_RANGE = 1, BATCH_FAIL = -1 };
 int batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
     const struct aval *vals);
 
-/* Hands back every record kept, in (time, input order), one at a time:
- * batch_replay_start() once (returns 0, or -1 after a message: the last
- * records could not be spilled), then batch_replay_next() until it
- * returns 0: 1 with a record's time, key and values (valid until the
- * next call), 0 at the end (or once halted), -1 after a message (a spill
- * file that cannot be read). */
-int batch_replay_start(struct batch *b);
-int batch_replay_next(struct batch *b, int64_t *t, const char **key,
-    size_t *keylen, const struct aval **vals);
+/* At the end, every record kept is handed back in (time, input order)
+ * by source_sorted() (source.h), as good records. */
 
 /* Asks the replay, on this thread or another, to hand back no more
- * records (a signal stopped the run): batch_replay_next() returns 0. */
+ * records (a signal stopped the run): its source ends. */
 void batch_halt(struct batch *b);
 
 /* How many sorted runs were spilled, and their bytes. */

@@ -1,12 +1,11 @@
-/* source: parsed records from the input, the FILEs read again, and the
- * sorted replay; see source.h. The reading thread is reader.c. */
+/* source: parsed records from the input and the FILEs read again; see
+ * source.h. The reading thread is reader.c, the sorted replay batch.c. */
 #include <sys/stat.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "flow/source.h"
-#include "io/keycodec.h"
-#include "base/timefmt.h"
 #include "base/util.h"
 
 /* --- the input, read and parsed here --- */
@@ -80,19 +79,35 @@ owned_next(struct src_input *si, struct record *rec)
 	return rc;
 }
 
+/* What the framer answered (rc, rec), the record parsed: the one place
+ * where records are. */
+static inline int
+parsed(struct src_input *si, int rc, const struct record *rec,
+    const struct parsed **pr)
+{
+	if (rc == INPUT_RECORD) {
+		parse_record(si->p, rec, &si->pr);
+		*pr = &si->pr;
+	}
+	return rc;
+}
+
 static int
 input_src_next(struct source *s, const struct parsed **pr)
 {
 	struct src_input *si = (struct src_input *)s;
 	struct record rec;
-	int rc;
 
-	rc = si->owned ? owned_next(si, &rec) : input_next(si->in, &rec);
-	if (rc == INPUT_RECORD) {
-		parse_record(si->p, &rec, &si->pr);
-		*pr = &si->pr;
-	}
-	return rc;
+	return parsed(si, input_next(si->in, &rec), &rec, pr);
+}
+
+static int
+owned_src_next(struct source *s, const struct parsed **pr)
+{
+	struct src_input *si = (struct src_input *)s;
+	struct record rec;
+
+	return parsed(si, owned_next(si, &rec), &rec, pr);
 }
 
 /* Whether pipeline c's FILEs can be read again from their start and
@@ -159,6 +174,14 @@ static const struct source_methods input_methods = {
 	.fd = input_src_fd,
 	.wait_ms = input_src_wait_ms,
 	.free = input_src_free,
+}, second_methods = {
+	.name = "second input",
+	.next = owned_src_next,
+	.rewind = input_src_rewind,
+	.bytes = input_src_bytes,
+	.fd = input_src_fd,
+	.wait_ms = input_src_wait_ms,
+	.free = input_src_free,
 };
 
 struct source *
@@ -184,7 +207,7 @@ second_input(const struct config *c, int timefmt, int fi)
 	};
 	struct src_input *si = xcalloc(1, sizeof(*si));
 
-	si->s.m = &input_methods;
+	si->s.m = &second_methods;
 	si->c = c;
 	si->in = input_open(c->files + fi, c->nfiles - fi, &io);
 	si->g = aggs_new(c);
@@ -213,61 +236,6 @@ source_half(const struct config *c, int timefmt, int fi,
 
 	input_resume(si->in, pos, 1);
 	return &si->s;
-}
-
-/* --- the sorted replay --- */
-
-struct src_sorted {
-	struct source s;
-	struct batch *b;
-	struct parsed pr;
-	int started;
-};
-
-static int
-sorted_next(struct source *s, const struct parsed **pr)
-{
-	struct src_sorted *ss = (struct src_sorted *)s;
-	struct parsed *p = &ss->pr;
-	int rc;
-
-	if (!ss->started) {
-		ss->started = 1;
-		if (batch_replay_start(ss->b) != 0)
-			return -1;
-	}
-	rc = batch_replay_next(ss->b, &p->t, &p->key, &p->keylen, &p->vals);
-	if (rc <= 0)
-		return rc < 0 ? -1 : SOURCE_END;
-	p->hash = key_hash(p->key, p->keylen);
-	*pr = p;
-	return SOURCE_RECORD;
-}
-
-static void
-sorted_free(struct source *s)
-{
-	free(s);
-}
-
-static const struct source_methods sorted_methods = {
-	.name = "sorted",
-	.next = sorted_next,
-	.free = sorted_free,
-};
-
-struct source *
-source_sorted(struct batch *b)
-{
-	struct src_sorted *ss = xcalloc(1, sizeof(*ss));
-
-	ss->s.m = &sorted_methods;
-	ss->b = b;
-	/* what a kept record is besides its time, key and values */
-	ss->pr.kind = PR_RECORD;
-	ss->pr.has_t = 1;
-	ss->pr.fmt = TF_AUTO;
-	return &ss->s;
 }
 
 /* --- what every source answers --- */

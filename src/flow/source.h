@@ -129,8 +129,8 @@ struct source *source_half(const struct config *c, int timefmt, int fi,
     const struct input_pos *pos);
 
 /* --mode batch's end: every record b kept, merged back in (time, input
- * order), as good records (time, key, hash and values). batch_halt()
- * ends it early. Never NULL. */
+ * order), as good records (time, key, hash and values); batch_halt()
+ * ends it early. (In batch.c, beside the runs.) Never NULL. */
 struct source *source_sorted(struct batch *b);
 
 /* Bytes of input consumed by the records handed over (--progress). */

@@ -540,8 +540,8 @@ replay_all(struct run *r)
 	from = sorted = source_sorted(r->batch);
 	if (r->c->threads > 1)
 		from = source_thread(sorted, r->c, 0);
-	while (!batch_stopped(r) &&
-	    (rc = source_next(from, &pr)) == SOURCE_RECORD) {
+	/* (a signal halts it: replay_hashed asks batch_stopped) */
+	while (!r->halted && (rc = source_next(from, &pr)) == SOURCE_RECORD) {
 		if (from != sorted)
 			prefetch_ahead(r, from);
 		if (pr->kind == PR_NOTE)	/* a spill file's */
