@@ -269,8 +269,7 @@ progress(struct run *r)
 {
 	const struct state *s = op_state(r->op);
 	int64_t now = mono_ns(), el, left;
-	uint64_t done = r->rd != NULL ? reader_bytes(r->rd) :
-	    input_bytes(r->in), nread;
+	uint64_t done = source_bytes(r->source), nread;
 	uint64_t panes = st_root(s)->sr_npanes, keys = st_root(s)->sr_nkeys;
 	char wm[TF_BUFSZ] = "-", of[512] = "";
 	double secs;

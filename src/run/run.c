@@ -267,15 +267,14 @@ quiesce(struct run *r)
 	const struct parsed *pr;
 	int rc;
 
-	if (r->ended)
-		return 0;
-	reader_pause(r->rd);
-	while ((rc = reader_next(r->rd, &pr)) != READER_PAUSED) {
-		if (rc == INPUT_RECORD) {
+	if (r->ended || !source_pause(r->source))
+		return 0;	/* (nothing read ahead) */
+	while ((rc = source_next(r->source, &pr)) != SOURCE_PAUSED) {
+		if (rc == SOURCE_RECORD) {
 			apply(r, pr);
 			if (r->fatal || check_corrupt(r) || over_budget(r))
 				return -1;
-		} else if (rc != INPUT_WAIT) {	/* its end: it has stopped */
+		} else if (rc != SOURCE_WAIT) {	/* its end: it has stopped */
 			r->ended = 1;
 			r->endrc = rc;
 			return 0;
@@ -294,7 +293,7 @@ save(struct run *r, int background)
 	int rc = 0;
 
 
-	if (r->rd != NULL && quiesce(r) != 0)
+	if (quiesce(r) != 0)
 		return -1;	/* a record ended the run: the loop stops */
 	/* an output that failed is said once, when it is closed (every
 	 * periodic save would say it again) */
@@ -305,8 +304,8 @@ save(struct run *r, int background)
 		check_corrupt(r);
 		rc = -1;
 	}
-	if (r->rd != NULL && !r->ended)
-		reader_resume(r->rd);
+	if (!r->ended)
+		source_resume(r->source);
 	return rc;
 }
 
@@ -374,7 +373,7 @@ poll_timeout(int64_t due, int64_t now)
 static int
 wake_ms(const struct run *r, int ms)
 {
-	int wake = input_wait_ms(r->in);
+	int wake = source_wait_ms(r->source);
 
 	return wake >= 0 && (ms < 0 || ms > wake) ? wake : ms;
 }
@@ -424,12 +423,12 @@ wait_input(struct run *r)
 			due = srcwm_next_idle(r->srcs, now);
 		if (due != T_NONE && due <= now)
 			continue;
-		if (r->rd != NULL && reader_ready(r->rd))
+		if (source_ready(r->source))
 			return 0;
-		pfd.fd = r->rd != NULL ? reader_fd(r->rd) : input_fd(r->in);
+		pfd.fd = source_fd(r->source);
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, wake_ms(r, poll_timeout(due, now))) > 0 ||
-		    input_wait_ms(r->in) >= 0)
+		    source_wait_ms(r->source) >= 0)
 			return 0;
 	}
 }
@@ -454,28 +453,20 @@ read_header(struct run *r, const struct field **names, size_t *n)
 
 /* --- the run --- */
 
-/* The next record, parsed: handed over by the reading thread, or read
- * and parsed here. Returns as input_next(). */
+/* The next record, parsed: from the source, on this thread or the
+ * reading thread; past the first half's end (split.h), the second half
+ * is joined, or read here after all. Returns as source_next(). */
 static int
-next_record(struct run *r, const struct parsed **pr)
+next_parsed(struct run *r, const struct parsed **pr)
 {
-	struct record rec;
 	int rc;
 
-	if (r->rd != NULL) {
-		if ((rc = reader_next(r->rd, pr)) != INPUT_RECORD &&
-		    rc != INPUT_WAIT) {
-			r->ended = 1;
-			r->endrc = rc;
-		}
-		return rc;
-	}
-	while ((rc = input_next(r->in, &rec)) == INPUT_END &&
+	while ((rc = source_next(r->source, pr)) == SOURCE_END &&
 	    r->split != NULL && !split_end(r))
-		;	/* (the second half, read here after all) */
-	if (rc == INPUT_RECORD) {
-		parse_record(r->parser, &rec, &r->pr);
-		*pr = &r->pr;
+		;
+	if (rc != SOURCE_RECORD && rc != SOURCE_WAIT) {
+		r->ended = 1;
+		r->endrc = rc;
 	}
 	return rc;
 }
@@ -484,7 +475,7 @@ next_record(struct run *r, const struct parsed **pr)
  * st_prefetch() at each distance, so that their misses on keys and panes
  * overlap this record's work instead of following it. */
 static void
-prefetch_ahead(struct run *r)
+prefetch_ahead(struct run *r, const struct source *from)
 {
 	static const size_t dist[] = { 12, 8, 4 };
 	const int64_t *win;
@@ -493,13 +484,13 @@ prefetch_ahead(struct run *r)
 
 	if (r->hagg != NULL) {	/* the table's slot, then its group */
 		for (stage = 0; stage < 2; stage++)
-			if (reader_ahead(r->rd, dist[stage + 1], &h, &win) &&
+			if (source_ahead(from, dist[stage + 1], &h, &win) &&
 			    win != NULL)
 				hashagg_prefetch(r->hagg, *win, h, stage);
 		return;
 	}
 	for (stage = 0; stage < 3; stage++)
-		if (reader_ahead(r->rd, dist[stage], &h, &win))
+		if (source_ahead(from, dist[stage], &h, &win))
 			st_prefetch(r->st, h, stage);
 }
 
@@ -507,23 +498,24 @@ prefetch_ahead(struct run *r)
 void
 start_reader(struct run *r)
 {
-	r->rd = reader_start(r->in, r->parser, r->c,
+	r->source = source_thread(r->read_here, r->c,
 	    r->late != NULL || r->badout != NULL);
 	if (r->hagg != NULL)
-		reader_find_windows(r->rd);
+		source_find_windows(r->source);
 }
 
-/* --threads: ends the reading thread. After a stop asked for (a signal),
- * what it read ahead is applied first, as if it had been read here. */
+/* --threads: ends the reading thread; the input is read here from now
+ * on. After a stop asked for (a signal), what it read ahead is applied
+ * first, as if it had been read here. */
 void
 stop_reader(struct run *r, int apply_ahead)
 {
-	if (r->rd == NULL)
+	if (r->source == r->read_here)
 		return;
 	if (apply_ahead)
 		(void)quiesce(r);
-	reader_stop(r->rd);
-	r->rd = NULL;
+	source_free(r->source);
+	r->source = r->read_here;
 }
 
 /* --mode batch at the end of the input: every record kept, in time
@@ -533,8 +525,9 @@ stop_reader(struct run *r, int apply_ahead)
 static int
 replay_all(struct run *r)
 {
+	struct source *sorted, *from;
 	const struct parsed *pr;
-	int rc = INPUT_END;
+	int rc = SOURCE_END;
 
 	if (r->hagg != NULL) {	/* every group, fired as its window */
 		G(r)->g_maxt = hashagg_max_time(r->hagg);
@@ -545,19 +538,22 @@ replay_all(struct run *r)
 		return hashagg_failed(r->hagg) ? -1 : 0;
 	}
 	r->replaying = 1;
-	if (r->c->threads < 2)
-		return batch_replay(r->batch, replay, r);
-	r->rd = reader_replay(r->batch, r->c);
-	while (!batch_stopped(r) &&
-	    (rc = next_record(r, &pr)) == INPUT_RECORD) {
-		prefetch_ahead(r);
+	from = sorted = source_sorted(r->batch);
+	if (r->c->threads > 1)
+		from = source_thread(sorted, r->c, 0);
+	/* (a signal halts it: replay_hashed asks batch_stopped) */
+	while (!r->halted && (rc = source_next(from, &pr)) == SOURCE_RECORD) {
+		if (from != sorted)
+			prefetch_ahead(r, from);
 		if (pr->kind == PR_NOTE)	/* a spill file's */
 			fwrite(pr->msg, 1, pr->msglen, stderr);
 		else
 			replay_hashed(r, pr->t, pr->key, pr->keylen,
 			    pr->hash, pr->vals);
 	}
-	stop_reader(r, 0);
+	if (from != sorted)
+		source_free(from);
+	source_free(sorted);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -601,20 +597,20 @@ run_stream(struct run *r)
 	if (c->threads > 1)
 		start_reader(r);
 	while (!stop_requested && !r->fatal && !r->corrupt) {
-		rc = next_record(r, &pr);
-		if (rc == INPUT_WAIT) {
+		rc = next_parsed(r, &pr);
+		if (rc == SOURCE_WAIT) {
 			progress(r);
 			if (wait_input(r) != 0)
 				break;
 			continue;
 		}
-		if (rc != INPUT_RECORD) {
-			r->read_all = rc == INPUT_END;
+		if (rc != SOURCE_RECORD) {
+			r->read_all = rc == SOURCE_END;
 			break;
 		}
-		if (r->rd != NULL && (r->batch == NULL || r->straight ||
-		    r->hagg != NULL))
-			prefetch_ahead(r);
+		if (source_reads_ahead(r->source) && (r->batch == NULL ||
+		    r->straight || r->hagg != NULL))
+			prefetch_ahead(r, r->source);
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
@@ -799,6 +795,7 @@ setup(struct run *r, int *empty)
 	if (c->follow && c->nfiles > 1 && c->has_time && r->batch == NULL &&
 	    op_uses_watermark(r->op))
 		r->srcs = srcwm_new(c->nfiles, c->idle_timeout, now_ns());
+	r->source = r->read_here = source_input(c, r->in, r->parser);
 	return 0;
 }
 
@@ -839,6 +836,9 @@ run_pipeline(struct config *c, const struct plan *p)
 	if (close_sinks(&r) != 0)
 		status = 1;
 	persist_fini(&r.ps);
+	if (r.source != r.read_here)
+		source_free(r.source);
+	source_free(r.read_here);
 	input_close(r.in);
 	batch_free(r.batch);
 	hashagg_free(r.hagg);

@@ -18,9 +18,9 @@
 #include "flow/parse.h"
 #include "run/persist.h"
 #include "exec/plan.h"
-#include "flow/reader.h"
 #include "flow/recsink.h"
 #include "flow/sink.h"
+#include "flow/source.h"
 #include "exec/split.h"
 #include "exec/workers.h"
 
@@ -39,9 +39,10 @@ struct run {
 	struct recsink *late, *badout;
 	struct parser *parser;	/* the records' parser */
 	struct aggs *pg;	/* its aggregates, with a reading thread */
-	struct parsed pr;	/* what it said of the last record */
 	struct hint *hint;	/* first-hour hints, while they watch */
-	struct reader *rd;	/* --threads: the reading thread, or NULL */
+	/* where records come from (source.h): the input read and parsed
+	 * here, or (--threads) the reading thread over it */
+	struct source *source, *read_here;
 	int ended, endrc;	/* it handed over the input's end */
 	char **over_cols;	/* --over with -H: the input's header names */
 	size_t nover_cols;
@@ -165,11 +166,10 @@ int write_held(struct run *r, int fd);
 /* The first n records again, from the FILEs, to the table, the batch or
  * (stream mode) the operator. */
 int reread(struct run *r, uint64_t n);
-/* One record of the sorted replay, through the operator (batch_fn). */
+/* One record of the sorted replay (or read again), through the
+ * operator. */
 void replay_hashed(struct run *r, int64_t t, const char *key, size_t keylen,
     uint64_t hash, const struct aval *vals);
-void replay(void *arg, int64_t t, const char *key, size_t keylen,
-    const struct aval *vals);
 
 /* runagg.c: --mode stream aggregated as read: begin (if it can); a
  * good record (1: taken, 0: the operator is to take it, as it does all
