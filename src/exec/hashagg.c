@@ -1,4 +1,13 @@
-/* hashagg: a batch aggregated as read; see hashagg.h.
+/* hashagg: a batch aggregated as read; see hashagg.h. This is the table
+ * itself, the bottom of its five files: it makes, finds and adds to the
+ * groups and knows nothing of what is done with them. Above it,
+ * hashrows.c takes a range of windows' groups out of it sorted; above
+ * that, side by side, hashspill.c writes them as sorted runs and
+ * hashcum.c folds panes into --cumulate's windows; hashfire.c, at the
+ * top, fires them and chooses among those two. Each calls only down;
+ * where the table must set off what is above it (spilling when a record
+ * finds it full, freeing the runs with it), it calls through the
+ * function pointers hashagg_spill() left it.
  *
  * Groups live in an arena of their own, so that the aggregates add and
  * fold there as they do in the operator's state: a group is its header,
@@ -78,7 +87,8 @@ hashagg_free(struct hashagg *h)
 		free(h->cw[i].rows);
 	free(h->cw);
 	free(h->merged);
-	ha_runs_free(h);
+	if (h->spill_free != NULL)
+		h->spill_free(h);
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
 	free(h->rows);
@@ -273,7 +283,7 @@ ha_take_pending(struct hashagg *h)
 }
 
 static void
-note(const struct hashagg *h, struct ledger_win *e, int64_t t)
+ledger_note(const struct hashagg *h, struct ledger_win *e, int64_t t)
 {
 	e->n++;
 	if (t < e->mint)
@@ -333,7 +343,7 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 		}
 		if (h->last_end <= h->wm) {	/* its last window */
 			if (h->ledger)
-				note(h, &h->late, t);
+				ledger_note(h, &h->late, t);
 			return HA_LATE;
 		}
 		pend = h->last_pend;
@@ -371,7 +381,7 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 	}
 	if (h->stream) {
 		if (h->ledger)
-			note(h, ledger_at(h, start), t);
+			ledger_note(h, ledger_at(h, start), t);
 		if (start < h->min_start && start >= h->hold) {
 			h->min_start = start;
 			h->min_end = pend;
@@ -392,7 +402,7 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 
 	/* past the budget: the groups go to a sorted run, the table on
 	 * empty (a run that cannot be written: full, as without runs) */
-	if (rc == HA_FULL && h->runs != NULL && ha_spill(h) == 0)
+	if (rc == HA_FULL && h->spill != NULL && h->spill(h) == 0)
 		rc = add_one(h, t, win, key, keylen, hash, vals);
 	return rc;
 }

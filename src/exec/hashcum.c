@@ -6,7 +6,12 @@
  * those groups are when e's pane is in. Each window's row is then a fold
  * of the same records as the operator's, grouped otherwise: so only
  * aggregates whose folds do not show their grouping (hashagg_fits_stream)
- * come here, and a fold that would (a sum past exact) gives up. */
+ * come here, and a fold that would (a sum past exact) gives up.
+ *
+ * It takes its panes' groups from the table sorted (hashrows.c) and adds
+ * to the table (hashagg.c), below it; the firing (hashfire.c), above it,
+ * calls it for a cumulating table. It has nothing to do with the sorted
+ * runs (only a batch's tumbling table spills), which are beside it. */
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,7 +1,11 @@
-/* hashint: the insides of the table of hashagg.h, shared by its three
- * parts and no other module: hashagg.c (the table, adding records),
- * hashfire.c (sorting and firing its groups) and hashcum.c (--cumulate's
- * windows of the size, folded from its panes). */
+/* hashint: the insides of the table of hashagg.h, shared by its five
+ * parts and no other module. From the bottom up, each calling only the
+ * ones below it: hashagg.c (the table: its groups, slots and windows,
+ * records added), hashrows.c (a range of windows' groups taken out
+ * sorted, and dropped), hashspill.c (sorted runs past the budget) and
+ * hashcum.c (--cumulate's windows of the size, folded from its panes)
+ * side by side, and hashfire.c (firing: its own rows, the runs' or the
+ * windows of the size). */
 #ifndef FWIN_HASHINT_H
 #define FWIN_HASHINT_H
 
@@ -155,10 +159,14 @@ struct hashagg {
 	struct crow *merged;	/* scratch of cum_merge() */
 	size_t capmerged;
 	/* hashagg_spill(): the sorted runs written (hashspill.c), how
-	 * many, and whether one could not be read back */
+	 * many, and whether one could not be read back; what the table
+	 * calls, below hashspill.c, to spill a run when it is full (0: it
+	 * did, and is empty) and to free the runs with it */
 	struct ha_runs *runs;
 	size_t runs_n;
 	int failed;
+	int (*spill)(struct hashagg *h);
+	void (*spill_free)(struct hashagg *h);
 };
 
 /* hashagg_fire_due(): windows fire once the groups held are twice those
@@ -224,6 +232,24 @@ slot_home(const struct hashagg *h, uint64_t gh)
 	return (gh >> 32) & (h->cap - 1);
 }
 
+/* The group a sorted row names. */
+static inline const struct group *
+row_group(const struct hrow *r)
+{
+	return group_at(r->h, r->g);
+}
+
+/* The order of two rows' keys (a qsort_r() comparator; arg: the number
+ * of keys, a size_t). */
+static inline int
+key_order(const void *va, const void *vb, void *arg)
+{
+	const struct group *a = row_group(va), *b = row_group(vb);
+
+	return key_cmp(*(const size_t *)arg, a->g_key, a->g_len, b->g_key,
+	    b->g_len);
+}
+
 /* hashagg.c: the group (start, key) of hash gh, made if new (past the
  * budget too); the look-ahead's records, all added. */
 aoff ha_group_of(struct hashagg *h, uint64_t gh, int64_t start,
@@ -232,7 +258,11 @@ void ha_take_pending(struct hashagg *h);
 /* hashagg.c: the first window held that starts at or after t. */
 size_t ha_window_at(const struct hashagg *h, int64_t t);
 
-/* hashfire.c: the groups of windows (panes) that start in [from, upto),
+/* hashagg.c: the table empty again, as new (its time, peak, budget and
+ * runs kept). */
+void ha_reset(struct hashagg *h);
+
+/* hashrows.c: the groups of windows (panes) that start in [from, upto),
  * sorted into h->rows; those groups dropped from the table and freed
  * (but those ROW_MOVED; merged: what they kept was merged away), with
  * their windows; where the windows that end at or before w start. */
@@ -241,18 +271,12 @@ void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
 /* ha_drop() of the rows just fired, which are let go; the groups kept. */
 void ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged);
 int64_t ha_ended_before(const struct hashagg *h, int64_t w);
+/* hashrows.c: what the windows held say again: the groups held back by
+ * h->hold, and the earliest window that is not. */
+void ha_recount(struct hashagg *h);
 
-/* hashagg.c: the table empty again, as new (its time, peak, budget and
- * runs kept). */
-void ha_reset(struct hashagg *h);
-
-/* hashspill.c: the table's groups written as a sorted run, the table
- * reset (0), or -1 when the run could not be written (errno set) or is
- * not worth it (too few groups, too many runs); the
- * runs freed; the runs and the table (and other, or NULL) merged and
+/* hashspill.c: the runs and the table (and other, or NULL) merged and
  * fired in (start, key) order. */
-int ha_spill(struct hashagg *h);
-void ha_runs_free(struct hashagg *h);
 uint64_t ha_fire_runs(struct hashagg *h, struct hashagg *other,
     op_emit_fn emit, void *arg);
 

@@ -12,6 +12,12 @@
  * A run is the groups' bytes as they lie in the table (header, key padded
  * to 8, accumulators), one after the other; runs lie end to end in one
  * file without a name, which goes when fwin does.
+ *
+ * It sits above the table (hashagg.c) and its sorted rows (hashrows.c),
+ * which it empties into runs, and below the firing (hashfire.c), which
+ * calls ha_fire_runs() at the end. The table finds itself full while a
+ * record is added, and calls spill_run() through the pointer that
+ * hashagg_spill() left it: the table calls nothing above it.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -41,19 +47,9 @@ struct ha_runs {
 	size_t len;
 };
 
-void
-hashagg_spill(struct hashagg *h)
-{
-	if (h->runs != NULL || !aggs_flat(h->g))
-		return;
-	h->runs = xcalloc(1, sizeof(*h->runs));
-	h->runs->fd = -1;
-	xgrow(&h->runs->off, &h->runs->cap, 1, sizeof(*h->runs->off));
-	h->runs->off[0] = 0;
-}
-
-void
-ha_runs_free(struct hashagg *h)
+/* The runs freed, with the table (hashagg_free()). */
+static void
+runs_free(struct hashagg *h)
 {
 	if (h->runs == NULL)
 		return;
@@ -74,8 +70,9 @@ hashagg_spilled(const struct hashagg *h, uint64_t *runs, uint64_t *bytes)
 	*bytes += h->runs->off[h->runs->n];
 }
 
+/* Writes p[0..n) to the run being written, through its buffer. */
 static int
-put(struct ha_runs *s, const void *p, size_t n)
+run_put(struct ha_runs *s, const void *p, size_t n)
 {
 	if (s->len + n > SPILL_BUF) {
 		if (write_all(s->fd, s->buf, s->len) != 0)
@@ -89,8 +86,12 @@ put(struct ha_runs *s, const void *p, size_t n)
 	return 0;
 }
 
-int
-ha_spill(struct hashagg *h)
+/* The table's groups written as a sorted run, the table reset (0), or -1
+ * when the run could not be written (errno set) or is not worth it (too
+ * few groups, too many runs): what the table calls when it is full
+ * (hashagg_add()). */
+static int
+spill_run(struct hashagg *h)
 {
 	struct ha_runs *s = h->runs;
 	const struct group *gp;
@@ -113,7 +114,7 @@ ha_spill(struct hashagg *h)
 	for (i = 0; i < h->nrows; i++) {
 		gp = group_at(h, h->rows[i].g);
 		n = group_size(h, gp->g_len);
-		if (put(s, gp, n) != 0)
+		if (run_put(s, gp, n) != 0)
 			return -1;
 		at += n;
 	}
@@ -124,6 +125,20 @@ ha_spill(struct hashagg *h)
 	h->runs_n = s->n;
 	ha_reset(h);
 	return 0;
+}
+
+void
+hashagg_spill(struct hashagg *h)
+{
+	if (h->runs != NULL || !aggs_flat(h->g))
+		return;
+	h->runs = xcalloc(1, sizeof(*h->runs));
+	h->runs->fd = -1;
+	xgrow(&h->runs->off, &h->runs->cap, 1, sizeof(*h->runs->off));
+	h->runs->off[0] = 0;
+	/* (the table is below this file, and calls it through these) */
+	h->spill = spill_run;
+	h->spill_free = runs_free;
 }
 
 /* One input of the merge: the table's sorted rows, or a run read back. */
@@ -190,8 +205,10 @@ run_read(struct source *s, int fd, size_t off, size_t n)
 	return 0;
 }
 
+/* Reads the run's next group into s->cur (s->g NULL at its end).
+ * Returns 0, or -1 (errno set). */
 static int
-run_next(const struct hashagg *h, struct source *s, int fd)
+run_read_group(const struct hashagg *h, struct source *s, int fd)
 {
 	size_t head = sizeof(struct group), n;
 
@@ -219,7 +236,7 @@ next(const struct hashagg *h, struct source *s)
 		table_next(s);
 		return 0;
 	}
-	return run_next(h, s, h->runs->fd);
+	return run_read_group(h, s, h->runs->fd);
 }
 
 static int
@@ -301,7 +318,7 @@ ha_fire_runs(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
 		src[j].end = s->off[i + 1];
 		src[j].bufsz = bufsz;
 		src[j].buf = xmalloc(bufsz);
-		if (run_next(h, &src[j], s->fd) != 0)
+		if (run_read_group(h, &src[j], s->fd) != 0)
 			goto done;
 	}
 	fired = merge(h, src, k, emit, arg);
