@@ -432,7 +432,7 @@ struct bad {
  * and sets *esc when it has escapes; 0 (never a closing quote's index)
  * when the string is bad, with *b said.
  */
-static inline size_t
+static inline __attribute__((always_inline)) size_t
 scan_string(const char *s, size_t n, size_t i, int *esc, struct bad *b)
 {
 	size_t open = i++;
