@@ -310,25 +310,12 @@ parse_slow(const char *p, size_t n, struct dec *out)
 }
 
 int
-dec_parse(const char *p, size_t n, struct dec *out)
+dec_parse_any(const char *p, size_t n, struct dec *out)
 {
 	size_t i = 0, k, f, r;
 	uint64_t u, v;
 	int neg = 0;
 
-	/* The commonest of all, a short integer without a sign: digit by
-	 * digit, a branch each that the next value takes as this one did. */
-	if (n - 1 < 8) {
-		for (u = 0; i < n && isdig(p[i]); i++)
-			u = u * 10 + (unsigned)(p[i] - '0');
-		if (i == n) {
-			out->m = (__int128)u;
-			out->scale = 0;
-			out->exp = 0;
-			return 0;
-		}
-		i = 0;
-	}
 	/* The common case, up to 19 digits in all, in one pass and eight
 	 * digits at a time: this runs per record. */
 	if (n > 0 && (p[0] == '-' || p[0] == '+')) {
