@@ -87,7 +87,7 @@ to_words(const mpz_t z, uint64_t w[DEC_WORDS])
  * owns: back to the fixed width when it fits, else in a block that
  * holds it, grown when it is too small. */
 static void
-put(struct arena *a, aoff slot, const mpz_t z)
+store_sum(struct arena *a, aoff slot, const mpz_t z)
 {
 	struct dec_sum *s = arena_ptr(a, slot);
 	size_t n = mpz_size(z), cap;
@@ -198,7 +198,7 @@ bigsum_add(struct arena *a, aoff slot, const struct dec *v, double d)
 	s->n++;
 	s->flags |= v == NULL || v->exp ? DS_EXP : 0;
 	s->scale = zs;
-	put(a, slot, z);
+	store_sum(a, slot, z);
 	mpz_clear(z);
 	mpz_clear(x);
 }
@@ -221,7 +221,7 @@ bigsum_merge(struct arena *a, aoff dst, aoff src)
 	d->flags |= s->flags;
 	d->scale = zs;
 	bigsum_release(a, src);
-	put(a, dst, z);
+	store_sum(a, dst, z);
 	mpz_clear(z);
 	mpz_clear(x);
 }
@@ -267,7 +267,7 @@ bigsum_keep(const struct bigsum_fold *f, struct arena *a, aoff dst,
 		return -1;
 	*s = *fs;
 	s->big = 0;
-	put(a, dst, f->z);
+	store_sum(a, dst, f->z);
 	return 0;
 }
 

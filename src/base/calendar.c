@@ -573,7 +573,7 @@ bound(const struct cal_zone *z, enum cal_kind kind, int64_t offset,
 
 /* Sets c to civil indexes [i, i + b) and their bounds. */
 static int
-set_window(const struct cal_zone *z, enum cal_kind kind, int64_t offset,
+cache_civil_window(const struct cal_zone *z, enum cal_kind kind, int64_t offset,
     __int128 i, int64_t b, struct cal_cache *c)
 {
 	int64_t lo, hi;
@@ -635,11 +635,11 @@ cal_floor(const struct cal_zone *z, struct cal_unit u, int64_t offset,
 		i = WEEK_ORIGIN + floor_div(d - WEEK_ORIGIN, b) * b;
 	else
 		i = floor_div(d, b) * b;
-	if (set_window(z, u.kind, offset, i, b, c) != 0)
+	if (cache_civil_window(z, u.kind, offset, i, b, c) != 0)
 		return -2;
 	for (tries = 0; tries < 4 && !cal_cached(c, t); tries++) {
 		i += t < c->lo ? -b : b;
-		if (set_window(z, u.kind, offset, i, b, c) != 0)
+		if (cache_civil_window(z, u.kind, offset, i, b, c) != 0)
 			return -2;
 	}
 	return cal_cached(c, t) ? 0 : -2;

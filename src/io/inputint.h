@@ -1,14 +1,19 @@
-/* inputint: the input's insides, shared by input.c (the read buffer and
- * the framers), inputcsv.c (CSV records with quotes, through libcsv) and
+/* inputint: the input's insides, shared by its modules and no other.
+ * From the top down (each calls only those below it): input.c (input.h's
+ * entry points: a stream, or followed FILEs), follow.c (--follow: the
+ * FILEs side by side), inputread.c (one stream of FILEs read in turn:
+ * the record framers), followleaf.c (a followed file truncated or
+ * rotated), inputcsv.c (CSV records with quotes, through libcsv),
  * inputfiles.c (the FILE operands: opening them in turn, their identity
- * and fingerprints, resuming at a checkpoint's position); no other module
- * includes it. */
+ * and fingerprints, resuming at a checkpoint's position) and inputbuf.c
+ * (the read buffer). */
 #ifndef FWIN_INPUTINT_H
 #define FWIN_INPUTINT_H
 
 #include <csv.h>
 
 #include "io/input.h"
+#include "base/util.h"
 
 #define BUF_INIT	(1u << 20)
 #define BUF_SHRINK	(16u << 20)	/* give back a grown buffer once idle */
@@ -111,13 +116,43 @@ struct input {
 				   thread (atomic) */
 };
 
-/* input.c */
+/* inputbuf.c: the read buffer */
+enum { FOLLOW_MORE, FOLLOW_WAIT, FOLLOW_END };
 void report(struct input *in, int errnum);	/* a file's I/O error */
 void quotes_moved(struct input *in);	/* the buffer's bytes moved */
+/* Reads more of the current file (blocking, or FILL_WAIT unless block):
+ * FILL_*. */
+int fill(struct input *in, int block);
 /* The end of the line at pos + from (reading as needed): EOL_*. */
 int find_eol(struct input *in, size_t from, size_t *eol);
-void consume(struct input *in, size_t n);
-void grow_fields(struct input *in, size_t want);
+/* Steps past n bytes a framer took; grows the record's fields. Inline:
+ * the framers call them on every record. */
+static inline void
+consume(struct input *in, size_t n)
+{
+	in->pos += n;
+	in->consumed += n;
+}
+
+static inline void
+grow_fields(struct input *in, size_t want)
+{
+	while (in->fcap < want)
+		in->fcap *= 2;
+	in->f = xrealloc(in->f, in->fcap * sizeof(*in->f));
+}
+/* A leaf's read(2) returned 0: whether there is more to read now, the
+ * input waits, or the file is read to its end (renamed away). */
+int follow_eof(struct input *in);
+
+/* inputread.c: one stream of FILEs read in turn (a leaf of --follow is
+ * one): input_open(), input_header(), input_next() and input_close() of
+ * input.h, when not following */
+struct input *stream_open(char *const *files, int nfiles,
+    const struct input_opts *o);
+int stream_header(struct input *in, const struct field **names, size_t *n);
+int stream_next(struct input *in, struct record *r);
+void stream_close(struct input *in);
 /* A record past RECMAX: consumed without being kept, and bad. */
 void too_long(struct input *in, struct record *r);
 
@@ -132,17 +167,15 @@ void seek_resume(struct input *in);
 int open_next(struct input *in);
 void close_file(struct input *in);
 
-/* follow.c: --follow */
-enum { FOLLOW_MORE, FOLLOW_WAIT, FOLLOW_END };
-struct input *follow_open(char *const *files, int nfiles,
-    const struct input_opts *o);
-/* A leaf's read(2) returned 0: whether there is more to read now, the
- * input waits, or the file is read to its end (renamed away). */
-int follow_eof(struct input *in);
-/* A leaf with no file open: opens it (1), waits for it (0), or it
- * cannot be read (-1). */
+/* followleaf.c: a leaf with no file open: opens it (1), waits for it
+ * (0), or it cannot be read (-1); a leaf truncated, read again from its
+ * start */
 int follow_reopen(struct input *in);
 void follow_rewind(struct input *in);
+
+/* follow.c: --follow, the FILEs side by side */
+struct input *follow_open(char *const *files, int nfiles,
+    const struct input_opts *o);
 int follow_next(struct input *in, struct record *r);
 int follow_header(struct input *in, const struct field **names, size_t *n);
 void follow_close(struct input *in);

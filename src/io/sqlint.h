@@ -1,6 +1,8 @@
 /* sqlint: the SQLite sink's insides, shared by sqlsink.c (opening,
- * applying rows) and sqljournal.c (fwin's own tables: the commit
- * position, the owner, the journal); no other module includes it. */
+ * applying rows), sqljournal.c (fwin's own tables: the commit
+ * position, the owner, the journal) and sqlstmt.c (the statements both
+ * use); no other module includes it. The calls point one way: sqlsink.c
+ * to sqljournal.c, and both to sqlstmt.c. */
 #ifndef FWIN_SQLINT_H
 #define FWIN_SQLINT_H
 
@@ -44,7 +46,7 @@ struct sqlsink {
 	int opened;		/* sqlsink_open made it (close may make TABLE) */
 };
 
-/* sqlsink.c: what failed, as SQLite says it (returns -1, errno set);
+/* sqlstmt.c: what failed, as SQLite says it (returns -1, errno set);
  * a statement run once; SQL text built in a memstream (closed: the
  * text, malloc'd); a quoted identifier; the journal's name; the primary
  * key as "k1 = ?first AND ..." and as a list; "prefix1, prefix2, ...";
@@ -62,7 +64,9 @@ void sk_pk_list(FILE *f, const struct sqlsink *s, const char *const *cols);
 void sk_col_list(FILE *f, const char *prefix, size_t n, size_t from);
 int sk_prepare(struct sqlsink *s, int which, FILE *f, char **text);
 int sk_step(struct sqlsink *s, int which);
-/* Binds the row's primary key (its cells) at ?first... */
+/* Binds cell c of the row at ?i; the row's primary key (its cells) at
+ * ?first... */
+int sk_bind_cell(struct sqlsink *s, sqlite3_stmt *q, int i, size_t c);
 void sk_bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first);
 
 /* sqljournal.c: fwin_checkpoint and the journal made (in the open

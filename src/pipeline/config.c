@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "window/agg.h"
+#include "pipeline/aggop.h"
 #include "pipeline/config.h"
 #include "pipeline/expr.h"
 #include "base/stats.h"

@@ -21,7 +21,7 @@ enum wkind {
 /* --mode: auto is decided on the command line (cli.c), before a run. */
 enum runmode { MODE_AUTO, MODE_STREAM, MODE_BATCH };
 
-struct aggop;		/* an entry of the aggregate table (agg.h) */
+struct aggop;		/* an entry of the aggregate table (aggop.h) */
 struct expr;		/* an expression (expr.h) */
 struct stats_pct;	/* a requested percentile (stats.h) */
 

@@ -74,22 +74,6 @@ ext_better(int want_max, double v, uint64_t seq, const struct acc_ext *e)
 	return seq < e->seq;
 }
 
-void
-emit_int(struct out *o, int64_t v)
-{
-	char buf[NUM_BUFSZ];
-
-	out_own_num(o, buf, num_format_int(buf, v));
-}
-
-void
-emit_double(struct out *o, double v)
-{
-	char buf[NUM_BUFSZ];
-
-	out_own_num(o, buf, num_format_double(buf, v));
-}
-
 
 /* --- count --- */
 

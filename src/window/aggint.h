@@ -7,6 +7,7 @@
 
 #include "window/agg.h"
 #include "base/bigsum.h"
+#include "base/num.h"
 #include "base/stats.h"
 
 struct dslot;
@@ -73,9 +74,24 @@ struct agg {
 };
 
 
-/* Cells of a number fwin formatted. */
-void emit_int(struct out *o, int64_t v);
-void emit_double(struct out *o, double v);
+/* Cells of a number fwin formatted: inline here, so that agg.c and the
+ * modules it calls (aggcounter.c, aggdist.c) share them without calling
+ * back up into agg.c. */
+static inline void
+emit_int(struct out *o, int64_t v)
+{
+	char buf[NUM_BUFSZ];
+
+	out_own_num(o, buf, num_format_int(buf, v));
+}
+
+static inline void
+emit_double(struct out *o, double v)
+{
+	char buf[NUM_BUFSZ];
+
+	out_own_num(o, buf, num_format_double(buf, v));
+}
 
 /* aggdist.c: the table's entries for the aggregates of a distribution */
 void var_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq);

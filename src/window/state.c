@@ -469,7 +469,7 @@ heap_put(struct state *s, uint64_t i, struct timer x)
 }
 
 static void
-sift_up(struct state *s, uint64_t i, struct timer x)
+timer_sift_up(struct state *s, uint64_t i, struct timer x)
 {
 	struct timer *h = heap(s);
 
@@ -479,7 +479,7 @@ sift_up(struct state *s, uint64_t i, struct timer x)
 }
 
 static void
-sift_down(struct state *s, uint64_t i, struct timer x)
+timer_sift_down(struct state *s, uint64_t i, struct timer x)
 {
 	struct timer *h = heap(s);
 	uint64_t c, n = st_root(s)->sr_heaplen;
@@ -509,9 +509,9 @@ heap_remove(struct state *s, uint64_t i)
 	if (i == r->sr_heaplen)
 		return;
 	if (i > 0 && heap(s)[(i - 1) / 2].t_when > last.t_when)
-		sift_up(s, i, last);
+		timer_sift_up(s, i, last);
 	else
-		sift_down(s, i, last);
+		timer_sift_down(s, i, last);
 }
 
 void
@@ -528,9 +528,9 @@ st_timer_set(struct state *s, aoff k, int64_t when)
 		if (when == T_NONE)
 			heap_remove(s, i);
 		else if (when < heap(s)[i].t_when)
-			sift_up(s, i, x);
+			timer_sift_up(s, i, x);
 		else
-			sift_down(s, i, x);
+			timer_sift_down(s, i, x);
 		return;
 	}
 	if (when == T_NONE)
@@ -549,7 +549,7 @@ st_timer_set(struct state *s, aoff k, int64_t when)
 		r->sr_heap = nh;
 		r->sr_heapcap = cap;
 	}
-	sift_up(s, r->sr_heaplen++, x);
+	timer_sift_up(s, r->sr_heaplen++, x);
 }
 
 int64_t

@@ -1,0 +1,219 @@
+/* followleaf: one FILE followed, a leaf of follow.c (a stream of its
+ * own, inputread.c). At its end (follow_eof(), inputbuf.c, looks), a
+ * file truncated below what was read is read again from its start; a
+ * new file under the name (logrotate's create) is opened once the old
+ * one is read to its end; a file not there yet is waited for; and at a
+ * restart the rotated copy that holds the checkpoint's bytes is found
+ * and read to its end first. See inputint.h. */
+#include <sys/stat.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "io/inputint.h"
+#include "base/util.h"
+
+/* Truncated in place: the bytes buffered (a line not ended yet) are gone
+ * with the file's; it is read again from its start, header included. */
+void
+follow_rewind(struct input *in)
+{
+	in->rewind = 0;
+	if (lseek(in->fd, 0, SEEK_SET) == -1) {
+		report(in, errno);
+		in->ended = 1;
+		close_file(in);
+		return;
+	}
+	in->pos = in->end = 0;
+	quotes_moved(in);
+	if (in->csvready)
+		csv_reset(in);
+	in->consumed = in->lineno = 0;
+	in->qsuspect = 0;
+	in->needhdr = in->o.header;
+	in->ipos[0].ip_off = in->ipos[0].ip_lines = 0;
+	in->fpat = UINT64_MAX;
+	__atomic_store_n(&in->shown, 0, __ATOMIC_RELAXED);
+}
+
+/* The directory of path (".", "/" or its part before the last '/'),
+ * and its last part. */
+static char *
+split_path(const char *path, const char **base)
+{
+	char *dir = xstrndup(path, strlen(path)), *slash;
+
+	*base = strrchr(path, '/') != NULL ? strrchr(path, '/') + 1 : path;
+	if ((slash = strrchr(dir, '/')) == NULL)
+		strcpy(dir, ".");
+	else if (slash == dir)
+		slash[1] = '\0';
+	else
+		*slash = '\0';
+	return dir;
+}
+
+/* Whether path holds the bytes the checkpoint consumed of its file (and
+ * is that file, when inode is set). */
+static int
+holds(const char *path, const struct input_pos *p, int inode)
+{
+	struct stat sb;
+	uint64_t head, tail;
+	int fd, ok;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (uint64_t)sb.st_size < p->ip_off)
+		return 0;
+	if (inode && (p->ip_dev != (uint64_t)sb.st_dev ||
+	    p->ip_ino != (uint64_t)sb.st_ino))
+		return 0;
+	if (!p->ip_hashed)	/* nothing to know it by but its inode */
+		return inode;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	ok = fingerprint(fd, p->ip_off, &head, &tail) == 0 &&
+	    head == p->ip_head && tail == p->ip_tail;
+	close(fd);
+	return ok;
+}
+
+/* A name logrotate gives a rotated copy of base: base.N, base-DATE and
+ * the like, not compressed (those cannot be read where they stand). */
+static int
+rotated_name(const char *name, const char *base)
+{
+	static const char *const zipped[] = { ".gz", ".bz2", ".xz", ".zst",
+	    ".Z", ".lz4", ".lzma", ".lz", ".zip" };
+	size_t n = strlen(base), len = strlen(name), i, zn;
+
+	if (strncmp(name, base, n) != 0 || (name[n] != '.' && name[n] != '-') ||
+	    name[n + 1] == '\0')
+		return 0;
+	for (i = 0; i < sizeof(zipped) / sizeof(zipped[0]); i++) {
+		zn = strlen(zipped[i]);
+		if (len > zn && strcmp(name + len - zn, zipped[i]) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* The rotated file beside path that holds the checkpoint's bytes: the
+ * same inode first (renamed), else the same content (copied). Returns
+ * its path (the caller frees it) or NULL. */
+static char *
+find_rotated(const char *path, const struct input_pos *p)
+{
+	const char *base;
+	char *dir = split_path(path, &base), *cand, *found = NULL;
+	struct dirent *de;
+	DIR *d;
+	int pass;
+
+	for (pass = 1; pass >= 0 && found == NULL; pass--) {
+		if ((d = opendir(dir)) == NULL)
+			break;
+		while (found == NULL && (de = readdir(d)) != NULL) {
+			if (!rotated_name(de->d_name, base))
+				continue;
+			cand = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
+			sprintf(cand, "%s/%s", dir, de->d_name);
+			if (holds(cand, p, pass))
+				found = cand;
+			else
+				free(cand);
+		}
+		closedir(d);
+	}
+	free(dir);
+	return found;
+}
+
+/* n with a comma every three digits, as the message writes sizes. */
+static const char *
+commas(uint64_t n, char buf[32])
+{
+	char tmp[24];
+	int len = snprintf(tmp, sizeof(tmp), "%llu", (unsigned long long)n);
+	int i, j = 0;
+
+	for (i = 0; i < len; i++) {
+		if (i > 0 && (len - i) % 3 == 0)
+			buf[j++] = ',';
+		buf[j++] = tmp[i];
+	}
+	buf[j] = '\0';
+	return buf;
+}
+
+/*
+ * A restart whose file is not the checkpoint's (rotated while fwin was
+ * not running): the rotated file found beside it is opened to be read
+ * from the checkpoint's position to its end, and the new file after it.
+ * Returns 1 when it was opened, 0 to open the file under the name.
+ */
+static int
+open_rotated(struct input *in)
+{
+	struct input_pos *p = &in->resume[0];
+	char *const *files = in->files;
+	char b[32];
+	struct stat sb;
+	int rc;
+
+	in->oldlooked = 1;
+	if (in->nresume == 0 || p->ip_off == 0 || !p->ip_isreg ||
+	    holds(files[0], p, 1))
+		return 0;
+	free(in->oldpath);
+	if ((in->oldpath = find_rotated(files[0], p)) == NULL) {
+		/* what was past the position is gone with the old file,
+		 * unless it is still there under another name, shrunk */
+		fwin_warn("%s: rotated while stopped; the bytes after "
+		    "position %s of the old file are gone", files[0],
+		    commas(p->ip_off, b));
+		in->nresume = 0;
+		return 0;
+	}
+	if (stat(in->oldpath, &sb) == 0) {	/* (a copy: another inode) */
+		p->ip_dev = sb.st_dev;
+		p->ip_ino = sb.st_ino;
+	}
+	in->files = (char *const *)&in->oldpath;
+	in->fi = -1;
+	rc = open_next(in);
+	__atomic_store_n(&in->shown, in->skip, __ATOMIC_RELAXED);
+	in->files = files;
+	in->nresume = 0;
+	in->readold = rc;
+	return rc ? 1 : 0;
+}
+
+int
+follow_reopen(struct input *in)
+{
+	struct stat sb;
+	int rc;
+
+	if (!in->oldlooked && open_rotated(in))
+		return 1;
+	if (stat(in->files[0], &sb) != 0 && errno == ENOENT) {
+		if (!in->missing)
+			fwin_warn("%s: %s; waiting for it", in->files[0],
+			    strerror(errno));
+		in->missing = 1;
+		return 0;
+	}
+	in->missing = 0;
+	in->fi = -1;
+	rc = open_next(in);
+	__atomic_store_n(&in->shown, in->skip, __ATOMIC_RELAXED);
+	in->nresume = 0;	/* a checkpoint's position is the first file's */
+	return rc ? 1 : -1;
+}

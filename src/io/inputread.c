@@ -1,0 +1,657 @@
+/*
+ * inputread: one stream of FILEs read in turn, and the record framers.
+ *
+ * Every byte goes through one buffer (inputbuf.c). A record is framed
+ * where it lies: memchr finds its line end and its fields are slices of
+ * the buffer. A record past RECMAX is skipped without being kept.
+ *
+ * CSV lines without a '"' are split in place like TSV; a record with one
+ * goes to inputcsv.c (libcsv). The FILE operands, their identity and the
+ * resuming at a checkpoint's position are inputfiles.c's.
+ *
+ * JSON Lines are framed as lines are (a trailing '\r' dropped, an empty
+ * line no record), then json_scan() fills the fields with the values of
+ * the paths the pipeline uses (input_set_paths()).
+ *
+ * A UTF-8 byte order mark at the very start of a file is skipped (its
+ * bytes count as consumed, so checkpoint positions stay byte offsets).
+ *
+ * A followed FILE (follow.c) is one such stream, a leaf, whose file
+ * followleaf.c reopens and rewinds; the stream_* functions are what
+ * input.c and follow.c call, below both.
+ */
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
+
+#include "io/input.h"
+#include "io/inputint.h"
+#include "io/json.h"
+#include "base/util.h"
+
+static char *const stdin_only[] = { (char *)"-" };
+
+/* Whether buf[a..b) holds a '"'. */
+static int
+has_quote(struct input *in, size_t a, size_t b)
+{
+	const char *q;
+
+	if (in->qat < a || (in->qat == NOQUOTE && in->qlim < b)) {
+		q = memchr(in->buf + a, '"', in->end - a);
+		in->qat = q != NULL ? (size_t)(q - in->buf) : NOQUOTE;
+		in->qlim = in->end;
+	}
+	return in->qat < b;
+}
+
+static inline void
+push(struct input *in, size_t nf, const char *p, size_t n)
+{
+	if (nf == in->fcap)
+		grow_fields(in, nf + 1);
+	in->f[nf].p = p;
+	in->f[nf].n = n;
+}
+
+/*
+ * Finding the next separator in a field of ~10 bytes: a memchr call costs
+ * more than the search. With SSE2, 16 bytes are compared at a time, inline;
+ * a load may read up to 15 bytes past the field's end, which the buffer's
+ * SLACK bytes make safe (they are never taken as a match).
+ */
+#ifdef __SSE2__
+static inline unsigned
+match16(const char *p, __m128i c1, __m128i c2)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)p);
+
+	return _mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, c1),
+	    _mm_cmpeq_epi8(v, c2)));
+}
+
+/* The first byte of p[0..e) that is c1 or c2 (or, with invert, neither),
+ * or e. */
+static inline const char *
+scan16(const char *p, const char *e, int c1, int c2, int invert)
+{
+	const __m128i v1 = _mm_set1_epi8((char)c1), v2 = _mm_set1_epi8((char)c2);
+	unsigned m;
+
+	for (; p < e; p += 16) {
+		m = match16(p, v1, v2);
+		if (invert)
+			m = ~m & 0xffff;
+		if (m != 0) {
+			p += __builtin_ctz(m);
+			return p < e ? p : e;
+		}
+	}
+	return e;
+}
+
+static inline const char *
+next_delim(const char *p, const char *e, int d)
+{
+	return scan16(p, e, d, d, 0);
+}
+
+static inline const char *
+next_blank(const char *p, const char *e)
+{
+	return scan16(p, e, ' ', '\t', 0);
+}
+
+static inline const char *
+next_nonblank(const char *p, const char *e)
+{
+	return scan16(p, e, ' ', '\t', 1);
+}
+#else
+static inline const char *
+next_delim(const char *p, const char *e, int d)
+{
+	const char *q = memchr(p, d, e - p);
+
+	return q != NULL ? q : e;
+}
+
+static inline const char *
+next_blank(const char *p, const char *e)
+{
+	while (p < e && *p != ' ' && *p != '\t')
+		p++;
+	return p;
+}
+
+static inline const char *
+next_nonblank(const char *p, const char *e)
+{
+	while (p < e && (*p == ' ' || *p == '\t'))
+		p++;
+	return p;
+}
+#endif
+
+/* awk's fields: runs of non-blanks. Returns how many (at most max, if
+ * max is not 0). */
+static size_t
+split_blanks(struct input *in, const char *s, size_t n, size_t max)
+{
+	const char *p = s, *e = s + n, *st;
+	size_t nf = 0;
+
+	for (;;) {
+		if ((p = next_nonblank(p, e)) == e ||
+		    (max != 0 && nf == max))
+			return nf;
+		st = p;
+		p = next_blank(p, e);
+		push(in, nf++, st, p - st);
+	}
+}
+
+/* Every delim separates. The last field split ends at its own delim, not
+ * at the end of the line: maxfields is about work, not about meaning. */
+static size_t
+split_delim(struct input *in, const char *s, size_t n, int delim,
+    size_t max)
+{
+	const char *p = s, *e = s + n, *q;
+	size_t nf = 0;
+
+	for (;;) {
+		if (max != 0 && nf == max)
+			return nf;
+		q = next_delim(p, e, delim);
+		push(in, nf++, p, q - p);
+		if (q == e)
+			return nf;
+		p = q + 1;
+	}
+}
+
+/*
+ * Skipping a CSV record too long to keep needs its quoting, and libcsv
+ * would hold a field of any length in memory. skim() follows the quotes
+ * the way our libcsv setup does (lenient: a '"' inside a quoted field that
+ * is not doubled and not before a delimiter or line end is data).
+ */
+enum { SK_FIELD, SK_UNQ, SK_Q, SK_QQ, SK_QQCR, SK_END };
+
+/* Follows s[0..n) from state st. Returns the state; at SK_END, *used is
+ * the bytes through the record's '\n'. Counts in *lines the line ends
+ * that the record spans. */
+static int
+skim(int st, int delim, const char *s, size_t n, size_t *used,
+    uint64_t *lines)
+{
+	size_t i;
+	int c;
+
+	for (i = 0; i < n; i++) {
+		c = (unsigned char)s[i];
+again:
+		switch (st) {
+		case SK_FIELD:
+			if (c == '"')
+				st = SK_Q;
+			else if (c == '\n')
+				goto end;
+			else if (c != delim)
+				st = SK_UNQ;
+			break;
+		case SK_UNQ:
+			if (c == '\n')
+				goto end;
+			if (c == delim)
+				st = SK_FIELD;
+			break;
+		case SK_Q:
+			if (c == '"')
+				st = SK_QQ;
+			else if (c == '\n')
+				(*lines)++;
+			break;
+		case SK_QQ:
+			/* '""' is a quote inside the field; any other byte
+			 * after a closing quote goes back into it too, as
+			 * libcsv (not strict) reads it: two cases, one state */
+			if (c == '"')
+				st = SK_Q;	/* NOLINT(bugprone-branch-clone) */
+			else if (c == '\n')
+				goto end;
+			else if (c == delim)
+				st = SK_FIELD;
+			else if (c == '\r')
+				st = SK_QQCR;	/* a line end, if '\n' follows */
+			else
+				st = SK_Q;
+			break;
+		case SK_QQCR:
+			if (c == '\n')
+				goto end;
+			st = SK_Q;
+			goto again;
+		}
+	}
+	*used = n;
+	return st;
+end:
+	*used = i + 1;
+	return SK_END;
+}
+
+/*
+ * The record at pos has passed RECMAX bytes: consume it through its line
+ * end (for CSV, the line end that ends it) without keeping it, and return
+ * it as bad. The buffer holds only what one read brings in meanwhile.
+ */
+void
+too_long(struct input *in, struct record *r)
+{
+	const char *s, *nl;
+	size_t n, used;
+	uint64_t lines = 0;
+	int st = SK_FIELD, done;
+
+	r->line = in->lineno + 1;
+	for (;;) {
+		s = in->buf + in->pos;
+		n = in->end - in->pos;
+		if (in->o.fmt == IF_CSV) {
+			st = skim(st, in->delim, s, n, &used, &lines);
+			done = st == SK_END;
+		} else {
+			nl = memchr(s, '\n', n);
+			done = nl != NULL;
+			used = done ? (size_t)(nl - s) + 1 : n;
+		}
+		consume(in, used);
+		/* a record past 1 GiB is rare: its rest is read blocking */
+		/* (a followed file waits at its end: the record ends there) */
+		if (done || in->eof || fill(in, 1) != FILL_MORE)
+			break;
+	}
+	in->lineno += lines + 1;
+	r->raw = "";
+	r->rawlen = 0;
+	r->f = in->f;
+	r->nf = 0;
+	r->bad = ERR_LONG;
+}
+
+#ifdef __SSE2__
+/*
+ * A delimited record already in the buffer, in one pass: its fields are
+ * split while its line end is looked for. Returns 1 with *r as frame()
+ * makes it; 0, having consumed nothing, for anything else (a line not
+ * all buffered, an empty line, a '\r' before the '\n', a quote in CSV,
+ * a record too long), which frame() then takes the long way.
+ */
+static int
+frame_fast(struct input *in, struct record *r, size_t max)
+{
+	const char *s = in->buf + in->pos, *e = in->buf + in->end, *p = s, *q;
+	size_t nf = 0, eol;
+
+	for (;;) {
+		if ((q = scan16(p, e, in->delim, '\n', 0)) == e)
+			return 0;	/* the line end is not buffered yet */
+		if (*q == '\n' || (max != 0 && nf + 1 == max)) {
+			push(in, nf++, p, q - p);
+			if (*q != '\n' &&
+			    (q = memchr(q, '\n', e - q)) == NULL)
+				return 0;
+			break;
+		}
+		push(in, nf++, p, q - p);
+		p = q + 1;
+	}
+	eol = q - s;
+	if (eol == 0 || s[eol - 1] == '\r' || eol > RECMAX ||
+	    (in->o.fmt == IF_CSV && has_quote(in, in->pos, in->pos + eol)))
+		return 0;
+	consume(in, eol + 1);
+	r->line = ++in->lineno;
+	r->raw = s;
+	r->rawlen = eol;
+	r->f = in->f;
+	r->nf = nf;
+	r->bad = NULL;
+	return 1;
+}
+#endif
+
+/*
+ * Frames the next record of the current file, splitting at most max
+ * fields (0: all). Returns FR_RECORD with *r (all of it but r->file set),
+ * FR_END when the file has no more records, or FR_WAIT when the next one
+ * is not all there and reading would block.
+ */
+static int
+frame(struct input *in, struct record *r, size_t max)
+{
+	const char *s;
+	size_t eol, len;
+	int rc;
+
+#ifdef __SSE2__
+	if (in->delim >= 0 && in->consumed > 0 && frame_fast(in, r, max))
+		return FR_RECORD;
+#endif
+	for (;;) {
+		if ((rc = find_eol(in, 0, &eol)) == EOL_WAIT)
+			return FR_WAIT;
+		if (rc == EOL_END || rc == EOL_ERR)
+			return FR_END;
+		if (rc == EOL_LONG) {
+			too_long(in, r);
+			return FR_RECORD;
+		}
+		if (in->consumed == 0 && eol >= 3 &&
+		    memcmp(in->buf + in->pos, "\xef\xbb\xbf", 3) == 0) {
+			consume(in, 3);		/* a byte order mark */
+			eol -= 3;
+		}
+		if (in->o.fmt == IF_CSV &&
+		    has_quote(in, in->pos, in->pos + eol))
+			return frame_quoted(in, r, max, eol);
+		s = in->buf + in->pos;
+		len = eol;
+		if (len > 0 && s[len - 1] == '\r')
+			len--;
+		consume(in, eol + (eol < in->end - in->pos));
+		in->lineno++;
+		if (len == 0)
+			continue;	/* an empty line is no record */
+		r->line = in->lineno;
+		r->raw = s;
+		r->rawlen = len;
+		r->f = in->f;
+		if (len > RECMAX) {
+			r->nf = 0;
+			r->bad = ERR_LONG;
+			return FR_RECORD;
+		}
+		if (in->o.fmt == IF_JSON) {
+			switch (json_scan(in->json, s, len, in->f, NULL,
+			    &r->bad)) {
+			case 0:
+				continue;	/* a blank line */
+			case 1:
+				r->nf = in->npaths;
+				r->bad = NULL;
+				break;
+			default:
+				r->nf = 0;
+			}
+			return FR_RECORD;
+		}
+		if (in->delim == -1)
+			r->nf = split_blanks(in, s, len, max);
+		else
+			r->nf = split_delim(in, s, len, in->delim, max);
+		r->f = in->f;
+		r->bad = NULL;
+		return FR_RECORD;
+	}
+}
+
+/*
+ * The stream's next record, headers included (*ishdr says which).
+ * Returns INPUT_RECORD, INPUT_END at the end of the input, or INPUT_WAIT.
+ */
+static int
+next_framed(struct input *in, struct record *r, int *ishdr)
+{
+	int hdr, rc;
+
+	for (;;) {
+		if (in->limfi >= 0 && (in->fi > in->limfi ||
+		    (in->fi == in->limfi && in->consumed >= in->limoff)))
+			return INPUT_END;	/* (input_set_limit) */
+		if (in->rewind)
+			follow_rewind(in);
+		if (in->fd == -1 && in->tail && !in->ended &&
+		    (rc = follow_reopen(in)) <= 0) {
+			if (rc == 0)
+				return INPUT_WAIT;
+			in->ended = 1;
+		}
+		if (in->fd == -1 && (in->ended || !open_next(in))) {
+			/* All consumed: the last file tried, to its end. */
+			in->outfi = in->fi < 0 ? 0 : in->fi;
+			in->outoff = in->consumed;
+			return INPUT_END;
+		}
+		hdr = in->needhdr;
+		if (!hdr && in->skip > 0 && in->isreg)
+			seek_resume(in);
+		if ((rc = frame(in, r, hdr ? 0 : in->o.maxfields)) == FR_WAIT) {
+			if (in->rewind)	/* truncated: from its start now */
+				continue;
+			return INPUT_WAIT;
+		}
+		if (rc == FR_END && in->tail) {
+			/* renamed away and read to its end: the new file is
+			 * opened next; else it cannot be read any more */
+			in->ended = !in->rotated;
+			in->rotated = 0;
+			in->o.hold_partial = in->hold;
+			close_file(in);
+			continue;
+		}
+		if (rc == FR_END) {
+			if (in->consumed < in->skip && !in->failed)
+				fwin_warn("%s: ended before its "
+				    "checkpoint position (%llu of %llu bytes "
+				    "skipped)", in->name,
+				    (unsigned long long)in->consumed,
+				    (unsigned long long)in->skip);
+			else if (in->o.hold_partial && in->eof &&
+			    in->end > in->pos)
+				fwin_warn("%s:%llu: unfinished "
+				    "record of %zu bytes left for the next "
+				    "run", in->name,
+				    (unsigned long long)in->lineno + 1,
+				    in->end - in->pos);
+			in->skip = 0;
+			close_file(in);
+			continue;
+		}
+		in->needhdr = 0;
+		if (in->skip > 0 && !hdr) {
+			/* a replayed pipe: records already counted */
+			if (in->consumed <= in->skip)
+				continue;
+			in->skip = 0;
+		}
+		/* While a replayed pipe is skipped (its header included), the
+		 * position stays where the checkpoint had it. */
+		if (in->skip == 0) {
+			in->ipos[in->fi].ip_off = in->consumed;
+			in->ipos[in->fi].ip_lines = in->lineno;
+		}
+		if (in->tail)
+			__atomic_store_n(&in->shown, in->consumed,
+			    __ATOMIC_RELAXED);
+		r->file = in->name;
+		in->outfi = in->fi;
+		in->outoff = in->consumed;
+		*ishdr = hdr;
+		return INPUT_RECORD;
+	}
+}
+
+static void
+bad_header(struct input *in, const struct record *r)
+{
+	fwin_warn("%s:%llu: %s in the header", r->file,
+	    (unsigned long long)r->line, r->bad);
+	in->fatal = 1;
+}
+
+struct input *
+stream_open(char *const *files, int nfiles, const struct input_opts *o)
+{
+	struct input *in;
+
+	in = xrealloc(NULL, sizeof(*in));
+	memset(in, 0, sizeof(*in));
+	in->o = *o;
+	in->hold = o->hold_partial;
+	in->ino = -1;
+	if (nfiles <= 0) {
+		files = stdin_only;
+		nfiles = 1;
+	}
+	in->files = files;
+	in->nfiles = nfiles;
+	in->fi = -1;
+	in->fd = -1;
+	in->limfi = -1;
+	in->name = files[0];
+	if (o->delim >= 0)
+		in->delim = (unsigned char)o->delim;
+	else if (o->fmt == IF_CSV)
+		in->delim = ',';
+	else if (o->fmt == IF_TSV)
+		in->delim = '\t';
+	else
+		in->delim = -1;
+	in->cap = BUF_INIT;
+	in->buf = xrealloc(NULL, in->cap + SLACK);
+	in->fcap = 16;
+	in->f = xrealloc(NULL, in->fcap * sizeof(*in->f));
+	in->ipos = xrealloc(NULL, nfiles * sizeof(*in->ipos));
+	memset(in->ipos, 0, nfiles * sizeof(*in->ipos));
+	quotes_moved(in);
+	if (o->fmt == IF_JSON)	/* no paths yet: records of no fields */
+		in->json = json_new(NULL, 0);
+	return in;
+}
+
+int
+stream_header(struct input *in, const struct field **names, size_t *n)
+{
+	struct record r;
+	size_t i, tot = 0;
+	char *p;
+	int ishdr, rc;
+
+	if (!in->o.header)
+		return 0;
+	if (in->hdr == HDR_UNREAD) {
+		if (in->fatal)
+			in->hdr = HDR_ERR;
+		else if ((rc = next_framed(in, &r, &ishdr)) == INPUT_WAIT)
+			return INPUT_WAIT;
+		else if (rc == INPUT_END)
+			in->hdr = HDR_EMPTY;
+		else if (r.bad != NULL) {
+			bad_header(in, &r);
+			in->hdr = HDR_ERR;
+		} else {
+			/* Copied: the names outlive the buffer's bytes.
+			 * Each gets a NUL after it, for convenience. */
+			for (i = 0; i < r.nf; i++)
+				tot += r.f[i].n + 1;
+			in->hbytes = p = xrealloc(NULL, tot + 1);
+			in->hf = xrealloc(NULL,
+			    (r.nf ? r.nf : 1) * sizeof(*in->hf));
+			for (i = 0; i < r.nf; i++) {
+				memcpy(p, r.f[i].p, r.f[i].n);
+				in->hf[i].p = p;
+				in->hf[i].n = r.f[i].n;
+				p += r.f[i].n;
+				*p++ = '\0';
+			}
+			in->hnf = r.nf;
+			in->hdr = HDR_HAVE;
+		}
+	}
+	switch (in->hdr) {
+	case HDR_HAVE:
+		*names = in->hf;
+		*n = in->hnf;
+		return 1;
+	case HDR_EMPTY:
+		*names = NULL;
+		*n = 0;
+		return 0;
+	default:
+		return -1;
+	}
+}
+
+static int
+same_header(const struct input *in, const struct record *r)
+{
+	size_t i;
+
+	if (r->nf != in->hnf)
+		return 0;
+	for (i = 0; i < r->nf; i++)
+		if (r->f[i].n != in->hf[i].n ||
+		    memcmp(r->f[i].p, in->hf[i].p, r->f[i].n) != 0)
+			return 0;
+	return 1;
+}
+
+int
+stream_next(struct input *in, struct record *r)
+{
+	const struct field *names;
+	size_t n;
+	int ishdr, rc;
+
+	if (in->fatal)
+		return -1;
+	if (in->o.header && in->hdr == HDR_UNREAD &&
+	    (rc = stream_header(in, &names, &n)) != 0 && rc != 1)
+		return rc;
+	for (;;) {
+		if ((rc = next_framed(in, r, &ishdr)) != INPUT_RECORD)
+			return rc;
+		if (!ishdr)
+			return INPUT_RECORD;
+		if (r->bad != NULL) {
+			bad_header(in, r);
+			return -1;
+		}
+		if (!same_header(in, r)) {
+			fwin_warn("%s: header differs from the "
+			    "first file's", r->file);
+			in->fatal = 1;
+			return -1;
+		}
+	}
+}
+
+void
+stream_close(struct input *in)
+{
+	if (in == NULL)
+		return;
+	free(in->oldpath);	/* a leaf's rotated file (followleaf.c) */
+	if (in->fd != -1)
+		close_file(in);
+	if (in->csvready)
+		csv_free(&in->csv);
+	free(in->buf);
+	free(in->f);
+	free(in->hf);
+	free(in->hbytes);
+	free(in->cx);
+	free(in->scr);
+	free(in->ipos);
+	free(in->resume);
+	json_free(in->json);
+	free(in);
+}
