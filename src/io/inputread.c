@@ -652,15 +652,48 @@ same_header(const struct input *in, const struct record *r)
  * its header, nothing to skip, no limit reached, the record framed in
  * one pass (frame_fast). Returns INPUT_RECORD as next_framed() would,
  * or 0 for it to take the long way, nothing consumed. */
+/* A JSON Lines record whose line end is in the buffer, framed as
+ * frame() frames it: 1 with *r, or 0 having consumed nothing (a line not
+ * all there, a '\r' before its '\n', an empty or blank line, a line too
+ * long), for frame() to take. */
+static inline int
+frame_json(struct input *in, struct record *r)
+{
+	const char *s = in->buf + in->pos, *nl;
+	size_t eol;
+
+	if ((nl = memchr(s, '\n', in->end - in->pos)) == NULL ||
+	    (eol = (size_t)(nl - s)) == 0 || s[eol - 1] == '\r' ||
+	    eol > RECMAX)
+		return 0;
+	switch (json_scan(in->json, s, eol, in->f, NULL, &r->bad)) {
+	case 0:
+		return 0;	/* blank: frame() skips it */
+	case 1:
+		r->nf = in->npaths;
+		r->bad = NULL;
+		break;
+	default:
+		r->nf = 0;
+	}
+	consume(in, eol + 1);
+	r->line = ++in->lineno;
+	r->raw = s;
+	r->rawlen = eol;
+	r->f = in->f;
+	return 1;
+}
+
 static inline int
 next_quick(struct input *in, struct record *r)
 {
 #ifdef __SSE2__
 	if (in->fd == -1 || in->needhdr || in->skip != 0 || in->rewind ||
-	    in->delim < 0 || in->consumed == 0 ||
+	    in->consumed == 0 ||
 	    (in->limfi >= 0 && (in->fi > in->limfi ||
 	    (in->fi == in->limfi && in->consumed >= in->limoff))) ||
-	    !frame_fast(in, r, in->o.maxfields))
+	    (in->delim >= 0 ? !frame_fast(in, r, in->o.maxfields) :
+	    in->o.fmt != IF_JSON || !frame_json(in, r)))
 		return 0;
 	in->ipos[in->fi].ip_off = in->consumed;
 	in->ipos[in->fi].ip_lines = in->lineno;
