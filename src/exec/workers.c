@@ -38,7 +38,7 @@ enum { M_RECORD, M_ADVANCE, M_END };
 struct msg {
 	uint32_t size;
 	uint8_t kind;
-	uint8_t ofmt;		/* how rows print times: the driver's r->ofmt */
+	uint8_t ofmt;		/* how rows print times: the driver's sink's */
 	uint8_t flush;		/* M_END: op_end's */
 	uint8_t pad;
 	uint64_t pos;		/* the event: rows it fires carry it */
@@ -102,7 +102,7 @@ do_chunk(struct worker *w, const struct chunk *k)
 	for (at = 0; at < k->len; at += m->size) {
 		m = (const struct msg *)(k->buf + at);
 		w->pos = m->pos;
-		w->run.ofmt = (enum tfmt)m->ofmt;
+		sink_set_timefmt(w->sink, (enum tfmt)m->ofmt);
 		switch (m->kind) {
 		case M_RECORD:
 			do_record(w, m);
@@ -141,7 +141,7 @@ publish(struct worker *w, struct chunk *k)
 	pthread_mutex_unlock(&ws->mu);
 	if (w->cur == NULL) {
 		w->cur = rows_new(w);
-		w->run.out = w->cur->text;
+		sink_set_out(w->sink, w->cur->text);
 	}
 }
 
@@ -256,7 +256,7 @@ room(struct workers *ws, struct worker *w, size_t n)
 	w->fill->len += n;
 	memset(m, 0, sizeof(*m));
 	m->size = (uint32_t)n;
-	m->ofmt = (uint8_t)ws->r->ofmt;
+	m->ofmt = (uint8_t)sink_timefmt(ws->sink);
 	return m;
 }
 
@@ -400,8 +400,9 @@ workers_start(struct run *r)
 	struct worker *w;
 	unsigned i;
 
-	ws->r = r;
 	ws->c = c;
+	ws->sink = r->sink;
+	ws->late = r->late;
 	ws->n = c->threads - 1;	/* (the reading thread is one) */
 	if (ws->n > NGROUPS)
 		ws->n = NGROUPS;
@@ -417,16 +418,13 @@ workers_start(struct run *r)
 		if (op_init_state(w->op) != 0)
 			fwin_die("cannot map state: %s", strerror(errno));
 		w->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*w->vals));
-		w->run = *r;
-		w->run.op = w->op;
-		w->run.st = op_state(w->op);
-		w->run.g = w->g;
-		sink_copied(&w->run);
-		w->like = out_open_collect(r->out);
+		w->like = sink_output_like(r->sink, -1);
 		if (ws->keep_raw)
-			w->late_like = out_open_collect(r->late);
+			w->late_like = recsink_collect(r->late);
 		w->cur = rows_new(w);
-		w->run.out = w->cur->text;
+		/* (its changelog keeps its rows in its own state) */
+		w->sink = sink_like(r->sink, w->cur->text);
+		sink_set_state(w->sink, op_state(w->op));
 		pthread_cond_init(&w->cv, NULL);
 	}
 	pthread_mutex_init(&ws->mu, NULL);
@@ -477,7 +475,7 @@ workers_free(struct workers *ws)
 		(void)out_close(w->like);
 		if (w->late_like != NULL)
 			(void)out_close(w->late_like);
-		sink_copy_free(&w->run);
+		(void)sink_close(w->sink);
 		op_free(w->op);
 		aggs_free(w->g);
 		free(w->vals);

@@ -8,8 +8,11 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "flow/recsink.h"
+#include "flow/sink.h"
+#include "pipeline/config.h"
 #include "window/agg.h"
-#include "run/runint.h"
+#include "window/operator.h"
 #include "window/wire.h"
 
 /* A worker publishes the rows of a chunk it is still doing as they pass
@@ -42,8 +45,8 @@ struct worker {
 	struct workers *ws;
 	struct op *op;
 	struct aggs *g;
-	struct run run;		/* the driver's, writing to cur's text */
-	struct out *like;	/* a sink like the driver's, for rows_new */
+	struct sink *sink;	/* like the driver's, writing to cur's text */
+	struct out *like;	/* an output like the driver's, for rows_new */
 	struct out *late_like;	/* and one like its late file, or NULL */
 	uint64_t late;		/* records it found late (sessions) */
 	int64_t late_by;	/* the farthest behind the watermark */
@@ -75,8 +78,11 @@ struct worker {
 };
 
 struct workers {
-	struct run *r;
 	const struct config *c;
+	/* the driver's sink and late file (or NULL), which the merge
+	 * writes to */
+	struct sink *sink;
+	struct recsink *late;
 	struct wire_fields wf;	/* the aggregates that take a FIELD */
 	int judges;		/* workers judge lateness (sessions) */
 	int keep_raw;		/* and send records as read, for the late file */

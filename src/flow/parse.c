@@ -132,7 +132,7 @@ said(struct parser *p, struct parsed *out)
 
 /* The record is bad for the reason fmt says. */
 static void __attribute__((format(printf, 3, 4)))
-bad(struct parser *p, struct parsed *out, const char *fmt, ...)
+say_bad(struct parser *p, struct parsed *out, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -150,8 +150,8 @@ bad_field(struct parser *p, const struct record *rec, struct parsed *out,
     const char *name, const char *what, const struct field *v)
 {
 	if (v == NULL) {
-		bad(p, out, "field %s: missing (record has %zu field%s)", name,
-		    rec->nf, rec->nf == 1 ? "" : "s");
+		say_bad(p, out, "field %s: missing (record has %zu field%s)",
+		    name, rec->nf, rec->nf == 1 ? "" : "s");
 		return;
 	}
 	if (!count_bad(p, out))
@@ -169,7 +169,7 @@ too_far(struct parser *p, struct parsed *out, int64_t t)
 
 	tf_format_rough(ahead, sat_add(t, -now_ns()));
 	when[tf_format(when, t, TF_ISO)] = '\0';
-	bad(p, out, "time %s is %s in the future", when, ahead);
+	say_bad(p, out, "time %s is %s in the future", when, ahead);
 }
 
 /* -t F1,F2,...: the fields joined by one space, in a buffer that is kept
@@ -365,14 +365,14 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	/* a record without a key has no partition: the first reports it */
 	if (rec->bad != NULL) {
 		if (c->part_i <= 1)
-			bad(p, out, "%s", rec->bad);
+			say_bad(p, out, "%s", rec->bad);
 		return;
 	}
 	/* -H: more fields than the header, its values shifted */
 	if (c->nheader != 0 && (nf = record_fields(rec, p->delim,
 	    c->fmt == IF_CSV)) > c->nheader) {
 		if (c->part_i <= 1)
-			bad(p, out, "%zu fields, the header has %zu", nf,
+			say_bad(p, out, "%zu fields, the header has %zu", nf,
 			    c->nheader);
 		return;
 	}

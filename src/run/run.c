@@ -42,8 +42,9 @@ time_format_found(struct run *r, int fmt)
 	if (G(r)->g_timefmt != TF_AUTO)
 		return;
 	G(r)->g_timefmt = fmt;
-	if (r->ofmt == TF_AUTO)
-		r->ofmt = fmt == TF_STRPTIME ? TF_ISO : (enum tfmt)fmt;
+	if (sink_timefmt(r->sink) == TF_AUTO)
+		sink_set_timefmt(r->sink, fmt == TF_STRPTIME ? TF_ISO :
+		    (enum tfmt)fmt);
 }
 
 /* The watermark moves to w: what it passes fires. */
@@ -123,7 +124,7 @@ out_of_range(struct run *r, const struct parsed *pr)
 
 	say_field(msg, sizeof(msg), parse_time_name(r->parser),
 	    "window out of range for time", pr->tval, pr->tvaln);
-	bad(r, pr, msg);
+	reject_record(r, pr, msg);
 }
 
 /* Applies a parsed record (parse.h): counts it, says what is wrong with
@@ -144,7 +145,7 @@ apply(struct run *r, const struct parsed *pr)
 	if (pr->fmt != TF_AUTO)
 		time_format_found(r, pr->fmt);
 	if (pr->kind == PR_BAD)
-		bad(r, pr, pr->msg);
+		reject_record(r, pr, pr->msg);
 	if (r->hint != NULL && !hint_record(r->hint, pr)) {
 		hint_free(r->hint);	/* (said what it had to) */
 		r->hint = NULL;
@@ -204,7 +205,7 @@ apply(struct run *r, const struct parsed *pr)
 	case OP_LATE:
 		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
 			r->late_by = sat_add(G(r)->g_wm, -orec.t);
-		write_late(r, pr->raw, pr->rawlen);
+		recsink_write(r->late, pr->raw, pr->rawlen);
 		break;
 	case OP_RANGE:	/* only an event time can be this far out */
 		out_of_range(r, pr);
@@ -253,8 +254,8 @@ catch_signals(void)
 static int
 flush_outputs(struct run *r)
 {
-	return out_flush(r->out) != 0 ||
-	    (r->late != NULL && out_flush(r->late) != 0) ? -1 : 0;
+	return sink_flush(r->sink) != 0 || recsink_flush(r->late) != 0 ?
+	    -1 : 0;
 }
 
 /* --threads: applies what the reading thread read ahead, up to where it
@@ -266,15 +267,14 @@ quiesce(struct run *r)
 	const struct parsed *pr;
 	int rc;
 
-	if (r->ended)
-		return 0;
-	reader_pause(r->rd);
-	while ((rc = reader_next(r->rd, &pr)) != READER_PAUSED) {
-		if (rc == INPUT_RECORD) {
+	if (r->ended || !source_pause(r->source))
+		return 0;	/* (nothing read ahead) */
+	while ((rc = source_next(r->source, &pr)) != SOURCE_PAUSED) {
+		if (rc == SOURCE_RECORD) {
 			apply(r, pr);
 			if (r->fatal || check_corrupt(r) || over_budget(r))
 				return -1;
-		} else if (rc != INPUT_WAIT) {	/* its end: it has stopped */
+		} else if (rc != SOURCE_WAIT) {	/* its end: it has stopped */
 			r->ended = 1;
 			r->endrc = rc;
 			return 0;
@@ -287,25 +287,25 @@ static int
 save(struct run *r, int background)
 {
 	struct persist_files f = {
-		.in = r->in, .outfd = r->outfd, .latefd = r->latefd,
-		.outname = r->outname,
+		.in = r->in, .outfd = sink_fd(r->sink),
+		.latefd = recsink_fd(r->late), .outname = sink_name(r->sink),
 	};
 	int rc = 0;
 
 
-	if (r->rd != NULL && quiesce(r) != 0)
+	if (quiesce(r) != 0)
 		return -1;	/* a record ended the run: the loop stops */
 	/* an output that failed is said once, when it is closed (every
 	 * periodic save would say it again) */
 	if (flush_outputs(r) != 0)
 		rc = -1;
-	else if ((f.dbpos = sink_position(r)),	/* the flush committed */
+	else if ((f.dbpos = sink_position(r->sink)),	/* the flush committed */
 	    persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
 		rc = -1;
 	}
-	if (r->rd != NULL && !r->ended)
-		reader_resume(r->rd);
+	if (!r->ended)
+		source_resume(r->source);
 	return rc;
 }
 
@@ -373,7 +373,7 @@ poll_timeout(int64_t due, int64_t now)
 static int
 wake_ms(const struct run *r, int ms)
 {
-	int wake = input_wait_ms(r->in);
+	int wake = source_wait_ms(r->source);
 
 	return wake >= 0 && (ms < 0 || ms > wake) ? wake : ms;
 }
@@ -423,12 +423,12 @@ wait_input(struct run *r)
 			due = srcwm_next_idle(r->srcs, now);
 		if (due != T_NONE && due <= now)
 			continue;
-		if (r->rd != NULL && reader_ready(r->rd))
+		if (source_ready(r->source))
 			return 0;
-		pfd.fd = r->rd != NULL ? reader_fd(r->rd) : input_fd(r->in);
+		pfd.fd = source_fd(r->source);
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, wake_ms(r, poll_timeout(due, now))) > 0 ||
-		    input_wait_ms(r->in) >= 0)
+		    source_wait_ms(r->source) >= 0)
 			return 0;
 	}
 }
@@ -453,28 +453,20 @@ read_header(struct run *r, const struct field **names, size_t *n)
 
 /* --- the run --- */
 
-/* The next record, parsed: handed over by the reading thread, or read
- * and parsed here. Returns as input_next(). */
+/* The next record, parsed: from the source, on this thread or the
+ * reading thread; past the first half's end (split.h), the second half
+ * is joined, or read here after all. Returns as source_next(). */
 static int
-next_record(struct run *r, const struct parsed **pr)
+next_parsed(struct run *r, const struct parsed **pr)
 {
-	struct record rec;
 	int rc;
 
-	if (r->rd != NULL) {
-		if ((rc = reader_next(r->rd, pr)) != INPUT_RECORD &&
-		    rc != INPUT_WAIT) {
-			r->ended = 1;
-			r->endrc = rc;
-		}
-		return rc;
-	}
-	while ((rc = input_next(r->in, &rec)) == INPUT_END &&
+	while ((rc = source_next(r->source, pr)) == SOURCE_END &&
 	    r->split != NULL && !split_end(r))
-		;	/* (the second half, read here after all) */
-	if (rc == INPUT_RECORD) {
-		parse_record(r->parser, &rec, &r->pr);
-		*pr = &r->pr;
+		;
+	if (rc != SOURCE_RECORD && rc != SOURCE_WAIT) {
+		r->ended = 1;
+		r->endrc = rc;
 	}
 	return rc;
 }
@@ -483,7 +475,7 @@ next_record(struct run *r, const struct parsed **pr)
  * st_prefetch() at each distance, so that their misses on keys and panes
  * overlap this record's work instead of following it. */
 static void
-prefetch_ahead(struct run *r)
+prefetch_ahead(struct run *r, const struct source *from)
 {
 	static const size_t dist[] = { 12, 8, 4 };
 	const int64_t *win;
@@ -492,13 +484,13 @@ prefetch_ahead(struct run *r)
 
 	if (r->hagg != NULL) {	/* the table's slot, then its group */
 		for (stage = 0; stage < 2; stage++)
-			if (reader_ahead(r->rd, dist[stage + 1], &h, &win) &&
+			if (source_ahead(from, dist[stage + 1], &h, &win) &&
 			    win != NULL)
 				hashagg_prefetch(r->hagg, *win, h, stage);
 		return;
 	}
 	for (stage = 0; stage < 3; stage++)
-		if (reader_ahead(r->rd, dist[stage], &h, &win))
+		if (source_ahead(from, dist[stage], &h, &win))
 			st_prefetch(r->st, h, stage);
 }
 
@@ -506,23 +498,24 @@ prefetch_ahead(struct run *r)
 void
 start_reader(struct run *r)
 {
-	r->rd = reader_start(r->in, r->parser, r->c,
+	r->source = source_thread(r->read_here, r->c,
 	    r->late != NULL || r->badout != NULL);
 	if (r->hagg != NULL)
-		reader_find_windows(r->rd);
+		source_find_windows(r->source);
 }
 
-/* --threads: ends the reading thread. After a stop asked for (a signal),
- * what it read ahead is applied first, as if it had been read here. */
+/* --threads: ends the reading thread; the input is read here from now
+ * on. After a stop asked for (a signal), what it read ahead is applied
+ * first, as if it had been read here. */
 void
 stop_reader(struct run *r, int apply_ahead)
 {
-	if (r->rd == NULL)
+	if (r->source == r->read_here)
 		return;
 	if (apply_ahead)
 		(void)quiesce(r);
-	reader_stop(r->rd);
-	r->rd = NULL;
+	source_free(r->source);
+	r->source = r->read_here;
 }
 
 /* --mode batch at the end of the input: every record kept, in time
@@ -532,8 +525,9 @@ stop_reader(struct run *r, int apply_ahead)
 static int
 replay_all(struct run *r)
 {
+	struct source *sorted, *from;
 	const struct parsed *pr;
-	int rc = INPUT_END;
+	int rc = SOURCE_END;
 
 	if (r->hagg != NULL) {	/* every group, fired as its window */
 		G(r)->g_maxt = hashagg_max_time(r->hagg);
@@ -544,19 +538,22 @@ replay_all(struct run *r)
 		return hashagg_failed(r->hagg) ? -1 : 0;
 	}
 	r->replaying = 1;
-	if (r->c->threads < 2)
-		return batch_replay(r->batch, replay, r);
-	r->rd = reader_replay(r->batch, r->c);
-	while (!batch_stopped(r) &&
-	    (rc = next_record(r, &pr)) == INPUT_RECORD) {
-		prefetch_ahead(r);
+	from = sorted = source_sorted(r->batch);
+	if (r->c->threads > 1)
+		from = source_thread(sorted, r->c, 0);
+	/* (a signal halts it: replay_hashed asks batch_stopped) */
+	while (!r->halted && (rc = source_next(from, &pr)) == SOURCE_RECORD) {
+		if (from != sorted)
+			prefetch_ahead(r, from);
 		if (pr->kind == PR_NOTE)	/* a spill file's */
 			fwrite(pr->msg, 1, pr->msglen, stderr);
 		else
 			replay_hashed(r, pr->t, pr->key, pr->keylen,
 			    pr->hash, pr->vals);
 	}
-	stop_reader(r, 0);
+	if (from != sorted)
+		source_free(from);
+	source_free(sorted);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -600,20 +597,20 @@ run_stream(struct run *r)
 	if (c->threads > 1)
 		start_reader(r);
 	while (!stop_requested && !r->fatal && !r->corrupt) {
-		rc = next_record(r, &pr);
-		if (rc == INPUT_WAIT) {
+		rc = next_parsed(r, &pr);
+		if (rc == SOURCE_WAIT) {
 			progress(r);
 			if (wait_input(r) != 0)
 				break;
 			continue;
 		}
-		if (rc != INPUT_RECORD) {
-			r->read_all = rc == INPUT_END;
+		if (rc != SOURCE_RECORD) {
+			r->read_all = rc == SOURCE_END;
 			break;
 		}
-		if (r->rd != NULL && (r->batch == NULL || r->straight ||
-		    r->hagg != NULL))
-			prefetch_ahead(r);
+		if (source_reads_ahead(r->source) && (r->batch == NULL ||
+		    r->straight || r->hagg != NULL))
+			prefetch_ahead(r, r->source);
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
@@ -696,6 +693,31 @@ run_stream(struct run *r)
 	return status;
 }
 
+/* The operator's and the tables' row callback: the driver halts the
+ * sink (batch_stopped) when a signal stops a batch run. */
+void
+on_row(void *arg, const struct op_row *row)
+{
+	struct run *r = arg;
+
+	if (!batch_stopped(r))
+		sink_row(r->sink, row);
+}
+
+/* --emit-every, --top: the sink's (op_digest_fn, op_rank_fn); the sink
+ * is opened after the operator is made. */
+static uint64_t
+digest_row(void *arg, const struct op_row *row)
+{
+	return sink_digest(((struct run *)arg)->sink, row);
+}
+
+static int
+rank_row(void *arg, const struct op_row *row, double *v)
+{
+	return sink_rank(((struct run *)arg)->sink, row, v);
+}
+
 /* The window operator, its state not made or restored yet. */
 void
 new_operator(struct run *r)
@@ -704,6 +726,8 @@ new_operator(struct run *r)
 
 	r->op = op_new(c, r->g, on_row, r);
 	r->st = op_state(r->op);
+	if (r->sink != NULL)	/* (batch mode makes it anew) */
+		sink_set_state(r->sink, r->st);
 	if (c->emit_every > 0)
 		op_set_digest(r->op, digest_row, r);
 	if (c->top_n > 0)	/* (the column is found with the header) */
@@ -746,7 +770,6 @@ setup(struct run *r, int *empty)
 	parse_fields(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
-	r->rolling_time = c->wkind == WK_NONE && c->has_time;
 	if (c->mode == MODE_BATCH)
 		r->batch = batch_new(c, c->max_memory ? c->max_memory :
 		    batch_default_budget());
@@ -759,12 +782,6 @@ setup(struct run *r, int *empty)
 		return 1;
 	} else	/* auto stays open until the first time is read */
 		G(r)->g_timefmt = c->time_fmt;
-	r->ofmt = c->out_time;
-	if (r->ofmt == TF_AUTO && !c->has_time)
-		r->ofmt = TF_ISO;
-	else if (r->ofmt == TF_AUTO && G(r)->g_timefmt != TF_AUTO)
-		r->ofmt = G(r)->g_timefmt == TF_STRPTIME ? TF_ISO :
-		    (enum tfmt)G(r)->g_timefmt;
 	/* a reading thread parses with aggregates of its own: the
 	 * operator's are written while windows fire, and lines written on
 	 * one core and read on the other at every record cost a miss */
@@ -778,6 +795,7 @@ setup(struct run *r, int *empty)
 	if (c->follow && c->nfiles > 1 && c->has_time && r->batch == NULL &&
 	    op_uses_watermark(r->op))
 		r->srcs = srcwm_new(c->nfiles, c->idle_timeout, now_ns());
+	r->source = r->read_here = source_input(c, r->in, r->parser);
 	return 0;
 }
 
@@ -793,9 +811,6 @@ run_pipeline(struct config *c, const struct plan *p)
 	r.plan = p;
 	r.fingerprint = config_fingerprint(c);
 	r.idle_wm = INT64_MIN;
-	r.latefd = -1;
-	r.badfd = -1;
-	r.outfd = -1;
 	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	persist_init(&r.ps, c, r.fingerprint, now_ns());
@@ -821,6 +836,9 @@ run_pipeline(struct config *c, const struct plan *p)
 	if (close_sinks(&r) != 0)
 		status = 1;
 	persist_fini(&r.ps);
+	if (r.source != r.read_here)
+		source_free(r.source);
+	source_free(r.read_here);
 	input_close(r.in);
 	batch_free(r.batch);
 	hashagg_free(r.hagg);
@@ -837,10 +855,5 @@ run_pipeline(struct config *c, const struct plan *p)
 	while (r.nover_cols > 0)
 		free(r.over_cols[--r.nover_cols]);
 	free(r.over_cols);
-	free(r.over_buf);
-	if (r.cells != NULL)
-		(void)out_close(r.cells);
-	rowcells_free(r.rcells);
-	rowexpr_free(r.rx);
 	return status;
 }

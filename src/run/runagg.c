@@ -60,7 +60,7 @@ stream_agg_drop(struct run *r, uint64_t n)
 	split_drop(r);	/* the operator reads the input in one piece */
 	G(r)->g_wm = INT64_MIN;
 	G(r)->g_maxt = INT64_MIN;
-	r->skip_rows = r->agg_fired;
+	sink_skip(r->sink, r->agg_fired);
 	if (reread(r, n) != 0)
 		r->fatal = 1;
 	G(r)->g_late = kept.g_late;
@@ -123,7 +123,7 @@ stream_agg_record(struct run *r, const struct parsed *pr,
 		G(r)->g_late++;
 		if (sat_add(G(r)->g_wm, -orec->t) > r->late_by)
 			r->late_by = sat_add(G(r)->g_wm, -orec->t);
-		write_late(r, pr->raw, pr->rawlen);
+		recsink_write(r->late, pr->raw, pr->rawlen);
 		return 1;
 	case HA_RANGE:
 		out_of_range(r, pr);
@@ -133,29 +133,25 @@ stream_agg_record(struct run *r, const struct parsed *pr,
 	return r->fatal;
 }
 
-/* A copy of the run whose rows go to a new scratch file *fd (on_row
- * reads the run's configuration and writes to its output), or NULL. */
-static struct run *
-sink_open(struct run *r, int *fd)
+/* A sink like the driver's, for another thread, whose rows go to a new
+ * scratch file *fd; or NULL. */
+static struct sink *
+scratch_sink(struct run *r, int *fd)
 {
 	const char *dir;
-	struct run *s;
 
 	if ((*fd = scratch_open(&dir)) < 0)
 		return NULL;
-	s = xmalloc(sizeof(*s));
-	*s = *r;
-	s->rcells = NULL;	/* the thread's own */
-	s->out = out_open_like(r->out, *fd);
-	return s;
+	return sink_like(r->sink, sink_output_like(r->sink, *fd));
 }
 
 static void
-sink_close(struct run *s, int fd)
+scratch_sink_close(struct sink *s, int fd)
 {
-	(void)out_close(s->out);
-	rowcells_free(s->rcells);
-	free(s);
+	struct out *o = sink_out(s);
+
+	(void)sink_close(s);
+	(void)out_close(o);
 	close(fd);
 }
 
@@ -168,23 +164,23 @@ fire_joined(struct run *r, int64_t from, uint64_t *n)
 {
 	struct hashagg_cut cut;
 	struct aggs *g2;
-	struct run *sink;
+	struct sink *sink;
 	int fd, rc = 0;
 
-	if (r->hagg2 == NULL || (sink = sink_open(r, &fd)) == NULL) {
+	if (r->hagg2 == NULL || (sink = scratch_sink(r, &fd)) == NULL) {
 		*n = hashagg_fire_before(r->hagg, r->hagg2, from, on_row, r);
 		return 0;
 	}
 	g2 = aggs_new(r->c);
 	*n = hashagg_fire_split(r->hagg, r->hagg2, from, on_row, r, g2,
-	    on_row, sink, &cut);
-	if (cut.fired2 > 0 && out_flush(sink->out) == 0)
+	    sink_emit, sink, &cut);
+	if (cut.fired2 > 0 && sink_flush(sink) == 0)
 		rc = write_held(r, fd);
 	else if (cut.fired2 > 0)	/* (the scratch file's error: unsaid) */
 		(void)hashagg_fire_cut(r->hagg, r->hagg2, &cut, on_row, r);
 	*n += cut.fired2;
 	aggs_free(g2);
-	sink_close(sink, fd);
+	scratch_sink_close(sink, fd);
 	return rc;
 }
 
@@ -225,12 +221,12 @@ stream_agg_end(struct run *r, int status)
 	return 0;
 }
 
-struct run *
+struct sink *
 stream_half_sink(struct run *r)
 {
 	if (r->batch != NULL && !r->straight)
 		return NULL;
-	return r->half = sink_open(r, &r->half_fd);
+	return r->half = scratch_sink(r, &r->half_fd);
 }
 
 int
@@ -242,7 +238,7 @@ stream_half_join(struct run *r, uint64_t nrows)
 	/* The guess held when the first half reached no window the second
 	 * fired: those lie past its largest time, so none of them is late
 	 * for its watermark or has groups in its table. */
-	if ((r->half != NULL && out_flush(r->half->out) != 0) ||
+	if ((r->half != NULL && sink_flush(r->half) != 0) ||
 	    hashagg_fired_from(r->hagg2) <= G(r)->g_maxt)
 		return 0;
 	/* the watermark goes on: what the first half's made late in the
@@ -267,6 +263,6 @@ stream_half_free(struct run *r)
 {
 	if (r->half == NULL)
 		return;
-	sink_close(r->half, r->half_fd);
+	scratch_sink_close(r->half, r->half_fd);
 	r->half = NULL;
 }

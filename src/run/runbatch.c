@@ -11,11 +11,10 @@
 
 #include "flow/batch.h"
 #include "io/input.h"
-#include "io/keycodec.h"
 #include "window/operator.h"
 #include "io/output.h"
 #include "flow/parse.h"
-#include "flow/reader.h"
+#include "flow/source.h"
 #include "run/runint.h"
 #include "base/util.h"
 
@@ -34,8 +33,8 @@ hagg_begin(struct run *r)
 	/* past it, sorted runs of groups rather than all the records
 	 * sorted: the operator's replay would hold every key of a window */
 	hashagg_spill(r->hagg);
-	if (r->rd != NULL)	/* (read ahead already: found here) */
-		reader_find_windows(r->rd);
+	if (source_reads_ahead(r->source))	/* (found as read ahead) */
+		source_find_windows(r->source);
 	else if (c->threads < 2)	/* (no reading thread to look ahead in) */
 		hashagg_look_ahead(r->hagg);
 }
@@ -54,7 +53,7 @@ split_begin(struct run *r)
 	    r->straight ? r->straight_max :
 	    (c->max_memory ? c->max_memory : batch_default_budget()) / 2) / 2;
 	uint64_t off;
-	struct run *sink;
+	struct sink *sink;
 	int fi;
 
 	r->split_tried = 1;
@@ -68,7 +67,7 @@ split_begin(struct run *r)
 	    (int)G(r)->g_timefmt, input_file_index(r->in),
 	    input_offset(r->in), half, r->batch == NULL ? SPLIT_STREAM :
 	    r->straight ? SPLIT_NEAR_ORDER : SPLIT_BATCH,
-	    hashagg_lateness(r->hagg), sink != NULL ? on_row : NULL, sink,
+	    hashagg_lateness(r->hagg), sink != NULL ? sink_emit : NULL, sink,
 	    &fi, &off)) != NULL) {
 		input_set_limit(r->in, fi, off);
 		hashagg_budget(r->hagg, half);
@@ -169,12 +168,12 @@ straight_begin(struct run *r)
 	 * windows; straight falls back to sorted, table to its groups held
 	 * in any order */
 	r->hagg_fits = plan_table(r->plan);
-	if (out_flush(r->out) != 0 ||
+	if (sink_flush(r->sink) != 0 ||
 	    (r->straight_fd = scratch_open(&dir)) < 0) {
 		hagg_begin(r);	/* (or batch as for any input) */
 		return;
 	}
-	r->straight_out = out_divert(r->out, r->straight_fd);
+	r->straight_out = out_divert(sink_out(r->sink), r->straight_fd);
 	r->straight_t = INT64_MIN;
 	r->straight_max = (c->max_memory ? c->max_memory :
 	    batch_default_budget()) / 4;
@@ -191,14 +190,6 @@ straight_begin(struct run *r)
 	}
 }
 
-static void
-discard(void *arg, const char *line, size_t n)
-{
-	(void)arg;
-	(void)line;
-	(void)n;
-}
-
 /* Hands the first n records of the input again to the table of groups,
  * or the batch, or in stream mode the operator (what they say was said
  * when they were first read). When the table gives up, the batch takes
@@ -206,49 +197,33 @@ discard(void *arg, const char *line, size_t n)
 int
 reread(struct run *r, uint64_t n)
 {
-	const struct config *c = r->c;
-	struct input_opts io = {
-		.fmt = c->fmt, .delim = c->delim, .header = c->header,
-	};
-	const struct field *names;
-	struct aggs *g = aggs_new(c);
-	struct parser *p = parser_new(c, g, (int)G(r)->g_timefmt, 1, 0);
-	struct input *in = input_open(c->files, c->nfiles, &io);
-	struct record rec;
-	struct parsed pr;
-	size_t nnames;
-	uint64_t i = 0;
-	int rc = 0, ha;
+	struct source *again = source_rewind(r->source, n,
+	    (int)G(r)->g_timefmt);
+	const struct parsed *pr;
+	int rc = 0, got = -1, ha;
 
-	fwin_warn_to(discard, NULL);
-	if (c->header && input_header(in, &names, &nnames) != 1)
-		rc = -1;
-	parse_fields(c, in);
-	for (; rc == 0 && i < n && input_next(in, &rec) == INPUT_RECORD; i++) {
-		parse_record(p, &rec, &pr);
-		if (pr.kind != PR_RECORD)
+	while (again != NULL && rc == 0 &&
+	    (got = source_next(again, &pr)) == SOURCE_RECORD) {
+		if (pr->kind != PR_RECORD)
 			continue;
 		if (r->batch == NULL)
-			replay_hashed(r, pr.t, pr.key, pr.keylen, pr.hash,
-			    pr.vals);
+			replay_hashed(r, pr->t, pr->key, pr->keylen, pr->hash,
+			    pr->vals);
 		else if (r->hagg != NULL) {
-			ha = hashagg_add(r->hagg, pr.t, NULL, pr.key,
-			    pr.keylen, pr.hash, pr.vals);
+			ha = hashagg_add(r->hagg, pr->t, NULL, pr->key,
+			    pr->keylen, pr->hash, pr->vals);
 			if (ha == HA_ORDER || ha == HA_FULL)
 				rc = -3;
-		} else if (batch_add(r->batch, pr.t, pr.key, pr.keylen,
-		    pr.vals) == BATCH_FAIL)
+		} else if (batch_add(r->batch, pr->t, pr->key, pr->keylen,
+		    pr->vals) == BATCH_FAIL)
 			rc = -2;	/* said by batch_add */
 	}
-	fwin_warn_to(NULL, NULL);
-	if (rc != -2 && rc != -3 && (rc != 0 || i < n)) {
+	source_free(again);
+	if (rc == 0 && got != SOURCE_END) {
 		fwin_warn("an input changed while it was read: its records "
 		    "could not be read again to be sorted");
 		rc = -1;
 	}
-	input_close(in);
-	parser_free(p);
-	aggs_free(g);
 	if (rc == -3) {
 		hashagg_free(r->hagg);
 		r->hagg = NULL;
@@ -270,8 +245,8 @@ straight_drop(struct run *r)
 	r->agg_fired = 0;
 	r->half_rows = 0;
 
-	out_drop(r->out);
-	(void)out_divert(r->out, r->straight_out);
+	out_drop(sink_out(r->sink));
+	(void)out_divert(sink_out(r->sink), r->straight_out);
 	close(r->straight_fd);
 	r->straight = 0;
 	op_free(r->op);
@@ -337,11 +312,11 @@ straight_record(struct run *r, const struct parsed *pr,
 int
 write_held(struct run *r, int fd)
 {
-	if (out_flush(r->out) != 0)
+	if (sink_flush(r->sink) != 0)
 		return -1;	/* (said at the close: the output keeps it) */
-	switch (out_copy_from(r->out, fd)) {
+	switch (out_copy_from(sink_out(r->sink), fd)) {
 	case -1:
-		fwin_warn("%s: %s", r->outname, strerror(errno));
+		fwin_warn("%s: %s", sink_name(r->sink), strerror(errno));
 		return -1;
 	case -2:
 		fwin_warn("cannot read back the rows held in a scratch file: "
@@ -359,15 +334,15 @@ straight_commit(struct run *r)
 {
 	int rc = 1;
 
-	if (out_error(r->out) == 0 &&
+	if (out_error(sink_out(r->sink)) == 0 &&
 	    lseek(r->straight_fd, 0, SEEK_CUR) == 0) {
 		/* all still in the output's buffer: no copy */
-		(void)out_divert(r->out, r->straight_out);
+		(void)out_divert(sink_out(r->sink), r->straight_out);
 		goto done;
 	}
-	if (out_flush(r->out) != 0)
+	if (sink_flush(r->sink) != 0)
 		return straight_end(r, G(r)->g_read) == 0 ? 0 : -1;
-	(void)out_divert(r->out, r->straight_out);
+	(void)out_divert(sink_out(r->sink), r->straight_out);
 	rc = write_held(r, r->straight_fd) == 0 ? 1 : -1;
 done:
 	close(r->straight_fd);
@@ -402,11 +377,4 @@ replay_hashed(struct run *r, int64_t t, const char *key, size_t keylen,
 			watermark_after(r, t);
 		break;
 	}
-}
-
-void
-replay(void *arg, int64_t t, const char *key, size_t keylen,
-    const struct aval *vals)
-{
-	replay_hashed(arg, t, key, keylen, key_hash(key, keylen), vals);
 }

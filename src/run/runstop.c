@@ -6,7 +6,6 @@
 #include <stdio.h>
 
 #include "flow/batch.h"
-#include "io/output.h"
 #include "run/runint.h"
 #include "base/util.h"
 
@@ -18,7 +17,7 @@ batch_stopped(struct run *r)
 	if (!r->halted) {
 		r->halted = 1;
 		batch_halt(r->batch);	/* (its replay may be on a thread) */
-		(void)out_halt(r->out);	/* a write error is said at the close */
+		sink_halt(r->sink);
 	}
 	return 1;
 }
