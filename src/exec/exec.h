@@ -7,8 +7,8 @@
  * the driver (run/) knows strategies only through this header: it feeds
  * the one the plan chose (struct exec) and acts on what record() answers.
  * A strategy never reads the driver's fields: what it needs of the
- * driver (the row sink, the watermark, the operator made anew, signals)
- * it gets in struct ex_env. When a strategy cannot go on, fallback.c
+ * driver (the sink, the watermark, the operator made anew, signals) it
+ * gets in struct ex_env. When a strategy cannot go on, fallback.c
  * hands the records to the next one, with the same bytes. */
 #ifndef FWIN_EXEC_H
 #define FWIN_EXEC_H
@@ -20,10 +20,10 @@
 
 struct batch;
 struct input;
-struct out;
 struct parsed;
-struct reader;
-
+struct recsink;
+struct sink;
+struct source;
 /* What record() did with a record. */
 enum ex_rc {
 	EX_ADDED,	/* taken: the watermark follows its time */
@@ -38,8 +38,8 @@ enum ex_rc {
 };
 
 /* What a strategy has of the driver. The driver fills it once; op
- * changes when renew() makes the operator anew, and ofmt once the input
- * shows its time format. Every callback takes arg first. */
+ * changes when renew() makes the operator anew. Every callback takes
+ * arg first. */
 struct ex_env {
 	const struct config *c;
 	const struct plan *plan;
@@ -47,10 +47,15 @@ struct ex_env {
 	struct op *op;		/* the driver's window operator: its state
 				 * holds the counters (op_globals) */
 	struct input *in;	/* the input (halves cut it in two) */
-	struct out *out;	/* the output (rows held: hold.h) */
-	const char *outname;	/* its name, for messages */
-	struct out *late_out;	/* the late file's, or NULL */
-	op_emit_fn row;		/* the row sink */
+	struct source *source;	/* its records, read here (read again:
+				 * source_rewind) */
+	/* the row sink (sink.h): its output holds rows (hold.h), sinks
+	 * like it format rows on other threads, it skips rows */
+	struct sink *sink;
+	struct recsink *late_file;	/* --late-file, or NULL */
+	/* A row to the sink as the driver writes it (arg: not when a
+	 * signal stopped a batch run). */
+	op_emit_fn row;
 	void *arg;
 	/* A record at t was taken: the watermark follows (and advance()
 	 * is called when it moves). */
@@ -58,7 +63,7 @@ struct ex_env {
 	/* n records found late apart from record()'s answers (workers,
 	 * a second half): counted, the farthest by behind the
 	 * watermark (INT64_MIN: none). */
-	void (*late)(void *arg, uint64_t n, int64_t by);
+	void (*found_late)(void *arg, uint64_t n, int64_t by);
 	/* n records that --where rejected, read apart (a second half). */
 	void (*filtered)(void *arg, uint64_t n);
 	/* Whether a signal stopped a batch run: no further row. */
@@ -66,23 +71,11 @@ struct ex_env {
 	/* The operator made anew, empty, the driver's counters of what was
 	 * read (records, bad ones, the time format) kept. */
 	void (*renew)(void *arg);
-	/* The next n rows the operator fires were written already: the
-	 * sink skips them. */
-	void (*skip)(void *arg, uint64_t n);
 	/* The reading thread, if any, stopped, what it read ahead applied
 	 * (returns 0 when that ended the input or the run), and started
 	 * again. */
 	int (*solo)(void *arg);
 	void (*threaded)(void *arg);
-	/* A sink like the row sink, for another thread: its rows go to o
-	 * (its operator's state op, or NULL: the driver's). Its rows are
-	 * written with row(copy, r); sink_to() points it at another
-	 * output (o; NULL: the same), its times printed as ofmt (enum
-	 * tfmt) says. */
-	void *(*sink_copy)(void *arg, struct op *op, struct out *o);
-	void (*sink_to)(void *copy, struct out *o, int ofmt);
-	void (*sink_free)(void *copy);
-	int ofmt;		/* how the driver prints times (enum tfmt) */
 };
 
 /* What a strategy that gives up leaves to the next (give_up()). */
@@ -151,8 +144,8 @@ struct ex_methods {
 	/* Optional: --stats (live 0) and --progress (live 1), where its
 	 * size is not the operator's. */
 	void (*size)(void *s, struct ex_size *z, int live);
-	/* Optional: warms the cache for the records rd read ahead. */
-	void (*prefetch)(void *s, const struct reader *rd);
+	/* Optional: warms the cache for the records from reads ahead. */
+	void (*prefetch)(void *s, const struct source *from);
 	void (*free)(void *s);
 };
 
@@ -228,10 +221,10 @@ exec_idle(struct exec *x)
 }
 
 static inline void
-exec_prefetch(struct exec *x, const struct reader *rd)
+exec_prefetch(struct exec *x, const struct source *from)
 {
 	if (x->m->prefetch != NULL)
-		x->m->prefetch(x->s, rd);
+		x->m->prefetch(x->s, from);
 }
 
 static inline void

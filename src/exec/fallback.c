@@ -19,8 +19,9 @@
 #include <string.h>
 
 #include "exec/exec.h"
-#include "io/input.h"
 #include "flow/parse.h"
+#include "flow/sink.h"
+#include "flow/source.h"
 #include "base/util.h"
 
 void
@@ -37,56 +38,36 @@ exec_open(struct exec *x)
 	x->begun = 0;
 }
 
-static void
-discard(void *arg, const char *line, size_t n)
-{
-	(void)arg;
-	(void)line;
-	(void)n;
-}
-
-enum { RW_FAIL = -1, RW_SAID = -2, RW_GIVEUP = -3 };
+enum { RW_SAID = -2, RW_GIVEUP = -3 };
 
 /* Hands the first n records of the input again to x's strategy, from
- * the FILEs: what they say was said when they were first read, and the
- * late ones were counted then. Returns 0, -1 after a message, or
- * EX_GIVEUP: the strategy gave up on one of them. */
+ * the FILEs (source_rewind): what they say was said when they were first
+ * read, and the late ones were counted then. Returns 0, -1 after a
+ * message, or EX_GIVEUP: the strategy gave up on one of them. */
 static int
 rewind_files(struct exec *x, uint64_t n)
 {
-	const struct config *c = x->env.c;
-	struct input_opts io = {
-		.fmt = c->fmt, .delim = c->delim, .header = c->header,
-	};
 	struct op_globals *G = op_globals(x->env.op);
-	uint64_t late = G->g_late, i = 0;
-	const struct field *names;
-	struct aggs *g = aggs_new(c);
-	struct parser *p = parser_new(c, g, (int)G->g_timefmt, 1, 0);
-	struct input *in = input_open(c->files, c->nfiles, &io);
+	uint64_t late = G->g_late;
+	struct source *again = source_rewind(x->env.source, n,
+	    (int)G->g_timefmt);
+	const struct parsed *pr;
 	struct op_rec orec;
-	struct record rec;
-	struct parsed pr;
-	size_t nnames;
-	int rc = 0;
+	int rc = 0, got = -1;
 
-	fwin_warn_to(discard, NULL);
-	if (c->header && input_header(in, &names, &nnames) != 1)
-		rc = RW_FAIL;
-	parse_fields(c, in);
-	for (; rc == 0 && i < n && input_next(in, &rec) == INPUT_RECORD; i++) {
-		parse_record(p, &rec, &pr);
-		if (pr.kind != PR_RECORD)
+	while (again != NULL && rc == 0 &&
+	    (got = source_next(again, &pr)) == SOURCE_RECORD) {
+		if (pr->kind != PR_RECORD)
 			continue;
-		orec.key = pr.key;
-		orec.keylen = pr.keylen;
-		orec.hash = pr.hash;
-		orec.t = pr.t;
-		orec.vals = pr.vals;
-		switch (x->m->record(x->s, &pr, &orec)) {
+		orec.key = pr->key;
+		orec.keylen = pr->keylen;
+		orec.hash = pr->hash;
+		orec.t = pr->t;
+		orec.vals = pr->vals;
+		switch (x->m->record(x->s, pr, &orec)) {
 		case EX_ADDED:
 		case EX_NOWIN:
-			x->env.time(x->env.arg, pr.t);
+			x->env.time(x->env.arg, pr->t);
 			break;
 		case EX_FAIL:	/* (said) */
 			rc = RW_SAID;
@@ -96,15 +77,12 @@ rewind_files(struct exec *x, uint64_t n)
 			break;
 		}
 	}
-	fwin_warn_to(NULL, NULL);
-	if (rc == RW_FAIL || (rc == 0 && i < n)) {
+	source_free(again);
+	if (rc == 0 && got != SOURCE_END) {
 		fwin_warn("an input changed while it was read: its records "
 		    "could not be read again to be sorted");
-		rc = RW_FAIL;
+		rc = -1;
 	}
-	input_close(in);
-	parser_free(p);
-	aggs_free(g);
 	op_globals(x->env.op)->g_late = late;
 	return rc == RW_GIVEUP ? EX_GIVEUP : rc < 0 ? -1 : 0;
 }
@@ -128,7 +106,7 @@ fallback(struct exec *x, uint64_t n)
 		}
 		if (left.written > 0) {	/* the next fires them again */
 			op_globals(env->op)->g_fired -= left.written;
-			env->skip(env->arg, left.written);
+			sink_skip(env->sink, left.written);
 		}
 		while ((x->s = x->m->open(env, &left)) == NULL)
 			x->m = ex_methods(plan_fallback(env->plan, x->m->id));

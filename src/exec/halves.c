@@ -33,7 +33,7 @@ struct halves {
 	int table_gave_up;
 	struct split *split;		/* the second half's thread */
 	struct half hf;			/* the second half, joined */
-	void *sink;			/* its rows, on its thread: to */
+	struct sink *sink;		/* its rows, on its thread: to */
 	struct out *sink_out;		/* a scratch file (hf.fd) */
 };
 
@@ -111,22 +111,22 @@ halves_ready(void *arg)
 
 /* The sink the second half's thread fires rows to (a stream's, or a
  * batch's in time order, whose rows are held), or NULL. */
-static void *
-sink_open(struct halves *s)
+static struct sink *
+half_sink_open(struct halves *s)
 {
 	const char *dir;
 
 	if ((s->hf.fd = scratch_open(&dir)) < 0)
 		return NULL;
-	s->sink_out = out_open_like(s->env->out, s->hf.fd);
-	return s->sink = s->env->sink_copy(s->env->arg, NULL, s->sink_out);
+	s->sink_out = sink_output_like(s->env->sink, s->hf.fd);
+	return s->sink = sink_like(s->env->sink, s->sink_out);
 }
 
 static void
-sink_close(struct halves *s)
+half_sink_close(struct halves *s)
 {
 	if (s->sink != NULL) {
-		s->env->sink_free(s->sink);
+		(void)sink_close(s->sink);
 		(void)out_close(s->sink_out);
 		s->sink = NULL;
 	}
@@ -147,7 +147,7 @@ halves_begin(void *arg)
 	int stream = env->plan->pl_mode == MODE_STREAM, in_order, kind, fi;
 	struct hashagg *h;
 	uint64_t max, half, off;
-	void *sink = NULL;
+	struct sink *sink = NULL;
 
 	if (stream)
 		h = ((struct stable *)s->in)->h, in_order = 1, max = 0;
@@ -159,11 +159,11 @@ halves_begin(void *arg)
 	kind = stream ? SPLIT_STREAM : in_order ? SPLIT_NEAR_ORDER :
 	    SPLIT_BATCH;
 	if (kind != SPLIT_BATCH)
-		sink = sink_open(s);
+		sink = half_sink_open(s);
 	if ((s->split = split_start(c, env->g,
 	    (int)op_globals(env->op)->g_timefmt, input_file_index(env->in),
 	    input_offset(env->in), half, kind, hashagg_lateness(h),
-	    sink != NULL ? env->row : NULL, sink, &fi, &off)) == NULL)
+	    sink != NULL ? sink_emit : NULL, sink, &fi, &off)) == NULL)
 		return EX_GIVEUP;
 	input_set_limit(env->in, fi, off);
 	hashagg_budget(h, half);
@@ -183,7 +183,7 @@ join(struct halves *s, struct hashagg *h2, uint64_t nrows)
 	uint64_t late;
 	int64_t by;
 
-	if ((s->sink != NULL && out_flush(s->sink_out) != 0) ||
+	if ((s->sink != NULL && sink_flush(s->sink) != 0) ||
 	    hashagg_fired_from(h2) <= G->g_maxt)
 		return 0;
 	/* the watermark goes on: what the first half's made late in the
@@ -193,7 +193,7 @@ join(struct halves *s, struct hashagg *h2, uint64_t nrows)
 	if (s->env->plan->pl_mode == MODE_BATCH && late > 0)
 		return 0;
 	s->hf.rows = nrows;
-	s->env->late(s->env->arg, late, by);
+	s->env->found_late(s->env->arg, late, by);
 	G = op_globals(s->env->op);
 	if (hashagg_max_time(h2) > G->g_maxt)
 		G->g_maxt = hashagg_max_time(h2);
@@ -265,7 +265,7 @@ halves_give_up(void *arg, struct ex_left *left)
 	enum strategy next;
 
 	split_drop(s);
-	sink_close(s);
+	half_sink_close(s);
 	hashagg_free(s->hf.h2);
 	s->hf.h2 = NULL;
 	/* as its table gives up; where that takes records in any order,
@@ -293,11 +293,11 @@ halves_size(void *arg, struct ex_size *z, int live)
 }
 
 static void
-halves_prefetch(void *arg, const struct reader *rd)
+halves_prefetch(void *arg, const struct source *from)
 {
 	struct halves *s = arg;
 
-	s->im->prefetch(s->in, rd);
+	s->im->prefetch(s->in, from);
 }
 
 static void
@@ -306,7 +306,7 @@ halves_free(void *arg)
 	struct halves *s = arg;
 
 	split_drop(s);
-	sink_close(s);
+	half_sink_close(s);
 	hashagg_free(s->hf.h2);
 	if (s->in != NULL)
 		s->im->free(s->in);

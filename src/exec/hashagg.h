@@ -55,7 +55,7 @@ enum {
 
 /* Adds a record of time t, key bytes key[0..keylen) with hash (key_hash),
  * values vals to its window's group. win: its window's start, when the
- * reading thread found it (reader.h), or NULL. */
+ * reading thread found it (flow/source.h), or NULL. */
 int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
 

@@ -121,7 +121,7 @@ keyed_finish(void *arg, int flush, int failed)
 	 * found (sessions) counted with the driver's */
 	workers_sync(s->ws);
 	workers_late(s->ws, &late, &by);
-	s->env->late(s->env->arg, late, by);
+	s->env->found_late(s->env->arg, late, by);
 	if (!failed)
 		workers_end(s->ws, flush, op_globals(s->env->op)->g_maxt);
 	return 0;
@@ -141,9 +141,9 @@ keyed_size(void *arg, struct ex_size *z, int live)
 }
 
 static void
-keyed_prefetch(void *arg, const struct reader *rd)
+keyed_prefetch(void *arg, const struct source *from)
 {
-	warm_op(((struct keyed *)arg)->env->op, rd);
+	warm_op(((struct keyed *)arg)->env->op, from);
 }
 
 static void

@@ -82,9 +82,9 @@ ordered_finish(void *arg, int flush, int failed)
 }
 
 static void
-ordered_prefetch(void *arg, const struct reader *rd)
+ordered_prefetch(void *arg, const struct source *from)
 {
-	warm_op(((struct ordered *)arg)->env->op, rd);
+	warm_op(((struct ordered *)arg)->env->op, from);
 }
 
 const struct ex_methods ex_ordered = {

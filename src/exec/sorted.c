@@ -3,16 +3,15 @@
  * past the memory budget), and at the end of the input merged and
  * replayed in time order through the window operator as a stream with
  * lateness 0 (no record is late). With --threads, the runs are merged
- * and decoded on a thread of their own (reader_replay). It is what the
+ * and decoded on a thread of their own (source_thread). It is what the
  * other batch strategies give up to (fallback.c). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "flow/batch.h"
 #include "exec/exec.h"
-#include "io/keycodec.h"
 #include "flow/parse.h"
-#include "flow/reader.h"
+#include "flow/source.h"
 #include "exec/warm.h"
 #include "exec/why.h"
 #include "base/util.h"
@@ -106,33 +105,31 @@ replay_hashed(struct sorted *s, int64_t t, const char *key, size_t keylen,
 	}
 }
 
-static void
-replay(void *arg, int64_t t, const char *key, size_t keylen,
-    const struct aval *vals)
-{
-	replay_hashed(arg, t, key, keylen, key_hash(key, keylen), vals);
-}
-
-/* The runs merged and decoded on a thread of their own. Returns 0, or
- * -1 after a message. */
+/* Every record kept, merged back in time order (source_sorted), with
+ * --threads on a thread of its own. Returns 0, or -1 after a message
+ * (a spill file that cannot be read). */
 static int
-replay_threaded(struct sorted *s)
+replay(struct sorted *s)
 {
-	struct reader *rd = reader_replay(s->b, s->env->c);
+	struct source *sorted = source_sorted(s->b), *from = sorted;
 	const struct parsed *pr;
-	int rc;
+	int rc = SOURCE_END;
 
-	while ((rc = reader_next(rd, &pr)) == INPUT_RECORD) {
-		warm_op(s->env->op, rd);
+	if (s->env->c->threads > 1)
+		from = source_thread(sorted, s->env->c, 0);
+	/* (a signal halts it: replay_hashed asks) */
+	while (!s->halted && (rc = source_next(from, &pr)) == SOURCE_RECORD) {
+		if (from != sorted)
+			warm_op(s->env->op, from);
 		if (pr->kind == PR_NOTE)	/* a spill file's */
 			fwrite(pr->msg, 1, pr->msglen, stderr);
 		else
-			replay_hashed(s, pr->t, pr->key, pr->keylen,
-			    pr->hash, pr->vals);
-		if (s->halted)
-			break;
+			replay_hashed(s, pr->t, pr->key, pr->keylen, pr->hash,
+			    pr->vals);
 	}
-	reader_stop(rd);
+	if (from != sorted)
+		source_free(from);
+	source_free(sorted);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -140,15 +137,12 @@ static int
 sorted_finish(void *arg, int flush, int failed)
 {
 	struct sorted *s = arg;
-	int rc;
 
 	if (failed)	/* (batch mode writes no row of a failed run) */
 		return 0;
 	s->wm = op_uses_watermark(s->env->op);
 	s->replaying = 1;
-	rc = s->env->c->threads < 2 ? batch_replay(s->b, replay, s) :
-	    replay_threaded(s);
-	if (rc != 0)
+	if (replay(s) != 0)
 		return -1;
 	if (!s->env->stopped(s->env->arg))
 		op_end(s->env->op, flush);

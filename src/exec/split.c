@@ -11,6 +11,7 @@
 
 #include "io/input.h"
 #include "flow/parse.h"
+#include "flow/source.h"
 #include "exec/split.h"
 #include "base/util.h"
 
@@ -22,10 +23,8 @@
 
 struct split {
 	const struct config *c;
-	struct input *in;
-	struct aggs *pg;	/* the parser's */
+	struct source *src;	/* the second half (source_half) */
 	struct aggs *tg, *g;	/* the table's while here, and the caller's */
-	struct parser *p;
 	struct hashagg *h;
 	pthread_t th;
 	int kind;		/* SPLIT_* */
@@ -79,29 +78,22 @@ static void *
 split_main(void *arg)
 {
 	struct split *s = arg;
-	const struct field *names;
-	struct record rec;
-	struct parsed pr;
-	size_t nnames;
-	int rc = INPUT_RECORD, ha;
+	const struct parsed *pr;
+	int rc = SOURCE_RECORD, ha;
 
 	fwin_warn_to(unclean, s);
-	if (s->c->header && input_header(s->in, &names, &nnames) != 1)
-		s->unclean = 1;
-	parse_fields(s->c, s->in);
 	while (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED) &&
-	    (rc = input_next(s->in, &rec)) == INPUT_RECORD) {
-		parse_record(s->p, &rec, &pr);
-		if (pr.kind == PR_FILTERED && s->kind == SPLIT_BATCH) {
+	    (rc = source_next(s->src, &pr)) == SOURCE_RECORD) {
+		if (pr->kind == PR_FILTERED && s->kind == SPLIT_BATCH) {
 			s->nfiltered++;
 			continue;
 		}
-		if (pr.kind != PR_RECORD) {
+		if (pr->kind != PR_RECORD) {
 			s->unclean = 1;
 			break;
 		}
-		ha = hashagg_add(s->h, pr.t, NULL, pr.key, pr.keylen,
-		    pr.hash, pr.vals);
+		ha = hashagg_add(s->h, pr->t, NULL, pr->key, pr->keylen,
+		    pr->hash, pr->vals);
 		/* (a stream's late record: in its ledger) */
 		if (ha != HA_ADDED && (ha != HA_LATE ||
 		    s->kind == SPLIT_NEAR_ORDER)) {
@@ -109,9 +101,9 @@ split_main(void *arg)
 			break;
 		}
 		if (s->nread++ == 0)
-			s->max_t = pr.t;
-		if (pr.t > s->max_t)
-			s->max_t = pr.t;
+			s->max_t = pr->t;
+		if (pr->t > s->max_t)
+			s->max_t = pr->t;
 		if (s->nread == GUESS_AFTER)
 			/* what the first half reaches, guessed: no further
 			 * than the times this half began with, give or take
@@ -124,9 +116,8 @@ split_main(void *arg)
 				s->unclean = 1;
 		}
 	}
-	if (rc != INPUT_RECORD && rc != INPUT_END)
-		s->unclean = 1;
-	if (input_failed(s->in))
+	/* (a FILE that could not be read ends it with -1) */
+	if (rc != SOURCE_RECORD && rc != SOURCE_END)
 		s->unclean = 1;
 	/* while the first half is read: the windows past its reach fire
 	 * as at the end of input, the others are sorted to join */
@@ -149,9 +140,6 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
     uint64_t off, uint64_t budget, int kind, int64_t lateness,
     op_emit_fn emit, void *arg, int *cut_fi, uint64_t *cut_off)
 {
-	struct input_opts io = {
-		.fmt = c->fmt, .delim = c->delim, .header = c->header,
-	};
 	struct input_pos pos;
 	struct stat sb;
 	struct split *s;
@@ -184,15 +172,12 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	s->emit = kind == SPLIT_BATCH ? NULL : emit;
 	s->arg = arg;
 	s->from = INT64_MAX;
-	s->in = input_open(c->files + j, c->nfiles - j, &io);
 	memset(&pos, 0, sizeof(pos));
 	pos.ip_dev = (uint64_t)sb.st_dev;
 	pos.ip_ino = (uint64_t)sb.st_ino;
 	pos.ip_isreg = 1;
 	pos.ip_off = half;
-	input_resume(s->in, &pos, 1);
-	s->pg = aggs_new(c);
-	s->p = parser_new(c, s->pg, timefmt, 1, 0);
+	s->src = source_half(c, timefmt, j, &pos);
 	/* (aggregates fold in scratch of their own: the table's, while
 	 * this thread fires windows, are not the caller's) */
 	s->g = g;
@@ -216,9 +201,7 @@ none:
 static void
 split_free(struct split *s)
 {
-	input_close(s->in);
-	parser_free(s->p);
-	aggs_free(s->pg);
+	source_free(s->src);
 	hashagg_free(s->h);
 	aggs_free(s->tg);
 	free(s);

@@ -50,7 +50,7 @@ straight_open(struct ex_env *env, const struct ex_left *from)
 	struct straight *s = xcalloc(1, sizeof(*s));
 
 	(void)from;	/* (only ever first) */
-	if (hold_begin(&s->hold, env->out) != 0) {
+	if (hold_begin(&s->hold, env->sink) != 0) {
 		free(s);
 		return NULL;	/* (sorted, as for any input) */
 	}
@@ -120,7 +120,7 @@ straight_finish(void *arg, int flush, int failed)
 		drop(s);
 		return 0;
 	}
-	switch (hold_commit(&s->hold, s->env->outname)) {
+	switch (hold_commit(&s->hold)) {
 	case 0:	/* (the scratch file is full: the records replayed) */
 		return EX_GIVEUP;
 	case -1:
@@ -157,9 +157,9 @@ straight_size(void *arg, struct ex_size *z, int live)
 }
 
 static void
-straight_prefetch(void *arg, const struct reader *rd)
+straight_prefetch(void *arg, const struct source *from)
 {
-	warm_op(((struct straight *)arg)->env->op, rd);
+	warm_op(((struct straight *)arg)->env->op, from);
 }
 
 static void

@@ -140,25 +140,25 @@ fire_joined(struct stable *t, struct hashagg *h2, int64_t from,
 	const char *dir;
 	struct aggs *g2;
 	struct out *o;
-	void *sink;
+	struct sink *sink;
 	int fd, rc = 0;
 
 	if (h2 == NULL || (fd = scratch_open(&dir)) < 0) {
 		*n = hashagg_fire_before(t->h, h2, from, env->row, env->arg);
 		return 0;
 	}
-	o = out_open_like(env->out, fd);
-	sink = env->sink_copy(env->arg, NULL, o);
+	o = sink_output_like(env->sink, fd);
+	sink = sink_like(env->sink, o);
 	g2 = aggs_new(env->c);
 	*n = hashagg_fire_split(t->h, h2, from, env->row, env->arg, g2,
-	    env->row, sink, &cut);
-	if (cut.fired2 > 0 && out_flush(o) == 0)
-		rc = hold_write(env->out, fd, env->outname);
+	    sink_emit, sink, &cut);
+	if (cut.fired2 > 0 && sink_flush(sink) == 0)
+		rc = hold_write(env->sink, fd);
 	else if (cut.fired2 > 0)	/* (the scratch file's error: unsaid) */
 		(void)hashagg_fire_cut(t->h, h2, &cut, env->row, env->arg);
 	*n += cut.fired2;
 	aggs_free(g2);
-	env->sink_free(sink);
+	(void)sink_close(sink);
 	(void)out_close(o);
 	close(fd);
 	return rc;
@@ -188,7 +188,7 @@ stable_end(struct stable *t, int failed, const struct half *hf)
 	if (fire_joined(t, h2, from, &n) != 0)
 		return -1;
 	if (!gave_up(t, h2) && hf != NULL && hf->rows > 0) {
-		if (hold_write(t->env->out, hf->fd, t->env->outname) != 0)
+		if (hold_write(t->env->sink, hf->fd) != 0)
 			return -1;	/* (no row after it: said once) */
 		n += hf->rows;
 	}
@@ -310,9 +310,9 @@ streamtable_size(void *t, struct ex_size *z, int live)
 }
 
 static void
-streamtable_prefetch(void *t, const struct reader *rd)
+streamtable_prefetch(void *t, const struct source *from)
 {
-	warm_table(((struct stable *)t)->h, rd);
+	warm_table(((struct stable *)t)->h, from);
 }
 
 static void

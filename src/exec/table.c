@@ -67,7 +67,7 @@ table_open(struct ex_env *env, const struct ex_left *from)
 	t->hold.fd = -1;
 	/* first: in time order, as long as the rows can be held; taking
 	 * over from that: in any order */
-	if (from == NULL && hold_begin(&t->hold, env->out) == 0) {
+	if (from == NULL && hold_begin(&t->hold, env->sink) == 0) {
 		t->max = env->plan->pl_memory / 4;
 		/* (with a lateness of a window, months: none: while no record
 		 * is late its windows are the folds of all their records) */
@@ -127,7 +127,7 @@ table_end(struct table *t, int flush, int failed, const struct half *hf)
 		return 0;
 	}
 	if (!t->any) {
-		switch (hold_commit(&t->hold, env->outname)) {
+		switch (hold_commit(&t->hold)) {
 		case 0:	/* (the scratch file is full) */
 			return EX_GIVEUP;
 		case -1:
@@ -193,11 +193,11 @@ table_size_of(void *t, struct ex_size *z, int live)
 }
 
 static void
-table_prefetch(void *arg, const struct reader *rd)
+table_prefetch(void *arg, const struct source *from)
 {
 	struct table *t = arg;
 
-	warm_table(t->any ? t->h : t->st.h, rd);
+	warm_table(t->any ? t->h : t->st.h, from);
 }
 
 static void

@@ -8,19 +8,19 @@
 static const size_t dist[] = { 12, 8, 4 };
 
 void
-warm_op(struct op *op, const struct reader *rd)
+warm_op(struct op *op, const struct source *from)
 {
 	const int64_t *win;
 	uint64_t h;
 	int stage;
 
 	for (stage = 0; stage < 3; stage++)
-		if (reader_ahead(rd, dist[stage], &h, &win))
+		if (source_ahead(from, dist[stage], &h, &win))
 			st_prefetch(op_state(op), h, stage);
 }
 
 void
-warm_table(const struct hashagg *t, const struct reader *rd)
+warm_table(const struct hashagg *t, const struct source *from)
 {
 	const int64_t *win;
 	uint64_t h;
@@ -28,7 +28,7 @@ warm_table(const struct hashagg *t, const struct reader *rd)
 
 	/* the table's slot, then its group */
 	for (stage = 0; stage < 2; stage++)
-		if (reader_ahead(rd, dist[stage + 1], &h, &win) &&
+		if (source_ahead(from, dist[stage + 1], &h, &win) &&
 		    win != NULL)
 			hashagg_prefetch(t, *win, h, stage);
 }

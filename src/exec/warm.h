@@ -1,5 +1,5 @@
 /* warm: warming the cache for the records the reading thread read ahead
- * (reader_ahead), so that their misses overlap the work on the record
+ * (source_ahead), so that their misses overlap the work on the record
  * before them instead of following it: the operator's keys and panes
  * (st_prefetch), or a table's slot and group (hashagg_prefetch). */
 #ifndef FWIN_WARM_H
@@ -7,9 +7,9 @@
 
 #include "exec/hashagg.h"
 #include "window/operator.h"
-#include "flow/reader.h"
+#include "flow/source.h"
 
-void warm_op(struct op *op, const struct reader *rd);
-void warm_table(const struct hashagg *h, const struct reader *rd);
+void warm_op(struct op *op, const struct source *from);
+void warm_table(const struct hashagg *h, const struct source *from);
 
 #endif

@@ -21,6 +21,7 @@
 #include "pipeline/config.h"
 #include "io/keycodec.h"
 #include "io/output.h"
+#include "exec/exec.h"
 #include "window/state.h"
 #include "base/util.h"
 #include "window/wire.h"
@@ -37,7 +38,7 @@ enum { M_RECORD, M_ADVANCE, M_END };
 struct msg {
 	uint32_t size;
 	uint8_t kind;
-	uint8_t ofmt;		/* how rows print times: the driver's */
+	uint8_t ofmt;		/* how rows print times: the driver's sink's */
 	uint8_t flush;		/* M_END: op_end's */
 	uint8_t pad;
 	uint64_t pos;		/* the event: rows it fires carry it */
@@ -101,10 +102,7 @@ do_chunk(struct worker *w, const struct chunk *k)
 	for (at = 0; at < k->len; at += m->size) {
 		m = (const struct msg *)(k->buf + at);
 		w->pos = m->pos;
-		if (m->ofmt != w->ofmt) {	/* (found in the input) */
-			w->ofmt = m->ofmt;
-			w->ws->env->sink_to(w->sink, NULL, w->ofmt);
-		}
+		sink_set_timefmt(w->sink, (enum tfmt)m->ofmt);
 		switch (m->kind) {
 		case M_RECORD:
 			do_record(w, m);
@@ -143,7 +141,7 @@ publish(struct worker *w, struct chunk *k)
 	pthread_mutex_unlock(&ws->mu);
 	if (w->cur == NULL) {
 		w->cur = rows_new(w);
-		rows_to_cur(w);
+		sink_set_out(w->sink, w->cur->text);
 	}
 }
 
@@ -258,7 +256,7 @@ room(struct workers *ws, struct worker *w, size_t n)
 	w->fill->len += n;
 	memset(m, 0, sizeof(*m));
 	m->size = (uint32_t)n;
-	m->ofmt = (uint8_t)ws->env->ofmt;
+	m->ofmt = (uint8_t)sink_timefmt(ws->sink);
 	return m;
 }
 
@@ -402,14 +400,15 @@ workers_start(struct ex_env *env)
 	struct worker *w;
 	unsigned i;
 
-	ws->env = env;
 	ws->c = c;
+	ws->sink = env->sink;
+	ws->late = env->late_file;
 	ws->n = c->threads - 1;	/* (the reading thread is one) */
 	if (ws->n > NGROUPS)
 		ws->n = NGROUPS;
 	wire_fields_init(&ws->wf, c);
 	ws->judges = !op_judges_alone(env->op);
-	ws->keep_raw = ws->judges && env->late_out != NULL;
+	ws->keep_raw = ws->judges && env->late_file != NULL;
 	ws->w = xcalloc(ws->n, sizeof(*ws->w));
 	for (i = 0; i < ws->n; i++) {
 		w = &ws->w[i];
@@ -419,13 +418,13 @@ workers_start(struct ex_env *env)
 		if (op_init_state(w->op) != 0)
 			fwin_die("cannot map state: %s", strerror(errno));
 		w->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*w->vals));
-		w->like = out_open_collect(env->out);
+		w->like = sink_output_like(env->sink, -1);
 		if (ws->keep_raw)
-			w->late_like = out_open_collect(env->late_out);
+			w->late_like = recsink_collect(env->late_file);
 		w->cur = rows_new(w);
-		w->ofmt = env->ofmt;
-		w->sink = env->sink_copy(env->arg, w->op, w->cur->text);
-		rows_to_cur(w);
+		/* (its changelog keeps its rows in its own state) */
+		w->sink = sink_like(env->sink, w->cur->text);
+		sink_set_state(w->sink, op_state(w->op));
 		pthread_cond_init(&w->cv, NULL);
 	}
 	pthread_mutex_init(&ws->mu, NULL);
@@ -476,7 +475,7 @@ workers_free(struct workers *ws)
 		(void)out_close(w->like);
 		if (w->late_like != NULL)
 			(void)out_close(w->late_like);
-		ws->env->sink_free(w->sink);
+		(void)sink_close(w->sink);
 		op_free(w->op);
 		aggs_free(w->g);
 		free(w->vals);

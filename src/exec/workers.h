@@ -19,9 +19,8 @@
 
 struct workers;
 
-/* Starts --threads - 1 workers with the driver's env (never NULL): each
- * formats its rows with a sink of its own (env->sink_copy), as the
- * driver prints them when it writes them (env->ofmt), where the plan
+/* Starts --threads - 1 workers with the driver's env (never NULL), each
+ * formatting its rows with a sink like the driver's, where the plan
  * chose them (keyed.c: what they cannot take is said there). */
 struct workers *workers_start(struct ex_env *env);
 

@@ -8,8 +8,11 @@
 #include <pthread.h>
 #include <stdint.h>
 
+#include "flow/recsink.h"
+#include "flow/sink.h"
+#include "pipeline/config.h"
 #include "window/agg.h"
-#include "exec/exec.h"
+#include "window/operator.h"
 #include "window/wire.h"
 
 /* A worker publishes the rows of a chunk it is still doing as they pass
@@ -42,10 +45,8 @@ struct worker {
 	struct workers *ws;
 	struct op *op;
 	struct aggs *g;
-	void *sink;		/* a sink like the driver's (env->sink_copy),
-				 * writing to cur's text */
-	int ofmt;		/* how it prints times now */
-	struct out *like;	/* a sink like the driver's, for rows_new */
+	struct sink *sink;	/* like the driver's, writing to cur's text */
+	struct out *like;	/* an output like the driver's, for rows_new */
 	struct out *late_like;	/* and one like its late file, or NULL */
 	uint64_t late;		/* records it found late (sessions) */
 	int64_t late_by;	/* the farthest behind the watermark */
@@ -77,8 +78,11 @@ struct worker {
 };
 
 struct workers {
-	struct ex_env *env;
 	const struct config *c;
+	/* the driver's sink and late file (or NULL), which the merge
+	 * writes to */
+	struct sink *sink;
+	struct recsink *late;
 	struct wire_fields wf;	/* the aggregates that take a FIELD */
 	int judges;		/* workers judge lateness (sessions) */
 	int keep_raw;		/* and send records as read, for the late file */
@@ -91,15 +95,13 @@ struct workers {
 };
 
 /* workrows.c: a worker's rows (made, freed, a list freed); the rows it
- * fired so far handed to the merge (under the workers' mu); its sink
- * pointed at cur's text; the operator's row callback; a record it found
- * late, kept for the late file; and the driver's merge, which writes the
- * rows that are final. */
+ * fired so far handed to the merge (under the workers' mu); the
+ * operator's row callback; a record it found late, kept for the late
+ * file; and the driver's merge, which writes the rows that are final. */
 struct rows *rows_new(const struct worker *w);
 void rows_free(struct rows *b);
 void rows_free_all(struct rows *b);
 void rows_hand(struct worker *w);
-void rows_to_cur(struct worker *w);
 void rows_add(void *arg, const struct op_row *row);
 void rows_late(struct worker *w, int64_t t, const char *raw, size_t rawlen);
 void rows_merge(struct workers *ws);

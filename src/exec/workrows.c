@@ -1,16 +1,16 @@
 /*
  * workrows: the rows key-group workers fire (workint.h).
  *
- * A worker formats the rows it fires on its own thread, by the driver's
- * row callback on a sink of its own that keeps them in memory,
- * each marked with the event that fired it. It publishes them when its
- * chunk is done, or as they pass ROWS_OUT bytes within one, with the
- * last row published (its front). The driver merges them in (event,
- * end, start, key) order, the order one operator fires them in (rows of
- * one event from one worker come in that order already: the merge takes
- * heads), writing a row once every other worker is past its event or
- * has published a row after it. A session's late record comes back the
- * same way, marked, for the late file.
+ * A worker formats the rows it fires on its own thread, through a sink
+ * like the driver's that keeps them in memory, each marked with the
+ * event that fired it. It publishes them when its chunk is done, or as
+ * they pass ROWS_OUT bytes within one, with the last row published (its
+ * front). The driver merges them in (event, end, start, key) order, the
+ * order one operator fires them in (rows of one event from one worker
+ * come in that order already: the merge takes heads), writing a row once
+ * every other worker is past its event or has published a row after it.
+ * A session's late record comes back the same way, marked, for the late
+ * file.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -45,12 +45,6 @@ rows_free(struct rows *b)
 	if (b->late != NULL)
 		(void)out_close(b->late);
 	free(b);
-}
-
-void
-rows_to_cur(struct worker *w)
-{
-	w->ws->env->sink_to(w->sink, w->cur->text, w->ofmt);
 }
 
 /* Hands w's rows so far to the merge (under the workers' mu). */
@@ -88,7 +82,7 @@ rows_publish(struct worker *w)
 	pthread_cond_broadcast(&ws->cv);
 	pthread_mutex_unlock(&ws->mu);
 	w->cur = rows_new(w);
-	rows_to_cur(w);
+	sink_set_out(w->sink, w->cur->text);
 }
 
 /* A worker operator's callback: the row, formatted into memory. */
@@ -114,7 +108,7 @@ rows_add(void *arg, const struct op_row *row)
 	h->keylen = row->keylen;
 	b->keylen += row->keylen;
 	(void)out_buffered(b->text, &h->text);
-	w->ws->env->row(w->sink, row);
+	sink_row(w->sink, row);
 	(void)out_buffered(b->text, &at);
 	h->textlen = at - h->text;
 	if (at >= ROWS_OUT)
@@ -248,11 +242,12 @@ rows_merge(struct workers *ws)
 				return;
 		if (best->late) {
 			text = out_buffered(bw->merge->late, &len);
-			out_rows(ws->env->late_out, text + best->text,
+			recsink_rows(ws->late, text + best->text,
 			    best->textlen);
 		} else {
 			text = out_buffered(bw->merge->text, &len);
-			out_rows(ws->env->out, text + best->text, best->textlen);
+			out_rows(sink_out(ws->sink), text + best->text,
+			    best->textlen);
 		}
 		bw->merge->at++;
 	}

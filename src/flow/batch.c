@@ -23,7 +23,10 @@
 
 #include "window/assign.h"
 #include "flow/batch.h"
+#include "flow/source.h"
+#include "io/keycodec.h"
 #include "base/decimal.h"
+#include "base/timefmt.h"
 #include "base/util.h"
 
 struct entry {
@@ -50,7 +53,7 @@ struct batch {
 	size_t limit;		/* the buffer's size: min(budget / 4, CHUNK) */
 	/* One buffer: records from its start (len bytes), an entry per
 	 * record from its top down (n of them); the sort's second array
-	 * fits in between (see room). */
+	 * fits in between (see buf_room). */
 	char *buf;
 	size_t len, cap, top;
 	size_t n;
@@ -74,6 +77,13 @@ struct batch {
 	size_t wlen;
 	/* replay */
 	struct aval *vals;
+	const struct entry *sorted_e;	/* the buffer's entries, sorted */
+	size_t next_e;		/* ... the next to hand back */
+	int merging;		/* runs merged instead: */
+	struct run *mruns;	/* each run's reading */
+	struct run **heap;	/* ... by their first records */
+	size_t nheap;
+	int handed;		/* heap[0]'s record was handed back */
 	/* per aggregate: whose value (and OUT) it stores, itself or an
 	 * earlier one's */
 	size_t *vsrc, *osrc;
@@ -147,11 +157,14 @@ batch_new(const struct config *c, uint64_t budget)
 	return b;
 }
 
+static void merge_free(struct batch *b);
+
 void
 batch_free(struct batch *b)
 {
 	if (b == NULL)
 		return;
+	merge_free(b);
 	if (b->fd >= 0)
 		close(b->fd);
 	free(b->buf);
@@ -598,7 +611,7 @@ spill(struct batch *b)
  * align8(len) + 32 n <= top. It grows up to its limit, except that one
  * record always fits. Returns 0, or -1 when it must be spilled first. */
 static int
-room(struct batch *b, size_t sz)
+buf_room(struct batch *b, size_t sz)
 {
 	size_t need = align8(b->len + sz) + 2 * sizeof(struct entry) *
 	    (b->n + 1), ncap, ntop;
@@ -656,10 +669,10 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 		}
 		b->direct = 0;
 	}
-	if (room(b, sz) != 0) {
+	if (buf_room(b, sz) != 0) {
 		if (spill(b) != 0)
 			return BATCH_FAIL;
-		if (room(b, sz) != 0)
+		if (buf_room(b, sz) != 0)
 			fwin_oom();	/* not reached: one record fits */
 	}
 	p = uv_put(b->buf + b->len, blen);
@@ -676,34 +689,10 @@ batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
 
 /* --- replay --- */
 
-/* Hands one record to fn. Returns 0, 1 when the replay is halted (fn not
- * called), or -1 after a message. */
-static int
-replay_one(struct batch *b, const char *p, size_t len, batch_fn fn,
-    void *arg)
-{
-	int64_t t;
-	const char *key;
-	size_t keylen;
-
-	if (__atomic_load_n(&b->halt, __ATOMIC_RELAXED))
-		return 1;
-	if (body_get(b, p, len, &t, &key, &keylen) != 0) {
-		if (b->dir != NULL)
-			fwin_warn("a spill file in %s was changed while in "
-			    "use", b->dir);
-		else
-			fwin_warn("batch: a record kept in memory is damaged");
-		return -1;
-	}
-	fn(arg, t, key, keylen, b->vals);
-	return 0;
-}
-
 /* Reads the run's next record into r->rec. Returns 1, 0 at its end, or
  * -1 after a message. */
 static int
-run_next(struct batch *b, struct run *r)
+sorted_run_next(struct batch *b, struct run *r)
 {
 	uint64_t n;
 	const char *p;
@@ -767,7 +756,7 @@ run_less(const struct run *a, const struct run *b)
 }
 
 static void
-sift_down(struct run **h, size_t n, size_t i)
+runs_sift_down(struct run **h, size_t n, size_t i)
 {
 	for (;;) {
 		size_t l = 2 * i + 1, m = i;
@@ -786,21 +775,39 @@ sift_down(struct run **h, size_t n, size_t i)
 	}
 }
 
-/* Merges the spilled runs (the buffer is one of them by now). */
-static int
-merge_runs(struct batch *b, batch_fn fn, void *arg)
+/* The merge's read buffers and heap, freed (at its end, or the
+ * batch's). */
+static void
+merge_free(struct batch *b)
 {
-	struct run *runs = xcalloc(b->nruns, sizeof(*runs));
-	struct run **heap = xcalloc(b->nruns, sizeof(struct run *));
-	size_t i, n = 0, bufsz = b->budget / b->nruns;
-	int rc = 0;
+	size_t i;
 
+	for (i = 0; i < b->nruns && b->fd >= 0 && b->mruns != NULL; i++)
+		free(b->mruns[i].buf);
+	free(b->mruns);
+	free(b->heap);
+	b->mruns = NULL;
+	b->heap = NULL;
+	b->nheap = 0;
+}
+
+/* Starts merging the spilled runs (the buffer is one of them by now):
+ * each run's first record read, the runs in a heap by it. Returns 0,
+ * or -1 after a message. */
+static int
+merge_start(struct batch *b)
+{
+	size_t i, bufsz = b->budget / b->nruns;
+	int rc;
+
+	b->mruns = xcalloc(b->nruns, sizeof(*b->mruns));
+	b->heap = xcalloc(b->nruns, sizeof(*b->heap));
 	if (bufsz > RUN_READ)
 		bufsz = RUN_READ;
 	if (bufsz < 4096)
 		bufsz = 4096;
 	for (i = 0; i < b->nruns; i++) {
-		struct run *r = &runs[i];
+		struct run *r = &b->mruns[i];
 
 		r->idx = i;
 		r->pos = b->runs[2 * i];
@@ -815,46 +822,22 @@ merge_runs(struct batch *b, batch_fn fn, void *arg)
 				r->cap = (size_t)(r->end - r->pos);
 			r->buf = xmalloc(r->cap);
 		}
-		if ((rc = run_next(b, r)) < 0)
-			goto out;
+		if ((rc = sorted_run_next(b, r)) < 0)
+			return -1;
 		if (rc > 0)
-			heap[n++] = r;
+			b->heap[b->nheap++] = r;
 	}
-	for (i = n; i-- > 0;)
-		sift_down(heap, n, i);
-	rc = 0;
-	while (n > 0) {
-		struct run *r = heap[0];
-		int more;
-
-		if ((rc = replay_one(b, r->rec, r->len, fn, arg)) != 0) {
-			rc = rc > 0 ? 0 : rc;	/* (halted) */
-			goto out;
-		}
-		if ((more = run_next(b, r)) < 0) {
-			rc = -1;
-			goto out;
-		}
-		if (more == 0)
-			heap[0] = heap[--n];
-		sift_down(heap, n, 0);
-	}
-out:
-	for (i = 0; i < b->nruns && b->fd >= 0; i++)
-		free(runs[i].buf);
-	free(runs);
-	free(heap);
-	return rc < 0 ? -1 : 0;
+	for (i = b->nheap; i-- > 0;)
+		runs_sift_down(b->heap, b->nheap, i);
+	return 0;
 }
 
-int
-batch_replay(struct batch *b, batch_fn fn, void *arg)
+/* Starts handing the records back: the buffer's entries sorted, or
+ * its records spilled as the last run and the runs merged. Returns 0,
+ * or -1 after a message. */
+static int
+replay_start(struct batch *b)
 {
-	size_t i;
-	uint64_t n = 0;
-	const char *p;
-	struct entry *e;
-
 	if (b->nruns > 0) {
 		/* the last of the records to a run too, and the buffers'
 		 * memory to the merge's read buffers */
@@ -863,22 +846,135 @@ batch_replay(struct batch *b, batch_fn fn, void *arg)
 		free(b->buf);
 		b->buf = NULL;
 		b->cap = b->top = 0;
-		return merge_runs(b, fn, arg);
-	}
-	e = sorted_entries(b);
-	for (i = 0; i < b->n; i++) {
-		/* sorted, the records are read out of place: fetch ahead */
-		if (i + PREFETCH < b->n)
-			__builtin_prefetch(b->buf + e[i + PREFETCH].off);
-		p = uv_get(b->buf + e[i].off, b->buf + b->len, &n);
-		switch (replay_one(b, p, (size_t)n, fn, arg)) {
-		case -1:
+		b->merging = 1;
+		if (merge_start(b) != 0) {
+			merge_free(b);
 			return -1;
-		case 1:
-			return 0;	/* halted */
 		}
+		return 0;
 	}
+	b->sorted_e = sorted_entries(b);
+	b->next_e = 0;
 	return 0;
+}
+
+/* The merge's next record, *p[0..*len): the least of the runs' first
+ * ones. Returns 1, 0 at the end, or -1 after a message. */
+static int
+merge_next(struct batch *b, const char **p, size_t *len)
+{
+	struct run *r;
+	int more;
+
+	if (b->handed) {	/* the record handed over last is done */
+		b->handed = 0;
+		r = b->heap[0];
+		if ((more = sorted_run_next(b, r)) < 0) {
+			merge_free(b);
+			return -1;
+		}
+		if (more == 0)
+			b->heap[0] = b->heap[--b->nheap];
+		runs_sift_down(b->heap, b->nheap, 0);
+	}
+	if (b->nheap == 0) {
+		merge_free(b);
+		return 0;
+	}
+	r = b->heap[0];
+	b->handed = 1;
+	*p = r->rec;
+	*len = r->len;
+	return 1;
+}
+
+/* The buffer's next record in sorted order, as merge_next(). */
+static int
+entry_next(struct batch *b, const char **p, size_t *len)
+{
+	const struct entry *e = b->sorted_e;
+	size_t i = b->next_e;
+	uint64_t n = 0;
+
+	if (i >= b->n)
+		return 0;
+	/* sorted, the records are read out of place: fetch ahead */
+	if (i + PREFETCH < b->n)
+		__builtin_prefetch(b->buf + e[i + PREFETCH].off);
+	*p = uv_get(b->buf + e[i].off, b->buf + b->len, &n);
+	*len = (size_t)n;
+	b->next_e = i + 1;
+	return 1;
+}
+
+/* The sorted replay as a record source (source.h): each record decoded
+ * into one struct parsed, its key hashed. Here, beside the runs, so that
+ * a record costs one call. */
+struct src_sorted {
+	struct source s;
+	struct batch *b;
+	struct parsed pr;
+	int started;
+};
+
+static int
+sorted_next(struct source *s, const struct parsed **out)
+{
+	struct src_sorted *ss = (struct src_sorted *)s;
+	struct batch *b = ss->b;
+	struct parsed *pr = &ss->pr;
+	const char *p = NULL;
+	size_t len = 0;
+	int rc;
+
+	if (!ss->started) {
+		ss->started = 1;
+		if (replay_start(b) != 0)
+			return -1;
+	}
+	if (__atomic_load_n(&b->halt, __ATOMIC_RELAXED))
+		return SOURCE_END;
+	rc = b->merging ? merge_next(b, &p, &len) : entry_next(b, &p, &len);
+	if (rc <= 0)
+		return rc < 0 ? -1 : SOURCE_END;
+	if (body_get(b, p, len, &pr->t, &pr->key, &pr->keylen) != 0) {
+		if (b->dir != NULL)
+			fwin_warn("a spill file in %s was changed while in "
+			    "use", b->dir);
+		else
+			fwin_warn("batch: a record kept in memory is damaged");
+		return -1;
+	}
+	pr->hash = key_hash(pr->key, pr->keylen);
+	*out = pr;
+	return SOURCE_RECORD;
+}
+
+static void
+sorted_free(struct source *s)
+{
+	free(s);
+}
+
+static const struct source_methods sorted_methods = {
+	.name = "sorted",
+	.next = sorted_next,
+	.free = sorted_free,
+};
+
+struct source *
+source_sorted(struct batch *b)
+{
+	struct src_sorted *ss = xcalloc(1, sizeof(*ss));
+
+	ss->s.m = &sorted_methods;
+	ss->b = b;
+	/* what a kept record is besides its time, key and values */
+	ss->pr.kind = PR_RECORD;
+	ss->pr.has_t = 1;
+	ss->pr.fmt = TF_AUTO;
+	ss->pr.vals = b->vals;
+	return &ss->s;
 }
 
 void

@@ -40,17 +40,11 @@ enum { BATCH_OK = 0, BATCH_RANGE = 1, BATCH_FAIL = -1 };
 int batch_add(struct batch *b, int64_t t, const char *key, size_t keylen,
     const struct aval *vals);
 
-/* One record handed back: its time, key and values (valid during the
- * call only). */
-typedef void (*batch_fn)(void *arg, int64_t t, const char *key,
-    size_t keylen, const struct aval *vals);
+/* At the end, every record kept is handed back in (time, input order)
+ * by source_sorted() (source.h), as good records. */
 
-/* Hands every record kept to fn, in (time, input order). Returns 0, or
- * -1 after a message (a spill file that cannot be read). */
-int batch_replay(struct batch *b, batch_fn fn, void *arg);
-
-/* Asks batch_replay, on this thread or another, to hand over no more
- * records (a signal stopped the run): it returns 0 soon after. */
+/* Asks the replay, on this thread or another, to hand back no more
+ * records (a signal stopped the run): its source ends. */
 void batch_halt(struct batch *b);
 
 /* How many sorted runs were spilled, and their bytes. */

@@ -132,7 +132,7 @@ said(struct parser *p, struct parsed *out)
 
 /* The record is bad for the reason fmt says. */
 static void __attribute__((format(printf, 3, 4)))
-bad(struct parser *p, struct parsed *out, const char *fmt, ...)
+say_bad(struct parser *p, struct parsed *out, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -150,8 +150,8 @@ bad_field(struct parser *p, const struct record *rec, struct parsed *out,
     const char *name, const char *what, const struct field *v)
 {
 	if (v == NULL) {
-		bad(p, out, "field %s: missing (record has %zu field%s)", name,
-		    rec->nf, rec->nf == 1 ? "" : "s");
+		say_bad(p, out, "field %s: missing (record has %zu field%s)",
+		    name, rec->nf, rec->nf == 1 ? "" : "s");
 		return;
 	}
 	if (!count_bad(p, out))
@@ -169,7 +169,7 @@ too_far(struct parser *p, struct parsed *out, int64_t t)
 
 	tf_format_rough(ahead, sat_add(t, -now_ns()));
 	when[tf_format(when, t, TF_ISO)] = '\0';
-	bad(p, out, "time %s is %s in the future", when, ahead);
+	say_bad(p, out, "time %s is %s in the future", when, ahead);
 }
 
 /* -t F1,F2,...: the fields joined by one space, in a buffer that is kept
@@ -208,6 +208,13 @@ join_time(struct parser *p, const struct record *rec, struct parsed *out,
 	return 0;
 }
 
+/* Nanoseconds per unit of the formats that count units (timefmt.h's
+ * enum tfmt), 0 for the others. */
+static const uint64_t count_unit[] = {
+	[TF_S] = NS_PER_S, [TF_MS] = 1000000, [TF_US] = 1000, [TF_NS] = 1,
+	[TF_ISO] = 0, [TF_STRPTIME] = 0,
+};
+
 /* Reads the record's event time into out->t. Returns 0, or -1: the
  * record is bad (said, unless quiet: a record of another partition). */
 static int
@@ -215,7 +222,7 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
     int quiet)
 {
 	const struct config *c = p->c;
-	const char *name = parse_time_name(p);
+	const char *name;
 	struct field f;
 	int fmt;
 
@@ -226,6 +233,7 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	}
 	out->tval = rec->f[c->time.idx].p;
 	out->tvaln = rec->f[c->time.idx].n;
+	name = parse_time_name(p);
 	if (c->ntime_more > 0 && join_time(p, rec, out, quiet) != 0)
 		return -1;
 	f.p = out->tval;
@@ -250,6 +258,30 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	}
 	if (p->fmt == TF_AUTO)
 		p->fmt = out->fmt = fmt;
+	return 0;
+}
+
+/* record_time()'s common case, inline: a count of a known unit in up
+ * to 18 plain digits, read as tf_parse_time_tz() reads it. Returns 0
+ * with out->t, or -1 for record_time() to take the long way. */
+static inline int
+count_time(const struct parser *p, const struct record *rec,
+    struct parsed *out)
+{
+	const struct config *c = p->c;
+	const struct field *f;
+	uint64_t unit = count_unit[p->fmt], v;
+
+	if (unit == 0 || c->ntime_more != 0 || c->max_future != 0 ||
+	    c->time.idx >= rec->nf)
+		return -1;
+	f = &rec->f[c->time.idx];
+	if (f->n - 1 >= 18 || num_digits(f->p, f->n, &v) != f->n ||
+	    __builtin_mul_overflow(v, unit, &v) || v > INT64_MAX)
+		return -1;
+	out->tval = f->p;
+	out->tvaln = f->n;
+	out->t = (int64_t)v;
 	return 0;
 }
 
@@ -333,14 +365,14 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	/* a record without a key has no partition: the first reports it */
 	if (rec->bad != NULL) {
 		if (c->part_i <= 1)
-			bad(p, out, "%s", rec->bad);
+			say_bad(p, out, "%s", rec->bad);
 		return;
 	}
 	/* -H: more fields than the header, its values shifted */
 	if (c->nheader != 0 && (nf = record_fields(rec, p->delim,
 	    c->fmt == IF_CSV)) > c->nheader) {
 		if (c->part_i <= 1)
-			bad(p, out, "%zu fields, the header has %zu", nf,
+			say_bad(p, out, "%zu fields, the header has %zu", nf,
 			    c->nheader);
 		return;
 	}
@@ -351,8 +383,12 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 				    "missing", NULL);
 			return;
 		}
-	out->key = key_encode(rec->f, p->keyidx, c->nkeys, &p->keybuf,
-	    &p->keycap, &out->keylen);
+	if (c->nkeys == 1) {	/* (key_encode's bytes, without a call) */
+		out->key = rec->f[p->keyidx[0]].p;
+		out->keylen = rec->f[p->keyidx[0]].n;
+	} else
+		out->key = key_encode(rec->f, p->keyidx, c->nkeys,
+		    &p->keybuf, &p->keycap, &out->keylen);
 	out->hash = key_hash(out->key, out->keylen);
 	if (!partition_mine(c, out->hash)) {
 		/* someone else's: not added, not reported, not late; but it
@@ -364,7 +400,8 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 		    aggs_extract(p->g, rec, p->vals, &bf) == 0;
 		return;
 	}
-	if (p->uses_time && c->has_time && record_time(p, rec, out, 0) != 0)
+	if (p->uses_time && c->has_time && count_time(p, rec, out) != 0 &&
+	    record_time(p, rec, out, 0) != 0)
 		return;
 	if (aggs_extract(p->g, rec, p->vals, &bf) != 0) {
 		bad_field(p, rec, out, bf.f->name, bf.what,

@@ -37,7 +37,7 @@ struct parsed {
 	size_t keylen;
 	uint64_t hash;
 	int has_win;		/* win is its tumbling window's start, found
-				   by the reading thread (reader.h) */
+				   by the reading thread (source.h) */
 	int64_t win;
 	const struct aval *vals;	/* one per aggregate */
 	int bad_time;		/* PR_BAD: its time does not parse (tval) */

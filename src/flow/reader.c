@@ -1,5 +1,7 @@
 /*
- * reader: the reading thread of --threads; see reader.h.
+ * reader: the reading thread of --threads, a source (source.h) that
+ * reads another ahead on a thread of its own: the input, read and
+ * parsed (source_input), or the sorted replay (source_sorted).
  *
  * The thread fills one slot of the ring at a time with entries (a
  * parsed record in a compact form: its numbers, then a copy of the bytes
@@ -25,8 +27,7 @@
 #include <unistd.h>
 
 #include "window/assign.h"
-#include "io/keycodec.h"
-#include "flow/reader.h"
+#include "flow/source.h"
 #include "base/timefmt.h"
 #include "base/util.h"
 #include "window/wire.h"
@@ -36,7 +37,7 @@
 /* About 50 microseconds of waiting awake before sleeping (spin()). */
 #define SPIN_ROUNDS	2000
 /* How far ahead the driver fetches entries into its cache: beyond the
- * farthest reader_ahead() look (run.c's prefetch_ahead). */
+ * farthest source_ahead() look (run.c's prefetch_ahead). */
 #define AHEAD_FETCH	20
 
 enum { SL_WAIT = 1, SL_END = 2, SL_PAUSED = 4 };
@@ -45,10 +46,10 @@ struct slot {
 	_Alignas(64) char *buf;	/* (a slot filled shares no line with
 				   the one emptied) */
 	size_t cap, used;	/* entries in buf[0..used) */
-	size_t *at;		/* where each entry starts (reader_ahead) */
+	size_t *at;		/* where each entry starts (source_ahead) */
 	size_t n, ncap;		/* entries */
 	int flags;		/* SL_*: what came after them */
-	int rc;			/* SL_END: input_next()'s last word */
+	int rc;			/* SL_END: source_next()'s last word */
 	uint64_t bytes;		/* input consumed through them */
 };
 
@@ -81,16 +82,13 @@ keeps_time(const struct parsed *pr)
 /* The padding is the point: what each thread writes sits on lines of
  * its own. */
 struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
+	struct source s;	/* (first: what the driver holds) */
 	/* set before the thread starts */
-	struct input *in;	/* what it reads, or NULL: */
-	struct batch *batch;	/* what it replays (reader_replay) */
-	int halted;		/* replaying: asked to stop */
-	struct parsed rp;	/* replaying: the record handed over */
-	struct parser *p;
+	struct source *in;	/* what it reads */
 	const struct config *c;
 	int keep_raw;
 	int windows;		/* finds each record's tumbling window, once
-				   asked (atomic: reader_find_windows) */
+				   asked (atomic: source_find_windows) */
 	struct assigner as;
 	struct span last;	/* the last window found */
 	struct wire_fields wf;	/* the aggregates that take a FIELD */
@@ -178,7 +176,7 @@ publish(struct reader *rd, int flags, int rc)
 
 	s->flags = flags;
 	s->rc = rc;
-	s->bytes = rd->in != NULL ? input_bytes(rd->in) : 0;
+	s->bytes = source_bytes(rd->in);
 	pthread_mutex_lock(&rd->mu);
 	__atomic_store_n(&rd->full[rd->wi], 1, __ATOMIC_RELEASE);
 	/* the driver polls only once told that the input would block */
@@ -224,7 +222,7 @@ put_bytes(char *at, const char *p, size_t n)
 /* The thread: appends a parsed record (or note) to the slot being
  * filled. Returns -1 when asked to stop while it waited for a slot. */
 static int
-put(struct reader *rd, const struct parsed *pr)
+put_entry(struct reader *rd, const struct parsed *pr)
 {
 	size_t size = entry_size(rd, pr);
 	struct slot *s = rd->w;
@@ -330,7 +328,7 @@ decode(struct reader *rd, const char *e)
 
 /* The thread's messages: entries among the records. */
 static void
-note(void *arg, const char *line, size_t n)
+note_entry(void *arg, const char *line, size_t n)
 {
 	struct reader *rd = arg;
 	struct parsed pr;
@@ -340,7 +338,7 @@ note(void *arg, const char *line, size_t n)
 	pr.msg = line;
 	pr.msglen = n;
 	if (rd->w != NULL)
-		(void)put(rd, &pr);
+		(void)put_entry(rd, &pr);
 }
 
 /* The thread: sleeps until the input is readable, or the driver asks
@@ -351,13 +349,13 @@ await_input(struct reader *rd)
 	struct pollfd pfd[2];
 	char b[64];
 
-	pfd[0].fd = input_fd(rd->in);
+	pfd[0].fd = source_fd(rd->in);
 	pfd[0].events = POLLIN;
 	pfd[1].fd = rd->wake[0];
 	pfd[1].events = POLLIN;
 	if (loaded(&rd->pause) || loaded(&rd->stop))
 		return;
-	if (poll(pfd, 2, input_wait_ms(rd->in)) > 0 &&
+	if (poll(pfd, 2, source_wait_ms(rd->in)) > 0 &&
 	    (pfd[1].revents & POLLIN))
 		while (read(rd->wake[0], b, sizeof(b)) > 0)
 			;
@@ -376,11 +374,10 @@ static void *
 reader_main(void *arg)
 {
 	struct reader *rd = arg;
-	struct record rec;
-	struct parsed pr;
+	const struct parsed *pr;
 	int rc;
 
-	fwin_warn_to(note, rd);
+	fwin_warn_to(note_entry, rd);
 	if (take(rd) != 0)
 		return NULL;
 	for (;;) {
@@ -393,57 +390,20 @@ reader_main(void *arg)
 				break;
 			continue;
 		}
-		rc = input_next(rd->in, &rec);
-		if (rc == INPUT_WAIT) {
+		rc = source_next(rd->in, &pr);
+		if (rc == SOURCE_WAIT) {
 			publish(rd, SL_WAIT, 0);
 			await_input(rd);
 			if (take(rd) != 0)
 				break;
 			continue;
 		}
-		if (rc != INPUT_RECORD) {
+		if (rc != SOURCE_RECORD) {
 			publish(rd, SL_END, rc);
 			break;
 		}
-		parse_record(rd->p, &rec, &pr);
-		if (put(rd, &pr) != 0)
+		if (put_entry(rd, pr) != 0)
 			break;
-	}
-	fwin_warn_to(NULL, NULL);
-	return NULL;
-}
-
-/* reader_replay's thread: one record of the batch, handed over as a
- * parsed one. */
-static void
-replay_put(void *arg, int64_t t, const char *key, size_t keylen,
-    const struct aval *vals)
-{
-	struct reader *rd = arg;
-	struct parsed *pr = &rd->rp;
-
-	if (rd->halted)
-		return;
-	pr->t = t;
-	pr->key = key;
-	pr->keylen = keylen;
-	pr->hash = key_hash(key, keylen);
-	pr->vals = vals;
-	if (put(rd, pr) != 0)
-		rd->halted = 1;
-}
-
-static void *
-replay_main(void *arg)
-{
-	struct reader *rd = arg;
-	int rc;
-
-	fwin_warn_to(note, rd);
-	if (take(rd) == 0) {
-		rc = batch_replay(rd->batch, replay_put, rd);
-		if (!rd->halted)
-			publish(rd, SL_END, rc != 0 ? -1 : INPUT_END);
 	}
 	fwin_warn_to(NULL, NULL);
 	return NULL;
@@ -456,63 +416,11 @@ make_pipe(int fd[2])
 		fwin_die("cannot make a pipe: %s", strerror(errno));
 }
 
-static struct reader *
-start(struct reader *rd, const struct config *c, void *(*body)(void *))
+/* The driver: the next entry, decoded; see source_next(). */
+static int
+reader_next(struct source *src, const struct parsed **pr)
 {
-	sigset_t all, old;
-	int err;
-
-	rd->c = c;
-	wire_fields_init(&rd->wf, c);
-	rd->vals = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
-	memset(rd->vals, 0, (c->naggs ? c->naggs : 1) * sizeof(*rd->vals));
-	rd->cur.vals = rd->vals;
-	make_pipe(rd->wake);
-	make_pipe(rd->notify);
-	pthread_mutex_init(&rd->mu, NULL);
-	pthread_cond_init(&rd->cv, NULL);
-	/* signals are the driver's: they interrupt its poll(2) */
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	err = pthread_create(&rd->th, NULL, body, rd);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (err != 0)
-		fwin_die("cannot start the reading thread: %s", strerror(err));
-	return rd;
-}
-
-struct reader *
-reader_start(struct input *in, struct parser *p, const struct config *c,
-    int keep_raw)
-{
-	struct reader *rd = xmalloc(sizeof(*rd));
-
-	memset(rd, 0, sizeof(*rd));
-	rd->in = in;
-	rd->p = p;
-	rd->keep_raw = keep_raw;
-	if (c->wkind == WK_TUMBLE)	/* for reader_find_windows */
-		assigner_init(&rd->as, c);
-	return start(rd, c, reader_main);
-}
-
-struct reader *
-reader_replay(struct batch *b, const struct config *c)
-{
-	struct reader *rd = xmalloc(sizeof(*rd));
-
-	memset(rd, 0, sizeof(*rd));
-	rd->batch = b;
-	/* what a kept record is besides its time, key and values */
-	rd->rp.kind = PR_RECORD;
-	rd->rp.has_t = 1;
-	rd->rp.fmt = TF_AUTO;
-	return start(rd, c, replay_main);
-}
-
-int
-reader_next(struct reader *rd, const struct parsed **pr)
-{
+	struct reader *rd = (struct reader *)src;
 	struct slot *s;
 	int flags;
 
@@ -520,7 +428,7 @@ reader_next(struct reader *rd, const struct parsed **pr)
 		if ((s = rd->r) != NULL) {
 			if (rd->rn < s->n) {
 				/* the thread wrote them on the other core:
-				 * fetched ahead of reader_ahead()'s look */
+				 * fetched ahead of source_ahead()'s look */
 				if (rd->rn + AHEAD_FETCH < s->n) {
 					const char *a = s->buf +
 					    s->at[rd->rn + AHEAD_FETCH];
@@ -529,7 +437,7 @@ reader_next(struct reader *rd, const struct parsed **pr)
 					__builtin_prefetch(a + 64);
 				}
 				*pr = decode(rd, s->buf + s->at[rd->rn++]);
-				return INPUT_RECORD;
+				return SOURCE_RECORD;
 			}
 			flags = s->flags;
 			rd->bytes = s->bytes;
@@ -545,9 +453,9 @@ reader_next(struct reader *rd, const struct parsed **pr)
 			rd->ri = (rd->ri + 1) % NSLOT;
 			rd->r = NULL;
 			if (flags & SL_PAUSED)
-				return READER_PAUSED;
+				return SOURCE_PAUSED;
 			if (flags & SL_WAIT)
-				return INPUT_WAIT;
+				return SOURCE_WAIT;
 			continue;
 		}
 		if (rd->ended)
@@ -557,7 +465,7 @@ reader_next(struct reader *rd, const struct parsed **pr)
 		while (!loaded(&rd->full[rd->ri])) {
 			if (rd->waiting && !loaded(&rd->pause)) {
 				pthread_mutex_unlock(&rd->mu);
-				return INPUT_WAIT;
+				return SOURCE_WAIT;
 			}
 			pthread_cond_wait(&rd->cv, &rd->mu);
 		}
@@ -567,17 +475,11 @@ reader_next(struct reader *rd, const struct parsed **pr)
 	}
 }
 
-void
-reader_find_windows(struct reader *rd)
-{
-	if (rd->c->wkind == WK_TUMBLE)
-		__atomic_store_n(&rd->windows, 1, __ATOMIC_RELAXED);
-}
-
-int
-reader_ahead(const struct reader *rd, size_t d, uint64_t *hash,
+static int
+reader_ahead(const struct source *src, size_t d, uint64_t *hash,
     const int64_t **win)
 {
+	const struct reader *rd = (const struct reader *)src;
 	const struct slot *s = rd->r;
 	const struct wire *w;
 
@@ -589,9 +491,38 @@ reader_ahead(const struct reader *rd, size_t d, uint64_t *hash,
 	return w->kind == PR_RECORD;
 }
 
-int
-reader_ready(struct reader *rd)
+/* What the thread reads is read again as it would be read without it:
+ * the question goes to it (its configuration only, which the thread
+ * does not write). */
+static struct source *
+reader_rewind(struct source *src, uint64_t n, int timefmt)
 {
+	return source_rewind(((struct reader *)src)->in, n, timefmt);
+}
+
+static uint64_t
+reader_bytes(const struct source *src)
+{
+	return ((const struct reader *)src)->bytes;
+}
+
+/* Readable when reader_ready() may have become true. */
+static int
+reader_fd(const struct source *src)
+{
+	return ((const struct reader *)src)->notify[0];
+}
+
+static int
+reader_wait_ms(const struct source *src)
+{
+	return source_wait_ms(((const struct reader *)src)->in);
+}
+
+static int
+reader_ready(struct source *src)
+{
+	struct reader *rd = (struct reader *)src;
 	char b[64];
 	int ready;
 
@@ -605,12 +536,6 @@ reader_ready(struct reader *rd)
 	ready = loaded(&rd->full[rd->ri]) || !rd->waiting;
 	pthread_mutex_unlock(&rd->mu);
 	return ready;
-}
-
-int
-reader_fd(const struct reader *rd)
-{
-	return rd->notify[0];
 }
 
 /* Wakes the thread if it polls its input. (One that has not published
@@ -628,35 +553,45 @@ wake(struct reader *rd)
 		(void)!write(rd->wake[1], &b, 1);
 }
 
-void
-reader_pause(struct reader *rd)
+static int
+reader_pause(struct source *src)
 {
+	struct reader *rd = (struct reader *)src;
+
+	if (rd->ended)	/* (it has stopped: the input stands at its end) */
+		return 0;
 	__atomic_store_n(&rd->pause, 1, __ATOMIC_RELEASE);
 	wake(rd);
+	return 1;
 }
 
-void
-reader_resume(struct reader *rd)
+static void
+reader_resume(struct source *src)
 {
+	struct reader *rd = (struct reader *)src;
+
 	pthread_mutex_lock(&rd->mu);
 	__atomic_store_n(&rd->pause, 0, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&rd->cv);
 	pthread_mutex_unlock(&rd->mu);
 }
 
-uint64_t
-reader_bytes(const struct reader *rd)
+static void
+reader_find_windows(struct source *src)
 {
-	return rd->bytes;
+	struct reader *rd = (struct reader *)src;
+
+	if (rd->c->wkind == WK_TUMBLE)
+		__atomic_store_n(&rd->windows, 1, __ATOMIC_RELAXED);
 }
 
-void
-reader_stop(struct reader *rd)
+/* Stops the thread and frees the reader. */
+static void
+reader_free(struct source *src)
 {
+	struct reader *rd = (struct reader *)src;
 	size_t i;
 
-	if (rd == NULL)
-		return;
 	pthread_mutex_lock(&rd->mu);
 	__atomic_store_n(&rd->stop, 1, __ATOMIC_RELEASE);
 	pthread_cond_broadcast(&rd->cv);
@@ -676,4 +611,51 @@ reader_stop(struct reader *rd)
 	wire_fields_fini(&rd->wf);
 	free(rd->vals);
 	free(rd);
+}
+
+static const struct source_methods reader_methods = {
+	.name = "thread",
+	.next = reader_next,
+	.ahead = reader_ahead,
+	.rewind = reader_rewind,
+	.bytes = reader_bytes,
+	.fd = reader_fd,
+	.wait_ms = reader_wait_ms,
+	.ready = reader_ready,
+	.pause = reader_pause,
+	.resume = reader_resume,
+	.find_windows = reader_find_windows,
+	.free = reader_free,
+};
+
+struct source *
+source_thread(struct source *in, const struct config *c, int keep_raw)
+{
+	struct reader *rd = xmalloc(sizeof(*rd));
+	size_t nvals = c->naggs ? c->naggs : 1;
+	sigset_t all, old;
+	int err;
+
+	memset(rd, 0, sizeof(*rd));
+	rd->s.m = &reader_methods;
+	rd->in = in;
+	rd->c = c;
+	rd->keep_raw = keep_raw;
+	if (c->wkind == WK_TUMBLE)	/* for source_find_windows */
+		assigner_init(&rd->as, c);
+	wire_fields_init(&rd->wf, c);
+	rd->vals = xcalloc(nvals, sizeof(*rd->vals));
+	rd->cur.vals = rd->vals;
+	make_pipe(rd->wake);
+	make_pipe(rd->notify);
+	pthread_mutex_init(&rd->mu, NULL);
+	pthread_cond_init(&rd->cv, NULL);
+	/* signals are the driver's: they interrupt its poll(2) */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	err = pthread_create(&rd->th, NULL, reader_main, rd);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (err != 0)
+		fwin_die("cannot start the reading thread: %s", strerror(err));
+	return &rd->s;
 }

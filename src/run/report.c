@@ -18,13 +18,14 @@
 #include "base/timefmt.h"
 #include "base/util.h"
 
-/* A bad record: counted, and said (file, line and msg) while fewer than
- * MAX_BAD_MESSAGES have been; with --strict, the first ends the run. */
+/* A bad record: counted, kept in --bad-file as read, and said (file,
+ * line and msg) while fewer than MAX_BAD_MESSAGES have been; with
+ * --strict, the first ends the run. */
 void
-bad(struct run *r, const struct parsed *pr, const char *msg)
+reject_record(struct run *r, const struct parsed *pr, const char *msg)
 {
 	G(r)->g_bad++;
-	write_bad(r, pr->raw, pr->rawlen);
+	recsink_write(r->badout, pr->raw, pr->rawlen);
 	if (r->c->strict)
 		r->fatal = 1;
 	else if (G(r)->g_bad - r->at_start.g_bad > MAX_BAD_MESSAGES)
@@ -256,8 +257,7 @@ progress(struct run *r)
 {
 	const struct state *s = op_state(r->op);
 	int64_t now = mono_ns(), el, left;
-	uint64_t done = r->rd != NULL ? reader_bytes(r->rd) :
-	    input_bytes(r->in), nread;
+	uint64_t done = source_bytes(r->source), nread;
 	char wm[TF_BUFSZ] = "-", of[512] = "";
 	struct ex_size z;
 	double secs;

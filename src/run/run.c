@@ -41,9 +41,9 @@ time_format_found(struct run *r, int fmt)
 	if (G(r)->g_timefmt != TF_AUTO)
 		return;
 	G(r)->g_timefmt = fmt;
-	if (r->ofmt == TF_AUTO)
-		r->ofmt = fmt == TF_STRPTIME ? TF_ISO : (enum tfmt)fmt;
-	r->x.env.ofmt = r->ofmt;
+	if (sink_timefmt(r->sink) == TF_AUTO)
+		sink_set_timefmt(r->sink, fmt == TF_STRPTIME ? TF_ISO :
+		    (enum tfmt)fmt);
 }
 
 /* The watermark moves to w: what it passes fires. */
@@ -106,7 +106,7 @@ out_of_range(struct run *r, const struct parsed *pr)
 
 	say_field(msg, sizeof(msg), parse_time_name(r->parser),
 	    "window out of range for time", pr->tval, pr->tvaln);
-	bad(r, pr, msg);
+	reject_record(r, pr, msg);
 }
 
 /* Applies a parsed record (parse.h): counts it, says what is wrong with
@@ -127,7 +127,7 @@ apply(struct run *r, const struct parsed *pr)
 	if (pr->fmt != TF_AUTO)
 		time_format_found(r, pr->fmt);
 	if (pr->kind == PR_BAD)
-		bad(r, pr, pr->msg);
+		reject_record(r, pr, pr->msg);
 	if (r->hint != NULL && !hint_record(r->hint, pr)) {
 		hint_free(r->hint);	/* (said what it had to) */
 		r->hint = NULL;
@@ -164,7 +164,7 @@ apply(struct run *r, const struct parsed *pr)
 	case EX_LATE:
 		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
 			r->late_by = sat_add(G(r)->g_wm, -orec.t);
-		write_late(r, pr->raw, pr->rawlen);
+		recsink_write(r->late, pr->raw, pr->rawlen);
 		break;
 	case EX_RANGE:
 		out_of_range(r, pr);
@@ -180,8 +180,8 @@ apply(struct run *r, const struct parsed *pr)
 static int
 flush_outputs(struct run *r)
 {
-	return out_flush(r->out) != 0 ||
-	    (r->late != NULL && out_flush(r->late) != 0) ? -1 : 0;
+	return sink_flush(r->sink) != 0 || recsink_flush(r->late) != 0 ?
+	    -1 : 0;
 }
 
 /* --threads: applies what the reading thread read ahead, up to where it
@@ -193,15 +193,14 @@ quiesce(struct run *r)
 	const struct parsed *pr;
 	int rc;
 
-	if (r->ended)
-		return 0;
-	reader_pause(r->rd);
-	while ((rc = reader_next(r->rd, &pr)) != READER_PAUSED) {
-		if (rc == INPUT_RECORD) {
+	if (r->ended || !source_pause(r->source))
+		return 0;	/* (nothing read ahead) */
+	while ((rc = source_next(r->source, &pr)) != SOURCE_PAUSED) {
+		if (rc == SOURCE_RECORD) {
 			apply(r, pr);
 			if (r->fatal || check_corrupt(r) || over_budget(r))
 				return -1;
-		} else if (rc != INPUT_WAIT) {	/* its end: it has stopped */
+		} else if (rc != SOURCE_WAIT) {	/* its end: it has stopped */
 			r->ended = 1;
 			r->endrc = rc;
 			return 0;
@@ -214,25 +213,25 @@ static int
 save(struct run *r, int background)
 {
 	struct persist_files f = {
-		.in = r->in, .outfd = r->outfd, .latefd = r->latefd,
-		.outname = r->outname,
+		.in = r->in, .outfd = sink_fd(r->sink),
+		.latefd = recsink_fd(r->late), .outname = sink_name(r->sink),
 	};
 	int rc = 0;
 
 
-	if (r->rd != NULL && quiesce(r) != 0)
+	if (quiesce(r) != 0)
 		return -1;	/* a record ended the run: the loop stops */
 	/* an output that failed is said once, when it is closed (every
 	 * periodic save would say it again) */
 	if (flush_outputs(r) != 0)
 		rc = -1;
-	else if ((f.dbpos = sink_position(r)),	/* the flush committed */
+	else if ((f.dbpos = sink_position(r->sink)),	/* the flush committed */
 	    persist_save(&r->ps, r->op, &f, background) != 0) {
 		check_corrupt(r);
 		rc = -1;
 	}
-	if (r->rd != NULL && !r->ended)
-		reader_resume(r->rd);
+	if (!r->ended)
+		source_resume(r->source);
 	return rc;
 }
 
@@ -300,7 +299,7 @@ poll_timeout(int64_t due, int64_t now)
 static int
 wake_ms(const struct run *r, int ms)
 {
-	int wake = input_wait_ms(r->in);
+	int wake = source_wait_ms(r->source);
 
 	return wake >= 0 && (ms < 0 || ms > wake) ? wake : ms;
 }
@@ -349,12 +348,12 @@ wait_input(struct run *r)
 			due = srcwm_next_idle(r->srcs, now);
 		if (due != T_NONE && due <= now)
 			continue;
-		if (r->rd != NULL && reader_ready(r->rd))
+		if (source_ready(r->source))
 			return 0;
-		pfd.fd = r->rd != NULL ? reader_fd(r->rd) : input_fd(r->in);
+		pfd.fd = source_fd(r->source);
 		pfd.events = POLLIN;
 		if (poll(&pfd, 1, wake_ms(r, poll_timeout(due, now))) > 0 ||
-		    input_wait_ms(r->in) >= 0)
+		    source_wait_ms(r->source) >= 0)
 			return 0;
 	}
 }
@@ -379,28 +378,20 @@ read_header(struct run *r, const struct field **names, size_t *n)
 
 /* --- the run --- */
 
-/* The next record, parsed: handed over by the reading thread, or read
- * and parsed here. Returns as input_next(). */
+/* The next record, parsed: from the source, on this thread or the
+ * reading thread; past the first half's end (halves), the second half
+ * is joined, or read here after all. Returns as source_next(). */
 static int
-next_record(struct run *r, const struct parsed **pr)
+next_parsed(struct run *r, const struct parsed **pr)
 {
-	struct record rec;
 	int rc;
 
-	if (r->rd != NULL) {
-		if ((rc = reader_next(r->rd, pr)) != INPUT_RECORD &&
-		    rc != INPUT_WAIT) {
-			r->ended = 1;
-			r->endrc = rc;
-		}
-		return rc;
-	}
-	while ((rc = input_next(r->in, &rec)) == INPUT_END &&
+	while ((rc = source_next(r->source, pr)) == SOURCE_END &&
 	    !exec_input_end(&r->x))
-		;	/* (halves: the second half, read here after all) */
-	if (rc == INPUT_RECORD) {
-		parse_record(r->parser, &rec, &r->pr);
-		*pr = &r->pr;
+		;
+	if (rc != SOURCE_RECORD && rc != SOURCE_WAIT) {
+		r->ended = 1;
+		r->endrc = rc;
 	}
 	return rc;
 }
@@ -409,23 +400,24 @@ next_record(struct run *r, const struct parsed **pr)
 static void
 start_reader(struct run *r)
 {
-	r->rd = reader_start(r->in, r->parser, r->c,
+	r->source = source_thread(r->read_here, r->c,
 	    r->late != NULL || r->badout != NULL);
 	if (r->x.m->windows)	/* (a table's) */
-		reader_find_windows(r->rd);
+		source_find_windows(r->source);
 }
 
-/* --threads: ends the reading thread. After a stop asked for (a signal),
- * what it read ahead is applied first, as if it had been read here. */
+/* --threads: ends the reading thread; the input is read here from now
+ * on. After a stop asked for (a signal), what it read ahead is applied
+ * first, as if it had been read here. */
 static void
 stop_reader(struct run *r, int apply_ahead)
 {
-	if (r->rd == NULL)
+	if (r->source == r->read_here)
 		return;
 	if (apply_ahead)
 		(void)quiesce(r);
-	reader_stop(r->rd);
-	r->rd = NULL;
+	source_free(r->source);
+	r->source = r->read_here;
 }
 
 /* --- what the strategy has of the driver (exec.h's ex_env) --- */
@@ -476,12 +468,6 @@ ex_renew(void *arg)
 	G(r)->g_timefmt = kept.g_timefmt;
 }
 
-static void
-ex_skip(void *arg, uint64_t n)
-{
-	((struct run *)arg)->skip_rows = n;
-}
-
 static int
 ex_solo(void *arg)
 {
@@ -497,41 +483,6 @@ ex_threaded(void *arg)
 	start_reader(arg);
 }
 
-/* A copy of the run whose rows go to o, with scratch of its own, for
- * another thread (on_row reads the run's configuration and writes to
- * its output). */
-static void *
-ex_sink_copy(void *arg, struct op *op, struct out *o)
-{
-	struct run *s = xmalloc(sizeof(*s));
-
-	*s = *(struct run *)arg;
-	if (op != NULL) {
-		s->op = op;
-		s->st = op_state(op);
-	}
-	sink_copied(s);
-	s->out = o;
-	return s;
-}
-
-static void
-ex_sink_to(void *copy, struct out *o, int ofmt)
-{
-	struct run *s = copy;
-
-	if (o != NULL)
-		s->out = o;
-	s->ofmt = (enum tfmt)ofmt;
-}
-
-static void
-ex_sink_free(void *copy)
-{
-	sink_copy_free(copy);
-	free(copy);
-}
-
 /* The strategy's view of the driver, once the sinks are open. */
 static void
 exec_env(struct run *r)
@@ -543,23 +494,18 @@ exec_env(struct run *r)
 	e->g = r->g;
 	e->op = r->op;
 	e->in = r->in;
-	e->out = r->out;
-	e->outname = r->outname;
-	e->late_out = r->late;
+	e->source = r->read_here;
+	e->sink = r->sink;
+	e->late_file = r->late;
 	e->row = on_row;
 	e->arg = r;
 	e->time = ex_time;
-	e->late = ex_late;
+	e->found_late = ex_late;
 	e->filtered = ex_filtered;
 	e->stopped = ex_stopped;
 	e->renew = ex_renew;
-	e->skip = ex_skip;
 	e->solo = ex_solo;
 	e->threaded = ex_threaded;
-	e->sink_copy = ex_sink_copy;
-	e->sink_to = ex_sink_to;
-	e->sink_free = ex_sink_free;
-	e->ofmt = r->ofmt;
 }
 
 /* Reads the input to its end, fires what is due and saves; returns the
@@ -585,19 +531,19 @@ run_stream(struct run *r)
 	if (c->threads > 1)
 		start_reader(r);
 	while (run_signal() == 0 && !r->fatal && !r->corrupt) {
-		rc = next_record(r, &pr);
-		if (rc == INPUT_WAIT) {
+		rc = next_parsed(r, &pr);
+		if (rc == SOURCE_WAIT) {
 			progress(r);
 			if (wait_input(r) != 0)
 				break;
 			continue;
 		}
-		if (rc != INPUT_RECORD) {
-			r->read_all = rc == INPUT_END;
+		if (rc != SOURCE_RECORD) {
+			r->read_all = rc == SOURCE_END;
 			break;
 		}
-		if (r->rd != NULL)
-			exec_prefetch(&r->x, r->rd);
+		if (source_reads_ahead(r->source))
+			exec_prefetch(&r->x, r->source);
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
@@ -661,6 +607,31 @@ run_stream(struct run *r)
 	return status;
 }
 
+/* The operator's and the tables' row callback: the driver halts the
+ * sink (batch_stopped) when a signal stops a batch run. */
+void
+on_row(void *arg, const struct op_row *row)
+{
+	struct run *r = arg;
+
+	if (!batch_stopped(r))
+		sink_row(r->sink, row);
+}
+
+/* --emit-every, --top: the sink's (op_digest_fn, op_rank_fn); the sink
+ * is opened after the operator is made. */
+static uint64_t
+digest_row(void *arg, const struct op_row *row)
+{
+	return sink_digest(((struct run *)arg)->sink, row);
+}
+
+static int
+rank_row(void *arg, const struct op_row *row, double *v)
+{
+	return sink_rank(((struct run *)arg)->sink, row, v);
+}
+
 /* The window operator, its state not made or restored yet. */
 static void
 new_operator(struct run *r)
@@ -669,6 +640,8 @@ new_operator(struct run *r)
 
 	r->op = op_new(c, r->g, on_row, r);
 	r->st = op_state(r->op);
+	if (r->sink != NULL)	/* (batch mode makes it anew) */
+		sink_set_state(r->sink, r->st);
 	if (c->emit_every > 0)
 		op_set_digest(r->op, digest_row, r);
 	if (c->top_n > 0)	/* (the column is found with the header) */
@@ -711,7 +684,6 @@ setup(struct run *r, int *empty)
 	parse_fields(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
-	r->rolling_time = c->wkind == WK_NONE && c->has_time;
 	if (c->restore != NULL) {
 		if ((rc = persist_adopt(&r->ps, r->op)) != 0)
 			return rc;
@@ -721,12 +693,6 @@ setup(struct run *r, int *empty)
 		return 1;
 	} else	/* auto stays open until the first time is read */
 		G(r)->g_timefmt = c->time_fmt;
-	r->ofmt = c->out_time;
-	if (r->ofmt == TF_AUTO && !c->has_time)
-		r->ofmt = TF_ISO;
-	else if (r->ofmt == TF_AUTO && G(r)->g_timefmt != TF_AUTO)
-		r->ofmt = G(r)->g_timefmt == TF_STRPTIME ? TF_ISO :
-		    (enum tfmt)G(r)->g_timefmt;
 	/* a reading thread parses with aggregates of its own: the
 	 * operator's are written while windows fire, and lines written on
 	 * one core and read on the other at every record cost a miss */
@@ -740,6 +706,7 @@ setup(struct run *r, int *empty)
 	if (c->follow && c->nfiles > 1 && c->has_time &&
 	    c->mode != MODE_BATCH && op_uses_watermark(r->op))
 		r->srcs = srcwm_new(c->nfiles, c->idle_timeout, now_ns());
+	r->source = r->read_here = source_input(c, r->in, r->parser);
 	return 0;
 }
 
@@ -755,9 +722,6 @@ run_pipeline(struct config *c, const struct plan *p)
 	r.plan = p;
 	r.fingerprint = config_fingerprint(c);
 	r.idle_wm = INT64_MIN;
-	r.latefd = -1;
-	r.badfd = -1;
-	r.outfd = -1;
 	r.started = now_ns();
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	persist_init(&r.ps, c, r.fingerprint, now_ns());
@@ -784,6 +748,9 @@ run_pipeline(struct config *c, const struct plan *p)
 		status = 1;
 	persist_fini(&r.ps);
 	exec_close(&r.x);
+	if (r.source != r.read_here)
+		source_free(r.source);
+	source_free(r.read_here);
 	input_close(r.in);
 	op_free(r.op);
 	aggs_free(r.g);
@@ -795,10 +762,5 @@ run_pipeline(struct config *c, const struct plan *p)
 	while (r.nover_cols > 0)
 		free(r.over_cols[--r.nover_cols]);
 	free(r.over_cols);
-	free(r.over_buf);
-	if (r.cells != NULL)
-		(void)out_close(r.cells);
-	rowcells_free(r.rcells);
-	rowexpr_free(r.rx);
 	return status;
 }

@@ -1,5 +1,5 @@
 /* runint: the driver's insides, shared by run.c (the loop), runstop.c
- * (signals), sinks.c (rows, late records and their files) and report.c
+ * (signals), outputs.c (the sinks opened and closed) and report.c
  * (messages, --stats, --progress, what was dropped); no other module
  * includes it. The strategy the driver feeds is behind exec.h. */
 #ifndef FWIN_RUNINT_H
@@ -8,7 +8,6 @@
 #include <time.h>
 
 #include "window/agg.h"
-#include "window/changelog.h"
 #include "pipeline/config.h"
 #include "exec/exec.h"
 #include "run/hint.h"
@@ -18,8 +17,9 @@
 #include "flow/parse.h"
 #include "run/persist.h"
 #include "exec/plan.h"
-#include "flow/reader.h"
-#include "flow/rowexpr.h"
+#include "flow/recsink.h"
+#include "flow/sink.h"
+#include "flow/source.h"
 
 struct run {
 	struct config *c;
@@ -31,21 +31,19 @@ struct run {
 	struct op *op;
 	struct state *st;	/* op's, for the driver's block (G) */
 	struct input *in;
-	struct out *out, *late, *badout;
-	int outfd, latefd, badfd;	/* (badout: --bad-file) */
-	const char *outname;
+	/* where rows go (flow/sink.h); records as read: the late file and
+	 * --bad-file (flow/recsink.h), or NULL */
+	struct sink *sink;
+	struct recsink *late, *badout;
 	struct parser *parser;	/* the records' parser */
 	struct aggs *pg;	/* its aggregates, with a reading thread */
-	struct parsed pr;	/* what it said of the last record */
 	struct hint *hint;	/* first-hour hints, while they watch */
-	struct reader *rd;	/* --threads: the reading thread, or NULL */
+	/* where records come from (source.h): the input read and parsed
+	 * here, or (--threads) the reading thread over it */
+	struct source *source, *read_here;
 	int ended, endrc;	/* it handed over the input's end */
-	enum tfmt ofmt;		/* how bounds are printed; TF_AUTO: unknown yet */
-	int rolling_time;	/* rolling mode with -t: a time column */
 	char **over_cols;	/* --over with -H: the input's header names */
 	size_t nover_cols;
-	char *over_buf;		/* a csv field unquoted */
-	size_t over_cap;
 	int fatal;		/* --strict met a bad record */
 	int corrupt;		/* restored state found bad: nothing is saved */
 	int restored;
@@ -61,13 +59,6 @@ struct run {
 		int64_t t, ahead;
 	} fut;
 	int64_t started;	/* wall time the run began */
-	struct out *cells;	/* a row's aggregate cells, to rank or digest */
-	size_t rankcol;		/* the --top-by column among them (with
-				 * rx: among all) */
-	/* --having, --eval (rowexpr.h): the expressions bound to the
-	 * columns, and this copy's cells (each thread's: NULL in a copy) */
-	struct rowexpr *rx;
-	struct rowcells *rcells;
 	uint64_t others;	/* --partition: records of other partitions */
 	uint64_t filtered;	/* --where: records it rejected */
 	struct persist ps;
@@ -79,24 +70,13 @@ struct run {
 	struct srcwm *srcs;
 	int src;
 	struct timespec t0;
-	/* rows written by a strategy that gave up, which the one that
-	 * took over fires again: the sink skips them (exec.h's skip) */
-	uint64_t skip_rows;
-	/* --changelog, -o sqlite: (sinks.c): rows start with an op cell;
-	 * the rows printed before (in the state); a row's cells after the
-	 * op, formatted to be kept; the SQLite sink, or NULL */
-	int opcol;
-	struct clog clog;
-	struct out *cltail;
-	size_t ncells;		/* columns after the op */
-	struct sqlsink *sql;
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
 	int64_t next_show;	/* monotonic ns of the next line */
 	uint64_t total;		/* bytes of the regular FILEs, or 0 */
 	/* --mode batch stopped by a signal (runstop.c) */
-	int halted;		/* no further row is written */
+	int halted;		/* the sink was halted */
 	int read_all;		/* the input was read to its end */
 };
 
@@ -117,26 +97,20 @@ int save_asked(void);
 void save_begun(void);
 
 /* runstop.c: in batch mode, whether a signal stopped the run; the first
- * time, no further row is written. Once stopped, batch_interrupted says
- * how far the run came (bytes: of the input read) and returns the exit
- * status, 128 + the signal. */
+ * time, the sink is halted (no further row is written; sorted halts its
+ * replay). Once stopped, batch_interrupted says how far the run came
+ * (bytes: of the input read) and returns the exit status, 128 + the
+ * signal. */
 int batch_stopped(struct run *r);
 int batch_interrupted(struct run *r, uint64_t bytes);
-/* sinks.c: a copy of the run (a worker's) gets scratch of its own;
- * what it made is freed. A row of a window that stopped passing
- * --having: "-D" with the row it printed, if it did. */
-void sink_copied(struct run *r);
-void sink_copy_free(struct run *r);
-void changelog_drop(struct run *r, const struct op_row *row);
-/* -o sqlite: the database's commit position (0 without one). */
-uint64_t sink_position(struct run *r);
 
 /* A record this far ahead of the clock that moves the watermark is named
  * by the late summary, with --max-future (the man page's --max-future). */
 #define FUTURE_HINT	(86400 * NS_PER_S)
 
-/* report.c: what the run says on stderr */
-void bad(struct run *r, const struct parsed *pr, const char *msg);
+/* report.c: what the run says on stderr. A bad record: counted, kept
+ * in --bad-file, said (msg; NULL: not). */
+void reject_record(struct run *r, const struct parsed *pr, const char *msg);
 int check_corrupt(struct run *r);
 void print_stats(struct run *r);
 void say_dropped(struct run *r);
@@ -156,14 +130,15 @@ void progress_setup(struct run *r);
 void progress(struct run *r);
 void progress_end(struct run *r);
 
-/* sinks.c: rows and late records, and the files they go to */
+/* run.c: the row callback of the driver's operator and tables
+ * (op_emit_fn, arg the run): the row to the sink, unless a signal
+ * stopped a batch run (batch_stopped). */
 void on_row(void *arg, const struct op_row *row);
-uint64_t digest_row(void *arg, const struct op_row *row);
-/* --top: a row's --top-by cell (op_rank_fn) */
-int rank_row(void *arg, const struct op_row *row, double *v);
-void write_late(struct run *r, const char *raw, size_t rawlen);
-/* --bad-file: a bad record, as it was read. */
-void write_bad(struct run *r, const char *raw, size_t rawlen);
+
+/* outputs.c: the late file, --bad-file and the row sink opened (a
+ * restored run's files cut back to the checkpoint first): returns 0, or
+ * the exit status after a message; and closed: returns 0, or 1 after a
+ * message. */
 int open_sinks(struct run *r);
 int close_sinks(struct run *r);
 

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "io/output.h"
 #include "run/runint.h"
 #include "base/util.h"
 
@@ -66,7 +65,7 @@ batch_stopped(struct run *r)
 		return 0;
 	if (!r->halted) {
 		r->halted = 1;
-		(void)out_halt(r->out);	/* a write error is said at the close */
+		sink_halt(r->sink);	/* (sorted halts its replay) */
 	}
 	return 1;
 }

@@ -7,6 +7,8 @@
 
 #include "window/agg.h"
 #include "flow/batch.h"
+#include "flow/source.h"
+#include "io/keycodec.h"
 #include "base/decimal.h"
 #include "pipeline/config.h"
 #include "unit.h"
@@ -51,10 +53,9 @@ make_vals(long i, struct aval *v, char *num, char *word)
 }
 
 static void
-on_record(void *arg, int64_t t, const char *key, size_t keylen,
+on_record(struct seen *s, int64_t t, const char *key, size_t keylen,
     const struct aval *vals)
 {
-	struct seen *s = arg;
 	char kb[32], num[32], word[32];
 	struct aval want[6];
 	long i;
@@ -95,8 +96,11 @@ one(struct config *c, uint64_t budget, int sorted, uint64_t *runs)
 	struct aval v[6];
 	struct seen s = { 0, 0, 0, 0 };
 	char key[32], num[32], word[32];
+	const struct parsed *pr;
+	struct source *src;
 	uint64_t bytes;
 	long i;
+	int rc;
 
 	srand(7);
 	for (i = 0; i < N; i++) {
@@ -115,7 +119,15 @@ one(struct config *c, uint64_t budget, int sorted, uint64_t *runs)
 		make_vals(i, v, num, word);
 		CHECK(batch_add(b, times[i], key, strlen(key), v) == BATCH_OK);
 	}
-	CHECK(batch_replay(b, on_record, &s) == 0);
+	src = source_sorted(b);
+	while ((rc = source_next(src, &pr)) == SOURCE_RECORD) {
+		CHECK(pr->kind == PR_RECORD &&
+		    pr->hash == key_hash(pr->key, pr->keylen));
+		on_record(&s, pr->t, pr->key, pr->keylen, pr->vals);
+	}
+	CHECK(rc == SOURCE_END);
+	CHECK(source_next(src, &pr) == SOURCE_END);
+	source_free(src);
 	CHECK(s.n == N);
 	CHECK(s.bad == 0);
 	batch_spilled(b, runs, &bytes);

@@ -1,36 +1,71 @@
-/* sinks: the driver's output side — rows as the operator hands them over
- * (and their cells, to rank for --top or to judge for --emit-every), the
- * late file, and opening and closing the files they go to; see
- * runint.h. */
+/* sink: fired rows into bytes, whichever strategy fired them; see
+ * sink.h. */
 #include <sys/stat.h>
 
 #include <errno.h>
 #include <fcntl.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
-#include "io/keycodec.h"
 #include "base/lock.h"
 #include "base/num.h"
-#include "flow/rowexpr.h"
-#include "run/runint.h"
-#include "io/sqlsink.h"
-#include "base/stats.h"
-#include "base/timefmt.h"
 #include "base/util.h"
+#include "flow/recsink.h"
+#include "flow/rowexpr.h"
+#include "flow/sink.h"
+#include "io/keycodec.h"
+#include "window/changelog.h"
+
+struct sink {
+	struct config *c;
+	struct state *st;	/* its driver block: struct op_globals */
+	int has_bounds;		/* rows have window bounds */
+	int rolling_time;	/* rolling mode with -t: a time column */
+	enum tfmt ofmt;		/* how times print; TF_AUTO: unknown yet */
+	/* --over with -H: the input's header names (the caller's) */
+	const char *const *rec_cols;
+	size_t nrec_cols;
+	char *rec_buf;		/* a csv field unquoted */
+	size_t rec_cap;
+	struct out *out;
+	int outfd;		/* -o FILE's, 1, or -1: none of its own */
+	const char *name;	/* in messages */
+	int opened;		/* sink_open's: owns out, outfd, rx, sql */
+	struct out *cells;	/* a row's aggregate cells, to rank or digest */
+	size_t rankcol;		/* the --top-by column among them (with
+				 * rx: among all) */
+	/* --having, --eval (rowexpr.h): the expressions bound to the
+	 * columns (shared by the sinks like this one), and this sink's
+	 * cells (made on its thread) */
+	struct rowexpr *rx;
+	struct rowcells *rcells;
+	uint64_t skip;		/* rows not to write (sink_skip) */
+	int halted;		/* no further row is written */
+	/* --changelog, -o sqlite: rows start with an op cell; the rows
+	 * printed before (in the state); a row's cells after the op,
+	 * formatted to be kept; the SQLite sink, or NULL */
+	int opcol;
+	struct clog clog;
+	struct out *cltail;
+	size_t ncells;		/* columns after the op */
+	struct sqlsink *sql;
+};
+
+static struct op_globals *
+globals(const struct sink *s)
+{
+	return st_globals(s->st);
+}
 
 static void
-emit_time_to(struct run *r, struct out *o, int64_t t)
+emit_time_to(struct sink *s, struct out *o, int64_t t)
 {
 	char buf[TF_BUFSZ];
-	size_t n = tf_format_tz(buf, t, r->ofmt, &r->c->zone);
+	size_t n = tf_format_tz(buf, t, s->ofmt, &s->c->zone);
 
-	if (r->ofmt == TF_ISO)
+	if (s->ofmt == TF_ISO)
 		out_str(o, buf, n);
 	else
 		out_own_num(o, buf, n);
@@ -38,40 +73,40 @@ emit_time_to(struct run *r, struct out *o, int64_t t)
 
 /* A row's bounds (or rolling mode's time), keys and aggregates into o. */
 static void
-row_cells(struct run *r, struct out *o, const struct op_row *row)
+row_cells(struct sink *s, struct out *o, const struct op_row *row)
 {
 	if (row->has_bounds) {
-		emit_time_to(r, o, row->start);
-		emit_time_to(r, o, row->end);
-	} else if (r->rolling_time)
-		emit_time_to(r, o, row->time);
-	key_write(o, r->c->nkeys, row->key, row->keylen);
+		emit_time_to(s, o, row->start);
+		emit_time_to(s, o, row->end);
+	} else if (s->rolling_time)
+		emit_time_to(s, o, row->time);
+	key_write(o, s->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, o);
 }
 
 /* --having, --eval: the row's cells as printed, in memory; its --eval
  * columns computed. Returns whether --having keeps it. */
 static int
-judge_row(struct run *r, const struct op_row *row)
+judge_row(struct sink *s, const struct op_row *row)
 {
 	struct out *o;
 
-	if (r->rcells == NULL)	/* one per copy of the run: per thread */
-		r->rcells = rowcells_new(r->rx);
-	o = rowcells_sink(r->rcells);
-	row_cells(r, o, row);
-	return rowexpr_judge(r->rx, r->rcells);
+	if (s->rcells == NULL)	/* (made on the sink's thread) */
+		s->rcells = rowcells_new(s->rx);
+	o = rowcells_sink(s->rcells);
+	row_cells(s, o, row);
+	return rowexpr_judge(s->rx, s->rcells);
 }
 
 /* A row's cells (after the op column, when there is one) into o: the
  * output, or a tail sink whose cells changelog.h keeps. */
 static void
-write_cells(struct run *r, struct out *o, const struct op_row *row)
+write_cells(struct sink *s, struct out *o, const struct op_row *row)
 {
-	row_cells(r, o, row);
-	if (r->rx != NULL)	/* (judged just before) */
-		rowexpr_write(r->rx, r->rcells, o);
-	if (r->c->emit_every > 0)
+	row_cells(s, o, row);
+	if (s->rx != NULL)	/* (judged just before) */
+		rowexpr_write(s->rx, s->rcells, o);
+	if (s->c->emit_every > 0)
 		out_own_num(o, row->final ? "1" : "0", 1);
 }
 
@@ -79,17 +114,17 @@ write_cells(struct run *r, struct out *o, const struct op_row *row)
 static void
 emit_op(void *arg, const char *op, const char *cells, size_t n)
 {
-	struct run *r = arg;
+	struct sink *s = arg;
 
-	out_str(r->out, op, 2);
-	out_cells(r->out, cells, n, r->ncells);
-	out_end_row(r->out);
+	out_str(s->out, op, 2);
+	out_cells(s->out, cells, n, s->ncells);
+	out_end_row(s->out);
 }
 
 /* What the changelog knows a row by; its cells formatted (to keep) when
  * rows are kept. */
 static void
-clog_row_of(struct run *r, const struct op_row *row, struct clog_row *cr)
+clog_row_of(const struct op_row *row, struct clog_row *cr)
 {
 	memset(cr, 0, sizeof(*cr));
 	cr->start = row->start;
@@ -98,80 +133,54 @@ clog_row_of(struct run *r, const struct op_row *row, struct clog_row *cr)
 	cr->final = row->final;
 	cr->key = row->key;
 	cr->keylen = row->keylen;
-	r->clog.st = r->st;	/* (batch mode may have made it anew) */
 }
 
 /* --changelog, -o sqlite: a row with its op. */
 static void
-changelog_row(struct run *r, const struct op_row *row)
+changelog_row(struct sink *s, const struct op_row *row)
 {
 	struct clog_row cr;
 
-	if (clog_size(r->c) == 0) {	/* no row prints twice */
-		out_str(r->out, "+I", 2);
-		write_cells(r, r->out, row);
-		out_end_row(r->out);
+	if (clog_size(s->c) == 0) {	/* no row prints twice */
+		out_str(s->out, "+I", 2);
+		write_cells(s, s->out, row);
+		out_end_row(s->out);
 		return;
 	}
-	if (r->cltail == NULL)
-		r->cltail = out_open_tail(r->out);
-	out_mem_clear(r->cltail);
-	write_cells(r, r->cltail, row);
-	clog_row_of(r, row, &cr);
-	cr.cells = out_buffered(r->cltail, &cr.ncells_len);
-	clog_print(&r->clog, G(r)->g_wm, &cr, emit_op, r);
+	if (s->cltail == NULL)
+		s->cltail = out_open_tail(s->out);
+	out_mem_clear(s->cltail);
+	write_cells(s, s->cltail, row);
+	clog_row_of(row, &cr);
+	cr.cells = out_buffered(s->cltail, &cr.ncells_len);
+	clog_print(&s->clog, globals(s)->g_wm, &cr, emit_op, s);
 }
 
-void
-changelog_drop(struct run *r, const struct op_row *row)
+/* A row of a window that stopped passing --having: "-D" with the row it
+ * printed, if it did. */
+static void
+changelog_drop(struct sink *s, const struct op_row *row)
 {
 	struct clog_row cr;
 
-	if (!r->opcol || clog_size(r->c) == 0)
+	if (!s->opcol || clog_size(s->c) == 0)
 		return;
-	clog_row_of(r, row, &cr);
-	clog_gone(&r->clog, &cr, emit_op, r);
-}
-
-uint64_t
-sink_position(struct run *r)
-{
-	return r->sql != NULL ? sqlsink_position(r->sql) : 0;
-}
-
-void
-sink_copied(struct run *r)
-{
-	r->cltail = NULL;
-	r->cells = NULL;
-	r->rcells = NULL;	/* (made on the copy's thread) */
-	r->clog.buf = NULL;
-	r->clog.len = r->clog.cap = 0;
-}
-
-void
-sink_copy_free(struct run *r)
-{
-	if (r->cltail != NULL)
-		(void)out_close(r->cltail);
-	if (r->cells != NULL)
-		(void)out_close(r->cells);
-	rowcells_free(r->rcells);
-	clog_fini(&r->clog);
+	clog_row_of(row, &cr);
+	clog_gone(&s->clog, &cr, emit_op, s);
 }
 
 /* --over: the cells of the record as read into o, as many as the
  * header names (csv unquoted; lines split as read, on runs of blanks or
  * -d), missing ones empty: what --having and --eval read. */
 static void
-record_cells(struct run *r, struct out *o, const char *p, size_t n)
+record_cells(struct sink *s, struct out *o, const char *p, size_t n)
 {
-	const struct config *c = r->c;
+	const struct config *c = s->c;
 	const char *e = p + n, *q;
 	int sep = c->fmt == IF_CSV ? ',' : c->fmt == IF_TSV ? '\t' : c->delim;
 	size_t k, len;
 
-	for (k = 0; k < r->nover_cols; k++) {
+	for (k = 0; k < s->nrec_cols; k++) {
 		if (sep < 0)	/* lines: runs of blanks */
 			while (p < e && (*p == ' ' || *p == '\t'))
 				p++;
@@ -180,10 +189,10 @@ record_cells(struct run *r, struct out *o, const char *p, size_t n)
 				if (*p == '"' && (p + 1 == e || p[1] != '"'))
 					break;
 				p += *p == '"';	/* a doubled quote */
-				xgrow(&r->over_buf, &r->over_cap, len + 1, 1);
-				r->over_buf[len++] = *p;
+				xgrow(&s->rec_buf, &s->rec_cap, len + 1, 1);
+				s->rec_buf[len++] = *p;
 			}
-			out_str(o, r->over_buf, len);
+			out_str(o, s->rec_buf, len);
 			q = memchr(p, sep, (size_t)(e - p));
 		} else {
 			q = sep < 0 ? p : memchr(p, sep, (size_t)(e - p));
@@ -199,17 +208,17 @@ record_cells(struct run *r, struct out *o, const char *p, size_t n)
 /* --over: the record as read, as the first cells of its row: csv, tsv
  * and json as they came; lines split as read into tsv cells. */
 static void
-write_record(struct run *r, const char *p, size_t n)
+write_record(struct sink *s, const char *p, size_t n)
 {
-	const struct config *c = r->c;
+	const struct config *c = s->c;
 	const char *e = p + n, *q;
 
 	if (c->fmt != IF_LINES) {
-		out_record(r->out, p, n, r->nover_cols > 0 ? r->nover_cols : 1);
+		out_record(s->out, p, n, s->nrec_cols > 0 ? s->nrec_cols : 1);
 		return;
 	}
-	if (r->nover_cols > 0) {
-		record_cells(r, r->out, p, n);
+	if (s->nrec_cols > 0) {
+		record_cells(s, s->out, p, n);
 		return;
 	}
 	for (;;) {
@@ -222,7 +231,7 @@ write_record(struct run *r, const char *p, size_t n)
 		if (c->delim < 0)
 			while (q < e && *q != ' ' && *q != '\t')
 				q++;
-		out_str(r->out, p, (size_t)((q != NULL ? q : e) - p));
+		out_str(s->out, p, (size_t)((q != NULL ? q : e) - p));
 		if (q == NULL || q == e)
 			return;
 		p = q + (c->delim >= 0);
@@ -232,70 +241,73 @@ write_record(struct run *r, const char *p, size_t n)
 /* --over with --having, --eval: the record's cells and its frame's, in
  * memory. Returns whether --having keeps it. */
 static int
-judge_record(struct run *r, const struct op_row *row)
+judge_record(struct sink *s, const struct op_row *row)
 {
 	struct out *o;
 
-	if (r->rcells == NULL)
-		r->rcells = rowcells_new(r->rx);
-	o = rowcells_sink(r->rcells);
-	record_cells(r, o, row->rec, row->reclen);
+	if (s->rcells == NULL)
+		s->rcells = rowcells_new(s->rx);
+	o = rowcells_sink(s->rcells);
+	record_cells(s, o, row->rec, row->reclen);
 	aggs_emit(row->g, row->a, o);
-	return rowexpr_judge(r->rx, r->rcells);
+	return rowexpr_judge(s->rx, s->rcells);
 }
 
-/* The operator's callback: one row. */
 void
-on_row(void *arg, const struct op_row *row)
+sink_row(struct sink *s, const struct op_row *row)
 {
-	struct run *r = arg;
-
-	if (r->halted || batch_stopped(r))	/* (a signal: runstop.c) */
+	if (s->halted)		/* (a stopped batch run) */
 		return;
 	if (row->rec != NULL) {	/* --over: the record, then its frame's */
-		if (r->rx != NULL && !judge_record(r, row))
+		if (s->rx != NULL && !judge_record(s, row))
 			return;		/* --having */
-		write_record(r, row->rec, row->reclen);
-		aggs_emit(row->g, row->a, r->out);
-		if (r->rx != NULL)
-			rowexpr_write(r->rx, r->rcells, r->out);
-		out_end_row(r->out);
+		write_record(s, row->rec, row->reclen);
+		aggs_emit(row->g, row->a, s->out);
+		if (s->rx != NULL)
+			rowexpr_write(s->rx, s->rcells, s->out);
+		out_end_row(s->out);
 		return;
 	}
 
-	if (r->skip_rows > 0) {	/* written by a table that gave up (exec.h) */
-		r->skip_rows--;
+	if (s->skip > 0) {	/* written by a table before */
+		s->skip--;
 		return;
 	}
-	if (r->rx != NULL && !judge_row(r, row)) {	/* --having */
-		if (r->opcol)	/* a row it printed before is gone */
-			changelog_drop(r, row);
+	if (s->rx != NULL && !judge_row(s, row)) {	/* --having */
+		if (s->opcol)	/* a row it printed before is gone */
+			changelog_drop(s, row);
 		return;
 	}
-	if (r->opcol) {		/* --changelog, -o sqlite: */
-		changelog_row(r, row);
+	if (s->opcol) {		/* --changelog, -o sqlite: */
+		changelog_row(s, row);
 		return;
 	}
-	write_cells(r, r->out, row);
-	out_end_row(r->out);
+	write_cells(s, s->out, row);
+	out_end_row(s->out);
+}
+
+void
+sink_emit(void *s, const struct op_row *row)
+{
+	sink_row(s, row);
 }
 
 /* Renders a row's aggregate cells in memory: to rank or digest them. */
 static struct out *
-render_cells(struct run *r, const struct op_row *row)
+render_cells(struct sink *s, const struct op_row *row)
 {
-	if (r->cells == NULL)
-		r->cells = out_open_mem();
-	out_mem_clear(r->cells);
-	aggs_emit(row->g, row->a, r->cells);
-	return r->cells;
+	if (s->cells == NULL)
+		s->cells = out_open_mem();
+	out_mem_clear(s->cells);
+	aggs_emit(row->g, row->a, s->cells);
+	return s->cells;
 }
 
 /* --emit-every: a window's result, as its cells' hash. */
 uint64_t
-digest_row(void *arg, const struct op_row *row)
+sink_digest(struct sink *s, const struct op_row *row)
 {
-	struct out *o = render_cells(arg, row);
+	struct out *o = render_cells(s, row);
 	const char *p;
 	size_t i, n;
 	uint64_t h = 0;
@@ -305,49 +317,20 @@ digest_row(void *arg, const struct op_row *row)
 	return h;
 }
 
-void
-write_late(struct run *r, const char *raw, size_t rawlen)
-{
-	if (r->late == NULL)
-		return;
-	out_str(r->late, raw, rawlen);
-	out_end_row(r->late);
-}
-
-void
-write_bad(struct run *r, const char *raw, size_t rawlen)
-{
-	if (r->badout == NULL)
-		return;
-	out_str(r->badout, raw, rawlen);
-	out_end_row(r->badout);
-}
-
-static int
-open_append(const char *path)
-{
-	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0666);
-
-	if (fd < 0)
-		fwin_warn("%s: %s", path, strerror(errno));
-	return fd;
-}
-
 /* --top: the value of a row's --top-by cell. */
 int
-rank_row(void *arg, const struct op_row *row, double *v)
+sink_rank(struct sink *s, const struct op_row *row, double *v)
 {
-	struct run *r = arg;
 	struct num nu;
 	const char *p;
 	size_t n;
 
-	if (r->rx != NULL) {	/* --having first, as SQL's before Top-N */
-		if (!judge_row(r, row))
+	if (s->rx != NULL) {	/* --having first, as SQL's before Top-N */
+		if (!judge_row(s, row))
 			return -2;
-		p = rowexpr_cell(r->rcells, r->rankcol, &n);
+		p = rowexpr_cell(s->rcells, s->rankcol, &n);
 	} else
-		p = out_cell(render_cells(r, row), r->rankcol, &n);
+		p = out_cell(render_cells(s, row), s->rankcol, &n);
 	if (p == NULL || n == 0 || num_parse(p, n, &nu) != 0)
 		return -1;
 	*v = nu.d;
@@ -359,10 +342,10 @@ rank_row(void *arg, const struct op_row *row, double *v)
  * columns, or among the --eval columns after them, and sets up ranking.
  * Returns 0, or -1 after a message (a usage error). */
 static int
-top_column(struct run *r, const char *const *aggcols, size_t first,
+top_column(struct sink *s, const char *const *aggcols, size_t first,
     size_t n, const size_t *colagg)
 {
-	const struct config *c = r->c;
+	const struct config *c = s->c;
 	size_t i, k;
 
 	for (i = 0; i < n; i++)
@@ -371,7 +354,7 @@ top_column(struct run *r, const char *const *aggcols, size_t first,
 	if (i == n && c->top_by != NULL)	/* an --eval column */
 		for (k = 0; k < c->nevals; k++)
 			if (strcmp(c->evals[k].name, c->top_by) == 0) {
-				r->rankcol = first + n + k;
+				s->rankcol = first + n + k;
 				return 0;
 			}
 	if (i == n || n == 0) {
@@ -382,9 +365,9 @@ top_column(struct run *r, const char *const *aggcols, size_t first,
 		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
 		return -1;
 	}
-	/* (run.c's new_operator ranks by it): among the aggregates' cells,
-	 * or with --having and --eval among all */
-	r->rankcol = i + (r->rx != NULL ? first : 0);
+	/* (sink_rank ranks by it): among the aggregates' cells, or with
+	 * --having and --eval among all */
+	s->rankcol = i + (s->rx != NULL ? first : 0);
 	return 0;
 }
 
@@ -459,7 +442,7 @@ quote_line(char *buf, size_t sz, const char *p, size_t n)
  * another header than this run's (reported: such a FILE is not appended
  * to). */
 static int
-other_header(struct run *r)
+other_header(struct sink *s)
 {
 	char qgot[208], qwant[208], *want, *got;
 	size_t wn, gn;
@@ -468,9 +451,9 @@ other_header(struct run *r)
 	int fd, same;
 
 	/* a FILE that cannot be read (write-only) is not looked into */
-	if ((fd = open(r->c->output, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = open(s->c->output, O_RDONLY | O_CLOEXEC)) < 0)
 		return 0;
-	want = out_header_line(r->out, &wn);
+	want = out_header_line(s->out, &wn);
 	/* enough for this header and its '\n', and for a message */
 	got = xmalloc(wn + 256);
 	k = pread(fd, got, wn + 256, 0);
@@ -484,7 +467,7 @@ other_header(struct run *r)
 		quote_line(qgot, sizeof(qgot), got, gn);
 		quote_line(qwant, sizeof(qwant), want, wn);
 		fwin_warn("%s holds rows of another pipeline: its header is "
-		    "%s, this run's is %s", r->c->output, qgot, qwant);
+		    "%s, this run's is %s", s->c->output, qgot, qwant);
 	}
 	free(got);
 	free(want);
@@ -505,36 +488,22 @@ agg_type(const struct aggop *op)
 	return SQLC_NUMERIC;
 }
 
-/* The SQLite sink's transactions: the generation of the checkpoint that
- * will cover their rows, and of the last one known to be on disk. */
-static void
-sql_generations(void *arg, uint64_t *tag, uint64_t *durable)
-{
-	const struct persist *p = arg;
-
-	*tag = p->generation + 1;
-	/* a save in the background may yet fail: then the one before it
-	 * is what a restore finds */
-	*durable = p->failed ? 0 : p->saver > 0 && p->generation > 0 ?
-	    p->generation - 1 : p->generation;
-}
-
 /* -o sqlite:DB[:TABLE]: the sink of cells cols[0..n) (cols[0] the op)
  * into the table, keyed by the window's bounds (not the global
  * window's, which move) and the keys. Returns 0 or the exit status. */
 static int
-open_sqlite(struct run *r, const char **cols, const enum sqlcol *types,
-    size_t n)
+open_sqlite(struct sink *s, const struct sink_spec *ssp, const char **cols,
+    const enum sqlcol *types, size_t n)
 {
-	const struct config *c = r->c;
+	const struct config *c = s->c;
 	struct sqlsink_spec sp;
 	size_t pk[2 + 64], npk = 0, i, at = 0;
 	char *owner, *from;
 	int status;
 
-	if (r->rolling_time)
+	if (s->rolling_time)
 		at = 1;
-	else if (op_has_bounds(r->op)) {
+	else if (s->has_bounds) {
 		if (c->wkind != WK_GLOBAL) {
 			pk[npk++] = 0;
 			pk[npk++] = 1;
@@ -556,50 +525,50 @@ open_sqlite(struct run *r, const char **cols, const enum sqlcol *types,
 	sp.pk = pk;
 	sp.npk = npk;
 	sp.journal = c->checkpoint != NULL || c->restore != NULL;
-	sp.iso = r->ofmt == TF_ISO;
+	sp.iso = s->ofmt == TF_ISO;
 	owner = c->checkpoint != NULL ? lock_abspath(c->checkpoint) : NULL;
 	from = c->restore != NULL ? lock_abspath(c->restore) : NULL;
 	sp.owner = owner;
 	sp.from = from;
-	r->sql = sqlsink_open(&sp, &status);
+	s->sql = sqlsink_open(&sp, &status);
 	free(owner);
 	free(from);
-	if (r->sql == NULL)
+	if (s->sql == NULL)
 		return status;
-	sqlsink_generations(r->sql, sql_generations, &r->ps);
-	if ((r->restored ? sqlsink_rollback(r->sql, r->ps.outlen) :
-	    sqlsink_fresh(r->sql)) != 0)
+	sqlsink_generations(s->sql, ssp->gens, ssp->gens_arg);
+	if ((ssp->restored ? sqlsink_rollback(s->sql, ssp->position) :
+	    sqlsink_fresh(s->sql)) != 0)
 		return 1;
-	r->outfd = -1;
-	r->outname = c->sqlite;
-	r->out = out_open(-1, c->sqlite, OF_CELLS, cols, n);
-	out_set_writer(r->out, sqlsink_write, r->sql);
+	s->outfd = -1;
+	s->name = c->sqlite;
+	s->out = out_open(-1, c->sqlite, OF_CELLS, cols, n);
+	out_set_writer(s->out, sqlsink_write, s->sql);
 	return 0;
 }
 
 /* The columns before the aggregates: the time or the window's bounds,
  * then the keys (--over: the record's fields instead). Returns how many. */
 static size_t
-lead_columns(struct run *r, const char **cols, enum sqlcol *types,
+lead_columns(struct sink *s, const char **cols, enum sqlcol *types,
     char **owned)
 {
-	const struct config *c = r->c;
+	const struct config *c = s->c;
 	size_t i, j = 0;
 
-	if (r->rolling_time) {
+	if (s->rolling_time) {
 		types[j] = SQLC_TIME;
 		cols[j++] = "time";
-	} else if (op_has_bounds(r->op)) {
+	} else if (s->has_bounds) {
 		types[j] = types[j + 1] = SQLC_TIME;
 		cols[j++] = "window_start";
 		cols[j++] = "window_end";
 	}
 	if (over_window(c)) {	/* the record's fields, as its input names */
-		for (i = 0; i < r->nover_cols; i++) {
+		for (i = 0; i < s->nrec_cols; i++) {
 			types[j] = SQLC_TEXT;
-			cols[j++] = r->over_cols[i];
+			cols[j++] = s->rec_cols[i];
 		}
-		if (r->nover_cols == 0) {
+		if (s->nrec_cols == 0) {
 			types[j] = SQLC_TEXT;
 			cols[j++] = "record";
 		}
@@ -620,10 +589,10 @@ lead_columns(struct run *r, const char **cols, enum sqlcol *types,
 /* Builds the output's column names and opens it. Returns 0, or the exit
  * status after a message. */
 static int
-open_output(struct run *r)
+open_output(struct sink *s, const struct sink_spec *sp)
 {
-	const struct config *c = r->c;
-	size_t ncols = 4 + c->nkeys + c->naggs + r->nover_cols + c->nevals;
+	const struct config *c = s->c;
+	size_t ncols = 4 + c->nkeys + c->naggs + s->nrec_cols + c->nevals;
 	size_t i, j = 0, k, first;
 	const char **cols;
 	enum sqlcol *types;
@@ -641,7 +610,7 @@ open_output(struct run *r)
 	owned = xcalloc(ncols, sizeof(*owned));
 	colagg = xcalloc(ncols, sizeof(*colagg));
 
-	j = lead_columns(r, cols, types, owned);
+	j = lead_columns(s, cols, types, owned);
 	first = j;
 	for (i = 0; i < c->naggs; i++) {
 		const struct aggspec *as = &c->aggs[i];
@@ -658,8 +627,8 @@ open_output(struct run *r)
 		}
 	}
 	if (unique_names(c, cols, j) != 0 ||
-	    rowexpr_new(r->c, cols, j, &r->rx) != 0 ||
-	    (c->top_n > 0 && top_column(r, cols + first, first, j - first,
+	    rowexpr_new(s->c, cols, j, &s->rx) != 0 ||
+	    (c->top_n > 0 && top_column(s, cols + first, first, j - first,
 	    colagg) != 0)) {
 		status = 2;
 		goto fail;
@@ -674,45 +643,45 @@ open_output(struct run *r)
 	}
 	ncols = j;
 	/* --changelog, -o sqlite: op leads, before the header's columns */
-	r->opcol = c->changelog || c->sqlite != NULL;
-	if (r->opcol) {
+	s->opcol = c->changelog || c->sqlite != NULL;
+	if (s->opcol) {
 		memmove(cols + 1, cols, ncols * sizeof(*cols));
 		memmove(types + 1, types, ncols * sizeof(*types));
 		cols[0] = "op";
 		types[0] = SQLC_TEXT;
 		ncols++;
 	}
-	r->ncells = ncols - 1;
-	clog_init(&r->clog, c, r->st, sizeof(struct op_globals));
-	if (r->restored && (why = clog_check(&r->clog)) != NULL) {
+	s->ncells = ncols - 1;
+	clog_init(&s->clog, c, s->st, sizeof(struct op_globals));
+	if (sp->restored && (why = clog_check(&s->clog)) != NULL) {
 		fwin_warn("%s: corrupt state: %s", c->restore, why);
 		goto fail;
 	}
 	if (c->sqlite != NULL) {
-		status = open_sqlite(r, cols, types, ncols);
+		status = open_sqlite(s, sp, cols, types, ncols);
 		goto fail;
 	}
-	r->outfd = 1;
-	r->outname = "standard output";
+	s->outfd = 1;
+	s->name = "standard output";
 	if (c->output != NULL) {
-		if ((r->outfd = open_append(c->output)) < 0)
+		if ((s->outfd = append_open(c->output)) < 0)
 			goto fail;
-		r->outname = c->output;
+		s->name = c->output;
 	}
 	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
 	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
-	r->out = out_open(r->outfd, r->outname, of, cols, ncols);
+	s->out = out_open(s->outfd, s->name, of, cols, ncols);
 	/* a restored run continues its output: the header row is there
 	 * already (and a file that has rows keeps them without a second,
 	 * when they are rows of this pipeline) */
-	if (named(c) && !r->restored && c->output != NULL && of != OF_JSON &&
-	    fstat(r->outfd, &sb) == 0 && sb.st_size > 0 && other_header(r)) {
+	if (named(c) && !sp->restored && c->output != NULL && of != OF_JSON &&
+	    fstat(s->outfd, &sb) == 0 && sb.st_size > 0 && other_header(s)) {
 		status = 2;
 		goto fail;
 	}
-	if (named(c) && !r->restored && (c->output == NULL ||
-	    (fstat(r->outfd, &sb) == 0 && sb.st_size == 0)))
-		out_header(r->out);
+	if (named(c) && !sp->restored && (c->output == NULL ||
+	    (fstat(s->outfd, &sb) == 0 && sb.st_size == 0)))
+		out_header(s->out);
 	status = 0;
 fail:
 	for (i = 0; i < ncols; i++)
@@ -724,76 +693,158 @@ fail:
 	return status;
 }
 
-/* Closes a sink and reports its write error. Returns 0 or -1. */
-static int
-close_out(struct out *o, const char *name)
+/* How rows print times: --out-time-format, else the input's once known
+ * (a restored run's: the checkpoint's), ISO without event times. */
+static enum tfmt
+first_timefmt(const struct sink *s)
 {
-	if (o == NULL || out_close(o) == 0)
+	enum tfmt f = s->c->out_time;
+	uint32_t in = globals(s)->g_timefmt;
+
+	if (f == TF_AUTO && !s->c->has_time)
+		return TF_ISO;
+	if (f == TF_AUTO && in != TF_AUTO)
+		return in == TF_STRPTIME ? TF_ISO : (enum tfmt)in;
+	return f;
+}
+
+int
+sink_open(const struct sink_spec *sp, struct sink **sink)
+{
+	struct sink *s = xcalloc(1, sizeof(*s));
+
+	s->c = sp->c;
+	s->st = sp->st;
+	s->has_bounds = sp->has_bounds;
+	s->rolling_time = sp->c->wkind == WK_NONE && sp->c->has_time;
+	s->ofmt = first_timefmt(s);
+	s->rec_cols = sp->rec_cols;
+	s->nrec_cols = sp->nrec_cols;
+	s->outfd = -1;
+	s->opened = 1;
+	*sink = s;
+	return open_output(s, sp);
+}
+
+struct sink *
+sink_like(const struct sink *s, struct out *o)
+{
+	struct sink *n = xcalloc(1, sizeof(*n));
+
+	n->c = s->c;
+	n->st = s->st;
+	n->has_bounds = s->has_bounds;
+	n->rolling_time = s->rolling_time;
+	n->ofmt = s->ofmt;
+	n->rec_cols = s->rec_cols;
+	n->nrec_cols = s->nrec_cols;
+	n->out = o;
+	n->outfd = -1;
+	n->name = s->name;
+	n->rankcol = s->rankcol;
+	n->rx = s->rx;
+	n->opcol = s->opcol;
+	n->ncells = s->ncells;
+	clog_init(&n->clog, s->c, s->st, sizeof(struct op_globals));
+	return n;
+}
+
+void
+sink_set_out(struct sink *s, struct out *o)
+{
+	s->out = o;
+}
+
+struct out *
+sink_output_like(const struct sink *s, int fd)
+{
+	return fd < 0 ? out_open_collect(s->out) : out_open_like(s->out, fd);
+}
+
+int
+sink_close(struct sink *s)
+{
+	int rc = 0;
+
+	if (s == NULL)
 		return 0;
-	if (errno == EPIPE) {
-		/* the reader is gone: end as a filter does, without a word */
-		signal(SIGPIPE, SIG_DFL);
-		raise(SIGPIPE);
-	}
-	fwin_warn("%s: %s", name, strerror(errno));
-	return -1;
+	if (s->opened && append_close(s->out, s->outfd, s->name) != 0)
+		rc = -1;
+	if (s->sql != NULL && sqlsink_close(s->sql) != 0)
+		rc = -1;
+	if (s->cltail != NULL)
+		(void)out_close(s->cltail);
+	if (s->cells != NULL)
+		(void)out_close(s->cells);
+	clog_fini(&s->clog);
+	rowcells_free(s->rcells);
+	if (s->opened)
+		rowexpr_free(s->rx);
+	free(s->rec_buf);
+	free(s);
+	return rc;
 }
 
-/* Opens the late file and the output. Returns 0, or the exit status. */
-int
-open_sinks(struct run *r)
+void
+sink_set_state(struct sink *s, struct state *st)
 {
-	const struct config *c = r->c;
-	const char *late_col = "record";
-
-	if (r->restored && (persist_truncate(c->output, r->ps.outlen) != 0 ||
-	    persist_truncate(c->late_file, r->ps.latelen) != 0))
-		return 1;
-	if (c->late_file != NULL) {
-		if ((r->latefd = open_append(c->late_file)) < 0)
-			return 1;
-		r->late = out_open(r->latefd, c->late_file, OF_TSV, &late_col, 1);
-	}
-	if (c->bad_file != NULL) {
-		if ((r->badfd = open_append(c->bad_file)) < 0)
-			return 1;
-		r->badout = out_open(r->badfd, c->bad_file, OF_TSV, &late_col,
-		    1);
-	}
-	return open_output(r);
+	s->st = st;
+	s->clog.st = st;
 }
 
-/* Closes what open_sinks opened. Returns 0, or 1 after a message. */
-int
-close_sinks(struct run *r)
+enum tfmt
+sink_timefmt(const struct sink *s)
 {
-	int status = 0;
+	return s->ofmt;
+}
 
-	if (close_out(r->out, r->outname) != 0)
-		status = 1;
-	if (r->sql != NULL && sqlsink_close(r->sql) != 0)
-		status = 1;
-	r->sql = NULL;
-	if (r->cltail != NULL)
-		(void)out_close(r->cltail);
-	r->cltail = NULL;
-	clog_fini(&r->clog);
-	if (close_out(r->late, r->c->late_file) != 0)
-		status = 1;
-	if (close_out(r->badout, r->c->bad_file) != 0)
-		status = 1;
-	/* some file systems (NFS, quotas) report lost writes only here */
-	if (r->outfd > 1 && close(r->outfd) != 0) {
-		fwin_warn("%s: %s", r->outname, strerror(errno));
-		status = 1;
-	}
-	if (r->latefd >= 0 && close(r->latefd) != 0) {
-		fwin_warn("%s: %s", r->c->late_file, strerror(errno));
-		status = 1;
-	}
-	if (r->badfd >= 0 && close(r->badfd) != 0) {
-		fwin_warn("%s: %s", r->c->bad_file, strerror(errno));
-		status = 1;
-	}
-	return status;
+void
+sink_set_timefmt(struct sink *s, enum tfmt f)
+{
+	s->ofmt = f;
+}
+
+void
+sink_skip(struct sink *s, uint64_t n)
+{
+	s->skip = n;
+}
+
+void
+sink_halt(struct sink *s)
+{
+	if (s->halted)
+		return;
+	s->halted = 1;
+	(void)out_halt(s->out);	/* a write error is said at the close */
+}
+
+struct out *
+sink_out(struct sink *s)
+{
+	return s->out;
+}
+
+const char *
+sink_name(const struct sink *s)
+{
+	return s->name;
+}
+
+int
+sink_fd(const struct sink *s)
+{
+	return s->outfd;
+}
+
+int
+sink_flush(struct sink *s)
+{
+	return out_flush(s->out);
+}
+
+uint64_t
+sink_position(const struct sink *s)
+{
+	return s->sql != NULL ? sqlsink_position(s->sql) : 0;
 }

@@ -1,0 +1,298 @@
+/* source: parsed records from the input and the FILEs read again; see
+ * source.h. The reading thread is reader.c, the sorted replay batch.c. */
+#include <sys/stat.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "flow/source.h"
+#include "base/util.h"
+
+/* --- the input, read and parsed here --- */
+
+/*
+ * One kind of source for the driver's input, the FILEs read again and
+ * the second half: the framer's records through the parser, into one
+ * struct parsed reused at every record. The driver's input and parser
+ * are lent; a second input is this source's own, with aggregates and a
+ * parser of its own, and its header read before its first record.
+ */
+struct src_input {
+	struct source s;
+	const struct config *c;
+	struct input *in;
+	struct parser *p;
+	struct parsed pr;
+	struct aggs *g;		/* a second input's: owned with in and p */
+	int owned;
+	int header;		/* its header is still to be read */
+	int quiet;		/* its messages are not said */
+	uint64_t left;		/* records it may still hand over */
+};
+
+static void
+discard(void *arg, const char *line, size_t n)
+{
+	(void)arg;
+	(void)line;
+	(void)n;
+}
+
+/* A second input's header, read before its first record. Returns 0,
+ * or -1: there is none to read (the FILEs changed). */
+static int
+input_src_header(struct src_input *si)
+{
+	const struct field *names;
+	size_t n;
+
+	si->header = 0;
+	if (si->c->header && input_header(si->in, &names, &n) != 1)
+		return -1;
+	parse_fields(si->c, si->in);
+	return 0;
+}
+
+/* A second input's next record: no more than it was made for; its end
+ * is an error where a FILE could not be read (or, for a re-read, before
+ * the records it was to read again). */
+static int
+owned_next(struct src_input *si, struct record *rec)
+{
+	int rc;
+
+	if (si->left == 0)
+		return SOURCE_END;
+	if (si->quiet)
+		fwin_warn_to(discard, NULL);
+	if (si->header && input_src_header(si) != 0)
+		rc = -1;
+	else
+		rc = input_next(si->in, rec);
+	if (si->quiet)
+		fwin_warn_to(NULL, NULL);
+	if (rc == INPUT_END && (input_failed(si->in) ||
+	    si->left != UINT64_MAX))
+		return -1;
+	if (rc == INPUT_RECORD && si->left != UINT64_MAX)
+		si->left--;
+	return rc;
+}
+
+/* What the framer answered (rc, rec), the record parsed: the one place
+ * where records are. */
+static inline int
+parsed(struct src_input *si, int rc, const struct record *rec,
+    const struct parsed **pr)
+{
+	if (rc == INPUT_RECORD) {
+		parse_record(si->p, rec, &si->pr);
+		*pr = &si->pr;
+	}
+	return rc;
+}
+
+static int
+input_src_next(struct source *s, const struct parsed **pr)
+{
+	struct src_input *si = (struct src_input *)s;
+	struct record rec;
+
+	return parsed(si, input_next(si->in, &rec), &rec, pr);
+}
+
+static int
+owned_src_next(struct source *s, const struct parsed **pr)
+{
+	struct src_input *si = (struct src_input *)s;
+	struct record rec;
+
+	return parsed(si, owned_next(si, &rec), &rec, pr);
+}
+
+/* Whether pipeline c's FILEs can be read again from their start and
+ * give the same records: named regular files that do not grow. */
+static int
+files_again(const struct config *c)
+{
+	struct stat sb;
+	int i;
+
+	if (c->follow || c->nfiles == 0)
+		return 0;
+	for (i = 0; i < c->nfiles; i++)
+		if (strcmp(c->files[i], "-") == 0 ||
+		    (stat(c->files[i], &sb) == 0 && !S_ISREG(sb.st_mode)))
+			return 0;
+	return 1;
+}
+
+static struct source *
+input_src_rewind(struct source *s, uint64_t n, int timefmt)
+{
+	struct src_input *si = (struct src_input *)s;
+
+	return files_again(si->c) ? source_reread(si->c, timefmt, n) : NULL;
+}
+
+static uint64_t
+input_src_bytes(const struct source *s)
+{
+	return input_bytes(((const struct src_input *)s)->in);
+}
+
+static int
+input_src_fd(const struct source *s)
+{
+	return input_fd(((const struct src_input *)s)->in);
+}
+
+static int
+input_src_wait_ms(const struct source *s)
+{
+	return input_wait_ms(((const struct src_input *)s)->in);
+}
+
+static void
+input_src_free(struct source *s)
+{
+	struct src_input *si = (struct src_input *)s;
+
+	if (si->owned) {
+		input_close(si->in);
+		parser_free(si->p);
+		aggs_free(si->g);
+	}
+	free(si);
+}
+
+static const struct source_methods input_methods = {
+	.name = "input",
+	.next = input_src_next,
+	.rewind = input_src_rewind,
+	.bytes = input_src_bytes,
+	.fd = input_src_fd,
+	.wait_ms = input_src_wait_ms,
+	.free = input_src_free,
+}, second_methods = {
+	.name = "second input",
+	.next = owned_src_next,
+	.rewind = input_src_rewind,
+	.bytes = input_src_bytes,
+	.fd = input_src_fd,
+	.wait_ms = input_src_wait_ms,
+	.free = input_src_free,
+};
+
+struct source *
+source_input(const struct config *c, struct input *in, struct parser *p)
+{
+	struct src_input *si = xcalloc(1, sizeof(*si));
+
+	si->s.m = &input_methods;
+	si->c = c;
+	si->in = in;
+	si->p = p;
+	si->left = UINT64_MAX;
+	return &si->s;
+}
+
+/* A second input of c's FILEs from FILE operand fi, as the first was
+ * opened but that it never waits, with a parser of its own. */
+static struct src_input *
+second_input(const struct config *c, int timefmt, int fi)
+{
+	struct input_opts io = {
+		.fmt = c->fmt, .delim = c->delim, .header = c->header,
+	};
+	struct src_input *si = xcalloc(1, sizeof(*si));
+
+	si->s.m = &second_methods;
+	si->c = c;
+	si->in = input_open(c->files + fi, c->nfiles - fi, &io);
+	si->g = aggs_new(c);
+	si->p = parser_new(c, si->g, timefmt, 1, 0);
+	si->owned = 1;
+	si->header = 1;
+	si->left = UINT64_MAX;
+	return si;
+}
+
+struct source *
+source_reread(const struct config *c, int timefmt, uint64_t n)
+{
+	struct src_input *si = second_input(c, timefmt, 0);
+
+	si->quiet = 1;
+	si->left = n;
+	return &si->s;
+}
+
+struct source *
+source_half(const struct config *c, int timefmt, int fi,
+    const struct input_pos *pos)
+{
+	struct src_input *si = second_input(c, timefmt, fi);
+
+	input_resume(si->in, pos, 1);
+	return &si->s;
+}
+
+/* --- what every source answers --- */
+
+struct source *
+source_rewind(struct source *s, uint64_t n, int timefmt)
+{
+	return s->m->rewind != NULL ? s->m->rewind(s, n, timefmt) : NULL;
+}
+
+uint64_t
+source_bytes(const struct source *s)
+{
+	return s->m->bytes != NULL ? s->m->bytes(s) : 0;
+}
+
+int
+source_fd(const struct source *s)
+{
+	return s->m->fd != NULL ? s->m->fd(s) : -1;
+}
+
+int
+source_wait_ms(const struct source *s)
+{
+	return s->m->wait_ms != NULL ? s->m->wait_ms(s) : -1;
+}
+
+int
+source_ready(struct source *s)
+{
+	return s->m->ready != NULL && s->m->ready(s);
+}
+
+int
+source_pause(struct source *s)
+{
+	return s->m->pause != NULL && s->m->pause(s);
+}
+
+void
+source_resume(struct source *s)
+{
+	if (s->m->resume != NULL)
+		s->m->resume(s);
+}
+
+void
+source_find_windows(struct source *s)
+{
+	if (s->m->find_windows != NULL)
+		s->m->find_windows(s);
+}
+
+void
+source_free(struct source *s)
+{
+	if (s != NULL)
+		s->m->free(s);
+}

@@ -1,0 +1,69 @@
+/* outputs: the driver's side of what a run writes. The row sink
+ * (flow/sink.h) and the record sinks (flow/recsink.h) know nothing of
+ * checkpoints: here a restored run's -o FILE and late file are cut back
+ * to the lengths its checkpoint recorded before they are opened, and -o
+ * sqlite: learns which checkpoint its transactions belong to. See
+ * runint.h. */
+#include <string.h>
+
+#include "run/persist.h"
+#include "run/runint.h"
+
+/* The SQLite sink's transactions: the generation of the checkpoint that
+ * will cover their rows, and of the last one known to be on disk. */
+static void
+sql_generations(void *arg, uint64_t *tag, uint64_t *durable)
+{
+	const struct persist *p = arg;
+
+	*tag = p->generation + 1;
+	/* a save in the background may yet fail: then the one before it
+	 * is what a restore finds */
+	*durable = p->failed ? 0 : p->saver > 0 && p->generation > 0 ?
+	    p->generation - 1 : p->generation;
+}
+
+int
+open_sinks(struct run *r)
+{
+	const struct config *c = r->c;
+	struct sink_spec sp;
+
+	if (r->restored && (persist_truncate(c->output, r->ps.outlen) != 0 ||
+	    persist_truncate(c->late_file, r->ps.latelen) != 0))
+		return 1;
+	if (c->late_file != NULL &&
+	    (r->late = recsink_open(c->late_file)) == NULL)
+		return 1;
+	if (c->bad_file != NULL &&
+	    (r->badout = recsink_open(c->bad_file)) == NULL)
+		return 1;
+	memset(&sp, 0, sizeof(sp));
+	sp.c = r->c;
+	sp.st = r->st;
+	sp.has_bounds = op_has_bounds(r->op);
+	sp.rec_cols = (const char *const *)r->over_cols;
+	sp.nrec_cols = r->nover_cols;
+	sp.restored = r->restored;
+	sp.position = r->ps.outlen;
+	sp.gens = sql_generations;
+	sp.gens_arg = &r->ps;
+	return sink_open(&sp, &r->sink);
+}
+
+int
+close_sinks(struct run *r)
+{
+	int status = 0;
+
+	if (sink_close(r->sink) != 0)
+		status = 1;
+	r->sink = NULL;
+	if (recsink_close(r->late) != 0)
+		status = 1;
+	r->late = NULL;
+	if (recsink_close(r->badout) != 0)
+		status = 1;
+	r->badout = NULL;
+	return status;
+}
