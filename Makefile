@@ -150,6 +150,7 @@ $(SANDIR)/fwin: $(OBJS)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $(OBJS) $(LDLIBS)
 
 $(SANDIR)/src/%.o: src/%.c $(HDRS)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(CFLAGS) $(WARNFLAGS) -c -o $@ $<
 
 $(SANDIR)/tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/memout.h $(LIBOBJS)
