@@ -14,7 +14,7 @@
  * its key's canonical bytes padded to 8, then the accumulators. An
  * open-addressing table of (hash, group) finds them; it is kept at most
  * half full. A group's hash mixes its key's hash with its window's start,
- * so the look-ahead (run.c) can warm a record's slot from the window the
+ * so the look-ahead (exec/warm.c) can warm a record's slot from the window the
  * reading thread found and its key hash before the record is added. */
 #include <errno.h>
 #include <stdlib.h>

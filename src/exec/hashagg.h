@@ -7,7 +7,7 @@
  * key) order: what DuckDB's hash aggregate does, and it costs no sort,
  * no spill and no second pass over the records.
  *
- * The driver (run.c) chooses it for a file that can be read again: when
+ * The planner (plan.c) gives it a file that can be read again: when
  * a record's values would make order show (a decimal sum's value that is
  * not plain decimal: its sum is floating) or the table grows past its
  * budget, the table is dropped and the records are read again into the

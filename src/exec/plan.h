@@ -67,12 +67,4 @@ const char *plan_name(enum strategy s);
  * cannot begin), in p's mode: the fallbacks --explain plan lists. */
 enum strategy plan_fallback(const struct plan *p, enum strategy s);
 
-/* Whether the plan runs the (window, key) table, alone or in halves. */
-static inline int
-plan_table(const struct plan *p)
-{
-	return p->pl_strategy == ST_STREAMTABLE ||
-	    p->pl_strategy == ST_TABLE || p->pl_strategy == ST_HALVES;
-}
-
 #endif

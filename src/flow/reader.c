@@ -37,7 +37,7 @@
 /* About 50 microseconds of waiting awake before sleeping (spin()). */
 #define SPIN_ROUNDS	2000
 /* How far ahead the driver fetches entries into its cache: beyond the
- * farthest source_ahead() look (run.c's prefetch_ahead). */
+ * farthest source_ahead() look (exec/warm.c). */
 #define AHEAD_FETCH	20
 
 enum { SL_WAIT = 1, SL_END = 2, SL_PAUSED = 4 };
