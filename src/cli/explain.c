@@ -514,7 +514,7 @@ agg_sql(struct ex *x, FILE *o, const struct aggspec *a, size_t j)
 	rc = sql_agg_expr(x, m, a, j);
 	if (fclose(m) != 0 || s == NULL)
 		fwin_oom();
-	f = ex_filtered(x, a, s, (a->op->flags & AGF_FIELD) ?
+	f = sql_filtered(x, a, s, (a->op->flags & AGF_FIELD) ?
 	    sql_col(x, &a->f) : NULL);
 	fputs(f, o);
 	free(f);

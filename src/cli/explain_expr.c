@@ -78,7 +78,7 @@ ex_cond(struct ex *x, FILE *o, const struct aggspec *a)
  * NULL), which every Flink SQL grammar reads. agg is the SQL without
  * it, whose input column is the first occurrence of col. */
 char *
-ex_filtered(struct ex *x, const struct aggspec *a, const char *agg,
+sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
     const char *col)
 {
 	char *s = NULL, *id = NULL;

@@ -100,7 +100,7 @@ void ex_where(struct ex *x, FILE *o, const char *lead);
 void ex_cond(struct ex *x, FILE *o, const struct aggspec *a);
 /* The SQL agg of aggregate a (its input column col, or NULL) with its
  * --if, as CASE WHEN (malloc'd). */
-char *ex_filtered(struct ex *x, const struct aggspec *a, const char *agg,
+char *sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
     const char *col);
 /* Binds --having and --eval to the query's columns. Returns 0, or 2
  * after a usage message. */

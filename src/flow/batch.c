@@ -918,7 +918,7 @@ struct src_sorted {
 };
 
 static int
-sorted_next(struct source *s, const struct parsed **out)
+replay_next(struct source *s, const struct parsed **out)
 {
 	struct src_sorted *ss = (struct src_sorted *)s;
 	struct batch *b = ss->b;
@@ -951,15 +951,15 @@ sorted_next(struct source *s, const struct parsed **out)
 }
 
 static void
-sorted_free(struct source *s)
+replay_free(struct source *s)
 {
 	free(s);
 }
 
 static const struct source_methods sorted_methods = {
 	.name = "sorted",
-	.next = sorted_next,
-	.free = sorted_free,
+	.next = replay_next,
+	.free = replay_free,
 };
 
 struct source *
