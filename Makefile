@@ -97,6 +97,7 @@ strategies: fwin
 
 check: deps
 	$(MAKE) fwin
+	./scripts/layers
 	$(MAKE) unit
 	$(MAKE) bats
 	$(MAKE) bats-gawk

@@ -310,7 +310,7 @@ parse_slow(const char *p, size_t n, struct dec *out)
 }
 
 int
-dec_parse(const char *p, size_t n, struct dec *out)
+dec_parse_any(const char *p, size_t n, struct dec *out)
 {
 	size_t i = 0, k, f, r;
 	uint64_t u, v;

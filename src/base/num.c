@@ -62,7 +62,7 @@ parse_int(const char *p, size_t n, int64_t *v)
 }
 
 int
-num_parse(const char *p, size_t n, struct num *out)
+num_parse_any(const char *p, size_t n, struct num *out)
 {
 	char buf[NUM_MAXLEN + 1];
 	size_t i = 0, ndig = 0;

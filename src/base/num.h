@@ -15,11 +15,33 @@ struct num {
 	int is_int;	/* written as a decimal integer that fits in int64 */
 };
 
+/* num_parse() without its inline first step: any text. */
+int num_parse_any(const char *p, size_t n, struct num *out);
+
 /* Parses p[0..n) (not NUL-terminated) as a decimal number: an optional
  * sign, digits with an optional fraction, an optional exponent ("-3",
  * "2.50", "1e3", ".5"). No spaces, hex, inf or nan. Returns 0, or -1 when
- * the text is not such a number (or is out of double range). */
-int num_parse(const char *p, size_t n, struct num *out);
+ * the text is not such a number (or is out of double range). Inline, as
+ * it runs per record: a short integer without a sign, the commonest
+ * value, is read digit by digit here; num_parse_any() reads the rest. */
+static inline int
+num_parse(const char *p, size_t n, struct num *out)
+{
+	uint64_t u = 0;
+	size_t i;
+
+	if (n - 1 < 8) {
+		for (i = 0; i < n && (unsigned)(p[i] - '0') < 10; i++)
+			u = u * 10 + (unsigned)(p[i] - '0');
+		if (i == n) {
+			out->i = (int64_t)u;
+			out->d = (double)u;
+			out->is_int = 1;
+			return 0;
+		}
+	}
+	return num_parse_any(p, n, out);
+}
 
 /* Writes d in the shortest form that reads back as the same double
  * ("2.5", "0.1", "1e+21"); inf and nan as "inf", "-inf", "nan". Returns
@@ -33,27 +55,51 @@ size_t num_format_int(char *buf, int64_t v);
  * 20), not NUL-terminated; returns the end. */
 char *num_put_uint(char *p, uint64_t v, int width);
 
+/* Whether the 8 bytes of w (p[0] lowest) are all decimal digits; their
+ * value into *v. SWAR: pairs, then quads, then the eight. */
+static inline int
+num_eight(uint64_t w, uint64_t *v)
+{
+	uint64_t d = w - 0x3030303030303030ULL;
+
+	/* every byte 0x30-0x39: high nibble 3, and + 6 stays below 16 */
+	if ((w & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL ||
+	    ((d + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) != 0)
+		return 0;
+	d = d * 10 + (d >> 8);
+	*v = ((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
+	    ((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
+	return 1;
+}
+
 /* Reads the decimal digits at the start of p[0..n), n <= 19 (so that
  * they fit in 64 bits), into *v; returns how many there were. Eight at a
  * time where there are eight: times and values are parsed per record. */
-static inline size_t
+static inline __attribute__((always_inline)) size_t
 num_digits(const char *p, size_t n, uint64_t *v)
 {
-	uint64_t x = 0, w, d;
-	size_t i = 0;
+	uint64_t x = 0, w, hi, lo;
+	size_t i = 0, k;
 
+	/* 9 to 16 bytes all digits (a time in ms, us or ns), the common
+	 * case: two loads inside p[0..n), the first one's bytes that the
+	 * second also holds shifted out and replaced by '0's, which add
+	 * nothing at the top */
+	if (n > 8 && n <= 16) {
+		k = 64 - 8 * (n - 8);	/* bits of the overlap, 0..56 */
+		memcpy(&w, p, sizeof(w));
+		w = (w << k) | (0x3030303030303030ULL >> 1 >> (63 - k));
+		memcpy(&lo, p + n - 8, sizeof(lo));
+		if (num_eight(w, &hi) && num_eight(lo, &lo)) {
+			*v = hi * 100000000 + lo;
+			return n;
+		}
+	}
 	for (; n - i >= 8; i += 8) {
 		memcpy(&w, p + i, sizeof(w));	/* byte 0 lowest */
-		d = w - 0x3030303030303030ULL;
-		/* every byte 0x30-0x39: high nibble 3, and + 6 stays below 16 */
-		if ((w & 0xF0F0F0F0F0F0F0F0ULL) != 0x3030303030303030ULL ||
-		    ((d + 0x0606060606060606ULL) & 0xF0F0F0F0F0F0F0F0ULL) != 0)
+		if (!num_eight(w, &lo))
 			break;
-		/* pairs, then quads, then the eight (SWAR) */
-		d = d * 10 + (d >> 8);
-		d = ((d & 0x000000FF000000FFULL) * (100 + (1000000ULL << 32)) +
-		    ((d >> 16) & 0x000000FF000000FFULL) * (1 + (10000ULL << 32))) >> 32;
-		x = x * 100000000 + d;
+		x = x * 100000000 + lo;
 	}
 	for (; i < n && (unsigned)(p[i] - '0') < 10; i++)
 		x = x * 10 + (unsigned)(p[i] - '0');

@@ -248,7 +248,8 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 }
 
 /* Warms the slot of group hash gh (stage 0) or, the slot in cache by
- * then, the group it names (stage 1). */
+ * then, the group it names (stage 1): for the reading thread's look
+ * ahead (hashagg_prefetch()), a few records before each is added. */
 static inline void
 warm_group(const struct hashagg *h, uint64_t gh, int stage)
 {
@@ -263,23 +264,46 @@ warm_group(const struct hashagg *h, uint64_t gh, int stage)
 	}
 }
 
-/* The oldest record of the look-ahead goes to its group. */
-static void
-take_oldest(struct hashagg *h)
-{
-	struct pending *q = &h->pend[h->pend_at % AHEAD];
-
-	(void)add_to_group(h, q->gh, q->start, q->key, q->keylen, q->vals);
-	h->pend_at++;
-	h->npend--;
-}
-
-/* The look-ahead's records all go to their groups. */
+/* The look-ahead's records all go to their groups, in the order they
+ * came. They are warmed first, all of each stage at once: every slot,
+ * then every group a slot names with the record's tag (its first line
+ * and its last: a group is under 128 bytes, its accumulators after its
+ * key), each a load whose value nothing uses (util.h's warm(); on the
+ * virtual machines measured, prefetches into a table this large were
+ * dropped), issued back to back so that their misses overlap instead of
+ * following one another as they did a record apart. */
 void
 ha_take_pending(struct hashagg *h)
 {
-	while (h->npend > 0)
-		take_oldest(h);
+	const struct hslot *slot = table(h);
+	const struct pending *q;
+	uint64_t mask = h->cap - 1, i;
+	size_t k, last;
+	aoff g;
+
+	for (k = 0; k < h->npend; k++)
+		warm(&slot[slot_home(h, h->pend[k].gh)]);
+	for (k = 0; k < h->npend; k++) {
+		q = &h->pend[k];
+		for (i = slot_home(h, q->gh); slot[i].g != 0;
+		    i = (i + 1) & mask)
+			if (slot[i].tag == (uint32_t)(q->gh >> 32)) {
+				/* (its last byte if its key is the record's;
+				 * a group of another key: inside the arena) */
+				g = (aoff)slot[i].g * SLOT_UNIT;
+				last = g + group_size(h, q->keylen) - 1;
+				warm(arena_ptr(&h->a, g));
+				if (last < h->a.cap)
+					warm(arena_ptr(&h->a, last));
+				break;
+			}
+	}
+	for (k = 0; k < h->npend; k++) {
+		q = &h->pend[k];
+		(void)add_to_group(h, q->gh, q->start, q->key, q->keylen,
+		    q->vals);
+	}
+	h->npend = 0;
 }
 
 static void
@@ -366,18 +390,14 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 		 * budget is a bound, not a count */
 		if (bytes_held(h) > h->budget)
 			return HA_FULL;
-		if (h->npend == AHEAD)
-			take_oldest(h);
-		q = &h->pend[(h->pend_at + h->npend++) % AHEAD];
+		q = &h->pend[h->npend++];
 		q->gh = gh;
 		q->start = start;
 		q->keylen = (uint32_t)keylen;
 		memcpy(q->key, key, keylen);
 		memcpy(q->vals, vals, h->naggs * sizeof(*vals));
-		warm_group(h, gh, 0);
-		if (h->npend > AHEAD / 2)	/* its slot fetched by now */
-			warm_group(h, h->pend[(h->pend_at + h->npend - 1 -
-			    AHEAD / 2) % AHEAD].gh, 1);
+		if (h->npend == AHEAD)
+			ha_take_pending(h);
 	}
 	if (h->stream) {
 		if (h->ledger)

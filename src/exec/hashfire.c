@@ -38,7 +38,7 @@ merge_rows(const struct hashagg *h, size_t i, size_t n,
     const struct hashagg *other, size_t j, size_t m, struct aggs *g,
     const struct assigner *as, op_emit_fn emit, void *arg)
 {
-	size_t nkeys = h->c->nkeys, fired = 0;
+	size_t nkeys = h->c->nkeys, fired = 0, wi = i, wj = j, e;
 	struct op_row row = { .has_bounds = 1, .final = 1, .g = g };
 	const struct hrow *a, *b, *first;
 	const struct group *gp;
@@ -49,10 +49,17 @@ merge_rows(const struct hashagg *h, size_t i, size_t n,
 		b = j < m ? &other->rows[j] : NULL;
 		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
 		first = cmp <= 0 ? a : b;
-		if (a != NULL && i + 4 < n)
-			warm(row_group(a + 4));
-		if (b != NULL && j + 4 < m)
-			warm(row_group(b + 4));
+		/* (the next rows' groups, a batch at a time, one ahead) */
+		if (i + WARM_ROWS >= wi && wi < n) {
+			e = wi + WARM_ROWS < n ? wi + WARM_ROWS : n;
+			warm_rows(h, h->rows + wi, e - wi);
+			wi = e;
+		}
+		if (j + WARM_ROWS >= wj && wj < m) {
+			e = wj + WARM_ROWS < m ? wj + WARM_ROWS : m;
+			warm_rows(other, other->rows + wj, e - wj);
+			wj = e;
+		}
 		/* (first is NULL only past both ends: said for the analyzer) */
 		if (first == NULL)
 			break;

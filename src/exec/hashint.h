@@ -15,6 +15,7 @@
 #include "window/assign.h"
 #include "exec/hashagg.h"
 #include "io/keycodec.h"
+#include "base/util.h"
 
 struct group {
 	int64_t g_start;	/* its window's */
@@ -67,7 +68,7 @@ struct pending {
 	struct aval *vals;	/* naggs of them */
 };
 
-#define AHEAD 8			/* records looked ahead */
+#define AHEAD 16		/* records looked ahead */
 /* Below this many bytes of groups and table, the cache holds most of
  * them and a record waiting costs more than it saves (measured: the
  * headline's 5 MB table, 5-10% slower with the look-ahead; a year of
@@ -121,7 +122,7 @@ struct hashagg {
 	int ahead;		/* records wait in pend, their groups warmed */
 	int want_ahead;		/* hashagg_look_ahead(): once past AHEAD_FROM */
 	struct pending pend[AHEAD];
-	size_t naggs, pend_at, npend;
+	size_t naggs, npend;
 	struct hrow *rows;	/* hashagg_sort(): the groups in order */
 	size_t nrows;
 	struct hwin *win;	/* the windows held, sorted by start */
@@ -230,6 +231,29 @@ static inline uint64_t
 slot_home(const struct hashagg *h, uint64_t gh)
 {
 	return (gh >> 32) & (h->cap - 1);
+}
+
+/* Rows are warmed this many at once, this many ahead of their use
+ * (warm_rows()). */
+#define WARM_ROWS 16
+
+/* Brings the groups of rows r[0..n) into the cache, all at once, without
+ * waiting for them: loads whose values nothing uses (util.h's warm(); on
+ * the virtual machines measured, prefetches into a table of hundreds of
+ * MB were dropped), back to back so that their misses overlap. Of each
+ * its first line, and the one a group of an empty key ends in (the line
+ * of the accumulators' end, or just before it): a group is under 128
+ * bytes. */
+static inline void
+warm_rows(const struct hashagg *h, const struct hrow *r, size_t n)
+{
+	size_t k, last = group_size(h, 0) - 1;
+
+	for (k = 0; k < n; k++) {
+		warm(arena_ptr(&r[k].h->a, r[k].g & ~(aoff)ROW_MOVED));
+		warm((const char *)arena_ptr(&r[k].h->a,
+		    r[k].g & ~(aoff)ROW_MOVED) + last);
+	}
 }
 
 /* The group a sorted row names. */

@@ -12,34 +12,23 @@
 #include "io/keycodec.h"
 #include "base/util.h"
 
-/* Byte b of a row's sort key: the start (its sign flipped, so that it
- * orders as unsigned) above the key prefix; b 0 is the lowest. */
-static inline unsigned
-sort_byte(const struct hrow *r, unsigned b)
+/* Sorts a window's groups v[0..n) by key prefix: a least-significant-
+ * byte radix sort, skipping the bytes every group shares, of the window's
+ * list itself (16 bytes a group, against 40 of a row), with tmp of n for
+ * scratch. Returns v or tmp, whichever holds them sorted. */
+static struct hwslot *
+sort_window(struct hwslot *v, struct hwslot *tmp, size_t n)
 {
-	uint64_t v = b < 8 ? r->prefix :
-	    (uint64_t)r->start ^ ((uint64_t)1 << 63);
-
-	return (unsigned)(v >> (8 * (b & 7)) & 0xff);
-}
-
-/* Sorts v[0..n) by (start, key): a least-significant-byte radix sort of
- * (start, key prefix), skipping the bytes every row shares, then each run
- * of an equal pair by key (keys whose first 8 bytes agree). A window's
- * end follows from its start: (start, key) order is (end, start, key). */
-static void
-sort_rows(size_t nkeys, struct hrow *v, size_t n)
-{
-	size_t (*count)[256] = xcalloc(16, sizeof(*count));
-	struct hrow *from = v, *to = xmalloc(n * sizeof(*v) + 1), *t;
+	size_t (*count)[256] = xcalloc(8, sizeof(*count));
+	struct hwslot *from = v, *to = tmp, *t;
 	size_t i, j, pos, k;
 	unsigned b;
 
 	for (i = 0; i < n; i++)
-		for (b = 0; b < 16; b++)
-			count[b][sort_byte(&v[i], b)]++;
-	for (b = 0; b < 16; b++) {
-		if (count[b][sort_byte(&v[0], b)] == n)
+		for (b = 0; b < 8; b++)
+			count[b][v[i].prefix >> (8 * b) & 0xff]++;
+	for (b = 0; b < 8; b++) {
+		if (count[b][v[0].prefix >> (8 * b) & 0xff] == n)
 			continue;
 		for (j = 0, pos = 0; j < 256; j++) {
 			k = count[b][j];
@@ -47,35 +36,30 @@ sort_rows(size_t nkeys, struct hrow *v, size_t n)
 			pos += k;
 		}
 		for (i = 0; i < n; i++)
-			to[count[b][sort_byte(&from[i], b)]++] = from[i];
+			to[count[b][from[i].prefix >> (8 * b) & 0xff]++] =
+			    from[i];
 		t = from;
 		from = to;
 		to = t;
 	}
-	if (from != v) {
-		memcpy(v, from, n * sizeof(*v));
-		to = from;
-	}
-	free(to);
 	free(count);
-	for (i = 0; i < n; i = j) {
-		for (j = i + 1; j < n && v[j].prefix == v[i].prefix &&
-		    v[j].start == v[i].start; j++)
-			;
-		if (j - i > 1)
-			qsort_r(v + i, j - i, sizeof(*v), key_order,
-			    &nkeys);
-	}
+	return from;
 }
 
 /* The groups of windows that start in [from, upto), sorted into
- * h->rows, none fired yet. */
+ * h->rows by (start, key), none fired yet: the windows are in order of
+ * their starts, so each window's groups are sorted by key prefix, then
+ * each run of an equal prefix (keys whose first 8 bytes agree) by key. A
+ * window's end follows from its start: (start, key) order is (end,
+ * start, key). */
 void
 ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 {
-	const struct hwin *w;
+	struct hwin *w;
+	const struct hwslot *v;
+	struct hwslot *tmp = NULL;
 	struct hrow *r;
-	size_t i, k;
+	size_t i, j, k, captmp = 0, nkeys = h->c->nkeys;
 
 	ha_take_pending(h);
 	free(h->rows);
@@ -85,17 +69,29 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 	for (i = ha_window_at(h, from); i < h->nwin &&
 	    h->win[i].start < upto; i++) {
 		w = &h->win[i];
+		if (w->n == 0)
+			continue;
+		xgrow(&tmp, &captmp, w->n, sizeof(*tmp));
+		v = sort_window(w->g, tmp, w->n);
 		for (k = 0; k < w->n; k++) {
 			r = &h->rows[h->nrows++];
 			r->start = w->start;
-			r->prefix = w->g[k].prefix;
-			r->g = (aoff)w->g[k].s.g * SLOT_UNIT;
+			r->prefix = v[k].prefix;
+			r->g = (aoff)v[k].s.g * SLOT_UNIT;
 			r->h = h;
-			r->tag = w->g[k].s.tag;
+			r->tag = v[k].s.tag;
 		}
 	}
-	if (h->nrows > 0)
-		sort_rows(h->c->nkeys, h->rows, h->nrows);
+	free(tmp);
+	for (i = 0; i < h->nrows; i = j) {
+		for (j = i + 1; j < h->nrows &&
+		    h->rows[j].prefix == h->rows[i].prefix &&
+		    h->rows[j].start == h->rows[i].start; j++)
+			;
+		if (j - i > 1)
+			qsort_r(h->rows + i, j - i, sizeof(*h->rows),
+			    key_order, &nkeys);
+	}
 }
 
 void
@@ -143,24 +139,72 @@ ha_recount(struct hashagg *h)
 	}
 }
 
+/* Sorts v[0..n) (a least-significant-byte radix sort), with tmp of n
+ * for scratch. */
+static void
+sort_u32(uint32_t *v, uint32_t *tmp, size_t n)
+{
+	size_t count[256], i, pos, k;
+	uint32_t *from = v, *to = tmp, *t;
+	unsigned shift, j;
+
+	if (n == 0)
+		return;
+	for (shift = 0; shift < 32; shift += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[from[i] >> shift & 0xff]++;
+		if (count[from[0] >> shift & 0xff] == n)
+			continue;
+		for (j = 0, pos = 0; j < 256; j++) {
+			k = count[j];
+			count[j] = pos;
+			pos += k;
+		}
+		for (i = 0; i < n; i++)
+			to[count[from[i] >> shift & 0xff]++] = from[i];
+		t = from;
+		from = to;
+		to = t;
+	}
+	if (from != v)
+		memcpy(v, from, n * sizeof(*v));
+}
+
 /* The groups of h->rows[0..nrows), those of the windows that start in
  * [from, upto), leave the table, and are freed (but those ROW_MOVED;
- * with merged, what they kept was merged away); their windows too. */
+ * with merged, what they kept was merged away); their windows too.
+ * Their slots are dropped a batch at a time, each batch's warmed at
+ * once; the groups are freed from the highest address down, so that
+ * they are read in order, not at random, and that the groups made next
+ * take their blocks from the lowest up. */
 void
 ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 {
-	size_t i, k;
+	const struct hslot *s = table(h);
+	uint32_t *gs = xmalloc(2 * h->nrows * sizeof(*gs) + 1);
+	size_t i, k, e, ng = 0;
 	aoff g;
 
 	for (i = 0; i < h->nrows; i++) {
+		if (i % WARM_ROWS == 0) {
+			e = i + WARM_ROWS < h->nrows ? i + WARM_ROWS : h->nrows;
+			for (k = i; k < e; k++)
+				warm(&s[h->rows[k].tag & (h->cap - 1)]);
+		}
 		g = h->rows[i].g & ~(aoff)ROW_MOVED;
 		drop_slot(h, h->rows[i].tag, (uint32_t)(g / SLOT_UNIT));
-		if (h->rows[i].g & ROW_MOVED)
-			continue;
+		if (!(h->rows[i].g & ROW_MOVED))
+			gs[ng++] = (uint32_t)(g / SLOT_UNIT);
+	}
+	sort_u32(gs, gs + h->nrows, ng);
+	for (i = ng; i-- > 0;) {
+		g = (aoff)gs[i] * SLOT_UNIT;
 		if (!merged)
 			aggs_release(h->g, &h->a, group_acc(h, g));
 		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
 	}
+	free(gs);
 	h->n -= h->nrows;
 	i = ha_window_at(h, from);
 	for (k = i; k < h->nwin && h->win[k].start < upto; k++)

@@ -63,6 +63,10 @@ int plan_print(const struct plan *p, FILE *f);
 /* A strategy's name, as FWIN_STRATEGY and --explain plan write it. */
 const char *plan_name(enum strategy s);
 
+/* The strategy that takes over from s when it cannot go on (or, first,
+ * cannot begin), in p's mode: the fallbacks --explain plan lists. */
+enum strategy plan_fallback(const struct plan *p, enum strategy s);
+
 /* Whether the plan runs the (window, key) table, alone or in halves. */
 static inline int
 plan_table(const struct plan *p)

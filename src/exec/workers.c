@@ -21,7 +21,7 @@
 #include "pipeline/config.h"
 #include "io/keycodec.h"
 #include "io/output.h"
-#include "run/runint.h"
+#include "exec/exec.h"
 #include "window/state.h"
 #include "base/util.h"
 #include "window/wire.h"
@@ -393,22 +393,22 @@ workers_late(const struct workers *ws, uint64_t *late, int64_t *by)
 }
 
 struct workers *
-workers_start(struct run *r)
+workers_start(struct ex_env *env)
 {
-	const struct config *c = r->c;
+	const struct config *c = env->c;
 	struct workers *ws = xcalloc(1, sizeof(*ws));
 	struct worker *w;
 	unsigned i;
 
 	ws->c = c;
-	ws->sink = r->sink;
-	ws->late = r->late;
+	ws->sink = env->sink;
+	ws->late = env->late_file;
 	ws->n = c->threads - 1;	/* (the reading thread is one) */
 	if (ws->n > NGROUPS)
 		ws->n = NGROUPS;
 	wire_fields_init(&ws->wf, c);
-	ws->judges = !op_judges_alone(r->op);
-	ws->keep_raw = ws->judges && r->late != NULL;
+	ws->judges = !op_judges_alone(env->op);
+	ws->keep_raw = ws->judges && env->late_file != NULL;
 	ws->w = xcalloc(ws->n, sizeof(*ws->w));
 	for (i = 0; i < ws->n; i++) {
 		w = &ws->w[i];
@@ -418,12 +418,12 @@ workers_start(struct run *r)
 		if (op_init_state(w->op) != 0)
 			fwin_die("cannot map state: %s", strerror(errno));
 		w->vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(*w->vals));
-		w->like = sink_output_like(r->sink, -1);
+		w->like = sink_output_like(env->sink, -1);
 		if (ws->keep_raw)
-			w->late_like = recsink_collect(r->late);
+			w->late_like = recsink_collect(env->late_file);
 		w->cur = rows_new(w);
 		/* (its changelog keeps its rows in its own state) */
-		w->sink = sink_like(r->sink, w->cur->text);
+		w->sink = sink_like(env->sink, w->cur->text);
 		sink_set_state(w->sink, op_state(w->op));
 		pthread_cond_init(&w->cv, NULL);
 	}

@@ -14,14 +14,15 @@
 
 #include <stdint.h>
 
+#include "exec/exec.h"
 #include "window/operator.h"
 
-struct run;
 struct workers;
 
-/* Starts --threads - 1 workers for run r (never NULL), where the plan
- * chose them (plan.h, keyed: what they cannot take is said there). */
-struct workers *workers_start(struct run *r);
+/* Starts --threads - 1 workers with the driver's env (never NULL), each
+ * formatting its rows with a sink like the driver's, where the plan
+ * chose them (keyed.c: what they cannot take is said there). */
+struct workers *workers_start(struct ex_env *env);
 
 /* A record the driver's operator classified OP_ADDED, with its arrival
  * number; raw is the record as read, which a late file keeps should its

@@ -208,6 +208,13 @@ join_time(struct parser *p, const struct record *rec, struct parsed *out,
 	return 0;
 }
 
+/* Nanoseconds per unit of the formats that count units (timefmt.h's
+ * enum tfmt), 0 for the others. */
+static const uint64_t count_unit[] = {
+	[TF_S] = NS_PER_S, [TF_MS] = 1000000, [TF_US] = 1000, [TF_NS] = 1,
+	[TF_ISO] = 0, [TF_STRPTIME] = 0,
+};
+
 /* Reads the record's event time into out->t. Returns 0, or -1: the
  * record is bad (said, unless quiet: a record of another partition). */
 static int
@@ -215,7 +222,7 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
     int quiet)
 {
 	const struct config *c = p->c;
-	const char *name = parse_time_name(p);
+	const char *name;
 	struct field f;
 	int fmt;
 
@@ -226,6 +233,7 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	}
 	out->tval = rec->f[c->time.idx].p;
 	out->tvaln = rec->f[c->time.idx].n;
+	name = parse_time_name(p);
 	if (c->ntime_more > 0 && join_time(p, rec, out, quiet) != 0)
 		return -1;
 	f.p = out->tval;
@@ -250,6 +258,30 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	}
 	if (p->fmt == TF_AUTO)
 		p->fmt = out->fmt = fmt;
+	return 0;
+}
+
+/* record_time()'s common case, inline: a count of a known unit in up
+ * to 18 plain digits, read as tf_parse_time_tz() reads it. Returns 0
+ * with out->t, or -1 for record_time() to take the long way. */
+static inline int
+count_time(const struct parser *p, const struct record *rec,
+    struct parsed *out)
+{
+	const struct config *c = p->c;
+	const struct field *f;
+	uint64_t unit = count_unit[p->fmt], v;
+
+	if (unit == 0 || c->ntime_more != 0 || c->max_future != 0 ||
+	    c->time.idx >= rec->nf)
+		return -1;
+	f = &rec->f[c->time.idx];
+	if (f->n - 1 >= 18 || num_digits(f->p, f->n, &v) != f->n ||
+	    __builtin_mul_overflow(v, unit, &v) || v > INT64_MAX)
+		return -1;
+	out->tval = f->p;
+	out->tvaln = f->n;
+	out->t = (int64_t)v;
 	return 0;
 }
 
@@ -351,8 +383,12 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 				    "missing", NULL);
 			return;
 		}
-	out->key = key_encode(rec->f, p->keyidx, c->nkeys, &p->keybuf,
-	    &p->keycap, &out->keylen);
+	if (c->nkeys == 1) {	/* (key_encode's bytes, without a call) */
+		out->key = rec->f[p->keyidx[0]].p;
+		out->keylen = rec->f[p->keyidx[0]].n;
+	} else
+		out->key = key_encode(rec->f, p->keyidx, c->nkeys,
+		    &p->keybuf, &p->keycap, &out->keylen);
 	out->hash = key_hash(out->key, out->keylen);
 	if (!partition_mine(c, out->hash)) {
 		/* someone else's: not added, not reported, not late; but it
@@ -364,7 +400,8 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 		    aggs_extract(p->g, rec, p->vals, &bf) == 0;
 		return;
 	}
-	if (p->uses_time && c->has_time && record_time(p, rec, out, 0) != 0)
+	if (p->uses_time && c->has_time && count_time(p, rec, out) != 0 &&
+	    record_time(p, rec, out, 0) != 0)
 		return;
 	if (aggs_extract(p->g, rec, p->vals, &bf) != 0) {
 		bad_field(p, rec, out, bf.f->name, bf.what,

@@ -31,12 +31,14 @@ report(struct input *in, int errnum)
 	in->failed = 1;
 }
 
-/* Forgets where the quote cache points: the buffer's bytes moved. */
+/* Forgets where the quote cache points, and the structural bytes found
+ * ahead: the buffer's bytes moved. */
 void
 quotes_moved(struct input *in)
 {
 	in->qat = NOQUOTE;
 	in->qlim = 0;
+	in->shave = 0;
 }
 
 /*
@@ -55,6 +57,7 @@ fill(struct input *in, int block)
 	ssize_t r;
 	int rc = FILL_MORE;
 
+	in->shave = 0;	/* (the buffer may move, or start again) */
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, n);
 		in->pos = 0;

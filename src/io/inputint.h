@@ -74,6 +74,12 @@ struct input {
 	 * when there is none before qlim: one memchr looks ahead over the
 	 * whole buffer, so quote-free CSV costs it once per read. */
 	size_t qat, qlim;
+	/* frame_fast(): the structural bytes (delimiter, '\n', and in CSV
+	 * '"') of the 64 bytes at sat not yet framed, a bit each, while
+	 * shave says they are known (the buffer's bytes have not moved) */
+	size_t sat;
+	uint64_t sbits;
+	int shave;
 
 	struct field *f;	/* the fields of the record returned */
 	size_t fcap;

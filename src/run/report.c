@@ -56,36 +56,24 @@ print_stats(struct run *r)
 	const struct op_globals *g = G(r), *b = &r->at_start;
 	const struct state *s = op_state(r->op);
 	struct timespec t1;
+	struct ex_size z;
 	double secs;
-	uint64_t nread = g->g_read - b->g_read, runs = 0, bytes = 0;
-	uint64_t keys = st_root(s)->sr_peak_keys;
-	uint64_t peak = arena_hdr(&s->a)->ah_peak, peak2;
-	uint64_t fired = g->g_fired - b->g_fired, panes = st_root(s)->sr_npanes;
-	char part[64] = "", mode[96], filt[48] = "";
+	uint64_t nread = g->g_read - b->g_read;
+	char part[64] = "", mode[128], filt[48] = "";
 
-	if (r->batch != NULL)
-		batch_spilled(r->batch, &runs, &bytes);
-	hashagg_spilled(r->hagg, &runs, &bytes);
-	if (r->hagg != NULL) {	/* each window's key is a key of its own */
-		hashagg_size(r->hagg, &keys, &peak);
-		if (r->hagg2 != NULL) {	/* the groups of both tables */
-			hashagg_size(r->hagg2, &keys, &peak2);
-			peak += peak2;
-		}
-		keys = g->g_fired - b->g_fired;
-	}
-	if (r->workers != NULL)	/* the keys of all */
-		workers_size(r->workers, &fired, &panes, &keys, &peak);
-	snprintf(mode, sizeof(mode), "%s%s%s%s", r->batch != NULL ? "batch" :
-	    "stream", r->in_order ? ", in time order" : r->hagg != NULL ?
-	    ", aggregated as read" : "", r->hagg2 != NULL ?
-	    ", in two halves" : "", r->workers != NULL ?
-	    ", keys over workers" : "");
-	if (runs > 0)
+	memset(&z, 0, sizeof(z));
+	z.fired = g->g_fired - b->g_fired;
+	z.panes = st_root(s)->sr_npanes;
+	z.keys = st_root(s)->sr_peak_keys;
+	z.peak = arena_hdr(&s->a)->ah_peak;
+	exec_size(&r->x, &z, 0);	/* the strategy's own */
+	snprintf(mode, sizeof(mode), "%s%s", r->c->mode == MODE_BATCH ?
+	    "batch" : "stream", z.how);
+	if (z.runs > 0)
 		snprintf(mode + strlen(mode), sizeof(mode) - strlen(mode),
 		    ", %llu sorted run%s spilled (%llu bytes)",
-		    (unsigned long long)runs, runs == 1 ? "" : "s",
-		    (unsigned long long)bytes);
+		    (unsigned long long)z.runs, z.runs == 1 ? "" : "s",
+		    (unsigned long long)z.bytes);
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	secs = (t1.tv_sec - r->t0.tv_sec) + (t1.tv_nsec - r->t0.tv_nsec) / 1e9;
 	if (r->c->part_n > 0)
@@ -101,8 +89,8 @@ print_stats(struct run *r)
 	    (unsigned long long)(g->g_bad - b->g_bad), filt,
 	    (unsigned long long)(g->g_late - b->g_late),
 	    (unsigned long long)(g->g_nowin - b->g_nowin),
-	    (unsigned long long)fired, (unsigned long long)panes,
-	    (unsigned long long)keys, (unsigned long long)peak, secs,
+	    (unsigned long long)z.fired, (unsigned long long)z.panes,
+	    (unsigned long long)z.keys, (unsigned long long)z.peak, secs,
 	    secs > 0 ? nread / secs : 0.0, mode);
 }
 
@@ -176,7 +164,7 @@ over_budget(struct run *r)
 	uint64_t v = c->max_memory;
 	int u = -1;
 
-	if (v == 0 || r->batch != NULL || arena_hdr(&s->a)->ah_used <= v)
+	if (v == 0 || c->mode == MODE_BATCH || arena_hdr(&s->a)->ah_used <= v)
 		return 0;
 	while (u < 3 && v % 1024 == 0) {
 		v /= 1024;
@@ -270,15 +258,17 @@ progress(struct run *r)
 	const struct state *s = op_state(r->op);
 	int64_t now = mono_ns(), el, left;
 	uint64_t done = source_bytes(r->source), nread;
-	uint64_t panes = st_root(s)->sr_npanes, keys = st_root(s)->sr_nkeys;
 	char wm[TF_BUFSZ] = "-", of[512] = "";
+	struct ex_size z;
 	double secs;
 
 	if (r->show == 0 || now < r->next_show)
 		return;
 	r->next_show = now + NS_PER_S / 4;
-	if (r->workers != NULL)	/* the keys are theirs */
-		workers_held(r->workers, &panes, &keys);
+	memset(&z, 0, sizeof(z));
+	z.panes = st_root(s)->sr_npanes;
+	z.keys = st_root(s)->sr_nkeys;
+	exec_size(&r->x, &z, 1);	/* (workers: the keys are theirs) */
 	el = now - ((int64_t)r->t0.tv_sec * NS_PER_S + r->t0.tv_nsec);
 	secs = el / 1e9;
 	nread = G(r)->g_read - r->at_start.g_read;
@@ -295,8 +285,8 @@ progress(struct run *r)
 	}
 	fprintf(stderr, "\rfwin: %.1f MB%s, %.0f records/s, watermark %s, "
 	    "%llu open windows, %llu keys\033[K", done / 1e6, of,
-	    secs > 0 ? nread / secs : 0.0, wm, (unsigned long long)panes,
-	    (unsigned long long)keys);
+	    secs > 0 ? nread / secs : 0.0, wm, (unsigned long long)z.panes,
+	    (unsigned long long)z.keys);
 	fflush(stderr);
 	r->shown = 1;
 }

@@ -1,7 +1,7 @@
 /* run: the driver; see run.h. The loop reads a record, parses it, hands
- * it to the operator and advances the watermark; when input would block
- * it fires what the clock makes due, flushes output and sleeps in poll(2)
- * until input or the next timer. */
+ * it to the strategy the plan chose (exec.h) and advances the watermark;
+ * when input would block it fires what the clock makes due, flushes
+ * output and sleeps in poll(2) until input or the next timer. */
 #include <sys/stat.h>
 
 #include <errno.h>
@@ -16,7 +16,6 @@
 #include <unistd.h>
 
 #include "window/agg.h"
-#include "flow/batch.h"
 #include "run/ckpt.h"
 #include "run/guard.h"
 #include "io/input.h"
@@ -51,9 +50,7 @@ time_format_found(struct run *r, int fmt)
 static void
 advance(struct run *r, int64_t w)
 {
-	op_advance(r->op, w);
-	if (r->workers != NULL)
-		workers_advance(r->workers, w, G(r)->g_maxt);
+	exec_advance(&r->x, w, G(r)->g_maxt);
 }
 
 /* --follow with several FILEs: the watermark is the smallest of the
@@ -78,7 +75,7 @@ sources_advance(struct run *r, int64_t now)
  * the records with equal times. Windows on a grid print the same rows
  * either way (a record at t never joins a window ending at t), so they
  * fire at t and hold no window longer than they must. */
-void
+static void
 watermark_after(struct run *r, int64_t t)
 {
 	const struct config *c = r->c;
@@ -101,23 +98,8 @@ watermark_after(struct run *r, int64_t t)
 		advance(r, w);
 }
 
-/* Steps 1-3 for a record: by the operator, or judged here and added by
- * its key's worker (a session's: judged there too). */
-static int
-add(struct run *r, const struct parsed *pr, const struct op_rec *orec)
-{
-	uint64_t seq;
-	int rc;
-
-	if (r->workers == NULL)
-		return op_record(r->op, orec);
-	if ((rc = op_classify(r->op, orec->t, &seq)) == OP_ADDED)
-		workers_record(r->workers, orec, seq, pr->raw, pr->rawlen);
-	return rc;
-}
-
 /* A good record's windows are out of the range of times. */
-void
+static void
 out_of_range(struct run *r, const struct parsed *pr)
 {
 	char msg[512];
@@ -128,7 +110,7 @@ out_of_range(struct run *r, const struct parsed *pr)
 }
 
 /* Applies a parsed record (parse.h): counts it, says what is wrong with
- * it, and hands it to the operator (or the batch). */
+ * it, and hands it to the strategy (exec.h), acting on its answer. */
 static void
 apply(struct run *r, const struct parsed *pr)
 {
@@ -160,13 +142,10 @@ apply(struct run *r, const struct parsed *pr)
 		/* (batch mode: no watermark until the records are sorted,
 		 * and a rejected record is none of them) */
 		if (!pr->has_t || !op_time_fits(r->op, pr->t) ||
-		    (pr->kind == PR_FILTERED && r->batch != NULL))
+		    (pr->kind == PR_FILTERED && c->mode == MODE_BATCH))
 			return;
 		FUTURE_CHECK(r, pr, pr->t);
-		if (r->hagg != NULL && r->batch == NULL)
-			stream_agg_advance(r, pr->t);	/* the table's */
-		else
-			watermark_after(r, pr->t);
+		watermark_after(r, pr->t);
 		return;
 	}
 	orec.key = pr->key;
@@ -174,82 +153,29 @@ apply(struct run *r, const struct parsed *pr)
 	orec.hash = pr->hash;
 	orec.vals = pr->vals;
 	orec.t = pr->t;
-	if (!c->has_time && (op_uses_time(r->op) || r->batch != NULL))
+	if (!c->has_time && (op_uses_time(r->op) || c->mode == MODE_BATCH))
 		orec.t = now_ns();	/* processing time: when applied */
-	if (r->batch != NULL) {	/* kept; replayed in time order at the end */
-		if (r->straight && straight_record(r, pr, &orec))
-			return;
-		if (r->hagg != NULL && hagg_record(r, pr, &orec))
-			return;
-		switch (batch_add(r->batch, orec.t, orec.key, orec.keylen,
-		    orec.vals)) {
-		case BATCH_RANGE:
-			out_of_range(r, pr);
-			break;
-		case BATCH_FAIL:	/* a spill failed: said; exit 1 */
-			r->fatal = 1;
-			break;
-		}
-		return;
-	}
-	if (r->hagg != NULL && stream_agg_record(r, pr, &orec))
-		return;
-	switch (add(r, pr, &orec)) {
-	case OP_ADDED:
-	case OP_NOWIN:
-		if (op_uses_watermark(r->op)) {
-			FUTURE_CHECK(r, pr, orec.t);
-			watermark_after(r, orec.t);
-		}
+	switch (exec_record(&r->x, pr, &orec)) {
+	case EX_ADDED:
+	case EX_NOWIN:
+		FUTURE_CHECK(r, pr, orec.t);
+		watermark_after(r, orec.t);
 		break;
-	case OP_LATE:
+	case EX_LATE:
 		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
 			r->late_by = sat_add(G(r)->g_wm, -orec.t);
 		recsink_write(r->late, pr->raw, pr->rawlen);
 		break;
-	case OP_RANGE:	/* only an event time can be this far out */
+	case EX_RANGE:
 		out_of_range(r, pr);
+		break;
+	case EX_FAIL:	/* (said): exit 1 */
+		r->fatal = 1;
 		break;
 	}
 }
 
 /* --- live input: timers while fwin waits --- */
-
-static volatile sig_atomic_t stop_requested, save_requested, stop_signal;
-
-static void
-on_signal(int sig)
-{
-	if (sig == SIGUSR1)
-		save_requested = 1;
-	else {
-		stop_signal = sig;
-		stop_requested = 1;
-	}
-}
-
-int
-run_signal(void)
-{
-	return stop_requested ? stop_signal : 0;
-}
-
-/* SIGINT, SIGTERM and SIGHUP end the input as its end would; SIGUSR1
- * asks for a checkpoint. No SA_RESTART: they interrupt poll(2), so a
- * waiting fwin notices at once. */
-static void
-catch_signals(void)
-{
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
-}
 
 static int
 flush_outputs(struct run *r)
@@ -317,7 +243,7 @@ maybe_save(struct run *r)
 	persist_reap(&r->ps, 0);
 	if (r->ps.saver > 0)
 		return;
-	save_requested = 0;
+	save_begun();
 	if (save(r, 1) != 0)
 		r->ps.failed = 1;
 }
@@ -398,7 +324,7 @@ wait_input(struct run *r)
 		r->idle_wm = G(r)->g_wm;
 	}
 	for (;;) {
-		if (stop_requested)
+		if (run_signal() != 0)
 			return -1;
 		now = now_ns();
 		if (r->srcs != NULL)	/* an input may have gone idle */
@@ -406,16 +332,15 @@ wait_input(struct run *r)
 		w = clock_watermark(r, now);
 		if (w > G(r)->g_wm && op_uses_watermark(r->op))
 			advance(r, w);
-		if (r->workers != NULL)	/* their rows, before fwin waits */
-			workers_sync(r->workers);
+		exec_idle(&r->x);	/* (workers: their rows) */
 		if (check_corrupt(r) || flush_outputs(r) != 0)
 			return -1;
 		if (c->checkpoint != NULL &&
-		    (save_requested || persist_due(&r->ps, now)))
+		    (save_asked() || persist_due(&r->ps, now)))
 			maybe_save(r);
 		if (r->corrupt || r->fatal)
 			return -1;
-		due = clock_due(r, op_next_timer(r->op));
+		due = clock_due(r, exec_next_timer(&r->x));
 		if (c->checkpoint != NULL && c->ckpt_every_n == 0 &&
 		    r->ps.next_save < due)
 			due = r->ps.next_save;
@@ -442,7 +367,7 @@ read_header(struct run *r, const struct field **names, size_t *n)
 	int rc;
 
 	while ((rc = input_header(r->in, names, n)) == INPUT_WAIT) {
-		if (stop_requested)
+		if (run_signal() != 0)
 			return 0;
 		pfd.fd = input_fd(r->in);
 		pfd.events = POLLIN;
@@ -454,7 +379,7 @@ read_header(struct run *r, const struct field **names, size_t *n)
 /* --- the run --- */
 
 /* The next record, parsed: from the source, on this thread or the
- * reading thread; past the first half's end (split.h), the second half
+ * reading thread; past the first half's end (halves), the second half
  * is joined, or read here after all. Returns as source_next(). */
 static int
 next_parsed(struct run *r, const struct parsed **pr)
@@ -462,7 +387,7 @@ next_parsed(struct run *r, const struct parsed **pr)
 	int rc;
 
 	while ((rc = source_next(r->source, pr)) == SOURCE_END &&
-	    r->split != NULL && !split_end(r))
+	    !exec_input_end(&r->x))
 		;
 	if (rc != SOURCE_RECORD && rc != SOURCE_WAIT) {
 		r->ended = 1;
@@ -471,43 +396,20 @@ next_parsed(struct run *r, const struct parsed **pr)
 	return rc;
 }
 
-/* --threads: warms the cache for the records that follow, a stage of
- * st_prefetch() at each distance, so that their misses on keys and panes
- * overlap this record's work instead of following it. */
-static void
-prefetch_ahead(struct run *r, const struct source *from)
-{
-	static const size_t dist[] = { 12, 8, 4 };
-	const int64_t *win;
-	uint64_t h;
-	int stage;
-
-	if (r->hagg != NULL) {	/* the table's slot, then its group */
-		for (stage = 0; stage < 2; stage++)
-			if (source_ahead(from, dist[stage + 1], &h, &win) &&
-			    win != NULL)
-				hashagg_prefetch(r->hagg, *win, h, stage);
-		return;
-	}
-	for (stage = 0; stage < 3; stage++)
-		if (source_ahead(from, dist[stage], &h, &win))
-			st_prefetch(r->st, h, stage);
-}
-
 /* --threads: reading and parsing on a thread of their own. */
-void
+static void
 start_reader(struct run *r)
 {
 	r->source = source_thread(r->read_here, r->c,
 	    r->late != NULL || r->badout != NULL);
-	if (r->hagg != NULL)
+	if (r->x.m->windows)	/* (a table's) */
 		source_find_windows(r->source);
 }
 
 /* --threads: ends the reading thread; the input is read here from now
  * on. After a stop asked for (a signal), what it read ahead is applied
  * first, as if it had been read here. */
-void
+static void
 stop_reader(struct run *r, int apply_ahead)
 {
 	if (r->source == r->read_here)
@@ -518,58 +420,92 @@ stop_reader(struct run *r, int apply_ahead)
 	r->source = r->read_here;
 }
 
-/* --mode batch at the end of the input: every record kept, in time
- * order, through the operator (or the table's groups fired). With
- * --threads, merging the sorted runs and decoding their records run on a
- * thread of their own. Returns 0, or -1 after a message. */
-static int
-replay_all(struct run *r)
-{
-	struct source *sorted, *from;
-	const struct parsed *pr;
-	int rc = SOURCE_END;
+/* --- what the strategy has of the driver (exec.h's ex_env) --- */
 
-	if (r->hagg != NULL) {	/* every group, fired as its window */
-		G(r)->g_maxt = hashagg_max_time(r->hagg);
-		if (r->hagg2 != NULL &&
-		    hashagg_max_time(r->hagg2) > G(r)->g_maxt)
-			G(r)->g_maxt = hashagg_max_time(r->hagg2);
-		G(r)->g_fired += hashagg_fire(r->hagg, r->hagg2, on_row, r);
-		return hashagg_failed(r->hagg) ? -1 : 0;
-	}
-	r->replaying = 1;
-	from = sorted = source_sorted(r->batch);
-	if (r->c->threads > 1)
-		from = source_thread(sorted, r->c, 0);
-	/* (a signal halts it: replay_hashed asks batch_stopped) */
-	while (!r->halted && (rc = source_next(from, &pr)) == SOURCE_RECORD) {
-		if (from != sorted)
-			prefetch_ahead(r, from);
-		if (pr->kind == PR_NOTE)	/* a spill file's */
-			fwrite(pr->msg, 1, pr->msglen, stderr);
-		else
-			replay_hashed(r, pr->t, pr->key, pr->keylen,
-			    pr->hash, pr->vals);
-	}
-	if (from != sorted)
-		source_free(from);
-	source_free(sorted);
-	return rc < 0 ? -1 : 0;
+static void
+ex_time(void *arg, int64_t t)
+{
+	watermark_after(arg, t);
 }
 
-/* After the last record: the workers' rows written, and the late
- * records they found (sessions) counted with the driver's. */
 static void
-workers_settle(struct run *r)
+ex_late(void *arg, uint64_t n, int64_t by)
 {
-	uint64_t late;
-	int64_t by;
+	struct run *r = arg;
 
-	workers_sync(r->workers);
-	workers_late(r->workers, &late, &by);
-	G(r)->g_late += late;
+	G(r)->g_late += n;
 	if (by > r->late_by)
 		r->late_by = by;
+}
+
+static void
+ex_filtered(void *arg, uint64_t n)
+{
+	((struct run *)arg)->filtered += n;
+}
+
+static int
+ex_stopped(void *arg)
+{
+	return batch_stopped(arg);
+}
+
+static void new_operator(struct run *r);
+
+static void
+ex_renew(void *arg)
+{
+	struct run *r = arg;
+	struct op_globals kept = *G(r);
+
+	op_free(r->op);
+	new_operator(r);
+	if (op_init_state(r->op) != 0)
+		fwin_die("cannot map state: %s", strerror(errno));
+	r->x.env.op = r->op;
+	G(r)->g_read = kept.g_read;
+	G(r)->g_bad = kept.g_bad;
+	G(r)->g_timefmt = kept.g_timefmt;
+}
+
+static int
+ex_solo(void *arg)
+{
+	struct run *r = arg;
+
+	stop_reader(r, 1);	/* what it read ahead is taken first */
+	return !r->ended && !r->fatal;
+}
+
+static void
+ex_threaded(void *arg)
+{
+	start_reader(arg);
+}
+
+/* The strategy's view of the driver, once the sinks are open. */
+static void
+exec_env(struct run *r)
+{
+	struct ex_env *e = &r->x.env;
+
+	e->c = r->c;
+	e->plan = r->plan;
+	e->g = r->g;
+	e->op = r->op;
+	e->in = r->in;
+	e->source = r->read_here;
+	e->sink = r->sink;
+	e->late_file = r->late;
+	e->row = on_row;
+	e->arg = r;
+	e->time = ex_time;
+	e->found_late = ex_late;
+	e->filtered = ex_filtered;
+	e->stopped = ex_stopped;
+	e->renew = ex_renew;
+	e->solo = ex_solo;
+	e->threaded = ex_threaded;
 }
 
 /* Reads the input to its end, fires what is due and saves; returns the
@@ -580,15 +516,13 @@ run_stream(struct run *r)
 	const struct config *c = r->c;
 	const struct parsed *pr;
 	uint64_t nbad;
-	int status = 0, rc = 0, flush, straight = 0, stopped;
+	int status = 0, rc = 0, flush, stopped;
 
 	r->at_start = *G(r);
 	progress_setup(r);
 	/* the plan's strategy begins (plan.h); the driver does not choose */
-	straight_begin(r);
-	stream_agg_begin(r);
-	if (r->plan->pl_strategy == ST_KEYED)
-		r->workers = workers_start(r);
+	exec_env(r);
+	exec_open(&r->x);
 	/* Exactly-once from the first record: a fresh run records where
 	 * its output starts before writing any, so that a run killed before
 	 * its first periodic save is undone too. */
@@ -596,7 +530,7 @@ run_stream(struct run *r)
 		return 1;
 	if (c->threads > 1)
 		start_reader(r);
-	while (!stop_requested && !r->fatal && !r->corrupt) {
+	while (run_signal() == 0 && !r->fatal && !r->corrupt) {
 		rc = next_parsed(r, &pr);
 		if (rc == SOURCE_WAIT) {
 			progress(r);
@@ -608,27 +542,23 @@ run_stream(struct run *r)
 			r->read_all = rc == SOURCE_END;
 			break;
 		}
-		if (source_reads_ahead(r->source) && (r->batch == NULL ||
-		    r->straight || r->hagg != NULL))
-			prefetch_ahead(r, r->source);
+		if (source_reads_ahead(r->source))
+			exec_prefetch(&r->x, r->source);
 		apply(r, pr);
 		if (r->fatal || check_corrupt(r) || over_budget(r))
 			break;
-		if (r->hagg != NULL && !r->split_tried)
-			split_begin(r);
+		if (!r->x.begun)	/* (halves: the second half begins) */
+			exec_begin(&r->x);
 		if ((G(r)->g_read & 4095) == 0)
 			progress(r);
 		if (c->checkpoint != NULL && ++r->ps.since_save >= r->ps.save_check) {
 			r->ps.since_save = 0;
-			if (save_requested || c->ckpt_every_n > 0 ||
+			if (save_asked() || c->ckpt_every_n > 0 ||
 			    persist_due(&r->ps, now_ns()))
 				maybe_save(r);
 		}
 	}
 	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
-	if (r->workers != NULL)	/* the rows of what was applied */
-		workers_settle(r);
-	split_drop(r);	/* stopped before the cut: the records read so far */
 	progress_end(r);
 	hint_end(r->hint);
 	if (rc < 0 || r->fatal || r->corrupt)
@@ -639,30 +569,14 @@ run_stream(struct run *r)
 		flush = c->flush == 1;
 	else
 		flush = c->flush < 0 ? c->checkpoint == NULL : c->flush;
-	/* (a stopped batch run writes no further row: batch_stopped) */
-	if (r->straight && status == 0 && !batch_stopped(r) &&
-	    (straight = straight_commit(r)) < 0)
+	/* (a stopped batch run writes no further row: batch_stopped; a
+	 * failed one writes none) */
+	if (!c->has_time && status == 0 && !batch_stopped(r))
+		op_set_span(r->op, r->started, now_ns());	/* the run's */
+	if (exec_finish(&r->x, flush, status != 0 || batch_stopped(r)) != 0)
 		status = 1;
-	if (r->straight)	/* rows of a failed run are not written */
-		straight_drop(r);
-	if (r->batch != NULL && straight == 0 && status == 0 &&
-	    !batch_stopped(r) && replay_all(r) != 0)
+	if (status == 0 && !batch_stopped(r) && check_corrupt(r))
 		status = 1;
-	/* (batch mode writes no row of a failed run) */
-	if (r->hagg != NULL && (r->batch == NULL ||
-	    (r->in_order && status == 0 && !batch_stopped(r))) &&
-	    stream_agg_end(r, status) != 0)
-		status = 1;
-	if (status == 0 && !batch_stopped(r)) {
-		if (!c->has_time)	/* the global window is the run's */
-			op_set_span(r->op, r->started, now_ns());
-		if (r->workers != NULL)
-			workers_end(r->workers, flush, G(r)->g_maxt);
-		else
-			op_end(r->op, flush);
-		if (check_corrupt(r))
-			status = 1;
-	}
 	stopped = batch_stopped(r);	/* (a signal after this: too late) */
 	/* With a checkpoint, open windows are saved unfired for the next
 	 * run (unless --flush fired them), and on a fatal error the last
@@ -719,7 +633,7 @@ rank_row(void *arg, const struct op_row *row, double *v)
 }
 
 /* The window operator, its state not made or restored yet. */
-void
+static void
 new_operator(struct run *r)
 {
 	const struct config *c = r->c;
@@ -770,9 +684,6 @@ setup(struct run *r, int *empty)
 	parse_fields(c, r->in);
 	r->g = aggs_new(c);
 	new_operator(r);
-	if (c->mode == MODE_BATCH)
-		r->batch = batch_new(c, c->max_memory ? c->max_memory :
-		    batch_default_budget());
 	if (c->restore != NULL) {
 		if ((rc = persist_adopt(&r->ps, r->op)) != 0)
 			return rc;
@@ -788,12 +699,12 @@ setup(struct run *r, int *empty)
 	r->pg = c->threads > 1 ? aggs_new(c) : NULL;
 	r->parser = parser_new(c, r->pg != NULL ? r->pg : r->g,
 	    G(r)->g_timefmt,
-	    op_uses_time(r->op) || r->batch != NULL,
-	    op_uses_watermark(r->op) && c->has_time && r->batch == NULL);
-	if (op_uses_time(r->op) || r->batch != NULL)	/* it reads times */
+	    op_uses_time(r->op) || c->mode == MODE_BATCH,
+	    op_uses_watermark(r->op) && c->has_time && c->mode != MODE_BATCH);
+	if (op_uses_time(r->op) || c->mode == MODE_BATCH)	/* (times) */
 		r->hint = hint_new(c, G(r)->g_timefmt);
-	if (c->follow && c->nfiles > 1 && c->has_time && r->batch == NULL &&
-	    op_uses_watermark(r->op))
+	if (c->follow && c->nfiles > 1 && c->has_time &&
+	    c->mode != MODE_BATCH && op_uses_watermark(r->op))
 		r->srcs = srcwm_new(c->nfiles, c->idle_timeout, now_ns());
 	r->source = r->read_here = source_input(c, r->in, r->parser);
 	return 0;
@@ -836,15 +747,11 @@ run_pipeline(struct config *c, const struct plan *p)
 	if (close_sinks(&r) != 0)
 		status = 1;
 	persist_fini(&r.ps);
+	exec_close(&r.x);
 	if (r.source != r.read_here)
 		source_free(r.source);
 	source_free(r.read_here);
 	input_close(r.in);
-	batch_free(r.batch);
-	hashagg_free(r.hagg);
-	hashagg_free(r.hagg2);
-	stream_half_free(&r);
-	workers_free(r.workers);
 	op_free(r.op);
 	aggs_free(r.g);
 	parser_free(r.parser);

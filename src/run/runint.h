@@ -1,16 +1,15 @@
-/* runint: the driver's insides, shared by run.c (the loop), runbatch.c
- * (--mode batch), outputs.c (the sinks opened and closed) and report.c
+/* runint: the driver's insides, shared by run.c (the loop), runstop.c
+ * (signals), outputs.c (the sinks opened and closed) and report.c
  * (messages, --stats, --progress, what was dropped); no other module
- * includes it. */
+ * includes it. The strategy the driver feeds is behind exec.h. */
 #ifndef FWIN_RUNINT_H
 #define FWIN_RUNINT_H
 
 #include <time.h>
 
 #include "window/agg.h"
-#include "flow/batch.h"
 #include "pipeline/config.h"
-#include "exec/hashagg.h"
+#include "exec/exec.h"
 #include "run/hint.h"
 #include "io/input.h"
 #include "window/operator.h"
@@ -21,14 +20,13 @@
 #include "flow/recsink.h"
 #include "flow/sink.h"
 #include "flow/source.h"
-#include "exec/split.h"
-#include "exec/workers.h"
 
 struct run {
 	struct config *c;
-	/* the strategy, chosen before the first record (plan.h); what the
-	 * fields below say is how it runs now, after any fallback from it */
+	/* the strategy, chosen before the first record (plan.h), and the
+	 * one that runs (exec.h), after any fallback from it */
 	const struct plan *plan;
+	struct exec x;
 	struct aggs *g;
 	struct op *op;
 	struct state *st;	/* op's, for the driver's block (G) */
@@ -72,49 +70,14 @@ struct run {
 	struct srcwm *srcs;
 	int src;
 	struct timespec t0;
-	struct batch *batch;	/* --mode batch: records kept until the end */
-	/* --mode batch while the input is in time order (run.c's
-	 * straight_begin): rows held in a scratch file */
-	int straight;
-	int straight_keep;	/* the batch keeps what the operator takes */
-	int straight_fd;	/* the scratch file */
-	int straight_out;	/* where the rows go once the order is sure */
-	int64_t straight_t;	/* the last time */
-	uint64_t straight_max;	/* the most state it may keep */
-	int in_order;		/* it did to the end: nothing was sorted */
-	/* --mode batch out of time order, where order cannot show: records
-	 * added to (window, key) groups as read (hashagg.h), or NULL */
-	struct hashagg *hagg;
-	int hagg_fits;		/* the pipeline can, and the FILEs can be
-				 * read again should it have to stop */
-	/* the input's second half read into a table on a thread of its
-	 * own (split.h), or NULL; then the table it filled */
-	struct split *split;
-	int split_tried;
-	struct hashagg *hagg2;
-	/* --threads 3 or more: keys spread over workers (workers.h), or
-	 * NULL; the driver's operator then holds no keys */
-	struct workers *workers;
-	/* --mode stream aggregated as read (runagg.c): the rows the table
-	 * fired (when it gives up, the sink skips as many of the
-	 * operator's) */
-	uint64_t agg_fired;
-	/* its second half's rows, fired on that half's thread (runagg.c
-	 * stream_half_sink): to a scratch file, through a sink like the
-	 * driver's */
-	struct sink *half;
-	int half_fd;
-	uint64_t half_rows;
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
 	int64_t next_show;	/* monotonic ns of the next line */
 	uint64_t total;		/* bytes of the regular FILEs, or 0 */
 	/* --mode batch stopped by a signal (runstop.c) */
-	int halted;		/* the replay and the sink were halted */
+	int halted;		/* the sink was halted */
 	int read_all;		/* the input was read to its end */
-	int replaying;		/* the records kept go through the windows */
-	uint64_t replayed;	/* how many did */
 };
 
 static inline struct op_globals *
@@ -124,75 +87,22 @@ G(struct run *r)
 	return st_globals(r->st);
 }
 
-/* run.c: the signal (SIGINT, SIGTERM, SIGHUP) that asked the run to
- * stop, or 0 */
+/* runstop.c: signals. SIGINT, SIGTERM and SIGHUP end the input as its
+ * end would; SIGUSR1 asks for a checkpoint (catch_signals). The signal
+ * that asked the run to stop, or 0; whether a checkpoint was asked for
+ * since the last save_begun(). */
+void catch_signals(void);
 int run_signal(void);
+int save_asked(void);
+void save_begun(void);
 
 /* runstop.c: in batch mode, whether a signal stopped the run; the first
- * time, the sink is halted (no further row is written) and so is the
- * replay. Once stopped, batch_interrupted says how far the run came
+ * time, the sink is halted (no further row is written; sorted halts its
+ * replay). Once stopped, batch_interrupted says how far the run came
  * (bytes: of the input read) and returns the exit status, 128 + the
  * signal. */
 int batch_stopped(struct run *r);
 int batch_interrupted(struct run *r, uint64_t bytes);
-
-/* run.c: the loop's pieces that runbatch.c uses */
-void watermark_after(struct run *r, int64_t t);
-void out_of_range(struct run *r, const struct parsed *pr);
-void new_operator(struct run *r);
-void start_reader(struct run *r);
-void stop_reader(struct run *r, int apply_ahead);
-
-/* runbatch.c: --mode batch. While the input is in time order: begin;
- * a good record (1: taken, 0: the batch keeps it); the end of input
- * (1: rows written, 0: replay, -1: failed); drop. */
-void straight_begin(struct run *r);
-int straight_record(struct run *r, const struct parsed *pr,
-    const struct op_rec *orec);
-int straight_commit(struct run *r);
-void straight_drop(struct run *r);
-/* Aggregated as read: a good record (1: taken, 0: the batch keeps it);
- * the input cut in two once the table begins; the first half read
- * (1: the second's table kept, the input ends); the second half's
- * thread stopped and its work dropped. */
-int hagg_record(struct run *r, const struct parsed *pr,
-    const struct op_rec *orec);
-void split_begin(struct run *r);
-int split_end(struct run *r);
-void split_drop(struct run *r);
-/* Writes the rows held in scratch file fd after those written so far.
- * Returns 0, or -1 after a message. */
-int write_held(struct run *r, int fd);
-/* The first n records again, from the FILEs, to the table, the batch or
- * (stream mode) the operator. */
-int reread(struct run *r, uint64_t n);
-/* One record of the sorted replay (or read again), through the
- * operator. */
-void replay_hashed(struct run *r, int64_t t, const char *key, size_t keylen,
-    uint64_t hash, const struct aval *vals);
-
-/* runagg.c: --mode stream aggregated as read: begin (if it can); a
- * good record (1: taken, 0: the operator is to take it, as it does all
- * from now on); the end of the run (status 0: every window fires, else
- * those the watermark passed; returns 0, or -1 after a message). */
-uint64_t stream_agg_budget(void);
-void stream_agg_begin(struct run *r);
-int stream_agg_record(struct run *r, const struct parsed *pr,
-    const struct op_rec *orec);
-/* A record the table does not take (--where, another --partition)
- * moves its watermark to t, firing what that ends. */
-void stream_agg_advance(struct run *r, int64_t t);
-/* The table's part of it: the record added (HA_ADDED: the watermark
- * moved on, what was due fired), or HA_* said what became of it. */
-int stream_agg_add(struct run *r, const struct parsed *pr,
-    const struct op_rec *orec);
-int stream_agg_end(struct run *r, int status);
-/* Two halves of a stream: the sink the second half's thread writes rows
- * to, or NULL; the halves joined (1: kept, 0: dropped, the second half
- * to be read here); what the sink holds, freed. */
-struct sink *stream_half_sink(struct run *r);
-int stream_half_join(struct run *r, uint64_t nrows);
-void stream_half_free(struct run *r);
 
 /* A record this far ahead of the clock that moves the watermark is named
  * by the late summary, with --max-future (the man page's --max-future). */

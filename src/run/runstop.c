@@ -1,23 +1,71 @@
-/* runstop: a batch run stopped by a signal (the man page's BATCH AND
- * STREAM MODES). A stream ends its input on SIGINT, SIGTERM or SIGHUP
- * and fires what it holds, as at its end; a batch result is only whole
- * once every record has gone through the windows, so a stopped batch
- * run writes no further row and says that its output is incomplete. */
+/* runstop: signals, and a batch run stopped by one (the man page's
+ * BATCH AND STREAM MODES). SIGINT, SIGTERM and SIGHUP end the input as
+ * its end would: a stream fires what it holds, as at its end; a batch
+ * result is only whole once every record has gone through the windows,
+ * so a stopped batch run writes no further row and says that its output
+ * is incomplete. SIGUSR1 asks for a checkpoint. */
+#include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
-#include "flow/batch.h"
 #include "run/runint.h"
 #include "base/util.h"
+
+static volatile sig_atomic_t stop_requested, save_requested, stop_signal;
+
+static void
+on_signal(int sig)
+{
+	if (sig == SIGUSR1)
+		save_requested = 1;
+	else {
+		stop_signal = sig;
+		stop_requested = 1;
+	}
+}
+
+/* No SA_RESTART: they interrupt poll(2), so a waiting fwin notices at
+ * once. */
+void
+catch_signals(void)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+}
+
+int
+run_signal(void)
+{
+	return stop_requested ? stop_signal : 0;
+}
+
+int
+save_asked(void)
+{
+	return save_requested;
+}
+
+void
+save_begun(void)
+{
+	save_requested = 0;
+}
 
 int
 batch_stopped(struct run *r)
 {
-	if (r->batch == NULL || run_signal() == 0)
+	if (r->c->mode != MODE_BATCH || run_signal() == 0)
 		return 0;
 	if (!r->halted) {
 		r->halted = 1;
-		batch_halt(r->batch);	/* (its replay may be on a thread) */
-		sink_halt(r->sink);
+		sink_halt(r->sink);	/* (sorted halts its replay) */
 	}
 	return 1;
 }
@@ -29,9 +77,13 @@ int
 batch_interrupted(struct run *r, uint64_t bytes)
 {
 	uint64_t m = G(r)->g_read - G(r)->g_bad - r->others;
-	uint64_t n = r->replaying ? r->replayed : m;
+	struct ex_size z;
+	uint64_t n;
 	char of[64] = "";
 
+	memset(&z, 0, sizeof(z));
+	exec_size(&r->x, &z, 1);	/* (sorted's replay) */
+	n = z.replaying ? z.replayed : m;
 	if (!r->read_all) {
 		if (r->total > 0 && bytes <= r->total)
 			snprintf(of, sizeof(of), " (%.0f%% of the input)",

@@ -149,7 +149,22 @@ keytab_grow(struct state *s)
 /* Probes the table for the key with bytes b[0..n) and hash h: returns
  * it, or 0 with *empty the slot where it would go (UINT64_MAX once the
  * state is found corrupt). */
-static aoff
+/* Whether a[0..n) and b[0..n) are the same bytes. Keys are short, and
+ * are compared at every record: a call to memcmp costs more than this. */
+static inline int
+same_key(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	if (n > 16)
+		return memcmp(a, b, n) == 0;
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return 0;
+	return 1;
+}
+
+static inline aoff
 probe(struct state *s, const char *b, size_t n, uint64_t h, uint64_t *empty)
 {
 	const struct st_root *r = st_root(s);
@@ -172,7 +187,7 @@ probe(struct state *s, const char *b, size_t n, uint64_t h, uint64_t *empty)
 		if (!key_used(s, t[i].ks_key))
 			return 0;
 		k = st_keyp(s, t[i].ks_key);
-		if (k->k_len == n && memcmp(k->k_bytes, b, n) == 0)
+		if (k->k_len == n && same_key(k->k_bytes, b, n))
 			return t[i].ks_key;
 	}
 	*empty = i;

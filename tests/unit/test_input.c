@@ -735,6 +735,115 @@ test_long_record(void)
 	free(data);
 }
 
+/* Record i of test_framing's input: its line(s) appended to d at *n, and
+ * the fields (comma-joined, as many as max allows, 0: all) and raw bytes
+ * it should read as. Kinds by i % 9: plain; a '\r' before the '\n'; an
+ * empty line before it; a quoted field holding a comma; a field past 64
+ * bytes (a record over several of the framer's 64-byte maps); seven
+ * fields; one field; a tab inside a field; a quoted field after the
+ * first. */
+static void
+framing_record(size_t i, size_t max, char *d, size_t *n, char *want,
+    char *raw)
+{
+	char line[256], z[101];
+	size_t k;
+
+	memset(z, 'z', 100);
+	z[100] = '\0';
+	switch (i % 9) {
+	case 0: snprintf(line, sizeof(line), "a%zu,k%zu,%zu", i, i % 13, i);
+		break;
+	case 1: snprintf(line, sizeof(line), "b%zu,k%zu,%zu\r", i, i % 7, i);
+		break;
+	case 2: snprintf(line, sizeof(line), "c%zu,k,%zu", i, i); break;
+	case 3: snprintf(line, sizeof(line), "\"q,%zu\",x,%zu", i, i); break;
+	case 4: snprintf(line, sizeof(line), "%s,y,%zu", z, i); break;
+	case 5: snprintf(line, sizeof(line), "1,2,3,4,5,6,%zu", i); break;
+	case 6: snprintf(line, sizeof(line), "%zu", i); break;
+	case 7: snprintf(line, sizeof(line), "t\t%zu,u,", i); break;
+	default: snprintf(line, sizeof(line), "x%zu,\"q,%zu\",%zu", i, i, i);
+		break;
+	}
+	if (i % 9 == 2)
+		d[(*n)++] = '\n';
+	k = strlen(line);
+	memcpy(d + *n, line, k);
+	*n += k;
+	d[(*n)++] = '\n';
+	if (i % 9 == 1)
+		line[--k] = '\0';	/* (the '\r' is not the record's) */
+	strcpy(raw, line);
+	if (i % 9 == 3)		/* libcsv's fields */
+		snprintf(line, sizeof(line), "q,%zu|x|%zu", i, i);
+	else if (i % 9 == 8)
+		snprintf(line, sizeof(line), "x%zu|q,%zu|%zu", i, i, i);
+	else
+		for (k = 0; line[k] != '\0'; k++)
+			if (line[k] == ',')
+				line[k] = '|';
+	/* at most max fields: the last ends at its own comma */
+	for (k = 0; max != 0 && line[k] != '\0'; k++)
+		if (line[k] == '|' && --max == 0) {
+			line[k] = '\0';
+			break;
+		}
+	strcpy(want, line);
+}
+
+/* The framer's one-pass path (a bitmap of the buffer's structural bytes,
+ * kept from record to record) against every kind of record it must hand
+ * to the long way, over several buffers, with all fields and with two. */
+static void
+test_framing(void)
+{
+	static const size_t maxes[] = { 0, 2 };
+	const size_t nrec = 200000;
+	struct input_opts o;
+	static char *files[1];
+	struct input *in;
+	struct record r;
+	char *data, want[512], raw[512], got[512];
+	size_t i, k, n = 0, m, bad = 0, line;
+
+	data = malloc(nrec * 160);
+	for (i = 0; i < nrec; i++)
+		framing_record(i, 0, data, &n, want, raw);
+	files[0] = tmpfile_n(data, n);
+	for (m = 0; m < sizeof(maxes) / sizeof(maxes[0]); m++) {
+		o = opts(IF_CSV, -1);
+		o.maxfields = maxes[m];
+		in = input_open(files, 1, &o);
+		line = 0;
+		for (i = 0; i < nrec; i++) {
+			framing_record(i, maxes[m], data, &(size_t){ 0 }, want,
+			    raw);
+			line += i % 9 == 2 ? 2 : 1;
+			if (input_next(in, &r) != INPUT_RECORD || r.bad != NULL) {
+				bad++;
+				break;
+			}
+			for (k = 0, got[0] = '\0'; k < r.nf; k++)
+				snprintf(got + strlen(got), sizeof(got) -
+				    strlen(got), "%s%s", k ? "|" : "",
+				    str(r.f[k].p, r.f[k].n));
+			if (strcmp(got, want) != 0 ||
+			    strcmp(RAW(r), raw) != 0 || r.line != line) {
+				if (bad++ < 5)
+					fprintf(stderr, "record %zu (max %zu): "
+					    "\"%s\" \"%s\" line %llu\n", i,
+					    maxes[m], got, RAW(r),
+					    (unsigned long long)r.line);
+			}
+		}
+		CHECK(bad == 0);
+		CHECK(input_next(in, &r) == INPUT_END);
+		CHECK(input_offset(in) == n);
+		input_close(in);
+	}
+	free(data);
+}
+
 /* With may_wait, a read that would block returns INPUT_WAIT, and a
  * partial line is not a record until its newline comes. */
 static void
@@ -944,6 +1053,7 @@ main(void)
 	test_missing_file();
 	test_maxfields();
 	test_long_record();
+	test_framing();
 	test_pipe();
 	test_wait();
 	test_json();

@@ -4,7 +4,8 @@
  * strategies are all rejected; ordered runs every stream, straight and
  * sorted every batch; halves only where the table of its mode could;
  * FWIN_STRATEGY forces a strategy that fits and is refused, with the
- * reason, for one that does not. */
+ * reason, for one that does not; a strategy whose state is not all the
+ * operator's is never possible with a checkpoint. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 
 #include "window/agg.h"
 #include "pipeline/config.h"
+#include "exec/exec.h"
 #include "exec/plan.h"
 #include "unit.h"
 
@@ -89,6 +91,15 @@ promises(const struct config *c, const struct plan *p)
 	}
 	if (c->threads < 2)
 		CHECK(p->pl_why[ST_HALVES][0] != '\0');
+	/* a checkpoint holds the operator's state only: a strategy with
+	 * state of its own (exec.h) is never possible with one */
+	for (i = 0; i < ST_N; i++)
+		if (c->checkpoint != NULL && !ex_methods(i)->checkpoints)
+			CHECK(p->pl_why[i][0] != '\0');
+	/* and each one's methods are the strategy the plan names */
+	for (i = 0; i < ST_N; i++)
+		CHECK(ex_methods(i)->id == (enum strategy)i &&
+		    strcmp(ex_methods(i)->name, plan_name(i)) == 0);
 }
 
 /* FWIN_STRATEGY=each name: forced where it fits, refused where not. */

@@ -1,0 +1,75 @@
+/* why: the words of the strategies' reasons; see why.h. */
+#include <stdarg.h>
+#include <stdio.h>
+
+#include "exec/hashagg.h"
+#include "exec/plan.h"
+#include "exec/why.h"
+
+int
+why_not(char *why, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, PLAN_WHY, fmt, ap);
+	va_end(ap);
+	return 0;
+}
+
+static const char *
+window_name(enum wkind k)
+{
+	static const char *const names[] = {
+		[WK_NONE] = "rolling mode (no window)",
+		[WK_TUMBLE] = "--tumble windows", [WK_SLIDE] = "--slide windows",
+		[WK_SESSION] = "--session windows",
+		[WK_COUNT] = "--count-window windows",
+		[WK_CUMULATE] = "--cumulate windows",
+		[WK_GLOBAL] = "--global windows",
+		[WK_OVER] = "--over windows",
+		[WK_OVER_ROWS] = "--over-rows windows",
+	};
+
+	return names[k];
+}
+
+const char *
+why_agg_lacking(const struct config *c, unsigned want)
+{
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (want != 0 ? !(c->aggs[i].op->flags & want) :
+		    c->aggs[i].op->merge != NULL)
+			return c->aggs[i].op->option;
+	return NULL;
+}
+
+int
+why_table_takes(const struct config *c, const struct aggs *g, int stream,
+    char *why)
+{
+	const char *a;
+
+	if (stream ? hashagg_fits_stream(c, g) : hashagg_fits(c, g))
+		return 1;
+	if (c->wkind != WK_TUMBLE && !(stream && c->wkind == WK_CUMULATE))
+		return why_not(why, "%s: the table holds %s only",
+		    window_name(c->wkind), stream ? "tumbling and cumulating "
+		    "windows" : "tumbling windows");
+	if (c->fill)
+		return why_not(why, "--fill: empty windows fire too");
+	if (c->top_n > 0)
+		return why_not(why, "--top: a window's rows are ranked");
+	if (c->emit_every > 0)
+		return why_not(why, "--emit-every: open windows print partial "
+		    "rows");
+	if (c->wkind == WK_CUMULATE && (a = why_agg_lacking(c, AGF_REGROUP |
+	    AGF_DEC)) != NULL)
+		return why_not(why, "--%s: with --cumulate its result shows "
+		    "how the records were grouped", a);
+	a = why_agg_lacking(c, AGF_ANYORDER);
+	return why_not(why, "--%s: its result depends on the order of the "
+	    "records", a != NULL ? a : "?");
+}
