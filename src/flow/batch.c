@@ -965,7 +965,7 @@ static const struct source_methods sorted_methods = {
 struct source *
 source_sorted(struct batch *b)
 {
-	struct src_sorted *ss = xcalloc(1, sizeof(*ss));
+	struct src_sorted *ss = source_alloc(sizeof(*ss));
 
 	ss->s.m = &sorted_methods;
 	ss->b = b;

@@ -631,12 +631,11 @@ static const struct source_methods reader_methods = {
 struct source *
 source_thread(struct source *in, const struct config *c, int keep_raw)
 {
-	struct reader *rd = xmalloc(sizeof(*rd));
+	struct reader *rd = source_alloc(sizeof(*rd));
 	size_t nvals = c->naggs ? c->naggs : 1;
 	sigset_t all, old;
 	int err;
 
-	memset(rd, 0, sizeof(*rd));
 	rd->s.m = &reader_methods;
 	rd->in = in;
 	rd->c = c;

@@ -187,7 +187,7 @@ static const struct source_methods input_methods = {
 struct source *
 source_input(const struct config *c, struct input *in, struct parser *p)
 {
-	struct src_input *si = xcalloc(1, sizeof(*si));
+	struct src_input *si = source_alloc(sizeof(*si));
 
 	si->s.m = &input_methods;
 	si->c = c;
@@ -205,7 +205,7 @@ second_input(const struct config *c, int timefmt, int fi)
 	struct input_opts io = {
 		.fmt = c->fmt, .delim = c->delim, .header = c->header,
 	};
-	struct src_input *si = xcalloc(1, sizeof(*si));
+	struct src_input *si = source_alloc(sizeof(*si));
 
 	si->s.m = &second_methods;
 	si->c = c;
@@ -239,6 +239,18 @@ source_half(const struct config *c, int timefmt, int fi,
 }
 
 /* --- what every source answers --- */
+
+void *
+source_alloc(size_t size)
+{
+	void *p;
+
+	size = (size + 63) & ~(size_t)63;
+	if (posix_memalign(&p, 64, size) != 0)
+		fwin_oom();
+	memset(p, 0, size);
+	return p;
+}
 
 struct source *
 source_rewind(struct source *s, uint64_t n, int timefmt)

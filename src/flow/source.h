@@ -164,4 +164,9 @@ void source_find_windows(struct source *s);
  * over stays the caller's. */
 void source_free(struct source *s);
 
+/* For the implementations: size bytes, zeroed, on cache lines of their
+ * own (a reading thread writes a source's struct parsed at every record:
+ * it must share no line with what the driver writes). Free with free(). */
+void *source_alloc(size_t size);
+
 #endif
