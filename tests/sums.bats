@@ -6,8 +6,9 @@
 load common
 
 # evals N: N records "ms,key,value" 9 ms apart, three keys, values written
-# as printf's %e, from 1e-4 to 1e4 in size, a fifth of them negative (no
-# rand(): the same bytes from every awk)
+# as printf's %e, from 1e-4 to 1e4 in size, a fifth of them negative (a
+# fixed arithmetic of the line number, no random draw: the same bytes from
+# every awk)
 evals() {
 	seq 1 "$1" | awk '{ printf "%d,k%d,%e\n", $1 * 9, $1 % 3, ($1 * 7919 % 100003) / 997.3 * 10 ^ ($1 % 9 - 4) * ($1 % 5 == 0 ? -1 : 1) }'
 }

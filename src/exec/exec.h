@@ -86,6 +86,13 @@ struct ex_left {
 				 * a pipe), or NULL: the FILEs are read again */
 	uint64_t written;	/* rows written that the next will fire
 				 * again: skipped */
+	/* Who comes next is the plan's (plan_fallback): the strategy
+	 * after from (fallback.c sets it to the one giving up; halves
+	 * whose table gave up names the table), or, with again, the
+	 * same one opened anew (a table that took records in time order
+	 * takes them in any order). */
+	enum strategy from;
+	int again;
 };
 
 /* --stats and --progress: the driver fills fired, panes, keys and peak
@@ -138,9 +145,9 @@ struct ex_methods {
 	 * row); flush: the end of input fires every window. Returns 0, -1
 	 * after a message, or EX_GIVEUP: the next one is to finish. */
 	int (*finish)(void *s, int flush, int failed);
-	/* It cannot go on: what it leaves (*left); returns the strategy
-	 * that takes over (plan.c lists them for --explain plan). */
-	enum strategy (*give_up)(void *s, struct ex_left *left);
+	/* It cannot go on: what it leaves (*left). The plan says which
+	 * strategy takes over (plan_fallback). */
+	void (*give_up)(void *s, struct ex_left *left);
 	/* Optional: --stats (live 0) and --progress (live 1), where its
 	 * size is not the operator's. */
 	void (*size)(void *s, struct ex_size *z, int live);

@@ -97,7 +97,10 @@ fallback(struct exec *x, uint64_t n)
 
 	for (;;) {
 		memset(&left, 0, sizeof(left));
-		next = x->m->give_up(x->s, &left);
+		left.from = x->m->id;
+		x->m->give_up(x->s, &left);
+		next = left.again ? x->m->id : plan_fallback(env->plan,
+		    left.from);
 		x->m->free(x->s);
 		x->m = ex_methods(next);
 		if (left.go_on != NULL) {	/* it reads on */

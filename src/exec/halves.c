@@ -258,24 +258,25 @@ halves_finish(void *arg, int flush, int failed)
 	return rc;
 }
 
-static enum strategy
+static void
 halves_give_up(void *arg, struct ex_left *left)
 {
 	struct halves *s = arg;
-	enum strategy next;
 
 	split_drop(s);
 	half_sink_close(s);
 	hashagg_free(s->hf.h2);
 	s->hf.h2 = NULL;
-	/* as its table gives up; where that takes records in any order,
-	 * in halves still (no second half once the first has begun) */
-	if (s->table_gave_up)
-		return (next = s->im->give_up(s->in, left)) == ST_TABLE ?
-		    ST_HALVES : next;
-	left->go_on = s->in;	/* its table reads on */
+	/* as its table gives up (the plan's next is the table's); where
+	 * that takes records in any order, in halves still (no second half
+	 * once the first has begun) */
+	if (s->table_gave_up) {
+		left->from = s->im->id;
+		s->im->give_up(s->in, left);
+		return;
+	}
+	left->go_on = s->in;	/* its table reads on: the plan's next */
 	s->in = NULL;
-	return s->im->id;
 }
 
 static void

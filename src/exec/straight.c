@@ -133,7 +133,7 @@ straight_finish(void *arg, int flush, int failed)
 	return 0;
 }
 
-static enum strategy
+static void
 straight_give_up(void *arg, struct ex_left *left)
 {
 	struct straight *s = arg;
@@ -141,7 +141,6 @@ straight_give_up(void *arg, struct ex_left *left)
 	drop(s);
 	left->kept = s->kept;	/* (NULL: the FILEs are read again) */
 	s->kept = NULL;
-	return ST_SORTED;
 }
 
 static void

@@ -295,11 +295,10 @@ streamtable_finish(void *t, int flush, int failed)
 	return stable_end(t, failed, NULL);
 }
 
-static enum strategy
+static void
 streamtable_give_up(void *t, struct ex_left *left)
 {
 	stable_give_up(t, left);
-	return ST_ORDERED;
 }
 
 static void

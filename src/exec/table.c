@@ -153,19 +153,18 @@ table_finish(void *t, int flush, int failed)
 	return table_end(t, flush, failed, NULL);
 }
 
-static enum strategy
+static void
 table_give_up(void *arg, struct ex_left *left)
 {
 	struct table *t = arg;
 
-	(void)left;
 	if (!t->any) {	/* a record out of time order, or the table full */
 		drop(t);
-		return ST_TABLE;	/* in any order */
+		left->again = 1;	/* in any order */
+		return;
 	}
 	hashagg_free(t->h);
 	t->h = NULL;
-	return ST_SORTED;
 }
 
 struct hashagg *
