@@ -25,17 +25,6 @@ struct sorted {
 	uint64_t replayed;
 };
 
-static int
-sorted_fits(const struct config *c, const struct aggs *g,
-    const struct plan *p, char *why)
-{
-	(void)c;
-	(void)g;
-	if (p->pl_mode == MODE_STREAM)
-		return why_not(why, WHY_BATCH_ONLY);
-	return 1;
-}
-
 static void *
 sorted_open(struct ex_env *env, const struct ex_left *from)
 {
@@ -175,7 +164,7 @@ const struct ex_methods ex_sorted = {
 	    "the memory budget), merged and replayed through the window "
 	    "operator",
 	.id = ST_SORTED,
-	.fits = sorted_fits,
+	.fits = why_batch_fits,
 	.open = sorted_open,
 	.record = sorted_record,
 	.advance = sorted_advance,

@@ -33,17 +33,6 @@ struct straight {
 	int in_order;		/* the end showed they came in time order */
 };
 
-static int
-straight_fits(const struct config *c, const struct aggs *g,
-    const struct plan *p, char *why)
-{
-	(void)c;
-	(void)g;
-	if (p->pl_mode == MODE_STREAM)
-		return why_not(why, WHY_BATCH_ONLY);
-	return 1;
-}
-
 static void *
 straight_open(struct ex_env *env, const struct ex_left *from)
 {
@@ -177,7 +166,7 @@ const struct ex_methods ex_straight = {
 	    "come in time order, the rows held until the end shows they did; "
 	    "at the first record out of order, sorted",
 	.id = ST_STRAIGHT,
-	.fits = straight_fits,
+	.fits = why_batch_fits,
 	.open = straight_open,
 	.record = straight_record,
 	.advance = straight_advance,

@@ -17,6 +17,17 @@ why_not(char *why, const char *fmt, ...)
 	return 0;
 }
 
+int
+why_batch_fits(const struct config *c, const struct aggs *g,
+    const struct plan *p, char *why)
+{
+	(void)c;
+	(void)g;
+	if (p->pl_mode == MODE_STREAM)
+		return why_not(why, WHY_BATCH_ONLY);
+	return 1;
+}
+
 static const char *
 window_name(enum wkind k)
 {

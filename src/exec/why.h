@@ -18,6 +18,11 @@
 int why_not(char *why, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 
+/* A fits function for a strategy that runs every batch: whether p is in
+ * batch mode. */
+int why_batch_fits(const struct config *c, const struct aggs *g,
+    const struct plan *p, char *why);
+
 /* The option of the first aggregate without any of the flags want (0:
  * the first with a merge operation), or NULL when there is none. */
 const char *why_agg_lacking(const struct config *c, unsigned want);
