@@ -47,7 +47,8 @@ WORKERSUITES = tests/windows.bats tests/live.bats tests/errors.bats \
 # whose pipeline the strategy cannot run runs as planned; a test about
 # which strategy ran says planned_only (tests/common.bash) and is skipped.
 STRATEGYRUNS = ordered:1 keyed:4 streamtable:1 table:2 straight:1 sorted:2
-SUITES_ordered = tests/windows.bats tests/streamagg.bats tests/aggregates.bats
+SUITES_ordered = tests/windows.bats tests/streamagg.bats tests/aggregates.bats \
+	tests/live.bats
 SUITES_keyed = tests/windows.bats tests/streamagg.bats
 SUITES_streamtable = tests/windows.bats tests/aggregates.bats
 SUITES_table = tests/windows.bats tests/batch.bats tests/aggregates.bats

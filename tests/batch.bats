@@ -201,7 +201,7 @@ fwin: 2 bad records skipped'
 	run --separate-stderr bash -c 'cat in | "$1" --stats -t 1 --tumble 5s' _ "$FWIN"
 	assert_success
 	assert_output $'10\t15\t1'
-	assert_regex "${stderr%%$'\n'*}" 'late 1, .*, mode stream(, keys over workers)?$'
+	assert_regex "${stderr%%$'\n'*}" 'late 1, .*, mode stream, aggregated as read$'
 }
 
 @test "auto: a pipe among FILEs makes a stream" {
@@ -210,7 +210,7 @@ fwin: 2 bad records skipped'
 	run --separate-stderr bash -c 'cat b | "$1" --stats -t 1 --tumble 5s a -' _ "$FWIN"
 	assert_success
 	assert_output $'10\t15\t1'
-	assert_regex "${stderr%%$'\n'*}" ', mode stream(, keys over workers)?$'
+	assert_regex "${stderr%%$'\n'*}" ', mode stream, aggregated as read$'
 }
 
 @test "auto: no -t, or a stream-only option, is a stream" {

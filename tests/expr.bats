@@ -79,8 +79,7 @@ stats_of() {
 60	120	b	1"
 	late="fwin: 1 late record dropped (the latest by 40s behind the watermark); -l 40s, --late-file or --mode batch keeps them"
 	for th in 1 2 4; do
-		# a file: the table aggregated as read; a pipe: the operator
-		# (with 4 threads, the key-group workers)
+		# a file, or input read once: the table aggregated as read
 		run --separate-stderr fwin --threads $th --mode stream -t 1 -k 2 --tumble 1m --where '$3 > 0' wm.txt
 		assert_success
 		assert_output "$want"
@@ -90,7 +89,13 @@ stats_of() {
 		assert_equal "$(grep -v '^fwin: stats' <<<"$stderr")" "$late"
 		assert_regex "$stderr" 'filtered 1, late 1,'
 	done
-	run --separate-stderr fwin --threads 4 --mode stream -t 1 -k 2 --tumble 1m --where '$3 > 0' --stats < wm.txt
+	# the operator, and the key-group workers
+	for s in ordered keyed; do
+		FWIN_STRATEGY=$s run --separate-stderr fwin --threads 4 --mode stream -t 1 -k 2 --tumble 1m --where '$3 > 0' --stats < wm.txt
+		assert_output "$want"
+		assert_equal "$(grep -v '^fwin: stats' <<<"$stderr")" "$late"
+		assert_regex "$stderr" 'filtered 1, late 1,'
+	done
 	assert_regex "$stderr" 'keys over workers'
 	# batch mode: nothing is late
 	run --separate-stderr fwin --mode batch -t 1 -k 2 --tumble 1m --where '$3 > 0' wm.txt
@@ -325,11 +330,18 @@ route() {
 	grep -q '^batch, in time order' modes
 	mv out.stream.1 first
 	route --csv -t 1 -k 2 --tumble 5s --count --sum 3 --if '$3 < 500' --first 3 --if '$3 > 900' --last 3 "${x[@]}" in.csv
-	# from a pipe: the operator, and with 4 threads the key-group workers
+	# from a pipe: the table, the operator, and with 4 threads the
+	# key-group workers
 	for th in 1 2 4; do
 		run --separate-stderr fwin --stats --threads $th --mode stream --csv -t 1 -k 2 --tumble 5s --count --sum 3 "${x[@]}" < in.csv
 		assert_output "$(cat first)"
+		assert_regex "$stderr" 'aggregated as read$'
+		FWIN_STRATEGY=ordered run --separate-stderr fwin --stats --threads $th --mode stream --csv -t 1 -k 2 --tumble 5s --count --sum 3 "${x[@]}" < in.csv
+		assert_output "$(cat first)"
+		assert_regex "$stderr" 'mode stream$'
 	done
+	FWIN_STRATEGY=keyed run --separate-stderr fwin --stats --threads 4 --mode stream --csv -t 1 -k 2 --tumble 5s --count --sum 3 "${x[@]}" < in.csv
+	assert_output "$(cat first)"
 	assert_regex "$stderr" 'keys over workers$'
 }
 

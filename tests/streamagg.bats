@@ -159,14 +159,39 @@ alike() {
 	[ "$(grep -c . <<<"$output")" -gt 100000 ]
 }
 
-@test "stream aggregated as read: not for what the operator must do (live input, checkpoints, sliding windows, allowed lateness, first/last, a cumulating stddev)" {
+@test "stream aggregated as read: input read once (a pipe) gives the operator's bytes, late file and messages included, one and two threads" {
+	disordered 514 60000 4000 > in
+	local a n
+	for a in "--tumble 1m -l 2s --count --sum 3 --avg 3" \
+	    "--tumble 10s -l 0 --count --late-file late" \
+	    "--tumble 1m -l 1s --count --distinct 3 --median 3" \
+	    "--cumulate 1m,10s -l 1s --count --sum 3"; do
+		# shellcheck disable=SC2086
+		FWIN_STRATEGY=ordered run --separate-stderr bash -c 'cat in | "$0" --threads 1 --csv -t 1 -k 2 "$@"' "$FWIN" $a
+		local want=$output want_err=$stderr want_status=$status
+		[ ! -e late ] || mv late want.late
+		for n in 1 2; do
+			rm -f late	# (--late-file appends)
+			# shellcheck disable=SC2086
+			run --separate-stderr bash -c 'cat in | "$0" --stats --threads '$n' --csv -t 1 -k 2 "$@"' "$FWIN" $a
+			assert_equal "$status" "$want_status"
+			assert_equal "$output" "$want"
+			assert_equal "$(grep -v '^fwin: stats: ' <<<"$stderr")" "$want_err"
+			[ ! -e want.late ] || cmp want.late late
+			[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
+		done
+		rm -f want.late late
+	done
+}
+
+@test "stream aggregated as read: not for what the operator must do (checkpoints, sliding windows, allowed lateness, first/last, a cumulating stddev); input read once too" {
 	planned_only
 	disordered 508 3000 3000 > in
 	args=(--csv -t 1 -k 2 -l 1s --count)
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --state s.ckpt in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m - < in
-	assert_equal "$(mode_of "$stderr")" "mode stream"
+	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
 	run --separate-stderr fwin --stats "${args[@]}" --slide 1m,10s in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --allowed-lateness 5s in

@@ -47,6 +47,8 @@ halves_fits(const struct config *c, const struct aggs *g,
 	if (!(p->pl_mode == MODE_BATCH ? &ex_table :
 	    &ex_streamtable)->fits(c, g, p, why))
 		return 0;
+	if (!p->pl_rereadable)
+		return why_not(why, WHY_NOT_HALVES);
 	if (c->threads < 2)
 		return why_not(why, "--threads 1: the second half needs a "
 		    "thread of its own");

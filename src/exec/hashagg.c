@@ -428,10 +428,12 @@ hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
 }
 
 void
-hashagg_advance(struct hashagg *h, int64_t t)
+hashagg_advance(struct hashagg *h, int64_t w, int64_t t)
 {
 	if (h->stream && t > h->maxt && sat_add(t, -h->lateness) > h->wm)
 		h->wm = sat_add(t, -h->lateness);
+	if (h->stream && w > h->wm)
+		h->wm = w;
 	if (t > h->maxt)
 		h->maxt = t;
 }
@@ -511,4 +513,10 @@ hashagg_size(const struct hashagg *h, uint64_t *groups, uint64_t *peak)
 {
 	*groups = h->n;
 	*peak = h->peak;
+}
+
+size_t
+hashagg_windows(const struct hashagg *h)
+{
+	return h->nwin;
 }

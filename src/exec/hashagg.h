@@ -60,8 +60,9 @@ int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
 
 /* A stream's record that is not added (--where rejected it) moves the
- * watermark all the same, to time t less the lateness. */
-void hashagg_advance(struct hashagg *h, int64_t t);
+ * watermark all the same, to time t less the lateness; so does the
+ * driver, to w (--idle-timeout's clock). */
+void hashagg_advance(struct hashagg *h, int64_t w, int64_t t);
 
 /* --mode stream: records come in input order (so any values may be
  * added: no HA_ORDER), the watermark is the largest time added less
@@ -99,6 +100,9 @@ uint64_t hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by);
  * early and rows up to the watermark are due). Returns the rows fired. */
 uint64_t hashagg_fire_due(struct hashagg *h, int force, int64_t from,
     op_emit_fn emit, void *arg);
+/* The watermark at which hashagg_fire_due() next has a window to fire
+ * (INT64_MAX: none held). */
+int64_t hashagg_next_due(const struct hashagg *h);
 
 /* After a part's last record (split.h), all its windows that start at
  * or after from fire as they would at the end of input (every window
@@ -186,5 +190,7 @@ int64_t hashagg_max_time(const struct hashagg *h);
 
 /* The groups held, and the peak bytes of the table and its groups. */
 void hashagg_size(const struct hashagg *h, uint64_t *groups, uint64_t *peak);
+/* The windows it holds (--cumulate: panes). */
+size_t hashagg_windows(const struct hashagg *h);
 
 #endif

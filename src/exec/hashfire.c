@@ -343,6 +343,14 @@ hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
 	return fire_range(h, h->hold, ha_ended_before(h, h->wm), emit, arg);
 }
 
+int64_t
+hashagg_next_due(const struct hashagg *h)
+{
+	if (h->cum)
+		return ha_cum_due(h);
+	return h->min_start != INT64_MAX ? h->min_end : INT64_MAX;
+}
+
 uint64_t
 hashagg_fire_rest(struct hashagg *h, int64_t from, op_emit_fn emit, void *arg)
 {

@@ -27,24 +27,25 @@
 static const struct {
 	enum strategy from, to;
 	enum runmode mode;
+	int files;	/* only when the FILEs can be read again */
 	const char *when;
 } fallbacks[] = {
-	{ ST_HALVES, ST_STREAMTABLE, MODE_STREAM, "when the second half has "
+	{ ST_HALVES, ST_STREAMTABLE, MODE_STREAM, 0, "when the second half has "
 	    "anything to say, its table passes its budget, the cut falls in "
 	    "a quoted field, the first half's times reach windows the second "
 	    "fired, or the first record gives no time format: one table "
 	    "reads it all" },
-	{ ST_HALVES, ST_TABLE, MODE_BATCH, "when the second half has "
+	{ ST_HALVES, ST_TABLE, MODE_BATCH, 0, "when the second half has "
 	    "anything to say, its table passes its budget, the cut falls in "
 	    "a quoted field, or the first record gives no time format: one "
 	    "table reads it all" },
-	{ ST_STREAMTABLE, ST_ORDERED, MODE_STREAM, "when the table passes "
-	    "its budget: the FILEs are read again through the window "
+	{ ST_STREAMTABLE, ST_ORDERED, MODE_STREAM, 1, "when the table "
+	    "passes its budget: the FILEs are read again through the window "
 	    "operator, no row written twice" },
-	{ ST_TABLE, ST_SORTED, MODE_BATCH, "when the table passes half the "
+	{ ST_TABLE, ST_SORTED, MODE_BATCH, 0, "when the table passes half the "
 	    "memory budget and cannot spill: the FILEs are read again into "
 	    "sorted runs" },
-	{ ST_STRAIGHT, ST_SORTED, MODE_BATCH, "at the first record out of "
+	{ ST_STRAIGHT, ST_SORTED, MODE_BATCH, 0, "at the first record out of "
 	    "time order, or past a quarter of the memory budget: the FILEs "
 	    "are read again, or a pipe's records were kept" },
 };
@@ -55,15 +56,25 @@ plan_name(enum strategy s)
 	return ex_methods(s)->name;
 }
 
+/* Whether fallbacks[i] is a step from s in p. */
+static int
+falls_back(const struct plan *p, enum strategy s, size_t i)
+{
+	return fallbacks[i].from == s && fallbacks[i].mode == p->pl_mode &&
+	    (!fallbacks[i].files || p->pl_rereadable);
+}
+
 enum strategy
 plan_fallback(const struct plan *p, enum strategy s)
 {
 	size_t i;
 
 	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
-		if (fallbacks[i].from == s && fallbacks[i].mode == p->pl_mode)
+		if (falls_back(p, s, i))
 			return fallbacks[i].to;
-	return s;	/* (ordered and sorted run every pipeline of theirs) */
+	/* (ordered and sorted run every pipeline of theirs; a stream
+	 * table on input read once has no budget to pass) */
+	return s;
 }
 
 /* --- the mode --- */
@@ -253,7 +264,7 @@ print_fallbacks(const struct plan *p, FILE *f)
 	size_t i;
 
 	for (i = 0; i < sizeof(fallbacks) / sizeof(fallbacks[0]); i++)
-		if (fallbacks[i].from == s && fallbacks[i].mode == p->pl_mode) {
+		if (falls_back(p, s, i)) {
 			fprintf(f, "fallback: %s: %s\n",
 			    plan_name(fallbacks[i].to), fallbacks[i].when);
 			s = fallbacks[i].to;

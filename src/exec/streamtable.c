@@ -6,12 +6,18 @@
  * panes and a timer. Records late for it are those the operator would
  * drop, said and counted the same way; rows of the windows that have
  * ended come out in the same order, in batches (the table fires when it
- * has grown enough, and at the end), so that only the timing of writes
- * differs, and only where nothing can see it: named regular files, read
- * to their end without waiting, no checkpoint. When the table passes its
- * budget it gives up (fallback.c): the FILEs are read again through the
- * operator, the rows already written skipped (the operator fires the
- * same ones first): the same bytes, at the operator's cost.
+ * has grown enough, when input would block, and at the end), so that
+ * what a reader of the output sees differs only in when rows are
+ * written between two waits for input, as buffered output differs.
+ *
+ * Named regular FILEs: when the table passes its budget it gives up
+ * (fallback.c): the FILEs are read again through the operator, the rows
+ * already written skipped (the operator fires the same ones first): the
+ * same bytes, at the operator's cost. A stream read once (a pipe,
+ * standard input) cannot be read again: its table has no budget but its
+ * reach (as the operator has none without --max-memory), and it would
+ * take no --cumulate fold that only the operator gives the bytes of (no
+ * aggregate the table takes has one today).
  *
  * Batch mode's table (table.c) is this table too while its records come
  * in time order, with a window's lateness, its rows held; halves.c joins
@@ -89,6 +95,13 @@ stable_record(struct stable *t, const struct parsed *pr,
 			break;
 		fire_due(t, 1);	/* (what has ended frees room) */
 	}
+	if (rc == HA_FULL && t->once) {
+		fwin_warn("the table of open (window, key) groups is full "
+		    "(32 GiB), and input read once cannot be read again "
+		    "through the window operator: run with "
+		    "FWIN_STRATEGY=ordered");
+		return EX_FAIL;
+	}
 	if (hashagg_gave_up(t->h))
 		return EX_GIVEUP;
 	switch (rc) {
@@ -122,7 +135,7 @@ stable_advance(struct stable *t, int64_t w, int64_t maxt)
 		op_advance(t->env->op, w);
 		return;
 	}
-	hashagg_advance(t->h, maxt);
+	hashagg_advance(t->h, w, maxt);
 	op_globals(t->env->op)->g_wm = hashagg_watermark(t->h);
 	fire_due(t, 0);
 }
@@ -258,10 +271,13 @@ streamtable_fits(const struct config *c, const struct aggs *g,
 		return why_not(why, "--partition: the records of other "
 		    "partitions move the watermark only");
 	if (c->follow)
-		return why_not(why, "--follow: the FILEs grow, what is read is "
-		    "read once");
-	if (!p->pl_rereadable)
-		return why_not(why, WHY_NOT_FILES);
+		return why_not(why, "--follow: each FILE's records move a "
+		    "watermark of its own");
+	if (!p->pl_rereadable && c->wkind == WK_CUMULATE &&
+	    !aggs_regroupable(g))
+		return why_not(why, "--cumulate on input read once: a sum "
+		    "that only the window operator folds exactly shows when "
+		    "its window fires, too late to read the input again");
 	return why_table_takes(c, g, 1, why);
 }
 
@@ -269,9 +285,12 @@ static void *
 streamtable_open(struct ex_env *env, const struct ex_left *from)
 {
 	struct stable *t = xmalloc(sizeof(*t));
+	int once = !env->plan->pl_rereadable;
 
 	(void)from;	/* (only ever first, or its halves' table) */
-	stable_init(t, env, stable_budget(), env->c->lateness, 0);
+	stable_init(t, env, once ? UINT64_MAX : stable_budget(),
+	    env->c->lateness, 0);
+	t->once = once;
 	return t;
 }
 
@@ -286,6 +305,21 @@ static void
 streamtable_advance(void *t, int64_t w, int64_t maxt)
 {
 	stable_advance(t, w, maxt);
+}
+
+/* When a window ends: --idle-timeout's clock wakes the driver then. */
+static int64_t
+streamtable_next_timer(void *t)
+{
+	return hashagg_next_due(((struct stable *)t)->h);
+}
+
+/* Input would block: what has ended is written now, as the operator
+ * would have written it by now. */
+static void
+streamtable_idle(void *t)
+{
+	fire_due(t, 1);
 }
 
 static int
@@ -304,8 +338,16 @@ streamtable_give_up(void *t, struct ex_left *left)
 static void
 streamtable_size(void *t, struct ex_size *z, int live)
 {
-	if (!live)
-		table_stats(((struct stable *)t)->h, NULL, 0, z);
+	const struct hashagg *h = ((struct stable *)t)->h;
+	uint64_t peak;
+
+	if (!live) {
+		table_stats(h, NULL, 0, z);
+		return;
+	}
+	/* --progress: the windows and the groups held now */
+	z->panes = hashagg_windows(h);
+	hashagg_size(h, &z->keys, &peak);
 }
 
 static void
@@ -331,6 +373,8 @@ const struct ex_methods ex_streamtable = {
 	.open = streamtable_open,
 	.record = streamtable_record,
 	.advance = streamtable_advance,
+	.next_timer = streamtable_next_timer,
+	.idle = streamtable_idle,
 	.finish = streamtable_finish,
 	.give_up = streamtable_give_up,
 	.size = streamtable_size,

@@ -19,6 +19,9 @@ struct stable {
 	/* batch mode: the driver's watermark follows the records it takes
 	 * (stable_record), and advance() is the operator's */
 	int batch;
+	/* a stream read once (a pipe): no give-up, its rows fired as soon
+	 * as input would block */
+	int once;
 };
 
 /* The second half's (halves.c), for the end: its table, joined (or

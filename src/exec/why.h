@@ -10,6 +10,8 @@
 	"any order, and none is late)"
 #define WHY_BATCH_ONLY "batch mode only (a stream takes records as they " \
 	"come, and drops late ones)"
+#define WHY_NOT_HALVES "the input is not named regular FILEs (the " \
+	"second half is read from a file's middle)"
 #define WHY_NOT_FILES "the input is not named regular FILEs (should the " \
 	"table give up, they are read again)"
 
