@@ -59,6 +59,10 @@ halves_fits(const struct config *c, const struct aggs *g,
 	if (!aggs_flat(g) && (a = why_agg_lacking(c, 0)) != NULL)
 		return why_not(why, "--%s: its accumulators keep blocks of "
 		    "their own, which two tables do not fold together", a);
+	/* (a stream's table takes those that depend on order) */
+	if ((a = why_agg_lacking(c, AGF_ANYORDER)) != NULL)
+		return why_not(why, "--%s: its result depends on the order of "
+		    "the records, which two halves do not keep", a);
 	if (c->part_n > 1)
 		return why_not(why, "--partition: the records of other "
 		    "partitions are counted on one thread");
@@ -296,14 +300,6 @@ halves_size(void *arg, struct ex_size *z, int live)
 }
 
 static void
-halves_prefetch(void *arg, const struct source *from)
-{
-	struct halves *s = arg;
-
-	s->im->prefetch(s->in, from);
-}
-
-static void
 halves_free(void *arg)
 {
 	struct halves *s = arg;
@@ -333,6 +329,5 @@ const struct ex_methods ex_halves = {
 	.finish = halves_finish,
 	.give_up = halves_give_up,
 	.size = halves_size,
-	.prefetch = halves_prefetch,
 	.free = halves_free,
 };

@@ -36,9 +36,12 @@ hashagg_fits(const struct config *c, const struct aggs *g)
 int
 hashagg_fits_stream(const struct config *c, const struct aggs *g)
 {
-	return hashagg_fits(c, g) || (c->wkind == WK_CUMULATE && !c->fill &&
-	    c->top_n == 0 && c->emit_every == 0 &&
-	    aggs_regroupable_exact(g));
+	if (c->fill || c->top_n != 0 || c->emit_every != 0)
+		return 0;
+	/* (a stream's records come in input order, so order may show) */
+	if (c->wkind == WK_TUMBLE)
+		return aggs_outside_window(g) == NULL;
+	return c->wkind == WK_CUMULATE && aggs_regroupable_exact(g);
 }
 
 struct hashagg *
@@ -245,23 +248,6 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		return HA_FULL;
 	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
 	return HA_ADDED;
-}
-
-/* Warms the slot of group hash gh (stage 0) or, the slot in cache by
- * then, the group it names (stage 1): for the reading thread's look
- * ahead (hashagg_prefetch()), a few records before each is added. */
-static inline void
-warm_group(const struct hashagg *h, uint64_t gh, int stage)
-{
-	const struct hslot *s = &table(h)[slot_home(h, gh)];
-
-	if (stage == 0)
-		__builtin_prefetch(s);
-	else if (s->g != 0) {	/* its header and key, its accumulators */
-		__builtin_prefetch(arena_ptr(&h->a, (aoff)s->g * SLOT_UNIT));
-		__builtin_prefetch(arena_ptr(&h->a, (aoff)s->g * SLOT_UNIT +
-		    64));
-	}
 }
 
 /* The look-ahead's records all go to their groups, in the order they
@@ -475,13 +461,6 @@ hashagg_look_ahead(struct hashagg *h)
 {
 	h->want_ahead = aggs_flat(h->g);
 	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
-}
-
-void
-hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
-    int stage)
-{
-	warm_group(h, group_hash(hash, win), stage);
 }
 
 int

@@ -33,9 +33,12 @@ struct hashagg;
 int hashagg_fits(const struct config *c, const struct aggs *g);
 
 /* Whether it can be aggregated as read as a stream (hashagg_stream()):
- * also --cumulate, when every aggregate's fold gives the same bytes
- * however it is grouped while it is exact (agg.h, aggs_regroupable_exact):
- * each window is then the fold of the panes up to its end. */
+ * a tumbling window with any aggregate that reads its window's values
+ * alone (agg.h, aggs_outside_window), since a stream adds them in input
+ * order, as the operator does; also --cumulate, when every aggregate's
+ * fold gives the same bytes however it is grouped while it is exact
+ * (aggs_regroupable_exact): each window is then the fold of the panes up
+ * to its end. */
 int hashagg_fits_stream(const struct config *c, const struct aggs *g);
 
 /* A table for pipeline c (hashagg_fits) adding to g's accumulators,
@@ -130,12 +133,6 @@ void hashagg_budget(struct hashagg *h, uint64_t budget);
  * what becomes of the record; HA_FULL then as soon as the table is past
  * its budget, new group or not. */
 void hashagg_look_ahead(struct hashagg *h);
-
-/* Warms the cache for a record (its window's start, its key's hash) that
- * comes a few records later: stage 0 its slot of the table, stage 1 (the
- * slot in cache by then) the group the slot names. */
-void hashagg_prefetch(const struct hashagg *h, int64_t win, uint64_t hash,
-    int stage);
 
 /* After the last record: sorts the groups to fire (what hashagg_fire()
  * does first if it was not done), so that a thread of its own can. */

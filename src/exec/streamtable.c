@@ -31,7 +31,6 @@
 #include "io/output.h"
 #include "flow/parse.h"
 #include "exec/tableint.h"
-#include "exec/warm.h"
 #include "exec/why.h"
 #include "base/util.h"
 
@@ -55,8 +54,7 @@ stable_init(struct stable *t, struct ex_env *env, uint64_t budget,
 	t->batch = batch;
 	t->h = hashagg_new(env->c, env->g, budget);
 	hashagg_stream(t->h, lateness);
-	if (env->c->threads < 2)	/* (no reading thread to look ahead) */
-		hashagg_look_ahead(t->h);
+	hashagg_look_ahead(t->h);
 }
 
 void
@@ -351,12 +349,6 @@ streamtable_size(void *t, struct ex_size *z, int live)
 }
 
 static void
-streamtable_prefetch(void *t, const struct source *from)
-{
-	warm_table(((struct stable *)t)->h, from);
-}
-
-static void
 streamtable_free(void *t)
 {
 	stable_fini(t);
@@ -378,6 +370,5 @@ const struct ex_methods ex_streamtable = {
 	.finish = streamtable_finish,
 	.give_up = streamtable_give_up,
 	.size = streamtable_size,
-	.prefetch = streamtable_prefetch,
 	.free = streamtable_free,
 };

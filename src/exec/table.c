@@ -17,7 +17,6 @@
 #include "flow/batch.h"
 #include "flow/parse.h"
 #include "exec/tableint.h"
-#include "exec/warm.h"
 #include "exec/why.h"
 #include "base/util.h"
 
@@ -54,8 +53,7 @@ any_begin(struct table *t)
 	/* past it, sorted runs of groups rather than all the records
 	 * sorted: the operator's replay would hold every key of a window */
 	hashagg_spill(t->h);
-	if (c->threads < 2)	/* (no reading thread to look ahead in) */
-		hashagg_look_ahead(t->h);
+	hashagg_look_ahead(t->h);
 }
 
 static void *
@@ -192,14 +190,6 @@ table_size_of(void *t, struct ex_size *z, int live)
 }
 
 static void
-table_prefetch(void *arg, const struct source *from)
-{
-	struct table *t = arg;
-
-	warm_table(t->any ? t->h : t->st.h, from);
-}
-
-static void
 table_free(void *arg)
 {
 	struct table *t = arg;
@@ -224,6 +214,5 @@ const struct ex_methods ex_table = {
 	.finish = table_finish,
 	.give_up = table_give_up,
 	.size = table_size_of,
-	.prefetch = table_prefetch,
 	.free = table_free,
 };

@@ -80,6 +80,9 @@ why_table_takes(const struct config *c, const struct aggs *g, int stream,
 	    AGF_DEC)) != NULL)
 		return why_not(why, "--%s: with --cumulate its result shows "
 		    "how the records were grouped", a);
+	if (stream && (a = aggs_outside_window(g)) != NULL)
+		return why_not(why, "--%s: it reads the key's value before "
+		    "the window", a);
 	a = why_agg_lacking(c, AGF_ANYORDER);
 	return why_not(why, "--%s: its result depends on the order of the "
 	    "records", a != NULL ? a : "?");

@@ -476,8 +476,7 @@ reader_next(struct source *src, const struct parsed **pr)
 }
 
 static int
-reader_ahead(const struct source *src, size_t d, uint64_t *hash,
-    const int64_t **win)
+reader_ahead(const struct source *src, size_t d, uint64_t *hash)
 {
 	const struct reader *rd = (const struct reader *)src;
 	const struct slot *s = rd->r;
@@ -487,7 +486,6 @@ reader_ahead(const struct source *src, size_t d, uint64_t *hash,
 		return 0;
 	w = (const struct wire *)(s->buf + s->at[rd->rn - 1 + d]);
 	*hash = w->hash;
-	*win = w->has_win ? &w->win : NULL;
 	return w->kind == PR_RECORD;
 }
 

@@ -46,8 +46,7 @@ struct source_methods {
 	const char *name;
 	int (*next)(struct source *s, const struct parsed **pr);
 	/* optional (NULL): the wrappers below say what it means */
-	int (*ahead)(const struct source *s, size_t d, uint64_t *hash,
-	    const int64_t **win);
+	int (*ahead)(const struct source *s, size_t d, uint64_t *hash);
 	struct source *(*rewind)(struct source *s, uint64_t n, int timefmt);
 	uint64_t (*bytes)(const struct source *s);
 	int (*fd)(const struct source *s);
@@ -82,14 +81,11 @@ source_reads_ahead(const struct source *s)
 
 /* Where source_reads_ahead(): whether the record d records after the
  * one source_next() handed over last is read already and a good record:
- * then *hash is its key's hash and *win its tumbling window's start
- * (NULL: not found), to warm the cache for it (st_prefetch,
- * hashagg_prefetch). */
+ * then *hash is its key's hash, to warm the cache for it (st_prefetch). */
 static inline int
-source_ahead(const struct source *s, size_t d, uint64_t *hash,
-    const int64_t **win)
+source_ahead(const struct source *s, size_t d, uint64_t *hash)
 {
-	return s->m->ahead(s, d, hash, win);
+	return s->m->ahead(s, d, hash);
 }
 
 /* The driver's input in, read and parsed with p (both the caller's, to

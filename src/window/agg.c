@@ -836,6 +836,17 @@ aggs_any_order(const struct aggs *g)
 	return every(g, AGF_ANYORDER);
 }
 
+const char *
+aggs_outside_window(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->flags & (AGF_PRIOR | AGF_RECORD))
+			return g->v[i].op->option;
+	return NULL;
+}
+
 int
 aggs_fold_exact(const struct aggs *g)
 {

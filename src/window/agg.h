@@ -117,6 +117,12 @@ int aggs_fold_exact(const struct aggs *g);
 /* Whether every aggregate's result is the same whatever the order of
  * its records (AGF_ANYORDER). */
 int aggs_any_order(const struct aggs *g);
+/* Whether each aggregate's result is that of the values added to one
+ * window's slot in arrival order (a table of groups, fed in input order,
+ * gives the operator's bytes): none reads the key's value before the
+ * window (AGF_PRIOR) nor keeps the record (AGF_RECORD). Else NULL, or the
+ * option of the first that does. */
+const char *aggs_outside_window(const struct aggs *g);
 
 /* Whether every accumulator is flat: plain bytes with no merge
  * operation, or AGF_FLAT: folds work on slots of any arena alike, and
