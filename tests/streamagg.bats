@@ -184,7 +184,16 @@ alike() {
 	done
 }
 
-@test "stream aggregated as read: not for what the operator must do (checkpoints, sliding windows, allowed lateness, first/last, a cumulating stddev); input read once too" {
+@test "stream aggregated as read: aggregates of arrival order (first, last, min-by, stddev) give the operator's bytes, one table" {
+	disordered 515 60000 3000 > in
+	alike in --csv -t 1 -k 2 --tumble 1m -l 1s --first 3 --last 3 --min-by 3:2 --stddev 3 --var-pop 3
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode2" "mode stream, aggregated as read"
+	[ "$(grep -c . <<<"$output")" -gt 100 ]
+	alike in --csv -t 1 --tumble 10s -l 0 --last 3 --stddev 3
+	grep -q 'late records dropped' <<<"$stderr"
+}
+
+@test "stream aggregated as read: not for what the operator must do (checkpoints, sliding windows, allowed lateness, counters, a cumulating stddev); input read once and aggregates of order too" {
 	planned_only
 	disordered 508 3000 3000 > in
 	args=(--csv -t 1 -k 2 -l 1s --count)
@@ -196,8 +205,12 @@ alike() {
 	assert_equal "$(mode_of "$stderr")" "mode stream"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --allowed-lateness 5s in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
-	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --first 3 in
+	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --increase 3 in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
+	# (records come in input order, as the operator adds them; one table:
+	# two halves would not keep it)
+	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --first 3 --stddev 3 in
+	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
 	# (a floating fold, whose bytes depend on how panes are grouped)
 	run --separate-stderr fwin --stats "${args[@]}" --cumulate 10m,1m --stddev 3 in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
