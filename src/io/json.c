@@ -80,6 +80,15 @@ struct frame {
 	int obj;
 };
 
+/* A member name of the root met before at the same place in the line:
+ * the next line most likely names its members in the same order. */
+struct flatname {
+	uint64_t w;		/* its bytes, up to 8 */
+	size_t n;		/* its length (SIZE_MAX: none yet) */
+	int node;		/* what lookup() found for it */
+};
+#define FLAT_NAMES 8
+
 struct json {
 	struct jnode *nodes;
 	int *htab;		/* the nodes' tables of children */
@@ -94,6 +103,7 @@ struct json {
 	char *kbuf;		/* an undone member name */
 	size_t kcap;
 	char err[128];
+	struct flatname flat[FLAT_NAMES];	/* scan_flat()'s */
 };
 
 /* The hash of a member name for the children's tables: its length and
@@ -236,6 +246,8 @@ json_new(const char *const *paths, size_t npaths)
 
 	if ((j = calloc(1, sizeof(*j))) == NULL)
 		fwin_oom();
+	for (i = 0; i < FLAT_NAMES; i++)
+		j->flat[i].n = SIZE_MAX;
 	for (i = 0; i < npaths; i++)
 		total += strlen(paths[i]) + 1;
 	j->names = xrealloc(NULL, total ? total : 1);
@@ -625,7 +637,7 @@ lookup(struct json *j, int x, const char *s, size_t a, size_t e, int esc,
  * A string, number, true, false or null at s[*ip], the value of vnode:
  * kept when wanted. Returns 0 with *ip past it, or -1 with *b said.
  */
-static int
+static inline __attribute__((always_inline)) int
 scan_scalar(struct json *j, const char *s, size_t n, size_t *ip, int vnode,
     int depth, struct bad *b)
 {
@@ -798,6 +810,76 @@ bad:
 	return -1;
 }
 
+/*
+ * The common line in one pass: a flat object with no space between its
+ * tokens ({"ts":1,"k":"a"}), each member's value a string, a number,
+ * true, false or null. Returns 1 with the values kept as scan() keeps
+ * them, or 0 for scan() to read the line from its start: anything else,
+ * a mistake included, which scan() says.
+ */
+static int
+scan_flat(struct json *j, const char *s, size_t n)
+{
+	struct flatname *fn;
+	struct bad b;
+	size_t i = 1, e, k, len;
+	uint64_t w;
+	int x, esc;
+
+	if (n < 3 || s[0] != '{' || s[n - 1] != '}')
+		return 0;
+	for (k = 0;; k++) {
+		if (s[i] != '"' || (e = scan_string(s, n, i, &esc, &b)) == 0)
+			return 0;
+		len = e - i - 1;
+		fn = &j->flat[k % FLAT_NAMES];
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+		if (!esc && len <= 8) {
+			/* (no byte past the line is read) */
+			if (n - i - 1 >= 8) {
+				memcpy(&w, s + i + 1, 8);
+				if (len < 8)
+					w &= ((uint64_t)1 << (8 * len)) - 1;
+			} else {
+				w = 0;
+				memcpy(&w, s + i + 1, len);
+			}
+			if (fn->n != len || fn->w != w) {
+				fn->node = lookup(j, 0, s, i + 1, e, 0, n);
+				fn->n = len;
+				fn->w = w;
+			}
+			x = fn->node;
+		} else
+#endif
+			x = lookup(j, 0, s, i + 1, e, esc, n);
+		(void)fn;
+		(void)w;
+		i = e + 1;
+		if (s[i] != ':')
+			return 0;
+		i++;
+		if (s[i] == '{' || s[i] == '[' ||
+		    scan_scalar(j, s, n, &i, x, 1, &b) != 0)
+			return 0;
+		if (s[i] == '}')
+			return i == n - 1;
+		if (s[i++] != ',')
+			return 0;
+	}
+}
+
+/* Every node's value not seen yet. */
+static void
+forget(struct json *j)
+{
+	int x;
+
+	for (x = 0; x < j->nnodes; x++)
+		j->res[x].kind = JSON_MISSING;
+	j->scrlen = 0;
+}
+
 int
 json_scan(struct json *j, const char *line, size_t n, struct field *f,
     unsigned char *kind, const char **err)
@@ -805,14 +887,17 @@ json_scan(struct json *j, const char *line, size_t n, struct field *f,
 	const struct jres *r;
 	struct bad b;
 	size_t i;
-	int x, rc;
+	int rc;
 
-	for (x = 0; x < j->nnodes; x++)
-		j->res[x].kind = JSON_MISSING;
-	j->scrlen = 0;
+	forget(j);
 	b.what = NULL;
 	b.at = 0;
-	rc = scan(j, line, n, &b);
+	if (scan_flat(j, line, n))
+		rc = 1;
+	else {
+		forget(j);
+		rc = scan(j, line, n, &b);
+	}
 	if (rc < 0) {
 		snprintf(j->err, sizeof(j->err),
 		    "not a JSON object: %s at byte %zu%s", b.what, b.at + 1,

@@ -279,6 +279,66 @@ test_duplicates(void)
 	    "1|2|{\"n\":2}");
 }
 
+/* Lines one after another through the same scanner: compact flat objects
+ * take one pass that remembers each place's member name from the line
+ * before; a name that changes, moves, ends the line or is escaped must
+ * be found anew, and a line that is not flat must be read as any other. */
+static void
+test_flat_lines(void)
+{
+	static const char *const lines[][2] = {
+		{ "{\"ts\":1,\"k\":\"a\",\"v\":3}", "1|a|3" },
+		{ "{\"ts\":2,\"k\":\"b\",\"v\":4}", "2|b|4" },
+		{ "{\"k\":\"c\",\"ts\":5,\"v\":6}", "5|c|6" },
+		{ "{\"v\":7,\"k\":\"d\"}", "<missing>|d|7" },
+		{ "{\"v\":8,\"x\":1,\"k\":\"e\",\"ts\":9}", "9|e|8" },
+		{ "{\"t\\u0073\":10,\"k\":\"f\",\"v\":11}", "10|f|11" },
+		{ "{\"ts\":12,\"k\":\"g\\th\",\"v\":null}", "12|g\\x09h|<null>" },
+		{ "{\"ts\":13, \"k\":\"i\",\"v\":14}", "13|i|14" },
+		{ "{\"ts\":15,\"k\":{\"a\":1},\"v\":16}", "15|{\"a\":1}|16" },
+		{ "{\"ts\":17,\"k\":\"j\",\"v\":18,}",
+		    "error: not a JSON object: expected a member name at byte 25" },
+		{ "{\"ts\":19,\"k\":\"k\",\"v\":-2e3}", "19|k|-2e3" },
+		{ "{\"ts\":20,\"k\":\"l\",\"v\":true}x",
+		    "error: not a JSON object: trailing characters after the object at byte 27" },
+		{ "{\"ts\":21,\"k\":\"m\",\"v\":01}",
+		    "error: not a JSON object: bad number (a leading zero) at byte 22" },
+		{ "{\"abcdefghij\":1,\"ts\":22,\"k\":\"n\",\"v\":0}", "22|n|0" },
+	};
+	const char *const paths[] = { "ts", "k", "v" };
+	struct json *j = json_new(paths, 3);
+	unsigned char kind[3];
+	struct field f[3];
+	const char *err;
+	char out[256], *o;
+	size_t l, i;
+	int rc;
+
+	for (l = 0; l < sizeof(lines) / sizeof(lines[0]); l++) {
+		rc = json_scan(j, lines[l][0], strlen(lines[l][0]), f, kind,
+		    &err);
+		o = out;
+		if (rc < 0)
+			snprintf(out, sizeof(out), "error: %s", err);
+		else
+			for (i = 0; i < 3; i++) {
+				if (i > 0)
+					*o++ = '|';
+				if (kind[i] != JSON_VALUE)
+					o += sprintf(o, kind[i] == JSON_NULL ?
+					    "<null>" : "<missing>");
+				else if (f[i].n == 3 && f[i].p[1] == '\t')
+					o += sprintf(o, "%c\\x09%c", f[i].p[0],
+					    f[i].p[2]);
+				else
+					o += sprintf(o, "%.*s", (int)f[i].n,
+					    f[i].p);
+			}
+		CHECK_STR(out, lines[l][1]);
+	}
+	json_free(j);
+}
+
 static void
 test_whitespace(void)
 {
@@ -487,6 +547,7 @@ main(void)
 	test_strings();
 	test_paths();
 	test_duplicates();
+	test_flat_lines();
 	test_whitespace();
 	test_bad_lines();
 	test_depth();
