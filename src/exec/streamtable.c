@@ -15,9 +15,7 @@
  * already written skipped (the operator fires the same ones first): the
  * same bytes, at the operator's cost. A stream read once (a pipe,
  * standard input) cannot be read again: its table has no budget but its
- * reach (as the operator has none without --max-memory), and it would
- * take no --cumulate fold that only the operator gives the bytes of (no
- * aggregate the table takes has one today).
+ * reach (as the operator has none without --max-memory).
  *
  * Batch mode's table (table.c) is this table too while its records come
  * in time order, with a window's lateness, its rows held; halves.c joins
@@ -271,11 +269,6 @@ streamtable_fits(const struct config *c, const struct aggs *g,
 	if (c->follow)
 		return why_not(why, "--follow: each FILE's records move a "
 		    "watermark of its own");
-	if (!p->pl_rereadable && c->wkind == WK_CUMULATE &&
-	    !aggs_regroupable(g))
-		return why_not(why, "--cumulate on input read once: a sum "
-		    "that only the window operator folds exactly shows when "
-		    "its window fires, too late to read the input again");
 	return why_table_takes(c, g, 1, why);
 }
 
