@@ -652,7 +652,12 @@ halves() {
 	awk -F, '{ printf "{\"t\":%s,\"k\":\"%s\",\"v\":%s}\n", $1, $2, $3 }' in > in.jsonl
 	halves in.jsonl --json -t t -k k --tumble 1m --count --sum v
 	assert_regex "$stderr" ', in two halves$'
-	# an aggregate that keeps blocks of its own (a set): one table
+	# percentiles and sketches: each half's blocks, folded together at
+	# the join
+	halves in "${args[@]}" --median 3 --percentile 3:10,99 --approx-percentile 3:50 --approx-distinct 3
+	assert_regex "$stderr" ', mode batch, aggregated as read, in two halves$'
+	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" --median 3 --percentile 3:10,99 --approx-percentile 3:50 --approx-distinct 3 | cmp - <(printf '%s\n' "$output")
+	# a set of texts, which a table's fold names in its arena: one table
 	halves in "${args[@]}" --distinct 3
 	assert_regex "$stderr" ', mode batch, aggregated as read$'
 }

@@ -40,10 +40,14 @@ enum {
 	AGF_RECORD = 4096,	/* takes the whole record as read as its
 				 * value (--over keeps each record so); no
 				 * option, no column */
-	AGF_FLAT = 8192		/* it has a merge, yet counts as flat
+	AGF_FLAT = 8192,	/* it has a merge, yet counts as flat
 				 * (aggs_flat): its slot names no block but
 				 * its own, that folds read from any arena
 				 * and aggs_fold_store() makes (sums) */
+	AGF_ANYARENA = 16384	/* its blocks are folded from the arenas of
+				 * two tables alike (percentiles, sketches;
+				 * a distinct set's fold names its arena's
+				 * texts) */
 };
 
 struct aggop {

@@ -474,15 +474,16 @@ static const struct aggop table[] = {
 	{ "max-by", "max_by", NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP,
 	    sizeof(struct acc_ext),
 	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release },
-	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP | AGF_ANYORDER,
+	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA,
 	    sizeof(struct acc_block),
 	    pct_add, pct_merge, pct_fold, pct_emit, pct_check, pct_release },
 	{ "percentile", "", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP |
-	    AGF_ANYORDER,
+	    AGF_ANYORDER | AGF_ANYARENA,
 	    sizeof(struct acc_block), pct_add, pct_merge, pct_fold, pct_emit,
 	    pct_check, pct_release },
 	{ "approx-percentile", "approx_",
-	    NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP | AGF_ANYORDER,
+	    NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP | AGF_ANYORDER |
+	    AGF_ANYARENA,
 	    sizeof(struct acc_block), dds_agg_add, dds_agg_merge, dds_agg_fold,
 	    dds_agg_emit, dds_agg_check, dds_agg_release },
 	{ "stddev", "stddev", NUM, sizeof(struct stats_var),
@@ -494,7 +495,7 @@ static const struct aggop table[] = {
 	{ "var-pop", "var_pop", NUM, sizeof(struct stats_var),
 	    var_add, NULL, var_fold, var_pop_emit, NULL, NULL },
 	{ "approx-distinct", "approx_distinct",
-	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER,
+	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA,
 	    sizeof(struct acc_block), hll_agg_add, hll_agg_merge, hll_agg_fold,
 	    hll_agg_emit, hll_agg_check, hll_agg_release },
 	/* counters and histograms: aggcounter.c */
@@ -826,6 +827,18 @@ aggs_flat(const struct aggs *g)
 	for (i = 0; i < g->n; i++)
 		if (g->v[i].op->merge != NULL &&
 		    !(g->v[i].op->flags & AGF_FLAT))
+			return 0;
+	return 1;
+}
+
+int
+aggs_any_arena(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->merge != NULL &&
+		    !(g->v[i].op->flags & (AGF_FLAT | AGF_ANYARENA)))
 			return 0;
 	return 1;
 }

@@ -129,6 +129,11 @@ const char *aggs_outside_window(const struct aggs *g);
  * aggs_fold_store() can write a fold back. */
 int aggs_flat(const struct aggs *g);
 
+/* Whether a group's accumulators in one table's arena fold with the
+ * same group's in another's (flat ones, percentiles, sketches): two
+ * tables fire together. */
+int aggs_any_arena(const struct aggs *g);
+
 /* Writes the fold as the accumulator block at dst, which must not be
  * released: the values it names belong to the blocks folded. Returns
  * -1, having written part of it, when the fold holds a sum too big to

@@ -580,24 +580,27 @@ sk_fold(struct agg *ag, const struct arena *a, const void *src,
 		return;
 	if (ag->ds.nfolded++ == 0) {
 		ag->ds.single = b;
+		ag->ds.single_a = a;
 		return;
 	}
 	if (ag->sketch == NULL)
 		ag->sketch = xmalloc(ops->maxsize);
 	if (ag->ds.nfolded == 2) {
 		ops->init(ag->sketch, ops->maxsize);
-		(void)ops->merge(ag->sketch, arena_ptr(a, ag->ds.single));
+		(void)ops->merge(ag->sketch,
+		    arena_ptr(ag->ds.single_a, ag->ds.single));
 	}
 	(void)ops->merge(ag->sketch, arena_ptr(a, b));	/* never grows */
 }
 
 /* The folded sketch, or NULL when none was folded. */
 static const void *
-sk_folded(const struct agg *ag, const struct arena *a)
+sk_folded(const struct agg *ag)
 {
 	if (ag->ds.nfolded == 0)
 		return NULL;
-	return ag->ds.nfolded == 1 ? arena_ptr(a, ag->ds.single) : ag->sketch;
+	return ag->ds.nfolded == 1 ?
+	    arena_ptr(ag->ds.single_a, ag->ds.single) : ag->sketch;
 }
 
 static const char *
@@ -654,10 +657,10 @@ void
 dds_agg_emit(struct agg *ag, const struct arena *a, const void *acc,
     struct out *o)
 {
-	const void *b = sk_folded(ag, a);
+	const void *b = sk_folded(ag);
 	size_t k;
 
-	(void)acc;
+	(void)a, (void)acc;
 	for (k = 0; k < ag->npct; k++)
 		if (b == NULL || dds_count(b) == 0)
 			out_null(o);
@@ -708,9 +711,9 @@ void
 hll_agg_emit(struct agg *ag, const struct arena *a, const void *acc,
     struct out *o)
 {
-	const void *b = sk_folded(ag, a);
+	const void *b = sk_folded(ag);
 
-	(void)acc;
+	(void)a, (void)acc;
 	/* only NULLs: a count, never empty */
 	emit_int(o, b == NULL ? 0 : (int64_t)hll_estimate(b));
 }

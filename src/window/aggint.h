@@ -41,6 +41,8 @@ ARENA_LAYOUT(struct pvals, 16);
  * arena, holding offsets of the arena's blobs. */
 struct dscratch {
 	aoff single;		/* the only set folded so far, or 0 */
+	const struct arena *single_a;	/* its arena (a sketch's: the
+					 * groups of two tables fold together) */
 	int nfolded;
 	struct dslot *slot;
 	uint64_t cap, n;
