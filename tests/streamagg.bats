@@ -292,6 +292,11 @@ alike() {
 	alike wide --csv -t 1 -k 2 --tumble 1h -l 1s --count --sum 3
 	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	[ "$(grep -c . <<<"$output")" -gt 150000 ]
+	# percentiles and sketches: a table past what the cache holds, whose
+	# records wait while their groups and blocks are fetched
+	alike wide --csv -t 1 -k 2 --tumble 1h -l 1s --median 3 --approx-percentile 3:10,90
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	alike wide --csv -t 1 -k 2 --tumble 1h -l 1s --approx-distinct 3 --stddev 3
 	# keys longer than 8 bytes (compared beyond their prefix), JSON
 	sed 's/,k/,key-number-/' wide > wide2
 	alike wide2 --csv -t 1 -k 2 --tumble 1h -l 1s --count --avg 3 --output-format json

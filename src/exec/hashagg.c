@@ -265,12 +265,13 @@ ha_take_pending(struct hashagg *h)
 	const struct pending *q;
 	uint64_t mask = h->cap - 1, i;
 	size_t k, last;
-	aoff g;
+	aoff g, found[AHEAD];
 
 	for (k = 0; k < h->npend; k++)
 		warm(&slot[slot_home(h, h->pend[k].gh)]);
 	for (k = 0; k < h->npend; k++) {
 		q = &h->pend[k];
+		found[k] = 0;
 		for (i = slot_home(h, q->gh); slot[i].g != 0;
 		    i = (i + 1) & mask)
 			if (slot[i].tag == (uint32_t)(q->gh >> 32)) {
@@ -279,11 +280,20 @@ ha_take_pending(struct hashagg *h)
 				g = (aoff)slot[i].g * SLOT_UNIT;
 				last = g + group_size(h, q->keylen) - 1;
 				warm(arena_ptr(&h->a, g));
-				if (last < h->a.cap)
+				if (last < h->a.cap) {
 					warm(arena_ptr(&h->a, last));
+					found[k] = g;
+				}
 				break;
 			}
 	}
+	/* then the blocks of their own that accumulators name (a sketch,
+	 * a percentile's values), read from the group just fetched */
+	if (h->blocks)
+		for (k = 0; k < h->npend; k++)
+			if (found[k] != 0)
+				aggs_warm_blocks(h->g, &h->a,
+				    group_acc(h, found[k]));
 	for (k = 0; k < h->npend; k++) {
 		q = &h->pend[k];
 		(void)add_to_group(h, q->gh, q->start, q->key, q->keylen,
@@ -459,7 +469,8 @@ hashagg_watermark(const struct hashagg *h)
 void
 hashagg_look_ahead(struct hashagg *h)
 {
-	h->want_ahead = aggs_flat(h->g);
+	h->want_ahead = aggs_numbers_only(h->g);
+	h->blocks = !aggs_flat(h->g);
 	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
 }
 

@@ -125,13 +125,13 @@ void hashagg_set_aggs(struct hashagg *h, struct aggs *g);
 /* Sets the most bytes the table may hold from now on. */
 void hashagg_budget(struct hashagg *h, uint64_t budget);
 
-/* From now on, where every aggregate is aggs_flat(), a record waits in
- * a look-ahead of a few while its group's slot and then the group are
- * fetched, whenever the table is too large for the cache to hold: for a
- * thread that reads its own input, with no reading thread to look ahead
- * in (split.h). hashagg_add() still says at once
- * what becomes of the record; HA_FULL then as soon as the table is past
- * its budget, new group or not. */
+/* From now on, where every aggregate reads only the values' numbers
+ * (aggs_numbers_only()), a record waits in a look-ahead of a few while
+ * its group's slot, then the group, then the blocks its accumulators
+ * name are fetched, whenever the table is too large for the cache to
+ * hold. hashagg_add() still says at once what becomes of the record;
+ * HA_FULL then as soon as the table is past its budget, new group or
+ * not. */
 void hashagg_look_ahead(struct hashagg *h);
 
 /* After the last record: sorts the groups to fire (what hashagg_fire()
@@ -141,8 +141,8 @@ void hashagg_sort(struct hashagg *h);
 /* Fires every group as its window's row, to emit(arg, row), in (end,
  * start, key) order; once, after the last record. other: NULL, or a
  * table of another part of the same input (split.h), whose groups are
- * folded with h's of the same window and key: only when every
- * aggregate is aggs_flat(). Returns the rows fired. */
+ * folded with h's of the same window and key: only when
+ * aggs_any_arena(). Returns the rows fired. */
 uint64_t hashagg_fire(struct hashagg *h, struct hashagg *other,
     op_emit_fn emit, void *arg);
 /* The same in two or more steps: the next rows, up to those of windows

@@ -121,6 +121,7 @@ struct hashagg {
 	int64_t maxt;		/* the largest time added */
 	int ahead;		/* records wait in pend, their groups warmed */
 	int want_ahead;		/* hashagg_look_ahead(): once past AHEAD_FROM */
+	int blocks;		/* accumulators name blocks: warmed too */
 	struct pending pend[AHEAD];
 	size_t naggs, npend;
 	struct hrow *rows;	/* hashagg_sort(): the groups in order */

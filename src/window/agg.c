@@ -453,37 +453,41 @@ static const struct aggop table[] = {
 	    sum_add, sum_merge, sum_fold, sum_emit, sum_check, sum_release },
 	{ "avg", "avg", NUM | AGF_DEC | SUMF, sizeof(struct dec_sum),
 	    sum_add, sum_merge, sum_fold, avg_emit, sum_check, sum_release },
-	{ "min", "min", NUM | AGF_REGROUP, sizeof(struct acc_ext),
+	{ "min", "min", NUM | AGF_REGROUP | AGF_READTEXT, sizeof(struct acc_ext),
 	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
-	{ "max", "max", NUM | AGF_REGROUP, sizeof(struct acc_ext),
+	{ "max", "max", NUM | AGF_REGROUP | AGF_READTEXT, sizeof(struct acc_ext),
 	    max_add, max_merge, max_fold, ext_emit, ext_check, ext_release },
-	{ "first", "first", AGF_FIELD | AGF_TEXT | AGF_REGROUP,
+	{ "first", "first", AGF_FIELD | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_pick),
 	    first_add, first_merge, first_fold, pick_emit, pick_check,
 	    pick_release },
-	{ "last", "last", AGF_FIELD | AGF_TEXT | AGF_REGROUP,
+	{ "last", "last", AGF_FIELD | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_pick),
 	    last_add, last_merge, last_fold, pick_emit, pick_check,
 	    pick_release },
-	{ "distinct", "distinct", AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER,
+	{ "distinct", "distinct",
+	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_READTEXT,
 	    sizeof(struct acc_distinct), distinct_add, distinct_merge,
 	    distinct_fold, distinct_emit, distinct_check, distinct_release },
-	{ "min-by", "min_by", NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP,
+	{ "min-by", "min_by",
+	    NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_ext),
 	    min_by_add, min_merge, min_fold, by_emit, ext_check, ext_release },
-	{ "max-by", "max_by", NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP,
+	{ "max-by", "max_by",
+	    NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_ext),
 	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release },
-	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA,
+	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP | AGF_ANYORDER |
+	    AGF_ANYARENA | AGF_BLOCK,
 	    sizeof(struct acc_block),
 	    pct_add, pct_merge, pct_fold, pct_emit, pct_check, pct_release },
 	{ "percentile", "", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP |
-	    AGF_ANYORDER | AGF_ANYARENA,
+	    AGF_ANYORDER | AGF_ANYARENA | AGF_BLOCK,
 	    sizeof(struct acc_block), pct_add, pct_merge, pct_fold, pct_emit,
 	    pct_check, pct_release },
 	{ "approx-percentile", "approx_",
 	    NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP | AGF_ANYORDER |
-	    AGF_ANYARENA,
+	    AGF_ANYARENA | AGF_BLOCK,
 	    sizeof(struct acc_block), dds_agg_add, dds_agg_merge, dds_agg_fold,
 	    dds_agg_emit, dds_agg_check, dds_agg_release },
 	{ "stddev", "stddev", NUM, sizeof(struct stats_var),
@@ -495,7 +499,8 @@ static const struct aggop table[] = {
 	{ "var-pop", "var_pop", NUM, sizeof(struct stats_var),
 	    var_add, NULL, var_fold, var_pop_emit, NULL, NULL },
 	{ "approx-distinct", "approx_distinct",
-	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA,
+	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA |
+	    AGF_READTEXT | AGF_BLOCK,
 	    sizeof(struct acc_block), hll_agg_add, hll_agg_merge, hll_agg_fold,
 	    hll_agg_emit, hll_agg_check, hll_agg_release },
 	/* counters and histograms: aggcounter.c */
@@ -841,6 +846,30 @@ aggs_any_arena(const struct aggs *g)
 		    !(g->v[i].op->flags & (AGF_FLAT | AGF_ANYARENA)))
 			return 0;
 	return 1;
+}
+
+int
+aggs_numbers_only(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->flags & (AGF_READTEXT | AGF_PRIOR | AGF_RECORD))
+			return 0;
+	return 1;
+}
+
+void
+aggs_warm_blocks(const struct aggs *g, const struct arena *a, aoff acc)
+{
+	size_t i;
+	aoff b;
+
+	for (i = 0; i < g->n; i++)
+		if ((g->v[i].op->flags & AGF_BLOCK) &&
+		    (b = ((const struct acc_block *)arena_ptr(a, acc +
+		    g->v[i].off))->b) != 0 && b < a->cap)
+			warm(arena_ptr(a, b));
 }
 
 int

@@ -129,6 +129,16 @@ const char *aggs_outside_window(const struct aggs *g);
  * aggs_fold_store() can write a fold back. */
 int aggs_flat(const struct aggs *g);
 
+/* Whether every aggregate's add reads only the values' numbers, never
+ * their text (which points into the input's buffer): a record's values
+ * may wait while its group is fetched (hashagg_look_ahead). */
+int aggs_numbers_only(const struct aggs *g);
+
+/* Loads the first line of each block the accumulators at acc name
+ * (percentiles, sketches), for the look-ahead: a load whose value
+ * nothing uses, so that the misses of records waiting overlap. */
+void aggs_warm_blocks(const struct aggs *g, const struct arena *a, aoff acc);
+
 /* Whether a group's accumulators in one table's arena fold with the
  * same group's in another's (flat ones, percentiles, sketches): two
  * tables fire together. */
