@@ -46,11 +46,12 @@ enum {
 				 * and aggs_fold_store() makes (sums) */
 	AGF_ANYARENA = 16384,	/* its blocks are folded from the arenas of
 				 * two tables alike (percentiles, sketches;
-				 * a distinct set's fold names its arena's
-				 * texts) */
+				 * not --distinct, whose fold names its
+				 * arena's texts) */
 	AGF_READTEXT = 32768,	/* its add reads the value's text, not only
-				 * its number (which outlive the input's
-				 * buffer when a record waits) */
+				 * its number: a record that waits (the
+				 * look-ahead) keeps its numbers, while its
+				 * text lies in a buffer read past */
 	AGF_BLOCK = 65536	/* its slot is a struct acc_block: one arena
 				 * block of its own (percentiles, sketches) */
 };
