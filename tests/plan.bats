@@ -124,7 +124,6 @@ memory: 1G (--max-memory)"
 	assert_line "rejected: halves: --distinct: its fold names the texts of its table's arena, which two tables do not share"
 	run --separate-stderr fwin --explain plan --threads 2 --csv -t 1 -k 2 --tumble 1m --median 3 --approx-distinct 3 in.csv
 	assert_line --index 1 --regexp '^strategy: halves '
-
 }
 
 @test "explain plan: a stream of a big file: halves, streamtable, keyed and ordered; a late file keeps one table" {

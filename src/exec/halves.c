@@ -37,19 +37,6 @@ struct halves {
 	struct out *sink_out;		/* a scratch file (hf.fd) */
 };
 
-/* The first aggregate whose blocks two tables do not fold together. */
-static const char *
-not_any_arena(const struct config *c)
-{
-	size_t i;
-	unsigned ok = AGF_FLAT | AGF_ANYARENA;
-
-	for (i = 0; i < c->naggs; i++)
-		if (c->aggs[i].op->merge != NULL && !(c->aggs[i].op->flags & ok))
-			return c->aggs[i].op->option;
-	return "?";
-}
-
 static int
 halves_fits(const struct config *c, const struct aggs *g,
     const struct plan *p, char *why)
@@ -69,10 +56,10 @@ halves_fits(const struct config *c, const struct aggs *g,
 		return why_not(why, "the input is %llu bytes: less than %llu K "
 		    "is not worth a thread", (unsigned long long)p->pl_bytes,
 		    (unsigned long long)(SPLIT_MIN >> 10));
-	if (!aggs_any_arena(g))
+	if (!aggs_any_arena(g) &&
+	    (a = why_agg_merging(c, AGF_FLAT | AGF_ANYARENA)) != NULL)
 		return why_not(why, "--%s: its fold names the texts of its "
-		    "table's arena, which two tables do not share",
-		    not_any_arena(c));
+		    "table's arena, which two tables do not share", a);
 	/* (a stream's table takes those that depend on order) */
 	if ((a = why_agg_lacking(c, AGF_ANYORDER)) != NULL)
 		return why_not(why, "--%s: its result depends on the order of "

@@ -51,8 +51,19 @@ why_agg_lacking(const struct config *c, unsigned want)
 	size_t i;
 
 	for (i = 0; i < c->naggs; i++)
-		if (want != 0 ? !(c->aggs[i].op->flags & want) :
-		    c->aggs[i].op->merge != NULL)
+		if (!(c->aggs[i].op->flags & want))
+			return c->aggs[i].op->option;
+	return NULL;
+}
+
+const char *
+why_agg_merging(const struct config *c, unsigned unless)
+{
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (c->aggs[i].op->merge != NULL &&
+		    !(c->aggs[i].op->flags & unless))
 			return c->aggs[i].op->option;
 	return NULL;
 }

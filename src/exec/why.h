@@ -25,9 +25,13 @@ int why_not(char *why, const char *fmt, ...)
 int why_batch_fits(const struct config *c, const struct aggs *g,
     const struct plan *p, char *why);
 
-/* The option of the first aggregate without any of the flags want (0:
- * the first with a merge operation), or NULL when there is none. */
+/* The option of the first aggregate without any of the flags want, or
+ * NULL when there is none. */
 const char *why_agg_lacking(const struct config *c, unsigned want);
+
+/* The option of the first aggregate with a merge operation and none of
+ * the flags unless, or NULL when there is none. */
+const char *why_agg_merging(const struct config *c, unsigned unless);
 
 /* Whether the (window, key) table takes c's windows (hashagg_fits; with
  * stream, hashagg_fits_stream): the verdict is theirs, the words ours. */

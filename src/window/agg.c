@@ -824,28 +824,29 @@ aggs_regroupable_exact(const struct aggs *g)
 	return every(g, AGF_REGROUP | AGF_DEC);
 }
 
-int
-aggs_flat(const struct aggs *g)
+/* Whether every aggregate with a merge operation has one of the flags
+ * any. */
+static int
+every_merging(const struct aggs *g, unsigned any)
 {
 	size_t i;
 
 	for (i = 0; i < g->n; i++)
-		if (g->v[i].op->merge != NULL &&
-		    !(g->v[i].op->flags & AGF_FLAT))
+		if (g->v[i].op->merge != NULL && !(g->v[i].op->flags & any))
 			return 0;
 	return 1;
 }
 
 int
+aggs_flat(const struct aggs *g)
+{
+	return every_merging(g, AGF_FLAT);
+}
+
+int
 aggs_any_arena(const struct aggs *g)
 {
-	size_t i;
-
-	for (i = 0; i < g->n; i++)
-		if (g->v[i].op->merge != NULL &&
-		    !(g->v[i].op->flags & (AGF_FLAT | AGF_ANYARENA)))
-			return 0;
-	return 1;
+	return every_merging(g, AGF_FLAT | AGF_ANYARENA);
 }
 
 int
