@@ -556,7 +556,7 @@ hashed() {
 	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch$'
 	assert_equal "$output" "$(cat want)"
 	# an aggregate whose result depends on the order: sorted
-	run --separate-stderr fwin --stats "${args[@]}" --stddev 3 in
+	run --separate-stderr fwin --stats "${args[@]}" --first 3 in
 	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch$'
 	# so do --top, --fill and --emit-every's rows
 	for opt in "--top 1 --top-by count" --fill; do

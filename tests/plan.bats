@@ -149,7 +149,7 @@ memory: no limit (a stream without --max-memory)"
 	[ ! -e late ]
 }
 
-@test "explain plan: what the table cannot take: sessions, count windows, --first, --fill, --cumulate with --stddev" {
+@test "explain plan: what the table cannot take: sessions, count windows, --first, --fill, --cumulate with --median" {
 	printf '1,a,3\n' > in.csv
 	run --separate-stderr fwin --explain plan --threads 1 --csv -t 1 -k 2 --session 1m --count in.csv
 	assert_line --index 1 "strategy: straight — one pass through the window operator while the records come in time order, the rows held until the end shows they did; at the first record out of order, sorted"
@@ -164,9 +164,11 @@ memory: no limit (a stream without --max-memory)"
 	assert_line "rejected: table: --fill: empty windows fire too"
 	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --cumulate 1m,10s --first 3 in.csv
 	assert_line --index 1 --regexp '^strategy: streamtable '
-	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --cumulate 1m,10s --stddev 3 in.csv
+	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --cumulate 1m,10s --median 3 in.csv
 	assert_line --index 1 --regexp '^strategy: ordered '
-	assert_line "rejected: streamtable: --stddev: with --cumulate its result shows how the records were grouped"
+	assert_line "rejected: streamtable: --median: with --cumulate the table keeps a running fold per key, and its fold is no block the table can keep"
+	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --cumulate 1m,10s --stddev 3 in.csv
+	assert_line --index 1 --regexp '^strategy: streamtable '
 	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --slide 1m,10s --count in.csv
 	assert_line "rejected: streamtable: --slide windows: the table holds tumbling and cumulating windows only"
 }

@@ -187,16 +187,22 @@ alike() {
 	done
 }
 
-@test "stream aggregated as read: aggregates of arrival order (first, last, min-by, stddev) give the operator's bytes, one table" {
+@test "stream aggregated as read: aggregates of arrival order (first, last, min-by) give the operator's bytes, one table; variances in two halves" {
 	disordered 515 60000 3000 > in
 	alike in --csv -t 1 -k 2 --tumble 1m -l 1s --first 3 --last 3 --min-by 3:2 --stddev 3 --var-pop 3
 	[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode2" "mode stream, aggregated as read"
 	[ "$(grep -c . <<<"$output")" -gt 100 ]
 	alike in --csv -t 1 --tumble 10s -l 0 --last 3 --stddev 3
 	grep -q 'late records dropped' <<<"$stderr"
+	# variances from exact sums: the same bytes in any grouping
+	alike in --csv -t 1 -k 2 --tumble 1m -l 1s --stddev 3 --var 3 --stddev-pop 3 --var-pop 3
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	awk -F, -v OFS=, '{ $3 = int($3) "." NR % 7 "e-3"; print }' in > frac
+	alike frac --csv -t 1 -k 2 --cumulate 10m,1m -l 1s --stddev 3 --var-pop 3
+	[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 }
 
-@test "stream aggregated as read: not for what the operator must do (checkpoints, sliding windows, allowed lateness, counters, a cumulating stddev); input read once and aggregates of order too" {
+@test "stream aggregated as read: not for what the operator must do (checkpoints, sliding windows, allowed lateness, counters, a cumulating median); input read once and aggregates of order too" {
 	planned_only
 	disordered 508 3000 3000 > in
 	args=(--csv -t 1 -k 2 -l 1s --count)
@@ -214,9 +220,12 @@ alike() {
 	# two halves would not keep it)
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --first 3 --stddev 3 in
 	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
-	# (a floating fold, whose bytes depend on how panes are grouped)
-	run --separate-stderr fwin --stats "${args[@]}" --cumulate 10m,1m --stddev 3 in
+	# (a fold that is no block the table can keep running)
+	run --separate-stderr fwin --stats "${args[@]}" --cumulate 10m,1m --median 3 in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
+	# (exact sums, the same bytes in any grouping)
+	run --separate-stderr fwin --stats "${args[@]}" --cumulate 10m,1m --stddev 3 in
+	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m in
 	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
 }

@@ -25,14 +25,16 @@ typedef uint64_t aoff;
  * Version 5: a sum is exact whatever its values (320 bits, or a block of
  * GMP's limbs, struct dec_big), with no floating sum beside it; variance
  * keeps the scale of its values (struct stats_var).
+ * Version 6: variance keeps exact sums of its values and of their
+ * squares (struct stats_var), the same whatever their order.
  */
-#define ARENA_FORMAT 5
+#define ARENA_FORMAT 6
 #define ARENA_LAYOUT(type, size) \
-	_Static_assert(ARENA_FORMAT == 5 && sizeof(type) == (size), \
-	    #type " is stored in checkpoints of format 5")
+	_Static_assert(ARENA_FORMAT == 6 && sizeof(type) == (size), \
+	    #type " is stored in checkpoints of format 6")
 #define ARENA_OFFSET(type, field, off) \
-	_Static_assert(ARENA_FORMAT == 5 && offsetof(type, field) == (off), \
-	    #type "." #field " is stored in checkpoints of format 5")
+	_Static_assert(ARENA_FORMAT == 6 && offsetof(type, field) == (off), \
+	    #type "." #field " is stored in checkpoints of format 6")
 
 #define ARENA_NCLASS 96
 

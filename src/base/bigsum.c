@@ -42,9 +42,8 @@ from_words(mpz_t z, const uint64_t w[DEC_WORDS])
 		mpz_neg(z, z);
 }
 
-/* The sum's integer, wherever it is. */
-static void
-get(const struct arena *a, const struct dec_sum *s,
+void
+bigsum_get(const struct arena *a, const struct dec_sum *s,
     const struct bigsum_fold *f, mpz_t z)
 {
 	mpz_t v;
@@ -141,11 +140,12 @@ add_at(mpz_t z, int32_t *zs, mpz_t x, int32_t xs)
 }
 
 /* x = the value v as an integer at scale *xs; NULL: the double d, whose
- * value is exactly mant * 2^e = mant * 5^-e * 10^e. */
+ * value is exactly mant * 2^e = mant * 5^-e * 10^e, mant odd. */
 static void
 value(mpz_t x, int32_t *xs, const struct dec *v, double d)
 {
 	uint64_t u[2];
+	mp_bitcnt_t b;
 	int e;
 
 	if (v != NULL) {
@@ -168,6 +168,10 @@ value(mpz_t x, int32_t *xs, const struct dec *v, double d)
 	d = frexp(d, &e);		/* |d| in [0.5, 1) */
 	mpz_set_d(x, ldexp(d, 53));	/* exact: 53 bits */
 	e -= 53;
+	/* the least scale: mant odd (2.5 is 25e-1, not 55 places) */
+	b = mpz_scan1(x, 0);
+	mpz_tdiv_q_2exp(x, x, b);
+	e += (int)b;
 	if (e >= 0)
 		mpz_mul_2exp(x, x, (mp_bitcnt_t)e);
 	else {
@@ -181,26 +185,44 @@ value(mpz_t x, int32_t *xs, const struct dec *v, double d)
 	}
 }
 
-void
-bigsum_add(struct arena *a, aoff slot, const struct dec *v, double d)
+/* bigsum_add(), of the value's square when square. */
+static void
+add_value(struct arena *a, aoff slot, const struct dec *v, double d,
+    int square)
 {
 	struct dec_sum *s = arena_ptr(a, slot);
 	int32_t zs = s->scale, xs;
 	mpz_t z, x;
 
-	if (v != NULL && dec_sum_add(s, v) == 0)
-		return;
 	mpz_init(z);
 	mpz_init(x);
-	get(a, s, NULL, z);
+	bigsum_get(a, s, NULL, z);
 	value(x, &xs, v, d);
+	if (square) {
+		mpz_mul(x, x, x);
+		xs *= 2;
+	}
 	add_at(z, &zs, x, xs);
 	s->n++;
-	s->flags |= v == NULL || v->exp ? DS_EXP : 0;
+	s->flags |= square || v == NULL || v->exp ? DS_EXP : 0;
 	s->scale = zs;
 	store_sum(a, slot, z);
 	mpz_clear(z);
 	mpz_clear(x);
+}
+
+void
+bigsum_add(struct arena *a, aoff slot, const struct dec *v, double d)
+{
+	if (v != NULL && dec_sum_add(arena_ptr(a, slot), v) == 0)
+		return;
+	add_value(a, slot, v, d, 0);
+}
+
+void
+bigsum_add_square(struct arena *a, aoff slot, const struct dec *v, double d)
+{
+	add_value(a, slot, v, d, 1);
 }
 
 void
@@ -214,8 +236,8 @@ bigsum_merge(struct arena *a, aoff dst, aoff src)
 		return;
 	mpz_init(z);
 	mpz_init(x);
-	get(a, d, NULL, z);
-	get(a, s, NULL, x);
+	bigsum_get(a, d, NULL, z);
+	bigsum_get(a, s, NULL, x);
 	add_at(z, &zs, x, s->scale);
 	d->n += s->n;
 	d->flags |= s->flags;
@@ -245,7 +267,7 @@ bigsum_fold(struct bigsum_fold *f, const struct arena *a,
 		dst->big = BIGSUM_FOLD;
 	}
 	mpz_init(x);
-	get(a, src, f, x);
+	bigsum_get(a, src, f, x);
 	add_at(f->z, &zs, x, src->scale);
 	mpz_clear(x);
 	dst->n += src->n;
@@ -386,12 +408,14 @@ bigsum_avg(struct bigsum_fold *f, const struct dec_sum *fs)
 
 const char *
 bigsum_check(const struct arena *a, const struct dec_sum *s,
-    struct arena_claims *m)
+    struct arena_claims *m, int squares)
 {
 	const struct dec_big *b;
 	uint64_t used = m->used;
+	int k = squares ? 2 : 1;
 
-	if (s->scale > DEC_MAXSCALE + 400 || s->scale < DEC_MINSCALE - 400 ||
+	if (s->scale > k * (DEC_MAXSCALE + 400) ||
+	    s->scale < k * (DEC_MINSCALE - 400) ||
 	    s->flags > DS_EXP || (!(s->flags & DS_EXP) && (s->scale < 0 ||
 	    s->scale > DEC_DIGITS)))
 		return "bad sum in an accumulator";

@@ -40,6 +40,15 @@ void bigsum_fold_free(struct bigsum_fold *f);
  * binary value) to the sum at slot. */
 void bigsum_add(struct arena *a, aoff slot, const struct dec *v, double d);
 
+/* Adds the square of v (NULL: of the double d), exactly, as DS_EXP. */
+void bigsum_add_square(struct arena *a, aoff slot, const struct dec *v,
+    double d);
+
+/* The integer of the sum s, wherever it is: its words, its block in a,
+ * or the fold f's (s->big == BIGSUM_FOLD). */
+void bigsum_get(const struct arena *a, const struct dec_sum *s,
+    const struct bigsum_fold *f, mpz_t z);
+
 /* Adds the sum at src into the one at dst, both in a; src's block is
  * freed (src itself is left as it was). */
 void bigsum_merge(struct arena *a, aoff dst, aoff src);
@@ -65,10 +74,10 @@ size_t bigsum_result(struct bigsum_fold *f, const struct dec_sum *fs,
  * rounded once; never -0. */
 double bigsum_avg(struct bigsum_fold *f, const struct dec_sum *fs);
 
-/* Checks a restored sum, claiming its block in m. NULL, or what is
- * wrong. */
+/* Checks a restored sum (squares: of squares, whose scales are twice
+ * the values'), claiming its block in m. NULL, or what is wrong. */
 const char *bigsum_check(const struct arena *a, const struct dec_sum *s,
-    struct arena_claims *m);
+    struct arena_claims *m, int squares);
 
 /* Frees the sum's block, if any. */
 void bigsum_release(struct arena *a, aoff slot);

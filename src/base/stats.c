@@ -1,13 +1,15 @@
 /*
- * stats: variance that merges, and exact percentiles.
+ * stats: variance from exact sums, and exact percentiles.
  *
- * Variance: B. P. Welford, "Note on a method for calculating corrected
- * sums of squares and products" (Technometrics, 1962) for one value at a
- * time, and T. F. Chan, G. H. Golub, R. J. LeVeque, "Updating formulae
- * and a pairwise algorithm for computing sample variances" (1979) to
- * merge two accumulators. Both work with deviations from the running
- * mean, never with sums of squares, so a large mean (1e9 + small noise)
- * costs no precision the way sum(x^2) - sum(x)^2 / n would.
+ * Variance: the count n and the exact sums of the values and of their
+ * squares (decimal.h's sums, GMP's integers past them), so that no order
+ * of additions, grouping or restore changes a bit. The result is
+ * (n * sum(x^2) - sum(x)^2) / (n(n - 1)): its numerator exact, so a large
+ * mean (1e9 + small noise) costs no precision, as it would in doubles;
+ * numerator and denominator each taken to 64 bits, divided (a square root
+ * after, for a deviation) and rounded once to a double, as one function
+ * of the exact quotient whichever way the integers were held. Values are read as
+ * sums read them: a plain decimal exactly, anything else as its double.
  *
  * Percentiles: R. J. Hyndman, Y. Fan, "Sample quantiles in statistical
  * packages" (The American Statistician, 1996), definition 7, with
@@ -32,114 +34,295 @@
 #define NO_FMA
 #endif
 
-/* Past this magnitude (scaled), values are scaled down: a deviation is
- * then below 2^451, its square below 2^902, and a sum of 2^64 of them
- * still a finite double. */
-#define VAR_BIG	0x1p450
+/* Values whose squares the fixed width takes inline: |m| < 2^63. */
+#define SQUARE_FAST	((__int128)1 << 63)
 
-/* Makes v's scale 2^-e (e > v->e): exact powers of two, so nothing but
- * what underflows changes. */
-static void
-var_rescale(struct stats_var *v, int64_t e)
+void
+stats_var_add(struct arena *a, aoff slot, const struct dec *v, double d)
 {
-	v->mean = ldexp(v->mean, (int)(v->e - e));
-	v->m2 = ldexp(v->m2, (int)(2 * (v->e - e)));
-	v->e = e;
+	struct stats_var *s = arena_ptr(a, slot);
+	aoff xx = slot + offsetof(struct stats_var, xx);
+	struct dec sq;
+
+	if (v == NULL) {
+		bigsum_add(a, slot, NULL, d);
+		bigsum_add_square(a, xx, NULL, d);
+		return;
+	}
+	if (dec_sum_add(&s->x, v) != 0)
+		bigsum_add(a, slot, v, 0);
+	if (v->m > -SQUARE_FAST && v->m < SQUARE_FAST) {
+		sq.m = v->m * v->m;	/* < 2^126 < 10^38: a struct dec */
+		sq.scale = 2 * v->scale;
+		sq.exp = 1;
+		s = arena_ptr(a, slot);	/* (bigsum_add may move the arena) */
+		if (dec_sum_add(&s->xx, &sq) != 0)
+			bigsum_add(a, xx, &sq, 0);
+	} else
+		bigsum_add_square(a, xx, v, 0);
 }
 
 void
-stats_var_add(struct stats_var *v, double x)
+stats_var_merge(struct arena *a, aoff dst, aoff src)
 {
-	double delta;
-	int k;
+	aoff xx = offsetof(struct stats_var, xx);
 
-	if (v->e != 0)
-		x = ldexp(x, (int)-v->e);
-	if (fabs(x) >= VAR_BIG) {
-		k = ilogb(x) - 448;	/* x * 2^-k below 2^449 */
-		var_rescale(v, v->e + k);
-		x = ldexp(x, -k);
-	}
-	delta = x - v->mean;
-
-	v->n++;
-	v->mean += delta / (double)v->n;
-	v->m2 += delta * (x - v->mean);
+	bigsum_merge(a, dst, src);
+	bigsum_merge(a, dst + xx, src + xx);
 }
 
 void
-stats_var_merge(struct stats_var *dst, const struct stats_var *from)
+stats_var_fold(struct bigsum_fold f[2], const struct arena *a,
+    struct stats_var *dst, const struct stats_var *src)
 {
-	struct stats_var b = *from, *src = &b;
-	double na, nb, n, delta;
+	bigsum_fold(&f[0], a, &dst->x, &src->x);
+	bigsum_fold(&f[1], a, &dst->xx, &src->xx);
+}
 
-	if (src->n == 0)
-		return;
-	if (dst->n == 0) {
-		*dst = *src;
-		return;
+const char *
+stats_var_check(const struct arena *a, const struct stats_var *v,
+    struct arena_claims *m)
+{
+	const char *why;
+
+	if ((why = bigsum_check(a, &v->x, m, 0)) != NULL ||
+	    (why = bigsum_check(a, &v->xx, m, 1)) != NULL)
+		return why;
+	return v->x.n != v->xx.n ? "bad variance in an accumulator" : NULL;
+}
+
+void
+stats_var_release(struct arena *a, aoff slot)
+{
+	bigsum_release(a, slot);
+	bigsum_release(a, slot + offsetof(struct stats_var, xx));
+}
+
+/*
+ * A positive integer as m * 2^e, m its top 64 bits, the bits below them
+ * folded into the lowest (a sticky bit): exact in a long double, within
+ * 2^-63 of the integer. The fixed-width words and GMP's integers both
+ * come here through their top bits, so they give the same m to the bit.
+ */
+struct rounded {
+	long double m;
+	long e;
+};
+
+static struct rounded
+rounded(uint64_t top, int sticky, long e)
+{
+	struct rounded r;
+
+	r.m = (long double)(top | (uint64_t)(sticky != 0));
+	r.e = e;
+	return r;
+}
+
+/* w[0..nw), lowest first, not all zero. */
+static struct rounded
+round_words(const uint64_t *w, int nw)
+{
+	int k = nw - 1, s, sticky = 0, j;
+	uint64_t top;
+
+	while (w[k] == 0)
+		k--;
+	s = __builtin_clzll(w[k]);
+	top = w[k] << s;
+	if (k > 0) {
+		if (s > 0) {
+			top |= w[k - 1] >> (64 - s);
+			sticky = (w[k - 1] << s) != 0;
+		} else
+			sticky = w[k - 1] != 0;
+		for (j = 0; j < k - 1; j++)
+			sticky |= w[j] != 0;
 	}
-	if (src->e > dst->e)	/* both on the larger scale */
-		var_rescale(dst, src->e);
-	else if (src->e < dst->e)
-		var_rescale(src, dst->e);
-	/* Counts as doubles: their product may pass 2^64, not 2^1023. */
-	na = (double)dst->n;
-	nb = (double)src->n;
-	n = na + nb;
-	delta = src->mean - dst->mean;
-	dst->mean += delta * (nb / n);
-	dst->m2 += src->m2 + delta * delta * (na * nb / n);
-	dst->n += src->n;
+	return rounded(top, sticky, 64L * k - s);
 }
 
-/* m2 is a sum of non-negative terms; rounding cannot make it negative,
- * but a -0 or a tiny negative would print as "-0" or make sqrt NaN. */
-static double
-m2_of(const struct stats_var *v)
+/* z > 0. */
+static struct rounded
+round_mpz(const mpz_t z)
 {
-	return v->m2 > 0 ? v->m2 : 0;
+	long bits = (long)mpz_sizeinbase(z, 2);
+	uint64_t top;
+	int sticky;
+	mpz_t t;
+
+	if (bits <= 64)
+		return rounded(mpz_get_ui(z) << (64 - bits), 0, bits - 64);
+	mpz_init(t);
+	mpz_tdiv_q_2exp(t, z, (mp_bitcnt_t)(bits - 64));
+	top = mpz_get_ui(t);
+	sticky = mpz_scan1(z, 0) < (mp_bitcnt_t)(bits - 64);
+	mpz_clear(t);
+	return rounded(top, sticky, bits - 64);
 }
 
-/* A result d * 2^(k * e) of v (k: 2 for a variance, 1 for a deviation):
- * 0 and *out, or STATS_HUGE when it is past the largest double. */
+static const uint64_t pow10_u64[19] = {
+	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
+	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
+	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
+	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
+	100000000000000000ULL, 1000000000000000000ULL,
+};
+
+/* Whether the 320-bit two's complement w fits an int64_t. */
 static int
-unscaled(const struct stats_var *v, double d, int k, double *out)
+fits64(const uint64_t w[DEC_WORDS])
 {
-	*out = v->e != 0 ? ldexp(d, (int)(k * v->e)) : d;
+	uint64_t ext = (uint64_t)((int64_t)w[0] >> 63);
+	int i;
+
+	for (i = 1; i < DEC_WORDS; i++)
+		if (w[i] != ext)
+			return 0;
+	return 1;
+}
+
+/* w[0..3) /= 10 when it divides; returns whether it did. */
+static int
+div10_words(uint64_t w[3])
+{
+	unsigned __int128 r = 0, cur;
+	uint64_t q[3];
+	int j;
+
+	for (j = 2; j >= 0; j--) {
+		cur = r << 64 | w[j];
+		q[j] = (uint64_t)(cur / 10);
+		r = cur % 10;
+	}
+	if (r != 0)
+		return 0;
+	memcpy(w, q, sizeof(q));
+	return 1;
+}
+
+/*
+ * The numerator N = n * sum(x^2) - sum(x)^2 and the denominator
+ * D = c * 10^t (c: n(n - 1), or n^2 for the population), both exact,
+ * the common scale t made the least that holds N exactly (t >= 0, N not
+ * a multiple of 10 while t > 0): a form of the exact quotient alone, so
+ * that sums kept at other scales (zero takes any) give the same bits.
+ * The quick way: small integers and decimals in the fixed width. Returns
+ * 0, or -1 for the way of GMP's integers.
+ */
+static int
+var_words(const struct stats_var *v, int pop, struct rounded *num,
+    struct rounded *den)
+{
+	const struct dec_sum *x = &v->x, *xx = &v->xx;
+	unsigned __int128 lo, hi, sq, d;
+	uint64_t n = x->n, w[3], s1, borrow, c = pop ? n * n : n * (n - 1);
+	int t = 2 * x->scale;
+
+	if (x->big != 0 || xx->big != 0 || n >= (uint64_t)1 << 32 ||
+	    x->scale < 0 || x->scale > 9 || xx->scale != t ||
+	    !fits64(x->w) || xx->w[4] != 0 || xx->w[3] != 0 ||
+	    xx->w[2] != 0 || xx->w[1] >> 63 != 0)
+		return -1;
+	/* n * W2 (< 2^159) - W1^2 (< 2^126), in three words */
+	lo = (unsigned __int128)n * xx->w[0];
+	hi = (unsigned __int128)n * xx->w[1] + (uint64_t)(lo >> 64);
+	s1 = (int64_t)x->w[0] < 0 ? -x->w[0] : x->w[0];
+	sq = (unsigned __int128)s1 * s1;
+	w[0] = (uint64_t)lo - (uint64_t)sq;
+	borrow = (uint64_t)lo < (uint64_t)sq;
+	d = (unsigned __int128)(uint64_t)hi - (uint64_t)(sq >> 64) - borrow;
+	w[1] = (uint64_t)d;
+	w[2] = (uint64_t)(hi >> 64) - (uint64_t)(d >> 127);
+	if ((w[0] | w[1] | w[2]) == 0) {
+		num->m = 0;
+		return 0;
+	}
+	while (t > 0 && div10_words(w))
+		t--;
+	*num = round_words(w, 3);
+	d = (unsigned __int128)c * pow10_u64[t];
+	w[0] = (uint64_t)d;
+	w[1] = (uint64_t)(d >> 64);
+	w[2] = 0;
+	*den = round_words(w, 3);
+	return 0;
+}
+
+/* var_words() with GMP's integers: any sums, any count. */
+static void
+var_mpz(const struct stats_var *v, const struct bigsum_fold f[2], int pop,
+    struct rounded *num, struct rounded *den)
+{
+	int32_t a = v->x.scale, b = v->xx.scale;
+	long t = b > 2L * a ? b : 2L * a;
+	uint64_t n = v->x.n;
+	mpz_t s1, s2, p;
+
+	mpz_inits(s1, s2, p, NULL);
+	bigsum_get(NULL, &v->x, &f[0], s1);
+	bigsum_get(NULL, &v->xx, &f[1], s2);
+	mpz_mul(s1, s1, s1);
+	mpz_ui_pow_ui(p, 10, (unsigned long)(t - 2L * a));
+	mpz_mul(s1, s1, p);
+	mpz_mul_ui(s2, s2, v->x.n);
+	mpz_ui_pow_ui(p, 10, (unsigned long)(t - b));
+	mpz_mul(s2, s2, p);
+	mpz_sub(s2, s2, s1);		/* N, >= 0 */
+	if (t < 0) {
+		mpz_ui_pow_ui(p, 10, (unsigned long)-t);
+		mpz_mul(s2, s2, p);
+		t = 0;
+	}
+	if (mpz_sgn(s2) == 0)
+		num->m = 0;
+	else {
+		while (t > 0 && mpz_divisible_ui_p(s2, 10)) {
+			mpz_divexact_ui(s2, s2, 10);
+			t--;
+		}
+		*num = round_mpz(s2);
+		mpz_ui_pow_ui(p, 10, (unsigned long)t);
+		mpz_mul_ui(p, p, n);
+		mpz_mul_ui(p, p, pop ? n : n - 1);
+		*den = round_mpz(p);
+	}
+	mpz_clears(s1, s2, p, NULL);
+}
+
+int
+stats_var_result(const struct stats_var *v, const struct bigsum_fold f[2],
+    int pop, int root, double *out)
+{
+	uint64_t n = v->x.n;
+	struct rounded num, den;
+	long double q;
+	long e;
+
+	if (n < (pop ? 1u : 2u))
+		return -1;
+	if (var_words(v, pop, &num, &den) != 0)
+		var_mpz(v, f, pop, &num, &den);
+	if (num.m == 0) {
+		*out = 0;
+		return 0;
+	}
+	/* 64 bits each way (where long double has them), rounded to 53
+	 * once at the end: the correctly rounded result, but where it lies
+	 * within 2^-62 of a halfway point */
+	q = num.m / den.m;
+	e = num.e - den.e;
+	if (root) {
+		if (e & 1) {
+			q *= 2;
+			e--;
+		}
+		q = sqrtl(q);
+		e /= 2;
+	}
+	*out = (double)ldexpl(q, e > 40000 ? 40000 : e < -40000 ? -40000 :
+	    (int)e);
 	return isfinite(*out) ? 0 : STATS_HUGE;
-}
-
-int
-stats_var_samp(const struct stats_var *v, double *out)
-{
-	if (v->n < 2)
-		return -1;
-	return unscaled(v, m2_of(v) / (double)(v->n - 1), 2, out);
-}
-
-int
-stats_stddev_samp(const struct stats_var *v, double *out)
-{
-	if (v->n < 2)
-		return -1;
-	return unscaled(v, sqrt(m2_of(v) / (double)(v->n - 1)), 1, out);
-}
-
-int
-stats_var_pop(const struct stats_var *v, double *out)
-{
-	if (v->n < 1)
-		return -1;
-	return unscaled(v, m2_of(v) / (double)v->n, 2, out);
-}
-
-int
-stats_stddev_pop(const struct stats_var *v, double *out)
-{
-	if (v->n < 1)
-		return -1;
-	return unscaled(v, sqrt(m2_of(v) / (double)v->n), 1, out);
 }
 
 static int

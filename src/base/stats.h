@@ -1,4 +1,4 @@
-/* stats: mergeable variance and standard deviation, and exact
+/* stats: variance and standard deviation from exact sums, and exact
  * percentiles of a sorted array (man/fwin.1, AGGREGATES). */
 #ifndef FWIN_STATS_H
 #define FWIN_STATS_H
@@ -6,36 +6,49 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/arena.h"
+#include "base/bigsum.h"
+#include "base/decimal.h"
+
 /*
- * A variance accumulator: Welford's running mean and sum of squared
- * deviations, merged by Chan, Golub and LeVeque's pairwise formula. Flat,
- * for the arena; all zeros is the empty accumulator. Floating: the same
- * values added or merged in another order may give other last bits, so
- * callers fold in a fixed order (arrival within a slice, slices by time).
- * Values are kept scaled by 2^-e, e = 0 until one passes 2^450, so that
- * no square of a finite value overflows (1e308 squared would).
+ * A variance accumulator: the exact sum of the values (its n is the
+ * count) and of their squares (always DS_EXP: its scale is twice the
+ * values'). Flat but for the sums' blocks (bigsum.h), for the arena;
+ * all zeros is the empty accumulator. Any order of adds and merges gives
+ * the same result to the bit.
  */
 struct stats_var {
-	uint64_t n;
-	double mean;	/* times 2^-e */
-	double m2;	/* sum of squared deviations from mean, times 2^-2e */
-	int64_t e;
+	struct dec_sum x;
+	struct dec_sum xx;
 };
 
-void stats_var_add(struct stats_var *v, double x);
-void stats_var_merge(struct stats_var *dst, const struct stats_var *src);
+/* Adds the value v, read exactly (NULL: the double d), to the
+ * accumulator at slot. */
+void stats_var_add(struct arena *a, aoff slot, const struct dec *v,
+    double d);
 
-/* Sample (n - 1) variance and standard deviation: 0 and *out, or -1
- * (an empty cell) below 2 values, or STATS_HUGE when the result is past
- * the largest double (an empty cell too, and a warning). */
+/* Merges the accumulator at src into dst; src's blocks are freed. */
+void stats_var_merge(struct arena *a, aoff dst, aoff src);
+
+/* Adds src, in arena a, into the fold dst, whose big sums f holds. */
+void stats_var_fold(struct bigsum_fold f[2], const struct arena *a,
+    struct stats_var *dst, const struct stats_var *src);
+
+/* Checks a restored accumulator, claiming its blocks in m. */
+const char *stats_var_check(const struct arena *a,
+    const struct stats_var *v, struct arena_claims *m);
+
+/* Frees the accumulator's blocks. */
+void stats_var_release(struct arena *a, aoff slot);
+
+/* The variance of the fold v (f: its big sums): sample (n - 1), or
+ * population (n) when pop; its square root, the standard deviation,
+ * when root. 0 and *out, or -1 (an empty cell) below 2 values (1 for
+ * the population), or STATS_HUGE when the result is past the largest
+ * double (an empty cell too, and a warning). Never -0. */
 #define STATS_HUGE	(-2)
-int stats_var_samp(const struct stats_var *v, double *out);
-int stats_stddev_samp(const struct stats_var *v, double *out);
-
-/* Population (n) variance and standard deviation: 0 and *out, or -1
- * below 1 value, or STATS_HUGE. */
-int stats_var_pop(const struct stats_var *v, double *out);
-int stats_stddev_pop(const struct stats_var *v, double *out);
+int stats_var_result(const struct stats_var *v, const struct bigsum_fold f[2],
+    int pop, int root, double *out);
 
 /* Sorts x[0..n) ascending (values are finite). */
 void stats_sort(double *x, size_t n);

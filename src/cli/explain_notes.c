@@ -188,7 +188,7 @@ agg_notes(struct ex *x)
 	if (has_agg(c, "stddev") || has_agg(c, "var") ||
 	    has_agg(c, "stddev-pop") || has_agg(c, "var-pop"))
 		note(x, 0, "STDDEV_SAMP, VAR_SAMP, STDDEV_POP and VAR_POP "
-		    "compute in DOUBLE, as fwin does, by another method: "
+		    "compute in DOUBLE; fwin computes from exact sums: "
 		    "results may differ in the last digits.");
 	if (has_agg(c, "median") || has_agg(c, "percentile") ||
 	    has_agg(c, "approx-percentile"))

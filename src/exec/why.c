@@ -89,8 +89,9 @@ why_table_takes(const struct config *c, const struct aggs *g, int stream,
 		    "rows");
 	if (c->wkind == WK_CUMULATE && (a = why_agg_lacking(c, AGF_REGROUP |
 	    AGF_DEC)) != NULL)
-		return why_not(why, "--%s: with --cumulate its result shows "
-		    "how the records were grouped", a);
+		return why_not(why, "--%s: with --cumulate the table keeps "
+		    "a running fold per key, and its fold is no block the "
+		    "table can keep", a);
 	if (stream && (a = aggs_outside_window(g)) != NULL)
 		return why_not(why, "--%s: it reads the key's value before "
 		    "the window", a);

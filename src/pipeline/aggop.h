@@ -22,7 +22,9 @@ enum {
 	AGF_NOKEEP = 8,		/* its fold is not a block that can be kept */
 	AGF_PCT = 16,		/* a column per percentile: column, P's name, F */
 	AGF_PLIST = 32,		/* F:P[,P...] (else AGF_PCT is the median) */
-	AGF_DEC = 64,		/* wants the exact decimal (sum, avg) */
+	AGF_DEC = 64,		/* wants the exact decimal; its slot is
+				 * struct dec_sums: a sum's (sum, avg), a
+				 * variance's two (struct stats_var) */
 	AGF_TEXT = 128,		/* its result is text, not a number */
 	AGF_REGROUP = 256,	/* its fold gives the same bytes however the
 				 * blocks folded are grouped (no floats) */

@@ -37,7 +37,8 @@ ARENA_OFFSET(struct dec_sum, n, 48);
 ARENA_OFFSET(struct dec_sum, big, 56);
 
 /* stddev, var, stddev-pop, var-pop: struct stats_var (stats.h) */
-ARENA_LAYOUT(struct stats_var, 32);
+ARENA_LAYOUT(struct stats_var, 128);
+ARENA_OFFSET(struct stats_var, xx, 64);
 
 struct acc_ext {		/* min, max, min-by, max-by */
 	double v;
@@ -130,7 +131,7 @@ sum_merge(struct arena *a, aoff dst, aoff src)
 static void
 sum_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 {
-	bigsum_fold(&ag->bs, a, dst, src);
+	bigsum_fold(&ag->bs[0], a, dst, src);
 }
 
 /* A result beyond the doubles prints an empty cell, said once. */
@@ -161,7 +162,7 @@ sum_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 		out_null(o);
 	else if (s->big == 0 && dec_sum_exact(s))
 		out_own_num(o, buf, dec_sum_format(buf, s));
-	else if ((len = bigsum_result(&ag->bs, s, &text, &d)) > 0)
+	else if ((len = bigsum_result(&ag->bs[0], s, &text, &d)) > 0)
 		out_own_num(o, text, len);
 	else if (!isfinite(d))
 		beyond(ag, o);
@@ -178,13 +179,13 @@ avg_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 	if (s->n == 0)
 		out_null(o);
 	else
-		emit_double(o, bigsum_avg(&ag->bs, s));
+		emit_double(o, bigsum_avg(&ag->bs[0], s));
 }
 
 static const char *
 sum_check(const struct arena *a, const void *slot, struct arena_claims *m)
 {
-	return bigsum_check(a, slot, m);
+	return bigsum_check(a, slot, m, 0);
 }
 
 static void
@@ -490,14 +491,18 @@ static const struct aggop table[] = {
 	    AGF_ANYARENA | AGF_BLOCK,
 	    sizeof(struct acc_block), dds_agg_add, dds_agg_merge, dds_agg_fold,
 	    dds_agg_emit, dds_agg_check, dds_agg_release },
-	{ "stddev", "stddev", NUM, sizeof(struct stats_var),
-	    var_add, NULL, var_fold, stddev_emit, NULL, NULL },
-	{ "var", "var", NUM, sizeof(struct stats_var),
-	    var_add, NULL, var_fold, var_emit, NULL, NULL },
-	{ "stddev-pop", "stddev_pop", NUM, sizeof(struct stats_var),
-	    var_add, NULL, var_fold, stddev_pop_emit, NULL, NULL },
-	{ "var-pop", "var_pop", NUM, sizeof(struct stats_var),
-	    var_add, NULL, var_fold, var_pop_emit, NULL, NULL },
+	{ "stddev", "stddev", NUM | AGF_DEC | SUMF,
+	    sizeof(struct stats_var), var_add, var_merge, var_fold, stddev_emit,
+	    var_check, var_release },
+	{ "var", "var", NUM | AGF_DEC | SUMF,
+	    sizeof(struct stats_var), var_add, var_merge, var_fold, var_emit,
+	    var_check, var_release },
+	{ "stddev-pop", "stddev_pop", NUM | AGF_DEC | SUMF,
+	    sizeof(struct stats_var), var_add, var_merge, var_fold, stddev_pop_emit,
+	    var_check, var_release },
+	{ "var-pop", "var_pop", NUM | AGF_DEC | SUMF,
+	    sizeof(struct stats_var), var_add, var_merge, var_fold, var_pop_emit,
+	    var_check, var_release },
 	{ "approx-distinct", "approx_distinct",
 	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA |
 	    AGF_READTEXT | AGF_BLOCK,
@@ -587,7 +592,8 @@ aggs_free(struct aggs *g)
 		free(g->v[i].ds.slot);
 		free(g->v[i].sketch);
 		free(g->v[i].vals);
-		bigsum_fold_free(&g->v[i].bs);
+		bigsum_fold_free(&g->v[i].bs[0]);
+		bigsum_fold_free(&g->v[i].bs[1]);
 		counter_free(&g->v[i]);
 	}
 	free(g->v);
@@ -899,24 +905,51 @@ aggs_fold_exact(const struct aggs *g)
 	return 1;
 }
 
+/* The number of sums (struct dec_sum) in an AGF_DEC slot: a sum's one,
+ * a variance's two. */
+static size_t
+dec_sums(const struct agg *ag)
+{
+	return ag->slotsize / sizeof(struct dec_sum);
+}
+
+/* Whether the fold holds a sum past its fixed width. */
+static int
+fold_big(const struct aggs *g)
+{
+	size_t i, j;
+
+	for (i = 0; i < g->n; i++)
+		for (j = 0; (g->v[i].op->flags & AGF_DEC) &&
+		    j < dec_sums(&g->v[i]); j++)
+			if (((const struct dec_sum *)(g->fold +
+			    g->v[i].off))[j].big == BIGSUM_FOLD)
+				return 1;
+	return 0;
+}
+
 /* The fold's slots into the block at dst; own: dst's blocks are its own
- * (released here first). -1: a sum's integer is big and not own. */
+ * (released here first). -1, nothing written: a sum's integer is big
+ * and not own. */
 static int
 fold_write(const struct aggs *g, struct arena *a, aoff dst, int own)
 {
-	size_t i;
+	size_t i, j;
 
+	if (!own && fold_big(g))
+		return -1;
 	if (own)
 		aggs_release(g, a, dst);
 	for (i = 0; i < g->n; i++) {
 		const struct agg *ag = &g->v[i];
 
-		if (ag->op->flags & AGF_DEC) {
-			if (bigsum_keep(&ag->bs, a, dst + ag->off,
-			    (const struct dec_sum *)(g->fold + ag->off),
-			    own) != 0)
-				return -1;
-		} else
+		if (ag->op->flags & AGF_DEC)
+			for (j = 0; j < dec_sums(ag); j++)
+				(void)bigsum_keep(&ag->bs[j], a, dst +
+				    ag->off + j * sizeof(struct dec_sum),
+				    (const struct dec_sum *)(g->fold +
+				    ag->off) + j, 1);
+		else
 			memcpy(arena_ptr(a, dst + ag->off), g->fold + ag->off,
 			    ag->slotsize);
 	}
@@ -926,12 +959,14 @@ fold_write(const struct aggs *g, struct arena *a, aoff dst, int own)
 int
 aggs_keep_blocks(const struct aggs *g, const struct arena *a, aoff acc)
 {
-	size_t i;
+	size_t i, j;
 
 	for (i = 0; i < g->n; i++)
-		if ((g->v[i].op->flags & AGF_DEC) && ((const struct dec_sum *)
-		    arena_ptr(a, acc + g->v[i].off))->big != 0)
-			return 1;
+		for (j = 0; (g->v[i].op->flags & AGF_DEC) &&
+		    j < dec_sums(&g->v[i]); j++)
+			if (((const struct dec_sum *)arena_ptr(a, acc +
+			    g->v[i].off))[j].big != 0)
+				return 1;
 	return 0;
 }
 

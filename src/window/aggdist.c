@@ -288,21 +288,37 @@ distinct_release(struct arena *a, aoff slot)
 	arena_free(a, set, sizeof(struct dset) + s->ds_cap * sizeof(struct dslot));
 }
 
-/* --- stddev, var, stddev-pop, var-pop: Welford, merged by Chan --- */
+/* --- stddev, var, stddev-pop, var-pop: exact sums (stats.h) --- */
 
 void
 var_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
 {
 	(void)seq;
-	stats_var_add(arena_ptr(a, slot), v->d);
+	stats_var_add(a, slot, v->is_dec ? &v->dec : NULL, v->d);
+}
+
+void
+var_merge(struct arena *a, aoff dst, aoff src)
+{
+	stats_var_merge(a, dst, src);
 }
 
 void
 var_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 {
-	(void)ag;
-	(void)a;
-	stats_var_merge(dst, src);
+	stats_var_fold(ag->bs, a, dst, src);
+}
+
+const char *
+var_check(const struct arena *a, const void *slot, struct arena_claims *m)
+{
+	return stats_var_check(a, slot, m);
+}
+
+void
+var_release(struct arena *a, aoff slot)
+{
+	stats_var_release(a, slot);
 }
 
 /* The variance options whose result passed the largest double, a bit
@@ -337,23 +353,22 @@ aggs_say_huge(void)
 }
 
 /* The four variance results differ only in which statistic they print. */
-#define VAR_EMIT(name, stat, bit)					\
+#define VAR_EMIT(name, pop, root, bit)					\
 void									\
 name(struct agg *ag, const struct arena *a, const void *acc,		\
     struct out *o)							\
 {									\
 	double d;							\
-	int rc = stat(acc, &d);						\
+	int rc = stats_var_result(acc, ag->bs, pop, root, &d);		\
 									\
-	(void)ag;							\
 	(void)a;							\
 	emit_stat(o, rc, d, bit);					\
 }
 
-VAR_EMIT(stddev_emit, stats_stddev_samp, 0)
-VAR_EMIT(var_emit, stats_var_samp, 1)
-VAR_EMIT(stddev_pop_emit, stats_stddev_pop, 2)
-VAR_EMIT(var_pop_emit, stats_var_pop, 3)
+VAR_EMIT(stddev_emit, 0, 1, 0)
+VAR_EMIT(var_emit, 0, 0, 1)
+VAR_EMIT(stddev_pop_emit, 1, 1, 2)
+VAR_EMIT(var_pop_emit, 1, 0, 3)
 
 #undef VAR_EMIT
 

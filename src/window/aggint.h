@@ -72,7 +72,9 @@ struct agg {
 	 * knowing the aggregate and the record's event time t */
 	void (*add_at)(const struct agg *ag, struct arena *a, aoff slot,
 	    const struct aval *v, uint64_t seq, int64_t t);
-	struct bigsum_fold bs;	/* a sum's fold past its fixed width */
+	struct bigsum_fold bs[2];	/* a sum's fold past its fixed width
+					 * (a variance's: of its values, of
+					 * their squares) */
 };
 
 
@@ -97,6 +99,10 @@ emit_double(struct out *o, double v)
 
 /* aggdist.c: the table's entries for the aggregates of a distribution */
 void var_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq);
+void var_merge(struct arena *a, aoff dst, aoff src);
+const char *var_check(const struct arena *a, const void *slot,
+    struct arena_claims *m);
+void var_release(struct arena *a, aoff slot);
 void var_fold(struct agg *ag, const struct arena *a, void *dst,
     const void *src);
 void pct_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq);

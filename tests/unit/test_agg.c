@@ -115,8 +115,6 @@ struct setup {
 	struct config c;
 	struct aggs *g;
 	int words;		/* may values be non-numbers */
-	int floating;		/* stddev, var: the last bits follow the
-				   order of merges (Chan's formula) */
 	const char *name;
 };
 
@@ -128,9 +126,6 @@ setup_add(struct setup *s, const struct aggop *op)
 
 	memset(sp, 0, sizeof(*sp));
 	sp->op = op;
-	if (strncmp(op->option, "stddev", 6) == 0 ||
-	    strncmp(op->option, "var", 3) == 0)
-		s->floating = 1;
 	sp->f.spec = sp->f.name = "v";
 	sp->f.idx = 0;
 	if (op->flags & AGF_OUT) {
@@ -192,35 +187,6 @@ fold_emit(struct setup *s, struct arena *a, const aoff *accs, const int *order,
 }
 
 /* Returns 0 when every way gave the same bytes and every byte came back. */
-/* Whether two rows are the same: byte for byte, or, for floating
- * aggregates, every number within a relative 1e-12 of the other's. */
-static int
-same_row(const struct setup *s, const char *want, const char *got)
-{
-	char *ew, *eg;
-	double a, b;
-
-	if (strcmp(want, got) == 0)
-		return 1;
-	if (!s->floating)
-		return 0;
-	while (*want != '\0' && *got != '\0') {
-		if (*want == *got && !(*want >= '0' && *want <= '9')) {
-			want++;
-			got++;
-			continue;
-		}
-		a = strtod(want, &ew);
-		b = strtod(got, &eg);
-		if (ew == want || eg == got ||
-		    fabs(a - b) > 1e-12 * fmax(fabs(a), fabs(b)))
-			return 0;
-		want = ew;
-		got = eg;
-	}
-	return *want == *got;
-}
-
 static int
 trial(struct setup *s, struct memout *m)
 {
@@ -264,7 +230,7 @@ trial(struct setup *s, struct memout *m)
 	/* (a) the slices folded in order */
 	fold_emit(s, &a, sl, NULL, nslice, m->o);
 	mo_take(m, got, sizeof(got));
-	if (!same_row(s, want, got)) {
+	if (strcmp(want, got) != 0) {
 		report(s, "slices folded", want, got);
 		bad++;
 	}
@@ -279,7 +245,7 @@ trial(struct setup *s, struct memout *m)
 	}
 	fold_emit(s, &a, sl, order, nslice, m->o);
 	mo_take(m, got, sizeof(got));
-	if (!same_row(s, want, got)) {
+	if (strcmp(want, got) != 0) {
 		report(s, "slices folded in another order", want, got);
 		bad++;
 	}
@@ -291,12 +257,14 @@ trial(struct setup *s, struct memout *m)
 		aggs_fold_begin(s->g);
 		for (k = 0; k < nslice; k++)
 			aggs_fold(s->g, &a, sl[k]);
-		aggs_fold_keep(s->g, &a, kept);
-		fold_emit(s, &a, &kept, NULL, 1, m->o);
-		mo_take(m, got, sizeof(got));
-		if (!same_row(s, want, got)) {
-			report(s, "kept fold", want, got);
-			bad++;
+		/* (not kept: a sum past its fixed width) */
+		if (aggs_fold_keep(s->g, &a, kept) == 0) {
+			fold_emit(s, &a, &kept, NULL, 1, m->o);
+			mo_take(m, got, sizeof(got));
+			if (strcmp(want, got) != 0) {
+				report(s, "kept fold", want, got);
+				bad++;
+			}
 		}
 		/* it names the slices' values: freed, never released */
 		arena_free(&a, kept, accsize);
@@ -315,7 +283,7 @@ trial(struct setup *s, struct memout *m)
 	}
 	fold_emit(s, &a, mg, NULL, 1, m->o);
 	mo_take(m, got, sizeof(got));
-	if (!same_row(s, want, got)) {
+	if (strcmp(want, got) != 0) {
 		report(s, "slices merged", want, got);
 		bad++;
 	}

@@ -379,25 +379,25 @@ test_keep_check(void)
 	CHECK_STR(b1, "1e+300");
 
 	CHECK(arena_claims_init(&m, arena_hdr(&A)->ah_used) == 0);
-	CHECK(bigsum_check(&A, arena_ptr(&A, s), &m) == NULL);
-	CHECK(bigsum_check(&A, arena_ptr(&A, dst), &m) == NULL);
+	CHECK(bigsum_check(&A, arena_ptr(&A, s), &m, 0) == NULL);
+	CHECK(bigsum_check(&A, arena_ptr(&A, dst), &m, 0) == NULL);
 	/* claimed twice: two sums name one block */
-	CHECK(bigsum_check(&A, arena_ptr(&A, dst), &m) != NULL);
+	CHECK(bigsum_check(&A, arena_ptr(&A, dst), &m, 0) != NULL);
 	arena_claims_free(&m);
 	CHECK(arena_claims_init(&m, arena_hdr(&A)->ah_used) == 0);
 	k = arena_ptr(&A, dst);
 	k->big += 8;		/* not the block */
-	CHECK(bigsum_check(&A, k, &m) != NULL);
+	CHECK(bigsum_check(&A, k, &m, 0) != NULL);
 	k->big -= 8;
 	((struct dec_big *)arena_ptr(&A, k->big))->size = 1 << 20;
-	CHECK(bigsum_check(&A, k, &m) != NULL);
+	CHECK(bigsum_check(&A, k, &m, 0) != NULL);
 	((struct dec_big *)arena_ptr(&A, k->big))->size = 1;
 	k->scale = DEC_MAXSCALE + 1000;
-	CHECK(bigsum_check(&A, k, &m) != NULL);
+	CHECK(bigsum_check(&A, k, &m, 0) != NULL);
 	k->scale = 0;
 	k->flags = 0;
 	k->scale = -1;		/* plain values have no negative scale */
-	CHECK(bigsum_check(&A, k, &m) != NULL);
+	CHECK(bigsum_check(&A, k, &m, 0) != NULL);
 	arena_claims_free(&m);
 	bigsum_release(&A, s);
 	bigsum_release(&A, dst);
