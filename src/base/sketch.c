@@ -36,7 +36,7 @@ struct dds {
 	uint32_t magic;
 	uint32_t size;		/* bytes of the block */
 	uint32_t wide;		/* counts are uint64_t, else uint32_t */
-	uint32_t pad;
+	uint32_t sparse;	/* its entries are struct dds_pair */
 	uint64_t n;		/* values, zeros included */
 	uint64_t zero;		/* values equal to 0 */
 	double min, max;	/* 0 and 0 when empty */
@@ -44,7 +44,18 @@ struct dds {
 	struct dds_store neg;	/* then these */
 };
 
+/* An entry of a sparse sketch: a bucket and its count. A store's pairs
+ * are in key order, the positive store's first, as a dense sketch's
+ * counts are; its lo is 0 and its len the number of pairs. */
+struct dds_pair {
+	int32_t key;
+	uint32_t count;
+};
+
 _Static_assert(sizeof(struct dds) == DDS_HDRSIZE, "dds header size");
+_Static_assert(DDS_INITSIZE == DDS_HDRSIZE + 8 * DDS_SPARSEMAX,
+    "a new sketch holds its pairs");
+ARENA_LAYOUT(struct dds_pair, 8);
 /* --approx-percentile keeps these blocks in the arena */
 ARENA_LAYOUT(struct dds_store, 8);
 ARENA_LAYOUT(struct dds, 64);
@@ -53,6 +64,12 @@ static unsigned char *
 dds_cnt(const struct dds *h)
 {
 	return (unsigned char *)h + DDS_HDRSIZE;
+}
+
+static struct dds_pair *
+dds_pairs(const struct dds *h)
+{
+	return (struct dds_pair *)dds_cnt(h);
 }
 
 static uint64_t
@@ -227,6 +244,95 @@ dds_init(void *b, size_t size)
 	memset(b, 0, size);
 	h->magic = DDS_MAGIC;
 	h->size = (uint32_t)size;
+	h->sparse = 1;
+}
+
+/* Entry i of a store (base: its first entry's index), dense or sparse:
+ * its key, and its count. */
+static int32_t
+ent_key(const struct dds *h, const struct dds_store *st, size_t base,
+    size_t i)
+{
+	return h->sparse ? dds_pairs(h)[base + i].key : st->lo + (int32_t)i;
+}
+
+static uint64_t
+ent_count(const struct dds *h, size_t j)
+{
+	return h->sparse ? dds_pairs(h)[j].count : cnt_get(h, j);
+}
+
+/* The range of keys a store holds, as a dense store's. */
+static struct dds_store
+ent_range(const struct dds *h, const struct dds_store *st, size_t base)
+{
+	struct dds_store r = { 0, 0 };
+
+	if (!h->sparse || st->len == 0)
+		return h->sparse ? r : *st;
+	r.lo = ent_key(h, st, base, 0);
+	r.len = (uint32_t)(ent_key(h, st, base, st->len - 1) - r.lo + 1);
+	return r;
+}
+
+/* Makes the sparse h dense, its stores pos and neg (which hold its keys'
+ * range, widened as store_widen() does). Returns 0, or the size it needs
+ * first. */
+static size_t
+densify(struct dds *h, struct dds_store pos, struct dds_store neg, int wide)
+{
+	struct dds_pair p[DDS_SPARSEMAX];
+	size_t np = h->pos.len, t = np + h->neg.len, i, base;
+	const struct dds_store *st;
+	int32_t k;
+
+	if (h->size < dds_bytes((size_t)pos.len + neg.len, wide))
+		return dds_bytes((size_t)pos.len + neg.len, wide);
+	memcpy(p, dds_pairs(h), t * sizeof(*p));
+	memset(dds_cnt(h), 0, h->size - DDS_HDRSIZE);
+	h->sparse = 0;
+	h->wide = (uint32_t)wide;
+	h->pos = pos;
+	h->neg = neg;
+	for (i = 0; i < t; i++) {
+		st = i < np ? &pos : &neg;
+		base = i < np ? 0 : pos.len;
+		k = p[i].key < st->lo ? st->lo : p[i].key;	/* collapsed */
+		cnt_add(h, base + (size_t)(k - st->lo), p[i].count);
+	}
+	return 0;
+}
+
+/* Adds count c to key k of the sparse h's store (positive or negative),
+ * as a pair. Returns 0, or -1, h unchanged, when the sketch must turn
+ * dense: a pair too many, keys too far apart, or counts that need 64
+ * bits. */
+static int
+sparse_add(struct dds *h, int positive, int32_t k, uint64_t c)
+{
+	struct dds_store *st = positive ? &h->pos : &h->neg;
+	size_t base = positive ? 0 : h->pos.len, t, j;
+	struct dds_pair *p = dds_pairs(h) + base;
+	int32_t lo, hi;
+
+	if (need_wide(h->n - h->zero + c))
+		return -1;
+	for (j = 0; j < st->len && p[j].key < k; j++)
+		;
+	if (j < st->len && p[j].key == k) {
+		p[j].count += (uint32_t)c;
+		return 0;
+	}
+	t = (size_t)h->pos.len + h->neg.len;
+	lo = st->len > 0 && p[0].key < k ? p[0].key : k;
+	hi = st->len > 0 && p[st->len - 1].key > k ? p[st->len - 1].key : k;
+	if (t == DDS_SPARSEMAX || (int64_t)hi - lo + 1 > DDS_MAXBUCKETS)
+		return -1;
+	memmove(p + j + 1, p + j, (t - base - j) * sizeof(*p));
+	p[j].key = k;
+	p[j].count = (uint32_t)c;
+	st->len++;
+	return 0;
 }
 
 size_t
@@ -248,6 +354,15 @@ dds_add(void *b, double x)
 	}
 	k = dds_key(fabs(x));
 	st = x > 0 ? &h->pos : &h->neg;
+	if (h->sparse) {
+		if (sparse_add(h, x > 0, k, 1) == 0)
+			goto added;
+		pos = ent_range(h, &h->pos, 0);
+		neg = ent_range(h, &h->neg, h->pos.len);
+		store_widen(x > 0 ? &pos : &neg, k, k);
+		if ((need = densify(h, pos, neg, need_wide(nonzero + 1))) != 0)
+			return need;
+	}
 	if (st->len == 0 || k < st->lo || k >= (int64_t)st->lo + st->len ||
 	    (!h->wide && need_wide(nonzero + 1))) {
 		pos = h->pos;
@@ -266,8 +381,32 @@ dds_add(void *b, double x)
 	if (k < st->lo)
 		k = st->lo;	/* collapsed */
 	cnt_add(h, base + (size_t)(k - st->lo), 1);
+added:
 	dds_minmax(h, x, x);
 	h->n++;
+	return 0;
+}
+
+/* Adds src's pairs to the sparse dst, if it stays sparse. Returns 0, or
+ * -1, dst unchanged. */
+static int
+sparse_merge(struct dds *dst, const struct dds *src)
+{
+	struct {
+		struct dds h;
+		struct dds_pair p[DDS_SPARSEMAX];
+	} t;
+	size_t i;
+
+	memcpy(&t, dst, sizeof(t));
+	for (i = 0; i < (size_t)src->pos.len + src->neg.len; i++)
+		if (sparse_add(&t.h, i < src->pos.len,
+		    dds_pairs(src)[i].key, dds_pairs(src)[i].count) != 0)
+			return -1;
+		else	/* (sparse_add() reads n for the width) */
+			t.h.n += dds_pairs(src)[i].count;
+	t.h.n = dst->n;
+	memcpy(dst, &t, sizeof(t));
 	return 0;
 }
 
@@ -276,31 +415,38 @@ dds_merge(void *dst, const void *src)
 {
 	struct dds *d = dst;
 	const struct dds *s = src;
-	struct dds_store pos = d->pos, neg = d->neg;
+	struct dds_store pos, neg, r;
 	size_t need, i, base;
 	int64_t k;
+	int wide;
 
 	if (s->n == 0)
 		return 0;
-	if (s->pos.len > 0)
-		store_widen(&pos, s->pos.lo, s->pos.lo + (int32_t)s->pos.len - 1);
-	if (s->neg.len > 0)
-		store_widen(&neg, s->neg.lo, s->neg.lo + (int32_t)s->neg.len - 1);
-	need = dds_reserve(d, pos, neg,
-	    d->wide || need_wide(d->n - d->zero + (s->n - s->zero)));
+	if (d->sparse && s->sparse && sparse_merge(d, s) == 0)
+		goto merged;
+	pos = ent_range(d, &d->pos, 0);
+	neg = ent_range(d, &d->neg, d->pos.len);
+	if ((r = ent_range(s, &s->pos, 0)).len > 0)
+		store_widen(&pos, r.lo, r.lo + (int32_t)r.len - 1);
+	if ((r = ent_range(s, &s->neg, s->pos.len)).len > 0)
+		store_widen(&neg, r.lo, r.lo + (int32_t)r.len - 1);
+	wide = d->wide || need_wide(d->n - d->zero + (s->n - s->zero));
+	need = d->sparse ? densify(d, pos, neg, wide) :
+	    dds_reserve(d, pos, neg, wide);
 	if (need != 0)
 		return need;
 	for (i = 0; i < s->pos.len; i++) {
-		k = (int64_t)s->pos.lo + (int64_t)i;
+		k = ent_key(s, &s->pos, 0, i);
 		cnt_add(d, (size_t)((k > pos.lo ? k : pos.lo) - pos.lo),
-		    cnt_get(s, i));
+		    ent_count(s, i));
 	}
 	base = pos.len;
 	for (i = 0; i < s->neg.len; i++) {
-		k = (int64_t)s->neg.lo + (int64_t)i;
+		k = ent_key(s, &s->neg, s->pos.len, i);
 		cnt_add(d, base + (size_t)((k > neg.lo ? k : neg.lo) - neg.lo),
-		    cnt_get(s, s->pos.len + i));
+		    ent_count(s, s->pos.len + i));
 	}
+merged:
 	dds_minmax(d, s->min, s->max);
 	d->n += s->n;
 	d->zero += s->zero;
@@ -318,6 +464,8 @@ dds_fit(const void *b)
 {
 	const struct dds *h = b;
 
+	if (h->sparse)
+		return DDS_INITSIZE;
 	return dds_bytes((size_t)h->pos.len + h->neg.len,
 	    need_wide(h->n - h->zero));
 }
@@ -330,12 +478,15 @@ dds_copy(void *dst, size_t size, const void *src)
 	size_t t = (size_t)s->pos.len + s->neg.len, i;
 	int wide = need_wide(s->n - s->zero);
 
-	if (size < DDS_HDRSIZE || size > UINT32_MAX ||
-	    (size - DDS_HDRSIZE) / (wide ? 8 : 4) < t)
+	if (size < DDS_HDRSIZE || size > UINT32_MAX || size < dds_fit(src))
 		return -1;
 	memset(dst, 0, size);
 	memcpy(dst, src, DDS_HDRSIZE);
 	d->size = (uint32_t)size;
+	if (s->sparse) {
+		memcpy(dds_pairs(d), dds_pairs(s), t * sizeof(struct dds_pair));
+		return 0;
+	}
 	d->wide = (uint32_t)wide;
 	for (i = 0; i < t; i++)
 		cnt_add(d, i, cnt_get(s, i));
@@ -361,9 +512,9 @@ dds_rank(const struct dds *h, uint64_t r)
 	if (r >= h->n - 1)
 		return h->max;
 	for (i = h->neg.len; i-- > 0;) {
-		acc += cnt_get(h, h->pos.len + i);
+		acc += ent_count(h, h->pos.len + i);
 		if (acc > r) {
-			v = -dds_value(h->neg.lo + (int32_t)i);
+			v = -dds_value(ent_key(h, &h->neg, h->pos.len, i));
 			goto found;
 		}
 	}
@@ -371,9 +522,9 @@ dds_rank(const struct dds *h, uint64_t r)
 	if (acc > r)
 		return 0;
 	for (i = 0; i < h->pos.len; i++) {
-		acc += cnt_get(h, i);
+		acc += ent_count(h, i);
 		if (acc > r) {
-			v = dds_value(h->pos.lo + (int32_t)i);
+			v = dds_value(ent_key(h, &h->pos, 0, i));
 			break;
 		}
 	}
@@ -419,6 +570,22 @@ store_check(const struct dds *h, struct dds_store st, size_t base,
 
 	if (st.len == 0)
 		return st.lo == 0 ? NULL : "bad empty store";
+	if (h->sparse) {
+		const struct dds_pair *p = dds_pairs(h) + base;
+
+		if (st.lo != 0 || p[0].key < -DDS_KEYLIM ||
+		    p[st.len - 1].key > DDS_KEYLIM ||
+		    (int64_t)p[st.len - 1].key - p[0].key >= DDS_MAXBUCKETS)
+			return "bad store range";
+		for (i = 0; i < st.len; i++) {
+			if (p[i].count == 0 || (i > 0 && p[i].key <=
+			    p[i - 1].key))
+				return "bad sparse store";
+			if (__builtin_add_overflow(*sum, p[i].count, sum))
+				return "bad count";
+		}
+		return NULL;
+	}
 	if (st.len > DDS_MAXBUCKETS || st.lo < -DDS_KEYLIM ||
 	    (int64_t)st.lo + st.len - 1 > DDS_KEYLIM)
 		return "bad store range";
@@ -442,26 +609,30 @@ dds_check(const void *b, size_t avail)
 
 	if (avail < DDS_HDRSIZE)
 		return "truncated sketch";
-	if (h->magic != DDS_MAGIC || h->pad != 0 || h->wide > 1)
+	if (h->magic != DDS_MAGIC || h->sparse > 1 || h->wide > 1 ||
+	    (h->sparse && h->wide))
 		return "bad sketch header";
 	if (h->size < DDS_HDRSIZE || h->size > avail || h->size % 8 != 0 ||
 	    h->size > DDS_MAXSIZE)
 		return "bad sketch size";
-	cap = dds_cap(h);
+	cap = h->sparse ? DDS_SPARSEMAX : dds_cap(h);
 	t = (size_t)h->pos.len + h->neg.len;
-	if (t > cap)
+	if (t > cap || (h->sparse && h->size < DDS_INITSIZE))
 		return "sketch overflows its block";
 	sum = h->zero;
 	if ((e = store_check(h, h->pos, 0, &sum)) != NULL ||
 	    (e = store_check(h, h->neg, h->pos.len, &sum)) != NULL)
 		return e;
+	if (h->sparse)
+		cap = (h->size - DDS_HDRSIZE) / sizeof(struct dds_pair);
 	/* far beyond any input, and merges of two cannot wrap */
 	if (sum != h->n || h->n > (1ULL << 62))
 		return "bad sketch count";
 	if (!h->wide && need_wide(h->n - h->zero))
 		return "bad sketch width";
 	for (i = t; i < cap; i++)
-		if (cnt_get(h, i) != 0)
+		if (h->sparse ? dds_pairs(h)[i].key != 0 ||
+		    dds_pairs(h)[i].count != 0 : cnt_get(h, i) != 0)
 			return "bad sketch padding";
 	if (h->n == 0)
 		return h->min == 0 && h->max == 0 && !signbit(h->min) &&

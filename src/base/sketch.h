@@ -11,10 +11,16 @@
  * decades of magnitude (1e-6 to 1e10, say). Past that its lowest buckets
  * (the smallest magnitudes) are collapsed into one, as the paper's
  * collapsing store does: only quantiles that fall there lose accuracy.
+ * A new sketch is sparse: up to DDS_SPARSEMAX buckets in use are kept as
+ * (key, count) pairs in its first 128 bytes, however far apart, as most
+ * windows hold few values; past that it turns dense, a count for every
+ * bucket from its lowest in use to its highest. Both forms give the same
+ * quantiles, and which one a sketch has follows from its buckets alone.
  * Counts are uint32 until a sketch holds more than 2^32 - 1 non-zero
- * values, uint64 after. Memory: 64 bytes + 4 per bucket in use, rounded up
- * to a size class: 128 bytes for one value, 3 KiB for values over 5
- * decades, 8 KiB over 15, 16 KiB at most (32 KiB past 2^32 values).
+ * values, uint64 after. Memory: 64 bytes + 4 per bucket in the range,
+ * rounded up to a size class: 128 bytes for up to 8 buckets in use or a
+ * range of 16, 3 KiB for values over 5 decades, 8 KiB over 15, 16 KiB at
+ * most (32 KiB past 2^32 values).
  *
  * hll_*: HyperLogLog (Flajolet et al. 2007) with HLL++'s changes (Heule,
  * Nunkesser, Hall, "HyperLogLog in Practice", EDBT 2013): 64-bit hashes
@@ -57,6 +63,7 @@
 #define DDS_ALPHA	0.009
 #define DDS_MAXBUCKETS	2048		/* per store */
 #define DDS_HDRSIZE	64
+#define DDS_SPARSEMAX	8		/* pairs of a sparse sketch */
 #define DDS_INITSIZE	(DDS_HDRSIZE + 4 * 16)
 #define DDS_MAXSIZE	(DDS_HDRSIZE + 8 * 2 * DDS_MAXBUCKETS)
 

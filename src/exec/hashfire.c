@@ -29,6 +29,13 @@ row_order(const struct hrow *a, const struct hrow *b, size_t nkeys)
 	return key_order(a, b, &nkeys);
 }
 
+/* The first of the rows [i, w) warmed last, a batch before w. */
+static size_t
+last_batch(size_t i, size_t w)
+{
+	return w - i > WARM_ROWS ? w - WARM_ROWS : i;
+}
+
 /* h's rows [i, n) and other's [j, m) (other NULL: none), merged in
  * (start, key) order, each a row to emit(arg, row) folded with g (a
  * group of each: folded together); as for the windows' ends (its cache
@@ -49,14 +56,22 @@ merge_rows(const struct hashagg *h, size_t i, size_t n,
 		b = j < m ? &other->rows[j] : NULL;
 		cmp = a == NULL ? 1 : b == NULL ? -1 : row_order(a, b, nkeys);
 		first = cmp <= 0 ? a : b;
-		/* (the next rows' groups, a batch at a time, one ahead) */
-		if (i + WARM_ROWS >= wi && wi < n) {
+		/* (the next rows' groups, a batch at a time, one or two
+		 * ahead; and the blocks of the batch whose groups were
+		 * warmed before) */
+		if (i + 2 * WARM_ROWS >= wi && wi < n) {
 			e = wi + WARM_ROWS < n ? wi + WARM_ROWS : n;
+			if (h->blocks && wi > i)
+				warm_row_blocks(h, h->rows + last_batch(i, wi),
+				    wi - last_batch(i, wi));
 			warm_rows(h, h->rows + wi, e - wi);
 			wi = e;
 		}
-		if (j + WARM_ROWS >= wj && wj < m) {
+		if (j + 2 * WARM_ROWS >= wj && wj < m) {
 			e = wj + WARM_ROWS < m ? wj + WARM_ROWS : m;
+			if (other->blocks && wj > j)
+				warm_row_blocks(other, other->rows +
+				    last_batch(j, wj), wj - last_batch(j, wj));
 			warm_rows(other, other->rows + wj, e - wj);
 			wj = e;
 		}

@@ -257,6 +257,20 @@ warm_rows(const struct hashagg *h, const struct hrow *r, size_t n)
 	}
 }
 
+/* Brings the blocks the accumulators of rows r[0..n) name (percentiles,
+ * sketches) into the cache, as warm_rows() does their groups: rows whose
+ * groups were warmed a batch before, so that reading their accumulators
+ * waits for nothing. */
+static inline void
+warm_row_blocks(const struct hashagg *h, const struct hrow *r, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		aggs_warm_blocks(h->g, &r[k].h->a, group_acc(r[k].h,
+		    r[k].g & ~(aoff)ROW_MOVED));
+}
+
 /* The group a sorted row names. */
 static inline const struct group *
 row_group(const struct hrow *r)

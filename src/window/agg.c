@@ -875,8 +875,12 @@ aggs_warm_blocks(const struct aggs *g, const struct arena *a, aoff acc)
 	for (i = 0; i < g->n; i++)
 		if ((g->v[i].op->flags & AGF_BLOCK) &&
 		    (b = ((const struct acc_block *)arena_ptr(a, acc +
-		    g->v[i].off))->b) != 0 && b < a->cap)
+		    g->v[i].off))->b) != 0 && b < a->cap) {
+			/* (a sketch's header, and its first entries) */
 			warm(arena_ptr(a, b));
+			if (b + 64 < a->cap)
+				warm((const char *)arena_ptr(a, b) + 64);
+		}
 }
 
 int

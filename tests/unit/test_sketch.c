@@ -327,6 +327,66 @@ test_dds_merge(void)
 	}
 }
 
+/* Small sketches, sparse and past the turn to dense (8 buckets in use, or
+ * keys more than DDS_MAXBUCKETS apart): the same bytes in any order of
+ * adds and merges, a sparse one in DDS_INITSIZE bytes, and every
+ * percentile within the bound. */
+static void
+test_dds_sparse(void)
+{
+	static const double pool[] = { 1, 2, 3, 5, 8, 13, 21, 34, 55, 89,
+	    144, 233, 377, 610, 987, 0, -1, -7.5, -1000, 1e-300, 1e300, 0.5 };
+	double v[24], x[24];
+	void *one, *rev, *singles, *halves, *h2, *s;
+	size_t n, i, k, sparse_seen = 0, dense_seen = 0;
+	int t;
+
+	for (t = 0; t < 3000; t++) {
+		n = 1 + rnd() % 20;
+		for (i = 0; i < n; i++)	/* few pools: more repeats */
+			v[i] = pool[rnd() % (t % 3 == 0 ? 6 : t % 3 == 1 ?
+			    16 : NEL(pool))];
+		one = dbuild(v, n);
+		for (i = 0; i < n; i++)
+			x[i] = v[n - 1 - i];
+		rev = dbuild(x, n);
+		singles = dnew();
+		for (i = 0; i < n; i++) {	/* a rotation of the order */
+			s = dbuild(v + (i + (size_t)t) % n, 1);
+			singles = dmerge(singles, s);
+			free(s);
+		}
+		k = rnd() % (n + 1);
+		halves = dbuild(v, k);
+		h2 = dbuild(v + k, n - k);
+		halves = dmerge(halves, h2);
+		CHECK(same(one, dds_size(one), rev, dds_size(rev)));
+		CHECK(same(one, dds_size(one), singles, dds_size(singles)));
+		CHECK(same(one, dds_size(one), halves, dds_size(halves)));
+		CHECK(dds_check(one, dds_size(one)) == NULL);
+		CHECK(dds_fit(one) == dds_size(one));
+		if (dds_size(one) == DDS_INITSIZE)
+			sparse_seen++;
+		else
+			dense_seen++;
+		memcpy(x, v, n * sizeof(*x));
+		qsort(x, n, sizeof(*x), cmpd);
+		/* (not where 1e300 and 1e-300 collapse the lowest
+		 * buckets) */
+		if (t % 3 != 2)
+			CHECK(accurate(one, x, n, 0));
+		free(one);
+		free(rev);
+		free(singles);
+		free(halves);
+		free(h2);
+	}
+	if (!(sparse_seen > 500 && dense_seen > 500))
+		fprintf(stderr, "sparse %zu, dense %zu\n", sparse_seen,
+		    dense_seen);
+	CHECK(sparse_seen > 500 && dense_seen > 500);
+}
+
 /* A million distinct values over the whole range of double: the block
  * stays bounded, and the top percentiles keep their bound. */
 static void
@@ -673,6 +733,7 @@ main(void)
 	test_dds_accuracy();
 	test_dds_edges();
 	test_dds_merge();
+	test_dds_sparse();
 	test_dds_bounded();
 	test_dds_wide();
 	test_dds_check();
