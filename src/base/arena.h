@@ -26,7 +26,8 @@ typedef uint64_t aoff;
  * GMP's limbs, struct dec_big), with no floating sum beside it; variance
  * keeps the scale of its values (struct stats_var).
  * Version 6: variance keeps exact sums of its values and of their
- * squares (struct stats_var), the same whatever their order.
+ * squares (struct stats_var), the same whatever their order; a DDSketch
+ * starts sparse, its buckets as (key, count) pairs (struct dds_pair).
  */
 #define ARENA_FORMAT 6
 #define ARENA_LAYOUT(type, size) \

@@ -8,8 +8,9 @@
  * mean (1e9 + small noise) costs no precision, as it would in doubles;
  * numerator and denominator each taken to 64 bits, divided (a square root
  * after, for a deviation) and rounded once to a double, as one function
- * of the exact quotient whichever way the integers were held. Values are read as
- * sums read them: a plain decimal exactly, anything else as its double.
+ * of the exact quotient whichever way the integers were held. Values are
+ * read as sums read them: a decimal (plain, or with an exponent in range)
+ * exactly, any other as its double, exactly.
  *
  * Percentiles: R. J. Hyndman, Y. Fan, "Sample quantiles in statistical
  * packages" (The American Statistician, 1996), definition 7, with
