@@ -657,9 +657,10 @@ halves() {
 	halves in "${args[@]}" --median 3 --percentile 3:10,99 --approx-percentile 3:50 --approx-distinct 3
 	assert_regex "$stderr" ', mode batch, aggregated as read, in two halves$'
 	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" --median 3 --percentile 3:10,99 --approx-percentile 3:50 --approx-distinct 3 | cmp - <(printf '%s\n' "$output")
-	# a set of texts, which a table's fold names in its arena: one table
-	halves in "${args[@]}" --distinct 3
-	assert_regex "$stderr" ', mode batch, aggregated as read$'
+	# a set of texts: each half's texts, folded together at the join
+	halves in "${args[@]}" --distinct 3 --count
+	assert_regex "$stderr" ', mode batch, aggregated as read, in two halves$'
+	sort -s -t, -k1,1n in | fwin --mode stream "${args[@]}" --distinct 3 --count | cmp - <(printf '%s\n' "$output")
 }
 
 @test "two halves: FILEs with headers, cut in a later one (seed 402)" {
@@ -871,7 +872,7 @@ many() {
 	assert_success
 	assert_equal "$output" "$(cat want2)"
 	assert_regex "$(mode_of "$stderr")" ', mode batch, in time order, in two halves$'
-	# an aggregate that keeps blocks of its own: in time order, one table
+	# an aggregate that keeps blocks of its own: two halves too
 	halves in "${args[@]}" --distinct 3
-	assert_regex "$(mode_of "$stderr")" ', mode batch, in time order$'
+	assert_regex "$(mode_of "$stderr")" ', mode batch, in time order, in two halves$'
 }

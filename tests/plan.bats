@@ -105,7 +105,7 @@ memory: 1G (--max-memory)"
 	assert_line --regexp '^memory: [0-9]+[KMGT]? ?(bytes)? \(a quarter of physical memory\)$'
 }
 
-@test "explain plan: batch on a big file with two and four threads: halves; --distinct cannot fold two tables" {
+@test "explain plan: batch on a big file with two and four threads: halves, --distinct too; --first cannot fold two tables" {
 	big in.csv
 	for n in 2 4; do
 		run --separate-stderr fwin --explain plan --threads $n --csv -t 1 -k 2 --tumble 1m --count --sum 3 in.csv
@@ -120,8 +120,10 @@ memory: 1G (--max-memory)"
 		assert_line "threads: $n"
 	done
 	run --separate-stderr fwin --explain plan --threads 2 --csv -t 1 -k 2 --tumble 1m --distinct 3 in.csv
-	assert_line --index 1 --regexp '^strategy: table '
-	assert_line "rejected: halves: --distinct: its fold names the texts of its table's arena, which two tables do not share"
+	assert_line --index 1 --regexp '^strategy: halves '
+	run --separate-stderr fwin --explain plan --threads 2 --mode stream -l 1s --csv -t 1 -k 2 --tumble 1m --first 3 in.csv
+	assert_line --index 1 --regexp '^strategy: streamtable '
+	assert_line "rejected: halves: --first: its fold names the texts of its table's arena, which two tables do not share"
 	run --separate-stderr fwin --explain plan --threads 2 --csv -t 1 -k 2 --tumble 1m --median 3 --approx-distinct 3 in.csv
 	assert_line --index 1 --regexp '^strategy: halves '
 }

@@ -70,14 +70,14 @@ alike() {
 	disordered 502 200000 60000 > in2
 	alike in2 --csv -t 1 --tumble 7s -l 10s --count --avg 3
 	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
-	# aggregates that keep blocks of their own: percentiles and sketches
-	# in two halves, a set of texts in one table
+	# aggregates that keep blocks of their own: percentiles, sketches and
+	# sets of texts in two halves
 	disordered 503 50000 5000 > in3
 	alike in3 --csv -t 1 -k 2 --tumble 30s -l 1s --count --median 3 --percentile 3:90 --approx-percentile 3:50,99 --approx-distinct 3
 	assert_equal "$mode1" "mode stream, aggregated as read"
 	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	alike in3 --csv -t 1 -k 2 --tumble 30s -l 1s --count --distinct 3 --median 3
-	assert_equal "$mode2" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	# calendar windows in a zone; JSON input
 	alike in --csv -t 1 -k 2 --tumble 1d --tz Europe/Berlin -l 1s --count --sum 3
 	awk -F, '{ printf "{\"t\":%s,\"k\":\"%s\",\"v\":%s}\n", $1, $2, $3 }' in > in.jsonl

@@ -47,9 +47,8 @@ enum {
 				 * its own, that folds read from any arena
 				 * and aggs_fold_store() makes (sums) */
 	AGF_ANYARENA = 16384,	/* its blocks are folded from the arenas of
-				 * two tables alike (percentiles, sketches;
-				 * not --distinct, whose fold names its
-				 * arena's texts) */
+				 * two tables alike (distinct values,
+				 * percentiles, sketches) */
 	AGF_READTEXT = 32768,	/* its add reads the value's text, not only
 				 * its number: a record that waits (the
 				 * look-ahead) keeps its numbers, while its

@@ -467,7 +467,8 @@ static const struct aggop table[] = {
 	    last_add, last_merge, last_fold, pick_emit, pick_check,
 	    pick_release },
 	{ "distinct", "distinct",
-	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_READTEXT,
+	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA |
+	    AGF_READTEXT,
 	    sizeof(struct acc_distinct), distinct_add, distinct_merge,
 	    distinct_fold, distinct_emit, distinct_check, distinct_release },
 	{ "min-by", "min_by",

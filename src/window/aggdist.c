@@ -125,41 +125,56 @@ distinct_put(struct arena *a, aoff slot, uint64_t h, const char *p, size_t n,
 	s->ds_n++;
 }
 
-static void
-scratch_insert(struct dscratch *ds, const struct arena *a, uint64_t h,
-    aoff blob)
+/* Inserts the text p[0..n) of hash h into the table t (cap a power of
+ * two) unless it is there; returns whether it was not. */
+static int
+dtext_insert(struct dtext *t, uint64_t cap, uint64_t h, const char *p,
+    size_t n)
 {
-	const struct blob *b = blob_at(a, blob);
+	uint64_t i, mask = cap - 1;
 
+	for (i = h & mask; t[i].p != NULL; i = (i + 1) & mask)
+		if (t[i].h == h && t[i].n == n && memcmp(t[i].p, p, n) == 0)
+			return 0;
+	t[i].h = h;
+	t[i].p = p;
+	t[i].n = n;
+	return 1;
+}
+
+static void
+scratch_insert(struct dscratch *ds, uint64_t h, const char *p, size_t n)
+{
 	if ((ds->n + 1) * 2 > ds->cap) {
 		uint64_t cap = ds->cap ? ds->cap * 2 : 64, i;
-		struct dslot *t = calloc(cap, sizeof(*t));
+		struct dtext *t = calloc(cap, sizeof(*t));
 
 		if (t == NULL)
 			fwin_oom();
 		for (i = 0; i < ds->cap; i++)
-			if (ds->slot[i].blob != 0) {
-				const struct blob *x = blob_at(a, ds->slot[i].blob);
-
-				dslot_insert(a, t, cap, ds->slot[i].h,
-				    ds->slot[i].blob, x->b_data, x->b_len);
-			}
+			if (ds->slot[i].p != NULL)
+				(void)dtext_insert(t, cap, ds->slot[i].h,
+				    ds->slot[i].p, ds->slot[i].n);
 		free(ds->slot);
 		ds->slot = t;
 		ds->cap = cap;
 	}
-	ds->n += dslot_insert(a, ds->slot, ds->cap, h, blob, b->b_data, b->b_len);
+	ds->n += dtext_insert(ds->slot, ds->cap, h, p, n);
 }
 
 static void
 scratch_merge(struct dscratch *ds, const struct arena *a, aoff set)
 {
 	const struct dset *s = arena_ptr(a, set);
+	const struct blob *b;
 	uint64_t i;
 
 	for (i = 0; i < s->ds_cap; i++)
-		if (s->ds_slot[i].blob != 0)
-			scratch_insert(ds, a, s->ds_slot[i].h, s->ds_slot[i].blob);
+		if (s->ds_slot[i].blob != 0) {
+			b = blob_at(a, s->ds_slot[i].blob);
+			scratch_insert(ds, s->ds_slot[i].h, b->b_data,
+			    b->b_len);
+		}
 }
 
 /* Folds a distinct set: a single slice's set is counted where it lies;
@@ -171,13 +186,14 @@ fold_distinct(struct dscratch *ds, const struct arena *a, aoff set)
 		return;
 	if (ds->nfolded++ == 0) {
 		ds->single = set;
+		ds->single_a = a;
 		return;
 	}
 	if (ds->nfolded == 2) {
 		if (ds->cap)
 			memset(ds->slot, 0, ds->cap * sizeof(*ds->slot));
 		ds->n = 0;
-		scratch_merge(ds, a, ds->single);
+		scratch_merge(ds, ds->single_a, ds->single);
 	}
 	scratch_merge(ds, a, set);
 }
@@ -230,12 +246,12 @@ distinct_emit(struct agg *ag, const struct arena *a, const void *acc,
 {
 	const struct dscratch *ds = &ag->ds;
 
-	(void)acc;
+	(void)a, (void)acc;
 	if (ds->nfolded == 0)
 		emit_int(o, 0);		/* only NULLs: a count, never empty */
 	else if (ds->nfolded == 1)
 		emit_int(o, (int64_t)((const struct dset *)
-		    arena_ptr(a, ds->single))->ds_n);
+		    arena_ptr(ds->single_a, ds->single))->ds_n);
 	else
 		emit_int(o, (int64_t)ds->n);
 }

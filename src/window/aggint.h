@@ -37,14 +37,23 @@ ARENA_LAYOUT(struct pvals, 16);
 #define PV_BYTES(cap)	(sizeof(struct pvals) + (cap) * sizeof(double))
 #define PV_INITCAP	6	/* a 64-byte block */
 
-/* The fold scratch of a distinct aggregate: the same set, outside the
- * arena, holding offsets of the arena's blobs. */
+/* A value in a distinct aggregate's fold: its hash and its text, where
+ * it lies in whichever arena it came from (folds allocate nothing, so
+ * no arena moves while one is made and written). */
+struct dtext {
+	uint64_t h;
+	const char *p;		/* NULL: an empty place */
+	size_t n;
+};
+
+/* The fold scratch of a distinct aggregate: the union of the sets folded,
+ * outside the arena. */
 struct dscratch {
 	aoff single;		/* the only set folded so far, or 0 */
-	const struct arena *single_a;	/* its arena (a sketch's: the
-					 * groups of two tables fold together) */
+	const struct arena *single_a;	/* its arena (the groups of two
+					 * tables fold together) */
 	int nfolded;
-	struct dslot *slot;
+	struct dtext *slot;
 	uint64_t cap, n;
 };
 
