@@ -98,6 +98,18 @@ xcalloc(size_t n, size_t size)
 }
 
 void *
+xcalloc_lines(size_t size)
+{
+	void *p;
+
+	size = (size + 63) & ~(size_t)63;
+	if (posix_memalign(&p, 64, size ? size : 64) != 0)
+		fwin_oom();
+	memset(p, 0, size ? size : 64);
+	return p;
+}
+
+void *
 xrealloc(void *p, size_t n)
 {
 	if ((p = realloc(p, n ? n : 1)) == NULL)

@@ -37,6 +37,11 @@ void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 
+/* size zeroed bytes on cache lines of their own (64-aligned, rounded up
+ * to 64): for what one thread writes at every record, which no other
+ * thread's data may share a line with. free() frees it. */
+void *xcalloc_lines(size_t size);
+
 /* Grows *v (of *cap elements of size bytes) to hold at least n, doubling. */
 void xgrow(void *v, size_t *cap, size_t n, size_t size);
 

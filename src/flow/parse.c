@@ -39,11 +39,11 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	struct parser *p;
 	size_t i, len;
 
-	/* on cache lines of its own: a reading thread writes it at every
-	 * record, and the driver's thread must not share its lines */
-	if (posix_memalign((void **)&p, 64, (sizeof(*p) + 63) & ~(size_t)63))
-		fwin_oom();
-	memset(p, 0, sizeof(*p));
+	/* on cache lines of its own, as what it writes at every record is
+	 * (its values, its expressions' fields and machine): a reading
+	 * thread, or a half's, writes them, and no other thread's data may
+	 * share their lines */
+	p = xcalloc_lines(sizeof(*p));
 	p->c = c;
 	p->g = g;
 	p->fmt = timefmt;
@@ -53,9 +53,7 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	p->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*p->keyidx));
 	for (i = 0; i < c->nkeys; i++)
 		p->keyidx[i] = c->keys[i].idx;
-	len = ((c->naggs ? c->naggs : 1) * sizeof(*p->vals) + 63) & ~(size_t)63;
-	if (posix_memalign((void **)&p->vals, 64, len))
-		fwin_oom();
+	p->vals = xcalloc_lines((c->naggs ? c->naggs : 1) * sizeof(*p->vals));
 	if (c->has_time && c->ntime_more > 0) {	/* "date,time" in messages */
 		len = strlen(c->time.name) + 1;
 		for (i = 0; i < c->ntime_more; i++)
@@ -68,7 +66,8 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	}
 	if (c->where != NULL || config_has_cond(c)) {
 		p->vm = xvm_new();
-		p->xs = xcalloc(c->nxfields ? c->nxfields : 1, sizeof(*p->xs));
+		p->xs = xcalloc_lines((c->nxfields ? c->nxfields : 1) *
+		    sizeof(*p->xs));
 	}
 	return p;
 }

@@ -243,13 +243,7 @@ source_half(const struct config *c, int timefmt, int fi,
 void *
 source_alloc(size_t size)
 {
-	void *p;
-
-	size = (size + 63) & ~(size_t)63;
-	if (posix_memalign(&p, 64, size) != 0)
-		fwin_oom();
-	memset(p, 0, size);
-	return p;
+	return xcalloc_lines(size);
 }
 
 struct source *

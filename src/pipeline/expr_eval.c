@@ -27,7 +27,8 @@ struct xvm {
 struct xvm *
 xvm_new(void)
 {
-	return xcalloc(1, sizeof(struct xvm));
+	/* (a thread's own: written at every evaluation) */
+	return xcalloc_lines(sizeof(struct xvm));
 }
 
 void
