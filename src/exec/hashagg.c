@@ -47,7 +47,9 @@ hashagg_fits_stream(const struct config *c, const struct aggs *g)
 struct hashagg *
 hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 {
-	struct hashagg *h = xcalloc(1, sizeof(*h));
+	/* (each thread's table is written at every record: no line of
+	 * it is shared with another's) */
+	struct hashagg *h = xcalloc_lines(sizeof(*h));
 	size_t i;
 
 	h->c = c;
