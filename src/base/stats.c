@@ -127,7 +127,7 @@ round_words(const uint64_t *w, int nw)
 	int k = nw - 1, s, sticky = 0, j;
 	uint64_t top;
 
-	while (w[k] == 0)
+	while (k > 0 && w[k] == 0)
 		k--;
 	s = __builtin_clzll(w[k]);
 	top = w[k] << s;
@@ -174,7 +174,7 @@ static const uint64_t pow10_u64[19] = {
 static int
 fits64(const uint64_t w[DEC_WORDS])
 {
-	uint64_t ext = (uint64_t)((int64_t)w[0] >> 63);
+	uint64_t ext = w[0] >> 63 ? UINT64_MAX : 0;
 	int i;
 
 	for (i = 1; i < DEC_WORDS; i++)
@@ -296,7 +296,7 @@ stats_var_result(const struct stats_var *v, const struct bigsum_fold f[2],
     int pop, int root, double *out)
 {
 	uint64_t n = v->x.n;
-	struct rounded num, den;
+	struct rounded num = { 0, 0 }, den = { 1, 0 };
 	long double q;
 	long e;
 

@@ -67,7 +67,7 @@ merge_rows(const struct hashagg *h, size_t i, size_t n,
 			warm_rows(h, h->rows + wi, e - wi);
 			wi = e;
 		}
-		if (j + 2 * WARM_ROWS >= wj && wj < m) {
+		if (other != NULL && j + 2 * WARM_ROWS >= wj && wj < m) {
 			e = wj + WARM_ROWS < m ? wj + WARM_ROWS : m;
 			if (other->blocks && wj > j)
 				warm_row_blocks(other, other->rows +

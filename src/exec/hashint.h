@@ -238,10 +238,11 @@ slot_home(const struct hashagg *h, uint64_t gh)
  * (warm_rows()). */
 #define WARM_ROWS 16
 
-/* Brings the groups of rows r[0..n) into the cache, all at once, without
- * waiting for them: loads whose values nothing uses (util.h's warm(); on
- * the virtual machines measured, prefetches into a table of hundreds of
- * MB were dropped), back to back so that their misses overlap. Of each
+/* Brings the groups of h's rows r[0..n) into the cache, all at once,
+ * without waiting for them: loads whose values nothing uses (util.h's
+ * warm(); on the virtual machines measured, prefetches into a table of
+ * hundreds of MB were dropped), back to back so that their misses
+ * overlap. Of each
  * its first line, and the one a group of an empty key ends in (the line
  * of the accumulators' end, or just before it): a group is under 128
  * bytes. */
@@ -251,24 +252,31 @@ warm_rows(const struct hashagg *h, const struct hrow *r, size_t n)
 	size_t k, last = group_size(h, 0) - 1;
 
 	for (k = 0; k < n; k++) {
-		warm(arena_ptr(&r[k].h->a, r[k].g & ~(aoff)ROW_MOVED));
-		warm((const char *)arena_ptr(&r[k].h->a,
+		/* (r is never NULL while there are rows: the analyzer does
+		 * not follow h->nrows) */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
+		warm(arena_ptr(&h->a, r[k].g & ~(aoff)ROW_MOVED));
+		warm((const char *)arena_ptr(&h->a,
 		    r[k].g & ~(aoff)ROW_MOVED) + last);
 	}
 }
 
-/* Brings the blocks the accumulators of rows r[0..n) name (percentiles,
- * sketches) into the cache, as warm_rows() does their groups: rows whose
- * groups were warmed a batch before, so that reading their accumulators
- * waits for nothing. */
+/* Brings the blocks the accumulators of h's rows r[0..n) name
+ * (percentiles, sketches) into the cache, as warm_rows() does their
+ * groups: rows whose groups were warmed a batch before, so that reading
+ * their accumulators waits for nothing. */
 static inline void
 warm_row_blocks(const struct hashagg *h, const struct hrow *r, size_t n)
 {
 	size_t k;
+	aoff g;
 
-	for (k = 0; k < n; k++)
-		aggs_warm_blocks(h->g, &r[k].h->a, group_acc(r[k].h,
-		    r[k].g & ~(aoff)ROW_MOVED));
+	for (k = 0; k < n; k++) {
+		/* (as in warm_rows()) */
+		/* NOLINTNEXTLINE(clang-analyzer-core.NullDereference) */
+		g = r[k].g & ~(aoff)ROW_MOVED;
+		aggs_warm_blocks(h->g, &h->a, group_acc(h, g));
+	}
 }
 
 /* The group a sorted row names. */

@@ -801,7 +801,7 @@ merge_start(struct batch *b)
 	int rc;
 
 	b->mruns = xcalloc(b->nruns, sizeof(*b->mruns));
-	b->heap = xcalloc(b->nruns, sizeof(*b->heap));
+	b->heap = xcalloc(b->nruns, sizeof(struct run *));
 	if (bufsz > RUN_READ)
 		bufsz = RUN_READ;
 	if (bufsz < 4096)

@@ -393,11 +393,9 @@ increase_emit(struct agg *ag, const struct arena *a, const void *acc,
 		return;
 	}
 	fold_increase(ag->cf, &inc);
-	if (inc.flags & DS_LOST)
-		lost(ag, o);
-	else if (dec_sum_exact(&inc))
+	if (!(inc.flags & DS_LOST) && dec_sum_exact(&inc))
 		out_own_num(o, buf, dec_sum_format(buf, &inc));
-	else if (!isfinite(d = inc_double(&inc)))
+	else if ((inc.flags & DS_LOST) || !isfinite(d = inc_double(&inc)))
 		lost(ag, o);
 	else
 		emit_double(o, d);
