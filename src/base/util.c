@@ -24,28 +24,41 @@ fwin_warn_to(void (*fn)(void *arg, const char *line, size_t n), void *arg)
 	warn_arg = arg;
 }
 
+/* Writes "fwin: MESSAGE\n" in one piece: to the thread's receiver, or to
+ * standard error in one write, so that a run killed while it speaks
+ * leaves no part of a line, and two runs' lines do not mix. */
 static void
 vwarn(const char *fmt, va_list ap)
 {
-	char line[1024];
+	char line[1024], *p = line;
+	va_list aq;
 	int n;
 
 	static const char prefix[6] = "fwin: ";	/* no NUL: a line's start */
 
-	if (warn_fn != NULL) {
-		memcpy(line, prefix, sizeof(prefix));
-		n = vsnprintf(line + 6, sizeof(line) - 7, fmt, ap);
-		if (n < 0)
-			n = 0;
-		if ((size_t)n > sizeof(line) - 8)
+	va_copy(aq, ap);
+	memcpy(line, prefix, sizeof(prefix));
+	n = vsnprintf(line + 6, sizeof(line) - 7, fmt, ap);
+	if (n < 0)
+		n = 0;
+	if ((size_t)n > sizeof(line) - 8) {
+		/* (a receiver takes a line of the buffer's size at most) */
+		if (warn_fn == NULL && (p = malloc(8 + (size_t)n)) != NULL) {
+			memcpy(p, prefix, sizeof(prefix));
+			(void)vsnprintf(p + 6, (size_t)n + 1, fmt, aq);
+		} else {
+			p = line;
 			n = (int)sizeof(line) - 8;
-		line[6 + n] = '\n';
-		warn_fn(warn_arg, line, 7 + (size_t)n);
-		return;
+		}
 	}
-	fputs("fwin: ", stderr);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	va_end(aq);
+	p[6 + n] = '\n';
+	if (warn_fn != NULL)
+		warn_fn(warn_arg, p, 7 + (size_t)n);
+	else
+		(void)fwrite(p, 1, 7 + (size_t)n, stderr);
+	if (p != line)
+		free(p);
 }
 
 void
