@@ -42,14 +42,6 @@ typedef unsigned __int128 u128;
  */
 #define AVG_DIGITS	110
 
-static const uint64_t pow10_64[20] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL, P19,
-};
-
 static int
 isdig(char c)
 {
@@ -232,7 +224,7 @@ w_scale(uint64_t w[W], uint32_t k)
 	}
 	for (; k > 0; k -= e) {
 		e = k > 19 ? 19 : k;
-		if (mag_mul(w, pow10_64[e]) != 0 || w_isneg(w))
+		if (mag_mul(w, num_pow10[e]) != 0 || w_isneg(w))
 			return -1;
 	}
 	if (neg)
@@ -333,7 +325,7 @@ dec_parse_any(const char *p, size_t n, struct dec *out)
 		r = n - (i + k + 1);
 		f = num_digits(p + i + k + 1, r < 19 - k ? r : 19 - k, &v);
 		if (f == r && k + f > 0) {
-			u = u * pow10_64[f] + v;	/* < 10^19 */
+			u = u * num_pow10[f] + v;	/* < 10^19 */
 			out->m = neg ? -(__int128)u : (__int128)u;
 			out->scale = (int32_t)f;
 			out->exp = 0;
@@ -452,7 +444,7 @@ static int
 w_scaled(uint64_t x[W], __int128 m, uint32_t k)
 {
 	if (k <= 19 && m < (__int128)1 << 63 && m > -((__int128)1 << 63)) {
-		w_set(x, m * (__int128)pow10_64[k]);	/* < 2^127 */
+		w_set(x, m * (__int128)num_pow10[k]);	/* < 2^127 */
 		return 0;
 	}
 	w_set(x, m);
@@ -679,7 +671,7 @@ ndigits(uint64_t v)
 {
 	size_t k = 1;
 
-	while (k < 19 && v >= pow10_64[k])
+	while (k < 19 && v >= num_pow10[k])
 		k++;
 	return k;
 }
@@ -709,8 +701,8 @@ dec_sum_avg(const struct dec_sum *s, double *d)
 	 * is correctly rounded. */
 	if (mag_small(w) && w[0] < (uint64_t)1 << 53 &&
 	    s->scale < 20 && s->n < (uint64_t)1 << 53 &&
-	    (u128)s->n * pow10_64[s->scale] < (u128)1 << 53) {
-		*d = (double)w[0] / (double)(s->n * pow10_64[s->scale]);
+	    (u128)s->n * num_pow10[s->scale] < (u128)1 << 53) {
+		*d = (double)w[0] / (double)(s->n * num_pow10[s->scale]);
 		if (p != buf)		/* p passed a '-' */
 			*d = -*d;
 		return 0;

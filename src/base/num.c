@@ -271,7 +271,7 @@ mulshift(uint64_t m, const uint64_t t[2], int j)
 	return (uint64_t)(((lo >> 64) + hi) >> (j - 64));
 }
 
-static const uint64_t pow10_u64[20] = {
+const uint64_t num_pow10[20] = {
 	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
 	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
 	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
@@ -384,7 +384,7 @@ dinterval(double d, struct dinterval *iv)
 		iv->vm_exact = q < 64 && __builtin_ctzll(mm) >= q;
 	}
 	/* 18 or 19 but for subnormals */
-	for (iv->n = 20; iv->n > 1 && iv->vr < pow10_u64[iv->n - 1]; iv->n--)
+	for (iv->n = 20; iv->n > 1 && iv->vr < num_pow10[iv->n - 1]; iv->n--)
 		;
 }
 
@@ -404,7 +404,7 @@ dround(const struct dinterval *iv, int k)
 
 	if (k == 0)
 		return iv->vr;
-	pk = pow10_u64[k];
+	pk = num_pow10[k];
 	r = div_pow10(iv->vr, k);
 	rem = iv->vr - r * pk;
 	return r + (rem > pk / 2 ||
@@ -554,7 +554,7 @@ num_format_double(char *buf, double d)
 		c /= 10;
 		k++;
 	}
-	for (prec = 1; prec < 20 && c >= pow10_u64[prec]; prec++)
+	for (prec = 1; prec < 20 && c >= num_pow10[prec]; prec++)
 		;
 	num_put_uint(dig, c, prec);
 	p = put_notation(p, dig, prec, iv.e10 + k + prec - 1);

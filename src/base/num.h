@@ -51,6 +51,9 @@ size_t num_format_double(char *buf, double d);
 /* Writes v in decimal; returns the length; buf has NUM_BUFSZ bytes. */
 size_t num_format_int(char *buf, int64_t v);
 
+/* 10^0 .. 10^19: the powers of ten a uint64_t holds. */
+extern const uint64_t num_pow10[20];
+
 /* Writes v in decimal, zero-padded to at least width digits (width <=
  * 20), not NUL-terminated; returns the end. */
 char *num_put_uint(char *p, uint64_t v, int width);

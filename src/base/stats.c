@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/num.h"
 #include "base/stats.h"
 
 /* Keep a * b + c two roundings, as numpy's, even where the target has
@@ -162,14 +163,6 @@ round_mpz(const mpz_t z)
 	return rounded(top, sticky, bits - 64);
 }
 
-static const uint64_t pow10_u64[19] = {
-	1ULL, 10ULL, 100ULL, 1000ULL, 10000ULL, 100000ULL, 1000000ULL,
-	10000000ULL, 100000000ULL, 1000000000ULL, 10000000000ULL,
-	100000000000ULL, 1000000000000ULL, 10000000000000ULL,
-	100000000000000ULL, 1000000000000000ULL, 10000000000000000ULL,
-	100000000000000000ULL, 1000000000000000000ULL,
-};
-
 /* Whether the 320-bit two's complement w fits an int64_t. */
 static int
 fits64(const uint64_t w[DEC_WORDS])
@@ -242,7 +235,7 @@ var_words(const struct stats_var *v, int pop, struct rounded *num,
 	while (t > 0 && div10_words(w))
 		t--;
 	*num = round_words(w, 3);
-	d = (unsigned __int128)c * pow10_u64[t];
+	d = (unsigned __int128)c * num_pow10[t];
 	w[0] = (uint64_t)d;
 	w[1] = (uint64_t)(d >> 64);
 	w[2] = 0;
