@@ -56,11 +56,14 @@ threads: 4
 memory: no limit (a stream without --max-memory)"
 	run --separate-stderr bash -c 'printf "1,a\n" | "$FWIN" --explain plan --threads 4 --csv -t 1 -k 2 --slide 1m,10s -l 2s --count'
 	assert_success
+	assert_line --index 1 --regexp '^strategy: streamtable '
+	run --separate-stderr bash -c 'printf "1,a,3\n" | "$FWIN" --explain plan --threads 4 --csv -t 1 -k 2 --slide 1m,10s -l 2s --max 3'
+	assert_success
 	assert_output "mode: stream (-l/--lateness is given, which is for streams)
 strategy: keyed — the keys spread by key group over worker threads, each a window operator of its own; the records read on a thread of their own
 possible: ordered
-rejected: streamtable: --slide windows: the table holds tumbling and cumulating windows only
-rejected: halves: --slide windows: the table holds tumbling and cumulating windows only
+rejected: streamtable: --max: with --slide the table takes the pane that leaves a window back out of a running fold, which counts and exact sums can, and it cannot
+rejected: halves: --max: with --slide the table takes the pane that leaves a window back out of a running fold, which counts and exact sums can, and it cannot
 rejected: table: $BONLY
 rejected: straight: $BONLY
 rejected: sorted: $BONLY
@@ -172,7 +175,17 @@ memory: no limit (a stream without --max-memory)"
 	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --cumulate 1m,10s --stddev 3 in.csv
 	assert_line --index 1 --regexp '^strategy: streamtable '
 	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --slide 1m,10s --count in.csv
-	assert_line "rejected: streamtable: --slide windows: the table holds tumbling and cumulating windows only"
+	assert_line --index 1 --regexp '^strategy: streamtable '
+	run --separate-stderr fwin --explain plan --threads 2 --mode stream --csv -t 1 -k 2 --slide 1m,10s --count in.csv
+	assert_line --index 1 --regexp '^strategy: streamtable '
+	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --slide 1m,25s --count in.csv
+	assert_line "rejected: streamtable: --slide: the table holds slides whose STEP divides their SIZE, in units of fixed length"
+	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --slide 7d,1d --tz Europe/Berlin --count in.csv
+	assert_line "rejected: streamtable: --slide: the table holds slides whose STEP divides their SIZE, in units of fixed length"
+	run --separate-stderr fwin --explain plan --threads 1 --mode stream --csv -t 1 -k 2 --slide 1m,10s --median 3 in.csv
+	assert_line "rejected: streamtable: --median: with --slide the table takes the pane that leaves a window back out of a running fold, which counts and exact sums can, and it cannot"
+	run --separate-stderr fwin --explain plan --threads 1 --mode batch --csv -t 1 -k 2 --slide 1m,10s --count in.csv
+	assert_line "rejected: table: --slide windows: the table holds tumbling windows only"
 }
 
 @test "explain plan: modes and their reasons; processing time; count windows take workers" {

@@ -202,7 +202,7 @@ alike() {
 	[ -n "${FWIN_STRATEGY:-}" ] || assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 }
 
-@test "stream aggregated as read: not for what the operator must do (checkpoints, sliding windows, allowed lateness, counters, a cumulating median); input read once and aggregates of order too" {
+@test "stream aggregated as read: not for what the operator must do (checkpoints, slides of a --max or a STEP that does not divide, allowed lateness, counters, a cumulating median); input read once and aggregates of order too" {
 	planned_only
 	disordered 508 3000 3000 > in
 	args=(--csv -t 1 -k 2 -l 1s --count)
@@ -211,6 +211,12 @@ alike() {
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m - < in
 	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
 	run --separate-stderr fwin --stats "${args[@]}" --slide 1m,10s in
+	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
+	# (a maximum cannot leave a running fold; nor can a pane of 10s
+	# leave a window every 25s)
+	run --separate-stderr fwin --stats "${args[@]}" --slide 1m,10s --max 3 in
+	assert_equal "$(mode_of "$stderr")" "mode stream"
+	run --separate-stderr fwin --stats "${args[@]}" --slide 1m,25s in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m --allowed-lateness 5s in
 	assert_equal "$(mode_of "$stderr")" "mode stream"
@@ -228,6 +234,41 @@ alike() {
 	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
 	run --separate-stderr fwin --stats "${args[@]}" --tumble 1m in
 	assert_equal "$(mode_of "$stderr")" "mode stream, aggregated as read"
+}
+
+@test "stream aggregated as read: --slide, the operator's bytes from a file and a pipe (seeds 514-516)" {
+	planned_only
+	# jitter past -l: records whose first windows have fired join the
+	# running folds of those still to fire; those whose last window has
+	# ended are late
+	disordered 514 200000 90000 > in
+	alike in --csv -t 1 -k 2 --slide 1m,5s -l 2s --count --sum 3 --avg 3 \
+	    --stddev 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read"
+	assert_regex "$(tail -n 1 <<<"$stderr")" '^fwin: [0-9]+ late records dropped'
+	want=$output
+	run --separate-stderr bash -c 'cat in | "$FWIN" --csv -t 1 -k 2 --slide 1m,5s -l 2s --count --sum 3 --avg 3 --stddev 3'
+	assert_equal "$output" "$want"
+	# one pane a window; no key; an offset; -l 0
+	alike in --csv -t 1 -k 2 --slide 10s,10s -l 1s --count --var 3
+	alike in --csv -t 1 --slide 2m,1s --offset 300ms -l 0 --count --sum 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	# values written with an exponent (their sums print as doubles, and
+	# cannot be taken back out: the running fold is made again from its
+	# panes), sums past 38 digits, empty values
+	disordered 515 50000 20000 | awk -F, 'BEGIN { OFS = "," }
+		NR % 7 == 1 { $3 = $3 "e-2" } NR % 11 == 2 { $3 = "" }
+		NR % 13 == 3 { $3 = "1e300" } NR % 13 == 4 { $3 = "-1e300" }
+		NR % 17 == 5 { $3 = "123456789012345678901234567890.5" }
+		{ print }' > in
+	alike in --csv -t 1 -k 2 --slide 30s,2s -l 1s --count --sum 3 --avg 3 \
+	    --var-pop 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	grep -q 'e+' <<<"$output"
+	want=$output
+	run --separate-stderr bash -c 'cat in | "$FWIN" --csv -t 1 -k 2 --slide 30s,2s -l 1s --count --sum 3 --avg 3 --var-pop 3'
+	assert_equal "$output" "$want"
 }
 
 @test "stream aggregated as read: --cumulate, the operator's bytes, one table and two halves (seeds 511-513)" {

@@ -566,6 +566,36 @@ dec_sum_merge(struct dec_sum *dst, const struct dec_sum *src)
 }
 
 int
+dec_sum_unmerge(struct dec_sum *dst, const struct dec_sum *src)
+{
+	if (dst->flags != 0 || src->flags != 0)
+		return -1;
+	return dec_sum_sub(dst, src);
+}
+
+int
+dec_sum_sub(struct dec_sum *dst, const struct dec_sum *src)
+{
+	uint64_t x[W], w[W];
+	int32_t sc = dst->scale;
+
+	if (dst->big != 0 || src->big != 0 || src->n > dst->n)
+		return -1;
+	if (!mag_zero(src->w)) {
+		memcpy(w, dst->w, sizeof(w));
+		memcpy(x, src->w, sizeof(x));
+		w_neg(x);	/* (-2^319 has no negation: refused) */
+		if (w_isneg(x) == w_isneg(src->w) ||
+		    align(w, &sc, x, src->scale) != 0 || w_add(w, x) != 0)
+			return -1;
+		memcpy(dst->w, w, sizeof(w));
+		dst->scale = sc;
+	}
+	dst->n -= src->n;
+	return 0;
+}
+
+int
 dec_sum_exact(const struct dec_sum *s)
 {
 	return !(s->flags & DS_EXP);

@@ -145,6 +145,14 @@ int dec_sum_add_double(struct dec_sum *s, double d);
  * unchanged, when it does not fit or either is big: bigsum then. */
 int dec_sum_merge(struct dec_sum *dst, const struct dec_sum *src);
 
+/* Takes src out of dst, which holds src's values and others': 0, or -1,
+ * dst unchanged, when either is big or flagged (DS_EXP: whether the rest
+ * has a value with an exponent is not known). */
+int dec_sum_unmerge(struct dec_sum *dst, const struct dec_sum *src);
+/* The same, flags left as they are: for a sum whose flags nothing reads
+ * (a variance's, whose squares are all flagged). */
+int dec_sum_sub(struct dec_sum *dst, const struct dec_sum *src);
+
 /* Whether the sum is written as the exact decimal: every value it holds
  * was plain decimal. (The sum itself is always exact.) */
 int dec_sum_exact(const struct dec_sum *s);

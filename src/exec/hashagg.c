@@ -41,7 +41,20 @@ hashagg_fits_stream(const struct config *c, const struct aggs *g)
 	/* (a stream's records come in input order, so order may show) */
 	if (c->wkind == WK_TUMBLE)
 		return aggs_outside_window(g) == NULL;
+	if (c->wkind == WK_SLIDE)
+		return hashagg_slides(c) && aggs_unmergeable(g);
 	return c->wkind == WK_CUMULATE && aggs_regroupable_exact(g);
+}
+
+int
+hashagg_slides(const struct config *c)
+{
+	struct assigner as;
+
+	/* (panes of the STEP, on a grid of fixed lengths) */
+	assigner_init(&as, c);
+	return c->wkind == WK_SLIDE && assign_fixed_grid(&as) &&
+	    as.pane == as.step;
 }
 
 struct hashagg *
@@ -92,6 +105,8 @@ hashagg_free(struct hashagg *h)
 		free(h->cw[i].rows);
 	free(h->cw);
 	free(h->merged);
+	free(h->sr);
+	free(h->srm);
 	if (h->spill_free != NULL)
 		h->spill_free(h);
 	arena_fini(&h->a);
@@ -230,6 +245,27 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 }
 
 aoff
+ha_group_find(const struct hashagg *h, uint64_t gh, int64_t start,
+    const char *key, size_t keylen)
+{
+	const struct hslot *slot = table(h);
+	const struct group *gp;
+	uint64_t i, mask = h->cap - 1;
+	aoff g;
+
+	for (i = slot_home(h, gh); slot[i].g != 0; i = (i + 1) & mask) {
+		if (slot[i].tag != (uint32_t)(gh >> 32))
+			continue;
+		g = (aoff)slot[i].g * SLOT_UNIT;
+		gp = group_at(h, g);
+		if (gp->g_start == start && gp->g_len == keylen &&
+		    memcmp(gp->g_key, key, keylen) == 0)
+			return g;
+	}
+	return 0;
+}
+
+aoff
 ha_group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen)
 {
@@ -360,7 +396,7 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 		if (start != h->last_start) {
 			h->last_start = start;
 			h->last_pend = h->as.ops->end_after(&h->as, start);
-			h->last_end = h->cum ?
+			h->last_end = h->cum || h->slide ?
 			    h->as.ops->last_end(&h->as, start) : h->last_pend;
 		}
 		if (h->last_end <= h->wm) {	/* its last window */
@@ -375,6 +411,16 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 			if (!assign_pane(&h->as, &h->wm_span, h->wm, &start))
 				return HA_RANGE;
 			pend = h->wm_span.pane_end;
+		}
+		/* its pane's first windows have ended: once they have fired
+		 * (its pane has joined the running folds), it joins its
+		 * key's running fold (hashslide.c) */
+		if (h->slide && pend <= h->wm) {
+			if (start >= h->sl_in || ha_slide_due(h) <= h->wm)
+				return HA_DUE;
+			ha_slide_add(h, group_hash(hash, start), start, key,
+			    keylen, vals);
+			goto added;
 		}
 	}
 	gh = group_hash(hash, start);
@@ -397,6 +443,7 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 		if (h->npend == AHEAD)
 			ha_take_pending(h);
 	}
+added:
 	if (h->stream) {
 		if (h->ledger)
 			ledger_note(h, ledger_at(h, start), t);
@@ -442,6 +489,8 @@ hashagg_stream(struct hashagg *h, int64_t lateness)
 	h->stream = 1;
 	h->lateness = lateness;
 	h->cum = h->c->wkind == WK_CUMULATE;
+	h->slide = h->c->wkind == WK_SLIDE;
+	h->sl_in = h->sl_out = INT64_MIN;
 	h->regroup = aggs_regroupable(h->g);
 	/* (no window starts here: the end is found at the first record) */
 	h->last_start = INT64_MAX;

@@ -38,8 +38,13 @@ int hashagg_fits(const struct config *c, const struct aggs *g);
  * order, as the operator does; also --cumulate, when every aggregate's
  * fold gives the same bytes however it is grouped while it is exact
  * (aggs_regroupable_exact): each window is then the fold of the panes up
- * to its end. */
+ * to its end; and --slide, when its STEP divides its SIZE on a grid of
+ * fixed lengths (hashagg_slides) and every aggregate can take a part of
+ * its values back out (aggs_unmergeable): each window is then its keys'
+ * running folds, the pane that ends joining them and the pane that
+ * leaves taken out. */
 int hashagg_fits_stream(const struct config *c, const struct aggs *g);
+int hashagg_slides(const struct config *c);
 
 /* A table for pipeline c (hashagg_fits) adding to g's accumulators,
  * holding at most budget bytes. Never NULL. */
@@ -53,7 +58,10 @@ enum {
 	HA_RANGE,	/* its window does not fit in int64: bad */
 	HA_ORDER,	/* its values would make the order show: not added */
 	HA_FULL,	/* the table is at its budget: not added */
-	HA_LATE		/* hashagg_stream(): its window has ended */
+	HA_LATE,	/* hashagg_stream(): its window has ended */
+	HA_DUE		/* --slide: some of its windows have ended, and
+			 * fire first (hashagg_fire_due() with force), then
+			 * it is added to the rest: not added */
 };
 
 /* Adds a record of time t, key bytes key[0..keylen) with hash (key_hash),

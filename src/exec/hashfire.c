@@ -4,7 +4,8 @@
  * stream's ended windows fired as the watermark passes them, and the
  * fired groups let go (hashrows.c). It is the top of the table's files: it chooses
  * how the rows are made, from the table's groups here, from the sorted
- * runs (hashspill.c) or from --cumulate's windows (hashcum.c), and calls
+ * runs (hashspill.c), from --cumulate's windows (hashcum.c) or --slide's
+ * running folds (hashslide.c), and calls
  * down into each; none of them calls it. */
 #include <pthread.h>
 #include <stdlib.h>
@@ -186,7 +187,7 @@ hashagg_fire_split(struct hashagg *h, struct hashagg *other, int64_t upto,
 	int threaded;
 
 	memset(cut, 0, sizeof(*cut));
-	if (h->cum || other == NULL)
+	if (h->cum || h->slide || other == NULL)
 		return hashagg_fire_before(h, other, upto, emit, arg);
 	hashagg_sort(h);
 	hashagg_sort(other);
@@ -245,6 +246,8 @@ hashagg_fire_before(struct hashagg *h, struct hashagg *other, int64_t upto,
 {
 	uint64_t n;
 
+	if (h->slide)	/* (one table: no other) */
+		return ha_slide_fire(h, INT64_MAX, emit, arg);
 	/* --cumulate: other's windows that it has not begun to fire are
 	 * h's (h has none where it has), all of which fire; the rest of
 	 * other's fire at the end */
@@ -353,6 +356,8 @@ hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
 	if (h->cum)
 		return ha_cum_due(h) > h->wm ? 0 :
 		    ha_cum_fire(h, h->wm, h->hold, emit, arg);
+	if (h->slide)
+		return ha_slide_fire(h, h->wm, emit, arg);
 	if (h->min_start == INT64_MAX || h->min_end > h->wm)
 		return 0;
 	return fire_range(h, h->hold, ha_ended_before(h, h->wm), emit, arg);
@@ -363,6 +368,8 @@ hashagg_next_due(const struct hashagg *h)
 {
 	if (h->cum)
 		return ha_cum_due(h);
+	if (h->slide)
+		return ha_slide_due(h);
 	return h->min_start != INT64_MAX ? h->min_end : INT64_MAX;
 }
 
@@ -372,5 +379,7 @@ hashagg_fire_rest(struct hashagg *h, int64_t from, op_emit_fn emit, void *arg)
 	hold_from(h, from);
 	if (h->cum)
 		return ha_cum_fire(h, INT64_MAX, h->hold, emit, arg);
+	if (h->slide)
+		return ha_slide_fire(h, INT64_MAX, emit, arg);
 	return fire_range(h, h->hold, INT64_MAX, emit, arg);
 }

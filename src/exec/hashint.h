@@ -1,11 +1,13 @@
-/* hashint: the insides of the table of hashagg.h, shared by its five
+/* hashint: the insides of the table of hashagg.h, shared by its six
  * parts and no other module. From the bottom up, each calling only the
  * ones below it: hashagg.c (the table: its groups, slots and windows,
  * records added), hashrows.c (a range of windows' groups taken out
- * sorted, and dropped), hashspill.c (sorted runs past the budget) and
+ * sorted, and dropped), hashspill.c (sorted runs past the budget),
  * hashcum.c (--cumulate's windows of the size, folded from its panes)
- * side by side, and hashfire.c (firing: its own rows, the runs' or the
- * windows of the size). */
+ * and hashslide.c (--slide's running folds of its panes) side by side,
+ * and hashfire.c (firing: its own rows, the runs', the windows of the
+ * size or the sliding windows). One call goes up: a record whose pane has
+ * joined --slide's running groups goes from hashagg.c to hashslide.c. */
 #ifndef FWIN_HASHINT_H
 #define FWIN_HASHINT_H
 
@@ -107,6 +109,15 @@ struct cumwin {
 	size_t n, cap;
 };
 
+/* --slide: a key's running group, the fold of its pane groups that the
+ * window to fire next holds (panes: how many), in key order; redo: its
+ * unmerge was not exact, and it is folded again from them. */
+struct srun {
+	uint64_t prefix;	/* key_prefix() of its key */
+	aoff g;
+	uint32_t panes, redo;
+};
+
 struct hashagg {
 	const struct config *c;
 	struct aggs *g;
@@ -160,6 +171,14 @@ struct hashagg {
 	size_t ncw, capcw;
 	struct crow *merged;	/* scratch of cum_merge() */
 	size_t capmerged;
+	/* --slide (hashagg_stream() only; hashslide.c): groups are of
+	 * panes; the panes that start before sl_in have joined the running
+	 * groups sr (of nsr; srm: scratch), those before sl_out have left
+	 * them and the table */
+	int slide;
+	int64_t sl_in, sl_out;
+	struct srun *sr, *srm;
+	size_t nsr, capsr, capsrm;
 	/* hashagg_spill(): the sorted runs written (hashspill.c), how
 	 * many, and whether one could not be read back; what the table
 	 * calls, below hashspill.c, to spill a run when it is full (0: it
@@ -321,6 +340,20 @@ int64_t ha_ended_before(const struct hashagg *h, int64_t w);
 /* hashrows.c: what the windows held say again: the groups held back by
  * h->hold, and the earliest window that is not. */
 void ha_recount(struct hashagg *h);
+
+/* hashagg.c: the group (start, key) of hash gh, or 0 (none). */
+aoff ha_group_find(const struct hashagg *h, uint64_t gh, int64_t start,
+    const char *key, size_t keylen);
+
+/* hashslide.c: --slide's firing of the windows that end at or before w
+ * (hashagg_fire_due(), and all at the end), the end of the next window
+ * to fire (INT64_MAX: none), and the adding of a record to its key's
+ * running group and its pane's, whose pane has joined them. */
+uint64_t ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit,
+    void *arg);
+int64_t ha_slide_due(const struct hashagg *h);
+void ha_slide_add(struct hashagg *h, uint64_t gh, int64_t start,
+    const char *key, size_t keylen, const struct aval *vals);
 
 /* hashspill.c: the runs and the table (and other, or NULL) merged and
  * fired in (start, key) order. */

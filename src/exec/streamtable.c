@@ -84,12 +84,14 @@ stable_record(struct stable *t, const struct parsed *pr,
 	 * takes the records from the first) */
 	if (hashagg_gave_up(t->h))
 		return EX_GIVEUP;
-	for (tries = 0; tries < 2; tries++) {
+	for (tries = 0; tries < 3; tries++) {
 		rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win : NULL,
 		    orec->key, orec->keylen, orec->hash, orec->vals);
-		if (rc != HA_FULL)
+		if (rc != HA_FULL && rc != HA_DUE)
 			break;
-		fire_due(t, 1);	/* (what has ended frees room) */
+		/* (what has ended frees room; --slide: fires before the
+		 * record joins the windows that have not) */
+		fire_due(t, 1);
 	}
 	if (rc == HA_FULL && t->once) {
 		fwin_warn("the table of open (window, key) groups is full "

@@ -56,6 +56,19 @@ why_agg_lacking(const struct config *c, unsigned want)
 	return NULL;
 }
 
+/* The first aggregate that cannot take a part of its values back out
+ * (aggop.h's unmerge), or NULL. */
+static const char *
+why_agg_unmerging(const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->naggs; i++)
+		if (c->aggs[i].op->unmerge == NULL)
+			return c->aggs[i].op->option;
+	return NULL;
+}
+
 const char *
 why_agg_merging(const struct config *c, unsigned unless)
 {
@@ -76,10 +89,14 @@ why_table_takes(const struct config *c, const struct aggs *g, int stream,
 
 	if (stream ? hashagg_fits_stream(c, g) : hashagg_fits(c, g))
 		return 1;
-	if (c->wkind != WK_TUMBLE && !(stream && c->wkind == WK_CUMULATE))
+	if (c->wkind != WK_TUMBLE && !(stream && (c->wkind == WK_CUMULATE ||
+	    c->wkind == WK_SLIDE)))
 		return why_not(why, "%s: the table holds %s only",
-		    window_name(c->wkind), stream ? "tumbling and cumulating "
-		    "windows" : "tumbling windows");
+		    window_name(c->wkind), stream ? "tumbling, cumulating "
+		    "and sliding windows" : "tumbling windows");
+	if (c->wkind == WK_SLIDE && !hashagg_slides(c))
+		return why_not(why, "--slide: the table holds slides whose "
+		    "STEP divides their SIZE, in units of fixed length");
 	if (c->fill)
 		return why_not(why, "--fill: empty windows fire too");
 	if (c->top_n > 0)
@@ -92,6 +109,10 @@ why_table_takes(const struct config *c, const struct aggs *g, int stream,
 		return why_not(why, "--%s: with --cumulate the table keeps "
 		    "a running fold per key, and its fold is no block the "
 		    "table can keep", a);
+	if (c->wkind == WK_SLIDE && (a = why_agg_unmerging(c)) != NULL)
+		return why_not(why, "--%s: with --slide the table takes the "
+		    "pane that leaves a window back out of a running fold, "
+		    "which counts and exact sums can, and it cannot", a);
 	if (stream && (a = aggs_outside_window(g)) != NULL)
 		return why_not(why, "--%s: it reads the key's value before "
 		    "the window", a);

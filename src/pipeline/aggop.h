@@ -82,6 +82,11 @@ struct aggop {
 	    struct arena_claims *m);
 	/* Frees what the slot keeps. NULL: nothing. */
 	void (*release)(struct arena *a, aoff slot);
+	/* Takes the slot src out of dst, which holds src's values merged
+	 * with others' (a sliding window's running fold, less the pane that
+	 * leaves it): 0, or -1 when that cannot be exact (dst is then to be
+	 * made again from its parts). NULL: it cannot. */
+	int (*unmerge)(struct arena *a, aoff dst, aoff src);
 };
 
 #endif

@@ -94,6 +94,14 @@ count_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 	((struct acc_count *)dst)->n += ((const struct acc_count *)src)->n;
 }
 
+static int
+count_unmerge(struct arena *a, aoff dst, aoff src)
+{
+	((struct acc_count *)arena_ptr(a, dst))->n -=
+	    ((const struct acc_count *)arena_ptr(a, src))->n;
+	return 0;
+}
+
 static void
 count_emit(struct agg *ag, const struct arena *a, const void *acc,
     struct out *o)
@@ -126,6 +134,24 @@ static void
 sum_merge(struct arena *a, aoff dst, aoff src)
 {
 	bigsum_merge(a, dst, src);
+}
+
+static int
+sum_unmerge(struct arena *a, aoff dst, aoff src)
+{
+	return dec_sum_unmerge(arena_ptr(a, dst), arena_ptr(a, src));
+}
+
+/* A variance's sums of the values and of their squares: its result is
+ * their exact values' (stats.c), whatever their flags. */
+static int
+var_unmerge(struct arena *a, aoff dst, aoff src)
+{
+	const struct dec_sum *s = arena_ptr(a, src);
+	struct dec_sum *d = arena_ptr(a, dst);
+
+	return dec_sum_sub(&d[0], &s[0]) != 0 ||
+	    dec_sum_sub(&d[1], &s[1]) != 0 ? -1 : 0;
 }
 
 static void
@@ -449,75 +475,85 @@ pick_release(struct arena *a, aoff slot)
 static const struct aggop table[] = {
 	{ "count", "count", AGF_REGROUP | AGF_ANYORDER,
 	    sizeof(struct acc_count),
-	    count_add, NULL, count_fold, count_emit, NULL, NULL },
+	    count_add, NULL, count_fold, count_emit, NULL, NULL,
+	    count_unmerge },
 	{ "sum", "sum", NUM | AGF_DEC | SUMF, sizeof(struct dec_sum),
-	    sum_add, sum_merge, sum_fold, sum_emit, sum_check, sum_release },
+	    sum_add, sum_merge, sum_fold, sum_emit, sum_check, sum_release,
+	    sum_unmerge },
 	{ "avg", "avg", NUM | AGF_DEC | SUMF, sizeof(struct dec_sum),
-	    sum_add, sum_merge, sum_fold, avg_emit, sum_check, sum_release },
+	    sum_add, sum_merge, sum_fold, avg_emit, sum_check, sum_release,
+	    sum_unmerge },
 	{ "min", "min", NUM | AGF_REGROUP | AGF_READTEXT, sizeof(struct acc_ext),
-	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release },
+	    min_add, min_merge, min_fold, ext_emit, ext_check, ext_release,
+	    NULL },
 	{ "max", "max", NUM | AGF_REGROUP | AGF_READTEXT, sizeof(struct acc_ext),
-	    max_add, max_merge, max_fold, ext_emit, ext_check, ext_release },
+	    max_add, max_merge, max_fold, ext_emit, ext_check, ext_release,
+	    NULL },
 	{ "first", "first", AGF_FIELD | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_pick),
 	    first_add, first_merge, first_fold, pick_emit, pick_check,
-	    pick_release },
+	    pick_release, NULL },
 	{ "last", "last", AGF_FIELD | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_pick),
 	    last_add, last_merge, last_fold, pick_emit, pick_check,
-	    pick_release },
+	    pick_release, NULL },
 	{ "distinct", "distinct",
 	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA |
 	    AGF_READTEXT,
 	    sizeof(struct acc_distinct), distinct_add, distinct_merge,
-	    distinct_fold, distinct_emit, distinct_check, distinct_release },
+	    distinct_fold, distinct_emit, distinct_check, distinct_release,
+	    NULL },
 	{ "min-by", "min_by",
 	    NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_ext),
-	    min_by_add, min_merge, min_fold, by_emit, ext_check, ext_release },
+	    min_by_add, min_merge, min_fold, by_emit, ext_check, ext_release,
+	    NULL },
 	{ "max-by", "max_by",
 	    NUM | AGF_OUT | AGF_TEXT | AGF_REGROUP | AGF_READTEXT,
 	    sizeof(struct acc_ext),
-	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release },
+	    max_by_add, max_merge, max_fold, by_emit, ext_check, ext_release,
+	    NULL },
 	{ "median", "", NUM | AGF_PCT | AGF_NOKEEP | AGF_ANYORDER |
 	    AGF_ANYARENA | AGF_BLOCK,
 	    sizeof(struct acc_block),
-	    pct_add, pct_merge, pct_fold, pct_emit, pct_check, pct_release },
+	    pct_add, pct_merge, pct_fold, pct_emit, pct_check, pct_release,
+	    NULL },
 	{ "percentile", "", NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP |
 	    AGF_ANYORDER | AGF_ANYARENA | AGF_BLOCK,
 	    sizeof(struct acc_block), pct_add, pct_merge, pct_fold, pct_emit,
-	    pct_check, pct_release },
+	    pct_check, pct_release, NULL },
 	{ "approx-percentile", "approx_",
 	    NUM | AGF_PCT | AGF_PLIST | AGF_NOKEEP | AGF_ANYORDER |
 	    AGF_ANYARENA | AGF_BLOCK,
 	    sizeof(struct acc_block), dds_agg_add, dds_agg_merge, dds_agg_fold,
-	    dds_agg_emit, dds_agg_check, dds_agg_release },
+	    dds_agg_emit, dds_agg_check, dds_agg_release, NULL },
 	{ "stddev", "stddev", NUM | AGF_DEC | SUMF,
 	    sizeof(struct stats_var), var_add, var_merge, var_fold,
-	    stddev_emit, var_check, var_release },
+	    stddev_emit, var_check, var_release, var_unmerge },
 	{ "var", "var", NUM | AGF_DEC | SUMF,
 	    sizeof(struct stats_var), var_add, var_merge, var_fold,
-	    var_emit, var_check, var_release },
+	    var_emit, var_check, var_release, var_unmerge },
 	{ "stddev-pop", "stddev_pop", NUM | AGF_DEC | SUMF,
 	    sizeof(struct stats_var), var_add, var_merge, var_fold,
-	    stddev_pop_emit, var_check, var_release },
+	    stddev_pop_emit, var_check, var_release, var_unmerge },
 	{ "var-pop", "var_pop", NUM | AGF_DEC | SUMF,
 	    sizeof(struct stats_var), var_add, var_merge, var_fold,
-	    var_pop_emit, var_check, var_release },
+	    var_pop_emit, var_check, var_release, var_unmerge },
 	{ "approx-distinct", "approx_distinct",
 	    AGF_FIELD | AGF_NOKEEP | AGF_ANYORDER | AGF_ANYARENA |
 	    AGF_READTEXT | AGF_BLOCK,
 	    sizeof(struct acc_block), hll_agg_add, hll_agg_merge, hll_agg_fold,
-	    hll_agg_emit, hll_agg_check, hll_agg_release },
+	    hll_agg_emit, hll_agg_check, hll_agg_release, NULL },
 	/* counters and histograms: aggcounter.c */
 	{ "increase", "increase", NUM | AGF_NOKEEP | AGF_PRIOR,
 	    sizeof(struct acc_counter), NULL, counter_merge, counter_fold,
-	    increase_emit, counter_check, counter_release },
+	    increase_emit, counter_check, counter_release, NULL },
 	{ "rate", "rate", NUM | AGF_NOKEEP | AGF_PRIOR,
 	    sizeof(struct acc_counter), NULL, counter_merge, counter_fold,
-	    rate_emit, counter_check, counter_release },
+	    rate_emit, counter_check, counter_release, NULL },
 	{ "histogram", "", NUM | AGF_HIST | AGF_REGROUP | AGF_ANYORDER,
-	    sizeof(uint64_t), NULL, NULL, hist_fold, hist_emit, NULL, NULL },
+	    sizeof(uint64_t), NULL, NULL, hist_fold, hist_emit, NULL, NULL,
+	    NULL },
 };
 
 #undef NUM
@@ -738,6 +774,29 @@ aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
 		else	/* a slot that keeps no offset folds in place */
 			ag->op->fold(NULL, a, arena_ptr(a, d), arena_ptr(a, s));
 	}
+}
+
+int
+aggs_unmergeable(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->unmerge == NULL)
+			return 0;
+	return 1;
+}
+
+int
+aggs_unmerge(const struct aggs *g, struct arena *a, aoff dst, aoff src)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->unmerge(a, dst + g->v[i].off,
+		    src + g->v[i].off) != 0)
+			return -1;
+	return 0;
 }
 
 const char *

@@ -92,6 +92,14 @@ void aggs_merge(const struct aggs *g, struct arena *a, aoff dst, aoff src);
 const char *aggs_check(void *arg, const struct arena *a, aoff acc,
     struct arena_claims *m);
 
+/* Whether every aggregate can take a part of its values back out
+ * (aggop.h's unmerge: counts and exact sums), and that: the accumulators
+ * at src out of those at dst, which hold them merged with others'. 0,
+ * or -1 when that cannot be exact: dst is then to be made again from
+ * its parts. */
+int aggs_unmergeable(const struct aggs *g);
+int aggs_unmerge(const struct aggs *g, struct arena *a, aoff dst, aoff src);
+
 /* Frees what the accumulators at acc keep in the arena. */
 void aggs_release(const struct aggs *g, struct arena *a, aoff acc);
 

@@ -499,6 +499,12 @@ calendar_init(struct assigner *a, const struct config *c)
 	a->m = a->cal_panes = about_panes(&c->usize, &c->ustep);
 }
 
+int
+assign_fixed_grid(const struct assigner *a)
+{
+	return a->ops == &grid_ops;
+}
+
 void
 assigner_init(struct assigner *a, const struct config *c)
 {

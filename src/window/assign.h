@@ -119,6 +119,10 @@ assign_pane(const struct assigner *a, struct span *last, int64_t t,
 	return 1;
 }
 
+/* Whether a's windows lie on a grid of fixed lengths (a tumble or a
+ * slide not in calendar units), whose panes are pane long. */
+int assign_fixed_grid(const struct assigner *a);
+
 /* The greatest common divisor of a, b > 0. */
 int64_t assign_gcd(int64_t a, int64_t b);
 

@@ -95,7 +95,7 @@ static const struct aggop record_op = {
 	"(record)", "(record)", AGF_RECORD | AGF_TEXT,
 	sizeof(struct acc_record),
 	record_add, record_merge, record_fold, record_emit, record_check,
-	record_release
+	record_release, NULL
 };
 
 void
