@@ -412,14 +412,12 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 				return HA_RANGE;
 			pend = h->wm_span.pane_end;
 		}
-		/* its pane's first windows have ended: once they have fired
-		 * (its pane has joined the running folds), it joins its
-		 * key's running fold (hashslide.c) */
+		/* its pane's first windows have ended: it joins the running
+		 * folds of the rest (hashslide.c, above: a callback) */
 		if (h->slide && pend <= h->wm) {
-			if (start >= h->sl_in || ha_slide_due(h) <= h->wm)
-				return HA_DUE;
-			ha_slide_add(h, group_hash(hash, start), start, key,
-			    keylen, vals);
+			if ((rc = h->slide_join(h, group_hash(hash, start),
+			    start, key, keylen, vals)) != HA_ADDED)
+				return rc;
 			goto added;
 		}
 	}
@@ -489,8 +487,6 @@ hashagg_stream(struct hashagg *h, int64_t lateness)
 	h->stream = 1;
 	h->lateness = lateness;
 	h->cum = h->c->wkind == WK_CUMULATE;
-	h->slide = h->c->wkind == WK_SLIDE;
-	h->sl_in = h->sl_out = INT64_MIN;
 	h->regroup = aggs_regroupable(h->g);
 	/* (no window starts here: the end is found at the first record) */
 	h->last_start = INT64_MAX;

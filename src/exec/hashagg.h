@@ -84,6 +84,9 @@ void hashagg_advance(struct hashagg *h, int64_t w, int64_t t);
  * enough that the table holds about what the operator would. */
 void hashagg_stream(struct hashagg *h, int64_t lateness);
 int64_t hashagg_watermark(const struct hashagg *h);
+
+/* After hashagg_stream(): the windows slide (hashagg_fits_stream). */
+void hashagg_slide(struct hashagg *h);
 int64_t hashagg_lateness(const struct hashagg *h);
 
 /* --cumulate: a window's fold was not exact (a value not in plain

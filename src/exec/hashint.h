@@ -6,8 +6,9 @@
  * hashcum.c (--cumulate's windows of the size, folded from its panes)
  * and hashslide.c (--slide's running folds of its panes) side by side,
  * and hashfire.c (firing: its own rows, the runs', the windows of the
- * size or the sliding windows). One call goes up: a record whose pane has
- * joined --slide's running groups goes from hashagg.c to hashslide.c. */
+ * size or the sliding windows). One call goes up, through a callback
+ * (h->slide_join): a record whose pane has joined --slide's running
+ * groups goes from hashagg.c to hashslide.c. */
 #ifndef FWIN_HASHINT_H
 #define FWIN_HASHINT_H
 
@@ -176,6 +177,8 @@ struct hashagg {
 	 * groups sr (of nsr; srm: scratch), those before sl_out have left
 	 * them and the table */
 	int slide;
+	int (*slide_join)(struct hashagg *h, uint64_t gh, int64_t start,
+	    const char *key, size_t keylen, const struct aval *vals);
 	int64_t sl_in, sl_out;
 	struct srun *sr, *srm;
 	size_t nsr, capsr, capsrm;
@@ -346,14 +349,11 @@ aoff ha_group_find(const struct hashagg *h, uint64_t gh, int64_t start,
     const char *key, size_t keylen);
 
 /* hashslide.c: --slide's firing of the windows that end at or before w
- * (hashagg_fire_due(), and all at the end), the end of the next window
- * to fire (INT64_MAX: none), and the adding of a record to its key's
- * running group and its pane's, whose pane has joined them. */
+ * (hashagg_fire_due(), and all at the end), and the end of the next
+ * window to fire (INT64_MAX: none). */
 uint64_t ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit,
     void *arg);
 int64_t ha_slide_due(const struct hashagg *h);
-void ha_slide_add(struct hashagg *h, uint64_t gh, int64_t start,
-    const char *key, size_t keylen, const struct aval *vals);
 
 /* hashspill.c: the runs and the table (and other, or NULL) merged and
  * fired in (start, key) order. */

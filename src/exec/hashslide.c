@@ -281,8 +281,12 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 	return fired;
 }
 
-void
-ha_slide_add(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+/* h->slide_join (hashagg.c): a record whose pane has ended, and so
+ * has joined the running groups once the windows that ended with it
+ * have fired (else HA_DUE), added to its pane's group and its key's
+ * running group. */
+static int
+slide_join(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen, const struct aval *vals)
 {
 	uint64_t n, prefix = key_prefix(h->c->nkeys, key, keylen);
@@ -291,6 +295,8 @@ ha_slide_add(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	aoff g, r;
 	int cmp;
 
+	if (start >= h->sl_in || ha_slide_due(h) <= h->wm)
+		return HA_DUE;
 	ha_take_pending(h);
 	n = h->n;
 	g = ha_group_of(h, gh, start, key, keylen);
@@ -323,4 +329,13 @@ ha_slide_add(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	aggs_add(h->g, &h->a, group_acc(h, h->sr[lo].g), vals, h->seq++);
 	if (h->n > n)	/* (its pane's group is new: it joins too) */
 		h->sr[lo].panes++;
+	return HA_ADDED;
+}
+
+void
+hashagg_slide(struct hashagg *h)
+{
+	h->slide = 1;
+	h->slide_join = slide_join;
+	h->sl_in = h->sl_out = INT64_MIN;
 }

@@ -52,6 +52,8 @@ stable_init(struct stable *t, struct ex_env *env, uint64_t budget,
 	t->batch = batch;
 	t->h = hashagg_new(env->c, env->g, budget);
 	hashagg_stream(t->h, lateness);
+	if (env->c->wkind == WK_SLIDE)
+		hashagg_slide(t->h);
 	hashagg_look_ahead(t->h);
 }
 
