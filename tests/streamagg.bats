@@ -271,6 +271,47 @@ alike() {
 	assert_equal "$output" "$want"
 }
 
+@test "stream aggregated as read: --slide in two halves, the operator's bytes (seeds 517, 518)" {
+	planned_only
+	# jitter within -l: the second half's table fires its windows from
+	# where the first half cannot reach, and keeps the panes the windows
+	# before that need for the first half's table
+	disordered 517 200000 1500 > in
+	alike in --csv -t 1 -k 2 --slide 1m,5s -l 2s --count --sum 3 --avg 3 \
+	    --stddev 3
+	assert_equal "$mode1" "mode stream, aggregated as read"
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	# 20 keys, windows of 600 panes: the second half's table fires them
+	# a few panes at a time while it holds those the first half needs
+	awk -F, -v OFS=, '{ sub(/^k/, "", $2); $2 = "k" int($2 / 15); print }' in > few
+	alike few --csv -t 1 -k 2 --slide 10m,1s --offset 300ms -l 2s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	# records late only by the first half's watermark: 5000 records 9
+	# minutes behind across the cut (near record 103600), the second
+	# half's first ones; they join the 10-minute windows still to fire
+	# (a pane that the first half's table has too), and are late for
+	# the 5-minute ones
+	awk -F, -v OFS=, 'NR >= 100000 && NR < 105000 { $1 = sprintf("%.0f", $1 - 540000) } { print }' in > late
+	alike late --csv -t 1 -k 2 --slide 10m,1m -l 2s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	alike late --csv -t 1 -k 2 --slide 5m,30s -l 2s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	assert_regex "$(tail -n 1 <<<"$stderr")" '^fwin: [0-9]+ late records dropped'
+	# a first half that reaches past the second's guess (an hour ahead
+	# just before the cut): one table reads it all
+	awk -F, -v OFS=, 'NR == 99990 { printf "%.0f,%s,4\n", $1 + 3600000, $2 } { print }' in > ahead
+	alike ahead --csv -t 1 -k 2 --slide 10m,1m -l 1s --count --sum 3
+	assert_equal "$mode2" "mode stream, aggregated as read"
+	# values with an exponent: running folds made again from their
+	# panes, in either half's table
+	disordered 518 100000 1000 | awk -F, 'BEGIN { OFS = "," }
+		NR % 7 == 1 { $3 = $3 "e-2" } NR % 13 == 3 { $3 = "1e300" }
+		NR % 13 == 4 { $3 = "-1e300" } { print }' > expo
+	alike expo --csv -t 1 -k 2 --slide 30s,2s -l 1s --count --sum 3 --avg 3
+	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
+	grep -q 'e+' <<<"$output"
+}
+
 @test "stream aggregated as read: --cumulate, the operator's bytes, one table and two halves (seeds 511-513)" {
 	planned_only
 	# jitter past -l: records whose pane has fired join the windows

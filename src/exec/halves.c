@@ -49,9 +49,6 @@ halves_fits(const struct config *c, const struct aggs *g,
 		return 0;
 	if (!p->pl_rereadable)
 		return why_not(why, WHY_NOT_HALVES);
-	if (c->wkind == WK_SLIDE)
-		return why_not(why, "--slide: the running folds of a window's "
-		    "keys are one table's");
 	if (c->threads < 2)
 		return why_not(why, "--threads 1: the second half needs a "
 		    "thread of its own");

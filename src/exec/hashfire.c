@@ -246,8 +246,8 @@ hashagg_fire_before(struct hashagg *h, struct hashagg *other, int64_t upto,
 {
 	uint64_t n;
 
-	if (h->slide)	/* (one table: no other) */
-		return ha_slide_fire(h, INT64_MAX, emit, arg);
+	if (h->slide)
+		return ha_slide_fire_joined(h, other, upto, emit, arg);
 	/* --cumulate: other's windows that it has not begun to fire are
 	 * h's (h has none where it has), all of which fire; the rest of
 	 * other's fire at the end */
@@ -279,13 +279,16 @@ hashagg_fire(struct hashagg *h, struct hashagg *other, op_emit_fn emit,
 uint64_t
 hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 {
-	/* (--cumulate: a window of the size ends at or before w) */
+	/* (--cumulate: a window of the size ends at or before w; --slide:
+	 * a pane's last window) */
 	int64_t upto = h->cum ? ha_cum_size_start(h, w) : ha_ended_before(h, w);
 	int64_t lag;
 	uint64_t n = 0;
 	size_t i;
 	const struct ledger_win *e;
 
+	if (h->slide && upto != INT64_MIN && upto != INT64_MAX)
+		upto = sat_add(upto, h->as.step - h->as.size);
 	*late_by = INT64_MIN;
 	/* the rows sorted (on the part's thread): those dropped are the
 	 * first, the rest stay sorted to fire */
@@ -327,7 +330,8 @@ hold_from(struct hashagg *h, int64_t from)
 {
 	if (from != h->hold_from) {
 		h->hold_from = from;
-		hold_before(h, h->cum ? ha_cum_align(h, from) : from);
+		hold_before(h, h->cum ? ha_cum_align(h, from) :
+		    h->slide ? ha_slide_align(h, from) : from);
 	}
 }
 

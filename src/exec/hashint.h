@@ -354,6 +354,12 @@ aoff ha_group_find(const struct hashagg *h, uint64_t gh, int64_t start,
 uint64_t ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit,
     void *arg);
 int64_t ha_slide_due(const struct hashagg *h);
+/* hashslide.c: the windows that start before upto fired, other's panes
+ * (the second half's table, or NULL) taken in first; those from upto on
+ * are other's, and let go. And the first window start at or after t. */
+uint64_t ha_slide_fire_joined(struct hashagg *h, struct hashagg *other,
+    int64_t upto, op_emit_fn emit, void *arg);
+int64_t ha_slide_align(const struct hashagg *h, int64_t t);
 
 /* hashspill.c: the runs and the table (and other, or NULL) merged and
  * fired in (start, key) order. */

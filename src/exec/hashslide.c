@@ -20,6 +20,13 @@
  * hashagg_add() answers HA_DUE until the windows that ended have fired,
  * then adds it to its pane's group and to its key's running group.
  *
+ * On two halves of a file (halves.c), the second half's table holds
+ * back the panes before where the first half can reach (h->hold): its
+ * windows that start there or later fire on its thread, the panes that
+ * the earlier windows need are kept, and at the join the first half's
+ * table takes them in (ha_slide_fire_joined) and fires the windows
+ * before the second half's first.
+ *
  * Beside hashcum.c: it takes its panes' groups from the table sorted
  * (hashrows.c) and adds to the table (hashagg.c); the firing
  * (hashfire.c) calls it for a sliding table. */
@@ -61,6 +68,17 @@ run_alloc(struct hashagg *h, size_t keylen)
 	return g;
 }
 
+/* h's group g folded with the accumulators at acc in arena a (h's, or
+ * the second half's table's). */
+static void
+fold_into(struct hashagg *h, aoff g, const struct arena *a, aoff acc)
+{
+	aggs_fold_begin(h->g);
+	aggs_fold(h->g, &h->a, group_acc(h, g));
+	aggs_fold(h->g, a, acc);
+	aggs_fold_store(h->g, &h->a, group_acc(h, g));
+}
+
 /* The running group r folded with pane group pg; r 0: a new one, of
  * pg's key. Returns it. */
 static aoff
@@ -72,10 +90,7 @@ run_fold_in(struct hashagg *h, aoff r, aoff pg)
 		memcpy(group_at(h, r)->g_key, group_at(h, pg)->g_key,
 		    group_at(h, pg)->g_len);
 	}
-	aggs_fold_begin(h->g);
-	aggs_fold(h->g, &h->a, group_acc(h, r));
-	aggs_fold(h->g, &h->a, group_acc(h, pg));
-	aggs_fold_store(h->g, &h->a, group_acc(h, r));
+	fold_into(h, r, &h->a, group_acc(h, pg));
 	return r;
 }
 
@@ -183,6 +198,8 @@ emit_window(struct hashagg *h, int64_t e, op_emit_fn emit, void *arg)
 	size_t i;
 
 	row.start = h->as.ops->start(&h->as, e);
+	if (row.start < h->hold)	/* (the first half's: held) */
+		return 0;
 	if (row.start < h->fired_from)
 		h->fired_from = row.start;
 	for (i = 0; i < h->nsr; i++) {
@@ -216,6 +233,25 @@ ha_slide_due(const struct hashagg *h)
 	return s == INT64_MAX ? INT64_MAX : h->as.ops->end_after(&h->as, s);
 }
 
+/* The panes before this are kept for the first half's table: the
+ * windows that start before the hold end by hold - STEP + SIZE. */
+static int64_t
+held_need(const struct hashagg *h)
+{
+	return h->hold == INT64_MIN ? INT64_MIN :
+	    sat_add(h->hold, h->as.size - h->as.step);
+}
+
+int64_t
+ha_slide_align(const struct hashagg *h, int64_t t)
+{
+	/* (windows start where panes do: the first pane bound at or after
+	 * t is the end of the first window after t - 1) */
+	if (t == INT64_MIN || t == INT64_MAX)
+		return t;
+	return h->as.ops->end_after(&h->as, t - 1);
+}
+
 /* The last window end at or before w (INT64_MIN: none known). */
 static int64_t
 end_by(const struct hashagg *h, int64_t w)
@@ -237,6 +273,8 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 
 	if (w == INT64_MAX)
 		last = INT64_MAX;
+	if (h->sl_in < h->hold)	/* (held: the panes before are not in) */
+		h->sl_in = h->sl_out = out = h->hold;
 	/* the panes that join (start before the last end) and those that
 	 * leave (before the start of the window after it), each sorted
 	 * once: those that leave are the table's rows, dropped at the end */
@@ -257,6 +295,8 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 		h->sl_in = e;
 		fired += emit_window(h, e, emit, arg);
 		ns = sat_add(e, back);	/* (the start of the window after) */
+		if (ns < h->hold)	/* (held panes never joined) */
+			ns = h->hold;
 		for (j = li; j < h->nrows && h->rows[j].start < ns; j = k) {
 			for (k = j + 1; k < h->nrows &&
 			    h->rows[k].start == h->rows[j].start; k++)
@@ -272,64 +312,142 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 			}
 	}
 	free(in);
-	/* the panes that left are dropped from the table, the rest kept */
-	h->nrows = li;
-	ha_fired(h, out, h->sl_out, 0);
+	/* the panes that left are dropped from the table, the rest kept;
+	 * held, so are those the windows before the hold need */
+	for (j = 0; j < li && h->rows[j].start < held_need(h); j++)
+		;
+	memmove(h->rows, h->rows + j, (h->nrows - j) * sizeof(*h->rows));
+	h->nrows = li - j;
+	ha_fired(h, out > held_need(h) ? out : held_need(h), h->sl_out, 0);
 	/* no window holds a running group: those that end by w are done */
 	if (h->nsr == 0 && last != INT64_MAX && last > h->sl_in)
 		h->sl_in = last;
 	return fired;
 }
 
-/* h->slide_join (hashagg.c): a record whose pane has ended, and so
- * has joined the running groups once the windows that ended with it
- * have fired (else HA_DUE), added to its pane's group and its key's
- * running group. */
-static int
-slide_join(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
-    size_t keylen, const struct aval *vals)
+/* The index in h->sr of the running group of the key of group g (key
+ * prefix prefix), made empty if there was none. */
+static size_t
+run_of(struct hashagg *h, uint64_t prefix, aoff g)
 {
-	uint64_t n, prefix = key_prefix(h->c->nkeys, key, keylen);
-	size_t lo = 0, hi = h->nsr, mid;
-	const struct group *gp;
-	aoff g, r;
+	size_t lo = 0, hi = h->nsr, mid = 0, keylen;
+	aoff r;
 	int cmp;
 
-	if (start >= h->sl_in || ha_slide_due(h) <= h->wm)
-		return HA_DUE;
-	ha_take_pending(h);
-	n = h->n;
-	g = ha_group_of(h, gh, start, key, keylen);
-	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq);
-	while (lo < hi) {	/* its key's running group */
+	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		cmp = run_order(h, &h->sr[mid], prefix, g);
 		if (cmp == 0)
-			break;
+			return mid;
 		if (cmp < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	if (lo < hi)
-		lo = mid;
-	else {	/* new: after the alloc, which may move the arena */
-		r = run_alloc(h, keylen);
-		gp = group_at(h, g);
-		memcpy(group_at(h, r)->g_key, gp->g_key, keylen);
-		xgrow(&h->sr, &h->capsr, h->nsr + 1, sizeof(*h->sr));
-		memmove(h->sr + lo + 1, h->sr + lo,
-		    (h->nsr - lo) * sizeof(*h->sr));
-		h->sr[lo].prefix = prefix;
-		h->sr[lo].g = r;
-		h->sr[lo].panes = 0;
-		h->sr[lo].redo = 0;
-		h->nsr++;
-	}
-	aggs_add(h->g, &h->a, group_acc(h, h->sr[lo].g), vals, h->seq++);
+	keylen = group_at(h, g)->g_len;
+	r = run_alloc(h, keylen);
+	/* (after the alloc, which may move the arena) */
+	memcpy(group_at(h, r)->g_key, group_at(h, g)->g_key, keylen);
+	xgrow(&h->sr, &h->capsr, h->nsr + 1, sizeof(*h->sr));
+	memmove(h->sr + lo + 1, h->sr + lo, (h->nsr - lo) * sizeof(*h->sr));
+	h->sr[lo].prefix = prefix;
+	h->sr[lo].g = r;
+	h->sr[lo].panes = 0;
+	h->sr[lo].redo = 0;
+	h->nsr++;
+	return lo;
+}
+
+/* h->slide_join (hashagg.c): a record whose pane has ended, and so
+ * has joined the running groups once the windows that ended with it
+ * have fired (else HA_DUE), added to its pane's group and its key's
+ * running group. Held (the second half's table), it is not: the first
+ * half's windows would take it as their watermark says, which this
+ * table does not know (HA_DUE, which halves.c does not take). */
+static int
+slide_join(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen, const struct aval *vals)
+{
+	uint64_t n;
+	size_t r;
+	aoff g;
+
+	if (start >= h->sl_in || ha_slide_due(h) <= h->wm ||
+	    h->hold != INT64_MIN)
+		return HA_DUE;
+	ha_take_pending(h);
+	n = h->n;
+	g = ha_group_of(h, gh, start, key, keylen);
+	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq);
+	r = run_of(h, key_prefix(h->c->nkeys, key, keylen), g);
+	aggs_add(h->g, &h->a, group_acc(h, h->sr[r].g), vals, h->seq++);
 	if (h->n > n)	/* (its pane's group is new: it joins too) */
-		h->sr[lo].panes++;
+		h->sr[r].panes++;
 	return HA_ADDED;
+}
+
+/* other's panes that start before upto, into h's table (the second
+ * half's, after h's windows that had ended fired): each into its
+ * pane's group, and, where that pane is in, its key's running group, as
+ * its records would have been added to h after h's own. */
+static void
+slide_absorb(struct hashagg *h, struct hashagg *other, int64_t upto)
+{
+	const struct group *gp;
+	struct hrow *o;
+	uint64_t n;
+	size_t i, r;
+	aoff g;
+
+	ha_take_pending(h);
+	ha_collect(other, INT64_MIN, upto);
+	for (i = 0; i < other->nrows; i++) {
+		o = &other->rows[i];
+		gp = group_at(other, o->g);
+		n = h->n;
+		g = ha_group_of(h, group_hash(key_hash(gp->g_key, gp->g_len),
+		    o->start), o->start, gp->g_key, gp->g_len);
+		fold_into(h, g, &other->a, group_acc(other, o->g));
+		if (o->start >= h->sl_in)
+			continue;	/* (it joins when its pane ends) */
+		r = run_of(h, o->prefix, g);
+		fold_into(h, h->sr[r].g, &other->a, group_acc(other, o->g));
+		if (h->n > n)	/* (its pane's group is new: it joins too) */
+			h->sr[r].panes++;
+	}
+	ha_fired(other, INT64_MIN, upto, 0);
+}
+
+/* Every running group and pane let go. */
+static void
+slide_drop_all(struct hashagg *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->nsr; i++)
+		run_free(h, h->sr[i].g);
+	h->nsr = 0;
+	ha_collect(h, INT64_MIN, INT64_MAX);
+	ha_fired(h, INT64_MIN, INT64_MAX, 0);
+}
+
+uint64_t
+ha_slide_fire_joined(struct hashagg *h, struct hashagg *other, int64_t upto,
+    op_emit_fn emit, void *arg)
+{
+	/* (the end of the last window that starts before upto) */
+	int64_t last = upto == INT64_MAX ? INT64_MAX :
+	    sat_add(upto, h->as.size - h->as.step);
+	uint64_t n = 0;
+
+	if (other != NULL) {
+		n = ha_slide_fire(h, h->wm, emit, arg);
+		slide_absorb(h, other, last);
+	}
+	n += ha_slide_fire(h, last, emit, arg);
+	if (upto != INT64_MAX)	/* (the windows from upto on: other's) */
+		slide_drop_all(h);
+	return n;
 }
 
 void

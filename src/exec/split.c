@@ -185,6 +185,8 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 	s->h = hashagg_new(c, s->tg, budget);
 	if (kind != SPLIT_BATCH) {
 		hashagg_stream(s->h, s->lateness);
+		if (c->wkind == WK_SLIDE)
+			hashagg_slide(s->h);
 		hashagg_ledger(s->h);
 	}
 	hashagg_look_ahead(s->h);
