@@ -266,7 +266,7 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 {
 	/* (a window's start from its end: the next one's, back) */
 	int64_t back = h->as.step - h->as.size;
-	int64_t e, ns, out = h->sl_out, last = end_by(h, w);
+	int64_t e, ns, keep, out = h->sl_out, last = end_by(h, w);
 	struct hrow *in;
 	size_t nin, ii = 0, li = 0, j, k;
 	uint64_t fired = 0;
@@ -314,11 +314,12 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 	free(in);
 	/* the panes that left are dropped from the table, the rest kept;
 	 * held, so are those the windows before the hold need */
-	for (j = 0; j < li && h->rows[j].start < held_need(h); j++)
+	keep = held_need(h);
+	for (j = 0; j < li && h->rows[j].start < keep; j++)
 		;
 	memmove(h->rows, h->rows + j, (h->nrows - j) * sizeof(*h->rows));
 	h->nrows = li - j;
-	ha_fired(h, out > held_need(h) ? out : held_need(h), h->sl_out, 0);
+	ha_fired(h, out > keep ? out : keep, h->sl_out, 0);
 	/* no window holds a running group: those that end by w are done */
 	if (h->nsr == 0 && last != INT64_MAX && last > h->sl_in)
 		h->sl_in = last;
