@@ -379,7 +379,8 @@ ledger_at(struct hashagg *h, int64_t start)
 	return &h->lw[lo];
 }
 
-static int
+/* (inline: the call is per record, the second one rare) */
+static inline __attribute__((always_inline)) int
 add_one(struct hashagg *h, int64_t t, const int64_t *win,
     const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
 {
@@ -423,7 +424,8 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 	}
 	gh = group_hash(hash, start);
 	if (!h->ahead || keylen > sizeof(q->key)) {
-		ha_take_pending(h);
+		if (h->npend > 0)
+			ha_take_pending(h);
 		if ((rc = add_to_group(h, gh, start, key, keylen, vals)) !=
 		    HA_ADDED)
 			return rc;

@@ -24,6 +24,15 @@ struct sink {
 	int has_bounds;		/* rows have window bounds */
 	int rolling_time;	/* rolling mode with -t: a time column */
 	enum tfmt ofmt;		/* how times print; TF_AUTO: unknown yet */
+	/* The last time printed in each of the first two time columns, as
+	 * printed: the rows of one window share their bounds, and each
+	 * bound costs a formatting in the zone. */
+	struct shown_time {
+		int64_t t;
+		enum tfmt fmt;
+		size_t n;
+		char text[TF_BUFSZ];
+	} shown[2];
 	/* --over with -H: the input's header names (the caller's) */
 	const char *const *rec_cols;
 	size_t nrec_cols;
@@ -59,16 +68,21 @@ globals(const struct sink *s)
 	return st_globals(s->st);
 }
 
+/* Time t into o, in the time column col (0 or 1). */
 static void
-emit_time_to(struct sink *s, struct out *o, int64_t t)
+emit_time_to(struct sink *s, struct out *o, int64_t t, int col)
 {
-	char buf[TF_BUFSZ];
-	size_t n = tf_format_tz(buf, t, s->ofmt, &s->c->zone);
+	struct shown_time *st = &s->shown[col];
 
+	if (st->n == 0 || st->t != t || st->fmt != s->ofmt) {
+		st->n = tf_format_tz(st->text, t, s->ofmt, &s->c->zone);
+		st->t = t;
+		st->fmt = s->ofmt;
+	}
 	if (s->ofmt == TF_ISO)
-		out_str(o, buf, n);
+		out_str(o, st->text, st->n);
 	else
-		out_own_num(o, buf, n);
+		out_own_num(o, st->text, st->n);
 }
 
 /* A row's bounds (or rolling mode's time), keys and aggregates into o. */
@@ -76,10 +90,10 @@ static void
 row_cells(struct sink *s, struct out *o, const struct op_row *row)
 {
 	if (row->has_bounds) {
-		emit_time_to(s, o, row->start);
-		emit_time_to(s, o, row->end);
+		emit_time_to(s, o, row->start, 0);
+		emit_time_to(s, o, row->end, 1);
 	} else if (s->rolling_time)
-		emit_time_to(s, o, row->time);
+		emit_time_to(s, o, row->time, 0);
 	key_write(o, s->c->nkeys, row->key, row->keylen);
 	aggs_emit(row->g, row->a, o);
 }

@@ -198,7 +198,7 @@ quiesce(struct run *r)
 	while ((rc = source_next(r->source, &pr)) != SOURCE_PAUSED) {
 		if (rc == SOURCE_RECORD) {
 			apply(r, pr);
-			if (r->fatal || check_corrupt(r) || over_budget(r))
+			if (record_stops(r))
 				return -1;
 		} else if (rc != SOURCE_WAIT) {	/* its end: it has stopped */
 			r->ended = 1;
@@ -545,7 +545,7 @@ run_stream(struct run *r)
 		if (source_reads_ahead(r->source))
 			exec_prefetch(&r->x, r->source);
 		apply(r, pr);
-		if (r->fatal || check_corrupt(r) || over_budget(r))
+		if (record_stops(r))
 			break;
 		if (!r->x.begun)	/* (halves: the second half begins) */
 			exec_begin(&r->x);

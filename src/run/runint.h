@@ -126,6 +126,16 @@ void note_future(struct run *r, const struct parsed *pr, int64_t t);
 		note_future((r), (pr), (t)); \
 } while (0)
 int over_budget(struct run *r);
+
+/* Whether the run stops after a record: --strict met a bad one, the
+ * restored state was found corrupt, or it passed --max-memory (the
+ * cheap tests here: they come at every record). */
+static inline int
+record_stops(struct run *r)
+{
+	return r->fatal || (st_corrupt(r->st) != NULL && check_corrupt(r)) ||
+	    (r->c->max_memory != 0 && over_budget(r));
+}
 void progress_setup(struct run *r);
 void progress(struct run *r);
 void progress_end(struct run *r);
