@@ -191,45 +191,28 @@ publish(struct reader *rd, int flags, int rc)
 		(void)!write(rd->notify[1], &b, 1);
 }
 
-static size_t
-entry_size(const struct reader *rd, const struct parsed *pr)
-{
-	size_t n = sizeof(struct wire);
-
-	if (pr->msg != NULL)
-		n += pr->msglen + 1;
-	if (pr->kind == PR_BAD && rd->keep_raw)
-		n += pr->rawlen;	/* (for --bad-file) */
-	if (keeps_time(pr))
-		n += pr->tvaln;
-	if (pr->kind != PR_RECORD)
-		return (n + 7) & ~(size_t)7;
-	n += rd->wf.nvf * sizeof(struct wval) + pr->keylen +
-	    wire_vals_bytes(&rd->wf, pr->vals);
-	if (rd->keep_raw)
-		n += pr->rawlen;
-	return (n + 7) & ~(size_t)7;
-}
-
-static char *
-put_bytes(char *at, const char *p, size_t n)
-{
-	if (n > 0)	/* p may be NULL then (no time, no message) */
-		memcpy(at, p, n);
-	return at + n;
-}
-
 /* The thread: appends a parsed record (or note) to the slot being
  * filled. Returns -1 when asked to stop while it waited for a slot. */
 static int
 put_entry(struct reader *rd, const struct parsed *pr)
 {
-	size_t size = entry_size(rd, pr);
+	int rec = pr->kind == PR_RECORD;
+	/* the bytes after the header, in this order */
+	size_t keylen = rec ? pr->keylen : 0,
+	    tvaln = keeps_time(pr) ? pr->tvaln : 0,
+	    rawlen = rd->keep_raw && (rec || pr->kind == PR_BAD) ?
+		pr->rawlen : 0,	/* (the late file, --bad-file) */
+	    nvf = rec ? rd->wf.nvf : 0,
+	    msglen = pr->msg != NULL ? pr->msglen + 1 : 0,
+	    size = sizeof(struct wire) + nvf * sizeof(struct wval) + keylen +
+		tvaln + rawlen + msglen +
+		(rec ? wire_vals_bytes(&rd->wf, pr->vals) : 0);
 	struct slot *s = rd->w;
 	struct wire *w;
 	struct wval *wv;
 	char *at;
 
+	size = (size + 7) & ~(size_t)7;
 	if (s->used + size > s->cap) {
 		if (s->used > 0) {
 			publish(rd, 0, 0);
@@ -257,34 +240,21 @@ put_entry(struct reader *rd, const struct parsed *pr)
 	w->hash = pr->hash;
 	w->line = pr->line;
 	w->file = pr->file;
-	w->keylen = w->tvaln = w->rawlen = 0;
+	w->keylen = keylen;
+	w->tvaln = tvaln;
+	w->rawlen = rawlen;
 	w->msglen = pr->msglen;
-	w->has_win = pr->kind == PR_RECORD &&
+	w->has_win = rec &&
 	    __atomic_load_n(&rd->windows, __ATOMIC_RELAXED) &&
 	    assign_pane(&rd->as, &rd->last, pr->t, &w->win);
 	wv = (struct wval *)(w + 1);
-	at = (char *)wv;
-	if (pr->kind == PR_RECORD) {
-		w->keylen = pr->keylen;
-		at = (char *)(wv + rd->wf.nvf);
-		at = put_bytes(at, pr->key, pr->keylen);
-	}
-	if (keeps_time(pr)) {
-		w->tvaln = pr->tvaln;
-		at = put_bytes(at, pr->tval, pr->tvaln);
-	}
-	if (pr->kind == PR_RECORD) {
-		if (rd->keep_raw) {
-			w->rawlen = pr->rawlen;
-			at = put_bytes(at, pr->raw, pr->rawlen);
-		}
+	at = wire_put_bytes((char *)(wv + nvf), pr->key, keylen);
+	at = wire_put_bytes(at, pr->tval, tvaln);
+	at = wire_put_bytes(at, pr->raw, rawlen);
+	if (rec)
 		at = wire_vals_put(&rd->wf, pr->vals, wv, at);
-	} else if (pr->kind == PR_BAD && rd->keep_raw) {
-		w->rawlen = pr->rawlen;
-		at = put_bytes(at, pr->raw, pr->rawlen);
-	}
 	if (pr->msg != NULL) {	/* a C string, as the parser's is */
-		at = put_bytes(at, pr->msg, pr->msglen);
+		at = wire_put_bytes(at, pr->msg, pr->msglen);
 		*at = '\0';
 	}
 	return 0;

@@ -12,15 +12,21 @@ wire_fields_init(struct wire_fields *f, const struct config *c)
 	f->c = c;
 	f->nvf = 0;
 	f->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*f->vf));
+	f->out = xmalloc(c->naggs ? c->naggs : 1);
 	for (i = 0; i < c->naggs; i++)
-		if (aggspec_valued(&c->aggs[i]))
+		if (aggspec_valued(&c->aggs[i])) {
+			f->out[f->nvf] =
+			    (c->aggs[i].op->flags & AGF_OUT) != 0;
 			f->vf[f->nvf++] = i;
+		}
 }
 
 void
 wire_fields_fini(struct wire_fields *f)
 {
 	free(f->vf);
+	free(f->out);
 	f->vf = NULL;
+	f->out = NULL;
 	f->nvf = 0;
 }
