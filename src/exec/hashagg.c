@@ -214,7 +214,7 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		g = (aoff)slot[i].g * SLOT_UNIT;
 		gp = group_at(h, g);
 		if (gp->g_start == start && gp->g_len == keylen &&
-		    memcmp(gp->g_key, key, keylen) == 0)
+		    same_bytes(gp->g_key, key, keylen))
 			return g;
 	}
 	if (bounded && bytes_held(h) > h->budget)
