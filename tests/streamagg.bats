@@ -328,11 +328,12 @@ alike() {
 	# aggregates that keep blocks (first, last, min-by): one table
 	alike in --csv -t 1 -k 2 --cumulate 10m,1m -l 1s --first 3 --last 3 --max-by 3:2
 	assert_equal "$mode2" "mode stream, aggregated as read"
-	# records late only by the first half's watermark (an hour behind
-	# just after the cut), and a first half that reaches past the
-	# second's guess (an hour ahead just before it)
-	awk -F, -v OFS=, 'NR > 100000 && NR < 100050 { printf "%.0f,%s,1\n", $1 - 540000, $2 }
-		NR > 100050 && NR < 100080 { printf "%.0f,%s,2\n", $1 - 70000, $2 } { print }' in > late
+	# records late only by the first half's watermark: 5000 records 9
+	# minutes behind across the cut (near record 103600), the second
+	# half's first ones, whose panes the first half has fired: they
+	# join its windows still to fire; and a first half that reaches
+	# past the second's guess (an hour ahead just before the cut)
+	awk -F, -v OFS=, 'NR >= 100000 && NR < 105000 { $1 = sprintf("%.0f", $1 - 540000) } { print }' in > late
 	alike late --csv -t 1 -k 2 --cumulate 10m,1m -l 1s --count --sum 3
 	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	awk -F, -v OFS=, 'NR == 99990 { printf "%.0f,%s,4\n", $1 + 3600000, $2 } { print }' in > ahead
