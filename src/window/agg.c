@@ -61,6 +61,10 @@ struct aggs {
 	unsigned char *fold;	/* the fold accumulator block */
 	size_t keysize;		/* of a key's block (AGF_PRIOR) */
 	int prior;		/* an aggregate is AGF_PRIOR */
+	/* the aggregates that take a FIELD or the record, which
+	 * aggs_extract() reads (the others' values stay NULL, but for an
+	 * --if's mark) */
+	size_t *takes, ntakes;
 };
 
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
@@ -585,9 +589,13 @@ aggs_new(const struct config *c)
 	size_t i, off = 0;
 
 	g->v = xcalloc(c->naggs ? c->naggs : 1, sizeof(*g->v));
+	g->takes = xcalloc(c->naggs ? c->naggs : 1, sizeof(*g->takes));
 	g->n = c->naggs;
 	for (i = 0; i < c->naggs; i++) {
 		struct agg *a = &g->v[i];
+
+		if (c->aggs[i].op->flags & (AGF_RECORD | AGF_FIELD))
+			g->takes[g->ntakes++] = i;
 
 		a->op = c->aggs[i].op;
 		a->f = &c->aggs[i].f;
@@ -634,6 +642,7 @@ aggs_free(struct aggs *g)
 		counter_free(&g->v[i]);
 	}
 	free(g->v);
+	free(g->takes);
 	free(g->fold);
 	free(g);
 }
@@ -654,12 +663,12 @@ int
 aggs_extract(const struct aggs *g, const struct record *r,
     struct aval *vals, struct badfield *bad)
 {
-	size_t i;
+	size_t k;
 
-	for (i = 0; i < g->n; i++) {
-		const struct agg *a = &g->v[i];
+	for (k = 0; k < g->ntakes; k++) {
+		const struct agg *a = &g->v[g->takes[k]];
 		unsigned fl = a->op->flags;
-		struct aval *v = &vals[i];
+		struct aval *v = &vals[g->takes[k]];
 		struct num nu;
 
 		v->p = NULL;
@@ -670,8 +679,6 @@ aggs_extract(const struct aggs *g, const struct record *r,
 			v->is_dec = 0;
 			continue;
 		}
-		if (!(fl & AGF_FIELD))
-			continue;
 		if (a->fidx >= r->nf) {
 			bad->f = a->f;
 			bad->what = "missing";

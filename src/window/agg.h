@@ -67,8 +67,10 @@ size_t aggs_accsize(const struct aggs *g);
 /* Where the i-th aggregate's slot lies in a set of accumulators. */
 size_t aggs_slot(const struct aggs *g, size_t i);
 
-/* Reads each aggregate's fields from r into vals (one per aggregate).
- * Returns 0, or -1 and fills *bad. */
+/* Reads from r the values of the aggregates that take a field or the
+ * record into vals (one per aggregate); the others' are left as they
+ * are (NULL in vals zeroed, or an --if's mark: parse.c). Returns 0, or
+ * -1 and fills *bad. */
 int aggs_extract(const struct aggs *g, const struct record *r,
     struct aval *vals, struct badfield *bad);
 
