@@ -250,6 +250,24 @@ alike() {
 	want=$output
 	run --separate-stderr bash -c 'cat in | "$FWIN" --csv -t 1 -k 2 --slide 1m,5s -l 2s --count --sum 3 --avg 3 --stddev 3'
 	assert_equal "$output" "$want"
+	# a pipe that waits before its first record, as tail -f does: the
+	# table fires what is due while the input waits, before any
+	# watermark, and nothing is
+	mkfifo fifo
+	for n in 1 2; do
+		"$FWIN" --threads $n --csv -t 1 -k 2 --slide 1m,5s -l 2s --count \
+		    --sum 3 --avg 3 --stddev 3 < fifo > waited 2> /dev/null &
+		pid=$!
+		exec 7> fifo
+		for i in $(seq 100); do	# (until it waits in poll(2))
+			grep -q poll "/proc/$pid/wchan" 2> /dev/null && break
+			sleep 0.05
+		done
+		cat in >&7
+		exec 7>&-
+		wait "$pid"
+		assert_equal "$(cat waited)" "$want"
+	done
 	# one pane a window; no key; an offset; -l 0
 	alike in --csv -t 1 -k 2 --slide 10s,10s -l 1s --count --var 3
 	alike in --csv -t 1 --slide 2m,1s --offset 300ms -l 0 --count --sum 3

@@ -252,13 +252,15 @@ ha_slide_align(const struct hashagg *h, int64_t t)
 	return h->as.ops->end_after(&h->as, t - 1);
 }
 
-/* The last window end at or before w (INT64_MIN: none known). */
+/* The last window end at or before w (INT64_MIN: none known, as before
+ * the first record, when an input that waits has the table fire what
+ * is due: the end before the first one after w would pass the range). */
 static int64_t
 end_by(const struct hashagg *h, int64_t w)
 {
 	int64_t e = h->as.ops->end_after(&h->as, w);
 
-	return e == INT64_MAX ? INT64_MIN : e - h->as.step;
+	return e == INT64_MAX ? INT64_MIN : sat_add(e, -h->as.step);
 }
 
 uint64_t
