@@ -658,9 +658,16 @@ size_t
 dec_sum_format(char *buf, const struct dec_sum *s)
 {
 	char dig[100];
-	size_t k;
+	uint64_t ext = (uint64_t)((int64_t)s->w[0] >> 63);
+	size_t k, i;
 	int neg;
 
+	/* a sum of integers within 64 bits, the commonest: as an integer
+	 * (the upper words only its sign) */
+	for (i = 1; s->scale == 0 && i < W && s->w[i] == ext; i++)
+		;
+	if (i == W)
+		return num_format_int(buf, (int64_t)s->w[0]);
 	k = sum_digits(s, dig, &neg);
 	return dec_layout(buf, dig, k, neg, s->scale);	/* scale 0 to 38 */
 }

@@ -488,8 +488,12 @@ test_extract(void)
 	r.nf = 3;
 	r.raw = "3.5,x,";
 	r.rawlen = 6;
+	memset(v, 0, sizeof(v));
+	v[0].n = 7;
 	CHECK(aggs_extract(g, &r, v, &bad) == 0);
-	CHECK(v[0].p == NULL);				/* count: no field */
+	/* count: no field, its value left as it was (NULL, or an --if's
+	 * mark) */
+	CHECK(v[0].p == NULL && v[0].n == 7);
 	/* sum: its exact value, no double */
 	CHECK(v[1].p == f[0].p && v[1].n == 3 && v[1].is_dec &&
 	    v[1].dec.m == 35 && v[1].dec.scale == 1 && !v[1].dec.exp);
