@@ -611,7 +611,7 @@ source_thread(struct source *in, const struct config *c, int keep_raw)
 	if (c->wkind == WK_TUMBLE)	/* for source_find_windows */
 		assigner_init(&rd->as, c);
 	wire_fields_init(&rd->wf, c);
-	rd->vals = xcalloc(nvals, sizeof(*rd->vals));
+	rd->vals = xcalloc_lines(nvals * sizeof(*rd->vals));
 	rd->cur.vals = rd->vals;
 	make_pipe(rd->wake);
 	make_pipe(rd->notify);

@@ -11,8 +11,10 @@ wire_fields_init(struct wire_fields *f, const struct config *c)
 
 	f->c = c;
 	f->nvf = 0;
-	f->vf = xmalloc((c->naggs ? c->naggs : 1) * sizeof(*f->vf));
-	f->out = xmalloc(c->naggs ? c->naggs : 1);
+	/* (read at every record by two threads: lines of their own, that
+	 * nothing written shares) */
+	f->vf = xcalloc_lines((c->naggs ? c->naggs : 1) * sizeof(*f->vf));
+	f->out = xcalloc_lines(c->naggs ? c->naggs : 1);
 	for (i = 0; i < c->naggs; i++)
 		if (aggspec_valued(&c->aggs[i])) {
 			f->out[f->nvf] =
