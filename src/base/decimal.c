@@ -658,7 +658,7 @@ size_t
 dec_sum_format(char *buf, const struct dec_sum *s)
 {
 	char dig[100];
-	uint64_t ext = (uint64_t)((int64_t)s->w[0] >> 63);
+	uint64_t ext = (uint64_t)0 - (s->w[0] >> 63);	/* its sign, extended */
 	size_t k, i;
 	int neg;
 
