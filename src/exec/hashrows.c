@@ -209,8 +209,11 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 	i = ha_window_at(h, from);
 	for (k = i; k < h->nwin && h->win[k].start < upto; k++)
 		free(h->win[k].g);
-	memmove(h->win + i, h->win + k, (h->nwin - k) * sizeof(*h->win));
-	h->nwin -= k - i;
+	if (k > i) {	/* (none may be: no window yet, h->win NULL) */
+		memmove(h->win + i, h->win + k,
+		    (h->nwin - k) * sizeof(*h->win));
+		h->nwin -= k - i;
+	}
 	h->win_at = 0;
 	ha_recount(h);
 	/* (the look-ahead is empty: ha_collect() took it) */
