@@ -54,6 +54,31 @@ alike() {
 	done
 }
 
+# waited FILE ARGS...: fwin with ARGS, one and two threads, reading
+# FILE's records from a FIFO on which it waited first, as on tail -f
+# (the table fires what is due while its input waits, before any record
+# has made a watermark), prints what it prints reading FILE
+waited() {
+	local f=$1 n i pid want
+	shift
+	want=$("$FWIN" --threads 1 "$@" "$f" 2> /dev/null)
+	rm -f fifo
+	mkfifo fifo
+	for n in 1 2; do
+		"$FWIN" --threads $n "$@" < fifo > waited.out 2> /dev/null &
+		pid=$!
+		exec 7> fifo
+		for i in $(seq 100); do	# (until it waits in poll(2))
+			grep -q poll "/proc/$pid/wchan" 2> /dev/null && break
+			sleep 0.05
+		done
+		cat "$f" >&7
+		exec 7>&-
+		wait "$pid"
+		assert_equal "$(cat waited.out)" "$want"
+	done
+}
+
 @test "stream aggregated as read: the operator's bytes, one thread and two halves (seeds 501-503)" {
 	planned_only
 	disordered 501 200000 3000 > in
@@ -61,6 +86,7 @@ alike() {
 	assert_equal "$mode1" "mode stream, aggregated as read"
 	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	[ -n "$(grep -c . <<<"$output")" ]
+	waited in --csv -t 1 -k 2 --tumble 1m -l 2s --count --sum 3 --avg 3
 	# -l 0: most records late; short windows; no key
 	alike in --csv -t 1 -k 2 --tumble 10s -l 0 --count --sum 3
 	read -r n by < <(late_of in 10000 0)
@@ -250,24 +276,9 @@ alike() {
 	want=$output
 	run --separate-stderr bash -c 'cat in | "$FWIN" --csv -t 1 -k 2 --slide 1m,5s -l 2s --count --sum 3 --avg 3 --stddev 3'
 	assert_equal "$output" "$want"
-	# a pipe that waits before its first record, as tail -f does: the
-	# table fires what is due while the input waits, before any
-	# watermark, and nothing is
-	mkfifo fifo
-	for n in 1 2; do
-		"$FWIN" --threads $n --csv -t 1 -k 2 --slide 1m,5s -l 2s --count \
-		    --sum 3 --avg 3 --stddev 3 < fifo > waited 2> /dev/null &
-		pid=$!
-		exec 7> fifo
-		for i in $(seq 100); do	# (until it waits in poll(2))
-			grep -q poll "/proc/$pid/wchan" 2> /dev/null && break
-			sleep 0.05
-		done
-		cat in >&7
-		exec 7>&-
-		wait "$pid"
-		assert_equal "$(cat waited)" "$want"
-	done
+	# a pipe that waits before its first record
+	waited in --csv -t 1 -k 2 --slide 1m,5s -l 2s --count --sum 3 --avg 3 \
+	    --stddev 3
 	# one pane a window; no key; an offset; -l 0
 	alike in --csv -t 1 -k 2 --slide 10s,10s -l 1s --count --var 3
 	alike in --csv -t 1 --slide 2m,1s --offset 300ms -l 0 --count --sum 3
@@ -339,6 +350,7 @@ alike() {
 	assert_equal "$mode1" "mode stream, aggregated as read"
 	assert_equal "$mode2" "mode stream, aggregated as read, in two halves"
 	assert_regex "$(tail -n 1 <<<"$stderr")" '^fwin: [0-9]+ late records dropped'
+	waited in --csv -t 1 -k 2 --cumulate 10m,1m -l 2s --count --sum 3 --avg 3
 	alike in --csv -t 1 -k 2 --cumulate 5m,10s -l 0 --count --min 3 --max 3
 	assert_equal "$mode1" "mode stream, aggregated as read"
 	# no key; a step that does not divide the hour evenly into the size
