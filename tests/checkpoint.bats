@@ -482,6 +482,16 @@ make_state() {
 	assert_regex "$(inspect_value 'input 1' s.ckpt)" '^day2: 8 bytes, 2 lines '
 }
 
+@test "--new-input with --state: the first run, with no state yet, reads its input" {
+	# (a cron job handed a new file each run starts the same way)
+	printf '1,a\n2,b\n' > day1
+	printf '3,a\n6,a\n' > day2
+	ok --csv -t 1 -k 2 --tumble 5s --state s.ckpt --new-input day1
+	assert_output ''
+	ok --csv -t 1 -k 2 --tumble 5s --state s.ckpt --new-input --flush day2
+	assert_output $'0,5,a,2\n0,5,b,1\n5,10,a,1'
+}
+
 @test "--new-input: a pipe is read whole" {
 	printf '1,a\n2,b\n' | fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt
 	run --separate-stderr bash -c 'printf "1,a\n2,b\n3,a\n" | "$0" --csv -t 1 -k 2 --tumble 5s --state s.ckpt --new-input --flush' "$FWIN"

@@ -879,7 +879,9 @@ fwin_cli(int argc, char **argv)
 	if (cal_zone_open(&c.zone, x.tz, &why) != 0)
 		usage_error("--tz: %s '%s' (an IANA name such as "
 		    "Europe/Berlin, UTC or local)", why, x.tz);
-	if (c.new_input && c.restore == NULL)
+	/* (--state's first run has nothing to restore: it reads all its
+	 * input, as --new-input asks) */
+	if (c.new_input && c.restore == NULL && x.state == NULL)
 		usage_error("--new-input needs --restore or --state");
 	if (c.offset != 0 && (c.wkind == WK_TUMBLE || c.wkind == WK_SLIDE ||
 	    c.wkind == WK_CUMULATE) && (c.usize.kind == CAL_MONTH ||
