@@ -208,6 +208,17 @@ same_as_one() {
 	assert_regex "$stderr" "^fwin: --partition may be given only once"
 }
 
+@test "--partition with --top is a usage error: a window's top rows rank every key" {
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s --top 3 --partition 1/2 /dev/null
+	assert_failure 2
+	assert_regex "$stderr" "^fwin: --top and --partition cannot be used together"
+	# one partition of one is every key: its top rows are one run's
+	printf '1,a\n2,b\n3,b\n' > in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s --top 1 --partition 1/1 in
+	assert_success
+	assert_output '0,10,b,2'
+}
+
 @test "--partition is part of the pipeline: a checkpoint of another partition is refused" {
 	printf '1 a\n2 b\n' > in
 	run fwin -t 1 -k 2 --tumble 10s --partition 1/2 --checkpoint s.ckpt in

@@ -300,6 +300,10 @@ check_firing(const struct config *c)
 	if (c->allowed != 0)
 		usage_error("--top and --allowed-lateness cannot be used "
 		    "together: a window's rows fire again one by one");
+	if (c->part_n > 1)
+		usage_error("--top and --partition cannot be used together: "
+		    "a window's top rows rank every key, and a partition "
+		    "sees only its own");
 }
 
 /* --over, --over-rows: what does not apply to a row per record, and the
