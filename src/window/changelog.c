@@ -65,8 +65,9 @@ void
 clog_fini(struct clog *cl)
 {
 	free(cl->buf);
-	cl->buf = NULL;
-	cl->len = cl->cap = 0;
+	free(cl->key);
+	cl->buf = cl->key = NULL;
+	cl->len = cl->cap = cl->keycap = 0;
 }
 
 void
@@ -413,11 +414,15 @@ clog_print(struct clog *cl, int64_t w, const struct clog_row *row,
 		return;
 	}
 	keep = may_print(cl, row->end, row->final, w);
+	/* the key lies in the operator's state, whose arena the store
+	 * shares and make_room() may move: it is read from a copy */
+	xgrow(&cl->key, &cl->keycap, row->keylen ? row->keylen : 1, 1);
+	memcpy(cl->key, row->key, row->keylen);
 	make_room(cl, w);
 	ident(cl, row, &s, &e);
-	h = ident_hash(row->key, row->keylen, s, e);
-	i = probe(cl, h, row->key, row->keylen, s, e);
-	buf_begin(cl, h, row->key, row->keylen, s, e);
+	h = ident_hash(cl->key, row->keylen, s, e);
+	i = probe(cl, h, cl->key, row->keylen, s, e);
+	buf_begin(cl, h, cl->key, row->keylen, s, e);
 	if (slots(cl)[i].cs_entry != 0) {
 		en = entry(cl, slots(cl)[i].cs_entry);
 		k = first_kept(en);

@@ -64,6 +64,8 @@ struct clog {
 	char *buf;		/* an entry being built */
 	size_t len, cap;
 	aoff moved;		/* a sweep's rebuilt entry */
+	char *key;		/* the row's key, copied (clog_print) */
+	size_t keycap;
 };
 
 /* For the state st (its driver block holding clog_size(c) bytes at
