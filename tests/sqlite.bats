@@ -237,3 +237,26 @@ t2|$(pwd -P)/b.ckpt"
 10|20|b|6|integer
 20|30|a|7|integer"
 }
+
+@test "two columns named alike are a usage error before anything is read or written: one would be lost" {
+	# (--count --if E --count: both "count")
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 10s --count --if 'n > 2' --count -o sqlite:db in.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: -o sqlite: two columns are named 'count'; name one with --as"
+	[ ! -e db ]
+	# the same with JSON output; CSV keeps both
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 10s --count --if 'n > 2' --count --output-format json in.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: JSON output: two columns are named 'count'; name one with --as"
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 10s --count --if 'n > 2' --count in.csv
+	assert_success
+	assert_line -n 0 'window_start,window_end,user,count,count'
+	run --separate-stderr fwin --csv -H -t ts -k user --tumble 10s --count --if 'n > 2' --as big --count -o sqlite:db in.csv
+	assert_success
+	run sqlite3 db 'SELECT window_start, user, big, count FROM fwin ORDER BY 1, 2'
+	assert_output '0|a|3|4
+0|b|0|1
+10|a|1|1
+10|b|1|1
+20|a|1|1'
+}

@@ -425,6 +425,20 @@ unique_names(const struct config *c, const char *const *cols, size_t n)
 	return -1;
 }
 
+/* The first name of the n columns cols that another one has too, or
+ * NULL. */
+static const char *
+twice_named(const char *const *cols, size_t n)
+{
+	size_t i, k;
+
+	for (i = 0; i < n; i++)
+		for (k = i + 1; k < n; k++)
+			if (strcmp(cols[i], cols[k]) == 0)
+				return cols[i];
+	return NULL;
+}
+
 /* Whether the fields have names (-H, or json's paths): the output then
  * starts with a header row. */
 static int
@@ -665,6 +679,18 @@ open_output(struct sink *s, const struct sink_spec *sp)
 		types[0] = SQLC_TEXT;
 		ncols++;
 	}
+	/* a table's columns and an object's members are known by their
+	 * names: one of two alike would be lost (--count --if E --count) */
+	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+	if ((c->sqlite != NULL || of == OF_JSON) &&
+	    (why = twice_named(cols, ncols)) != NULL) {
+		fwin_warn("%s: two columns are named '%s'; name one with "
+		    "--as", c->sqlite != NULL ? "-o sqlite" : "JSON output",
+		    why);
+		status = 2;
+		goto fail;
+	}
 	s->ncells = ncols - 1;
 	clog_init(&s->clog, c, s->st, sizeof(struct op_globals));
 	if (sp->restored && (why = clog_check(&s->clog)) != NULL) {
@@ -682,8 +708,6 @@ open_output(struct sink *s, const struct sink_spec *sp)
 			goto fail;
 		s->name = c->output;
 	}
-	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
-	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
 	s->out = out_open(s->outfd, s->name, of, cols, ncols);
 	/* a restored run continues its output: the header row is there
 	 * already (and a file that has rows keeps them without a second,
