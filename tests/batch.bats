@@ -103,6 +103,11 @@ same() {
 }
 
 @test "batch = stream on sorted records: json output, two key fields (seed 110)" {
+	# (members are named once: min-by and max-by with and without OUT
+	# apart, --as)
+	AGGS=(--count --sum 3 --avg 3 --min 3 --max 3 --first 4 --last 4
+		--distinct 4 --min-by 3:4 --max-by 3:4 --min-by 3 --as min_rec
+		--max-by 3 --as max_rec)
 	same 110 -k 2,4 --tumble 1m --output-format json
 }
 
