@@ -628,7 +628,7 @@ open_output(struct sink *s, const struct sink_spec *sp)
 	size_t *colagg;		/* the aggregate of each aggregate column */
 	struct stat sb;
 	enum outfmt of;
-	const char *why;
+	const char *why, *twice;
 	int status = 1;
 
 	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
@@ -684,10 +684,10 @@ open_output(struct sink *s, const struct sink_spec *sp)
 	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
 	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
 	if ((c->sqlite != NULL || of == OF_JSON) &&
-	    (why = twice_named(cols, ncols)) != NULL) {
+	    (twice = twice_named(cols, ncols)) != NULL) {
 		fwin_warn("%s: two columns are named '%s'; name one with "
 		    "--as", c->sqlite != NULL ? "-o sqlite" : "JSON output",
-		    why);
+		    twice);
 		status = 2;
 		goto fail;
 	}
