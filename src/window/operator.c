@@ -848,6 +848,7 @@ op_adopt(struct op *o, struct arena *a, uint64_t used)
 	if (o->as.ops->kind == AS_OVER) {
 		sc.acc_ok = over_acc_ok;
 		sc.acc_arg = o;
+		sc.ties = 1;	/* (records of one time) */
 	}
 
 	const char *why = st_adopt(&o->st, a, used, pane_block(o),

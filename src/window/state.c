@@ -645,6 +645,15 @@ corrupt(struct state *s, const char *why)
 		s->corrupt = why;
 }
 
+/* Whether pane b may follow pane a in a key's list: a later start, or
+ * with ties the same start and a later end. */
+static int
+in_order(const struct pane *a, const struct pane *b, int ties)
+{
+	return a->p_start < b->p_start || (ties &&
+	    a->p_start == b->p_start && a->p_end < b->p_end);
+}
+
 /* The first use of restored key k: everything the key holds is checked,
  * and claimed, before anything in it is trusted. Returns NULL, or what is
  * wrong. */
@@ -691,7 +700,7 @@ key_validate(struct state *s, aoff k)
 		pp = st_panep(s, p);
 		if (pp->p_prev != prev)
 			return "bad window list links";
-		if (prev != 0 && pp->p_start <= st_panep(s, prev)->p_start)
+		if (prev != 0 && !in_order(st_panep(s, prev), pp, l->ck.ties))
 			return "bad window list order";
 		if ((why = l->ck.pane_ok(l->ck.ext_arg, pp)) != NULL)
 			return why;

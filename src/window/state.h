@@ -221,6 +221,9 @@ struct st_checks {
 	/* Checks a restored pane's bounds (its start on the window grid):
 	 * NULL, or what is wrong. Panes are checked to be in order first. */
 	const char *(*pane_ok)(void *arg, const struct pane *p);
+	/* Panes of one start may follow one another, in the order of
+	 * their ends (OVER windows: records of one time, by arrival). */
+	int ties;
 	/* Checks (and may reset) the operator's block of a restored key,
 	 * claiming in m the blocks it keeps: NULL, or what is wrong. */
 	const char *(*ext_ok)(void *arg, const struct arena *a, void *ext,
