@@ -69,3 +69,7 @@ sweep() {
 @test "kill -9 sweep: session windows through a pipe" {
 	PIPE=1 sweep 106 --csv -t 1 -k 2 --session 30s -l 30s --count --max-by 3:2
 }
+
+@test "kill -9 sweep: OVER windows, a key's records of one second held together" {
+	sweep 107 --csv -t 1 -k 2 --over 1m -l 30s --count --sum 3 --last 3
+}
