@@ -400,10 +400,13 @@ columns_named(const struct config *c, const char *const *cols, size_t n,
 	return j;
 }
 
-/* --as and --eval names: each must name one column. Returns 0, or -1
- * after a usage message. */
+/* --as and --eval names: each must name one column; and where the
+ * output knows columns by their names (named_by: a SQLite table, JSON
+ * objects), every name, as one of two alike would be lost (--count --if
+ * E --count). Returns 0, or -1 after a usage message. */
 static int
-unique_names(const struct config *c, const char *const *cols, size_t n)
+unique_names(const struct config *c, const char *const *cols, size_t n,
+    const char *named_by)
 {
 	const char *name = NULL, *opt = NULL;
 	size_t k;
@@ -419,24 +422,18 @@ unique_names(const struct config *c, const char *const *cols, size_t n)
 			name = c->evals[k].name;
 			opt = "--eval";
 		}
-	if (name == NULL)
-		return 0;
-	fwin_warn("%s: the output has two columns named '%s'", opt, name);
-	return -1;
-}
-
-/* The first name of the n columns cols that another one has too, or
- * NULL. */
-static const char *
-twice_named(const char *const *cols, size_t n)
-{
-	size_t i, k;
-
-	for (i = 0; i < n; i++)
-		for (k = i + 1; k < n; k++)
-			if (strcmp(cols[i], cols[k]) == 0)
-				return cols[i];
-	return NULL;
+	if (name != NULL) {
+		fwin_warn("%s: the output has two columns named '%s'", opt,
+		    name);
+		return -1;
+	}
+	for (k = 0; named_by != NULL && k < n; k++)
+		if (columns_named(c, cols, n, cols[k]) > 1) {
+			fwin_warn("%s: two columns are named '%s'; name one "
+			    "with --as", named_by, cols[k]);
+			return -1;
+		}
+	return 0;
 }
 
 /* Whether the fields have names (-H, or json's paths): the output then
@@ -628,7 +625,7 @@ open_output(struct sink *s, const struct sink_spec *sp)
 	size_t *colagg;		/* the aggregate of each aggregate column */
 	struct stat sb;
 	enum outfmt of;
-	const char *why, *twice;
+	const char *why;
 	int status = 1;
 
 	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
@@ -654,7 +651,10 @@ open_output(struct sink *s, const struct sink_spec *sp)
 			cols[j] = owned[j];
 		}
 	}
-	if (unique_names(c, cols, j) != 0 ||
+	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
+	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+	if (unique_names(c, cols, j, c->sqlite != NULL ? "-o sqlite" :
+	    of == OF_JSON ? "JSON output" : NULL) != 0 ||
 	    rowexpr_new(s->c, cols, j, &s->rx) != 0 ||
 	    (c->top_n > 0 && top_column(s, cols + first, first, j - first,
 	    colagg) != 0)) {
@@ -678,18 +678,6 @@ open_output(struct sink *s, const struct sink_spec *sp)
 		cols[0] = "op";
 		types[0] = SQLC_TEXT;
 		ncols++;
-	}
-	/* a table's columns and an object's members are known by their
-	 * names: one of two alike would be lost (--count --if E --count) */
-	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
-	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
-	if ((c->sqlite != NULL || of == OF_JSON) &&
-	    (twice = twice_named(cols, ncols)) != NULL) {
-		fwin_warn("%s: two columns are named '%s'; name one with "
-		    "--as", c->sqlite != NULL ? "-o sqlite" : "JSON output",
-		    twice);
-		status = 2;
-		goto fail;
 	}
 	s->ncells = ncols - 1;
 	clog_init(&s->clog, c, s->st, sizeof(struct op_globals));
