@@ -654,20 +654,29 @@ dec_layout(char *buf, const char *dig, size_t k, int neg, int32_t sc)
 	return (size_t)(p - buf);
 }
 
+int
+dec_sum_int(const struct dec_sum *s, int64_t *v)
+{
+	uint64_t ext = (uint64_t)0 - (s->w[0] >> 63);	/* its sign, extended */
+	size_t i;
+
+	/* the upper words only its sign */
+	for (i = 1; s->scale == 0 && i < W && s->w[i] == ext; i++)
+		;
+	*v = (int64_t)s->w[0];
+	return i == W;
+}
+
 size_t
 dec_sum_format(char *buf, const struct dec_sum *s)
 {
 	char dig[100];
-	uint64_t ext = (uint64_t)0 - (s->w[0] >> 63);	/* its sign, extended */
-	size_t k, i;
+	int64_t v;
+	size_t k;
 	int neg;
 
-	/* a sum of integers within 64 bits, the commonest: as an integer
-	 * (the upper words only its sign) */
-	for (i = 1; s->scale == 0 && i < W && s->w[i] == ext; i++)
-		;
-	if (i == W)
-		return num_format_int(buf, (int64_t)s->w[0]);
+	if (dec_sum_int(s, &v))
+		return num_format_int(buf, v);
 	k = sum_digits(s, dig, &neg);
 	return dec_layout(buf, dig, k, neg, s->scale);	/* scale 0 to 38 */
 }

@@ -157,6 +157,11 @@ int dec_sum_sub(struct dec_sum *dst, const struct dec_sum *src);
  * was plain decimal. (The sum itself is always exact.) */
 int dec_sum_exact(const struct dec_sum *s);
 
+/* Whether an exact sum held in w is an integer within 64 bits (scale 0),
+ * the commonest: then *v, which dec_sum_format() writes as
+ * num_format_int() does. */
+int dec_sum_int(const struct dec_sum *s, int64_t *v);
+
 /* Writes an exact sum held in w (not big; dec_sum_exact()): trailing
  * zeros after the point and a bare point dropped ("11.1", "3", "-0.25",
  * never "-0"). buf has DEC_BUFSZ bytes; returns the length. An empty sum

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "io/output.h"
+#include "base/num.h"
 #include "base/util.h"
 
 #define OUT_BUFSZ	(256 * 1024)
@@ -514,6 +515,21 @@ out_own_num(struct out *o, const char *p, size_t n)
 		cell_begin(o);
 		put(o, p, n);
 	}
+}
+
+void
+out_int(struct out *o, int64_t v)
+{
+	char buf[NUM_BUFSZ];
+
+	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS) {
+		out_num(o, buf, num_format_int(buf, v));
+		return;
+	}
+	cell_begin(o);
+	if (o->o_cap - o->o_len < NUM_BUFSZ)
+		drain(o);	/* (its text and NUL fit in what is left) */
+	o->o_len += num_format_int(o->o_buf + o->o_len, v);
 }
 
 void

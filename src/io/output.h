@@ -5,6 +5,7 @@
 #define FWIN_OUTPUT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /* OF_CELLS is no text format: each cell as a tag byte ('s' text, 'n'
  * number, 'z' null), its length (4 bytes, host order) and its bytes, and
@@ -57,6 +58,9 @@ void out_num(struct out *o, const char *p, size_t n);	/* a number: bare in json 
 /* A number or time fwin formatted itself (num_format_*, tf_format): as
  * out_num, without looking for bytes that need quotes (it has none). */
 void out_own_num(struct out *o, const char *p, size_t n);
+/* An integer, as out_own_num() of num_format_int()'s text, written in
+ * place: per row, for counts and sums. */
+void out_int(struct out *o, int64_t v);
 void out_null(struct out *o);		/* empty cell; null in json */
 /* The first ncells cells of a row, written already in o's format: a
  * record as read (--over). In json, p is an object, whose members come

@@ -93,9 +93,7 @@ struct agg {
 static inline void
 emit_int(struct out *o, int64_t v)
 {
-	char buf[NUM_BUFSZ];
-
-	out_own_num(o, buf, num_format_int(buf, v));
+	out_int(o, v);
 }
 
 static inline void

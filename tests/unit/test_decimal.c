@@ -346,6 +346,44 @@ test_sum(void)
 	CHECK(_Alignof(struct dec_sum) == 8);
 }
 
+/* dec_sum_int(): a sum of integers within 64 bits, and only such a sum,
+ * is an integer; its value as dec_sum_format() writes it. */
+static void
+test_sum_int(void)
+{
+	static const struct {
+		const char *v[4];
+		int is_int;
+		int64_t want;
+	} t[] = {
+		{ { "3", "4" }, 1, 7 },
+		{ { "-3", "2" }, 1, -1 },
+		{ { "9223372036854775807" }, 1, INT64_MAX },
+		{ { "-9223372036854775807", "-1" }, 1, INT64_MIN },
+		{ { "9223372036854775807", "1" }, 0, 0 },
+		{ { "-9223372036854775807", "-2" }, 0, 0 },
+		{ { "18446744073709551615" }, 0, 0 },
+		{ { "1.5", "1.5" }, 0, 0 },	/* 3, at scale 1 */
+		{ { "0" }, 1, 0 },
+	};
+	char buf[DEC_BUFSZ], want[DEC_BUFSZ];
+	struct dec_sum s;
+	int64_t v;
+	size_t i, j;
+
+	for (i = 0; i < NEL(t); i++) {
+		memset(&s, 0, sizeof(s));
+		for (j = 0; t[i].v[j] != NULL; j++)
+			add(&s, t[i].v[j]);
+		CHECK(dec_sum_int(&s, &v) == t[i].is_int);
+		if (t[i].is_int) {
+			CHECK(v == t[i].want);
+			snprintf(want, sizeof(want), "%lld", (long long)v);
+			CHECK_STR(fmt(&s, buf), want);
+		}
+	}
+}
+
 /* The same sum: its value and count (a zero may be at any scale). */
 static int
 same_exact(const struct dec_sum *a, const struct dec_sum *b)
@@ -667,6 +705,7 @@ main(void)
 	test_parse();
 	test_to_double();
 	test_sum();
+	test_sum_int();
 	test_merge_order();
 	test_avg();
 	test_avg_random();
