@@ -216,3 +216,25 @@ mixed() {
 	[ -n "${FWIN_STRATEGY:-}" ] || assert_regex "$stderr" ', mode batch, aggregated as read, [0-9]+ sorted runs spilled'
 	assert_equal "$output" "$want"
 }
+
+@test "sum: a value reads alike beside any other: plain, empty, signed, with an exponent, bad or missing, on every route" {
+	# the records of one key in one window: 5 + 1000 - 2 + 7 + 7 + 1.5,
+	# over the 6 values that are not NULL; line 2's empty value is NULL
+	# (its record still counts), lines 5 and 6 are bad
+	printf '%s\n' 1,a,5 2,a, 3,a,1e3 4,a,-2 5,a,x 6,a 7,a,+7 8,a,007 \
+		9,a,1.5 10,b,2 > in
+	args=(--csv -t 1 -k 2 --tumble 1m --count --sum 3 --avg 3)
+	for t in 1 2 4; do
+		for mode in stream batch; do
+			for name in in -; do
+				run --separate-stderr fwin --threads $t --mode $mode \
+					"${args[@]}" "$name" < in
+				assert_success
+				assert_output $'0,60,a,7,1018.5,169.75\n0,60,b,1,2,2'
+				assert_equal "$stderr" "fwin: $name:5: field 3: not a number \"x\"; record skipped
+fwin: $name:6: field 3: missing (record has 2 fields); record skipped
+fwin: 2 bad records skipped"
+			done
+		done
+	done
+}

@@ -27,6 +27,13 @@ struct parser {
 	size_t tcap;
 	char *tname;		/* ... and their name, "F1,F2" */
 	struct aval *vals;
+	int plain;		/* parse_plain() may take its records */
+	/* ... and its values: the aggregates that take a FIELD, each a
+	 * sum of exact decimals (index, field); else ndec is SIZE_MAX */
+	struct dec_take {
+		size_t agg, field;
+	} *dec;
+	size_t ndec;
 	struct xvm *vm;		/* --where, --if: their evaluator */
 	struct xslice *xs;	/* ... and the fields they name */
 	char msg[512];
@@ -69,6 +76,22 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 		p->xs = xcalloc_lines((c->nxfields ? c->nxfields : 1) *
 		    sizeof(*p->xs));
 	}
+	p->plain = c->nkeys == 1 && p->vm == NULL && c->part_n <= 1 &&
+	    uses_time && c->has_time;
+	p->dec = xcalloc_lines((c->naggs ? c->naggs : 1) * sizeof(*p->dec));
+	for (i = 0; i < c->naggs; i++) {
+		unsigned fl = c->aggs[i].op->flags;
+
+		if (!aggspec_valued(&c->aggs[i]))
+			continue;
+		if ((fl & (AGF_FIELD | AGF_DEC | AGF_OUT | AGF_RECORD)) !=
+		    (AGF_FIELD | AGF_DEC) || c->aggs[i].cond != NULL) {
+			p->ndec = SIZE_MAX;
+			break;
+		}
+		p->dec[p->ndec].agg = i;
+		p->dec[p->ndec++].field = c->aggs[i].f.idx;
+	}
 	return p;
 }
 
@@ -82,6 +105,7 @@ parser_free(struct parser *p)
 	free(p->tbuf);
 	free(p->tname);
 	free(p->vals);
+	free(p->dec);
 	xvm_free(p->vm);
 	free(p->xs);
 	free(p);
@@ -339,12 +363,69 @@ conditions(struct parser *p, const struct record *rec)
 	return 1;
 }
 
+/* parse_record()'s commonest case in one pass: a good record of one
+ * key, a time that counts units and no --where, --if or --partition.
+ * Returns 1 with *out as parse_record() makes it, or 0 (*out and the
+ * values in any state) for it to take the long way, which says what is
+ * wrong. */
+static inline int
+parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
+{
+	const struct config *c = p->c;
+	const struct field *k, *f;
+	struct badfield bf;
+	struct aval *v;
+	size_t i;
+
+	if (rec->bad != NULL || p->keyidx[0] >= rec->nf ||
+	    (c->nheader != 0 && record_fields(rec, p->delim,
+	    c->fmt == IF_CSV) > c->nheader) ||
+	    count_time(p, rec, out) != 0)
+		return 0;
+	if (p->ndec == SIZE_MAX) {
+		if (aggs_extract(p->g, rec, p->vals, &bf) != 0)
+			return 0;
+	} else for (i = 0; i < p->ndec; i++) {
+		/* as aggs_extract() reads a plain decimal */
+		v = &p->vals[p->dec[i].agg];
+		if (p->dec[i].field >= rec->nf)
+			return 0;
+		f = &rec->f[p->dec[i].field];
+		v->p = f->n != 0 ? f->p : NULL;	/* (empty: NULL) */
+		v->n = f->n;
+		if (f->n != 0 && dec_parse(f->p, f->n, &v->dec) != 0)
+			return 0;
+		v->is_dec = 1;
+		v->d = 0;
+	}
+	k = &rec->f[p->keyidx[0]];
+	out->kind = PR_RECORD;
+	out->has_t = 0;
+	out->has_win = 0;
+	out->fmt = TF_AUTO;
+	out->bad_time = 0;
+	out->vals = p->vals;
+	out->raw = rec->raw;
+	out->rawlen = rec->rawlen;
+	out->file = rec->file;
+	out->line = rec->line;
+	out->msg = NULL;
+	out->msglen = 0;
+	out->key = k->p;
+	out->keylen = k->n;
+	out->hash = key_hash(k->p, k->n);
+	return 1;
+}
+
 void
 parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 {
 	const struct config *c = p->c;
 	struct badfield bf;
 	size_t i, nf;
+
+	if (p->plain && parse_plain(p, rec, out))
+		return;
 
 	out->kind = PR_OTHER;
 	out->has_t = 0;
