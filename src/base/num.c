@@ -572,8 +572,20 @@ static const char digit_pairs[201] =
 char *
 num_put_uint(char *p, uint64_t v, int width)
 {
-	char tmp[20], *e = tmp + sizeof(tmp), *q = e;
+	/* its digits: log10 from its bits (1233 / 4096 is about log10 2),
+	 * one less where v is below that power; written in place from the
+	 * last, no copy */
+	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+	int n = t + (v >= num_pow10[t]);
+	char *q, *e;
 
+	if (n == 0)
+		n = 1;	/* (0) */
+	if (n < width) {
+		memset(p, '0', (size_t)(width - n));
+		p += width - n;
+	}
+	e = q = p + n;
 	while (v >= 100) {
 		q -= 2;
 		memcpy(q, digit_pairs + 2 * (v % 100), 2);
@@ -584,10 +596,7 @@ num_put_uint(char *p, uint64_t v, int width)
 		memcpy(q, digit_pairs + 2 * v, 2);
 	} else
 		*--q = (char)('0' + v);
-	while (e - q < width)
-		*--q = '0';
-	memcpy(p, q, (size_t)(e - q));
-	return p + (e - q);
+	return e;
 }
 
 size_t

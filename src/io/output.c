@@ -295,7 +295,7 @@ csv_str(struct out *o, const char *p, size_t n)
 /* Writes what separates this cell from the previous one: a separator, or
  * in json the brace or comma and the key. */
 static void
-cell_begin(struct out *o)
+cell_begin_any(struct out *o)
 {
 	const struct col *c;
 
@@ -332,6 +332,19 @@ cell_begin(struct out *o)
 		o->o_cellat[o->o_col] = o->o_len;
 	}
 	o->o_col++;
+}
+
+/* cell_begin_any(), inline for the cells of csv and tsv as written (a
+ * call per cell costs more than its separator). */
+static inline void
+cell_begin(struct out *o)
+{
+	if (o->o_fmt > OF_CSV || o->o_cellat != NULL) {
+		cell_begin_any(o);
+		return;
+	}
+	if (o->o_col++ > 0)
+		put1(o, o->o_fmt == OF_TSV ? '\t' : ',');
 }
 
 struct out *
