@@ -15,10 +15,16 @@ wire_fields_init(struct wire_fields *f, const struct config *c)
 	 * nothing written shares) */
 	f->vf = xcalloc_lines((c->naggs ? c->naggs : 1) * sizeof(*f->vf));
 	f->out = xcalloc_lines(c->naggs ? c->naggs : 1);
+	f->text = xcalloc_lines(c->naggs ? c->naggs : 1);
+	f->bytes = 0;
 	for (i = 0; i < c->naggs; i++)
 		if (aggspec_valued(&c->aggs[i])) {
-			f->out[f->nvf] =
-			    (c->aggs[i].op->flags & AGF_OUT) != 0;
+			unsigned fl = c->aggs[i].op->flags;
+
+			f->out[f->nvf] = (fl & AGF_OUT) != 0;
+			f->text[f->nvf] = c->mode != MODE_STREAM ||
+			    (fl & (AGF_READTEXT | AGF_PRIOR | AGF_RECORD)) != 0;
+			f->bytes |= f->out[f->nvf] | f->text[f->nvf];
 			f->vf[f->nvf++] = i;
 		}
 }
@@ -28,7 +34,9 @@ wire_fields_fini(struct wire_fields *f)
 {
 	free(f->vf);
 	free(f->out);
+	free(f->text);
 	f->vf = NULL;
 	f->out = NULL;
+	f->text = NULL;
 	f->nvf = 0;
 }

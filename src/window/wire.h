@@ -27,6 +27,12 @@ struct wire_fields {
 	const struct config *c;
 	size_t *vf, nvf;	/* indexes of the aggregates that take a FIELD */
 	unsigned char *out;	/* per vf: it takes an OUT text too */
+	unsigned char *text;	/* per vf: its text crosses. In a stream,
+				 * only where its aggregate's add reads it:
+				 * a value is only added there (a batch
+				 * keeps its text, to read it again once
+				 * sorted); "" in its place */
+	int bytes;		/* some vf's text or OUT crosses */
 };
 
 void wire_fields_init(struct wire_fields *f, const struct config *c);
@@ -73,11 +79,12 @@ wire_vals_bytes(const struct wire_fields *f, const struct aval *vals)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < f->nvf; i++) {
+	for (i = 0; f->bytes && i < f->nvf; i++) {
 		const struct aval *v = &vals[f->vf[i]];
 
 		if (v->p != NULL)
-			n += v->n + (wire_has_out(f, i) ? v->outn : 0);
+			n += (f->text[i] ? v->n : 0) +
+			    (wire_has_out(f, i) ? v->outn : 0);
 	}
 	return n;
 }
@@ -105,7 +112,8 @@ wire_vals_put(const struct wire_fields *f, const struct aval *vals,
 			wv->scale = v->dec.scale;
 			wv->is_dec |= v->dec.exp ? 2 : 0;
 		}
-		at = wire_put_bytes(at, v->p, v->n);
+		if (f->text[i])
+			at = wire_put_bytes(at, v->p, v->n);
 		if (wire_has_out(f, i)) {
 			wv->outn = v->outn;
 			at = wire_put_bytes(at, v->out, v->outn);
@@ -130,9 +138,14 @@ wire_vals_get(const struct wire_fields *f, const struct wval *wv,
 			v->n = 0;
 			continue;
 		}
-		v->p = b;
-		v->n = wv->n;
-		b += wv->n;
+		if (f->text[i]) {
+			v->p = b;
+			v->n = wv->n;
+			b += wv->n;
+		} else {
+			v->p = "";
+			v->n = 0;
+		}
 		v->d = wv->d;
 		v->is_dec = (int)(wv->is_dec & 1);
 		if (v->is_dec) {
