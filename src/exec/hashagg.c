@@ -389,6 +389,8 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 	uint64_t gh;
 	int rc;
 
+	if (h->gave_up)
+		return HA_GAVEUP;
 	if (win != NULL)
 		start = *win;
 	else if (!assign_pane(&h->as, &h->last, t, &start))

@@ -59,9 +59,10 @@ enum {
 	HA_ORDER,	/* its values would make the order show: not added */
 	HA_FULL,	/* the table is at its budget: not added */
 	HA_LATE,	/* hashagg_stream(): its window has ended */
-	HA_DUE		/* --slide: some of its windows have ended, and
+	HA_DUE,		/* --slide: some of its windows have ended, and
 			 * fire first (hashagg_fire_due() with force), then
 			 * it is added to the rest: not added */
+	HA_GAVEUP	/* hashagg_gave_up(): not added */
 };
 
 /* Adds a record of time t, key bytes key[0..keylen) with hash (key_hash),

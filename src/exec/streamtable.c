@@ -82,18 +82,18 @@ stable_record(struct stable *t, const struct parsed *pr,
 	struct op_globals *G;
 	int rc, tries;
 
-	/* (--cumulate: a fold not exact, met while firing: the operator
-	 * takes the records from the first) */
-	if (hashagg_gave_up(t->h))
-		return EX_GIVEUP;
-	for (tries = 0; tries < 3; tries++) {
-		rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win : NULL,
-		    orec->key, orec->keylen, orec->hash, orec->vals);
-		if (rc != HA_FULL && rc != HA_DUE)
-			break;
+	/* (--cumulate: a fold not exact, met while firing, now or before:
+	 * HA_GAVEUP; the operator takes the records from the first) */
+	rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win : NULL,
+	    orec->key, orec->keylen, orec->hash, orec->vals);
+	for (tries = 1; rc == HA_FULL || rc == HA_DUE; tries++) {
 		/* (what has ended frees room; --slide: fires before the
 		 * record joins the windows that have not) */
 		fire_due(t, 1);
+		if (tries == 3)
+			break;
+		rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win :
+		    NULL, orec->key, orec->keylen, orec->hash, orec->vals);
 	}
 	if (rc == HA_FULL && t->once) {
 		fwin_warn("the table of open (window, key) groups is full "
@@ -102,8 +102,6 @@ stable_record(struct stable *t, const struct parsed *pr,
 		    "FWIN_STRATEGY=ordered");
 		return EX_FAIL;
 	}
-	if (hashagg_gave_up(t->h))
-		return EX_GIVEUP;
 	switch (rc) {
 	case HA_ADDED:
 		if (!t->batch)
@@ -125,7 +123,7 @@ stable_record(struct stable *t, const struct parsed *pr,
 	case HA_RANGE:
 		return EX_RANGE;
 	}
-	return EX_GIVEUP;	/* (full) */
+	return EX_GIVEUP;	/* (full, or gave up) */
 }
 
 void
