@@ -305,6 +305,16 @@ structural64(const char *p, __m128i d, __m128i nl, __m128i q)
 	return m;
 }
 
+/* structural64() of the input's own bytes (its delimiter, and quotes in
+ * csv): made where the bitmap runs out, not at every record. */
+static inline uint64_t
+structural_at(const struct input *in, const char *p)
+{
+	return structural64(p, _mm_set1_epi8((char)in->delim),
+	    _mm_set1_epi8('\n'),
+	    _mm_set1_epi8(in->o.fmt == IF_CSV ? '"' : '\n'));
+}
+
 /*
  * A delimited record already in the buffer, in one pass: its fields are
  * split while its line end is looked for, from a bitmap of the buffer's
@@ -321,8 +331,6 @@ frame_fast(struct input *in, struct record *r, size_t max)
 {
 	const char *buf = in->buf;
 	const int csv = in->o.fmt == IF_CSV;
-	const __m128i d = _mm_set1_epi8((char)in->delim),
-	    nl = _mm_set1_epi8('\n'), q = _mm_set1_epi8(csv ? '"' : '\n');
 	size_t pos = in->pos, at = in->sat, start = pos, nf = 0, idx, eol;
 	uint64_t bits;
 
@@ -330,7 +338,7 @@ frame_fast(struct input *in, struct record *r, size_t max)
 		if (in->end - pos < 64)
 			return 0;
 		at = pos;
-		in->sbits = structural64(buf + at, d, nl, q);
+		in->sbits = structural_at(in, buf + at);
 		in->sat = at;
 		in->shave = 1;
 	}
@@ -340,7 +348,7 @@ frame_fast(struct input *in, struct record *r, size_t max)
 			at += 64;
 			if (in->end - at < 64)
 				return 0;
-			bits = structural64(buf + at, d, nl, q);
+			bits = structural_at(in, buf + at);
 		}
 		idx = at + (size_t)__builtin_ctzll(bits);
 		bits &= bits - 1;
