@@ -67,6 +67,7 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 
 	h->c = c;
 	h->g = g;
+	h->plain = aggs_plain(g);
 	assigner_init(&h->as, c);
 	if (arena_init(&h->a) != 0)
 		fwin_die("cannot map memory: %s", strerror(errno));
@@ -276,7 +277,7 @@ ha_group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
  * Returns HA_ADDED, or HA_FULL when it would be new past the budget
  * (not with the look-ahead: hashagg_add() said so before it took the
  * record, which is added now). */
-static int
+static inline __attribute__((always_inline)) int
 add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen, const struct aval *vals)
 {
@@ -284,7 +285,12 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 
 	if (g == 0)
 		return HA_FULL;
-	aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq++);
+	if (h->plain != NULL)
+		aggs_add_plain(h->plain, h->naggs, &h->a, group_acc(h, g),
+		    vals);
+	else
+		aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq);
+	h->seq++;
 	return HA_ADDED;
 }
 
@@ -535,6 +541,7 @@ void
 hashagg_set_aggs(struct hashagg *h, struct aggs *g)
 {
 	h->g = g;
+	h->plain = aggs_plain(g);
 }
 
 int64_t

@@ -122,6 +122,7 @@ struct srun {
 struct hashagg {
 	const struct config *c;
 	struct aggs *g;
+	const struct plain_agg *plain;	/* aggs_plain(g): added inline */
 	struct assigner as;
 	struct span last;	/* the last window assigned */
 	struct arena a;		/* the groups and the table */

@@ -24,11 +24,6 @@
 #include "base/stats.h"
 #include "base/util.h"
 
-struct acc_count {
-	uint64_t n;
-};
-ARENA_LAYOUT(struct acc_count, 8);
-
 /* sum and avg: struct dec_sum (decimal.h), its block struct dec_big */
 ARENA_LAYOUT(struct dec_sum, 64);
 ARENA_OFFSET(struct dec_sum, scale, 40);
@@ -65,12 +60,7 @@ struct aggs {
 	 * aggs_extract() reads (the others' values stay NULL, but for an
 	 * --if's mark) */
 	size_t *takes, ntakes;
-	/* every aggregate a count or a sum (the commonest sets): what
-	 * aggs_add() reads of each per record, side by side; else NULL */
-	struct plain_agg {
-		uint32_t off;
-		uint8_t sum, valued;
-	} *plain;
+	struct plain_agg *plain;	/* aggs_plain() */
 };
 
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
@@ -123,21 +113,11 @@ count_emit(struct agg *ag, const struct arena *a, const void *acc,
 
 /* --- sum and avg: exact sums (man/fwin.1, AGGREGATES) --- */
 
-/* (inline in add_values(), per record) */
-static inline __attribute__((always_inline)) void
-sum_add_value(struct arena *a, aoff slot, const struct aval *v)
-{
-	if (!v->is_dec)
-		bigsum_add(a, slot, NULL, v->d);
-	else if (dec_sum_add(arena_ptr(a, slot), &v->dec) != 0)
-		bigsum_add(a, slot, &v->dec, v->d);
-}
-
 static void
 sum_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
 {
 	(void)seq;
-	sum_add_value(a, slot, v);
+	aggs_sum_add(a, slot, v);
 }
 
 static void
@@ -774,7 +754,7 @@ add_values(const struct aggs *g, struct arena *a, aoff acc,
 		if (add == count_add)
 			((struct acc_count *)arena_ptr(a, acc + ag->off))->n++;
 		else if (add == sum_add)
-			sum_add_value(a, acc + ag->off, &vals[i]);
+			aggs_sum_add(a, acc + ag->off, &vals[i]);
 		else if (ag->add_at != NULL)
 			ag->add_at(ag, a, acc + ag->off, &vals[i], seq, t);
 		else
@@ -786,21 +766,16 @@ void
 aggs_add(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq)
 {
-	const struct plain_agg *pa = g->plain;
-	size_t i;
-
-	if (pa == NULL) {
+	if (g->plain != NULL)
+		aggs_add_plain(g->plain, g->n, a, acc, vals);
+	else
 		add_values(g, a, acc, vals, seq, 0);
-		return;
-	}
-	for (i = 0; i < g->n; i++) {
-		if (pa[i].valued && vals[i].p == NULL)
-			continue;	/* NULL, or not for its --if */
-		if (pa[i].sum)
-			sum_add_value(a, acc + pa[i].off, &vals[i]);
-		else
-			((struct acc_count *)arena_ptr(a, acc + pa[i].off))->n++;
-	}
+}
+
+const struct plain_agg *
+aggs_plain(const struct aggs *g)
+{
+	return g->plain;
 }
 
 void

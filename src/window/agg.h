@@ -17,6 +17,7 @@
 #include "base/arena.h"
 #include "pipeline/aggop.h"
 #include "pipeline/config.h"
+#include "base/bigsum.h"
 #include "base/decimal.h"
 #include "io/input.h"
 #include "io/output.h"
@@ -77,6 +78,51 @@ int aggs_extract(const struct aggs *g, const struct record *r,
 /* Adds one record (arrival number seq) to the accumulators at acc. */
 void aggs_add(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq);
+
+/* A count's slot. */
+struct acc_count {
+	uint64_t n;
+};
+ARENA_LAYOUT(struct acc_count, 8);
+
+/* A value into a sum's (or an average's) slot: inline, per record. */
+static inline void
+aggs_sum_add(struct arena *a, aoff slot, const struct aval *v)
+{
+	if (!v->is_dec)
+		bigsum_add(a, slot, NULL, v->d);
+	else if (dec_sum_add(arena_ptr(a, slot), &v->dec) != 0)
+		bigsum_add(a, slot, &v->dec, v->d);
+}
+
+/* The aggregates of a set that holds only counts and sums (the
+ * commonest): where each one's slot lies and which it is, side by side,
+ * so that a table adds a record's values inline (aggs_add_plain). */
+struct plain_agg {
+	uint32_t off;
+	uint8_t sum, valued;
+};
+
+/* g's aggregates as such a list (as many as g has), or NULL when g holds
+ * another aggregate. */
+const struct plain_agg *aggs_plain(const struct aggs *g);
+
+/* aggs_add() of a set that aggs_plain() lists as pa[0..n). */
+static inline void
+aggs_add_plain(const struct plain_agg *pa, size_t n, struct arena *a,
+    aoff acc, const struct aval *vals)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (pa[i].valued && vals[i].p == NULL)
+			continue;	/* NULL, or not for its --if */
+		if (pa[i].sum)
+			aggs_sum_add(a, acc + pa[i].off, &vals[i]);
+		else
+			((struct acc_count *)arena_ptr(a, acc + pa[i].off))->n++;
+	}
+}
 
 /* The same, with the record's event time t, for aggregates that order
  * their values by time (AGF_PRIOR; t is 0 where arrival orders). */
