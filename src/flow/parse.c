@@ -363,6 +363,27 @@ conditions(struct parser *p, const struct record *rec)
 	return 1;
 }
 
+/* What every parse of rec sets in *out alike: a record of kind kind,
+ * yet without a message or a window (its time, key and values are
+ * another step's). */
+static inline void
+parsed_of(const struct parser *p, const struct record *rec,
+    struct parsed *out, enum parsed_kind kind)
+{
+	out->kind = kind;
+	out->has_t = 0;
+	out->has_win = 0;
+	out->fmt = TF_AUTO;
+	out->bad_time = 0;
+	out->vals = p->vals;
+	out->raw = rec->raw;
+	out->rawlen = rec->rawlen;
+	out->file = rec->file;
+	out->line = rec->line;
+	out->msg = NULL;
+	out->msglen = 0;
+}
+
 /* parse_record()'s commonest case in one pass: a good record of one
  * key, a time that counts units and no --where, --if or --partition.
  * Returns 1 with *out as parse_record() makes it, or 0 (*out and the
@@ -399,18 +420,7 @@ parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 		v->d = 0;
 	}
 	k = &rec->f[p->keyidx[0]];
-	out->kind = PR_RECORD;
-	out->has_t = 0;
-	out->has_win = 0;
-	out->fmt = TF_AUTO;
-	out->bad_time = 0;
-	out->vals = p->vals;
-	out->raw = rec->raw;
-	out->rawlen = rec->rawlen;
-	out->file = rec->file;
-	out->line = rec->line;
-	out->msg = NULL;
-	out->msglen = 0;
+	parsed_of(p, rec, out, PR_RECORD);	/* (its time: count_time) */
 	out->key = k->p;
 	out->keylen = k->n;
 	out->hash = key_hash(k->p, k->n);
@@ -427,21 +437,10 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 	if (p->plain && parse_plain(p, rec, out))
 		return;
 
-	out->kind = PR_OTHER;
-	out->has_t = 0;
-	out->has_win = 0;
-	out->fmt = TF_AUTO;
+	parsed_of(p, rec, out, PR_OTHER);
 	out->t = 0;
-	out->bad_time = 0;
 	out->tval = NULL;
 	out->tvaln = 0;
-	out->vals = p->vals;
-	out->raw = rec->raw;
-	out->rawlen = rec->rawlen;
-	out->file = rec->file;
-	out->line = rec->line;
-	out->msg = NULL;
-	out->msglen = 0;
 	/* a record without a key has no partition: the first reports it */
 	if (rec->bad != NULL) {
 		if (c->part_i <= 1)
