@@ -177,11 +177,12 @@ sum_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 	(void)a;
 	if (s->n == 0)
 		out_null(o);
-	else if (s->big == 0 && dec_sum_exact(s) && dec_sum_int(s, &v))
-		out_int(o, v);
-	else if (s->big == 0 && dec_sum_exact(s))
-		out_own_num(o, buf, dec_sum_format(buf, s));
-	else if ((len = bigsum_result(&ag->bs[0], s, &text, &d)) > 0)
+	else if (s->big == 0 && dec_sum_exact(s)) {
+		if (dec_sum_int(s, &v))
+			out_int(o, v);
+		else
+			out_own_num(o, buf, dec_sum_format(buf, s));
+	} else if ((len = bigsum_result(&ag->bs[0], s, &text, &d)) > 0)
 		out_own_num(o, text, len);
 	else if (!isfinite(d))
 		beyond(ag, o);

@@ -79,6 +79,11 @@ int aggs_extract(const struct aggs *g, const struct record *r,
 void aggs_add(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq);
 
+/* The same, with the record's event time t, for aggregates that order
+ * their values by time (AGF_PRIOR; t is 0 where arrival orders). */
+void aggs_add_at(const struct aggs *g, struct arena *a, aoff acc,
+    const struct aval *vals, uint64_t seq, int64_t t);
+
 /* A count's slot. */
 struct acc_count {
 	uint64_t n;
@@ -123,11 +128,6 @@ aggs_add_plain(const struct plain_agg *pa, size_t n, struct arena *a,
 			((struct acc_count *)arena_ptr(a, acc + pa[i].off))->n++;
 	}
 }
-
-/* The same, with the record's event time t, for aggregates that order
- * their values by time (AGF_PRIOR; t is 0 where arrival orders). */
-void aggs_add_at(const struct aggs *g, struct arena *a, aoff acc,
-    const struct aval *vals, uint64_t seq, int64_t t);
 
 /* Merges the accumulators at src into those at dst, both in the arena
  * (sessions that merge). Whatever src kept moves to dst or is freed: src
