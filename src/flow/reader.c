@@ -78,6 +78,35 @@ keeps_time(const struct parsed *pr)
 	return pr->kind == PR_RECORD || pr->bad_time || pr->fmt != TF_AUTO;
 }
 
+/*
+ * A plain entry: the commonest record, in half the bytes. Its values are
+ * exact decimals of 64 bits (or NULL) whose text does not cross, it keeps
+ * no raw record, it was read in the file of the entry before it, and
+ * what a record shares with the one before is not written at all: the
+ * driver keeps it from the entry before. Its offset in the slot's at[]
+ * is marked WP_PLAIN (entries are 8-byte aligned).
+ */
+#define WP_PLAIN	((size_t)1)
+
+enum { WP_HAS_T = 1, WP_HAS_WIN = 2 };
+
+struct wplain {
+	int64_t t;
+	uint64_t hash;
+	int64_t win;
+	uint32_t dline;		/* its line less the entry before's */
+	uint16_t keylen;
+	uint8_t tvaln;
+	uint8_t flags;		/* WP_* */
+};
+
+/* A plain entry's value: scale INT32_MIN is NULL. */
+struct wpval {
+	int64_t m;
+	int32_t scale;
+	int32_t pad;
+};
+
 
 /* The padding is the point: what each thread writes sits on lines of
  * its own. */
@@ -108,11 +137,16 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	 * driver writes rn at every record */
 	_Alignas(64) unsigned wi;
 	struct slot *w;		/* being filled, or NULL */
+	int plain;		/* plain entries may be written (no text
+				   and no raw record cross) */
+	uint64_t wline;		/* the line and file of the last entry */
+	const char *wfile;	/* written (plain entries: see decode) */
 	_Alignas(64) unsigned ri;
 	struct slot *r;		/* being emptied, or NULL */
 	size_t rn;		/* its next entry */
 	struct parsed cur;	/* the entry handed over last, and */
 	struct aval *vals;	/* its values */
+	int cur_plain;		/* cur has a plain entry's constant fields */
 	int ended, endrc;	/* the thread has published its last slot */
 	uint64_t bytes;
 };
@@ -191,10 +225,106 @@ publish(struct reader *rd, int flags, int rc)
 		(void)!write(rd->notify[1], &b, 1);
 }
 
-/* The thread: appends a parsed record (or note) to the slot being
- * filled. Returns -1 when asked to stop while it waited for a slot. */
+/* The thread: room for an entry of size bytes in the slot being filled,
+ * its offset marked with tag; NULL when asked to stop while it waited
+ * for a slot. */
+static char *
+reserve(struct reader *rd, size_t size, size_t tag)
+{
+	struct slot *s = rd->w;
+	char *e;
+
+	if (s->used + size > s->cap) {
+		if (s->used > 0) {
+			publish(rd, 0, 0);
+			if (take(rd) != 0)
+				return NULL;
+			s = rd->w;
+		}
+		if (size > s->cap) {
+			s->cap = size > SLOT_BYTES ? size : SLOT_BYTES;
+			free(s->buf);
+			s->buf = xmalloc(s->cap);
+		}
+	}
+	if (s->n == s->ncap)
+		xgrow(&s->at, &s->ncap, s->n + 1, sizeof(*s->at));
+	s->at[s->n++] = s->used | tag;
+	e = s->buf + s->used;
+	s->used += size;
+	return e;
+}
+
+/* The thread: record pr's tumbling window, once asked for it. */
 static int
-put_entry(struct reader *rd, const struct parsed *pr)
+find_window(struct reader *rd, const struct parsed *pr, int64_t *win)
+{
+	return __atomic_load_n(&rd->windows, __ATOMIC_RELAXED) &&
+	    assign_pane(&rd->as, &rd->last, pr->t, win);
+}
+
+/* The thread: whether record pr may cross as a plain entry. */
+static int
+fits_plain(const struct reader *rd, const struct parsed *pr)
+{
+	size_t i;
+
+	if (!rd->plain || pr->fmt != TF_AUTO || pr->file != rd->wfile ||
+	    pr->line - rd->wline > UINT32_MAX || pr->keylen > UINT16_MAX ||
+	    pr->tvaln > UINT8_MAX || (unsigned)pr->has_t > 1)
+		return 0;
+	for (i = 0; i < rd->wf.nvf; i++) {
+		const struct aval *v = &pr->vals[rd->wf.vf[i]];
+		uint64_t d;
+
+		memcpy(&d, &v->d, sizeof(d));
+		if (v->p != NULL && (v->is_dec != 1 || v->dec.exp || d != 0 ||
+		    v->dec.m != (int64_t)v->dec.m ||
+		    v->dec.scale == INT32_MIN))
+			return 0;
+	}
+	return 1;
+}
+
+/* The thread: appends record pr as a plain entry. */
+static int
+put_plain(struct reader *rd, const struct parsed *pr)
+{
+	size_t i, nvf = rd->wf.nvf,
+	    size = (sizeof(struct wplain) + nvf * sizeof(struct wpval) +
+		pr->keylen + pr->tvaln + 7) & ~(size_t)7;
+	struct wplain *w = (struct wplain *)reserve(rd, size, WP_PLAIN);
+	struct wpval *wv;
+	int64_t win = 0;
+	char *at;
+
+	if (w == NULL)
+		return -1;
+	w->t = pr->t;
+	w->hash = pr->hash;
+	w->flags = (uint8_t)((pr->has_t ? WP_HAS_T : 0) |
+	    (find_window(rd, pr, &win) ? WP_HAS_WIN : 0));
+	w->win = win;
+	w->dline = (uint32_t)(pr->line - rd->wline);
+	w->keylen = (uint16_t)pr->keylen;
+	w->tvaln = (uint8_t)pr->tvaln;
+	wv = (struct wpval *)(w + 1);
+	for (i = 0; i < nvf; i++, wv++) {
+		const struct aval *v = &pr->vals[rd->wf.vf[i]];
+
+		wv->m = v->p != NULL ? (int64_t)v->dec.m : 0;
+		wv->scale = v->p != NULL ? v->dec.scale : INT32_MIN;
+		wv->pad = 0;
+	}
+	at = wire_put_bytes((char *)wv, pr->key, pr->keylen);
+	(void)wire_put_bytes(at, pr->tval, pr->tvaln);
+	rd->wline = pr->line;
+	return 0;
+}
+
+/* The thread: appends pr as an entry of the full form. */
+static int
+put_full(struct reader *rd, const struct parsed *pr)
 {
 	int rec = pr->kind == PR_RECORD;
 	/* the bytes after the header, in this order */
@@ -207,30 +337,13 @@ put_entry(struct reader *rd, const struct parsed *pr)
 	    size = sizeof(struct wire) + nvf * sizeof(struct wval) + keylen +
 		tvaln + rawlen + msglen +
 		(rec ? wire_vals_bytes(&rd->wf, pr->vals) : 0);
-	struct slot *s = rd->w;
 	struct wire *w;
 	struct wval *wv;
 	char *at;
 
-	size = (size + 7) & ~(size_t)7;
-	if (s->used + size > s->cap) {
-		if (s->used > 0) {
-			publish(rd, 0, 0);
-			if (take(rd) != 0)
-				return -1;
-			s = rd->w;
-		}
-		if (size > s->cap) {
-			s->cap = size > SLOT_BYTES ? size : SLOT_BYTES;
-			free(s->buf);
-			s->buf = xmalloc(s->cap);
-		}
-	}
-	if (s->n == s->ncap)
-		xgrow(&s->at, &s->ncap, s->n + 1, sizeof(*s->at));
-	s->at[s->n++] = s->used;
-	w = (struct wire *)(s->buf + s->used);
-	s->used += size;
+	w = (struct wire *)reserve(rd, (size + 7) & ~(size_t)7, 0);
+	if (w == NULL)
+		return -1;
 	w->kind = (uint8_t)pr->kind;
 	w->has_t = (uint8_t)pr->has_t;
 	w->has_msg = pr->msg != NULL;
@@ -244,9 +357,7 @@ put_entry(struct reader *rd, const struct parsed *pr)
 	w->tvaln = tvaln;
 	w->rawlen = rawlen;
 	w->msglen = pr->msglen;
-	w->has_win = rec &&
-	    __atomic_load_n(&rd->windows, __ATOMIC_RELAXED) &&
-	    assign_pane(&rd->as, &rd->last, pr->t, &w->win);
+	w->has_win = rec && find_window(rd, pr, &w->win);
 	wv = (struct wval *)(w + 1);
 	at = wire_put_bytes((char *)(wv + nvf), pr->key, keylen);
 	at = wire_put_bytes(at, pr->tval, tvaln);
@@ -257,7 +368,18 @@ put_entry(struct reader *rd, const struct parsed *pr)
 		at = wire_put_bytes(at, pr->msg, pr->msglen);
 		*at = '\0';
 	}
+	rd->wline = pr->line;
+	rd->wfile = pr->file;
 	return 0;
+}
+
+/* The thread: appends a parsed record (or note) to the slot being
+ * filled. Returns -1 when asked to stop while it waited for a slot. */
+static int
+put_entry(struct reader *rd, const struct parsed *pr)
+{
+	return pr->kind == PR_RECORD && fits_plain(rd, pr) ?
+	    put_plain(rd, pr) : put_full(rd, pr);
 }
 
 /* The driver: the entry at e, as the parsed record it was. */
@@ -269,6 +391,7 @@ decode(struct reader *rd, const char *e)
 	struct parsed *pr = &rd->cur;
 	const char *b;
 
+	rd->cur_plain = 0;
 	pr->kind = (enum parsed_kind)w->kind;
 	pr->has_t = w->has_t;
 	pr->bad_time = w->bad_time;
@@ -293,6 +416,54 @@ decode(struct reader *rd, const char *e)
 	if (pr->kind == PR_RECORD)
 		b = wire_vals_get(&rd->wf, wv, b, rd->vals);
 	pr->msg = w->has_msg ? b : NULL;
+	return pr;
+}
+
+/* The driver: the plain entry at e, as the parsed record it was. */
+static const struct parsed *
+decode_plain(struct reader *rd, const char *e)
+{
+	const struct wplain *w = (const struct wplain *)e;
+	const struct wpval *wv = (const struct wpval *)(w + 1);
+	struct parsed *pr = &rd->cur;
+	size_t i;
+
+	if (!rd->cur_plain) {	/* what every plain entry has */
+		pr->kind = PR_RECORD;
+		pr->bad_time = 0;
+		pr->fmt = TF_AUTO;
+		pr->raw = "";
+		pr->rawlen = 0;
+		pr->msg = NULL;
+		pr->msglen = 0;
+		rd->cur_plain = 1;
+	}
+	pr->t = w->t;
+	pr->hash = w->hash;
+	pr->has_t = (w->flags & WP_HAS_T) != 0;
+	pr->has_win = (w->flags & WP_HAS_WIN) != 0;
+	pr->win = w->win;
+	pr->line += w->dline;
+	for (i = 0; i < rd->wf.nvf; i++, wv++) {
+		struct aval *v = &rd->vals[rd->wf.vf[i]];
+
+		if (wv->scale == INT32_MIN) {
+			v->p = NULL;
+			v->n = 0;
+			continue;
+		}
+		v->p = "";
+		v->n = 0;
+		v->d = 0;
+		v->is_dec = 1;
+		v->dec.m = wv->m;
+		v->dec.scale = wv->scale;
+		v->dec.exp = 0;
+	}
+	pr->key = (const char *)wv;
+	pr->keylen = w->keylen;
+	pr->tval = pr->key + w->keylen;
+	pr->tvaln = w->tvaln;
 	return pr;
 }
 
@@ -392,6 +563,7 @@ reader_next(struct source *src, const struct parsed **pr)
 {
 	struct reader *rd = (struct reader *)src;
 	struct slot *s;
+	size_t at;
 	int flags;
 
 	for (;;) {
@@ -401,12 +573,16 @@ reader_next(struct source *src, const struct parsed **pr)
 				 * fetched ahead of source_ahead()'s look */
 				if (rd->rn + AHEAD_FETCH < s->n) {
 					const char *a = s->buf +
-					    s->at[rd->rn + AHEAD_FETCH];
+					    (s->at[rd->rn + AHEAD_FETCH] &
+					    ~WP_PLAIN);
 
 					__builtin_prefetch(a);
 					__builtin_prefetch(a + 64);
 				}
-				*pr = decode(rd, s->buf + s->at[rd->rn++]);
+				at = s->at[rd->rn++];
+				*pr = at & WP_PLAIN ?
+				    decode_plain(rd, s->buf + (at & ~WP_PLAIN)) :
+				    decode(rd, s->buf + at);
 				return SOURCE_RECORD;
 			}
 			flags = s->flags;
@@ -451,10 +627,17 @@ reader_ahead(const struct source *src, size_t d, uint64_t *hash)
 	const struct reader *rd = (const struct reader *)src;
 	const struct slot *s = rd->r;
 	const struct wire *w;
+	size_t at;
 
 	if (s == NULL || rd->rn - 1 + d >= s->n)
 		return 0;
-	w = (const struct wire *)(s->buf + s->at[rd->rn - 1 + d]);
+	at = s->at[rd->rn - 1 + d];
+	if (at & WP_PLAIN) {
+		*hash = ((const struct wplain *)(s->buf +
+		    (at & ~WP_PLAIN)))->hash;
+		return 1;
+	}
+	w = (const struct wire *)(s->buf + at);
 	*hash = w->hash;
 	return w->kind == PR_RECORD;
 }
@@ -611,6 +794,7 @@ source_thread(struct source *in, const struct config *c, int keep_raw)
 	if (c->wkind == WK_TUMBLE)	/* for source_find_windows */
 		assigner_init(&rd->as, c);
 	wire_fields_init(&rd->wf, c);
+	rd->plain = !keep_raw && !rd->wf.bytes;
 	rd->vals = xcalloc_lines(nvals * sizeof(*rd->vals));
 	rd->cur.vals = rd->vals;
 	make_pipe(rd->wake);
