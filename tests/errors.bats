@@ -492,8 +492,9 @@ fwin: all 1 record was bad; see the messages above'
 
 @test "bad record: a record read in one pass (one key, a counted time, sums) reads as the long way reads it, with -H and without, on every route" {
 	# each line a shape the one-pass reading must take or leave to the
-	# long way (--where, even always true, takes every record the long
-	# way): times bad, empty, too long or out of range; keys empty or
+	# long way (--max-future, here far ahead of every time, takes every
+	# record the long way; --where and --if take the one pass as the
+	# rest does): times bad, empty, too long or out of range; keys empty or
 	# missing; values signed, padded, with exponents, past 38 digits,
 	# past 64 bits, empty, not numbers; too few and too many fields
 	printf '%s\n' 'ts,k,v,w' 1700000000,a,5,1 1700000001,a,,2 \
@@ -515,16 +516,29 @@ fwin: all 1 record was bad; see the messages above'
 					args=(--threads $t --mode $mode --csv $h -t 1
 					    -k 2 --tumble 10s $aggs)
 					run --separate-stderr fwin "${args[@]}" \
-						--where '1 == 1' "$f"
+						--max-future 100000d "$f"
 					local want=$output want_err=$stderr
 					run --separate-stderr fwin "${args[@]}" "$f"
 					assert_success
+					assert_equal "$output" "$want"
+					assert_equal "$stderr" "$want_err"
+					run --separate-stderr fwin "${args[@]}" \
+						--where '1 == 1' "$f"
 					assert_equal "$output" "$want"
 					assert_equal "$stderr" "$want_err"
 					run --separate-stderr fwin "${args[@]}" - < "$f"
 					assert_equal "$output" "$want"
 					assert_equal "$stderr" \
 						"${want_err//fwin: $f:/fwin: -:}"
+					# a --where that drops some, and an --if
+					run --separate-stderr fwin "${args[@]}" \
+						--where '$3 > 2' --count --if '$4 >= 2' \
+						--max-future 100000d "$f"
+					want=$output want_err=$stderr
+					run --separate-stderr fwin "${args[@]}" \
+						--where '$3 > 2' --count --if '$4 >= 2' "$f"
+					assert_equal "$output" "$want"
+					assert_equal "$stderr" "$want_err"
 				done
 			done
 		done

@@ -35,6 +35,7 @@ struct parser {
 	} *dec;
 	size_t ndec;
 	struct xvm *vm;		/* --where, --if: their evaluator */
+	int conds;		/* some aggregate has an --if */
 	struct xslice *xs;	/* ... and the fields they name */
 	char msg[512];
 };
@@ -71,12 +72,13 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 			len += (size_t)sprintf(p->tname + len, ",%s",
 			    c->time_more[i].name);
 	}
-	if (c->where != NULL || config_has_cond(c)) {
+	p->conds = config_has_cond(c);
+	if (c->where != NULL || p->conds) {
 		p->vm = xvm_new();
 		p->xs = xcalloc_lines((c->nxfields ? c->nxfields : 1) *
 		    sizeof(*p->xs));
 	}
-	p->plain = c->nkeys == 1 && p->vm == NULL && c->part_n <= 1 &&
+	p->plain = c->nkeys == 1 && c->part_n <= 1 &&
 	    uses_time && c->has_time;
 	p->dec = xcalloc_lines((c->naggs ? c->naggs : 1) * sizeof(*p->dec));
 	for (i = 0; i < c->naggs; i++) {
@@ -347,7 +349,7 @@ conditions(struct parser *p, const struct record *rec)
 	}
 	if (c->where != NULL && expr_test(c->where, p->vm, p->xs) != 1)
 		return 0;
-	for (i = 0; i < c->naggs; i++) {
+	for (i = 0; p->conds && i < c->naggs; i++) {
 		if (c->aggs[i].cond == NULL)
 			continue;
 		if (expr_test(c->aggs[i].cond, p->vm, p->xs) != 1) {
@@ -385,10 +387,10 @@ parsed_of(const struct parser *p, const struct record *rec,
 }
 
 /* parse_record()'s commonest case in one pass: a good record of one
- * key, a time that counts units and no --where, --if or --partition.
- * Returns 1 with *out as parse_record() makes it, or 0 (*out and the
- * values in any state) for it to take the long way, which says what is
- * wrong. */
+ * key, a time that counts units and no --partition (--where and --if
+ * are tested as the long way tests them). Returns 1 with *out as
+ * parse_record() makes it, or 0 (*out and the values in any state) for
+ * it to take the long way, which says what is wrong. */
 static inline int
 parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 {
@@ -424,6 +426,10 @@ parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 	out->key = k->p;
 	out->keylen = k->n;
 	out->hash = key_hash(k->p, k->n);
+	if (p->vm != NULL && !conditions(p, rec)) {
+		out->kind = PR_FILTERED;	/* (as the long way's) */
+		out->has_t = 1;
+	}
 	return 1;
 }
 
