@@ -24,6 +24,7 @@ void
 follow_rewind(struct input *in)
 {
 	in->rewind = 0;
+	in->quick_until = 0;
 	if (lseek(in->fd, 0, SEEK_SET) == -1) {
 		report(in, errno);
 		in->ended = 1;

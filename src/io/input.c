@@ -67,6 +67,7 @@ input_set_limit(struct input *in, int fi, uint64_t off)
 {
 	in->limfi = fi;
 	in->limoff = off;
+	in->quick_until = 0;	/* (next_quick() stops at it) */
 }
 
 int

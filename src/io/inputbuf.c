@@ -179,6 +179,7 @@ follow_eof(struct input *in)
 		fwin_warn("%s: truncated; reading it again from its start",
 		    in->name);
 		in->rewind = 1;
+		in->quick_until = 0;
 		return FOLLOW_WAIT;
 	}
 	/* Renamed away or removed, and no new file yet: the old one may

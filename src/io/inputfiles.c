@@ -86,6 +86,7 @@ plan_skip(struct input *in, const struct input_pos *p, const struct stat *sb)
 		    strcmp(in->name, "-") == 0 ? "standard input" : in->name);
 	in->skip = p->ip_off;
 	in->skiplines = p->ip_lines;
+	in->quick_until = 0;
 }
 
 /* A regular file jumps to its resume position (after its header). */
@@ -102,6 +103,7 @@ seek_resume(struct input *in)
 	quotes_moved(in);
 	in->consumed = in->skip;
 	in->lineno = in->skiplines;
+	in->quick_until = 0;
 	in->ipos[in->fi].ip_off = in->consumed;
 	in->ipos[in->fi].ip_lines = in->lineno;
 	in->skip = 0;
@@ -117,7 +119,7 @@ open_next(struct input *in)
 	for (i = in->fi + 1; i < in->nfiles; i++) {
 		in->fi = i;
 		in->name = in->files[i];
-		in->lineno = in->consumed = 0;
+		in->lineno = in->consumed = in->quick_until = 0;
 		in->pos = in->end = 0;
 		in->eof = 0;
 		in->needhdr = in->o.header;
@@ -157,6 +159,7 @@ close_file(struct input *in)
 		close(in->fd);
 	in->fd = -1;
 	in->fdown = 0;
+	in->quick_until = 0;
 	in->pos = in->end = 0;
 }
 

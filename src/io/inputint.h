@@ -52,6 +52,11 @@ struct input {
 	int fatal;
 	uint64_t lineno;	/* lines of the file consumed */
 	uint64_t consumed;	/* bytes of the file consumed */
+	uint64_t quick_until;	/* next_quick() frames while consumed is
+				   below it: what it depends on, as the
+				   last record taken the long way left it
+				   (quick_from_here()); 0 where that
+				   changes outside stream_next() */
 	int outfi;		/* where the last returned record ended */
 	uint64_t outoff;
 	int limfi;		/* input_set_limit(): the end, or -1 */

@@ -547,6 +547,7 @@ bad_header(struct input *in, const struct record *r)
 	fwin_warn("%s:%llu: %s in the header", r->file,
 	    (unsigned long long)r->line, r->bad);
 	in->fatal = 1;
+	in->quick_until = 0;
 }
 
 struct input *
@@ -692,14 +693,24 @@ frame_json(struct input *in, struct record *r)
 	return 1;
 }
 
+/* Where next_quick() may frame records from: while nothing is to be
+ * skipped, checked or stopped at, up to the limit. At each record taken
+ * the long way. */
+static void
+quick_from_here(struct input *in)
+{
+	in->quick_until = in->fd == -1 || in->fatal || in->needhdr ||
+	    in->skip != 0 || in->rewind || in->consumed == 0 ||
+	    (in->o.header && in->hdr == HDR_UNREAD) ? 0 :
+	    in->limfi < 0 || in->fi < in->limfi ? UINT64_MAX :
+	    in->fi == in->limfi ? in->limoff : 0;
+}
+
 static inline int
 next_quick(struct input *in, struct record *r)
 {
 #ifdef __SSE2__
-	if (in->fd == -1 || in->needhdr || in->skip != 0 || in->rewind ||
-	    in->consumed == 0 ||
-	    (in->limfi >= 0 && (in->fi > in->limfi ||
-	    (in->fi == in->limfi && in->consumed >= in->limoff))) ||
+	if (in->consumed >= in->quick_until ||
 	    (in->delim >= 0 ? !frame_fast(in, r, in->o.maxfields) :
 	    in->o.fmt != IF_JSON || !frame_json(in, r)))
 		return 0;
@@ -725,20 +736,20 @@ stream_next(struct input *in, struct record *r)
 	size_t n;
 	int ishdr, rc;
 
+	if (next_quick(in, r) == INPUT_RECORD)
+		return INPUT_RECORD;
 	if (in->fatal)
 		return -1;
-	if (in->hdr != HDR_UNREAD || !in->o.header) {
-		if (next_quick(in, r) == INPUT_RECORD)
-			return INPUT_RECORD;
-	}
 	if (in->o.header && in->hdr == HDR_UNREAD &&
 	    (rc = stream_header(in, &names, &n)) != 0 && rc != 1)
 		return rc;
 	for (;;) {
 		if ((rc = next_framed(in, r, &ishdr)) != INPUT_RECORD)
 			return rc;
-		if (!ishdr)
+		if (!ishdr) {
+			quick_from_here(in);
 			return INPUT_RECORD;
+		}
 		if (r->bad != NULL) {
 			bad_header(in, r);
 			return -1;
@@ -747,6 +758,7 @@ stream_next(struct input *in, struct record *r)
 			fwin_warn("%s: header differs from the "
 			    "first file's", r->file);
 			in->fatal = 1;
+			in->quick_until = 0;
 			return -1;
 		}
 	}
