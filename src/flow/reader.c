@@ -228,7 +228,7 @@ publish(struct reader *rd, int flags, int rc)
 /* The thread: room for an entry of size bytes in the slot being filled,
  * its offset marked with tag; NULL when asked to stop while it waited
  * for a slot. */
-static char *
+static inline __attribute__((always_inline)) char *
 reserve(struct reader *rd, size_t size, size_t tag)
 {
 	struct slot *s = rd->w;
@@ -263,30 +263,20 @@ find_window(struct reader *rd, const struct parsed *pr, int64_t *win)
 	    assign_pane(&rd->as, &rd->last, pr->t, win);
 }
 
-/* The thread: whether record pr may cross as a plain entry. */
+/* The thread: whether record pr may cross as a plain entry, as far as
+ * what it shares with the entry before goes (its values: put_plain()). */
 static int
 fits_plain(const struct reader *rd, const struct parsed *pr)
 {
-	size_t i;
-
-	if (!rd->plain || pr->fmt != TF_AUTO || pr->file != rd->wfile ||
-	    pr->line - rd->wline > UINT32_MAX || pr->keylen > UINT16_MAX ||
-	    pr->tvaln > UINT8_MAX || (unsigned)pr->has_t > 1)
-		return 0;
-	for (i = 0; i < rd->wf.nvf; i++) {
-		const struct aval *v = &pr->vals[rd->wf.vf[i]];
-		uint64_t d;
-
-		memcpy(&d, &v->d, sizeof(d));
-		if (v->p != NULL && (v->is_dec != 1 || v->dec.exp || d != 0 ||
-		    v->dec.m != (int64_t)v->dec.m ||
-		    v->dec.scale == INT32_MIN))
-			return 0;
-	}
-	return 1;
+	return rd->plain && pr->fmt == TF_AUTO && pr->file == rd->wfile &&
+	    pr->line - rd->wline <= UINT32_MAX && pr->keylen <= UINT16_MAX &&
+	    pr->tvaln <= UINT8_MAX && (unsigned)pr->has_t <= 1;
 }
 
-/* The thread: appends record pr as a plain entry. */
+static int put_full(struct reader *, const struct parsed *);
+
+/* The thread: appends record pr as a plain entry, or, when a value is
+ * not an exact decimal of 64 bits, as a full one. */
 static int
 put_plain(struct reader *rd, const struct parsed *pr)
 {
@@ -296,10 +286,32 @@ put_plain(struct reader *rd, const struct parsed *pr)
 	struct wplain *w = (struct wplain *)reserve(rd, size, WP_PLAIN);
 	struct wpval *wv;
 	int64_t win = 0;
+	uint64_t d;
 	char *at;
 
 	if (w == NULL)
 		return -1;
+	wv = (struct wpval *)(w + 1);
+	for (i = 0; i < nvf; i++, wv++) {
+		const struct aval *v = &pr->vals[rd->wf.vf[i]];
+
+		wv->pad = 0;
+		if (v->p == NULL) {
+			wv->m = 0;
+			wv->scale = INT32_MIN;
+			continue;
+		}
+		memcpy(&d, &v->d, sizeof(d));
+		if (v->is_dec != 1 || v->dec.exp || d != 0 ||
+		    v->dec.m != (int64_t)v->dec.m ||
+		    v->dec.scale == INT32_MIN) {
+			rd->w->used -= size;	/* (taken back) */
+			rd->w->n--;
+			return put_full(rd, pr);
+		}
+		wv->m = (int64_t)v->dec.m;
+		wv->scale = v->dec.scale;
+	}
 	w->t = pr->t;
 	w->hash = pr->hash;
 	w->flags = (uint8_t)((pr->has_t ? WP_HAS_T : 0) |
@@ -308,14 +320,6 @@ put_plain(struct reader *rd, const struct parsed *pr)
 	w->dline = (uint32_t)(pr->line - rd->wline);
 	w->keylen = (uint16_t)pr->keylen;
 	w->tvaln = (uint8_t)pr->tvaln;
-	wv = (struct wpval *)(w + 1);
-	for (i = 0; i < nvf; i++, wv++) {
-		const struct aval *v = &pr->vals[rd->wf.vf[i]];
-
-		wv->m = v->p != NULL ? (int64_t)v->dec.m : 0;
-		wv->scale = v->p != NULL ? v->dec.scale : INT32_MIN;
-		wv->pad = 0;
-	}
 	at = wire_put_bytes((char *)wv, pr->key, pr->keylen);
 	(void)wire_put_bytes(at, pr->tval, pr->tvaln);
 	rd->wline = pr->line;
@@ -436,6 +440,14 @@ decode_plain(struct reader *rd, const char *e)
 		pr->rawlen = 0;
 		pr->msg = NULL;
 		pr->msglen = 0;
+		for (i = 0; i < rd->wf.nvf; i++) {
+			struct aval *v = &rd->vals[rd->wf.vf[i]];
+
+			v->n = 0;
+			v->d = 0;
+			v->is_dec = 1;
+			v->dec.exp = 0;
+		}
 		rd->cur_plain = 1;
 	}
 	pr->t = w->t;
@@ -447,18 +459,9 @@ decode_plain(struct reader *rd, const char *e)
 	for (i = 0; i < rd->wf.nvf; i++, wv++) {
 		struct aval *v = &rd->vals[rd->wf.vf[i]];
 
-		if (wv->scale == INT32_MIN) {
-			v->p = NULL;
-			v->n = 0;
-			continue;
-		}
-		v->p = "";
-		v->n = 0;
-		v->d = 0;
-		v->is_dec = 1;
+		v->p = wv->scale != INT32_MIN ? "" : NULL;
 		v->dec.m = wv->m;
 		v->dec.scale = wv->scale;
-		v->dec.exp = 0;
 	}
 	pr->key = (const char *)wv;
 	pr->keylen = w->keylen;
