@@ -273,7 +273,56 @@ fits_plain(const struct reader *rd, const struct parsed *pr)
 	    pr->tvaln <= UINT8_MAX && (unsigned)pr->has_t <= 1;
 }
 
-static int put_full(struct reader *, const struct parsed *);
+/* The thread: appends pr as an entry of the full form. */
+static int
+put_full(struct reader *rd, const struct parsed *pr)
+{
+	int rec = pr->kind == PR_RECORD;
+	/* the bytes after the header, in this order */
+	size_t keylen = rec ? pr->keylen : 0,
+	    tvaln = keeps_time(pr) ? pr->tvaln : 0,
+	    rawlen = rd->keep_raw && (rec || pr->kind == PR_BAD) ?
+		pr->rawlen : 0,	/* (the late file, --bad-file) */
+	    nvf = rec ? rd->wf.nvf : 0,
+	    msglen = pr->msg != NULL ? pr->msglen + 1 : 0,
+	    size = sizeof(struct wire) + nvf * sizeof(struct wval) + keylen +
+		tvaln + rawlen + msglen +
+		(rec ? wire_vals_bytes(&rd->wf, pr->vals) : 0);
+	struct wire *w;
+	struct wval *wv;
+	char *at;
+
+	w = (struct wire *)reserve(rd, (size + 7) & ~(size_t)7, 0);
+	if (w == NULL)
+		return -1;
+	w->kind = (uint8_t)pr->kind;
+	w->has_t = (uint8_t)pr->has_t;
+	w->has_msg = pr->msg != NULL;
+	w->bad_time = (uint8_t)pr->bad_time;
+	w->fmt = (uint8_t)pr->fmt;
+	w->t = pr->t;
+	w->hash = pr->hash;
+	w->line = pr->line;
+	w->file = pr->file;
+	w->keylen = keylen;
+	w->tvaln = tvaln;
+	w->rawlen = rawlen;
+	w->msglen = pr->msglen;
+	w->has_win = rec && find_window(rd, pr, &w->win);
+	wv = (struct wval *)(w + 1);
+	at = wire_put_bytes((char *)(wv + nvf), pr->key, keylen);
+	at = wire_put_bytes(at, pr->tval, tvaln);
+	at = wire_put_bytes(at, pr->raw, rawlen);
+	if (rec)
+		at = wire_vals_put(&rd->wf, pr->vals, wv, at);
+	if (pr->msg != NULL) {	/* a C string, as the parser's is */
+		at = wire_put_bytes(at, pr->msg, pr->msglen);
+		*at = '\0';
+	}
+	rd->wline = pr->line;
+	rd->wfile = pr->file;
+	return 0;
+}
 
 /* The thread: appends record pr as a plain entry, or, when a value is
  * not an exact decimal of 64 bits, as a full one. */
@@ -323,57 +372,6 @@ put_plain(struct reader *rd, const struct parsed *pr)
 	at = wire_put_bytes((char *)wv, pr->key, pr->keylen);
 	(void)wire_put_bytes(at, pr->tval, pr->tvaln);
 	rd->wline = pr->line;
-	return 0;
-}
-
-/* The thread: appends pr as an entry of the full form. */
-static int
-put_full(struct reader *rd, const struct parsed *pr)
-{
-	int rec = pr->kind == PR_RECORD;
-	/* the bytes after the header, in this order */
-	size_t keylen = rec ? pr->keylen : 0,
-	    tvaln = keeps_time(pr) ? pr->tvaln : 0,
-	    rawlen = rd->keep_raw && (rec || pr->kind == PR_BAD) ?
-		pr->rawlen : 0,	/* (the late file, --bad-file) */
-	    nvf = rec ? rd->wf.nvf : 0,
-	    msglen = pr->msg != NULL ? pr->msglen + 1 : 0,
-	    size = sizeof(struct wire) + nvf * sizeof(struct wval) + keylen +
-		tvaln + rawlen + msglen +
-		(rec ? wire_vals_bytes(&rd->wf, pr->vals) : 0);
-	struct wire *w;
-	struct wval *wv;
-	char *at;
-
-	w = (struct wire *)reserve(rd, (size + 7) & ~(size_t)7, 0);
-	if (w == NULL)
-		return -1;
-	w->kind = (uint8_t)pr->kind;
-	w->has_t = (uint8_t)pr->has_t;
-	w->has_msg = pr->msg != NULL;
-	w->bad_time = (uint8_t)pr->bad_time;
-	w->fmt = (uint8_t)pr->fmt;
-	w->t = pr->t;
-	w->hash = pr->hash;
-	w->line = pr->line;
-	w->file = pr->file;
-	w->keylen = keylen;
-	w->tvaln = tvaln;
-	w->rawlen = rawlen;
-	w->msglen = pr->msglen;
-	w->has_win = rec && find_window(rd, pr, &w->win);
-	wv = (struct wval *)(w + 1);
-	at = wire_put_bytes((char *)(wv + nvf), pr->key, keylen);
-	at = wire_put_bytes(at, pr->tval, tvaln);
-	at = wire_put_bytes(at, pr->raw, rawlen);
-	if (rec)
-		at = wire_vals_put(&rd->wf, pr->vals, wv, at);
-	if (pr->msg != NULL) {	/* a C string, as the parser's is */
-		at = wire_put_bytes(at, pr->msg, pr->msglen);
-		*at = '\0';
-	}
-	rd->wline = pr->line;
-	rd->wfile = pr->file;
 	return 0;
 }
 
