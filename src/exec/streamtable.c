@@ -75,17 +75,14 @@ fire_due(struct stable *t, int force)
 	op_globals(t->env->op)->g_fired += n;
 }
 
-int
-stable_record(struct stable *t, const struct parsed *pr,
-    const struct op_rec *orec)
+/* stable_record() past the commonest answer, added in a stream. */
+static __attribute__((noinline)) int
+record_answered(struct stable *t, const struct parsed *pr,
+    const struct op_rec *orec, int rc)
 {
 	struct op_globals *G;
-	int rc, tries;
+	int tries;
 
-	/* (--cumulate: a fold not exact, met while firing, now or before:
-	 * HA_GAVEUP; the operator takes the records from the first) */
-	rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win : NULL,
-	    orec->key, orec->keylen, orec->hash, orec->vals);
 	for (tries = 1; rc == HA_FULL || rc == HA_DUE; tries++) {
 		/* (what has ended frees room; --slide: fires before the
 		 * record joins the windows that have not) */
@@ -124,6 +121,19 @@ stable_record(struct stable *t, const struct parsed *pr,
 		return EX_RANGE;
 	}
 	return EX_GIVEUP;	/* (full, or gave up) */
+}
+
+int
+stable_record(struct stable *t, const struct parsed *pr,
+    const struct op_rec *orec)
+{
+	/* (--cumulate: a fold not exact, met while firing, now or before:
+	 * HA_GAVEUP; the operator takes the records from the first) */
+	int rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win : NULL,
+	    orec->key, orec->keylen, orec->hash, orec->vals);
+
+	return rc == HA_ADDED && !t->batch ? EX_ADDED :
+	    record_answered(t, pr, orec, rc);
 }
 
 void
