@@ -75,7 +75,7 @@ sources_advance(struct run *r, int64_t now)
  * the records with equal times. Windows on a grid print the same rows
  * either way (a record at t never joins a window ending at t), so they
  * fire at t and hold no window longer than they must. */
-static void
+static inline void
 watermark_after(struct run *r, int64_t t)
 {
 	const struct config *c = r->c;
@@ -109,13 +109,46 @@ out_of_range(struct run *r, const struct parsed *pr)
 	reject_record(r, pr, msg);
 }
 
-/* Applies a parsed record (parse.h): counts it, says what is wrong with
- * it, and hands it to the strategy (exec.h), acting on its answer. */
-static void
-apply(struct run *r, const struct parsed *pr)
+/* Hands a good record to the strategy (exec.h), acting on its answer. */
+static inline void
+apply_good(struct run *r, const struct parsed *pr)
 {
 	const struct config *c = r->c;
 	struct op_rec orec;
+
+	orec.key = pr->key;
+	orec.keylen = pr->keylen;
+	orec.hash = pr->hash;
+	orec.vals = pr->vals;
+	orec.t = pr->t;
+	if (!c->has_time && (op_uses_time(r->op) || c->mode == MODE_BATCH))
+		orec.t = now_ns();	/* processing time: when applied */
+	switch (exec_record(&r->x, pr, &orec)) {
+	case EX_ADDED:
+	case EX_NOWIN:
+		FUTURE_CHECK(r, pr, orec.t);
+		watermark_after(r, orec.t);
+		break;
+	case EX_LATE:
+		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
+			r->late_by = sat_add(G(r)->g_wm, -orec.t);
+		recsink_write(r->late, pr->raw, pr->rawlen);
+		break;
+	case EX_RANGE:
+		out_of_range(r, pr);
+		break;
+	case EX_FAIL:	/* (said): exit 1 */
+		r->fatal = 1;
+		break;
+	}
+}
+
+/* apply() of any record: counts it, says what is wrong with it, and
+ * hands a good one on. (Out of line: apply() takes the commonest.) */
+static __attribute__((noinline)) void
+apply_any(struct run *r, const struct parsed *pr)
+{
+	const struct config *c = r->c;
 
 	if (pr->kind == PR_NOTE) {	/* the reading thread's message */
 		fwrite(pr->msg, 1, pr->msglen, stderr);
@@ -148,31 +181,23 @@ apply(struct run *r, const struct parsed *pr)
 		watermark_after(r, pr->t);
 		return;
 	}
-	orec.key = pr->key;
-	orec.keylen = pr->keylen;
-	orec.hash = pr->hash;
-	orec.vals = pr->vals;
-	orec.t = pr->t;
-	if (!c->has_time && (op_uses_time(r->op) || c->mode == MODE_BATCH))
-		orec.t = now_ns();	/* processing time: when applied */
-	switch (exec_record(&r->x, pr, &orec)) {
-	case EX_ADDED:
-	case EX_NOWIN:
-		FUTURE_CHECK(r, pr, orec.t);
-		watermark_after(r, orec.t);
-		break;
-	case EX_LATE:
-		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
-			r->late_by = sat_add(G(r)->g_wm, -orec.t);
-		recsink_write(r->late, pr->raw, pr->rawlen);
-		break;
-	case EX_RANGE:
-		out_of_range(r, pr);
-		break;
-	case EX_FAIL:	/* (said): exit 1 */
-		r->fatal = 1;
-		break;
+	apply_good(r, pr);
+}
+
+/* Applies a parsed record (parse.h): counts it, says what is wrong with
+ * it, and hands it to the strategy, acting on its answer. A good record
+ * that found no time format, in a run of one source whose hint has said
+ * what it had to, needs nothing of apply_any() but its count. */
+static void
+apply(struct run *r, const struct parsed *pr)
+{
+	if (pr->kind != PR_RECORD || pr->fmt != TF_AUTO || r->srcs != NULL ||
+	    r->hint != NULL) {
+		apply_any(r, pr);
+		return;
 	}
+	G(r)->g_read++;
+	apply_good(r, pr);
 }
 
 /* --- live input: timers while fwin waits --- */
