@@ -433,15 +433,13 @@ parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 	return 1;
 }
 
-void
-parse_record(struct parser *p, const struct record *rec, struct parsed *out)
+/* parse_record()'s long way: every record, and what is wrong with it. */
+static __attribute__((noinline)) void
+parse_long(struct parser *p, const struct record *rec, struct parsed *out)
 {
 	const struct config *c = p->c;
 	struct badfield bf;
 	size_t i, nf;
-
-	if (p->plain && parse_plain(p, rec, out))
-		return;
 
 	parsed_of(p, rec, out, PR_OTHER);
 	out->t = 0;
@@ -501,4 +499,11 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out)
 		return;
 	}
 	out->kind = PR_RECORD;
+}
+
+void
+parse_record(struct parser *p, const struct record *rec, struct parsed *out)
+{
+	if (!p->plain || !parse_plain(p, rec, out))
+		parse_long(p, rec, out);
 }

@@ -729,15 +729,15 @@ next_quick(struct input *in, struct record *r)
 #endif
 }
 
-int
-stream_next(struct input *in, struct record *r)
+/* stream_next() past next_quick(): the header, files opened and ended,
+ * what next_quick() leaves. */
+static __attribute__((noinline)) int
+stream_slow(struct input *in, struct record *r)
 {
 	const struct field *names;
 	size_t n;
 	int ishdr, rc;
 
-	if (next_quick(in, r) == INPUT_RECORD)
-		return INPUT_RECORD;
 	if (in->fatal)
 		return -1;
 	if (in->o.header && in->hdr == HDR_UNREAD &&
@@ -762,6 +762,13 @@ stream_next(struct input *in, struct record *r)
 			return -1;
 		}
 	}
+}
+
+int
+stream_next(struct input *in, struct record *r)
+{
+	return next_quick(in, r) == INPUT_RECORD ? INPUT_RECORD :
+	    stream_slow(in, r);
 }
 
 void
