@@ -166,14 +166,31 @@ text_of(const struct xval *v, char *buf, const char **p, size_t *n)
 		(void)xval_text(v, buf, p, n);
 }
 
-/* A slot's text as a value: empty is NULL, a number is a number. (Per
- * record and field: inline.) */
-static inline __attribute__((always_inline)) void
+/* Whether a slot's text is an integer of at most 18 digits, the common
+ * case, read 8 digits at a time (what num_parse would make of it,
+ * without its general path): then *v is its value. */
+static inline int
+slot_int(const struct xslice *s, int64_t *v)
+{
+	uint64_t x;
+	size_t i;
+
+	if (s->p == NULL || s->n == 0)
+		return 0;
+	i = s->p[0] == '-' || s->p[0] == '+';
+	if (s->n > i && s->n - i <= 18 &&
+	    num_digits(s->p + i, s->n - i, &x) == s->n - i) {
+		*v = s->p[0] == '-' ? -(int64_t)x : (int64_t)x;
+		return 1;
+	}
+	return 0;
+}
+
+/* A slot's text as a value: empty is NULL, a number is a number. */
+static void
 load(struct xval *v, const struct xslice *s)
 {
 	struct num nu;
-	uint64_t x;
-	size_t i;
 
 	v->p = s->p;
 	v->n = s->n;
@@ -181,13 +198,8 @@ load(struct xval *v, const struct xslice *s)
 		set_null(v);
 		return;
 	}
-	/* the common case first: a short integer, digits read 8 at a time
-	 * (what num_parse would make of it, without its general path) */
-	i = s->p[0] == '-' || s->p[0] == '+';
-	if (s->n > i && s->n - i <= 18 &&
-	    num_digits(s->p + i, s->n - i, &x) == s->n - i) {
+	if (slot_int(s, &v->u.i)) {
 		v->t = XV_INT;
-		v->u.i = s->p[0] == '-' ? -(int64_t)x : (int64_t)x;
 		return;
 	}
 	if (num_parse(s->p, s->n, &nu) != 0)
@@ -703,15 +715,17 @@ expr_test(const struct expr *e, struct xvm *vm, const struct xslice *slots)
 	const struct xins *ip = e->code;
 	const struct xval *k;
 	struct xval v;
+	int64_t x;
 
 	if (e->ncode == 1 && ip->op == X_FCMP) {
 		/* a field against a constant, the commonest --where: no
 		 * stack, and two integers compared in place */
-		load(&v, &slots[e->fields[ip->a].slot]);
 		k = &e->consts[ip->c];
-		if (v.t == XV_INT && k->t == XV_INT)
-			return compared((enum xop)ip->b, (v.u.i > k->u.i) -
-			    (v.u.i < k->u.i));
+		if (k->t == XV_INT &&
+		    slot_int(&slots[e->fields[ip->a].slot], &x))
+			return compared((enum xop)ip->b, (x > k->u.i) -
+			    (x < k->u.i));
+		load(&v, &slots[e->fields[ip->a].slot]);
 		return compared((enum xop)ip->b, compare(&v, k));
 	}
 
