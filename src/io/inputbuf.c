@@ -38,7 +38,7 @@ quotes_moved(struct input *in)
 {
 	in->qat = NOQUOTE;
 	in->qlim = 0;
-	in->shave = 0;
+	in->sat = SAT_FAR;
 }
 
 /*
@@ -57,7 +57,7 @@ fill(struct input *in, int block)
 	ssize_t r;
 	int rc = FILL_MORE;
 
-	in->shave = 0;	/* (the buffer may move, or start again) */
+	in->sat = SAT_FAR;	/* (the buffer may move, or start again) */
 	if (in->pos > 0) {
 		memmove(in->buf, in->buf + in->pos, n);
 		in->pos = 0;

@@ -21,6 +21,7 @@
 #define BUF_MAX		(RECMAX + (64u << 10))
 #define SLACK		16		/* bytes after the buffer, see scan16() */
 #define NOQUOTE		((size_t)-1)
+#define SAT_FAR		((size_t)1 << 62)	/* see struct input: sat */
 #define QUOTE_MAX	((size_t)1 << 20)	/* a quote open longer is bad */
 
 #define ERR_LONG	"record longer than 1 GiB"
@@ -81,10 +82,10 @@ struct input {
 	size_t qat, qlim;
 	/* frame_fast(): the structural bytes (delimiter, '\n', and in CSV
 	 * '"') of the 64 bytes at sat not yet framed, a bit each, while
-	 * shave says they are known (the buffer's bytes have not moved) */
+	 * the buffer's bytes have not moved; sat is SAT_FAR when they are
+	 * not known (so far from any position that none is within 64) */
 	size_t sat;
 	uint64_t sbits;
-	int shave;
 
 	struct field *f;	/* the fields of the record returned */
 	size_t fcap;

@@ -330,17 +330,20 @@ static inline __attribute__((always_inline)) int
 frame_fast(struct input *in, struct record *r, size_t max)
 {
 	const char *buf = in->buf;
-	const int csv = in->o.fmt == IF_CSV;
+	const char delim = (char)in->delim;
 	size_t pos = in->pos, at = in->sat, start = pos, nf = 0, idx, eol;
+	/* fields stored without a test of room: up to max, or the room */
+	size_t room = max != 0 && max < in->fcap ? max : in->fcap;
 	uint64_t bits;
+	char c;
 
-	if (!in->shave || pos < at || pos - at >= 64) {
+	/* (pos before at wraps round too; quotes_moved() sets sat far) */
+	if (pos - at >= 64) {
 		if (in->end - pos < 64)
 			return 0;
 		at = pos;
 		in->sbits = structural_at(in, buf + at);
 		in->sat = at;
-		in->shave = 1;
 	}
 	bits = in->sbits & (~(uint64_t)0 << (pos - at));
 	for (;;) {
@@ -352,15 +355,23 @@ frame_fast(struct input *in, struct record *r, size_t max)
 		}
 		idx = at + (size_t)__builtin_ctzll(bits);
 		bits &= bits - 1;
-		if (buf[idx] == '\n')
-			break;
-		if (csv && buf[idx] == '"')
-			return 0;
-		/* past max fields, only the line end matters */
-		if (max == 0 || nf < max) {
-			push(in, nf++, buf + start, idx - start);
-			start = idx + 1;
+		if ((c = buf[idx]) == delim) {
+			if (nf < room) {
+				in->f[nf].p = buf + start;
+				in->f[nf++].n = idx - start;
+				start = idx + 1;
+			} else if (max == 0 || nf < max) {
+				/* past max fields, only the line end matters */
+				push(in, nf++, buf + start, idx - start);
+				start = idx + 1;
+				room = max != 0 && max < in->fcap ?
+				    max : in->fcap;
+			}
+			continue;
 		}
+		if (c != '\n')
+			return 0;	/* a quote */
+		break;
 	}
 	eol = idx - pos;
 	if (eol == 0 || buf[idx - 1] == '\r' || eol > RECMAX)
@@ -560,6 +571,7 @@ stream_open(char *const *files, int nfiles, const struct input_opts *o)
 	in->o = *o;
 	in->hold = o->hold_partial;
 	in->ino = -1;
+	in->sat = SAT_FAR;
 	if (nfiles <= 0) {
 		files = stdin_only;
 		nfiles = 1;
