@@ -68,6 +68,7 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	h->c = c;
 	h->g = g;
 	h->plain = aggs_plain(g);
+	quick_again(h);
 	assigner_init(&h->as, c);
 	if (arena_init(&h->a) != 0)
 		fwin_die("cannot map memory: %s", strerror(errno));
@@ -138,6 +139,7 @@ ha_reset(struct hashagg *h)
 	h->n = 0;
 	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
 	h->ahead = 0;	/* (until it is past AHEAD_FROM again) */
+	quick_again(h);
 }
 
 static void
@@ -196,6 +198,9 @@ window_of(struct hashagg *h, int64_t start)
 	return &h->win[lo];
 }
 
+static aoff new_group(struct hashagg *h, uint64_t i, uint32_t tag,
+    int64_t start, const char *key, size_t keylen, int bounded);
+
 /* The group (start, key) of hash gh, made if new; 0 when it would be
  * new past the budget (with bounded). */
 static inline aoff
@@ -206,7 +211,6 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	struct group *gp;
 	uint64_t i, mask = h->cap - 1;
 	uint32_t tag = (uint32_t)(gh >> 32);
-	struct hwin *w;
 	aoff g;
 
 	for (i = slot_home(h, gh); slot[i].g != 0; i = (i + 1) & mask) {
@@ -218,6 +222,20 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		    same_bytes(gp->g_key, key, keylen))
 			return g;
 	}
+	return new_group(h, i, tag, start, key, keylen, bounded);
+}
+
+/* group_of()'s group made in the free slot i (out of line: most records
+ * find theirs). */
+static __attribute__((noinline)) aoff
+new_group(struct hashagg *h, uint64_t i, uint32_t tag, int64_t start,
+    const char *key, size_t keylen, int bounded)
+{
+	struct hslot *slot;
+	struct group *gp;
+	struct hwin *w;
+	aoff g;
+
 	if (bounded && bytes_held(h) > h->budget)
 		return 0;
 	g = arena_alloc(&h->a, group_size(h, keylen));
@@ -240,8 +258,10 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		h->peak = arena_hdr(&h->a)->ah_used;
 	/* (grown past what the cache holds: from the next record on; none
 	 * waits now, or this is the oldest's) */
-	if (h->want_ahead && bytes_held(h) > AHEAD_FROM)
+	if (h->want_ahead && bytes_held(h) > AHEAD_FROM) {
 		h->ahead = 1;
+		quick_again(h);
+	}
 	return g;
 }
 
@@ -385,6 +405,64 @@ ledger_at(struct hashagg *h, int64_t start)
 	return &h->lw[lo];
 }
 
+/* In a stream: the ends of the pane that starts at start (the last
+ * record's, most often). */
+static inline void
+stream_pane(struct hashagg *h, int64_t start)
+{
+	if (start != h->last_start) {
+		h->last_start = start;
+		h->last_pend = h->as.ops->end_after(&h->as, start);
+		h->last_end = h->cum || h->slide ?
+		    h->as.ops->last_end(&h->as, start) : h->last_pend;
+	}
+}
+
+/* In a stream, a record of time t added to the pane [start, pend): the
+ * earliest window held, the watermark and the largest time. */
+static inline void
+stream_added(struct hashagg *h, int64_t t, int64_t start, int64_t pend)
+{
+	if (start < h->min_start && start >= h->hold) {
+		h->min_start = start;
+		h->min_end = pend;
+	}
+	if (t > h->maxt) {
+		if (sat_add(t, -h->lateness) > h->wm)
+			h->wm = sat_add(t, -h->lateness);
+		h->maxt = t;
+	}
+}
+
+/* add_one() of record r when h->quick: its tests that cannot hold left
+ * out. */
+static inline __attribute__((always_inline)) int
+add_quick(struct hashagg *h, const struct op_rec *r, const int64_t *win)
+{
+	int64_t start;
+	aoff g;
+
+	if (win != NULL)
+		start = *win;
+	else if (!assign_pane(&h->as, &h->last, r->t, &start))
+		return HA_RANGE;
+	stream_pane(h, start);
+	if (h->last_end <= h->wm) {
+		if (h->ledger)
+			ledger_note(h, &h->late, r->t);
+		return HA_LATE;
+	}
+	if ((g = group_of(h, group_hash(r->hash, start), start, r->key,
+	    r->keylen, 1)) == 0)
+		return HA_FULL;
+	aggs_add_plain(h->plain, h->naggs, &h->a, group_acc(h, g), r->vals);
+	h->seq++;
+	if (h->ledger)
+		ledger_note(h, ledger_at(h, start), r->t);
+	stream_added(h, r->t, start, h->last_pend);
+	return HA_ADDED;
+}
+
 /* (inline: the call is per record, the second one rare) */
 static inline __attribute__((always_inline)) int
 add_one(struct hashagg *h, int64_t t, const int64_t *win,
@@ -402,12 +480,7 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 	else if (!assign_pane(&h->as, &h->last, t, &start))
 		return HA_RANGE;	/* (a tumbling window has no gaps) */
 	if (h->stream) {	/* (records in input order: any values) */
-		if (start != h->last_start) {
-			h->last_start = start;
-			h->last_pend = h->as.ops->end_after(&h->as, start);
-			h->last_end = h->cum || h->slide ?
-			    h->as.ops->last_end(&h->as, start) : h->last_pend;
-		}
+		stream_pane(h, start);
 		if (h->last_end <= h->wm) {	/* its last window */
 			if (h->ledger)
 				ledger_note(h, &h->late, t);
@@ -455,29 +528,35 @@ added:
 	if (h->stream) {
 		if (h->ledger)
 			ledger_note(h, ledger_at(h, start), t);
-		if (start < h->min_start && start >= h->hold) {
-			h->min_start = start;
-			h->min_end = pend;
-		}
-		if (t > h->maxt && sat_add(t, -h->lateness) > h->wm)
-			h->wm = sat_add(t, -h->lateness);
-	}
-	if (t > h->maxt)
+		stream_added(h, t, start, pend);
+	} else if (t > h->maxt)
 		h->maxt = t;
 	return HA_ADDED;
 }
 
-int
-hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
-    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+/* hashagg_add() past add_quick(). */
+static __attribute__((noinline)) int
+add_any(struct hashagg *h, const struct op_rec *r, const int64_t *win)
 {
-	int rc = add_one(h, t, win, key, keylen, hash, vals);
+	int rc = add_one(h, r->t, win, r->key, r->keylen, r->hash, r->vals);
 
 	/* past the budget: the groups go to a sorted run, the table on
 	 * empty (a run that cannot be written: full, as without runs) */
 	if (rc == HA_FULL && h->spill != NULL && h->spill(h) == 0)
-		rc = add_one(h, t, win, key, keylen, hash, vals);
+		rc = add_one(h, r->t, win, r->key, r->keylen, r->hash,
+		    r->vals);
 	return rc;
+}
+
+int
+hashagg_add(struct hashagg *h, const struct op_rec *r, const int64_t *win)
+{
+	int rc;
+
+	/* (full: add_any() spills, and adds it again) */
+	if (h->quick && (rc = add_quick(h, r, win)) != HA_FULL)
+		return rc;
+	return add_any(h, r, win);
 }
 
 void
@@ -501,6 +580,7 @@ hashagg_stream(struct hashagg *h, int64_t lateness)
 	/* (no window starts here: the end is found at the first record) */
 	h->last_start = INT64_MAX;
 	h->last_end = INT64_MIN;
+	quick_again(h);
 }
 
 void
@@ -529,6 +609,7 @@ hashagg_look_ahead(struct hashagg *h)
 	h->want_ahead = aggs_numbers_only(h->g);
 	h->blocks = !aggs_flat(h->g);
 	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+	quick_again(h);
 }
 
 int
@@ -542,6 +623,7 @@ hashagg_set_aggs(struct hashagg *h, struct aggs *g)
 {
 	h->g = g;
 	h->plain = aggs_plain(g);
+	quick_again(h);
 }
 
 int64_t

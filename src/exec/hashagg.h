@@ -65,11 +65,11 @@ enum {
 	HA_GAVEUP	/* hashagg_gave_up(): not added */
 };
 
-/* Adds a record of time t, key bytes key[0..keylen) with hash (key_hash),
- * values vals to its window's group. win: its window's start, when the
- * reading thread found it (flow/source.h), or NULL. */
-int hashagg_add(struct hashagg *h, int64_t t, const int64_t *win,
-    const char *key, size_t keylen, uint64_t hash, const struct aval *vals);
+/* Adds record r (its time, key bytes and their hash, values) to its
+ * window's group. win: its window's start, when the reading thread
+ * found it (flow/source.h), or NULL. */
+int hashagg_add(struct hashagg *h, const struct op_rec *r,
+    const int64_t *win);
 
 /* A stream's record that is not added (--where rejected it) moves the
  * watermark all the same, to time t less the lateness; so does the

@@ -123,6 +123,7 @@ cum_emit(struct hashagg *h, const struct cumwin *cw, int64_t e,
 		aggs_fold(h->g, &h->a, group_acc(h, cw->rows[i].g));
 		if (!h->regroup && !aggs_fold_exact(h->g)) {
 			h->gave_up = 1;
+			quick_again(h);
 			break;
 		}
 		row.key = gp->g_key;

@@ -123,6 +123,10 @@ struct hashagg {
 	const struct config *c;
 	struct aggs *g;
 	const struct plain_agg *plain;	/* aggs_plain(g): added inline */
+	/* add_one()'s commonest case, which add_quick() takes: a stream
+	 * of tumbling windows (not --slide, not --cumulate), no look-ahead,
+	 * counts and sums (quick_again() after each of those changes) */
+	int quick;
 	struct assigner as;
 	struct span last;	/* the last window assigned */
 	struct arena a;		/* the groups and the table */
@@ -376,5 +380,13 @@ void ha_cum_absorb(struct hashagg *h, struct hashagg *other, int64_t upto);
 int64_t ha_cum_due(const struct hashagg *h);
 int64_t ha_cum_size_start(const struct hashagg *h, int64_t t);
 int64_t ha_cum_align(const struct hashagg *h, int64_t t);
+
+/* h->quick from what it depends on. */
+static inline void
+quick_again(struct hashagg *h)
+{
+	h->quick = h->stream && !h->cum && !h->slide && !h->ahead &&
+	    !h->gave_up && h->plain != NULL;
+}
 
 #endif

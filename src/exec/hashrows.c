@@ -218,6 +218,7 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 	ha_recount(h);
 	/* (the look-ahead is empty: ha_collect() took it) */
 	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+	quick_again(h);
 }
 
 void

@@ -457,6 +457,7 @@ void
 hashagg_slide(struct hashagg *h)
 {
 	h->slide = 1;
+	quick_again(h);
 	h->slide_join = slide_join;
 	h->sl_in = h->sl_out = INT64_MIN;
 }

@@ -79,6 +79,7 @@ split_main(void *arg)
 {
 	struct split *s = arg;
 	const struct parsed *pr;
+	struct op_rec orec;
 	int rc = SOURCE_RECORD, ha;
 
 	fwin_warn_to(unclean, s);
@@ -92,8 +93,12 @@ split_main(void *arg)
 			s->unclean = 1;
 			break;
 		}
-		ha = hashagg_add(s->h, pr->t, NULL, pr->key, pr->keylen,
-		    pr->hash, pr->vals);
+		orec.key = pr->key;
+		orec.keylen = pr->keylen;
+		orec.hash = pr->hash;
+		orec.t = pr->t;
+		orec.vals = pr->vals;
+		ha = hashagg_add(s->h, &orec, NULL);
 		/* (a stream's late record: in its ledger) */
 		if (ha != HA_ADDED && (ha != HA_LATE ||
 		    s->kind == SPLIT_NEAR_ORDER)) {

@@ -89,8 +89,7 @@ record_answered(struct stable *t, const struct parsed *pr,
 		fire_due(t, 1);
 		if (tries == 3)
 			break;
-		rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win :
-		    NULL, orec->key, orec->keylen, orec->hash, orec->vals);
+		rc = hashagg_add(t->h, orec, pr->has_win ? &pr->win : NULL);
 	}
 	if (rc == HA_FULL && t->once) {
 		fwin_warn("the table of open (window, key) groups is full "
@@ -129,8 +128,7 @@ stable_record(struct stable *t, const struct parsed *pr,
 {
 	/* (--cumulate: a fold not exact, met while firing, now or before:
 	 * HA_GAVEUP; the operator takes the records from the first) */
-	int rc = hashagg_add(t->h, orec->t, pr->has_win ? &pr->win : NULL,
-	    orec->key, orec->keylen, orec->hash, orec->vals);
+	int rc = hashagg_add(t->h, orec, pr->has_win ? &pr->win : NULL);
 
 	return rc == HA_ADDED && !t->batch ? EX_ADDED :
 	    record_answered(t, pr, orec, rc);

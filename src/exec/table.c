@@ -82,8 +82,7 @@ table_record(void *arg, const struct parsed *pr, const struct op_rec *orec)
 
 	if (!t->any)
 		return stable_record(&t->st, pr, orec);
-	switch (hashagg_add(t->h, orec->t, pr->has_win ? &pr->win : NULL,
-	    orec->key, orec->keylen, orec->hash, orec->vals)) {
+	switch (hashagg_add(t->h, orec, pr->has_win ? &pr->win : NULL)) {
 	case HA_ADDED:
 		return EX_KEPT;
 	case HA_RANGE:
