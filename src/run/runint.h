@@ -5,6 +5,7 @@
 #ifndef FWIN_RUNINT_H
 #define FWIN_RUNINT_H
 
+#include <signal.h>
 #include <time.h>
 
 #include "window/agg.h"
@@ -89,10 +90,18 @@ G(struct run *r)
 
 /* runstop.c: signals. SIGINT, SIGTERM and SIGHUP end the input as its
  * end would; SIGUSR1 asks for a checkpoint (catch_signals). The signal
- * that asked the run to stop, or 0; whether a checkpoint was asked for
- * since the last save_begun(). */
+ * that asked the run to stop, or 0 (run_signal(): read per record, so
+ * inline); whether a checkpoint was asked for since the last
+ * save_begun(). */
+extern volatile sig_atomic_t run_stop_signal;
+
+static inline int
+run_signal(void)
+{
+	return run_stop_signal;
+}
+
 void catch_signals(void);
-int run_signal(void);
 int save_asked(void);
 void save_begun(void);
 

@@ -11,17 +11,16 @@
 #include "run/runint.h"
 #include "base/util.h"
 
-static volatile sig_atomic_t stop_requested, save_requested, stop_signal;
+volatile sig_atomic_t run_stop_signal;
+static volatile sig_atomic_t save_requested;
 
 static void
 on_signal(int sig)
 {
 	if (sig == SIGUSR1)
 		save_requested = 1;
-	else {
-		stop_signal = sig;
-		stop_requested = 1;
-	}
+	else
+		run_stop_signal = sig;
 }
 
 /* No SA_RESTART: they interrupt poll(2), so a waiting fwin notices at
@@ -38,12 +37,6 @@ catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
-}
-
-int
-run_signal(void)
-{
-	return stop_requested ? stop_signal : 0;
 }
 
 int
