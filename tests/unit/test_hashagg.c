@@ -111,11 +111,26 @@ on_row(void *arg, const struct op_row *row)
 		}
 	}
 	out_mem_clear(f->cells);
-	aggs_emit(row->g, row->a, f->cells);
+	aggs_emit(row->g, row->a, row->acc, f->cells);
 	if (cell(f->cells, 0) != (long)count || cell(f->cells, 1) != sum)
 		f->bad++;
 	f->count += count;
 	f->sum += sum;
+}
+
+/* hashagg_add() of a record of time t, key[0..kn), values v. */
+static int
+add_kv(struct hashagg *h, int64_t t, const int64_t *win, const char *key,
+    size_t kn, const struct aval *v)
+{
+	struct op_rec r;
+
+	r.key = key;
+	r.keylen = kn;
+	r.hash = key_hash(key, kn);
+	r.t = t;
+	r.vals = v;
+	return hashagg_add(h, &r, win);
 }
 
 /* Adds record r (with its window found, as the reading thread does, or
@@ -134,8 +149,7 @@ put(struct hashagg *h, const struct rec *r, int with_window)
 	v[1].n = strlen(num);
 	v[1].is_dec = dec_parse(num, v[1].n, &v[1].dec) == 0;
 	v[1].d = (double)r->v;
-	return hashagg_add(h, r->t, with_window ? &win : NULL, r->key, kn,
-	    key_hash(r->key, kn), v);
+	return add_kv(h, r->t, with_window ? &win : NULL, r->key, kn, v);
 }
 
 static void
@@ -256,7 +270,7 @@ on_total(void *arg, const struct op_row *row)
 	t->last_key = k;
 	t->rows++;
 	out_mem_clear(t->cells);
-	aggs_emit(row->g, row->a, t->cells);
+	aggs_emit(row->g, row->a, row->acc, t->cells);
 	t->count += (uint64_t)cell(t->cells, 0);
 }
 
@@ -369,14 +383,12 @@ main(void)
 	v[1].d = 1000;
 	v[1].is_dec = dec_read("1e3", 3, &v[1].dec) == 0;
 	CHECK(v[1].is_dec && v[1].dec.exp);
-	CHECK(hashagg_add(h, 5, NULL, "k", 1, key_hash("k", 1), v) ==
-	    HA_ADDED);
+	CHECK(add_kv(h, 5, NULL, "k", 1, v) == HA_ADDED);
 	/* a window past the end of int64: bad */
 	v[1].p = "1";
 	v[1].n = 1;
 	v[1].is_dec = dec_parse("1", 1, &v[1].dec) == 0;
-	CHECK(hashagg_add(h, INT64_MAX - 10, NULL, "k", 1, key_hash("k", 1),
-	    v) == HA_RANGE);
+	CHECK(add_kv(h, INT64_MAX - 10, NULL, "k", 1, v) == HA_RANGE);
 	hashagg_free(h);
 
 	/* a table past its budget takes no new group, and says so */
@@ -384,8 +396,8 @@ main(void)
 	for (i = 0; i < N; i++) {
 		size_t kn = strlen(recs[i].key);
 
-		if (hashagg_add(h, (int64_t)i * SIZE, NULL, recs[i].key, kn,
-		    key_hash(recs[i].key, kn), v) == HA_FULL)
+		if (add_kv(h, (int64_t)i * SIZE, NULL, recs[i].key, kn, v) ==
+		    HA_FULL)
 			break;
 	}
 	CHECK(i < N);
