@@ -85,15 +85,21 @@ merge_rows(const struct hashagg *h, size_t i, size_t n,
 		row.key = gp->g_key;
 		row.keylen = gp->g_len;
 		row.a = &first->h->a;
-		aggs_fold_begin(g);
-		if (cmp <= 0) {
-			aggs_fold(g, &h->a, group_acc(h, a->g));
-			i++;
+		row.acc = NULL;
+		if (cmp != 0 && aggs_emit_as_is(g, row.a,
+		    group_acc(first->h, first->g)))
+			row.acc = arena_ptr(row.a, group_acc(first->h,
+			    first->g));
+		else {
+			aggs_fold_begin(g);
+			if (cmp <= 0)
+				aggs_fold(g, &h->a, group_acc(h, a->g));
+			if (cmp >= 0)
+				aggs_fold(g, &other->a,
+				    group_acc(other, b->g));
 		}
-		if (cmp >= 0) {
-			aggs_fold(g, &other->a, group_acc(other, b->g));
-			j++;
-		}
+		i += cmp <= 0;
+		j += cmp >= 0;
 		emit(arg, &row);
 		fired++;
 	}

@@ -95,7 +95,7 @@ row_cells(struct sink *s, struct out *o, const struct op_row *row)
 	} else if (s->rolling_time)
 		emit_time_to(s, o, row->time, 0);
 	key_write(o, s->c->nkeys, row->key, row->keylen);
-	aggs_emit(row->g, row->a, o);
+	aggs_emit(row->g, row->a, row->acc, o);
 }
 
 /* --having, --eval: the row's cells as printed, in memory; its --eval
@@ -263,7 +263,7 @@ judge_record(struct sink *s, const struct op_row *row)
 		s->rcells = rowcells_new(s->rx);
 	o = rowcells_sink(s->rcells);
 	record_cells(s, o, row->rec, row->reclen);
-	aggs_emit(row->g, row->a, o);
+	aggs_emit(row->g, row->a, row->acc, o);
 	return rowexpr_judge(s->rx, s->rcells);
 }
 
@@ -276,7 +276,7 @@ sink_row(struct sink *s, const struct op_row *row)
 		if (s->rx != NULL && !judge_record(s, row))
 			return;		/* --having */
 		write_record(s, row->rec, row->reclen);
-		aggs_emit(row->g, row->a, s->out);
+		aggs_emit(row->g, row->a, row->acc, s->out);
 		if (s->rx != NULL)
 			rowexpr_write(s->rx, s->rcells, s->out);
 		out_end_row(s->out);
@@ -313,7 +313,7 @@ render_cells(struct sink *s, const struct op_row *row)
 	if (s->cells == NULL)
 		s->cells = out_open_mem();
 	out_mem_clear(s->cells);
-	aggs_emit(row->g, row->a, s->cells);
+	aggs_emit(row->g, row->a, row->acc, s->cells);
 	return s->cells;
 }
 

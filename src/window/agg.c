@@ -1073,12 +1073,38 @@ aggs_fold_store(const struct aggs *g, struct arena *a, aoff dst)
 }
 
 void
-aggs_emit(struct aggs *g, const struct arena *a, struct out *o)
+aggs_emit(struct aggs *g, const struct arena *a, const void *acc,
+    struct out *o)
 {
+	const char *at = acc != NULL ? acc : g->fold;
 	size_t i;
 
 	for (i = 0; i < g->n; i++)
-		g->v[i].op->emit(&g->v[i], a, g->fold + g->v[i].off, o);
+		g->v[i].op->emit(&g->v[i], a, at + g->v[i].off, o);
+}
+
+int
+aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc)
+{
+	const struct dec_sum *s;
+	size_t i;
+	int k;
+
+	if (g->plain == NULL)
+		return 0;
+	for (i = 0; i < g->n; i++) {
+		if (!g->plain[i].sum)
+			continue;
+		s = arena_ptr(a, acc + g->plain[i].off);
+		if (s->big != 0)
+			return 0;
+		for (k = 0; s->scale != 0 && k < DEC_WORDS && s->w[k] == 0;
+		    k++)
+			;
+		if (k == DEC_WORDS)
+			return 0;	/* (zero at a scale) */
+	}
+	return 1;
 }
 
 /* --- what counters read beyond their window (aggcounter.c) --- */

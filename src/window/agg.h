@@ -152,10 +152,19 @@ int aggs_unmerge(const struct aggs *g, struct arena *a, aoff dst, aoff src);
 void aggs_release(const struct aggs *g, struct arena *a, aoff acc);
 
 /* Folding: begin, fold one or more accumulators, then write the result
- * cells. The arena must not change between begin and emit. */
+ * cells (acc NULL), or write those of one set of accumulators without a
+ * fold (acc, where aggs_emit_as_is() says the fold would be the same).
+ * The arena must not change between begin and emit. */
 void aggs_fold_begin(struct aggs *g);
 void aggs_fold(struct aggs *g, const struct arena *a, aoff acc);
-void aggs_emit(struct aggs *g, const struct arena *a, struct out *o);
+void aggs_emit(struct aggs *g, const struct arena *a, const void *acc,
+    struct out *o);
+
+/* Whether the accumulators at acc, folded alone, would be what they
+ * are: counts, and sums (aggs_plain) that hold no big value and no zero
+ * at a scale (a fold writes zero at scale 0). Rows of one group each are
+ * then written without a fold. */
+int aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc);
 
 /* Whether a fold can be kept as an accumulator block and folded again
  * later (not with --distinct, percentiles or sketches, whose folds are

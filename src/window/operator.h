@@ -54,8 +54,9 @@ enum {
 	OP_CORRUPT		/* restored state found bad: see st_corrupt */
 };
 
-/* A fired window, or rolling mode's row. The aggregates are folded:
- * aggs_emit(g, a, out) writes their cells. */
+/* A fired window, or rolling mode's row. The aggregates are folded, or
+ * acc names the one group's accumulators that are written as they are:
+ * aggs_emit(g, a, acc, out) writes their cells. */
 struct op_row {
 	int64_t start, end;	/* time windows (has_bounds) */
 	int64_t time;		/* rolling mode: the record's time */
@@ -67,6 +68,7 @@ struct op_row {
 	size_t keylen;
 	struct aggs *g;
 	const struct arena *a;
+	const void *acc;	/* NULL: g's fold */
 };
 
 typedef void (*op_emit_fn)(void *arg, const struct op_row *row);

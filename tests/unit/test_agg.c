@@ -182,7 +182,7 @@ fold_emit(struct setup *s, struct arena *a, const aoff *accs, const int *order,
 	aggs_fold_begin(s->g);
 	for (i = 0; i < n; i++)
 		aggs_fold(s->g, a, accs[order != NULL ? order[i] : i]);
-	aggs_emit(s->g, a, o);
+	aggs_emit(s->g, a, NULL, o);
 	out_end_row(o);
 }
 
@@ -414,7 +414,7 @@ fixed(const char *const *texts, int n, const char *want)
 	mo_open(&m, s.cols, s.n);
 	aggs_fold_begin(s.g);
 	aggs_fold(s.g, &a, acc);
-	aggs_emit(s.g, &a, m.o);
+	aggs_emit(s.g, &a, NULL, m.o);
 	out_end_row(m.o);
 	mo_take(&m, got, sizeof(got));
 	CHECK_STR(got, want);

@@ -67,7 +67,7 @@ reckon(const struct v *v, int n, int64_t lo, int64_t hi, int *seen)
 static void
 emit(struct aggs *g, struct arena *a, struct memout *m, char *buf, size_t cap)
 {
-	aggs_emit(g, a, m->o);
+	aggs_emit(g, a, NULL, m->o);
 	out_end_row(m->o);
 	mo_take(m, buf, cap);
 }

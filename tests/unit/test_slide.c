@@ -199,7 +199,7 @@ grid_query_from(struct grid *w, int64_t start, aoff given)
 	aoff first = st_first_pane(s, w->k, start), p;
 
 	slide_fold(&w->sl, s, w->k, &w->kk, start, given ? given : first);
-	aggs_emit(w->g, &s->a, w->m.o);
+	aggs_emit(w->g, &s->a, NULL, w->m.o);
 	out_end_row(w->m.o);
 	mo_take(&w->m, got, sizeof(got));
 
@@ -207,7 +207,7 @@ grid_query_from(struct grid *w, int64_t start, aoff given)
 	for (p = first; p != 0 && st_panep(s, p)->p_start < start + w->size;
 	    p = st_panep(s, p)->p_next)
 		aggs_fold(w->g, &s->a, st_acc(p));
-	aggs_emit(w->g, &s->a, w->m.o);
+	aggs_emit(w->g, &s->a, NULL, w->m.o);
 	out_end_row(w->m.o);
 	mo_take(&w->m, want, sizeof(want));
 
