@@ -37,6 +37,7 @@ struct parser {
 	struct xvm *vm;		/* --where, --if: their evaluator */
 	int conds;		/* some aggregate has an --if */
 	struct xslice *xs;	/* ... and the fields they name */
+	struct num_head thead;	/* count_time(): the last time's digits */
 	char msg[512];
 };
 
@@ -289,8 +290,8 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 /* record_time()'s common case, inline: a count of a known unit in up
  * to 18 plain digits, read as tf_parse_time_tz() reads it. Returns 0
  * with out->t, or -1 for record_time() to take the long way. */
-static inline int
-count_time(const struct parser *p, const struct record *rec,
+static inline __attribute__((always_inline)) int
+count_time(struct parser *p, const struct record *rec,
     struct parsed *out)
 {
 	const struct config *c = p->c;
@@ -301,7 +302,8 @@ count_time(const struct parser *p, const struct record *rec,
 	    c->time.idx >= rec->nf)
 		return -1;
 	f = &rec->f[c->time.idx];
-	if (f->n - 1 >= 18 || num_digits(f->p, f->n, &v) != f->n ||
+	if (f->n - 1 >= 18 || num_digits_near(f->p, f->n, &v, &p->thead) !=
+	    f->n ||
 	    __builtin_mul_overflow(v, unit, &v) || v > INT64_MAX)
 		return -1;
 	out->tval = f->p;

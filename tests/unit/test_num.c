@@ -712,7 +712,9 @@ test_format_int(void)
 
 /* num_digits against a digit-by-digit reference: every length up to 19,
  * and every position of a non-digit, with bytes on each side of '0'-'9'
- * and bytes whose low nibble is a digit (0xB5, 0x35 + 0x80...). */
+ * and bytes whose low nibble is a digit (0xB5, 0x35 + 0x80...). And
+ * num_digits_near(), its head kept from each number to the next (the
+ * same number twice: the second read with the head of the first). */
 static void
 test_digits(void)
 {
@@ -721,6 +723,7 @@ test_digits(void)
 	char buf[32];
 	size_t n, pos, b, got, want;
 	uint64_t v, ref;
+	struct num_head h = { 0, 0 };
 
 	for (n = 0; n <= 19; n++) {
 		for (pos = 0; pos <= n; pos++) {
@@ -734,9 +737,33 @@ test_digits(void)
 					ref = ref * 10 + (uint64_t)(buf[want] - '0');
 				got = num_digits(buf, n, &v);
 				CHECK(got == want && v == ref);
+				got = num_digits_near(buf, n, &v, &h);
+				CHECK(got == want && v == ref);
+				got = num_digits_near(buf, n, &v, &h);
+				CHECK(got == want && v == ref);
 			}
 		}
 	}
+	/* times one after the other: the head changes, comes back, is bad
+	 * after a good one, has more leading zeros in a longer number */
+	memset(&h, 0, sizeof(h));
+	CHECK(num_digits_near("1699999998594", 13, &v, &h) == 13 &&
+	    v == 1699999998594ULL);
+	CHECK(num_digits_near("1699999999218", 13, &v, &h) == 13 &&
+	    v == 1699999999218ULL);
+	CHECK(num_digits_near("1700000000001", 13, &v, &h) == 13 &&
+	    v == 1700000000001ULL);
+	CHECK(num_digits_near("1699999999999", 13, &v, &h) == 13 &&
+	    v == 1699999999999ULL);
+	CHECK(num_digits_near("16a9999999999", 13, &v, &h) == 2 && v == 16);
+	CHECK(num_digits_near("0169999999999", 13, &v, &h) == 13 &&
+	    v == 169999999999ULL);
+	CHECK(num_digits_near("00169999999999", 14, &v, &h) == 14 &&
+	    v == 169999999999ULL);
+	CHECK(num_digits_near("169999999999", 12, &v, &h) == 12 &&
+	    v == 169999999999ULL);
+	CHECK(num_digits_near("1699999999a9", 12, &v, &h) == 10 &&
+	    v == 1699999999ULL);
 	CHECK(num_digits("9999999999999999999", 19, &v) == 19 &&
 	    v == 9999999999999999999ULL);
 	CHECK(num_digits("12345678", 8, &v) == 8 && v == 12345678);
