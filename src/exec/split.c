@@ -74,53 +74,64 @@ unclean(void *arg, const char *line, size_t n)
 	((struct split *)arg)->unclean = 1;	/* (on its own thread) */
 }
 
+/* The second half's record pr into its table; s->unclean set when it
+ * cannot be. */
+static void
+take_record(struct split *s, const struct parsed *pr)
+{
+	struct op_rec orec;
+	int ha;
+
+	if (pr->kind == PR_FILTERED && s->kind == SPLIT_BATCH) {
+		s->nfiltered++;
+		return;
+	}
+	if (pr->kind != PR_RECORD) {
+		s->unclean = 1;
+		return;
+	}
+	orec.key = pr->key;
+	orec.keylen = pr->keylen;
+	orec.hash = pr->hash;
+	orec.t = pr->t;
+	orec.vals = pr->vals;
+	ha = hashagg_add(s->h, &orec, NULL);
+	/* (a stream's late record: in its ledger) */
+	if (ha != HA_ADDED && (ha != HA_LATE || s->kind == SPLIT_NEAR_ORDER)) {
+		s->unclean = 1;
+		return;
+	}
+	if (s->nread++ == 0)
+		s->max_t = pr->t;
+	if (pr->t > s->max_t)
+		s->max_t = pr->t;
+	if (s->nread == GUESS_AFTER)
+		/* what the first half reaches, guessed: no further than the
+		 * times this half began with, give or take -l
+		 * (split_join()'s caller checks) */
+		s->from = sat_add(sat_add(s->max_t, s->lateness), 1);
+	else if (s->nread > GUESS_AFTER && s->emit != NULL) {
+		s->nrows += hashagg_fire_due(s->h, 0, s->from, s->emit,
+		    s->arg);
+		if (hashagg_gave_up(s->h))
+			s->unclean = 1;
+	}
+}
+
 static void *
 split_main(void *arg)
 {
 	struct split *s = arg;
-	const struct parsed *pr;
-	struct op_rec orec;
-	int rc = SOURCE_RECORD, ha;
+	const struct parsed *pr[PARSE_SETS];
+	size_t n, k;
+	int rc = SOURCE_RECORD;
 
 	fwin_warn_to(unclean, s);
 	while (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED) &&
-	    (rc = source_next(s->src, &pr)) == SOURCE_RECORD) {
-		if (pr->kind == PR_FILTERED && s->kind == SPLIT_BATCH) {
-			s->nfiltered++;
-			continue;
-		}
-		if (pr->kind != PR_RECORD) {
-			s->unclean = 1;
-			break;
-		}
-		orec.key = pr->key;
-		orec.keylen = pr->keylen;
-		orec.hash = pr->hash;
-		orec.t = pr->t;
-		orec.vals = pr->vals;
-		ha = hashagg_add(s->h, &orec, NULL);
-		/* (a stream's late record: in its ledger) */
-		if (ha != HA_ADDED && (ha != HA_LATE ||
-		    s->kind == SPLIT_NEAR_ORDER)) {
-			s->unclean = 1;
-			break;
-		}
-		if (s->nread++ == 0)
-			s->max_t = pr->t;
-		if (pr->t > s->max_t)
-			s->max_t = pr->t;
-		if (s->nread == GUESS_AFTER)
-			/* what the first half reaches, guessed: no further
-			 * than the times this half began with, give or take
-			 * -l (split_join()'s caller checks) */
-			s->from = sat_add(sat_add(s->max_t, s->lateness), 1);
-		else if (s->nread > GUESS_AFTER && s->emit != NULL) {
-			s->nrows += hashagg_fire_due(s->h, 0, s->from,
-			    s->emit, s->arg);
-			if (hashagg_gave_up(s->h))
-				s->unclean = 1;
-		}
-	}
+	    (rc = source_next_n(s->src, pr, PARSE_SETS, &n)) ==
+	    SOURCE_RECORD)
+		for (k = 0; k < n && !s->unclean; k++)
+			take_record(s, pr[k]);
 	/* (a FILE that could not be read ends it with -1) */
 	if (rc != SOURCE_RECORD && rc != SOURCE_END)
 		s->unclean = 1;

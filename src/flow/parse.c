@@ -18,6 +18,7 @@ struct parser {
 	int uses_time, moves_wm;
 	int delim;		/* csv or tsv: the fields' separator */
 	int fmt;		/* the input's time format so far */
+	uint64_t unit;		/* count_time()'s: ns a unit of it, or 0 */
 	uint64_t nbad;		/* bad records met: past the messages said,
 				   no message is written */
 	size_t *keyidx;		/* the key fields' columns */
@@ -26,7 +27,9 @@ struct parser {
 	char *tbuf;		/* -t F1,F2,...: the fields joined */
 	size_t tcap;
 	char *tname;		/* ... and their name, "F1,F2" */
-	struct aval *vals;
+	struct aval *sets;	/* PARSE_SETS sets of values (parse_record), */
+	size_t setlen;		/* each of setlen */
+	struct aval *vals;	/* the set of the record being parsed */
 	int plain;		/* parse_plain() may take its records */
 	/* ... and its values: the aggregates that take a FIELD, each a
 	 * sum of exact decimals (index, field); else ndec is SIZE_MAX */
@@ -40,6 +43,8 @@ struct parser {
 	struct num_head thead;	/* count_time(): the last time's digits */
 	char msg[512];
 };
+
+static uint64_t time_unit(const struct parser *p);
 
 struct parser *
 parser_new(const struct config *c, const struct aggs *g, int timefmt,
@@ -56,13 +61,16 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	p->c = c;
 	p->g = g;
 	p->fmt = timefmt;
+	p->unit = time_unit(p);
 	p->uses_time = uses_time;
 	p->moves_wm = moves_wm;
 	p->delim = c->delim >= 0 ? c->delim : c->fmt == IF_CSV ? ',' : '\t';
 	p->keyidx = xmalloc((c->nkeys ? c->nkeys : 1) * sizeof(*p->keyidx));
 	for (i = 0; i < c->nkeys; i++)
 		p->keyidx[i] = c->keys[i].idx;
-	p->vals = xcalloc_lines((c->naggs ? c->naggs : 1) * sizeof(*p->vals));
+	p->setlen = c->naggs ? c->naggs : 1;
+	p->sets = xcalloc_lines(PARSE_SETS * p->setlen * sizeof(*p->sets));
+	p->vals = p->sets;
 	if (c->has_time && c->ntime_more > 0) {	/* "date,time" in messages */
 		len = strlen(c->time.name) + 1;
 		for (i = 0; i < c->ntime_more; i++)
@@ -107,7 +115,7 @@ parser_free(struct parser *p)
 	free(p->keybuf);
 	free(p->tbuf);
 	free(p->tname);
-	free(p->vals);
+	free(p->sets);
 	free(p->dec);
 	xvm_free(p->vm);
 	free(p->xs);
@@ -241,6 +249,16 @@ static const uint64_t count_unit[] = {
 	[TF_ISO] = 0, [TF_STRPTIME] = 0,
 };
 
+/* The nanoseconds of a unit of the time that count_time() reads in one
+ * pass: of a format that counts units, in one field, without
+ * --max-future (which the long way sees to); 0 for any other. */
+static uint64_t
+time_unit(const struct parser *p)
+{
+	return p->c->ntime_more != 0 || p->c->max_future != 0 ? 0 :
+	    count_unit[p->fmt];
+}
+
 /* Reads the record's event time into out->t. Returns 0, or -1: the
  * record is bad (said, unless quiet: a record of another partition). */
 static int
@@ -282,8 +300,10 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 			too_far(p, out, out->t);
 		return -1;
 	}
-	if (p->fmt == TF_AUTO)
+	if (p->fmt == TF_AUTO) {
 		p->fmt = out->fmt = fmt;
+		p->unit = time_unit(p);
+	}
 	return 0;
 }
 
@@ -296,10 +316,9 @@ count_time(struct parser *p, const struct record *rec,
 {
 	const struct config *c = p->c;
 	const struct field *f;
-	uint64_t unit = count_unit[p->fmt], v;
+	uint64_t unit = p->unit, v;
 
-	if (unit == 0 || c->ntime_more != 0 || c->max_future != 0 ||
-	    c->time.idx >= rec->nf)
+	if (unit == 0 || c->time.idx >= rec->nf)
 		return -1;
 	f = &rec->f[c->time.idx];
 	if (f->n - 1 >= 18 || num_digits_near(f->p, f->n, &v, &p->thead) !=
@@ -503,9 +522,13 @@ parse_long(struct parser *p, const struct record *rec, struct parsed *out)
 	out->kind = PR_RECORD;
 }
 
-void
-parse_record(struct parser *p, const struct record *rec, struct parsed *out)
+int
+parse_record(struct parser *p, const struct record *rec, struct parsed *out,
+    size_t set)
 {
-	if (!p->plain || !parse_plain(p, rec, out))
-		parse_long(p, rec, out);
+	p->vals = p->sets + set * p->setlen;
+	if (p->plain && parse_plain(p, rec, out))
+		return 1;
+	parse_long(p, rec, out);
+	return 0;
 }

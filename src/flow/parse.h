@@ -69,10 +69,14 @@ void parser_free(struct parser *p);
  * paths. */
 void parse_fields(const struct config *c, struct input *in);
 
-/* Reads record rec into *out, whose pointers stay valid until the next
- * call (or rec's). */
-void parse_record(struct parser *p, const struct record *rec,
-    struct parsed *out);
+/* Reads record rec into *out, its values into the parser's set of them
+ * set (< PARSE_SETS). Returns 1 when *out points only into rec's bytes
+ * and that set: then it stays valid while they do and the set is not
+ * used again. Returns 0 when it may point into the parser's own buffers
+ * (a key of several fields, a message...): valid until the next call. */
+#define PARSE_SETS	32
+int parse_record(struct parser *p, const struct record *rec,
+    struct parsed *out, size_t set);
 
 /* The name of the time in messages: F, or "F1,F2" for -t F1,F2. */
 const char *parse_time_name(const struct parser *p);

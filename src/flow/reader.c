@@ -516,7 +516,8 @@ static void *
 reader_main(void *arg)
 {
 	struct reader *rd = arg;
-	const struct parsed *pr;
+	const struct parsed *pr[PARSE_SETS];
+	size_t n, k;
 	int rc;
 
 	fwin_warn_to(note_entry, rd);
@@ -532,7 +533,9 @@ reader_main(void *arg)
 				break;
 			continue;
 		}
-		rc = source_next(rd->in, &pr);
+		/* (a block: what its parse says comes at its first record
+		 * or its last, where it would one at a time) */
+		rc = source_next_n(rd->in, pr, PARSE_SETS, &n);
 		if (rc == SOURCE_WAIT) {
 			publish(rd, SL_WAIT, 0);
 			await_input(rd);
@@ -544,7 +547,9 @@ reader_main(void *arg)
 			publish(rd, SL_END, rc);
 			break;
 		}
-		if (put_entry(rd, pr) != 0)
+		for (k = 0; k < n && put_entry(rd, pr[k]) == 0; k++)
+			;
+		if (k < n)
 			break;
 	}
 	fwin_warn_to(NULL, NULL);

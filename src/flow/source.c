@@ -13,7 +13,8 @@
 /*
  * One kind of source for the driver's input, the FILEs read again and
  * the second half: the framer's records through the parser, into one
- * struct parsed reused at every record. The driver's input and parser
+ * struct parsed reused at every record (a block of them, the driver's
+ * input: input_src_next_n). The driver's input and parser
  * are lent; a second input is this source's own, with aggregates and a
  * parser of its own, and its header read before its first record.
  */
@@ -22,7 +23,7 @@ struct src_input {
 	const struct config *c;
 	struct input *in;
 	struct parser *p;
-	struct parsed pr;
+	struct parsed pr[PARSE_SETS];
 	struct aggs *g;		/* a second input's: owned with in and p */
 	int owned;
 	int header;		/* its header is still to be read */
@@ -86,8 +87,8 @@ parsed(struct src_input *si, int rc, const struct record *rec,
     const struct parsed **pr)
 {
 	if (rc == INPUT_RECORD) {
-		parse_record(si->p, rec, &si->pr);
-		*pr = &si->pr;
+		(void)parse_record(si->p, rec, &si->pr[0], 0);
+		*pr = &si->pr[0];
 	}
 	return rc;
 }
@@ -99,6 +100,56 @@ input_src_next(struct source *s, const struct parsed **pr)
 	struct record rec;
 
 	return parsed(si, input_next(si->in, &rec), &rec, pr);
+}
+
+/* What the framer answered (rc, rec), and after that record those framed
+ * from the bytes already read (input_next_here) and parsed into them
+ * alone, each with a set of values of its own, up to max (and si->left
+ * when counted): a block, the calls and tests of a record made once a
+ * block. A record parsed into the parser's own buffers ends it. */
+static inline __attribute__((always_inline)) int
+block(struct src_input *si, int rc, const struct record *rec,
+    const struct parsed **pr, size_t max, size_t *n, int counted)
+{
+	struct record more;
+	size_t k;
+	int alone;
+
+	*n = 0;
+	if (rc != INPUT_RECORD)
+		return rc;
+	pr[0] = &si->pr[0];
+	alone = parse_record(si->p, rec, &si->pr[0], 0);
+	for (k = 1; alone && k < max && k < PARSE_SETS &&
+	    (!counted || si->left > 0) &&
+	    input_next_here(si->in, &more) == INPUT_RECORD; k++) {
+		if (counted && si->left != UINT64_MAX)
+			si->left--;
+		pr[k] = &si->pr[k];
+		alone = parse_record(si->p, &more, &si->pr[k], k);
+	}
+	*n = k;
+	return SOURCE_RECORD;
+}
+
+static int
+input_src_next_n(struct source *s, const struct parsed **pr, size_t max,
+    size_t *n)
+{
+	struct src_input *si = (struct src_input *)s;
+	struct record rec;
+
+	return block(si, input_next(si->in, &rec), &rec, pr, max, n, 0);
+}
+
+static int
+owned_src_next_n(struct source *s, const struct parsed **pr, size_t max,
+    size_t *n)
+{
+	struct src_input *si = (struct src_input *)s;
+	struct record rec;
+
+	return block(si, owned_next(si, &rec), &rec, pr, max, n, 1);
 }
 
 static int
@@ -169,6 +220,7 @@ input_src_free(struct source *s)
 static const struct source_methods input_methods = {
 	.name = "input",
 	.next = input_src_next,
+	.next_n = input_src_next_n,
 	.rewind = input_src_rewind,
 	.bytes = input_src_bytes,
 	.fd = input_src_fd,
@@ -177,6 +229,7 @@ static const struct source_methods input_methods = {
 }, second_methods = {
 	.name = "second input",
 	.next = owned_src_next,
+	.next_n = owned_src_next_n,
 	.rewind = input_src_rewind,
 	.bytes = input_src_bytes,
 	.fd = input_src_fd,

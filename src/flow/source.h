@@ -46,6 +46,8 @@ struct source_methods {
 	const char *name;
 	int (*next)(struct source *s, const struct parsed **pr);
 	/* optional (NULL): the wrappers below say what it means */
+	int (*next_n)(struct source *s, const struct parsed **pr, size_t max,
+	    size_t *n);
 	int (*ahead)(const struct source *s, size_t d, uint64_t *hash);
 	struct source *(*rewind)(struct source *s, uint64_t n, int timefmt);
 	uint64_t (*bytes)(const struct source *s);
@@ -69,6 +71,23 @@ static inline int
 source_next(struct source *s, const struct parsed **pr)
 {
 	return s->m->next(s, pr);
+}
+
+/* The next records, a block of them: SOURCE_RECORD with *n of them (1
+ * to max, max <= PARSE_SETS) at pr[0..*n), all valid until the next
+ * call; or what source_next() answers, *n 0. A source that has no block
+ * to hand over (all but the input read here) hands over one. */
+static inline int
+source_next_n(struct source *s, const struct parsed **pr, size_t max,
+    size_t *n)
+{
+	int rc;
+
+	if (s->m->next_n != NULL)
+		return s->m->next_n(s, pr, max, n);
+	rc = s->m->next(s, pr);
+	*n = rc == SOURCE_RECORD;
+	return rc;
 }
 
 /* Whether records are read ahead of the one handed over last (a reading

@@ -62,6 +62,12 @@ input_next(struct input *in, struct record *r)
 	return in->fatal ? -1 : follow_next(in, r);
 }
 
+int
+input_next_here(struct input *in, struct record *r)
+{
+	return in->sub == NULL ? stream_next_here(in, r) : 0;
+}
+
 void
 input_set_limit(struct input *in, int fi, uint64_t off)
 {

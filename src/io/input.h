@@ -73,6 +73,12 @@ int input_header(struct input *in, const struct field **names, size_t *n);
  * reported, skipped, and remembered for input_failed(). */
 int input_next(struct input *in, struct record *r);
 
+/* input_next()'s record when it is framed at once from the bytes read,
+ * without reading more or moving them (no header, file or limit to see
+ * to): INPUT_RECORD, or 0 for input_next() to take it. The records it
+ * frames keep their bytes where they are until the next input_next(). */
+int input_next_here(struct input *in, struct record *r);
+
 /* The descriptor to poll after INPUT_WAIT (-1: none, see below). */
 int input_fd(const struct input *in);
 

@@ -164,6 +164,7 @@ struct input *stream_open(char *const *files, int nfiles,
     const struct input_opts *o);
 int stream_header(struct input *in, const struct field **names, size_t *n);
 int stream_next(struct input *in, struct record *r);
+int stream_next_here(struct input *in, struct record *r);
 void stream_close(struct input *in);
 /* A record past RECMAX: consumed without being kept, and bad. */
 void too_long(struct input *in, struct record *r);

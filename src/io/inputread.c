@@ -783,6 +783,12 @@ stream_next(struct input *in, struct record *r)
 	    stream_slow(in, r);
 }
 
+int
+stream_next_here(struct input *in, struct record *r)
+{
+	return next_quick(in, r);
+}
+
 void
 stream_close(struct input *in)
 {

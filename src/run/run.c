@@ -403,15 +403,16 @@ read_header(struct run *r, const struct field **names, size_t *n)
 
 /* --- the run --- */
 
-/* The next record, parsed: from the source, on this thread or the
- * reading thread; past the first half's end (halves), the second half
- * is joined, or read here after all. Returns as source_next(). */
+/* The next records, parsed (a block of them, up to max, from the input
+ * read here): from the source, on this thread or the reading thread;
+ * past the first half's end (halves), the second half is joined, or
+ * read here after all. Returns as source_next_n(). */
 static int
-next_parsed(struct run *r, const struct parsed **pr)
+next_parsed(struct run *r, const struct parsed **pr, size_t max, size_t *n)
 {
 	int rc;
 
-	while ((rc = source_next(r->source, pr)) == SOURCE_END &&
+	while ((rc = source_next_n(r->source, pr, max, n)) == SOURCE_END &&
 	    !exec_input_end(&r->x))
 		;
 	if (rc != SOURCE_RECORD && rc != SOURCE_WAIT) {
@@ -533,13 +534,49 @@ exec_env(struct run *r)
 	e->threaded = ex_threaded;
 }
 
+/* Applies the block of n records at pr, and after each what comes at
+ * every record. Returns -1 when one ended the run (record_stops), the
+ * rest not applied. */
+static int
+apply_block(struct run *r, const struct parsed *const *pr, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		if (source_reads_ahead(r->source))
+			exec_prefetch(&r->x, r->source);
+		apply(r, pr[k]);
+		if (record_stops(r))
+			return -1;
+		if (!r->x.begun)	/* (halves: the second half begins) */
+			exec_begin(&r->x);
+		if ((G(r)->g_read & 4095) == 0)
+			progress(r);
+	}
+	return 0;
+}
+
+/* How many records the next block may hold: a checkpoint's test comes
+ * at the record it came at one at a time. */
+static size_t
+block_max(const struct run *r)
+{
+	uint64_t left;
+
+	if (r->c->checkpoint == NULL)
+		return PARSE_SETS;
+	left = r->ps.save_check - r->ps.since_save;
+	return left == 0 ? 1 : left < PARSE_SETS ? (size_t)left : PARSE_SETS;
+}
+
 /* Reads the input to its end, fires what is due and saves; returns the
  * exit status. */
 static int
 run_stream(struct run *r)
 {
 	const struct config *c = r->c;
-	const struct parsed *pr;
+	const struct parsed *pr[PARSE_SETS];
+	size_t n;
 	uint64_t nbad;
 	int status = 0, rc = 0, flush, stopped;
 
@@ -556,7 +593,7 @@ run_stream(struct run *r)
 	if (c->threads > 1)
 		start_reader(r);
 	while (run_signal() == 0 && !r->fatal && !r->corrupt) {
-		rc = next_parsed(r, &pr);
+		rc = next_parsed(r, pr, block_max(r), &n);
 		if (rc == SOURCE_WAIT) {
 			progress(r);
 			if (wait_input(r) != 0)
@@ -567,16 +604,10 @@ run_stream(struct run *r)
 			r->read_all = rc == SOURCE_END;
 			break;
 		}
-		if (source_reads_ahead(r->source))
-			exec_prefetch(&r->x, r->source);
-		apply(r, pr);
-		if (record_stops(r))
+		if (apply_block(r, pr, n) != 0)
 			break;
-		if (!r->x.begun)	/* (halves: the second half begins) */
-			exec_begin(&r->x);
-		if ((G(r)->g_read & 4095) == 0)
-			progress(r);
-		if (c->checkpoint != NULL && ++r->ps.since_save >= r->ps.save_check) {
+		if (c->checkpoint != NULL &&
+		    (r->ps.since_save += n) >= r->ps.save_check) {
 			r->ps.since_save = 0;
 			if (save_asked() || c->ckpt_every_n > 0 ||
 			    persist_due(&r->ps, now_ns()))
