@@ -556,19 +556,6 @@ apply_block(struct run *r, const struct parsed *const *pr, size_t n)
 	return 0;
 }
 
-/* How many records the next block may hold: a checkpoint's test comes
- * at the record it came at one at a time. */
-static size_t
-block_max(const struct run *r)
-{
-	uint64_t left;
-
-	if (r->c->checkpoint == NULL)
-		return PARSE_SETS;
-	left = r->ps.save_check - r->ps.since_save;
-	return left == 0 ? 1 : left < PARSE_SETS ? (size_t)left : PARSE_SETS;
-}
-
 /* Reads the input to its end, fires what is due and saves; returns the
  * exit status. */
 static int
@@ -593,7 +580,7 @@ run_stream(struct run *r)
 	if (c->threads > 1)
 		start_reader(r);
 	while (run_signal() == 0 && !r->fatal && !r->corrupt) {
-		rc = next_parsed(r, pr, block_max(r), &n);
+		rc = next_parsed(r, pr, PARSE_SETS, &n);
 		if (rc == SOURCE_WAIT) {
 			progress(r);
 			if (wait_input(r) != 0)
