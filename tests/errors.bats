@@ -490,6 +490,45 @@ fwin: all 1 record was bad; see the messages above'
 	assert_equal "${#lines[@]}" 50000
 }
 
+@test "bad record: bad records one after another among good ones, read a block at a time, each said with its own line and text, on every route" {
+	# good records before and after, enough that the bad ones are framed
+	# with the good ones from the bytes already read (fwin(1):
+	# --checkpoint-every: a block of up to 32), where a block ends at the
+	# first record read the long way
+	{
+		for i in $(seq 10 49); do echo "17000000$i,a,$i"; done
+		printf '%s\n' abc,a,1 ,b,2 1700000060x,c,3
+		for i in $(seq 10 49); do echo "17000001$i,b,$i"; done
+		printf '%s\n' 1700000200,a 1700000201,,5
+		for i in $(seq 10 49); do echo "17000002$i,c,$i"; done
+	} > in.csv
+	want_err='fwin: in.csv:41: field 1: bad time "abc"; record skipped
+fwin: in.csv:42: field 1: bad time ""; record skipped
+fwin: in.csv:43: field 1: bad time "1700000060x"; record skipped
+fwin: in.csv:84: field 3: missing (record has 2 fields); record skipped
+fwin: 4 bad records skipped'
+	for t in 1 2; do
+		for mode in stream batch; do
+			args=(--threads $t --mode $mode --csv -t 1 -k 2 --tumble 10s
+			    --count --sum 3)
+			run --separate-stderr fwin "${args[@]}" --max-future 100000d \
+				in.csv
+			local want=$output
+			assert_equal "$stderr" "$want_err"
+			run --separate-stderr fwin "${args[@]}" in.csv
+			assert_success
+			assert_equal "$output" "$want"
+			assert_equal "$stderr" "$want_err"
+			run --separate-stderr fwin "${args[@]}" - < in.csv
+			assert_equal "$output" "$want"
+			assert_equal "$stderr" "${want_err//in.csv:/-:}"
+		done
+	done
+	# the empty key is a key: its record counts
+	run fwin --csv -t 1 -k 2 --tumble 10s --count in.csv
+	assert_line '1700000200,1700000210,,1'
+}
+
 @test "bad record: a record read in one pass (one key, a counted time, sums) reads as the long way reads it, with -H and without, on every route" {
 	# each line a shape the one-pass reading must take or leave to the
 	# long way (--max-future, here far ahead of every time, takes every

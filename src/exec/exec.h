@@ -151,7 +151,9 @@ struct ex_methods {
 	/* Optional: --stats (live 0) and --progress (live 1), where its
 	 * size is not the operator's. */
 	void (*size)(void *s, struct ex_size *z, int live);
-	/* Optional: warms the cache for the records from reads ahead. */
+	/* Optional: warms the cache for the records from reads ahead
+	 * (source_ahead(), which looks past the last record handed over:
+	 * the driver takes them one at a time for it). */
 	void (*prefetch)(void *s, const struct source *from);
 	void (*free)(void *s);
 };
@@ -232,6 +234,12 @@ exec_prefetch(struct exec *x, const struct source *from)
 {
 	if (x->m->prefetch != NULL)
 		x->m->prefetch(x->s, from);
+}
+
+static inline int
+exec_prefetches(const struct exec *x)
+{
+	return x->m->prefetch != NULL;
 }
 
 static inline void

@@ -59,11 +59,7 @@ rewind_files(struct exec *x, uint64_t n)
 	    (got = source_next(again, &pr)) == SOURCE_RECORD) {
 		if (pr->kind != PR_RECORD)
 			continue;
-		orec.key = pr->key;
-		orec.keylen = pr->keylen;
-		orec.hash = pr->hash;
-		orec.t = pr->t;
-		orec.vals = pr->vals;
+		parsed_op_rec(pr, &orec);
 		switch (x->m->record(x->s, pr, &orec)) {
 		case EX_ADDED:
 		case EX_NOWIN:

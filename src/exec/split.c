@@ -90,11 +90,7 @@ take_record(struct split *s, const struct parsed *pr)
 		s->unclean = 1;
 		return;
 	}
-	orec.key = pr->key;
-	orec.keylen = pr->keylen;
-	orec.hash = pr->hash;
-	orec.t = pr->t;
-	orec.vals = pr->vals;
+	parsed_op_rec(pr, &orec);
 	ha = hashagg_add(s->h, &orec, NULL);
 	/* (a stream's late record: in its ledger) */
 	if (ha != HA_ADDED && (ha != HA_LATE || s->kind == SPLIT_NEAR_ORDER)) {

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "window/agg.h"
+#include "window/operator.h"
 #include "pipeline/config.h"
 #include "io/input.h"
 
@@ -52,6 +53,18 @@ struct parsed {
 	const char *msg;
 	size_t msglen;
 };
+
+/* A good record as the operator and the tables take it, with its event
+ * time (processing time is the driver's to set). */
+static inline void
+parsed_op_rec(const struct parsed *pr, struct op_rec *r)
+{
+	r->key = pr->key;
+	r->keylen = pr->keylen;
+	r->hash = pr->hash;
+	r->t = pr->t;
+	r->vals = pr->vals;
+}
 
 struct parser;
 

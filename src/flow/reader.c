@@ -144,9 +144,15 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	_Alignas(64) unsigned ri;
 	struct slot *r;		/* being emptied, or NULL */
 	size_t rn;		/* its next entry */
-	struct parsed cur;	/* the entry handed over last, and */
-	struct aval *vals;	/* its values */
-	int cur_plain;		/* cur has a plain entry's constant fields */
+	/* the entries handed over last (a block: source_next_n), their
+	 * values (nvals each), whether each has a plain entry's constant
+	 * fields; the line and file of the entry decoded last */
+	struct parsed cur[PARSE_SETS];
+	struct aval *vals;
+	size_t nvals;
+	uint8_t cur_plain[PARSE_SETS];
+	uint64_t line;
+	const char *file;
 	int ended, endrc;	/* the thread has published its last slot */
 	uint64_t bytes;
 };
@@ -384,16 +390,16 @@ put_entry(struct reader *rd, const struct parsed *pr)
 	    put_plain(rd, pr) : put_full(rd, pr);
 }
 
-/* The driver: the entry at e, as the parsed record it was. */
+/* The driver: the entry at e, as the parsed record it was, into cur[k]. */
 static const struct parsed *
-decode(struct reader *rd, const char *e)
+decode(struct reader *rd, const char *e, size_t k)
 {
 	const struct wire *w = (const struct wire *)e;
 	const struct wval *wv = (const struct wval *)(w + 1);
-	struct parsed *pr = &rd->cur;
+	struct parsed *pr = &rd->cur[k];
 	const char *b;
 
-	rd->cur_plain = 0;
+	rd->cur_plain[k] = 0;
 	pr->kind = (enum parsed_kind)w->kind;
 	pr->has_t = w->has_t;
 	pr->bad_time = w->bad_time;
@@ -402,8 +408,8 @@ decode(struct reader *rd, const char *e)
 	pr->hash = w->hash;
 	pr->has_win = w->has_win;
 	pr->win = w->win;
-	pr->line = w->line;
-	pr->file = w->file;
+	pr->line = rd->line = w->line;
+	pr->file = rd->file = w->file;
 	pr->keylen = w->keylen;
 	pr->tvaln = w->tvaln;
 	pr->rawlen = w->rawlen;
@@ -416,21 +422,23 @@ decode(struct reader *rd, const char *e)
 	pr->raw = b;	/* empty unless the late or bad file keeps them */
 	b += w->rawlen;
 	if (pr->kind == PR_RECORD)
-		b = wire_vals_get(&rd->wf, wv, b, rd->vals);
+		b = wire_vals_get(&rd->wf, wv, b, rd->vals + k * rd->nvals);
 	pr->msg = w->has_msg ? b : NULL;
 	return pr;
 }
 
-/* The driver: the plain entry at e, as the parsed record it was. */
+/* The driver: the plain entry at e, as the parsed record it was, into
+ * cur[k]. */
 static const struct parsed *
-decode_plain(struct reader *rd, const char *e)
+decode_plain(struct reader *rd, const char *e, size_t k)
 {
 	const struct wplain *w = (const struct wplain *)e;
 	const struct wpval *wv = (const struct wpval *)(w + 1);
-	struct parsed *pr = &rd->cur;
+	struct parsed *pr = &rd->cur[k];
+	struct aval *vals = rd->vals + k * rd->nvals;
 	size_t i;
 
-	if (!rd->cur_plain) {	/* what every plain entry has */
+	if (!rd->cur_plain[k]) {	/* what every plain entry has */
 		pr->kind = PR_RECORD;
 		pr->bad_time = 0;
 		pr->fmt = TF_AUTO;
@@ -439,23 +447,24 @@ decode_plain(struct reader *rd, const char *e)
 		pr->msg = NULL;
 		pr->msglen = 0;
 		for (i = 0; i < rd->wf.nvf; i++) {
-			struct aval *v = &rd->vals[rd->wf.vf[i]];
+			struct aval *v = &vals[rd->wf.vf[i]];
 
 			v->n = 0;
 			v->d = 0;
 			v->is_dec = 1;
 			v->dec.exp = 0;
 		}
-		rd->cur_plain = 1;
+		rd->cur_plain[k] = 1;
 	}
 	pr->t = w->t;
 	pr->hash = w->hash;
 	pr->has_t = (w->flags & WP_HAS_T) != 0;
 	pr->has_win = (w->flags & WP_HAS_WIN) != 0;
 	pr->win = w->win;
-	pr->line += w->dline;
+	pr->line = rd->line += w->dline;
+	pr->file = rd->file;
 	for (i = 0; i < rd->wf.nvf; i++, wv++) {
-		struct aval *v = &rd->vals[rd->wf.vf[i]];
+		struct aval *v = &vals[rd->wf.vf[i]];
 
 		v->p = wv->scale != INT32_MIN ? "" : NULL;
 		v->dec.m = wv->m;
@@ -466,6 +475,26 @@ decode_plain(struct reader *rd, const char *e)
 	pr->tval = pr->key + w->keylen;
 	pr->tvaln = w->tvaln;
 	return pr;
+}
+
+/* The driver: the next entry of slot s, into cur[k]. */
+static inline const struct parsed *
+decode_next(struct reader *rd, const struct slot *s, size_t k)
+{
+	size_t at;
+
+	/* the thread wrote them on the other core: fetched ahead of
+	 * source_ahead()'s look */
+	if (rd->rn + AHEAD_FETCH < s->n) {
+		const char *a = s->buf + (s->at[rd->rn + AHEAD_FETCH] &
+		    ~WP_PLAIN);
+
+		__builtin_prefetch(a);
+		__builtin_prefetch(a + 64);
+	}
+	at = s->at[rd->rn++];
+	return at & WP_PLAIN ? decode_plain(rd, s->buf + (at & ~WP_PLAIN), k) :
+	    decode(rd, s->buf + at, k);
 }
 
 /* The thread's messages: entries among the records. */
@@ -569,26 +598,12 @@ reader_next(struct source *src, const struct parsed **pr)
 {
 	struct reader *rd = (struct reader *)src;
 	struct slot *s;
-	size_t at;
 	int flags;
 
 	for (;;) {
 		if ((s = rd->r) != NULL) {
 			if (rd->rn < s->n) {
-				/* the thread wrote them on the other core:
-				 * fetched ahead of source_ahead()'s look */
-				if (rd->rn + AHEAD_FETCH < s->n) {
-					const char *a = s->buf +
-					    (s->at[rd->rn + AHEAD_FETCH] &
-					    ~WP_PLAIN);
-
-					__builtin_prefetch(a);
-					__builtin_prefetch(a + 64);
-				}
-				at = s->at[rd->rn++];
-				*pr = at & WP_PLAIN ?
-				    decode_plain(rd, s->buf + (at & ~WP_PLAIN)) :
-				    decode(rd, s->buf + at);
+				*pr = decode_next(rd, s, 0);
 				return SOURCE_RECORD;
 			}
 			flags = s->flags;
@@ -625,6 +640,25 @@ reader_next(struct source *src, const struct parsed **pr)
 		rd->r = &rd->slot[rd->ri];
 		rd->rn = 0;
 	}
+}
+
+/* The next entry, and after it those of the same slot (which stays the
+ * driver's until the next call), up to max: a block. */
+static int
+reader_next_n(struct source *src, const struct parsed **pr, size_t max,
+    size_t *n)
+{
+	struct reader *rd = (struct reader *)src;
+	size_t k;
+	int rc;
+
+	*n = 0;
+	if ((rc = reader_next(src, &pr[0])) != SOURCE_RECORD)
+		return rc;
+	for (k = 1; k < max && k < PARSE_SETS && rd->rn < rd->r->n; k++)
+		pr[k] = decode_next(rd, rd->r, k);
+	*n = k;
+	return SOURCE_RECORD;
 }
 
 static int
@@ -773,6 +807,7 @@ reader_free(struct source *src)
 static const struct source_methods reader_methods = {
 	.name = "thread",
 	.next = reader_next,
+	.next_n = reader_next_n,
 	.ahead = reader_ahead,
 	.rewind = reader_rewind,
 	.bytes = reader_bytes,
@@ -789,7 +824,7 @@ struct source *
 source_thread(struct source *in, const struct config *c, int keep_raw)
 {
 	struct reader *rd = source_alloc(sizeof(*rd));
-	size_t nvals = c->naggs ? c->naggs : 1;
+	size_t nvals = c->naggs ? c->naggs : 1, i;
 	sigset_t all, old;
 	int err;
 
@@ -801,8 +836,10 @@ source_thread(struct source *in, const struct config *c, int keep_raw)
 		assigner_init(&rd->as, c);
 	wire_fields_init(&rd->wf, c);
 	rd->plain = !keep_raw && !rd->wf.bytes;
-	rd->vals = xcalloc_lines(nvals * sizeof(*rd->vals));
-	rd->cur.vals = rd->vals;
+	rd->nvals = nvals;
+	rd->vals = xcalloc_lines(PARSE_SETS * nvals * sizeof(*rd->vals));
+	for (i = 0; i < PARSE_SETS; i++)
+		rd->cur[i].vals = rd->vals + i * nvals;
 	make_pipe(rd->wake);
 	make_pipe(rd->notify);
 	pthread_mutex_init(&rd->mu, NULL);

@@ -116,11 +116,7 @@ apply_good(struct run *r, const struct parsed *pr)
 	const struct config *c = r->c;
 	struct op_rec orec;
 
-	orec.key = pr->key;
-	orec.keylen = pr->keylen;
-	orec.hash = pr->hash;
-	orec.vals = pr->vals;
-	orec.t = pr->t;
+	parsed_op_rec(pr, &orec);
 	if (!c->has_time && (op_uses_time(r->op) || c->mode == MODE_BATCH))
 		orec.t = now_ns();	/* processing time: when applied */
 	switch (exec_record(&r->x, pr, &orec)) {
@@ -556,6 +552,17 @@ apply_block(struct run *r, const struct parsed *const *pr, size_t n)
 	return 0;
 }
 
+/* How many records the next block may hold: one until the strategy has
+ * begun (exec_begin() may stop or start the reading thread, which holds
+ * a block's records or reads the input they lie in), and one where it
+ * looks ahead of the record handed over last (exec_prefetch). */
+static size_t
+block_max(struct run *r)
+{
+	return !r->x.begun || (source_reads_ahead(r->source) &&
+	    exec_prefetches(&r->x)) ? 1 : PARSE_SETS;
+}
+
 /* Reads the input to its end, fires what is due and saves; returns the
  * exit status. */
 static int
@@ -580,7 +587,7 @@ run_stream(struct run *r)
 	if (c->threads > 1)
 		start_reader(r);
 	while (run_signal() == 0 && !r->fatal && !r->corrupt) {
-		rc = next_parsed(r, pr, PARSE_SETS, &n);
+		rc = next_parsed(r, pr, block_max(r), &n);
 		if (rc == SOURCE_WAIT) {
 			progress(r);
 			if (wait_input(r) != 0)

@@ -276,11 +276,7 @@ run(enum strategy s, uint64_t memory, int rereadable, struct result *res)
 			nbad++;
 			continue;
 		}
-		orec.key = pr->key;
-		orec.keylen = pr->keylen;
-		orec.hash = pr->hash;
-		orec.t = pr->t;
-		orec.vals = pr->vals;
+		parsed_op_rec(pr, &orec);
 		switch (exec_record(&d.x, pr, &orec)) {
 		case EX_ADDED:
 		case EX_NOWIN:
