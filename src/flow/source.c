@@ -13,8 +13,8 @@
 /*
  * One kind of source for the driver's input, the FILEs read again and
  * the second half: the framer's records through the parser, into one
- * struct parsed reused at every record (a block of them, the driver's
- * input: input_src_next_n). The driver's input and parser
+ * struct parsed reused at every record (a block of them for
+ * source_next_n). The driver's input and parser
  * are lent; a second input is this source's own, with aggregates and a
  * parser of its own, and its header read before its first record.
  */
