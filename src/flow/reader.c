@@ -649,14 +649,17 @@ reader_next_n(struct source *src, const struct parsed **pr, size_t max,
     size_t *n)
 {
 	struct reader *rd = (struct reader *)src;
+	const struct slot *s;
 	size_t k;
 	int rc;
 
 	*n = 0;
 	if ((rc = reader_next(src, &pr[0])) != SOURCE_RECORD)
 		return rc;
-	for (k = 1; k < max && k < PARSE_SETS && rd->rn < rd->r->n; k++)
-		pr[k] = decode_next(rd, rd->r, k);
+	s = rd->r;	/* (the slot of the record just handed over) */
+	for (k = 1; s != NULL && k < max && k < PARSE_SETS && rd->rn < s->n;
+	    k++)
+		pr[k] = decode_next(rd, s, k);
 	*n = k;
 	return SOURCE_RECORD;
 }

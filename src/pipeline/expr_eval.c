@@ -709,36 +709,27 @@ expr_eval(const struct expr *e, struct xvm *vm, const struct xslice *slots,
 	*out = stack[0];
 }
 
-/* expr_test() past its integer compare. */
-static __attribute__((noinline)) int
-test_any(const struct expr *e, struct xvm *vm, const struct xslice *slots)
-{
-	const struct xins *ip = e->code;
-	struct xval v;
-
-	if (e->ncode == 1 && ip->op == X_FCMP) {	/* a field, a constant */
-		load(&v, &slots[e->fields[ip->a].slot]);
-		return compared((enum xop)ip->b,
-		    compare(&v, &e->consts[ip->c]));
-	}
-	expr_eval(e, vm, slots, &v);
-	return xval_truth(&v);
-}
-
 int
 expr_test(const struct expr *e, struct xvm *vm, const struct xslice *slots)
 {
 	const struct xins *ip = e->code;
 	const struct xval *k;
+	struct xval v;
 	int64_t x;
 
-	/* a field against an integer, the commonest --where: no stack, two
-	 * integers compared in place (the rest out of line: a small frame
-	 * for this) */
-	if (e->ncode == 1 && ip->op == X_FCMP &&
-	    (k = &e->consts[ip->c])->t == XV_INT &&
-	    slot_int(&slots[e->fields[ip->a].slot], &x))
-		return compared((enum xop)ip->b, (x > k->u.i) - (x < k->u.i));
-	return test_any(e, vm, slots);
+	if (e->ncode == 1 && ip->op == X_FCMP) {
+		/* a field against a constant, the commonest --where: no
+		 * stack, and two integers compared in place */
+		k = &e->consts[ip->c];
+		if (k->t == XV_INT &&
+		    slot_int(&slots[e->fields[ip->a].slot], &x))
+			return compared((enum xop)ip->b, (x > k->u.i) -
+			    (x < k->u.i));
+		load(&v, &slots[e->fields[ip->a].slot]);
+		return compared((enum xop)ip->b, compare(&v, k));
+	}
+
+	expr_eval(e, vm, slots, &v);
+	return xval_truth(&v);
 }
 
