@@ -596,6 +596,12 @@ dec_sum_sub(struct dec_sum *dst, const struct dec_sum *src)
 }
 
 int
+dec_sum_zero(const struct dec_sum *s)
+{
+	return mag_zero(s->w);
+}
+
+int
 dec_sum_exact(const struct dec_sum *s)
 {
 	return !(s->flags & DS_EXP);

@@ -157,6 +157,9 @@ int dec_sum_sub(struct dec_sum *dst, const struct dec_sum *src);
  * was plain decimal. (The sum itself is always exact.) */
 int dec_sum_exact(const struct dec_sum *s);
 
+/* Whether a sum held in w (not big) is zero, at whatever scale. */
+int dec_sum_zero(const struct dec_sum *s);
+
 /* Whether an exact sum held in w is an integer within 64 bits (scale 0),
  * the commonest: then *v, which dec_sum_format() writes as
  * num_format_int() does. */

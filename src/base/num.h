@@ -75,6 +75,20 @@ num_eight(uint64_t w, uint64_t *v)
 	return 1;
 }
 
+/* The first 8 bytes of p[0..n), 8 < n <= 16, as the word of its leading
+ * digits (all but the last 8, which a second load takes): the bytes that
+ * load also holds shifted out and replaced by '0's, which add nothing at
+ * the top. */
+static inline uint64_t
+num_head_word(const char *p, size_t n)
+{
+	size_t k = 64 - 8 * (n - 8);	/* bits of the overlap, 0..56 */
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return (w << k) | (0x3030303030303030ULL >> 1 >> (63 - k));
+}
+
 /* Reads the decimal digits at the start of p[0..n), n <= 19 (so that
  * they fit in 64 bits), into *v; returns how many there were. Eight at a
  * time where there are eight: times and values are parsed per record. */
@@ -82,16 +96,12 @@ static inline __attribute__((always_inline)) size_t
 num_digits(const char *p, size_t n, uint64_t *v)
 {
 	uint64_t x = 0, w, hi, lo;
-	size_t i = 0, k;
+	size_t i = 0;
 
 	/* 9 to 16 bytes all digits (a time in ms, us or ns), the common
-	 * case: two loads inside p[0..n), the first one's bytes that the
-	 * second also holds shifted out and replaced by '0's, which add
-	 * nothing at the top */
+	 * case: two loads inside p[0..n) (num_head_word) */
 	if (n > 8 && n <= 16) {
-		k = 64 - 8 * (n - 8);	/* bits of the overlap, 0..56 */
-		memcpy(&w, p, sizeof(w));
-		w = (w << k) | (0x3030303030303030ULL >> 1 >> (63 - k));
+		w = num_head_word(p, n);
 		memcpy(&lo, p + n - 8, sizeof(lo));
 		if (num_eight(w, &hi) && num_eight(lo, &lo)) {
 			*v = hi * 100000000 + lo;
@@ -125,12 +135,9 @@ static inline __attribute__((always_inline)) size_t
 num_digits_near(const char *p, size_t n, uint64_t *v, struct num_head *h)
 {
 	uint64_t w, hi, lo;
-	size_t k;
 
 	if (n > 8 && n <= 16) {
-		k = 64 - 8 * (n - 8);	/* as num_digits() loads them */
-		memcpy(&w, p, sizeof(w));
-		w = (w << k) | (0x3030303030303030ULL >> 1 >> (63 - k));
+		w = num_head_word(p, n);
 		memcpy(&lo, p + n - 8, sizeof(lo));
 		if (w == h->w)
 			hi = h->v;

@@ -315,6 +315,14 @@ structural_at(const struct input *in, const char *p)
 	    _mm_set1_epi8(in->o.fmt == IF_CSV ? '"' : '\n'));
 }
 
+/* How many fields frame_fast() may store without a test of room: up to
+ * max (0: all), or the room there is. */
+static inline size_t
+fields_room(const struct input *in, size_t max)
+{
+	return max != 0 && max < in->fcap ? max : in->fcap;
+}
+
 /*
  * A delimited record already in the buffer, in one pass: its fields are
  * split while its line end is looked for, from a bitmap of the buffer's
@@ -332,8 +340,7 @@ frame_fast(struct input *in, struct record *r, size_t max)
 	const char *buf = in->buf;
 	const char delim = (char)in->delim;
 	size_t pos = in->pos, at = in->sat, start = pos, nf = 0, idx, eol;
-	/* fields stored without a test of room: up to max, or the room */
-	size_t room = max != 0 && max < in->fcap ? max : in->fcap;
+	size_t room = fields_room(in, max);
 	uint64_t bits;
 	char c;
 
@@ -364,8 +371,7 @@ frame_fast(struct input *in, struct record *r, size_t max)
 				/* past max fields, only the line end matters */
 				push(in, nf++, buf + start, idx - start);
 				start = idx + 1;
-				room = max != 0 && max < in->fcap ?
-				    max : in->fcap;
+				room = fields_room(in, max);
 			}
 			continue;
 		}

@@ -1088,7 +1088,6 @@ aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc)
 {
 	const struct dec_sum *s;
 	size_t i;
-	int k;
 
 	if (g->plain == NULL)
 		return 0;
@@ -1096,13 +1095,8 @@ aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc)
 		if (!g->plain[i].sum)
 			continue;
 		s = arena_ptr(a, acc + g->plain[i].off);
-		if (s->big != 0)
+		if (s->big != 0 || (s->scale != 0 && dec_sum_zero(s)))
 			return 0;
-		for (k = 0; s->scale != 0 && k < DEC_WORDS && s->w[k] == 0;
-		    k++)
-			;
-		if (k == DEC_WORDS)
-			return 0;	/* (zero at a scale) */
 	}
 	return 1;
 }
