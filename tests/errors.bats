@@ -529,6 +529,32 @@ fwin: 4 bad records skipped'
 	assert_line '1700000200,1700000210,,1'
 }
 
+@test "bad record: where a bad record ends a block, the records framed after it are read again, and a resumed run goes on from the last record taken" {
+	# a bad record in the middle of a block: the block ends with it and
+	# the good records framed after it are framed again by the next read,
+	# so that the position a checkpoint keeps is the last record's end
+	{
+		for i in $(seq 10 29); do echo "17000000$i,a,$i"; done
+		echo 1700000030,b,x
+		for i in $(seq 31 59); do echo "17000000$i,b,$i"; done
+	} > all.csv
+	head -n 40 all.csv > in.csv
+	args=(--threads 1 --csv -t 1 -k 2 --tumble 10s --count --sum 3)
+	run --separate-stderr fwin "${args[@]}" all.csv
+	assert_success
+	local want=$output
+	assert_equal "$stderr" 'fwin: all.csv:21: field 3: not a number "x"; record skipped
+fwin: 1 bad record skipped'
+	run --separate-stderr fwin "${args[@]}" --state s.ckpt -o out.csv in.csv
+	assert_success
+	tail -n +41 all.csv >> in.csv
+	run --separate-stderr fwin "${args[@]}" --state s.ckpt --flush \
+		-o out.csv in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(cat out.csv)" "$want"
+}
+
 @test "bad record: a record read in one pass (one key, a counted time, sums) reads as the long way reads it, with -H and without, on every route" {
 	# each line a shape the one-pass reading must take or leave to the
 	# long way (--max-future, here far ahead of every time, takes every

@@ -412,7 +412,7 @@ parsed_of(const struct parser *p, const struct record *rec,
  * are tested as the long way tests them). Returns 1 with *out as
  * parse_record() makes it, or 0 (*out and the values in any state) for
  * it to take the long way, which says what is wrong. */
-static inline int
+static inline __attribute__((always_inline)) int
 parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 {
 	const struct config *c = p->c;
@@ -522,8 +522,8 @@ parse_long(struct parser *p, const struct record *rec, struct parsed *out)
 	out->kind = PR_RECORD;
 }
 
-int
-parse_record(struct parser *p, const struct record *rec, struct parsed *out,
+static inline __attribute__((always_inline)) int
+parse_one(struct parser *p, const struct record *rec, struct parsed *out,
     size_t set)
 {
 	p->vals = p->sets + set * p->setlen;
@@ -531,4 +531,25 @@ parse_record(struct parser *p, const struct record *rec, struct parsed *out,
 		return 1;
 	parse_long(p, rec, out);
 	return 0;
+}
+
+int
+parse_record(struct parser *p, const struct record *rec, struct parsed *out,
+    size_t set)
+{
+	return parse_one(p, rec, out, set);
+}
+
+size_t
+parse_block(struct parser *p, const struct record *rec, size_t n,
+    struct parsed *out, size_t set, int *alone)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++)
+		if (!parse_one(p, &rec[k], &out[k], set + k)) {
+			*alone = 0;
+			return k + 1;
+		}
+	return n;
 }

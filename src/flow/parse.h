@@ -91,6 +91,12 @@ void parse_fields(const struct config *c, struct input *in);
 int parse_record(struct parser *p, const struct record *rec,
     struct parsed *out, size_t set);
 
+/* parse_record() of rec[0..n) into out[0..n), with the sets from set
+ * on, up to the first that returns 0: how many were read, *alone 0 when
+ * the last of them returned 0 (else left as it is). */
+size_t parse_block(struct parser *p, const struct record *rec, size_t n,
+    struct parsed *out, size_t set, int *alone);
+
 /* The name of the time in messages: F, or "F1,F2" for -t F1,F2. */
 const char *parse_time_name(const struct parser *p);
 

@@ -24,6 +24,7 @@ struct src_input {
 	struct input *in;
 	struct parser *p;
 	struct parsed pr[PARSE_SETS];
+	struct record more[PARSE_SETS - 1];	/* a block's, after its first */
 	struct aggs *g;		/* a second input's: owned with in and p */
 	int owned;
 	int header;		/* its header is still to be read */
@@ -103,30 +104,36 @@ input_src_next(struct source *s, const struct parsed **pr)
 }
 
 /* What the framer answered (rc, rec), and after that record those framed
- * from the bytes already read (input_next_here) and parsed into them
+ * from the bytes already read (input_next_block) and parsed into them
  * alone, each with a set of values of its own, up to max (and si->left
  * when counted): a block, the calls and tests of a record made once a
- * block. A record parsed into the parser's own buffers ends it. */
+ * block. A record parsed into the parser's own buffers ends it, and
+ * those framed after it are given back. */
 static inline __attribute__((always_inline)) int
 block(struct src_input *si, int rc, const struct record *rec,
     const struct parsed **pr, size_t max, size_t *n, int counted)
 {
-	struct record more;
-	size_t k;
+	size_t k, m, j, lim = max < PARSE_SETS ? max : PARSE_SETS;
 	int alone;
 
 	*n = 0;
 	if (rc != INPUT_RECORD)
 		return rc;
+	if (counted && si->left < lim - 1)
+		lim = (size_t)si->left + 1;
 	pr[0] = &si->pr[0];
 	alone = parse_record(si->p, rec, &si->pr[0], 0);
-	for (k = 1; alone && k < max && k < PARSE_SETS &&
-	    (!counted || si->left > 0) &&
-	    input_next_here(si->in, &more) == INPUT_RECORD; k++) {
+	for (k = 1; alone && k < lim &&
+	    (m = input_next_block(si->in, si->more, lim - k)) != 0; k += m) {
+		j = parse_block(si->p, si->more, m, &si->pr[k], k, &alone);
+		if (j < m) {
+			input_unframe(si->in, &si->more[j]);
+			m = j;
+		}
 		if (counted && si->left != UINT64_MAX)
-			si->left--;
-		pr[k] = &si->pr[k];
-		alone = parse_record(si->p, &more, &si->pr[k], k);
+			si->left -= m;
+		for (j = 0; j < m; j++)
+			pr[k + j] = &si->pr[k + j];
 	}
 	*n = k;
 	return SOURCE_RECORD;

@@ -62,10 +62,16 @@ input_next(struct input *in, struct record *r)
 	return in->fatal ? -1 : follow_next(in, r);
 }
 
-int
-input_next_here(struct input *in, struct record *r)
+size_t
+input_next_block(struct input *in, struct record *r, size_t max)
 {
-	return in->sub == NULL ? stream_next_here(in, r) : 0;
+	return in->sub == NULL ? stream_next_block(in, r, max) : 0;
+}
+
+void
+input_unframe(struct input *in, const struct record *r)
+{
+	stream_unframe(in, r);
 }
 
 void

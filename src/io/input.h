@@ -73,11 +73,18 @@ int input_header(struct input *in, const struct field **names, size_t *n);
  * reported, skipped, and remembered for input_failed(). */
 int input_next(struct input *in, struct record *r);
 
-/* input_next()'s record when it is framed at once from the bytes read,
- * without reading more or moving them (no header, file or limit to see
- * to): INPUT_RECORD, or 0 for input_next() to take it. The records it
- * frames keep their bytes where they are until the next input_next(). */
-int input_next_here(struct input *in, struct record *r);
+/* The records after input_next()'s that are framed at once from the
+ * bytes read, without reading more or moving them (no header, file or
+ * limit to see to): up to max (and INPUT_BLOCK) of them at r[0..n),
+ * each with fields of its own; n, 0 for input_next() to take the next.
+ * Their bytes and fields stay where they are until the next call of
+ * either. */
+#define INPUT_BLOCK	32
+size_t input_next_block(struct input *in, struct record *r, size_t max);
+
+/* Gives back r and the records after it of the last input_next_block():
+ * the next input_next() frames r again. */
+void input_unframe(struct input *in, const struct record *r);
 
 /* The descriptor to poll after INPUT_WAIT (-1: none, see below). */
 int input_fd(const struct input *in);

@@ -22,6 +22,7 @@
 #define SLACK		16		/* bytes after the buffer, see scan16() */
 #define NOQUOTE		((size_t)-1)
 #define SAT_FAR		((size_t)1 << 62)	/* see struct input: sat */
+#define BLOCK_FIELDS	8	/* fields of a record in a block, at most */
 #define QUOTE_MAX	((size_t)1 << 20)	/* a quote open longer is bad */
 
 #define ERR_LONG	"record longer than 1 GiB"
@@ -89,6 +90,9 @@ struct input {
 
 	struct field *f;	/* the fields of the record returned */
 	size_t fcap;
+	/* those of a block's records (stream_next_block), BLOCK_FIELDS
+	 * apart */
+	struct field bf[INPUT_BLOCK * BLOCK_FIELDS];
 
 	int hdr;		/* HDR_* */
 	struct field *hf;	/* the first file's header, ours */
@@ -164,7 +168,9 @@ struct input *stream_open(char *const *files, int nfiles,
     const struct input_opts *o);
 int stream_header(struct input *in, const struct field **names, size_t *n);
 int stream_next(struct input *in, struct record *r);
-int stream_next_here(struct input *in, struct record *r);
+/* input_next_block(), input_unframe() of one stream */
+size_t stream_next_block(struct input *in, struct record *r, size_t max);
+void stream_unframe(struct input *in, const struct record *r);
 void stream_close(struct input *in);
 /* A record past RECMAX: consumed without being kept, and bad. */
 void too_long(struct input *in, struct record *r);

@@ -305,14 +305,11 @@ structural64(const char *p, __m128i d, __m128i nl, __m128i q)
 	return m;
 }
 
-/* structural64() of the input's own bytes (its delimiter, and quotes in
- * csv): made where the bitmap runs out, not at every record. */
-static inline uint64_t
-structural_at(const struct input *in, const char *p)
+/* The quote that frame_at() stops at: '"' in csv, none ('\n') else. */
+static inline char
+quote_of(const struct input *in)
 {
-	return structural64(p, _mm_set1_epi8((char)in->delim),
-	    _mm_set1_epi8('\n'),
-	    _mm_set1_epi8(in->o.fmt == IF_CSV ? '"' : '\n'));
+	return in->o.fmt == IF_CSV ? '"' : '\n';
 }
 
 /* How many fields frame_fast() may store without a test of room: up to
@@ -323,54 +320,90 @@ fields_room(const struct input *in, size_t max)
 	return max != 0 && max < in->fcap ? max : in->fcap;
 }
 
-/*
- * A delimited record already in the buffer, in one pass: its fields are
- * split while its line end is looked for, from a bitmap of the buffer's
- * structural bytes made 64 bytes at a time and kept from one record to
- * the next (simdcsv's way), so that a field costs a bit found, not a
- * search. Returns 1 with *r as frame() makes it; 0, having consumed
- * nothing, for anything else (a line whose end is not among the bytes
- * mapped, which stop 64 bytes short of the buffer's end; an empty line,
- * a '\r' before the '\n', a quote in CSV, a record too long), which
- * frame() then takes the long way.
- */
-static inline __attribute__((always_inline)) int
-frame_fast(struct input *in, struct record *r, size_t max)
-{
-	const char *buf = in->buf;
-	const char delim = (char)in->delim;
-	size_t pos = in->pos, at = in->sat, start = pos, nf = 0, idx, eol;
-	size_t room = fields_room(in, max);
+/* Where frame_at() goes on: the bitmap of the structural bytes
+ * (delimiter, '\n' and quote) of the 64 at `at`, those of the records
+ * framed cleared; and the input's bytes, copied where the compiler sees
+ * that no field stored changes them. */
+struct scan {
+	size_t at;
 	uint64_t bits;
-	char c;
+	const char *buf;
+	size_t end;
+	char delim, quote;
+};
 
-	/* (pos before at wraps round too; quotes_moved() sets sat far) */
-	if (pos - at >= 64) {
+static inline uint64_t
+structural_at(const struct scan *s, size_t at)
+{
+	return structural64(s->buf + at, _mm_set1_epi8(s->delim),
+	    _mm_set1_epi8('\n'), _mm_set1_epi8(s->quote));
+}
+
+/* The scan from the input's position: the bitmap kept from the last
+ * record, or one made there. 0 when fewer than 64 bytes are left. */
+static inline int
+scan_from(struct input *in, struct scan *s)
+{
+	size_t pos = in->pos;
+
+	s->buf = in->buf;
+	s->end = in->end;
+	s->delim = (char)in->delim;
+	s->quote = quote_of(in);
+	/* (pos before sat wraps round too; quotes_moved() sets sat far) */
+	if (pos - in->sat >= 64) {
 		if (in->end - pos < 64)
 			return 0;
-		at = pos;
-		in->sbits = structural_at(in, buf + at);
-		in->sat = at;
+		in->sat = pos;
+		in->sbits = structural_at(s, pos);
 	}
-	bits = in->sbits & (~(uint64_t)0 << (pos - at));
+	s->at = in->sat;
+	s->bits = in->sbits & (~(uint64_t)0 << (pos - in->sat));
+	return 1;
+}
+
+/*
+ * A delimited record at pos, in one pass: its fields are split while its
+ * line end is looked for, from the bitmap of the buffer's structural
+ * bytes made 64 bytes at a time and kept from one record to the next
+ * (simdcsv's way), so that a field costs a bit found, not a search. Up
+ * to room fields go to f (past room and up to max, 0 for all, to in->f,
+ * grown: f is in->f then). Returns the bytes the record takes with its
+ * '\n', having set *r but for its line and file, and moved s past it;
+ * or 0, moving nothing, for anything else (a line whose end is not among
+ * the bytes mapped, which stop 64 bytes short of the buffer's end; an
+ * empty line, a '\r' before the '\n', a quote in CSV, a record too long),
+ * which frame() then takes the long way.
+ */
+static inline __attribute__((always_inline)) size_t
+frame_at(struct input *in, struct scan *s, size_t pos, struct record *r,
+    struct field *f, size_t room, size_t max)
+{
+	const char *buf = s->buf;
+	const char delim = s->delim;
+	size_t at = s->at, start = pos, nf = 0, idx, eol;
+	uint64_t bits = s->bits;
+	char c;
+
 	for (;;) {
 		while (bits == 0) {
 			at += 64;
-			if (in->end - at < 64)
+			if (s->end - at < 64)
 				return 0;
-			bits = structural_at(in, buf + at);
+			bits = structural_at(s, at);
 		}
 		idx = at + (size_t)__builtin_ctzll(bits);
 		bits &= bits - 1;
 		if ((c = buf[idx]) == delim) {
 			if (nf < room) {
-				in->f[nf].p = buf + start;
-				in->f[nf++].n = idx - start;
+				f[nf].p = buf + start;
+				f[nf++].n = idx - start;
 				start = idx + 1;
 			} else if (max == 0 || nf < max) {
 				/* past max fields, only the line end matters */
 				push(in, nf++, buf + start, idx - start);
 				start = idx + 1;
+				f = in->f;
 				room = fields_room(in, max);
 			}
 			continue;
@@ -382,17 +415,38 @@ frame_fast(struct input *in, struct record *r, size_t max)
 	eol = idx - pos;
 	if (eol == 0 || buf[idx - 1] == '\r' || eol > RECMAX)
 		return 0;
-	if (max == 0 || nf < max)
+	if (nf < room) {
+		f[nf].p = buf + start;
+		f[nf++].n = idx - start;
+	} else if (max == 0 || nf < max) {
 		push(in, nf++, buf + start, idx - start);
-	in->sat = at;
-	in->sbits = bits;
-	consume(in, eol + 1);
-	r->line = ++in->lineno;
+		f = in->f;
+	}
+	s->at = at;
+	s->bits = bits;
 	r->raw = buf + pos;
 	r->rawlen = eol;
-	r->f = in->f;
+	r->f = f;
 	r->nf = nf;
 	r->bad = NULL;
+	return eol + 1;
+}
+
+/* frame_at() of the record at the input's position, its fields in in->f
+ * and the input moved past it: 1 with *r as frame() makes it, or 0. */
+static inline __attribute__((always_inline)) int
+frame_fast(struct input *in, struct record *r, size_t max)
+{
+	struct scan s;
+	size_t used;
+
+	if (!scan_from(in, &s) || (used = frame_at(in, &s, in->pos, r, in->f,
+	    fields_room(in, max), max)) == 0)
+		return 0;
+	in->sat = s.at;
+	in->sbits = s.bits;
+	consume(in, used);
+	r->line = ++in->lineno;
 	return 1;
 }
 #endif
@@ -724,6 +778,18 @@ quick_from_here(struct input *in)
 	    in->fi == in->limfi ? in->limoff : 0;
 }
 
+/* The input's position and what is said of it, after a record taken. */
+static inline void
+taken(struct input *in)
+{
+	in->ipos[in->fi].ip_off = in->consumed;
+	in->ipos[in->fi].ip_lines = in->lineno;
+	if (in->tail)
+		__atomic_store_n(&in->shown, in->consumed, __ATOMIC_RELAXED);
+	in->outfi = in->fi;
+	in->outoff = in->consumed;
+}
+
 static inline int
 next_quick(struct input *in, struct record *r)
 {
@@ -732,19 +798,66 @@ next_quick(struct input *in, struct record *r)
 	    (in->delim >= 0 ? !frame_fast(in, r, in->o.maxfields) :
 	    in->o.fmt != IF_JSON || !frame_json(in, r)))
 		return 0;
-	in->ipos[in->fi].ip_off = in->consumed;
-	in->ipos[in->fi].ip_lines = in->lineno;
-	if (in->tail)
-		__atomic_store_n(&in->shown, in->consumed, __ATOMIC_RELAXED);
 	r->file = in->name;
-	in->outfi = in->fi;
-	in->outoff = in->consumed;
+	taken(in);
 	return INPUT_RECORD;
 #else
 	(void)in;
 	(void)r;
 	return 0;
 #endif
+}
+
+size_t
+stream_next_block(struct input *in, struct record *r, size_t max)
+{
+#ifdef __SSE2__
+	size_t n, pos = in->pos, stop, used, stride = in->o.maxfields;
+	const char *name = in->name;
+	uint64_t line = in->lineno + 1;
+	struct scan s;
+
+	if (stride == 0 || stride > BLOCK_FIELDS || in->delim < 0)
+		return max > 0 && next_quick(in, r) == INPUT_RECORD;
+	/* (records that start before the limit are taken, as next_quick()
+	 * takes them) */
+	if (in->consumed >= in->quick_until || !scan_from(in, &s))
+		return 0;
+	stop = in->quick_until - in->consumed < in->end - pos ?
+	    pos + (size_t)(in->quick_until - in->consumed) : in->end;
+	if (max > INPUT_BLOCK)
+		max = INPUT_BLOCK;
+	for (n = 0; n < max && pos < stop; n++) {
+		if ((used = frame_at(in, &s, pos, &r[n], in->bf + n * stride,
+		    stride, stride)) == 0)
+			break;
+		r[n].file = name;
+		r[n].line = line + n;
+		pos += used;
+	}
+	if (n == 0)
+		return 0;
+	in->sat = s.at;
+	in->sbits = s.bits;
+	consume(in, pos - in->pos);
+	in->lineno += n;
+	taken(in);
+	return n;
+#else
+	return max > 0 && next_quick(in, r) == INPUT_RECORD;
+#endif
+}
+
+void
+stream_unframe(struct input *in, const struct record *r)
+{
+	size_t back = in->pos - (size_t)(r->raw - in->buf);
+
+	in->pos -= back;
+	in->consumed -= back;
+	in->lineno = r->line - 1;
+	in->sat = SAT_FAR;
+	taken(in);
 }
 
 /* stream_next() past next_quick(): the header, files opened and ended,
@@ -787,12 +900,6 @@ stream_next(struct input *in, struct record *r)
 {
 	return next_quick(in, r) == INPUT_RECORD ? INPUT_RECORD :
 	    stream_slow(in, r);
-}
-
-int
-stream_next_here(struct input *in, struct record *r)
-{
-	return next_quick(in, r);
 }
 
 void
