@@ -285,6 +285,40 @@ y",2
 	assert_equal "$stderr" ""
 }
 
+@test "output: a row written in one piece (csv, tsv: numeric bounds, one key, integer counts and sums) is the bytes of one written a cell at a time" {
+	# the rows that need no quotes and no decimal are written whole
+	# (sink.c: write_row_whole), the others a cell at a time (as
+	# --having makes every row): quotes, an empty key, a decimal, an
+	# empty sum, exponents (a sum of one prints as a double), 64 bits and
+	# a sum past them side by side
+	printf '%s\n' 1,a,1 1,b,2.5 1,'"c,d"',3 1,e, 2,a,-4 2,,7 \
+		3,f,9223372036854775807 3,g,9223372036854775807 3,g,1 \
+		4,h,1e3 4,i,-9223372036854775808 5,j,1e18 > in.csv
+	local want_csv='0,2,a,1,1
+0,2,b,1,2.5
+0,2,"c,d",1,3
+0,2,e,1,
+2,4,,1,7
+2,4,a,1,-4
+2,4,f,1,9223372036854775807
+2,4,g,2,9223372036854775808
+4,6,h,1,1000
+4,6,i,1,-9223372036854775808
+4,6,j,1,1e+18'
+	for fmt in csv tsv; do
+		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 2s --count \
+			--sum 3 --output-format $fmt in.csv
+		assert_success
+		local whole=$output
+		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 2s --count \
+			--sum 3 --output-format $fmt --having 'count >= 0' in.csv
+		assert_success
+		assert_equal "$whole" "$output"
+	done
+	run fwin --csv -t 1 -k 2 --tumble 2s --count --sum 3 in.csv
+	assert_output "$want_csv"
+}
+
 @test "output: json, two windows, numbers bare and key fields as strings" {
 	printf '10 200 3\n12 404 2.5\n16 200 1\n' > in
 	run --separate-stderr fwin -t 1 -k 2 -c --sum 3 --tumble 5s --output-format json in

@@ -356,7 +356,7 @@ parse_fields(const struct config *c, struct input *in)
  * whether --where keeps the record; an aggregate whose --if is not true
  * gets NULL, which every aggregate skips (count too, when it has an
  * --if: its value is then a mark). */
-static int
+static inline __attribute__((always_inline)) int
 conditions(struct parser *p, const struct record *rec)
 {
 	static const char mark[] = "1";
@@ -447,7 +447,7 @@ parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 	out->key = k->p;
 	out->keylen = k->n;
 	out->hash = key_hash(k->p, k->n);
-	if (p->vm != NULL && !conditions(p, rec)) {
+	if (__builtin_expect(p->vm != NULL, 0) && !conditions(p, rec)) {
 		out->kind = PR_FILTERED;	/* (as the long way's) */
 		out->has_t = 1;
 	}

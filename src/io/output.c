@@ -260,13 +260,23 @@ json_number(const char *p, size_t n)
 	return i == n;
 }
 
+/* Whether p[0..n) is a csv cell as it is, without quotes. */
+static inline int
+csv_plain(const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i;
+
+	for (i = 0; i < n && !csv_special[u[i]]; i++)
+		;
+	return i == n;
+}
+
 /* Writes p[0..n) as a csv cell, in quotes only when RFC 4180 needs them. */
 static void
 csv_str(struct out *o, const char *p, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)p;
 	const char *q;
-	size_t i;
 
 	/* A row of one empty cell would be a blank line, which readers
 	 * skip: it is written "". */
@@ -274,9 +284,7 @@ csv_str(struct out *o, const char *p, size_t n)
 		put(o, "\"\"", 2);
 		return;
 	}
-	for (i = 0; i < n && !csv_special[u[i]]; i++)
-		;
-	if (i == n) {
+	if (csv_plain(p, n)) {
 		put(o, p, n);
 		return;
 	}
@@ -595,6 +603,34 @@ out_end_row(struct out *o)
 		put1(o, '\n');
 	o->o_col = o->o_first;
 	o->o_bare = 0;
+}
+
+char *
+out_row_room(struct out *o, size_t n, char *sep)
+{
+	if (o->o_fmt > OF_CSV || o->o_cellat != NULL || o->o_col != 0 ||
+	    n >= o->o_cap)
+		return NULL;
+	if (o->o_cap - o->o_len <= n)
+		drain(o);
+	if (o->o_cap - o->o_len <= n)
+		return NULL;	/* (a buffer that collects, grown once) */
+	*sep = o->o_fmt == OF_TSV ? '\t' : ',';
+	return o->o_buf + o->o_len;
+}
+
+int
+out_str_as_is(const struct out *o, const char *p, size_t n)
+{
+	return o->o_fmt == OF_TSV || (csv_plain(p, n) &&
+	    (n != 0 || o->o_ncols != 1));	/* (as csv_str()) */
+}
+
+void
+out_row_done(struct out *o, char *end)
+{
+	*end++ = '\n';
+	o->o_len = (size_t)(end - o->o_buf);
 }
 
 int

@@ -61,6 +61,7 @@ struct aggs {
 	 * --if's mark) */
 	size_t *takes, ntakes;
 	struct plain_agg *plain;	/* aggs_plain() */
+	int ints;		/* counts and sums only: aggs_put_ints() */
 };
 
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
@@ -583,10 +584,14 @@ plain_init(struct aggs *g)
 		    g->v[i].off > UINT32_MAX)
 			return;
 	g->plain = xcalloc(g->n ? g->n : 1, sizeof(*g->plain));
+	g->ints = 1;
 	for (i = 0; i < g->n; i++) {
 		g->plain[i].off = (uint32_t)g->v[i].off;
 		g->plain[i].sum = g->v[i].op->add == sum_add;
 		g->plain[i].valued = (uint8_t)g->v[i].valued;
+		if (g->v[i].op->emit != count_emit &&
+		    g->v[i].op->emit != sum_emit)
+			g->ints = 0;	/* (avg) */
 	}
 }
 
@@ -1081,6 +1086,31 @@ aggs_emit(struct aggs *g, const struct arena *a, const void *acc,
 
 	for (i = 0; i < g->n; i++)
 		g->v[i].op->emit(&g->v[i], a, at + g->v[i].off, o);
+}
+
+char *
+aggs_put_ints(const struct aggs *g, const void *acc, char *p, char sep)
+{
+	const unsigned char *at = acc != NULL ? acc : g->fold;
+	const struct dec_sum *s;
+	int64_t v;
+	size_t i;
+
+	if (!g->ints)
+		return NULL;
+	for (i = 0; i < g->n; i++) {
+		if (g->plain[i].sum) {	/* as sum_emit() writes it */
+			s = (const void *)(at + g->plain[i].off);
+			if (s->n == 0 || s->big != 0 || !dec_sum_exact(s) ||
+			    !dec_sum_int(s, &v))
+				return NULL;
+		} else
+			v = (int64_t)((const struct acc_count *)
+			    (at + g->plain[i].off))->n;
+		*p++ = sep;
+		p += num_format_int(p, v);
+	}
+	return p;
 }
 
 int

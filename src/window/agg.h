@@ -166,6 +166,13 @@ void aggs_emit(struct aggs *g, const struct arena *a, const void *acc,
  * then written without a fold. */
 int aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc);
 
+/* aggs_emit()'s cells straight into a row being written whole (output.h:
+ * out_row_room), each after sep, where every aggregate is a count or a
+ * sum and each prints as an integer: the end of the last, or NULL for
+ * aggs_emit() to write them. 1 + NUM_BUFSZ bytes an aggregate at most. */
+char *aggs_put_ints(const struct aggs *g, const void *acc, char *p,
+    char sep);
+
 /* Whether a fold can be kept as an accumulator block and folded again
  * later (not with --distinct, percentiles or sketches, whose folds are
  * outside the arena). */
