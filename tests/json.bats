@@ -162,6 +162,41 @@ EOF
 )"
 }
 
+@test "json: records read a block at a time: a string with escapes or a bad line ends a block, and each reads as it does alone" {
+	# good lines before and after, framed together from the bytes already
+	# read (fwin(1): --checkpoint-every: a block of up to 32); a key with
+	# escapes (undone into the scanner's own buffer), lines that are not
+	# objects, one after another, among them (--max-future far ahead
+	# takes every record the long way, one at a time)
+	{
+		for i in $(seq 10 49); do
+			printf '{"t":17000000%s,"k":"a","v":%s}\n' $i $i
+		done
+		printf '%s\n' '{"t":1700000050,' '[1]' \
+			'{"t":1700000051,"k":"b\u0041","v":1}' \
+			'{"t":1700000052,"k":"c\"d","v":2}' \
+			'{"t":1700000053,"k":"bA","v":3}'
+		for i in $(seq 54 99); do
+			printf '{"t":17000000%s,"k":"b","v":%s}\n' $i $i
+		done
+	} > in.jsonl
+	local want_err='fwin: in.jsonl:41: not a JSON object: expected a member name at byte 17 (end of line); record skipped
+fwin: in.jsonl:42: not a JSON object: expected '"'{'"' at byte 1; record skipped
+fwin: 2 bad records skipped'
+	for t in 1 2; do
+		args=(--threads $t --json -t t -k k --tumble 10s --count --sum v)
+		run --separate-stderr fwin "${args[@]}" --max-future 100000d \
+			in.jsonl
+		local want=$output
+		run --separate-stderr fwin "${args[@]}" in.jsonl
+		assert_success
+		assert_equal "$output" "$want"
+		assert_equal "$stderr" "$want_err"
+	done
+	assert_line --partial '"k":"bA","count":2,"sum_v":4'
+	assert_line --partial '"k":"c\"d","count":1,"sum_v":2'
+}
+
 @test "json: --strict stops at the first line that is not an object" {
 	printf '%s\n' '{"k":"a"}' 'oops' '{"k":"b"}' > in
 	run --separate-stderr fwin --json -k k --count-window 10 --flush --strict in

@@ -77,8 +77,10 @@ int input_next(struct input *in, struct record *r);
  * bytes read, without reading more or moving them (no header, file or
  * limit to see to): up to max (and INPUT_BLOCK) of them at r[0..n),
  * each with fields of its own; n, 0 for input_next() to take the next.
- * Their bytes and fields stay where they are until the next call of
- * either. */
+ * Their fields are good until the next call of either, their bytes until
+ * the next input_next(); but for a JSON string with escapes, undone into
+ * the scanner's buffer: a record with one ends a block, and none follows
+ * it before the next input_next(). */
 #define INPUT_BLOCK	32
 size_t input_next_block(struct input *in, struct record *r, size_t max);
 

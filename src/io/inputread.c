@@ -734,11 +734,11 @@ same_header(const struct input *in, const struct record *r)
  * one pass (frame_fast). Returns INPUT_RECORD as next_framed() would,
  * or 0 for it to take the long way, nothing consumed. */
 /* A JSON Lines record whose line end is in the buffer, framed as
- * frame() frames it: 1 with *r, or 0 having consumed nothing (a line not
- * all there, a '\r' before its '\n', an empty or blank line, a line too
- * long), for frame() to take. */
+ * frame() frames it, its fields into f: 1 with *r (but its file), or 0
+ * having consumed nothing (a line not all there, a '\r' before its '\n',
+ * an empty or blank line, a line too long), for frame() to take. */
 static inline int
-frame_json(struct input *in, struct record *r)
+frame_json(struct input *in, struct record *r, struct field *f)
 {
 	const char *s = in->buf + in->pos, *nl;
 	size_t eol;
@@ -747,7 +747,7 @@ frame_json(struct input *in, struct record *r)
 	    (eol = (size_t)(nl - s)) == 0 || s[eol - 1] == '\r' ||
 	    eol > RECMAX)
 		return 0;
-	switch (json_scan(in->json, s, eol, in->f, NULL, &r->bad)) {
+	switch (json_scan(in->json, s, eol, f, NULL, &r->bad)) {
 	case 0:
 		return 0;	/* blank: frame() skips it */
 	case 1:
@@ -761,7 +761,7 @@ frame_json(struct input *in, struct record *r)
 	r->line = ++in->lineno;
 	r->raw = s;
 	r->rawlen = eol;
-	r->f = in->f;
+	r->f = f;
 	return 1;
 }
 
@@ -796,7 +796,7 @@ next_quick(struct input *in, struct record *r)
 #ifdef __SSE2__
 	if (in->consumed >= in->quick_until ||
 	    (in->delim >= 0 ? !frame_fast(in, r, in->o.maxfields) :
-	    in->o.fmt != IF_JSON || !frame_json(in, r)))
+	    in->o.fmt != IF_JSON || !frame_json(in, r, in->f)))
 		return 0;
 	r->file = in->name;
 	taken(in);
@@ -808,6 +808,37 @@ next_quick(struct input *in, struct record *r)
 #endif
 }
 
+/* stream_next_block() of JSON Lines: up to max records, each framed
+ * whole by frame_json(). A record whose fields point into the scanner's
+ * buffer (a string with escapes) or that is bad (its message is the
+ * scanner's) ends the block, as the next scan would write over them;
+ * and none is framed after such a record, the last, before the next
+ * input_next(). */
+static size_t
+json_block(struct input *in, struct record *r, size_t max)
+{
+	size_t n, stride = in->npaths;
+
+	if (json_scratched(in->json))
+		return 0;
+	if (stride > BLOCK_FIELDS)
+		return max > 0 && next_quick(in, r) == INPUT_RECORD;
+	if (max > INPUT_BLOCK)
+		max = INPUT_BLOCK;
+	for (n = 0; n < max && in->consumed < in->quick_until; n++) {
+		if (!frame_json(in, &r[n], in->bf + n * stride))
+			break;
+		r[n].file = in->name;
+		if (r[n].bad != NULL || json_scratched(in->json)) {
+			n++;
+			break;
+		}
+	}
+	if (n > 0)
+		taken(in);
+	return n;
+}
+
 size_t
 stream_next_block(struct input *in, struct record *r, size_t max)
 {
@@ -817,6 +848,8 @@ stream_next_block(struct input *in, struct record *r, size_t max)
 	uint64_t line = in->lineno + 1;
 	struct scan s;
 
+	if (in->o.fmt == IF_JSON)
+		return json_block(in, r, max);
 	if (stride == 0 || stride > BLOCK_FIELDS || in->delim < 0)
 		return max > 0 && next_quick(in, r) == INPUT_RECORD;
 	/* (records that start before the limit are taken, as next_quick()

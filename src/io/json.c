@@ -881,6 +881,12 @@ forget(struct json *j)
 }
 
 int
+json_scratched(const struct json *j)
+{
+	return j->scrlen > 0;
+}
+
+int
 json_scan(struct json *j, const char *line, size_t n, struct field *f,
     unsigned char *kind, const char **err)
 {

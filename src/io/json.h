@@ -43,6 +43,10 @@ struct json *json_new(const char *const *paths, size_t npaths);
 int json_scan(struct json *j, const char *line, size_t n, struct field *f,
     unsigned char *kind, const char **err);
 
+/* Whether the fields of j's last json_scan() point into its scratch
+ * buffer (a string with escapes), which the next one writes over. */
+int json_scratched(const struct json *j);
+
 /* The number of paths j was compiled with. */
 size_t json_npaths(const struct json *j);
 
