@@ -446,7 +446,7 @@ parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 	parsed_of(p, rec, out, PR_RECORD);	/* (its time: count_time) */
 	out->key = k->p;
 	out->keylen = k->n;
-	out->hash = key_hash(k->p, k->n);
+	out->hash = key_hash_field(k->p, k->n);
 	if (__builtin_expect(p->vm != NULL, 0) && !conditions(p, rec)) {
 		out->kind = PR_FILTERED;	/* (as the long way's) */
 		out->has_t = 1;

@@ -10,10 +10,15 @@
 
 enum infmt { IF_LINES, IF_CSV, IF_TSV, IF_JSON };
 
+/* A field of a record the input framed. Its bytes are followed by
+ * FIELD_PAD readable bytes (the buffers' own, defined), so that one load
+ * of FIELD_PAD bytes from p reads a short field whole, with no test of
+ * its length: its hash (keycodec.h: key_hash_field), its digits. */
 struct field {
 	const char *p;
 	size_t n;
 };
+#define FIELD_PAD	8
 
 struct record {
 	const struct field *f;	/* fields, valid until the next input_next() */

@@ -28,7 +28,7 @@ csv_field(void *s, size_t n, void *arg)
 	if (in->sccap - in->sclen < n) {
 		while (in->sccap - in->sclen < n)
 			in->sccap *= 2;
-		in->scr = xrealloc(in->scr, in->sccap);
+		in->scr = xrealloc(in->scr, in->sccap + FIELD_PAD);
 	}
 	if (n > 0)
 		memcpy(in->scr + in->sclen, s, n);
@@ -108,7 +108,7 @@ csv_setup(struct input *in)
 	in->cxcap = 16;
 	in->cx = xrealloc(NULL, in->cxcap * sizeof(*in->cx));
 	in->sccap = 4096;
-	in->scr = xrealloc(NULL, in->sccap);
+	in->scr = xrealloc(NULL, in->sccap + FIELD_PAD);
 	in->csvready = 1;
 }
 
@@ -229,6 +229,7 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		return 1;
 	}
 	/* Slices last: scr may have moved while the fields were added. */
+	memset(in->scr + in->sclen, 0, FIELD_PAD);
 	if (in->cxnf > in->fcap)
 		grow_fields(in, in->cxnf);
 	for (i = 0; i < in->cxnf; i++) {

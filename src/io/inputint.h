@@ -19,7 +19,9 @@
 #define BUF_SHRINK	(16u << 20)	/* give back a grown buffer once idle */
 #define RECMAX		((size_t)1 << 30)
 #define BUF_MAX		(RECMAX + (64u << 10))
-#define SLACK		16		/* bytes after the buffer, see scan16() */
+#define SLACK		16		/* bytes after the buffer, see scan16();
+					   FIELD_PAD of them, zero, past
+					   the last field */
 #define NOQUOTE		((size_t)-1)
 #define SAT_FAR		((size_t)1 << 62)	/* see struct input: sat */
 #define BLOCK_FIELDS	8	/* fields of a record in a block, at most */

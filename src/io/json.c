@@ -50,6 +50,9 @@
 #include "io/json.h"
 #include "base/util.h"
 
+/* A missing value's bytes: none, padded as a field's are (input.h). */
+static const char no_bytes[FIELD_PAD];
+
 /* A node of the path trie: one member name. */
 struct jnode {
 	const char *name;
@@ -591,10 +594,11 @@ put_unescaped(struct json *j, int x, int depth, const char *s, size_t a,
 
 	if (need > j->scrcap) {
 		j->scrcap = need > 2 * j->scrcap ? need : 2 * j->scrcap;
-		j->scr = xrealloc(j->scr, j->scrcap);
+		j->scr = xrealloc(j->scr, j->scrcap + FIELD_PAD);
 	}
 	end = unescape(j->scr + off, s + a, e - a);
 	j->scrlen = (size_t)(end - j->scr);
+	memset(end, 0, FIELD_PAD);	/* (input.h: struct field) */
 	put(j, x, depth, JSON_VALUE, off, j->scrlen - off, 1);
 }
 
@@ -921,7 +925,7 @@ json_scan(struct json *j, const char *line, size_t n, struct field *f,
 			f[i].p = (r->scr ? j->scr : line) + r->off;
 			f[i].n = r->len;
 		} else {
-			f[i].p = "";
+			f[i].p = no_bytes;
 			f[i].n = 0;
 		}
 	}
