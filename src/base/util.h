@@ -116,6 +116,25 @@ same_bytes(const char *a, const char *b, size_t n)
 	    a[n - 1] == b[n - 1]);
 }
 
+/* same_bytes() of 1 to 8 bytes each followed by bytes enough to read 8
+ * (a padded key, input.h's FIELD_PAD): one load each and the bytes past n
+ * masked off, with no branch on n, which keys of several lengths side by
+ * side would mispredict. */
+static inline int
+same_bytes8(const char *a, const char *b, size_t n)
+{
+	uint64_t x, y, first;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	first = ~(uint64_t)0 << (64 - 8 * n);
+#else
+	first = ~(uint64_t)0 >> (64 - 8 * n);
+#endif
+	return ((x ^ y) & first) == 0;
+}
+
 /* a + b, saturated at the int64 limits. */
 static inline int64_t
 sat_add(int64_t a, int64_t b)

@@ -202,10 +202,12 @@ static aoff new_group(struct hashagg *h, uint64_t i, uint32_t tag,
     int64_t start, const char *key, size_t keylen, int bounded);
 
 /* The group (start, key) of hash gh, made if new; 0 when it would be
- * new past the budget (with bounded). */
+ * new past the budget (with bounded). A padded key (input.h: FIELD_PAD)
+ * of up to 8 bytes is compared in one load, as a group's key is padded
+ * to 8 bytes (group_size). */
 static inline aoff
 group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
-    size_t keylen, int bounded)
+    size_t keylen, int bounded, int padded)
 {
 	struct hslot *slot = table(h);
 	struct group *gp;
@@ -219,7 +221,9 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		g = (aoff)slot[i].g * SLOT_UNIT;
 		gp = group_at(h, g);
 		if (gp->g_start == start && gp->g_len == keylen &&
-		    same_bytes(gp->g_key, key, keylen))
+		    (padded && keylen - 1 < 8 ?
+		    same_bytes8(gp->g_key, key, keylen) :
+		    same_bytes(gp->g_key, key, keylen)))
 			return g;
 	}
 	return new_group(h, i, tag, start, key, keylen, bounded);
@@ -290,18 +294,18 @@ aoff
 ha_group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen)
 {
-	return group_of(h, gh, start, key, keylen, 0);
+	return group_of(h, gh, start, key, keylen, 0, 0);
 }
 
 /* Adds values vals to the group (start, key) of hash gh, made if new.
  * Returns HA_ADDED, or HA_FULL when it would be new past the budget
  * (not with the look-ahead: hashagg_add() said so before it took the
- * record, which is added now). */
+ * record, which is added now). The key padded or not: group_of(). */
 static inline __attribute__((always_inline)) int
 add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
-    size_t keylen, const struct aval *vals)
+    size_t keylen, int padded, const struct aval *vals)
 {
-	aoff g = group_of(h, gh, start, key, keylen, !h->ahead);
+	aoff g = group_of(h, gh, start, key, keylen, !h->ahead, padded);
 
 	if (g == 0)
 		return HA_FULL;
@@ -361,7 +365,7 @@ ha_take_pending(struct hashagg *h)
 	for (k = 0; k < h->npend; k++) {
 		q = &h->pend[k];
 		(void)add_to_group(h, q->gh, q->start, q->key, q->keylen,
-		    q->vals);
+		    0, q->vals);
 	}
 	h->npend = 0;
 }
@@ -453,7 +457,7 @@ add_quick(struct hashagg *h, const struct op_rec *r, const int64_t *win)
 		return HA_LATE;
 	}
 	if ((g = group_of(h, group_hash(r->hash, start), start, r->key,
-	    r->keylen, 1)) == 0)
+	    r->keylen, 1, r->padded)) == 0)
 		return HA_FULL;
 	aggs_add_plain(h->plain, h->naggs, &h->a, group_acc(h, g), r->vals);
 	h->seq++;
@@ -466,7 +470,8 @@ add_quick(struct hashagg *h, const struct op_rec *r, const int64_t *win)
 /* (inline: the call is per record, the second one rare) */
 static inline __attribute__((always_inline)) int
 add_one(struct hashagg *h, int64_t t, const int64_t *win,
-    const char *key, size_t keylen, uint64_t hash, const struct aval *vals)
+    const char *key, size_t keylen, int padded, uint64_t hash,
+    const struct aval *vals)
 {
 	struct pending *q;
 	int64_t start, pend = 0;
@@ -507,8 +512,8 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 	if (!h->ahead || keylen > sizeof(q->key)) {
 		if (h->npend > 0)
 			ha_take_pending(h);
-		if ((rc = add_to_group(h, gh, start, key, keylen, vals)) !=
-		    HA_ADDED)
+		if ((rc = add_to_group(h, gh, start, key, keylen, padded,
+		    vals)) != HA_ADDED)
 			return rc;
 	} else {
 		/* said full now, for a group that may not be new: the
@@ -538,13 +543,14 @@ added:
 static __attribute__((noinline)) int
 add_any(struct hashagg *h, const struct op_rec *r, const int64_t *win)
 {
-	int rc = add_one(h, r->t, win, r->key, r->keylen, r->hash, r->vals);
+	int rc = add_one(h, r->t, win, r->key, r->keylen, r->padded,
+	    r->hash, r->vals);
 
 	/* past the budget: the groups go to a sorted run, the table on
 	 * empty (a run that cannot be written: full, as without runs) */
 	if (rc == HA_FULL && h->spill != NULL && h->spill(h) == 0)
-		rc = add_one(h, r->t, win, r->key, r->keylen, r->hash,
-		    r->vals);
+		rc = add_one(h, r->t, win, r->key, r->keylen, r->padded,
+		    r->hash, r->vals);
 	return rc;
 }
 

@@ -83,6 +83,7 @@ replay_hashed(struct sorted *s, int64_t t, const char *key, size_t keylen,
 	orec.key = key;
 	orec.keylen = keylen;
 	orec.hash = hash;
+	orec.padded = 0;
 	orec.t = t;
 	orec.vals = vals;
 	switch (op_record(env->op, &orec)) {

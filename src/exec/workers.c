@@ -76,6 +76,7 @@ do_record(struct worker *w, const struct msg *m)
 	rec.key = key;
 	rec.keylen = m->keylen;
 	rec.hash = m->hash;
+	rec.padded = 0;
 	rec.t = m->t;
 	rec.vals = w->vals;
 	raw = wire_vals_get(&w->ws->wf, wv, key + m->keylen, w->vals);

@@ -395,6 +395,7 @@ parsed_of(const struct parser *p, const struct record *rec,
 {
 	out->kind = kind;
 	out->has_t = 0;
+	out->key_padded = 0;
 	out->has_win = 0;
 	out->fmt = TF_AUTO;
 	out->bad_time = 0;
@@ -447,6 +448,7 @@ parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 	out->key = k->p;
 	out->keylen = k->n;
 	out->hash = key_hash_field(k->p, k->n);
+	out->key_padded = 1;
 	if (__builtin_expect(p->vm != NULL, 0) && !conditions(p, rec)) {
 		out->kind = PR_FILTERED;	/* (as the long way's) */
 		out->has_t = 1;

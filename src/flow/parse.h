@@ -37,6 +37,8 @@ struct parsed {
 	const char *key;	/* canonical key bytes (keycodec.h) */
 	size_t keylen;
 	uint64_t hash;
+	int key_padded;		/* key is a field as framed: FIELD_PAD
+				   readable bytes past it (input.h) */
 	int has_win;		/* win is its tumbling window's start, found
 				   by the reading thread (source.h) */
 	int64_t win;
@@ -62,6 +64,7 @@ parsed_op_rec(const struct parsed *pr, struct op_rec *r)
 	r->key = pr->key;
 	r->keylen = pr->keylen;
 	r->hash = pr->hash;
+	r->padded = pr->key_padded;
 	r->t = pr->t;
 	r->vals = pr->vals;
 }

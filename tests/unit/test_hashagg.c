@@ -128,9 +128,54 @@ add_kv(struct hashagg *h, int64_t t, const int64_t *win, const char *key,
 	r.key = key;
 	r.keylen = kn;
 	r.hash = key_hash(key, kn);
+	r.padded = 0;
 	r.t = t;
 	r.vals = v;
 	return hashagg_add(h, &r, win);
+}
+
+/* Keys of 1 to 9 bytes, alike but for their length or one byte, each
+ * followed by other bytes at every record (input.h: FIELD_PAD): as padded
+ * keys (compared in one load) and as keys that are not, the same groups,
+ * one a key. All have one hash, so that each is compared with every
+ * group's key, not told apart by its tag. */
+static void
+padded_keys(const struct config *c, struct aggs *g)
+{
+	static const char *const keys[] = { "a", "ab", "abc", "abcd",
+	    "abcde", "abcdef", "abcdefg", "abcdefgh", "abcdefghi", "b",
+	    "abd", "abcdefgi", "bbcdefgh", "abcdefghj" };
+	const size_t nk = sizeof(keys) / sizeof(keys[0]);
+	struct hashagg *h[2];
+	struct op_rec r;
+	struct aval v[2];
+	char buf[64];
+	uint64_t groups[2], peak;
+	size_t i, k, j, n, b;
+
+	memset(v, 0, sizeof(v));
+	unit_rstate = 0x70616464u;
+	for (k = 0; k < 2; k++) {
+		h[k] = hashagg_new(c, g, (uint64_t)1 << 30);
+		for (i = 0; i < 2000; i++) {
+			j = (size_t)unit_below(nk);
+			n = strlen(keys[j]);
+			for (b = 0; b < sizeof(buf); b++)
+				buf[b] = (char)unit_rnd();
+			memcpy(buf, keys[j], n);
+			r.key = buf;
+			r.keylen = n;
+			r.hash = 42;
+			r.padded = (int)k;
+			r.t = 5;
+			r.vals = v;
+			CHECK(hashagg_add(h[k], &r, NULL) == HA_ADDED);
+		}
+		hashagg_size(h[k], &groups[k], &peak);
+		hashagg_free(h[k]);
+	}
+	CHECK(groups[0] == nk);
+	CHECK(groups[1] == nk);
 }
 
 /* Adds record r (with its window found, as the reading thread does, or
@@ -407,6 +452,7 @@ main(void)
 
 	stream(&c, g);
 	big_table(&c, g);
+	padded_keys(&c, g);
 	aggs_free(g);
 	return unit_done("test_hashagg");
 }

@@ -73,6 +73,7 @@ record(struct op *op, const char *key, int64_t secs)
 	r.key = key;
 	r.keylen = strlen(key);
 	r.hash = key_hash(key, r.keylen);
+	r.padded = 0;
 	r.t = secs * S;
 	r.vals = &v;
 	if (op_record(op, &r) == OP_ADDED && r.t > op_globals(op)->g_wm)
