@@ -50,9 +50,8 @@ key_hash_field(const char *b, size_t n)
 	if (n - 1 >= 8)
 		return XXH3_64bits(b, n);
 	w = XXH_readLE64(b);	/* b[0..n) and bytes past them */
-	c = (uint32_t)(w & 0xff) << 16 |
-	    (uint32_t)(w >> (8 * (n >> 1)) & 0xff) << 24 |
-	    (uint32_t)(w >> (8 * (n - 1)) & 0xff) | (uint32_t)n << 8;
+	c = (uint32_t)(w & 0xff) << 16 | (uint32_t)(uint8_t)b[n >> 1] << 24 |
+	    (uint32_t)(uint8_t)b[n - 1] | (uint32_t)n << 8;
 	h13 = XXH64_avalanche(c ^ (uint64_t)(XXH_readLE32(s) ^
 	    XXH_readLE32(s + 4)));
 	in2 = (uint32_t)(w >> (8 * ((n - 4) & 7)));	/* b[n - 4..n) */
