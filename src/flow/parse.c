@@ -395,7 +395,6 @@ parsed_of(const struct parser *p, const struct record *rec,
 {
 	out->kind = kind;
 	out->has_t = 0;
-	out->key_padded = 0;
 	out->has_win = 0;
 	out->fmt = TF_AUTO;
 	out->bad_time = 0;
@@ -465,6 +464,7 @@ parse_long(struct parser *p, const struct record *rec, struct parsed *out)
 	size_t i, nf;
 
 	parsed_of(p, rec, out, PR_OTHER);
+	out->key_padded = 0;	/* (parse_plain's keys are) */
 	out->t = 0;
 	out->tval = NULL;
 	out->tvaln = 0;

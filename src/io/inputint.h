@@ -92,8 +92,8 @@ struct input {
 
 	struct field *f;	/* the fields of the record returned */
 	size_t fcap;
-	/* those of a block's records (stream_next_block), BLOCK_FIELDS
-	 * apart */
+	/* those of a block's records (stream_next_block): the k-th's
+	 * at k times the fields a record has, BLOCK_FIELDS at most */
 	struct field bf[INPUT_BLOCK * BLOCK_FIELDS];
 
 	int hdr;		/* HDR_* */

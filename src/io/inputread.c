@@ -808,23 +808,16 @@ next_quick(struct input *in, struct record *r)
 #endif
 }
 
-/* stream_next_block() of JSON Lines: up to max records, each framed
- * whole by frame_json(). A record whose fields point into the scanner's
- * buffer (a string with escapes) or that is bad (its message is the
- * scanner's) ends the block, as the next scan would write over them;
- * and none is framed after such a record, the last, before the next
- * input_next(). */
+/* stream_next_block() of JSON Lines: up to max records (max at most
+ * INPUT_BLOCK), each framed whole by frame_json(). A record whose fields
+ * point into the scanner's buffer (a string with escapes) or that is bad
+ * (its message is the scanner's) ends the block, as the next scan would
+ * write over them. */
 static size_t
 json_block(struct input *in, struct record *r, size_t max)
 {
 	size_t n, stride = in->npaths;
 
-	if (json_scratched(in->json))
-		return 0;
-	if (stride > BLOCK_FIELDS)
-		return max > 0 && next_quick(in, r) == INPUT_RECORD;
-	if (max > INPUT_BLOCK)
-		max = INPUT_BLOCK;
 	for (n = 0; n < max && in->consumed < in->quick_until; n++) {
 		if (!frame_json(in, &r[n], in->bf + n * stride))
 			break;
@@ -839,27 +832,24 @@ json_block(struct input *in, struct record *r, size_t max)
 	return n;
 }
 
-size_t
-stream_next_block(struct input *in, struct record *r, size_t max)
-{
 #ifdef __SSE2__
+/* stream_next_block() of delimited records: up to max (at most
+ * INPUT_BLOCK), each framed by frame_at() from one scan kept in
+ * registers, the input's position and what is said of it stored once. */
+static size_t
+delimited_block(struct input *in, struct record *r, size_t max)
+{
 	size_t n, pos = in->pos, stop, used, stride = in->o.maxfields;
 	const char *name = in->name;
 	uint64_t line = in->lineno + 1;
 	struct scan s;
 
-	if (in->o.fmt == IF_JSON)
-		return json_block(in, r, max);
-	if (stride == 0 || stride > BLOCK_FIELDS || in->delim < 0)
-		return max > 0 && next_quick(in, r) == INPUT_RECORD;
 	/* (records that start before the limit are taken, as next_quick()
 	 * takes them) */
 	if (in->consumed >= in->quick_until || !scan_from(in, &s))
 		return 0;
 	stop = in->quick_until - in->consumed < in->end - pos ?
 	    pos + (size_t)(in->quick_until - in->consumed) : in->end;
-	if (max > INPUT_BLOCK)
-		max = INPUT_BLOCK;
 	for (n = 0; n < max && pos < stop; n++) {
 		if ((used = frame_at(in, &s, pos, &r[n], in->bf + n * stride,
 		    stride, stride)) == 0)
@@ -876,9 +866,28 @@ stream_next_block(struct input *in, struct record *r, size_t max)
 	in->lineno += n;
 	taken(in);
 	return n;
-#else
-	return max > 0 && next_quick(in, r) == INPUT_RECORD;
+}
 #endif
+
+size_t
+stream_next_block(struct input *in, struct record *r, size_t max)
+{
+	if (max > INPUT_BLOCK)
+		max = INPUT_BLOCK;
+	if (in->o.fmt == IF_JSON) {
+		/* none after a record whose strings the next scan undoes */
+		if (json_scratched(in->json))
+			return 0;
+		if (in->npaths <= BLOCK_FIELDS)
+			return json_block(in, r, max);
+#ifdef __SSE2__
+	} else if (in->delim >= 0 && in->o.maxfields != 0 &&
+	    in->o.maxfields <= BLOCK_FIELDS) {
+		return delimited_block(in, r, max);
+#endif
+	}
+	/* any other: one record at most, its fields in in->f */
+	return max > 0 && next_quick(in, r) == INPUT_RECORD;
 }
 
 void

@@ -165,6 +165,15 @@ beyond(struct agg *ag, struct out *o)
 		    ag->f->spec);
 }
 
+/* Whether sum s prints as an integer, v: exact, of no exponent's value
+ * (those print as doubles), within 64 bits. */
+static int
+sum_as_int(const struct dec_sum *s, int64_t *v)
+{
+	return s->n != 0 && s->big == 0 && dec_sum_exact(s) &&
+	    dec_sum_int(s, v);
+}
+
 static void
 sum_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 {
@@ -176,14 +185,13 @@ sum_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 	int64_t v;
 
 	(void)a;
-	if (s->n == 0)
+	if (sum_as_int(s, &v))
+		out_int(o, v);
+	else if (s->n == 0)
 		out_null(o);
-	else if (s->big == 0 && dec_sum_exact(s)) {
-		if (dec_sum_int(s, &v))
-			out_int(o, v);
-		else
-			out_own_num(o, buf, dec_sum_format(buf, s));
-	} else if ((len = bigsum_result(&ag->bs[0], s, &text, &d)) > 0)
+	else if (s->big == 0 && dec_sum_exact(s))
+		out_own_num(o, buf, dec_sum_format(buf, s));
+	else if ((len = bigsum_result(&ag->bs[0], s, &text, &d)) > 0)
 		out_own_num(o, text, len);
 	else if (!isfinite(d))
 		beyond(ag, o);
@@ -1099,10 +1107,9 @@ aggs_put_ints(const struct aggs *g, const void *acc, char *p, char sep)
 	if (!g->ints)
 		return NULL;
 	for (i = 0; i < g->n; i++) {
-		if (g->plain[i].sum) {	/* as sum_emit() writes it */
+		if (g->plain[i].sum) {
 			s = (const void *)(at + g->plain[i].off);
-			if (s->n == 0 || s->big != 0 || !dec_sum_exact(s) ||
-			    !dec_sum_int(s, &v))
+			if (!sum_as_int(s, &v))
 				return NULL;
 		} else
 			v = (int64_t)((const struct acc_count *)
