@@ -838,7 +838,7 @@ many() {
 	many 212 1000 > a.csv
 	# b.csv takes a while, in time order up to its last record
 	awk 'BEGIN { for (i = 0; i < 2000000; i++) printf "%d,k%d,1\n", 20000 + i / 100, i % 7; print "5,k1,1" }' > b.csv
-	"$FWIN" --threads 1 --csv -t 1 -k 2 --tumble 1m --count a.csv b.csv > out 2> err &
+	"$FWIN" --threads 1 --csv -t 1 -k 2 --tumble 1m --count a.csv b.csv 3>&- > out 2> err &
 	pid=$!
 	wait_until 20 sh -c "ls -l /proc/$pid/fd | grep -q b.csv"
 	: > a.csv

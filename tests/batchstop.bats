@@ -51,7 +51,7 @@ fd_pos() {
 	gen -n 3000000 -k 1000 --seed 34 > big
 	size=$(wc -c < big)
 	for n in 1 2; do
-		"$FWIN" --threads $n --mode batch --csv -t 1 -k 2 --session 1s --count < big > out 2> err &
+		"$FWIN" --threads $n --mode batch --csv -t 1 -k 2 --session 1s --count 3>&- < big > out 2> err &
 		pid=$!
 		# stopped once it has begun to read: then the signal comes
 		# before the end of its input, however fast it reads
@@ -83,7 +83,7 @@ stop_writing() {
 	fwin --threads 1 --mode batch --csv -t 1 "$@" big > full
 	rm -f ofifo got err
 	mkfifo ofifo
-	"$FWIN" --threads $n --mode batch --csv -t 1 "$@" big > ofifo 2> err &
+	"$FWIN" --threads $n --mode batch --csv -t 1 "$@" big 3>&- > ofifo 2> err &
 	pid=$!
 	exec 8< ofifo
 	head -c 1 <&8 > got
@@ -110,7 +110,7 @@ stop_writing() {
 
 @test "stream mode: a signal still ends the input, fires what is open, exit 0" {
 	mkfifo fifo
-	"$FWIN" --mode stream -t 1 --time-format s -k 2 --tumble 10s --count < fifo > out 2> err &
+	"$FWIN" --mode stream -t 1 --time-format s -k 2 --tumble 10s --count 3>&- < fifo > out 2> err &
 	pid=$!
 	exec 7> fifo
 	printf '1 a\n12 b\n' >&7

@@ -317,7 +317,7 @@ link_into_other_dir() {
 
 @test "one writer: a run without a checkpoint takes the lock on its -o; a second writer exits 1 at once" {
 	mkfifo fifo
-	"$FWIN" "${ARGS[@]}" -o out.csv fifo 2>bg.err &
+	"$FWIN" "${ARGS[@]}" -o out.csv fifo 3>&- 2>bg.err &
 	BG_PID=$!
 	exec 5>fifo
 	printf '1 a\n' >&5

@@ -65,7 +65,7 @@ waited() {
 	rm -f fifo
 	mkfifo fifo
 	for n in 1 2; do
-		"$FWIN" --threads $n "$@" < fifo > waited.out 2> /dev/null &
+		"$FWIN" --threads $n "$@" 3>&- < fifo > waited.out 2> /dev/null &
 		pid=$!
 		exec 7> fifo
 		for i in $(seq 100); do	# (until it waits in poll(2))
