@@ -67,7 +67,7 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 
 	h->c = c;
 	h->g = g;
-	h->plain = aggs_plain(g);
+	h->plain = aggs_sums(g);
 	quick_again(h);
 	assigner_init(&h->as, c);
 	if (arena_init(&h->a) != 0)
@@ -310,7 +310,7 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	if (g == 0)
 		return HA_FULL;
 	if (h->plain != NULL)
-		aggs_add_plain(h->plain, h->naggs, &h->a, group_acc(h, g),
+		aggs_add_sums(h->plain, h->naggs, &h->a, group_acc(h, g),
 		    vals);
 	else
 		aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq);
@@ -459,7 +459,11 @@ add_quick(struct hashagg *h, const struct op_rec *r, const int64_t *win)
 	if ((g = group_of(h, group_hash(r->hash, start), start, r->key,
 	    r->keylen, 1, r->padded)) == 0)
 		return HA_FULL;
-	aggs_add_plain(h->plain, h->naggs, &h->a, group_acc(h, g), r->vals);
+	if (__builtin_expect(h->plain != NULL, 1))
+		aggs_add_sums(h->plain, h->naggs, &h->a, group_acc(h, g),
+		    r->vals);
+	else
+		aggs_add(h->g, &h->a, group_acc(h, g), r->vals, h->seq);
 	h->seq++;
 	if (h->ledger)
 		ledger_note(h, ledger_at(h, start), r->t);
@@ -628,7 +632,7 @@ void
 hashagg_set_aggs(struct hashagg *h, struct aggs *g)
 {
 	h->g = g;
-	h->plain = aggs_plain(g);
+	h->plain = aggs_sums(g);
 	quick_again(h);
 }
 

@@ -122,10 +122,10 @@ struct srun {
 struct hashagg {
 	const struct config *c;
 	struct aggs *g;
-	const struct plain_agg *plain;	/* aggs_plain(g): added inline */
+	const struct plain_agg *plain;	/* aggs_sums(g): added inline */
 	/* add_one()'s commonest case, which add_quick() takes: a stream
-	 * of tumbling windows (not --slide, not --cumulate), no look-ahead,
-	 * counts and sums (quick_again() after each of those changes) */
+	 * of tumbling windows (not --slide, not --cumulate), no look-ahead
+	 * (quick_again() after each of those changes) */
 	int quick;
 	struct assigner as;
 	struct span last;	/* the last window assigned */
@@ -386,7 +386,7 @@ static inline void
 quick_again(struct hashagg *h)
 {
 	h->quick = h->stream && !h->cum && !h->slide && !h->ahead &&
-	    !h->gave_up && h->plain != NULL;
+	    !h->gave_up;
 }
 
 #endif

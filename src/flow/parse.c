@@ -31,12 +31,19 @@ struct parser {
 	size_t setlen;		/* each of setlen */
 	struct aval *vals;	/* the set of the record being parsed */
 	int plain;		/* parse_plain() may take its records */
-	/* ... and its values: the aggregates that take a FIELD, each a
-	 * sum of exact decimals (index, field); else ndec is SIZE_MAX */
-	struct dec_take {
+	/* ... and its values: the aggregates that take a FIELD (index,
+	 * field, how aggs_extract() reads it), when each is read one of
+	 * these ways and has no --if */
+	struct take {
 		size_t agg, field;
-	} *dec;
-	size_t ndec;
+		enum { TAKE_DEC, TAKE_NUM, TAKE_TEXT } how;
+	} *takes;
+	size_t ntakes;
+	enum {
+		TAKES_DECS,	/* each a TAKE_DEC */
+		TAKES_MIXED,	/* another too */
+		TAKES_NONE	/* not so: aggs_extract() reads them */
+	} takes_are;
 	struct xvm *vm;		/* --where, --if: their evaluator */
 	int conds;		/* some aggregate has an --if */
 	struct xslice *xs;	/* ... and the fields they name */
@@ -89,19 +96,32 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 	}
 	p->plain = c->nkeys == 1 && c->part_n <= 1 &&
 	    uses_time && c->has_time;
-	p->dec = xcalloc_lines((c->naggs ? c->naggs : 1) * sizeof(*p->dec));
+	p->takes = xcalloc_lines((c->naggs ? c->naggs : 1) *
+	    sizeof(*p->takes));
 	for (i = 0; i < c->naggs; i++) {
-		unsigned fl = c->aggs[i].op->flags;
+		unsigned fl = c->aggs[i].op->flags & (AGF_FIELD | AGF_NUMBER |
+		    AGF_DEC | AGF_OUT | AGF_RECORD);
+		struct take *tk = &p->takes[p->ntakes];
 
 		if (!aggspec_valued(&c->aggs[i]))
 			continue;
-		if ((fl & (AGF_FIELD | AGF_DEC | AGF_OUT | AGF_RECORD)) !=
-		    (AGF_FIELD | AGF_DEC) || c->aggs[i].cond != NULL) {
-			p->ndec = SIZE_MAX;
+		if (fl == (AGF_FIELD | AGF_NUMBER | AGF_DEC))
+			tk->how = TAKE_DEC;	/* sum, avg, stddev */
+		else if (fl == (AGF_FIELD | AGF_NUMBER))
+			tk->how = TAKE_NUM;	/* min, percentiles */
+		else if (fl == AGF_FIELD)
+			tk->how = TAKE_TEXT;	/* first, approx-distinct */
+		else
+			fl = 0;
+		if (fl == 0 || c->aggs[i].cond != NULL) {
+			p->takes_are = TAKES_NONE;
 			break;
 		}
-		p->dec[p->ndec].agg = i;
-		p->dec[p->ndec++].field = c->aggs[i].f.idx;
+		if (tk->how != TAKE_DEC)
+			p->takes_are = TAKES_MIXED;
+		tk->agg = i;
+		tk->field = c->aggs[i].f.idx;
+		p->ntakes++;
 	}
 	return p;
 }
@@ -116,7 +136,7 @@ parser_free(struct parser *p)
 	free(p->tbuf);
 	free(p->tname);
 	free(p->sets);
-	free(p->dec);
+	free(p->takes);
 	xvm_free(p->vm);
 	free(p->xs);
 	free(p);
@@ -407,6 +427,41 @@ parsed_of(const struct parser *p, const struct record *rec,
 	out->msglen = 0;
 }
 
+/* parse_plain()'s values, as aggs_extract() reads a plain decimal, a
+ * number or a text (decs_only: each a plain decimal, TAKES_DECS).
+ * Returns 1, or 0 for a value that is not such, which the long way
+ * reads. */
+static inline __attribute__((always_inline)) int
+take_values(struct parser *p, const struct record *rec, int decs_only)
+{
+	const struct take *tk;
+	const struct field *f;
+	struct aval *v;
+	struct num nu;
+	size_t i;
+
+	for (i = 0; i < p->ntakes; i++) {
+		tk = &p->takes[i];
+		v = &p->vals[tk->agg];
+		if (tk->field >= rec->nf)
+			return 0;
+		f = &rec->f[tk->field];
+		v->p = f->n != 0 ? f->p : NULL;	/* (empty: NULL) */
+		v->n = f->n;
+		if (decs_only || tk->how == TAKE_DEC) {
+			if (f->n != 0 && dec_parse(f->p, f->n, &v->dec) != 0)
+				return 0;
+			v->is_dec = 1;
+			v->d = 0;
+		} else if (tk->how == TAKE_NUM && f->n != 0) {
+			if (num_parse(f->p, f->n, &nu) != 0)
+				return 0;
+			v->d = nu.d;
+		}
+	}
+	return 1;
+}
+
 /* parse_record()'s commonest case in one pass: a good record of one
  * key, a time that counts units and no --partition (--where and --if
  * are tested as the long way tests them). Returns 1 with *out as
@@ -416,32 +471,22 @@ static inline __attribute__((always_inline)) int
 parse_plain(struct parser *p, const struct record *rec, struct parsed *out)
 {
 	const struct config *c = p->c;
-	const struct field *k, *f;
+	const struct field *k;
 	struct badfield bf;
-	struct aval *v;
-	size_t i;
 
 	if (rec->bad != NULL || p->keyidx[0] >= rec->nf ||
 	    (c->nheader != 0 && record_fields(rec, p->delim,
 	    c->fmt == IF_CSV) > c->nheader) ||
 	    count_time(p, rec, out) != 0)
 		return 0;
-	if (p->ndec == SIZE_MAX) {
-		if (aggs_extract(p->g, rec, p->vals, &bf) != 0)
+	if (__builtin_expect(p->takes_are == TAKES_DECS, 1)) {
+		if (!take_values(p, rec, 1))
 			return 0;
-	} else for (i = 0; i < p->ndec; i++) {
-		/* as aggs_extract() reads a plain decimal */
-		v = &p->vals[p->dec[i].agg];
-		if (p->dec[i].field >= rec->nf)
+	} else if (p->takes_are == TAKES_MIXED) {
+		if (!take_values(p, rec, 0))
 			return 0;
-		f = &rec->f[p->dec[i].field];
-		v->p = f->n != 0 ? f->p : NULL;	/* (empty: NULL) */
-		v->n = f->n;
-		if (f->n != 0 && dec_parse(f->p, f->n, &v->dec) != 0)
-			return 0;
-		v->is_dec = 1;
-		v->d = 0;
-	}
+	} else if (aggs_extract(p->g, rec, p->vals, &bf) != 0)
+		return 0;
 	k = &rec->f[p->keyidx[0]];
 	parsed_of(p, rec, out, PR_RECORD);	/* (its time: count_time) */
 	out->key = k->p;

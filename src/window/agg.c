@@ -60,8 +60,10 @@ struct aggs {
 	 * aggs_extract() reads (the others' values stay NULL, but for an
 	 * --if's mark) */
 	size_t *takes, ntakes;
-	struct plain_agg *plain;	/* aggs_plain() */
-	int ints;		/* counts and sums only: aggs_put_ints() */
+	struct plain_agg *plain;	/* plain_init() */
+	int sums_only;		/* counts and sums only: aggs_sums() */
+	int ints;		/* counts and sums that print as integers:
+				 * aggs_put_ints() */
 };
 
 /* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
@@ -584,22 +586,28 @@ agg_at(size_t i)
 static void
 plain_init(struct aggs *g)
 {
+	void (*add)(struct arena *, aoff, const struct aval *, uint64_t);
 	size_t i;
 
 	for (i = 0; i < g->n; i++)
-		if ((g->v[i].op->add != count_add &&
-		    g->v[i].op->add != sum_add) || g->v[i].add_at != NULL ||
-		    g->v[i].off > UINT32_MAX)
+		if (g->v[i].add_at != NULL || g->v[i].off > UINT32_MAX)
 			return;
 	g->plain = xcalloc(g->n ? g->n : 1, sizeof(*g->plain));
+	g->sums_only = 1;
 	g->ints = 1;
 	for (i = 0; i < g->n; i++) {
+		add = g->v[i].op->add;
 		g->plain[i].off = (uint32_t)g->v[i].off;
-		g->plain[i].sum = g->v[i].op->add == sum_add;
+		g->plain[i].kind = add == sum_add ? PA_SUM :
+		    add == count_add ? PA_COUNT : PA_CALL;
 		g->plain[i].valued = (uint8_t)g->v[i].valued;
-		if (g->v[i].op->emit != count_emit &&
-		    g->v[i].op->emit != sum_emit)
-			g->ints = 0;	/* (avg) */
+		g->plain[i].add = add;
+		if (g->plain[i].kind == PA_CALL)
+			g->sums_only = 0;
+		if (g->plain[i].kind == PA_CALL ||
+		    (g->v[i].op->emit != count_emit &&
+		    g->v[i].op->emit != sum_emit))
+			g->ints = 0;	/* (avg, and the rest) */
 	}
 }
 
@@ -780,16 +788,29 @@ void
 aggs_add(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq)
 {
-	if (g->plain != NULL)
-		aggs_add_plain(g->plain, g->n, a, acc, vals);
-	else
+	const struct plain_agg *pa = g->plain;
+	size_t i;
+
+	if (pa == NULL) {
 		add_values(g, a, acc, vals, seq, 0);
+		return;
+	}
+	for (i = 0; i < g->n; i++) {
+		if (pa[i].valued && vals[i].p == NULL)
+			continue;	/* NULL, or not for its --if */
+		if (pa[i].kind == PA_SUM)
+			aggs_sum_add(a, acc + pa[i].off, &vals[i]);
+		else if (pa[i].kind == PA_COUNT)
+			((struct acc_count *)arena_ptr(a, acc + pa[i].off))->n++;
+		else
+			pa[i].add(a, acc + pa[i].off, &vals[i], seq);
+	}
 }
 
 const struct plain_agg *
-aggs_plain(const struct aggs *g)
+aggs_sums(const struct aggs *g)
 {
-	return g->plain;
+	return g->sums_only ? g->plain : NULL;
 }
 
 void
@@ -1107,7 +1128,7 @@ aggs_put_ints(const struct aggs *g, const void *acc, char *p, char sep)
 	if (!g->ints)
 		return NULL;
 	for (i = 0; i < g->n; i++) {
-		if (g->plain[i].sum) {
+		if (g->plain[i].kind == PA_SUM) {
 			s = (const void *)(at + g->plain[i].off);
 			if (!sum_as_int(s, &v))
 				return NULL;
@@ -1126,10 +1147,10 @@ aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc)
 	const struct dec_sum *s;
 	size_t i;
 
-	if (g->plain == NULL)
+	if (!g->sums_only)
 		return 0;
 	for (i = 0; i < g->n; i++) {
-		if (!g->plain[i].sum)
+		if (g->plain[i].kind != PA_SUM)
 			continue;
 		s = arena_ptr(a, acc + g->plain[i].off);
 		if (s->big != 0 || (s->scale != 0 && dec_sum_zero(s)))

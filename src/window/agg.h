@@ -100,21 +100,26 @@ aggs_sum_add(struct arena *a, aoff slot, const struct aval *v)
 		bigsum_add(a, slot, &v->dec, v->d);
 }
 
-/* The aggregates of a set that holds only counts and sums (the
- * commonest): where each one's slot lies and which it is, side by side,
- * so that a table adds a record's values inline (aggs_add_plain). */
+/* The aggregates of a set none of which orders its values by time (all
+ * but --increase, --rate and histograms): where each one's slot lies and
+ * how it adds, side by side, so that a record's values are added without
+ * a walk of the aggregates' entries. */
+enum plain_kind { PA_COUNT, PA_SUM, PA_CALL };
+
 struct plain_agg {
 	uint32_t off;
-	uint8_t sum, valued;
+	uint8_t kind, valued;	/* enum plain_kind */
+	void (*add)(struct arena *, aoff, const struct aval *, uint64_t);
 };
 
-/* g's aggregates as such a list (as many as g has), or NULL when g holds
- * another aggregate. */
-const struct plain_agg *aggs_plain(const struct aggs *g);
+/* g's aggregates as such a list (as many as g has) when they are counts
+ * and sums only, the commonest set, which a table adds inline
+ * (aggs_add_sums); else NULL. */
+const struct plain_agg *aggs_sums(const struct aggs *g);
 
-/* aggs_add() of a set that aggs_plain() lists as pa[0..n). */
+/* aggs_add() of a set that aggs_sums() lists as pa[0..n). */
 static inline void
-aggs_add_plain(const struct plain_agg *pa, size_t n, struct arena *a,
+aggs_add_sums(const struct plain_agg *pa, size_t n, struct arena *a,
     aoff acc, const struct aval *vals)
 {
 	size_t i;
@@ -122,7 +127,7 @@ aggs_add_plain(const struct plain_agg *pa, size_t n, struct arena *a,
 	for (i = 0; i < n; i++) {
 		if (pa[i].valued && vals[i].p == NULL)
 			continue;	/* NULL, or not for its --if */
-		if (pa[i].sum)
+		if (pa[i].kind == PA_SUM)
 			aggs_sum_add(a, acc + pa[i].off, &vals[i]);
 		else
 			((struct acc_count *)arena_ptr(a, acc + pa[i].off))->n++;
@@ -161,7 +166,7 @@ void aggs_emit(struct aggs *g, const struct arena *a, const void *acc,
     struct out *o);
 
 /* Whether the accumulators at acc, folded alone, would be what they
- * are: counts, and sums (aggs_plain) that hold no big value and no zero
+ * are: counts, and sums (aggs_sums) that hold no big value and no zero
  * at a scale (a fold writes zero at scale 0). Rows of one group each are
  * then written without a fold. */
 int aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc);
