@@ -38,7 +38,10 @@
  * The scanner is one loop over the line with an explicit stack (no
  * recursion), linear in the line's length. Only objects on some path are
  * looked into: elsewhere, strings are skipped eight bytes at a time and
- * member names are not compared. Values point into the line; a string
+ * member names are not compared. A compact flat line of the shape of the
+ * last such line (the same member names in the same order, each value a
+ * string without escapes or a number) has its names compared as bytes
+ * and only its values scanned. Values point into the line; a string
  * with escapes is undone into a scratch buffer that is kept and grown,
  * never shrunk, so a stream of records allocates nothing.
  */
@@ -92,6 +95,29 @@ struct flatname {
 };
 #define FLAT_NAMES 8
 
+/* The shape of the last flat line (scan_flat()), which the next lines
+ * most likely have too: each member's bytes from the ',' (or '{') before
+ * its name to the ':' after it, and the node it leads to; each path's
+ * member. A line of that shape has its values scanned and nothing else
+ * (scan_shape()). */
+#define SHAPE_MEMBERS	16
+#define SHAPE_BYTES	16
+struct shape_member {
+	uint64_t w[SHAPE_BYTES / 8];	/* the bytes, zero past len */
+	size_t len;
+	size_t at, vlen;	/* the value found in the line being read */
+};
+struct shape {
+	size_t n;		/* members; 0: none yet */
+	struct shape_member m[SHAPE_MEMBERS];
+	int *member;		/* path i -> its member, -1 none */
+};
+/* What scan_flat() saw of a member: the shape's makings. */
+struct flat_seen {
+	size_t from, len;	/* its ',' or '{' to past its ':' */
+	int node;
+};
+
 struct json {
 	struct jnode *nodes;
 	int *htab;		/* the nodes' tables of children */
@@ -107,6 +133,9 @@ struct json {
 	size_t kcap;
 	char err[128];
 	struct flatname flat[FLAT_NAMES];	/* scan_flat()'s */
+	struct flat_seen seen[SHAPE_MEMBERS];	/* ... and its members */
+	size_t nseen;		/* SIZE_MAX: more, or one not a shape's */
+	struct shape shape;
 };
 
 /* The hash of a member name for the children's tables: its length and
@@ -282,6 +311,8 @@ json_new(const char *const *paths, size_t npaths)
 	}
 	build_tables(j);
 	j->res = xrealloc(NULL, j->nnodes * sizeof(*j->res));
+	j->shape.member = xrealloc(NULL, (npaths ? npaths : 1) *
+	    sizeof(*j->shape.member));
 	return j;
 }
 
@@ -303,6 +334,7 @@ json_free(struct json *j)
 	free(j->names);
 	free(j->scr);
 	free(j->kbuf);
+	free(j->shape.member);
 	free(j);
 }
 
@@ -832,9 +864,17 @@ scan_flat(struct json *j, const char *s, size_t n)
 
 	if (n < 3 || s[0] != '{' || s[n - 1] != '}')
 		return 0;
+	j->nseen = 0;
 	for (k = 0;; k++) {
 		if (s[i] != '"' || (e = scan_string(s, n, i, &esc, &b)) == 0)
 			return 0;
+		if (esc || k == SHAPE_MEMBERS || e + 2 - (i - 1) > SHAPE_BYTES)
+			j->nseen = SIZE_MAX;
+		else {
+			j->seen[k].from = i - 1;
+			j->seen[k].len = e + 2 - (i - 1);
+			j->nseen = k + 1;
+		}
 		len = e - i - 1;
 		fn = &j->flat[k % FLAT_NAMES];
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -863,6 +903,8 @@ scan_flat(struct json *j, const char *s, size_t n)
 		if (s[i] != ':')
 			return 0;
 		i++;
+		if (j->nseen != SIZE_MAX)
+			j->seen[k].node = x;
 		if (s[i] == '{' || s[i] == '[' ||
 		    scan_scalar(j, s, n, &i, x, 1, &b) != 0)
 			return 0;
@@ -871,6 +913,128 @@ scan_flat(struct json *j, const char *s, size_t n)
 		if (s[i++] != ',')
 			return 0;
 	}
+}
+
+/* The shape of the line scan_flat() has just read (its members j->seen),
+ * or none when it has no shape to keep. */
+static void
+shape_keep(struct json *j, const char *s)
+{
+	struct shape *sh = &j->shape;
+	size_t i, k;
+
+	sh->n = 0;
+	if (j->nseen == SIZE_MAX || j->nseen == 0)
+		return;
+	for (k = 0; k < j->nseen; k++) {
+		memset(sh->m[k].w, 0, SHAPE_BYTES);
+		memcpy(sh->m[k].w, s + j->seen[k].from, j->seen[k].len);
+		sh->m[k].len = j->seen[k].len;
+	}
+	/* each path's member: the last that leads to its node, as the
+	 * last of a name is kept (top) */
+	for (i = 0; i < j->npaths; i++) {
+		sh->member[i] = -1;
+		for (k = 0; k < j->nseen; k++)
+			if (j->seen[k].node == j->slot[i])
+				sh->member[i] = (int)k;
+	}
+	sh->n = j->nseen;
+}
+
+/* Whether s[i..n) begins with member m's bytes. */
+static inline int
+shape_bytes_at(const struct shape_member *m, const char *s, size_t n,
+    size_t i)
+{
+	uint64_t a, b, mask;
+
+	if (n - i < m->len)
+		return 0;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* a load of 8 bytes, or two, when the line has them: the bytes past
+	 * len are zero in m, masked off in the line */
+	if (m->len <= 8 && n - i >= 8) {
+		memcpy(&a, s + i, 8);
+		mask = m->len == 8 ? ~(uint64_t)0 :
+		    ((uint64_t)1 << (8 * m->len)) - 1;
+		return (a & mask) == m->w[0];
+	}
+	if (m->len > 8 && n - i >= SHAPE_BYTES) {
+		memcpy(&a, s + i, 8);
+		memcpy(&b, s + i + 8, 8);
+		mask = m->len == 16 ? ~(uint64_t)0 :
+		    ((uint64_t)1 << (8 * (m->len - 8))) - 1;
+		return a == m->w[0] && (b & mask) == m->w[1];
+	}
+#endif
+	(void)a, (void)b, (void)mask;
+	return memcmp(s + i, m->w, m->len) == 0;
+}
+
+/*
+ * A line of the last flat line's shape: its members' names in the same
+ * order, each value a string without escapes or a number. Returns 1 with
+ * f and kind filled as json_scan() fills them, or 0 (nothing written)
+ * for scan_flat() to read the line.
+ */
+static int
+scan_shape(struct json *j, const char *s, size_t n, struct field *f,
+    unsigned char *kind)
+{
+	struct shape *sh = &j->shape;
+	struct shape_member *m;
+	struct bad b;
+	size_t i = 0, e, k;
+	int esc;
+
+	for (k = 0; k < sh->n; k++) {
+		m = &sh->m[k];
+		if (!shape_bytes_at(m, s, n, i))
+			return 0;
+		i += m->len;
+		if (i >= n)
+			return 0;
+		if (s[i] == '"') {
+			if ((e = scan_string(s, n, i, &esc, &b)) == 0 || esc)
+				return 0;
+			m->at = i + 1;
+			m->vlen = e - i - 1;
+			i = e + 1;
+		} else if ((unsigned)(s[i] - '1') < 9) {
+			/* a number's commonest form: digits, no fraction */
+			e = digits_end(s, n, i + 1);
+			if (e < n && (s[e] == '.' || s[e] == 'e' ||
+			    s[e] == 'E') && (e = scan_number(s, n, i, &b)) == 0)
+				return 0;
+			m->at = i;
+			m->vlen = e - i;
+			i = e;
+		} else if (s[i] == '-' || s[i] == '0') {
+			if ((e = scan_number(s, n, i, &b)) == 0)
+				return 0;
+			m->at = i;
+			m->vlen = e - i;
+			i = e;
+		} else
+			return 0;
+	}
+	if (i != n - 1 || s[i] != '}')
+		return 0;
+	for (k = 0; k < j->npaths; k++) {
+		if (sh->member[k] < 0) {
+			f[k].p = no_bytes;
+			f[k].n = 0;
+		} else {
+			m = &sh->m[sh->member[k]];
+			f[k].p = s + m->at;
+			f[k].n = m->vlen;
+		}
+		if (kind != NULL)
+			kind[k] = sh->member[k] < 0 ? JSON_MISSING : JSON_VALUE;
+	}
+	j->scrlen = 0;
+	return 1;
 }
 
 /* Every node's value not seen yet. */
@@ -899,12 +1063,15 @@ json_scan(struct json *j, const char *line, size_t n, struct field *f,
 	size_t i;
 	int rc;
 
+	if (j->shape.n != 0 && scan_shape(j, line, n, f, kind))
+		return 1;
 	forget(j);
 	b.what = NULL;
 	b.at = 0;
-	if (scan_flat(j, line, n))
+	if (scan_flat(j, line, n)) {
+		shape_keep(j, line);
 		rc = 1;
-	else {
+	} else {
 		forget(j);
 		rc = scan(j, line, n, &b);
 	}

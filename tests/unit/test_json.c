@@ -339,6 +339,114 @@ test_flat_lines(void)
 	json_free(j);
 }
 
+/* A line read by a scanner that has read the lines before it, and by a
+ * new one: the same result. The scanner keeps the shape of the last flat
+ * line (its member names in order) and reads a line of that shape by its
+ * values alone; each line is an exact-size copy, so that a read past its
+ * end trips ASan. */
+static void
+describe(char *out, size_t cap, int rc, const struct field *f,
+    const unsigned char *kind, size_t np, const char *err)
+{
+	size_t i, k;
+	int len = 0;
+
+	if (rc <= 0) {
+		snprintf(out, cap, "%d %s", rc, rc < 0 ? err : "");
+		return;
+	}
+	for (i = 0; i < np && (size_t)len < cap - 64; i++) {
+		len += snprintf(out + len, cap - (size_t)len, "%s%d:",
+		    i ? "|" : "", kind[i]);
+		for (k = 0; k < f[i].n && (size_t)len < cap - 8; k++)
+			len += snprintf(out + len, cap - (size_t)len, "%02x",
+			    (unsigned char)f[i].p[k]);
+		CHECK(kind[i] == JSON_VALUE || (f[i].n == 0 && f[i].p != NULL));
+	}
+}
+
+static void
+test_shapes(void)
+{
+	static const char *const lines[] = {
+		"{\"ts\":1,\"k\":\"a\",\"v\":3}",
+		"{\"ts\":2,\"k\":\"bb\",\"v\":40}",
+		"{\"ts\":3,\"k\":\"c\\u0041\",\"v\":5}",
+		"{\"ts\":4,\"k\":\"d\",\"v\":null}",
+		"{\"ts\":5,\"k\":\"e\",\"v\":true}",
+		"{\"ts\":6,\"k\":\"f\",\"v\":-0}",
+		"{\"ts\":7,\"k\":\"g\",\"v\":0.5}",
+		"{\"ts\":8,\"k\":\"h\",\"v\":1e3}",
+		"{\"ts\":9,\"k\":\"i\",\"v\":12.}",
+		"{\"ts\":10,\"k\":\"j\",\"v\":01}",
+		"{\"ts\":11,\"k\":\"k\",\"v\":1}",
+		"{\"ts\":12,\"k\":\"l\",\"v\":1",
+		"{\"ts\":13,\"k\":\"m\",\"v\":1,\"w\":2}",
+		"{\"ts\":14,\"k\":\"n\",\"v\":1}}",
+		"{\"ts\":15,\"k\":\"o\",\"v\":\"1\"}",
+		"{\"ts\":16,\"k\":17,\"v\":\"x\"}",
+		"{\"ts\":18,\"k\":\"p\",\"v\":[1]}",
+		"{\"ts\":19,\"k\":\"q\",\"v\":{\"a\":1}}",
+		"{\"ts\":20,\"k\":\"r\",\"v\":2 }",
+		"{\"ts\":21,\"k\":\"s\",\"v\":\"a\x01\"}",
+		"{\"ts\":22,\"k\":\"t\",\"v\":\"unterminated}",
+		"{\"ts\":23,\"v\":1,\"k\":\"u\"}",
+		"{\"ts\":24,\"v\":1,\"v\":2,\"k\":\"u\"}",
+		"{\"ts\":25,\"v\":1,\"v\":2,\"k\":\"w\"}",
+		"{\"ts\":26,\"v\":3,\"v\":4}",
+		"{\"u.id\":1,\"u\":\"x\",\"ts\":27}",
+		"{\"u.id\":2,\"u\":\"y\",\"ts\":28}",
+		"{\"u.id\":3,\"u\":{\"id\":4},\"ts\":29}",
+		"{\"abcdefghijklm\":1,\"ts\":30}",
+		"{\"abcdefghijklm\":2,\"ts\":31}",
+		"{\"abcdefghijkl\":1,\"ts\":32}",
+		"{\"abcdefghijkl\":2,\"ts\":33}",
+		"{\"abcdefghijkl\":2,\"ts\":-34.5e-1}",
+		"{\"a\":1}",
+		"{\"a\":2}",
+		"{\"a\":-}",
+		"{\"ts\":1}",
+		"{\"ts\":1}",
+		"{\"ts\":}",
+		"{\"ts\":1",
+		"{\"ts\"",
+		"{",
+		"",
+		"{}",
+		"{}",
+		" {\"ts\":35}",
+		"{\"ts\":36}\r",
+		"{\"ts\":37,\"k\":\"\",\"v\":9}",
+		"{\"ts\":38,\"k\":\"\",\"v\":9}",
+		"{\"ts\":39,\"k\":\"long value past sixteen bytes\",\"v\":9}",
+		"{\"ts\":40,\"k\":\"\xC3\xA9\",\"v\":123456789012345678901}",
+	};
+	const char *const paths[] = { "ts", "k", "v", "u.id", "v" };
+	const size_t np = NEL(paths);
+	struct json *shared = json_new(paths, np), *fresh;
+	unsigned char kind[MAXP];
+	struct field f[MAXP];
+	char got[2048], want[2048], *copy;
+	const char *err = NULL;
+	size_t l, n;
+	int rc;
+
+	for (l = 0; l < NEL(lines); l++) {
+		n = strlen(lines[l]);
+		copy = malloc(n ? n : 1);
+		memcpy(copy, lines[l], n);
+		rc = json_scan(shared, copy, n, f, kind, &err);
+		describe(got, sizeof(got), rc, f, kind, np, err);
+		fresh = json_new(paths, np);
+		rc = json_scan(fresh, copy, n, f, kind, &err);
+		describe(want, sizeof(want), rc, f, kind, np, err);
+		json_free(fresh);
+		CHECK_STR(got, want);
+		free(copy);
+	}
+	json_free(shared);
+}
+
 static void
 test_whitespace(void)
 {
@@ -548,6 +656,7 @@ main(void)
 	test_paths();
 	test_duplicates();
 	test_flat_lines();
+	test_shapes();
 	test_whitespace();
 	test_bad_lines();
 	test_depth();
