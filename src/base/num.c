@@ -545,6 +545,14 @@ num_format_double(char *buf, double d)
 		*p = '\0';
 		return (size_t)(p - buf);
 	}
+	/* an integer below 10^16, as common as any value (a sketch's one
+	 * value, a percentile of integers): its digits, as put_notation()
+	 * writes them, without the interval's search */
+	if (d < 1e16 && d == (double)(uint64_t)d) {
+		p = num_put_uint(p, (uint64_t)d, 1);
+		*p = '\0';
+		return (size_t)(p - buf);
+	}
 	(void)pthread_once(&pow5_once, pow5_init);
 	dinterval(d, &iv);
 	c = shortest_digits(&iv, &k);
