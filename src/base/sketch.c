@@ -331,6 +331,7 @@ sparse_add(struct dds *h, int positive, int32_t k, uint64_t c)
 	size_t base = positive ? 0 : h->pos.len, t, j;
 	struct dds_pair *p = dds_pairs(h) + base;
 	int32_t lo, hi;
+	size_t i;
 
 	if (need_wide(h->n - h->zero + c))
 		return -1;
@@ -345,7 +346,8 @@ sparse_add(struct dds *h, int positive, int32_t k, uint64_t c)
 	hi = st->len > 0 && p[st->len - 1].key > k ? p[st->len - 1].key : k;
 	if (t == DDS_SPARSEMAX || (int64_t)hi - lo + 1 > DDS_MAXBUCKETS)
 		return -1;
-	memmove(p + j + 1, p + j, (t - base - j) * sizeof(*p));
+	for (i = t - base; i > j; i--)	/* (at most DDS_SPARSEMAX) */
+		p[i] = p[i - 1];
 	p[j].key = k;
 	p[j].count = (uint32_t)c;
 	st->len++;
