@@ -868,8 +868,9 @@ scan_flat(struct json *j, const char *s, size_t n)
 	for (k = 0;; k++) {
 		if (s[i] != '"' || (e = scan_string(s, n, i, &esc, &b)) == 0)
 			return 0;
-		if (esc || k == SHAPE_MEMBERS || e + 2 - (i - 1) > SHAPE_BYTES)
-			j->nseen = SIZE_MAX;
+		if (j->nseen == SIZE_MAX || esc || k >= SHAPE_MEMBERS ||
+		    e + 2 - (i - 1) > SHAPE_BYTES)
+			j->nseen = SIZE_MAX;	/* (for the rest of the line) */
 		else {
 			j->seen[k].from = i - 1;
 			j->seen[k].len = e + 2 - (i - 1);
