@@ -297,6 +297,18 @@ ha_group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	return group_of(h, gh, start, key, keylen, 0, 0);
 }
 
+/* Adds values vals to group g's accumulators: counts and sums inline. */
+static inline __attribute__((always_inline)) void
+add_values(struct hashagg *h, aoff g, const struct aval *vals)
+{
+	if (__builtin_expect(h->plain != NULL, 1))
+		aggs_add_sums(h->plain, h->naggs, &h->a, group_acc(h, g),
+		    vals);
+	else
+		aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq);
+	h->seq++;
+}
+
 /* Adds values vals to the group (start, key) of hash gh, made if new.
  * Returns HA_ADDED, or HA_FULL when it would be new past the budget
  * (not with the look-ahead: hashagg_add() said so before it took the
@@ -309,12 +321,7 @@ add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 
 	if (g == 0)
 		return HA_FULL;
-	if (h->plain != NULL)
-		aggs_add_sums(h->plain, h->naggs, &h->a, group_acc(h, g),
-		    vals);
-	else
-		aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq);
-	h->seq++;
+	add_values(h, g, vals);
 	return HA_ADDED;
 }
 
@@ -459,12 +466,7 @@ add_quick(struct hashagg *h, const struct op_rec *r, const int64_t *win)
 	if ((g = group_of(h, group_hash(r->hash, start), start, r->key,
 	    r->keylen, 1, r->padded)) == 0)
 		return HA_FULL;
-	if (__builtin_expect(h->plain != NULL, 1))
-		aggs_add_sums(h->plain, h->naggs, &h->a, group_acc(h, g),
-		    r->vals);
-	else
-		aggs_add(h->g, &h->a, group_acc(h, g), r->vals, h->seq);
-	h->seq++;
+	add_values(h, g, r->vals);
 	if (h->ledger)
 		ledger_note(h, ledger_at(h, start), r->t);
 	stream_added(h, r->t, start, h->last_pend);

@@ -563,7 +563,7 @@ digits_end(const char *s, size_t n, size_t i)
 
 /* s[i] starts a number ('-' or a digit). Returns the index after it, or
  * 0 with *b said. */
-static size_t
+static inline size_t
 scan_number(const char *s, size_t n, size_t i, struct bad *b)
 {
 	size_t start = i;
@@ -1002,16 +1002,7 @@ scan_shape(struct json *j, const char *s, size_t n, struct field *f,
 			m->at = i + 1;
 			m->vlen = e - i - 1;
 			i = e + 1;
-		} else if ((unsigned)(s[i] - '1') < 9) {
-			/* a number's commonest form: digits, no fraction */
-			e = digits_end(s, n, i + 1);
-			if (e < n && (s[e] == '.' || s[e] == 'e' ||
-			    s[e] == 'E') && (e = scan_number(s, n, i, &b)) == 0)
-				return 0;
-			m->at = i;
-			m->vlen = e - i;
-			i = e;
-		} else if (s[i] == '-' || s[i] == '0') {
+		} else if (s[i] == '-' || isdig(s[i])) {
 			if ((e = scan_number(s, n, i, &b)) == 0)
 				return 0;
 			m->at = i;
