@@ -518,36 +518,40 @@ dds_count(const void *b)
 	return ((const struct dds *)b)->n;
 }
 
-/* The value of rank r (from 0), clamped to [min, max]. */
-static double
-dds_rank(const struct dds *h, uint64_t r)
+/* The sketch's buckets in value order: the negative store's from its
+ * highest key, then the zeros, then the positive store's. */
+static size_t
+bucket_total(const struct dds *h)
 {
-	uint64_t acc = 0;
-	double v = h->max;
-	size_t i;
+	return (size_t)h->neg.len + 1 + h->pos.len;
+}
 
-	if (r == 0)
-		return h->min;
-	if (r >= h->n - 1)
+/* Bucket j's count. */
+static uint64_t
+bucket_count(const struct dds *h, size_t j)
+{
+	if (j < h->neg.len)
+		return ent_count(h, h->pos.len + h->neg.len - 1 - j);
+	if (j == h->neg.len)
+		return h->zero;
+	return ent_count(h, j - h->neg.len - 1);
+}
+
+/* Bucket j's value, clamped to [min, max]; past the last, the maximum. */
+static double
+bucket_value(const struct dds *h, size_t j)
+{
+	double v;
+
+	if (j >= bucket_total(h))
 		return h->max;
-	for (i = h->neg.len; i-- > 0;) {
-		acc += ent_count(h, h->pos.len + i);
-		if (acc > r) {
-			v = -dds_value(ent_key(h, &h->neg, h->pos.len, i));
-			goto found;
-		}
-	}
-	acc += h->zero;
-	if (acc > r)
+	if (j == h->neg.len)
 		return 0;
-	for (i = 0; i < h->pos.len; i++) {
-		acc += ent_count(h, i);
-		if (acc > r) {
-			v = dds_value(ent_key(h, &h->pos, 0, i));
-			break;
-		}
-	}
-found:
+	if (j < h->neg.len)
+		v = -dds_value(ent_key(h, &h->neg, h->pos.len,
+		    h->neg.len - 1 - j));
+	else
+		v = dds_value(ent_key(h, &h->pos, 0, j - h->neg.len - 1));
 	if (v < h->min)
 		v = h->min;
 	if (v > h->max)
@@ -555,12 +559,38 @@ found:
 	return v;
 }
 
+/* The bucket that holds rank r (from 0, below n), and in *below the
+ * values of the buckets under it. The walk starts from the end nearer
+ * r: an upper percentile lies in the few buckets at the top. */
+static size_t
+rank_bucket(const struct dds *h, uint64_t r, uint64_t *below)
+{
+	size_t nb = bucket_total(h), j;
+	uint64_t acc = 0, c;
+
+	if (r < h->n / 2) {
+		for (j = 0; j < nb; acc += c, j++)
+			if (acc + (c = bucket_count(h, j)) > r)
+				break;
+		*below = acc;
+		return j;
+	}
+	for (j = nb; j-- > 0;)	/* acc: the values from bucket j up */
+		if ((acc += bucket_count(h, j)) >= h->n - r)
+			break;
+	if (j >= nb || acc > h->n)	/* (counts that do not add up to n) */
+		return *below = h->n, nb;
+	*below = h->n - acc;
+	return j;
+}
+
 double
 dds_quantile(const void *b, double q)
 {
 	const struct dds *h = b;
-	double pos, f, lo, hi;
-	uint64_t r;
+	double pos, f, lo;
+	uint64_t r, below;
+	size_t j;
 
 	if (h->n == 0)
 		return NAN;
@@ -570,14 +600,19 @@ dds_quantile(const void *b, double q)
 		q = 1;
 	pos = q * (double)(h->n - 1);
 	r = (uint64_t)pos;
-	if (r > h->n - 1)
-		r = h->n - 1;
+	if (r >= h->n - 1)
+		return h->max;
 	f = pos - (double)r;
-	lo = dds_rank(h, r);
-	if (f <= 0 || r == h->n - 1)
+	j = rank_bucket(h, r, &below);
+	lo = r == 0 ? h->min : bucket_value(h, j);
+	if (f <= 0)
 		return lo;
-	hi = dds_rank(h, r + 1);
-	return lo + f * (hi - lo);
+	if (r + 1 == h->n - 1)
+		return lo + f * (h->max - lo);
+	if (j < bucket_total(h) && below + bucket_count(h, j) == r + 1)
+		while (++j < bucket_total(h) && bucket_count(h, j) == 0)
+			;	/* rank r + 1 opens the next bucket in use */
+	return lo + f * (bucket_value(h, j) - lo);
 }
 
 static const char *

@@ -226,6 +226,81 @@ test_dds_accuracy(void)
 	}
 }
 
+/* The value a sketch gives x's bucket: its rank 1 among x and a value
+ * on each side of it, which neither clamp it nor share its bucket. */
+static double
+bucket_of(double x)
+{
+	double t[3] = { x > 0 ? -1 : 2 * x, x, x > 0 ? 2 * x : 1 }, v;
+	void *b;
+
+	if (x == 0)
+		return 0;
+	b = dbuild(t, 3);
+	v = dds_quantile(b, 0.5);
+	free(b);
+	return v;
+}
+
+/* R-7 over sorted x[0..n) as the sketch computes it: rank 0 the minimum,
+ * rank n - 1 the maximum, any other rank its value's bucket's value. */
+static double
+ranked(const double *x, size_t n, size_t r)
+{
+	double v;
+
+	if (r == 0 || r == n - 1)
+		return x[r];
+	v = bucket_of(x[r]);
+	return v < x[0] ? x[0] : v > x[n - 1] ? x[n - 1] : v;
+}
+
+static double
+quantile_ref(const double *x, size_t n, double q)
+{
+	double pos = q * (double)(n - 1), f, lo;
+	size_t r = (size_t)pos;
+
+	if (r >= n - 1)
+		return x[n - 1];
+	f = pos - (double)r;
+	lo = ranked(x, n, r);
+	return f <= 0 ? lo : lo + f * (ranked(x, n, r + 1) - lo);
+}
+
+/* Every rank and every point between two, walked to from either end of
+ * sparse and dense sketches of every kind (none collapsed at these
+ * sizes), gives the bucket of the value that has that rank. */
+static void
+test_dds_ranks(void)
+{
+	static const size_t sizes[] = { 1, 2, 3, 4, 5, 9, 17, 200, 2000 };
+
+	for (int kind = 0; kind < NKINDS; kind++)
+		for (size_t i = 0; i < NEL(sizes); i++) {
+			size_t n = sizes[i], bad = 0;
+			void *b;
+
+			gen(kind, n);
+			b = dbuild(data, n);
+			memcpy(sorted, data, n * sizeof(*sorted));
+			qsort(sorted, n, sizeof(*sorted), cmpd);
+			for (size_t k = 0; k < 2 * n; k++) {
+				double q = n == 1 ? (double)k / 2 :
+				    (double)k / 2 / (double)(n - 1),
+				    got = dds_quantile(b, q),
+				    want = quantile_ref(sorted, n, q);
+
+				if (got != want && bad++ == 0)
+					fprintf(stderr, "kind %d n %zu q %.17g:"
+					    " got %.17g, want %.17g\n", kind,
+					    n, q, got, want);
+			}
+			CHECK(bad == 0);
+			free(b);
+		}
+}
+
 static void
 test_dds_edges(void)
 {
@@ -755,6 +830,7 @@ main(void)
 {
 	test_dds_accuracy();
 	test_dds_edges();
+	test_dds_ranks();
 	test_dds_merge();
 	test_dds_sparse();
 	test_dds_integers();
