@@ -280,6 +280,17 @@ const uint64_t num_pow10[20] = {
 	10000000000000000000ULL,
 };
 
+/* The decimal digits of v, 1 for 0: log10 from its bits (1233 / 4096 is
+ * about log10 2), one less where v is below that power. */
+static inline int
+digits_of(uint64_t v)
+{
+	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
+	int n = t + (v >= num_pow10[t]);
+
+	return n > 0 ? n : 1;
+}
+
 /* x / 10^k, 1 <= k <= 19: a division by a constant is a multiplication,
  * where one by a variable is the slowest instruction there is. */
 static uint64_t
@@ -383,9 +394,7 @@ dinterval(double d, struct dinterval *iv)
 		iv->vp_exact = q < 64 && __builtin_ctzll(mp) >= q;
 		iv->vm_exact = q < 64 && __builtin_ctzll(mm) >= q;
 	}
-	/* 18 or 19 but for subnormals */
-	for (iv->n = 20; iv->n > 1 && iv->vr < num_pow10[iv->n - 1]; iv->n--)
-		;
+	iv->n = digits_of(iv->vr);	/* 18 or 19 but for subnormals */
 }
 
 /*
@@ -562,8 +571,7 @@ num_format_double(char *buf, double d)
 		c /= 10;
 		k++;
 	}
-	for (prec = 1; prec < 20 && c >= num_pow10[prec]; prec++)
-		;
+	prec = digits_of(c);
 	num_put_uint(dig, c, prec);
 	p = put_notation(p, dig, prec, iv.e10 + k + prec - 1);
 	*p = '\0';
@@ -580,15 +588,10 @@ static const char digit_pairs[201] =
 char *
 num_put_uint(char *p, uint64_t v, int width)
 {
-	/* its digits: log10 from its bits (1233 / 4096 is about log10 2),
-	 * one less where v is below that power; written in place from the
-	 * last, no copy */
-	int t = ((64 - __builtin_clzll(v | 1)) * 1233) >> 12;
-	int n = t + (v >= num_pow10[t]);
+	/* written in place from the last digit, no copy */
+	int n = digits_of(v);
 	char *q, *e;
 
-	if (n == 0)
-		n = 1;	/* (0) */
 	if (n < width) {
 		memset(p, '0', (size_t)(width - n));
 		p += width - n;
