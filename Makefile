@@ -65,7 +65,9 @@ SUITES_sorted = $(SUITES_table)
 AWKSUITES = tests/batch.bats tests/streamagg.bats tests/threads.bats \
 	tests/workers.bats tests/slide.bats tests/cron.bats
 
-.PHONY: all check unit bats bats-gawk strategies asan tsan sanitized clean-sanitizers demo install uninstall clean deps
+.PHONY: all check unit bats bats-gawk strategies asan tsan asan-built tsan-built \
+	asan-suite tsan-suite suites-asan suites-tsan sanitized clean-sanitizers \
+	demo install uninstall clean deps
 
 all: fwin
 
@@ -115,11 +117,9 @@ bats-gawk: fwin
 
 # The whole suite again, with every object built under AddressSanitizer and
 # UndefinedBehaviorSanitizer (LeakSanitizer comes with ASan), two threads.
-asan: deps
-	$(MAKE) SANDIR=$(ASANDIR) SANFLAGS="$(ASANFLAGS)" \
-		SANLDFLAGS="-fsanitize=address,undefined" sanitized
-	@set -e; for t in $(UNITS:tests/unit/%=$(ASANDIR)/tests/unit/%); do ./$$t; done
-	FWIN_THREADS=2 FWIN=$(CURDIR)/$(ASANDIR)/fwin bats tests
+ASANSUITES = $(wildcard tests/*.bats)
+asan: asan-built
+	$(MAKE) asan-suite SUITE="$(ASANSUITES)"
 
 # The suites --threads can change, with two threads under ThreadSanitizer
 # (not faults.bats: its LD_PRELOAD shim and TSan's interceptors clash),
@@ -128,14 +128,37 @@ asan: deps
 # No thread leak reports: a background checkpoint's fork(2) child has no
 # reading thread, yet TSan counts the parent's as leaked when the child
 # exits; the parent always joins it.
-tsan: deps
+TSANSUITES = $(filter-out tests/faults.bats,$(THREADSUITES)) \
+	tests/streamagg.bats tests/workers.bats
+tsan: tsan-built
+	$(MAKE) tsan-suite SUITE="$(TSANSUITES)"
+
+# The steps of asan and tsan: fwin and the unit tests built (ASan's unit
+# tests run), then SUITE, some of the suites above, run with that fwin.
+# scripts/sanitize takes them one suite at a time (CI, within its time).
+asan-built: deps
+	$(MAKE) SANDIR=$(ASANDIR) SANFLAGS="$(ASANFLAGS)" \
+		SANLDFLAGS="-fsanitize=address,undefined" sanitized
+	@set -e; for t in $(UNITS:tests/unit/%=$(ASANDIR)/tests/unit/%); do ./$$t; done
+
+tsan-built: deps
 	$(MAKE) SANDIR=$(TSANDIR) SANFLAGS="$(TSANFLAGS)" \
 		SANLDFLAGS="-fsanitize=thread" sanitized
+
+asan-suite:
+	FWIN_THREADS=2 FWIN=$(CURDIR)/$(ASANDIR)/fwin bats $(SUITE)
+
+tsan-suite:
 	FWIN_THREADS=2 \
 		TSAN_OPTIONS="halt_on_error=1 exitcode=66 report_thread_leaks=0" \
-		FWIN=$(CURDIR)/$(TSANDIR)/fwin \
-		bats $(filter-out tests/faults.bats,$(THREADSUITES)) \
-		tests/streamagg.bats tests/workers.bats
+		FWIN=$(CURDIR)/$(TSANDIR)/fwin bats $(SUITE)
+
+# The suites each runs, a line: scripts/sanitize reads them.
+suites-asan:
+	@echo $(ASANSUITES)
+
+suites-tsan:
+	@echo $(TSANSUITES)
 
 # (for asan and tsan) fwin and the unit tests built in $(SANDIR) with
 # $(SANFLAGS).
