@@ -578,8 +578,10 @@ rank_bucket(const struct dds *h, uint64_t r, uint64_t *below)
 	for (j = nb; j-- > 0;)	/* acc: the values from bucket j up */
 		if ((acc += bucket_count(h, j)) >= h->n - r)
 			break;
-	if (j >= nb || acc > h->n)	/* (counts that do not add up to n) */
-		return *below = h->n, nb;
+	if (j >= nb || acc > h->n) {	/* (counts that do not add up to n) */
+		*below = h->n;
+		return nb;
+	}
 	*below = h->n - acc;
 	return j;
 }
