@@ -114,6 +114,10 @@ hashagg_free(struct hashagg *h)
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
 	free(h->rows);
+	free(h->spare.rows);
+	free(h->spare.sort);
+	free(h->spare.gs);
+	free(h->spare.wg);
 	free(h->lw);
 	for (i = 0; i < h->nwin; i++)
 		free(h->win[i].g);
@@ -129,9 +133,8 @@ ha_reset(struct hashagg *h)
 	for (i = 0; i < h->nwin; i++)
 		free(h->win[i].g);
 	h->nwin = h->win_at = 0;
-	free(h->rows);
-	h->rows = NULL;
-	h->nrows = h->at = 0;
+	ha_rows_done(h);
+	h->at = 0;
 	arena_fini(&h->a);
 	if (arena_init(&h->a) != 0)
 		fwin_die("cannot map memory: %s", strerror(errno));
@@ -192,6 +195,10 @@ window_of(struct hashagg *h, int64_t start)
 		    (h->nwin - lo) * sizeof(*h->win));
 		memset(&h->win[lo], 0, sizeof(h->win[lo]));
 		h->win[lo].start = start;
+		h->win[lo].g = h->spare.wg;	/* (a list dropped, if any) */
+		h->win[lo].cap = h->spare.wg_cap;
+		h->spare.wg = NULL;
+		h->spare.wg_cap = 0;
 		h->nwin++;
 	}
 	h->win_at = lo;

@@ -119,6 +119,20 @@ struct srun {
 	uint32_t panes, redo;
 };
 
+/* The buffers of a firing, kept for the next: freed and made again at
+ * every firing, a buffer of a table's size is mapped afresh and faulted
+ * in a page at a time (a thread's heap gives it back to the kernel). */
+struct hspare {
+	struct hrow *rows;	/* the larger of the rows used (ha_rows_keep) */
+	size_t rows_cap;
+	struct hwslot *sort;	/* ha_collect()'s scratch */
+	size_t sort_cap;
+	uint32_t *gs;		/* ha_drop()'s */
+	size_t gs_cap;
+	struct hwslot *wg;	/* the largest list of a window dropped */
+	size_t wg_cap;
+};
+
 struct hashagg {
 	const struct config *c;
 	struct aggs *g;
@@ -142,7 +156,8 @@ struct hashagg {
 	struct pending pend[AHEAD];
 	size_t naggs, npend;
 	struct hrow *rows;	/* hashagg_sort(): the groups in order */
-	size_t nrows;
+	size_t nrows, caprows;
+	struct hspare spare;
 	struct hwin *win;	/* the windows held, sorted by start */
 	size_t nwin, capwin, win_at;	/* win_at: the last one used */
 	/* hashagg_stream(): the watermark, and the window of the last
@@ -341,6 +356,11 @@ void ha_reset(struct hashagg *h);
  * (but those ROW_MOVED; merged: what they kept was merged away), with
  * their windows; where the windows that end at or before w start. */
 void ha_collect(struct hashagg *h, int64_t from, int64_t upto);
+/* A buffer of rows (cap of them), h->rows, or window w's list, done
+ * with: the larger buffer is kept for the next (h->spare). */
+void ha_rows_keep(struct hashagg *h, struct hrow *r, size_t cap);
+void ha_rows_done(struct hashagg *h);
+void ha_window_done(struct hashagg *h, struct hwin *w);
 void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
 /* ha_drop() of the rows just fired, which are let go; the groups kept. */
 void ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged);

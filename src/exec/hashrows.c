@@ -46,6 +46,39 @@ sort_window(struct hwslot *v, struct hwslot *tmp, size_t n)
 	return from;
 }
 
+void
+ha_rows_keep(struct hashagg *h, struct hrow *r, size_t cap)
+{
+	if (cap > h->spare.rows_cap) {
+		free(h->spare.rows);
+		h->spare.rows = r;
+		h->spare.rows_cap = cap;
+	} else
+		free(r);
+}
+
+void
+ha_window_done(struct hashagg *h, struct hwin *w)
+{
+	if (w->cap > h->spare.wg_cap) {
+		free(h->spare.wg);
+		h->spare.wg = w->g;
+		h->spare.wg_cap = w->cap;
+	} else
+		free(w->g);
+	w->g = NULL;
+	w->n = w->cap = 0;
+}
+
+/* h->rows are used. */
+void
+ha_rows_done(struct hashagg *h)
+{
+	ha_rows_keep(h, h->rows, h->caprows);
+	h->rows = NULL;
+	h->nrows = h->caprows = 0;
+}
+
 /* The groups of windows that start in [from, upto), sorted into
  * h->rows by (start, key), none fired yet: the windows are in order of
  * their starts, so each window's groups are sorted by key prefix, then
@@ -57,22 +90,30 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 {
 	struct hwin *w;
 	const struct hwslot *v;
-	struct hwslot *tmp = NULL;
 	struct hrow *r;
-	size_t i, j, k, captmp = 0, nkeys = h->c->nkeys;
+	size_t i, j, k, nkeys = h->c->nkeys;
 
 	ha_take_pending(h);
-	free(h->rows);
-	h->rows = xmalloc(h->n * sizeof(*h->rows) + 1);
-	h->nrows = 0;
+	ha_rows_done(h);
+	if (h->spare.rows_cap < h->n + 1) {	/* (grown, not copied) */
+		free(h->spare.rows);
+		h->spare.rows = NULL;
+		xgrow(&h->spare.rows, &h->spare.rows_cap, h->n + 1,
+		    sizeof(*h->rows));
+	}
+	h->rows = h->spare.rows;
+	h->caprows = h->spare.rows_cap;
+	h->spare.rows = NULL;
+	h->spare.rows_cap = 0;
 	h->at = 0;
 	for (i = ha_window_at(h, from); i < h->nwin &&
 	    h->win[i].start < upto; i++) {
 		w = &h->win[i];
 		if (w->n == 0)
 			continue;
-		xgrow(&tmp, &captmp, w->n, sizeof(*tmp));
-		v = sort_window(w->g, tmp, w->n);
+		xgrow(&h->spare.sort, &h->spare.sort_cap, w->n,
+		    sizeof(*h->spare.sort));
+		v = sort_window(w->g, h->spare.sort, w->n);
 		for (k = 0; k < w->n; k++) {
 			r = &h->rows[h->nrows++];
 			r->start = w->start;
@@ -82,7 +123,6 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 			r->tag = v[k].s.tag;
 		}
 	}
-	free(tmp);
 	for (i = 0; i < h->nrows; i = j) {
 		for (j = i + 1; j < h->nrows &&
 		    h->rows[j].prefix == h->rows[i].prefix &&
@@ -182,10 +222,12 @@ void
 ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 {
 	const struct hslot *s = table(h);
-	uint32_t *gs = xmalloc(2 * h->nrows * sizeof(*gs) + 1);
+	uint32_t *gs;
 	size_t i, k, e, ng = 0;
 	aoff g;
 
+	xgrow(&h->spare.gs, &h->spare.gs_cap, 2 * h->nrows + 1, sizeof(*gs));
+	gs = h->spare.gs;
 	for (i = 0; i < h->nrows; i++) {
 		if (i % WARM_ROWS == 0) {
 			e = i + WARM_ROWS < h->nrows ? i + WARM_ROWS : h->nrows;
@@ -204,11 +246,10 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 			aggs_release(h->g, &h->a, group_acc(h, g));
 		arena_free(&h->a, g, group_size(h, group_at(h, g)->g_len));
 	}
-	free(gs);
 	h->n -= h->nrows;
 	i = ha_window_at(h, from);
 	for (k = i; k < h->nwin && h->win[k].start < upto; k++)
-		free(h->win[k].g);
+		ha_window_done(h, &h->win[k]);
 	if (k > i) {	/* (none may be: no window yet, h->win NULL) */
 		memmove(h->win + i, h->win + k,
 		    (h->nwin - k) * sizeof(*h->win));
@@ -225,9 +266,7 @@ void
 ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged)
 {
 	ha_drop(h, from, upto, merged);
-	free(h->rows);
-	h->rows = NULL;
-	h->nrows = 0;
+	ha_rows_done(h);
 	h->kept = h->n - h->held;
 }
 

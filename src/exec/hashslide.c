@@ -270,7 +270,7 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 	int64_t back = h->as.step - h->as.size;
 	int64_t e, ns, keep, out = h->sl_out, last = end_by(h, w);
 	struct hrow *in;
-	size_t nin, ii = 0, li = 0, j, k;
+	size_t nin, incap, ii = 0, li = 0, j, k;
 	uint64_t fired = 0;
 
 	if (w == INT64_MAX)
@@ -283,7 +283,9 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 	ha_collect(h, h->sl_in, last);
 	in = h->rows;
 	nin = h->nrows;
+	incap = h->caprows;
 	h->rows = NULL;
+	h->caprows = 0;
 	ha_collect(h, out, last == INT64_MAX || last == INT64_MIN ? last :
 	    sat_add(last, back));
 	while ((e = ha_slide_due(h)) != INT64_MAX && e <= w) {
@@ -313,7 +315,7 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 				h->sr[j].redo = 0;
 			}
 	}
-	free(in);
+	ha_rows_keep(h, in, incap);
 	/* the panes that left are dropped from the table, the rest kept;
 	 * held, so are those the windows before the hold need */
 	keep = held_need(h);
