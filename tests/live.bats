@@ -181,6 +181,26 @@ finish_ok() {
 	assert_equal "$(cat err)" ""
 }
 
+@test "input: a pipe's buffer is widened to 1 MiB (fwin(1): LIVE STREAMS)" {
+	command -v python3 > /dev/null || skip "python3 is needed to read a pipe's size"
+	start_fwin -t 1 --tumble 5s
+	put '1\n'
+	# F_GETPIPE_SZ (1032) on our end of the pipe fwin reads
+	local i size
+	for ((i = 0; i < LIVE_WAIT * 10; i++)); do
+		size=$(python3 -c 'import fcntl, sys; print(fcntl.fcntl(int(sys.argv[1]), 1032))' "$IN")
+		[ "$size" = 1048576 ] && break
+		sleep 0.1
+	done
+	assert_equal "$size" 1048576
+	close_input
+	expect_row $'0\t5\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
 @test "input: a partial line waits for its newline" {
 	start_fwin -t 1 --tumble 5s
 	put '1\n7'

@@ -12,7 +12,22 @@
 #include "io/inputint.h"
 #include "base/util.h"
 
+#define PIPE_WIDE	(1 << 20)
+
 _Static_assert(INPUT_FPLEN <= HASH_RANGE_MAX, "fingerprint fits hash_range");
+
+/* A pipe's buffer made PIPE_WIDE if it is smaller: a read then takes
+ * up to that much, where a 64 KiB pipe gives 64 KiB a read(2) and wakes
+ * its writer as often. Where the system does not allow it (a user's
+ * pipes past their share), the pipe stays as it is. */
+static void
+pipe_widen(int fd)
+{
+	int sz = fcntl(fd, F_GETPIPE_SZ);
+
+	if (sz > 0 && sz < PIPE_WIDE)
+		(void)fcntl(fd, F_SETPIPE_SZ, PIPE_WIDE);
+}
 
 /* The fingerprint of fd's first off bytes (see struct input_pos). */
 int
@@ -134,6 +149,8 @@ open_next(struct input *in)
 		} else
 			in->fdown = 1;
 		in->isreg = fstat(in->fd, &sb) == 0 && S_ISREG(sb.st_mode);
+		if (!in->isreg && S_ISFIFO(sb.st_mode))
+			pipe_widen(in->fd);
 		in->ipos[i].ip_dev = sb.st_dev;
 		in->ipos[i].ip_ino = sb.st_ino;
 		in->ipos[i].ip_isreg = in->isreg;
