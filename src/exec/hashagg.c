@@ -96,6 +96,14 @@ hashagg_budget(struct hashagg *h, uint64_t budget)
 	h->budget = budget < SLOT_REACH / 2 ? budget : SLOT_REACH / 2;
 }
 
+static void
+spare_free(struct hashagg *h)
+{
+	free(h->spare.rows);
+	free(h->spare.scratch);
+	memset(&h->spare, 0, sizeof(h->spare));
+}
+
 void
 hashagg_free(struct hashagg *h)
 {
@@ -114,10 +122,7 @@ hashagg_free(struct hashagg *h)
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
 	free(h->rows);
-	free(h->spare.rows);
-	free(h->spare.sort);
-	free(h->spare.gs);
-	free(h->spare.wg);
+	spare_free(h);
 	free(h->lw);
 	for (i = 0; i < h->nwin; i++)
 		free(h->win[i].g);
@@ -133,8 +138,10 @@ ha_reset(struct hashagg *h)
 	for (i = 0; i < h->nwin; i++)
 		free(h->win[i].g);
 	h->nwin = h->win_at = 0;
-	ha_rows_done(h);
-	h->at = 0;
+	free(h->rows);
+	h->rows = NULL;
+	h->nrows = h->caprows = h->at = 0;
+	spare_free(h);	/* (a table emptied to keep within its budget) */
 	arena_fini(&h->a);
 	if (arena_init(&h->a) != 0)
 		fwin_die("cannot map memory: %s", strerror(errno));
@@ -195,10 +202,6 @@ window_of(struct hashagg *h, int64_t start)
 		    (h->nwin - lo) * sizeof(*h->win));
 		memset(&h->win[lo], 0, sizeof(h->win[lo]));
 		h->win[lo].start = start;
-		h->win[lo].g = h->spare.wg;	/* (a list dropped, if any) */
-		h->win[lo].cap = h->spare.wg_cap;
-		h->spare.wg = NULL;
-		h->spare.wg_cap = 0;
 		h->nwin++;
 	}
 	h->win_at = lo;

@@ -121,16 +121,14 @@ struct srun {
 
 /* The buffers of a firing, kept for the next: freed and made again at
  * every firing, a buffer of a table's size is mapped afresh and faulted
- * in a page at a time (a thread's heap gives it back to the kernel). */
+ * in a page at a time (a thread's heap gives it back to the kernel).
+ * Each is one a firing holds anyway, so the peak is as it was; a table
+ * emptied to keep within its budget (ha_reset) lets them go. */
 struct hspare {
 	struct hrow *rows;	/* the larger of the rows used (ha_rows_keep) */
 	size_t rows_cap;
-	struct hwslot *sort;	/* ha_collect()'s scratch */
-	size_t sort_cap;
-	uint32_t *gs;		/* ha_drop()'s */
-	size_t gs_cap;
-	struct hwslot *wg;	/* the largest list of a window dropped */
-	size_t wg_cap;
+	void *scratch;		/* ha_collect()'s sort, then ha_drop()'s */
+	size_t scratch_bytes;
 };
 
 struct hashagg {
@@ -356,11 +354,10 @@ void ha_reset(struct hashagg *h);
  * (but those ROW_MOVED; merged: what they kept was merged away), with
  * their windows; where the windows that end at or before w start. */
 void ha_collect(struct hashagg *h, int64_t from, int64_t upto);
-/* A buffer of rows (cap of them), h->rows, or window w's list, done
- * with: the larger buffer is kept for the next (h->spare). */
+/* A buffer of rows (cap of them), or h->rows, done with: the larger
+ * buffer is kept for the next ha_collect() (h->spare). */
 void ha_rows_keep(struct hashagg *h, struct hrow *r, size_t cap);
 void ha_rows_done(struct hashagg *h);
-void ha_window_done(struct hashagg *h, struct hwin *w);
 void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
 /* ha_drop() of the rows just fired, which are let go; the groups kept. */
 void ha_fired(struct hashagg *h, int64_t from, int64_t upto, int merged);

@@ -46,6 +46,19 @@ sort_window(struct hwslot *v, struct hwslot *tmp, size_t n)
 	return from;
 }
 
+/* h's scratch of at least bytes (its contents not kept): made an
+ * eighth larger than asked when it grows. */
+static void *
+scratch(struct hashagg *h, size_t bytes)
+{
+	if (h->spare.scratch_bytes < bytes) {
+		free(h->spare.scratch);
+		h->spare.scratch_bytes = bytes + bytes / 8;
+		h->spare.scratch = xmalloc(h->spare.scratch_bytes);
+	}
+	return h->spare.scratch;
+}
+
 void
 ha_rows_keep(struct hashagg *h, struct hrow *r, size_t cap)
 {
@@ -55,19 +68,6 @@ ha_rows_keep(struct hashagg *h, struct hrow *r, size_t cap)
 		h->spare.rows_cap = cap;
 	} else
 		free(r);
-}
-
-void
-ha_window_done(struct hashagg *h, struct hwin *w)
-{
-	if (w->cap > h->spare.wg_cap) {
-		free(h->spare.wg);
-		h->spare.wg = w->g;
-		h->spare.wg_cap = w->cap;
-	} else
-		free(w->g);
-	w->g = NULL;
-	w->n = w->cap = 0;
 }
 
 /* h->rows are used. */
@@ -95,11 +95,12 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 
 	ha_take_pending(h);
 	ha_rows_done(h);
-	if (h->spare.rows_cap < h->n + 1) {	/* (grown, not copied) */
+	if (h->spare.rows_cap < h->n + 1) {
+		/* (made anew, not copied; an eighth more, not twice: at a
+		 * million groups a row is 40 MB) */
 		free(h->spare.rows);
-		h->spare.rows = NULL;
-		xgrow(&h->spare.rows, &h->spare.rows_cap, h->n + 1,
-		    sizeof(*h->rows));
+		h->spare.rows_cap = h->n + 1 + h->n / 8;
+		h->spare.rows = xmalloc(h->spare.rows_cap * sizeof(*h->rows));
 	}
 	h->rows = h->spare.rows;
 	h->caprows = h->spare.rows_cap;
@@ -111,9 +112,7 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 		w = &h->win[i];
 		if (w->n == 0)
 			continue;
-		xgrow(&h->spare.sort, &h->spare.sort_cap, w->n,
-		    sizeof(*h->spare.sort));
-		v = sort_window(w->g, h->spare.sort, w->n);
+		v = sort_window(w->g, scratch(h, w->n * sizeof(*v)), w->n);
 		for (k = 0; k < w->n; k++) {
 			r = &h->rows[h->nrows++];
 			r->start = w->start;
@@ -226,8 +225,7 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 	size_t i, k, e, ng = 0;
 	aoff g;
 
-	xgrow(&h->spare.gs, &h->spare.gs_cap, 2 * h->nrows + 1, sizeof(*gs));
-	gs = h->spare.gs;
+	gs = scratch(h, (2 * h->nrows + 1) * sizeof(*gs));
 	for (i = 0; i < h->nrows; i++) {
 		if (i % WARM_ROWS == 0) {
 			e = i + WARM_ROWS < h->nrows ? i + WARM_ROWS : h->nrows;
@@ -249,7 +247,7 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 	h->n -= h->nrows;
 	i = ha_window_at(h, from);
 	for (k = i; k < h->nwin && h->win[k].start < upto; k++)
-		ha_window_done(h, &h->win[k]);
+		free(h->win[k].g);
 	if (k > i) {	/* (none may be: no window yet, h->win NULL) */
 		memmove(h->win + i, h->win + k,
 		    (h->nwin - k) * sizeof(*h->win));
