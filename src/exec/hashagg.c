@@ -99,7 +99,8 @@ hashagg_budget(struct hashagg *h, uint64_t budget)
 static void
 spare_free(struct hashagg *h)
 {
-	free(h->spare.rows);
+	free(h->spare.rows[0]);
+	free(h->spare.rows[1]);
 	free(h->spare.scratch);
 	memset(&h->spare, 0, sizeof(h->spare));
 }

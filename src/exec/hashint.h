@@ -125,8 +125,9 @@ struct srun {
  * Each is one a firing holds anyway, so the peak is as it was; a table
  * emptied to keep within its budget (ha_reset) lets them go. */
 struct hspare {
-	struct hrow *rows;	/* the larger of the rows used (ha_rows_keep) */
-	size_t rows_cap;
+	struct hrow *rows[2];	/* the two largest rows used (ha_rows_keep):
+				   --slide holds two at once */
+	size_t rows_cap[2];
 	void *scratch;		/* ha_collect()'s sort, then ha_drop()'s */
 	size_t scratch_bytes;
 };

@@ -62,12 +62,35 @@ scratch(struct hashagg *h, size_t bytes)
 void
 ha_rows_keep(struct hashagg *h, struct hrow *r, size_t cap)
 {
-	if (cap > h->spare.rows_cap) {
-		free(h->spare.rows);
-		h->spare.rows = r;
-		h->spare.rows_cap = cap;
+	struct hspare *sp = &h->spare;
+	int i = sp->rows_cap[1] < sp->rows_cap[0];	/* the smaller */
+
+	if (cap > sp->rows_cap[i]) {
+		free(sp->rows[i]);
+		sp->rows[i] = r;
+		sp->rows_cap[i] = cap;
 	} else
 		free(r);
+}
+
+/* A rows buffer for n rows: the larger kept, if large enough, else one
+ * made an eighth larger (anew, not copied; not twice: at a million
+ * groups a row is 40 MB). */
+static void
+rows_take(struct hashagg *h, size_t n)
+{
+	struct hspare *sp = &h->spare;
+	int i = sp->rows_cap[1] > sp->rows_cap[0];	/* the larger */
+
+	if (sp->rows_cap[i] < n) {
+		free(sp->rows[i]);
+		sp->rows_cap[i] = n + n / 8;
+		sp->rows[i] = xmalloc(sp->rows_cap[i] * sizeof(*h->rows));
+	}
+	h->rows = sp->rows[i];
+	h->caprows = sp->rows_cap[i];
+	sp->rows[i] = NULL;
+	sp->rows_cap[i] = 0;
 }
 
 /* h->rows are used. */
@@ -95,17 +118,7 @@ ha_collect(struct hashagg *h, int64_t from, int64_t upto)
 
 	ha_take_pending(h);
 	ha_rows_done(h);
-	if (h->spare.rows_cap < h->n + 1) {
-		/* (made anew, not copied; an eighth more, not twice: at a
-		 * million groups a row is 40 MB) */
-		free(h->spare.rows);
-		h->spare.rows_cap = h->n + 1 + h->n / 8;
-		h->spare.rows = xmalloc(h->spare.rows_cap * sizeof(*h->rows));
-	}
-	h->rows = h->spare.rows;
-	h->caprows = h->spare.rows_cap;
-	h->spare.rows = NULL;
-	h->spare.rows_cap = 0;
+	rows_take(h, h->n + 1);
 	h->at = 0;
 	for (i = ha_window_at(h, from); i < h->nwin &&
 	    h->win[i].start < upto; i++) {
