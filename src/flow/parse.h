@@ -37,8 +37,10 @@ struct parsed {
 	const char *key;	/* canonical key bytes (keycodec.h) */
 	size_t keylen;
 	uint64_t hash;
-	int key_padded;		/* key is a field as framed: FIELD_PAD
-				   readable bytes past it (input.h) */
+	int key_padded;		/* key is a field as framed (FIELD_PAD
+				   readable bytes past it, input.h) or a
+				   plain entry's (reader.c): one of 1 to 8
+				   bytes is read in one load */
 	int has_win;		/* win is its tumbling window's start, found
 				   by the reading thread (source.h) */
 	int64_t win;

@@ -84,7 +84,9 @@ keeps_time(const struct parsed *pr)
  * no raw record, it was read in the file of the entry before it, and
  * what a record shares with the one before is not written at all: the
  * driver keeps it from the entry before. Its offset in the slot's at[]
- * is marked WP_PLAIN (entries are 8-byte aligned).
+ * is marked WP_PLAIN (entries are 8-byte aligned). Its key is padded as
+ * a field is (input.h: FIELD_PAD bytes from it are its own, written), so
+ * that the table compares a short key in one load.
  */
 #define WP_PLAIN	((size_t)1)
 
@@ -335,9 +337,9 @@ put_full(struct reader *rd, const struct parsed *pr)
 static int
 put_plain(struct reader *rd, const struct parsed *pr)
 {
-	size_t i, nvf = rd->wf.nvf,
+	size_t i, nvf = rd->wf.nvf, bytes = pr->keylen + pr->tvaln,
 	    size = (sizeof(struct wplain) + nvf * sizeof(struct wpval) +
-		pr->keylen + pr->tvaln + 7) & ~(size_t)7;
+		(bytes > FIELD_PAD ? bytes : FIELD_PAD) + 7) & ~(size_t)7;
 	struct wplain *w = (struct wplain *)reserve(rd, size, WP_PLAIN);
 	struct wpval *wv;
 	int64_t win = 0;
@@ -375,8 +377,14 @@ put_plain(struct reader *rd, const struct parsed *pr)
 	w->dline = (uint32_t)(pr->line - rd->wline);
 	w->keylen = (uint16_t)pr->keylen;
 	w->tvaln = (uint8_t)pr->tvaln;
-	at = wire_put_bytes((char *)wv, pr->key, pr->keylen);
-	(void)wire_put_bytes(at, pr->tval, pr->tvaln);
+	at = (char *)wv;
+	if (pr->key_padded && pr->keylen <= FIELD_PAD)	/* (one load) */
+		memcpy(at, pr->key, FIELD_PAD);
+	else {
+		memset(at, 0, FIELD_PAD);
+		(void)wire_put_bytes(at, pr->key, pr->keylen);
+	}
+	(void)wire_put_bytes(at + pr->keylen, pr->tval, pr->tvaln);
 	rd->wline = pr->line;
 	return 0;
 }
@@ -400,6 +408,7 @@ decode(struct reader *rd, const char *e, size_t k)
 	const char *b;
 
 	rd->cur_plain[k] = 0;
+	pr->key_padded = 0;
 	pr->kind = (enum parsed_kind)w->kind;
 	pr->has_t = w->has_t;
 	pr->bad_time = w->bad_time;
@@ -446,6 +455,7 @@ decode_plain(struct reader *rd, const char *e, size_t k)
 		pr->rawlen = 0;
 		pr->msg = NULL;
 		pr->msglen = 0;
+		pr->key_padded = 1;
 		for (i = 0; i < rd->wf.nvf; i++) {
 			struct aval *v = &vals[rd->wf.vf[i]];
 

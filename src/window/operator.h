@@ -41,8 +41,8 @@ struct op_rec {
 	const char *key;	/* canonical key bytes (keycodec.h) */
 	size_t keylen;
 	uint64_t hash;		/* key_hash() of them */
-	int padded;		/* FIELD_PAD readable bytes after the key
-				   (input.h): read in one load */
+	int padded;		/* a key of 1 to 8 bytes is read in one
+				   load (parse.h: key_padded) */
 	int64_t t;		/* event or processing time */
 	const struct aval *vals;	/* one per aggregate */
 };
