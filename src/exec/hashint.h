@@ -355,8 +355,9 @@ void ha_reset(struct hashagg *h);
  * (but those ROW_MOVED; merged: what they kept was merged away), with
  * their windows; where the windows that end at or before w start. */
 void ha_collect(struct hashagg *h, int64_t from, int64_t upto);
-/* A buffer of rows (cap of them), or h->rows, done with: the larger
- * buffer is kept for the next ha_collect() (h->spare). */
+/* A buffer of rows (cap of them), or h->rows, done with: kept for the
+ * next ha_collect() if it is larger than one of the two kept (h->spare),
+ * else freed. */
 void ha_rows_keep(struct hashagg *h, struct hrow *r, size_t cap);
 void ha_rows_done(struct hashagg *h);
 void ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged);
