@@ -25,6 +25,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 
 #include "window/assign.h"
 #include "flow/source.h"
@@ -181,6 +184,32 @@ spin(int *flag, int want)
 	}
 }
 
+/*
+ * The thread writes entries with stores that pass the cache by (movnti):
+ * a slot's lines were last read by the driver on the other core, and a
+ * store through the cache would first fetch each line back from there
+ * for ownership. The driver fetches them ahead of its reads
+ * (decode_next()); publish()'s fence orders them before the slot is
+ * handed over.
+ */
+static inline void
+put8(void *p, uint64_t v)
+{
+#ifdef __x86_64__
+	_mm_stream_si64((long long *)p, (long long)v);
+#else
+	memcpy(p, &v, sizeof(v));
+#endif
+}
+
+static inline void
+put_fence(void)
+{
+#ifdef __x86_64__
+	_mm_sfence();
+#endif
+}
+
 /* The thread: waits for the next slot to be free and starts filling it.
  * Returns -1 when asked to stop instead. */
 static int
@@ -216,6 +245,7 @@ publish(struct reader *rd, int flags, int rc)
 	char b = 0;
 	int polled;
 
+	put_fence();
 	s->flags = flags;
 	s->rc = rc;
 	s->bytes = source_bytes(rd->in);
@@ -257,7 +287,7 @@ reserve(struct reader *rd, size_t size, size_t tag)
 	}
 	if (s->n == s->ncap)
 		xgrow(&s->at, &s->ncap, s->n + 1, sizeof(*s->at));
-	s->at[s->n++] = s->used | tag;
+	put8(&s->at[s->n++], s->used | tag);
 	e = s->buf + s->used;
 	s->used += size;
 	return e;
@@ -340,13 +370,20 @@ put_plain(struct reader *rd, const struct parsed *pr)
 	size_t i, nvf = rd->wf.nvf, bytes = pr->keylen + pr->tvaln,
 	    size = (sizeof(struct wplain) + nvf * sizeof(struct wpval) +
 		(bytes > FIELD_PAD ? bytes : FIELD_PAD) + 7) & ~(size_t)7;
-	struct wplain *w = (struct wplain *)reserve(rd, size, WP_PLAIN);
+	char *e = reserve(rd, size, WP_PLAIN);
+	/* made here, then put8() to e (a long one: made there) */
+	union {
+		uint64_t q[16];
+		struct wplain w;
+	} made;
+	struct wplain *w = size <= sizeof(made) ? &made.w :
+	    (struct wplain *)e;
 	struct wpval *wv;
 	int64_t win = 0;
 	uint64_t d;
 	char *at;
 
-	if (w == NULL)
+	if (e == NULL)
 		return -1;
 	wv = (struct wpval *)(w + 1);
 	for (i = 0; i < nvf; i++, wv++) {
@@ -386,6 +423,9 @@ put_plain(struct reader *rd, const struct parsed *pr)
 	}
 	(void)wire_put_bytes(at + pr->keylen, pr->tval, pr->tvaln);
 	rd->wline = pr->line;
+	if (w == &made.w)
+		for (i = 0; i < size / 8; i++)
+			put8(e + 8 * i, made.q[i]);
 	return 0;
 }
 
