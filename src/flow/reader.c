@@ -99,19 +99,25 @@ struct wplain {
 	int64_t t;
 	uint64_t hash;
 	int64_t win;
-	uint32_t dline;		/* its line less the entry before's */
-	uint16_t keylen;
-	uint8_t tvaln;
-	uint8_t flags;		/* WP_* */
+	uint64_t meta;		/* WP_META(): the rest, in one word */
 };
+
+/* A plain entry's line less the entry before's, its key's length, its
+ * time's text's (none where its window was found) and WP_* flags, in the
+ * one word the thread writes at once. */
+#define WP_META(dline, keylen, tvaln, flags) ((uint64_t)(dline) | \
+	(uint64_t)(keylen) << 32 | (uint64_t)(tvaln) << 48 | \
+	(uint64_t)(flags) << 56)
+#define WP_DLINE(m)	((uint32_t)(m))
+#define WP_KEYLEN(m)	((uint16_t)((m) >> 32))
+#define WP_TVALN(m)	((uint8_t)((m) >> 48))
+#define WP_FLAGS(m)	((uint8_t)((m) >> 56))
 
 /* A plain entry's value: scale INT32_MIN is NULL. */
 struct wpval {
 	int64_t m;
-	int32_t scale;
-	int32_t pad;
+	int64_t scale;
 };
-
 
 /* The padding is the point: what each thread writes sits on lines of
  * its own. */
@@ -363,36 +369,31 @@ put_full(struct reader *rd, const struct parsed *pr)
 }
 
 /* The thread: appends record pr as a plain entry, or, when a value is
- * not an exact decimal of 64 bits, as a full one. */
+ * not an exact decimal of 64 bits, as a full one. Each word is made in a
+ * register and put8() at once; the time's text crosses only where the
+ * driver may need it for a message (its window not found here). */
 static int
 put_plain(struct reader *rd, const struct parsed *pr)
 {
-	size_t i, nvf = rd->wf.nvf, bytes = pr->keylen + pr->tvaln,
+	int64_t win = 0;
+	int has_win = find_window(rd, pr, &win);
+	size_t i, nvf = rd->wf.nvf, tvaln = has_win ? 0 : pr->tvaln,
+	    bytes = pr->keylen + tvaln,
 	    size = (sizeof(struct wplain) + nvf * sizeof(struct wpval) +
 		(bytes > FIELD_PAD ? bytes : FIELD_PAD) + 7) & ~(size_t)7;
-	char *e = reserve(rd, size, WP_PLAIN);
-	/* made here, then put8() to e (a long one: made there) */
-	union {
-		uint64_t q[16];
-		struct wplain w;
-	} made;
-	struct wplain *w = size <= sizeof(made) ? &made.w :
-	    (struct wplain *)e;
-	struct wpval *wv;
-	int64_t win = 0;
-	uint64_t d;
-	char *at;
+	char *e = reserve(rd, size, WP_PLAIN), *at;
+	uint64_t d, q[8];
+	int flags = (pr->has_t ? WP_HAS_T : 0) | (has_win ? WP_HAS_WIN : 0);
 
 	if (e == NULL)
 		return -1;
-	wv = (struct wpval *)(w + 1);
-	for (i = 0; i < nvf; i++, wv++) {
+	at = e + sizeof(struct wplain);
+	for (i = 0; i < nvf; i++, at += sizeof(struct wpval)) {
 		const struct aval *v = &pr->vals[rd->wf.vf[i]];
 
-		wv->pad = 0;
 		if (v->p == NULL) {
-			wv->m = 0;
-			wv->scale = INT32_MIN;
+			put8(at, 0);
+			put8(at + 8, (uint64_t)(int64_t)INT32_MIN);
 			continue;
 		}
 		memcpy(&d, &v->d, sizeof(d));
@@ -403,29 +404,28 @@ put_plain(struct reader *rd, const struct parsed *pr)
 			rd->w->n--;
 			return put_full(rd, pr);
 		}
-		wv->m = (int64_t)v->dec.m;
-		wv->scale = v->dec.scale;
+		put8(at, (uint64_t)(int64_t)v->dec.m);
+		put8(at + 8, (uint64_t)(int64_t)v->dec.scale);
 	}
-	w->t = pr->t;
-	w->hash = pr->hash;
-	w->flags = (uint8_t)((pr->has_t ? WP_HAS_T : 0) |
-	    (find_window(rd, pr, &win) ? WP_HAS_WIN : 0));
-	w->win = win;
-	w->dline = (uint32_t)(pr->line - rd->wline);
-	w->keylen = (uint16_t)pr->keylen;
-	w->tvaln = (uint8_t)pr->tvaln;
-	at = (char *)wv;
-	if (pr->key_padded && pr->keylen <= FIELD_PAD)	/* (one load) */
-		memcpy(at, pr->key, FIELD_PAD);
-	else {
-		memset(at, 0, FIELD_PAD);
-		(void)wire_put_bytes(at, pr->key, pr->keylen);
+	put8(e, (uint64_t)pr->t);
+	put8(e + 8, pr->hash);
+	put8(e + 16, (uint64_t)win);
+	put8(e + 24, WP_META(pr->line - rd->wline, pr->keylen, tvaln, flags));
+	if (pr->key_padded && tvaln == 0 && bytes <= FIELD_PAD) {
+		memcpy(&d, pr->key, sizeof(d));	/* (one load) */
+		put8(at, d);
+	} else if (bytes <= sizeof(q)) {
+		memset(q, 0, sizeof(q));
+		memcpy(q, pr->key, pr->keylen);
+		memcpy((char *)q + pr->keylen, pr->tval, tvaln);
+		for (i = 0; i < (bytes > FIELD_PAD ? (bytes + 7) / 8 : 1); i++)
+			put8(at + 8 * i, q[i]);
+	} else {	/* (a long one: written through the cache) */
+		memset(at + ((bytes - 1) & ~(size_t)7), 0, 8);
+		memcpy(at, pr->key, pr->keylen);
+		memcpy(at + pr->keylen, pr->tval, tvaln);
 	}
-	(void)wire_put_bytes(at + pr->keylen, pr->tval, pr->tvaln);
 	rd->wline = pr->line;
-	if (w == &made.w)
-		for (i = 0; i < size / 8; i++)
-			put8(e + 8 * i, made.q[i]);
 	return 0;
 }
 
@@ -485,6 +485,7 @@ decode_plain(struct reader *rd, const char *e, size_t k)
 	const struct wpval *wv = (const struct wpval *)(w + 1);
 	struct parsed *pr = &rd->cur[k];
 	struct aval *vals = rd->vals + k * rd->nvals;
+	uint64_t meta;
 	size_t i;
 
 	if (!rd->cur_plain[k]) {	/* what every plain entry has */
@@ -506,24 +507,25 @@ decode_plain(struct reader *rd, const char *e, size_t k)
 		}
 		rd->cur_plain[k] = 1;
 	}
+	meta = w->meta;
 	pr->t = w->t;
 	pr->hash = w->hash;
-	pr->has_t = (w->flags & WP_HAS_T) != 0;
-	pr->has_win = (w->flags & WP_HAS_WIN) != 0;
+	pr->has_t = (WP_FLAGS(meta) & WP_HAS_T) != 0;
+	pr->has_win = (WP_FLAGS(meta) & WP_HAS_WIN) != 0;
 	pr->win = w->win;
-	pr->line = rd->line += w->dline;
+	pr->line = rd->line += WP_DLINE(meta);
 	pr->file = rd->file;
 	for (i = 0; i < rd->wf.nvf; i++, wv++) {
 		struct aval *v = &vals[rd->wf.vf[i]];
 
 		v->p = wv->scale != INT32_MIN ? "" : NULL;
 		v->dec.m = wv->m;
-		v->dec.scale = wv->scale;
+		v->dec.scale = (int32_t)wv->scale;
 	}
 	pr->key = (const char *)wv;
-	pr->keylen = w->keylen;
-	pr->tval = pr->key + w->keylen;
-	pr->tvaln = w->tvaln;
+	pr->keylen = WP_KEYLEN(meta);
+	pr->tval = pr->key + pr->keylen;
+	pr->tvaln = WP_TVALN(meta);
 	return pr;
 }
 
