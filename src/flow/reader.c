@@ -369,9 +369,11 @@ put_full(struct reader *rd, const struct parsed *pr)
 }
 
 /* The thread: appends record pr as a plain entry, or, when a value is
- * not an exact decimal of 64 bits, as a full one. Each word is made in a
- * register and put8() at once; the time's text crosses only where the
- * driver may need it for a message (its window not found here). */
+ * not an exact decimal of 64 bits, as a full one. Each word is made
+ * whole and put8() once (eight bytes read back from smaller stores are
+ * not forwarded: the thread would wait for them); the time's text
+ * crosses only where the driver may need it for a message (its window
+ * not found here). */
 static int
 put_plain(struct reader *rd, const struct parsed *pr)
 {
