@@ -89,6 +89,20 @@ num_head_word(const char *p, size_t n)
 	return (w << k) | (0x3030303030303030ULL >> 1 >> (63 - k));
 }
 
+/* Whether p[0..n), 1 <= n <= 8, is all decimal digits, read in one
+ * load of 8 bytes from p (the caller's to be readable); their value
+ * into *v. */
+static inline int
+num_short_digits(const char *p, size_t n, uint64_t *v)
+{
+	size_t k = 64 - 8 * n;	/* bits of the bytes past them, 0..56 */
+	uint64_t w;
+
+	memcpy(&w, p, sizeof(w));
+	return num_eight((w << k) | (0x3030303030303030ULL >> 1 >> (63 - k)),
+	    v);
+}
+
 /* Reads the decimal digits at the start of p[0..n), n <= 19 (so that
  * they fit in 64 bits), into *v; returns how many there were. Eight at a
  * time where there are eight: times and values are parsed per record. */

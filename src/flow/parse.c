@@ -47,6 +47,8 @@ struct parser {
 	struct xvm *vm;		/* --where, --if: their evaluator */
 	int conds;		/* some aggregate has an --if */
 	struct xslice *xs;	/* ... and the fields they name */
+	int wquick;		/* --where alone, a field against an integer */
+	struct xquick wq;	/* ... (expr_quick()) */
 	struct num_head thead;	/* count_time(): the last time's digits */
 	char msg[512];
 };
@@ -94,6 +96,8 @@ parser_new(const struct config *c, const struct aggs *g, int timefmt,
 		p->xs = xcalloc_lines((c->nxfields ? c->nxfields : 1) *
 		    sizeof(*p->xs));
 	}
+	p->wquick = c->where != NULL && !p->conds &&
+	    expr_quick(c->where, &p->wq);
 	p->plain = c->nkeys == 1 && c->part_n <= 1 &&
 	    uses_time && c->has_time;
 	p->takes = xcalloc_lines((c->naggs ? c->naggs : 1) *
@@ -371,6 +375,21 @@ parse_fields(const struct config *c, struct input *in)
 	input_set_maxfields(in, config_maxfield(c));
 }
 
+/* A field's text as an integer of up to 8 digits, a sign before them or
+ * not, read as expr_test() reads one, in one load (the field's
+ * FIELD_PAD bytes are readable): 1 with *x, or 0 for any other text. */
+static inline int
+field_int(const struct field *f, int64_t *x)
+{
+	size_t i = f->n > 0 && (f->p[0] == '-' || f->p[0] == '+');
+	uint64_t v;
+
+	if (f->n - i - 1 >= 8 || !num_short_digits(f->p + i, f->n - i, &v))
+		return 0;
+	*x = f->p[0] == '-' ? -(int64_t)v : (int64_t)v;
+	return 1;
+}
+
 /* --where and --if, after the record's time, key and values are read
  * (a record bad in those is bad, whatever --where says). Returns
  * whether --where keeps the record; an aggregate whose --if is not true
@@ -382,7 +401,11 @@ conditions(struct parser *p, const struct record *rec)
 	static const char mark[] = "1";
 	const struct config *c = p->c;
 	size_t i, idx;
+	int64_t x;
 
+	if (p->wquick && (idx = c->xfields[p->wq.slot].f.idx) < rec->nf &&
+	    field_int(&rec->f[idx], &x))	/* $3 >= 0, in place */
+		return expr_quick_holds(&p->wq, x);
 	for (i = 0; i < c->nxfields; i++) {	/* missing is NULL */
 		idx = c->xfields[i].f.idx;
 		p->xs[i].p = idx < rec->nf ? rec->f[idx].p : NULL;

@@ -67,6 +67,27 @@ void expr_eval(const struct expr *e, struct xvm *vm,
 int expr_test(const struct expr *e, struct xvm *vm,
     const struct xslice *slots);
 
+/* One field against an integer constant ($3 >= 0), the commonest
+ * --where, which the caller may test in place: the field's slot, and
+ * which of less (bit 0), equal (1) and greater (2) than the constant
+ * its value may be. */
+struct xquick {
+	size_t slot;
+	int64_t k;
+	unsigned holds;
+};
+
+/* Whether e is one (expr_quick_holds() then says what expr_test() says
+ * of a field whose text is an integer, sign and digits, of value x);
+ * of any other text, expr_test() says. */
+int expr_quick(const struct expr *e, struct xquick *q);
+
+static inline int
+expr_quick_holds(const struct xquick *q, int64_t x)
+{
+	return (int)(q->holds >> ((x > q->k) - (x < q->k) + 1)) & 1;
+}
+
 /* A value as a condition: 1 true, 0 false, -1 unknown. */
 int xval_truth(const struct xval *v);
 

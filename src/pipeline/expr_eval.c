@@ -710,6 +710,22 @@ expr_eval(const struct expr *e, struct xvm *vm, const struct xslice *slots,
 }
 
 int
+expr_quick(const struct expr *e, struct xquick *q)
+{
+	const struct xins *ip = e->code;
+	int c;
+
+	if (e->ncode != 1 || ip->op != X_FCMP || e->consts[ip->c].t != XV_INT)
+		return 0;
+	q->slot = e->fields[ip->a].slot;
+	q->k = e->consts[ip->c].u.i;
+	q->holds = 0;
+	for (c = -1; c <= 1; c++)
+		q->holds |= (unsigned)compared((enum xop)ip->b, c) << (c + 1);
+	return 1;
+}
+
+int
 expr_test(const struct expr *e, struct xvm *vm, const struct xslice *slots)
 {
 	const struct xins *ip = e->code;

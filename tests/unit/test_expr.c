@@ -1,6 +1,7 @@
 /* Unit tests of expr: the grammar and its precedence, SQL's three-valued
  * logic, numbers against text, regular expressions, every function, and
  * every error with its position (fwin(1), EXPRESSIONS). */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -385,6 +386,64 @@ test_reuse(void)
 	expr_free(e);
 }
 
+/* expr_quick(): which expressions are a field against an integer, and
+ * of those, that expr_quick_holds() says what expr_test() says of every
+ * integer near each constant, as text. */
+static void
+test_quick(void)
+{
+	static const char *const ops[] = { "==", "=", "!=", "<>", "<", "<=",
+	    ">", ">=" };
+	static const long long ks[] = { -5, 0, 7, 99999999, -99999999 };
+	static const char *const not_quick[] = { "$1 > 2.5", "$1 > $2",
+	    "$1 > \"9\"", "$1 > 1 and $2 < 2", "$1 + 1 > 2", "$1 is null",
+	    "$1 in (1, 2)" };
+	char text[64], err[128], num[32];
+	struct xslice one[2];
+	struct xquick q;
+	struct expr *e;
+	struct xvm *vm = xvm_new();
+	size_t i, j;
+	long long x;
+
+	for (i = 0; i < NEL(ops); i++) {
+		for (j = 0; j < NEL(ks); j++) {
+			(void)snprintf(text, sizeof(text), "$1 %s %lld", ops[i],
+			    ks[j]);
+			CHECK((e = expr_parse(text, err, sizeof(err))) != NULL);
+			if (e == NULL)
+				continue;
+			expr_bind(e, 0, 0);
+			/* (a negative constant is 0 - K, not one) */
+			CHECK(expr_quick(e, &q) == (ks[j] >= 0));
+			if (ks[j] < 0) {
+				expr_free(e);
+				continue;
+			}
+			CHECK(q.slot == 0);
+			for (x = ks[j] - 2; x <= ks[j] + 2; x++) {
+				one[0].n = (size_t)snprintf(num, sizeof(num),
+				    "%lld", x);
+				one[0].p = num;
+				CHECK(expr_quick_holds(&q, (int64_t)x) ==
+				    expr_test(e, vm, one));
+			}
+			expr_free(e);
+		}
+	}
+	for (i = 0; i < NEL(not_quick); i++) {
+		CHECK((e = expr_parse(not_quick[i], err, sizeof(err))) !=
+		    NULL);
+		if (e == NULL)
+			continue;
+		for (j = 0; j < expr_nfields(e); j++)
+			expr_bind(e, j, j);
+		CHECK(expr_quick(e, &q) == 0);
+		expr_free(e);
+	}
+	xvm_free(vm);
+}
+
 int
 main(void)
 {
@@ -398,5 +457,6 @@ main(void)
 	test_fields();
 	test_sql();
 	test_reuse();
+	test_quick();
 	return unit_done("expr");
 }

@@ -714,7 +714,8 @@ test_format_int(void)
  * and every position of a non-digit, with bytes on each side of '0'-'9'
  * and bytes whose low nibble is a digit (0xB5, 0x35 + 0x80...). And
  * num_digits_near(), its head kept from each number to the next (the
- * same number twice: the second read with the head of the first). */
+ * same number twice: the second read with the head of the first), and
+ * num_short_digits() of 1 to 8 bytes, whatever follows them. */
 static void
 test_digits(void)
 {
@@ -728,6 +729,8 @@ test_digits(void)
 	for (n = 0; n <= 19; n++) {
 		for (pos = 0; pos <= n; pos++) {
 			for (b = 0; b < sizeof(bad); b++) {
+				/* past the number: digits, or not */
+				memset(buf, b & 1 ? '7' : ':', sizeof(buf));
 				for (size_t i = 0; i < n; i++)
 					buf[i] = (char)('0' + (i * 7 + n) % 10);
 				if (pos < n)
@@ -741,6 +744,13 @@ test_digits(void)
 				CHECK(got == want && v == ref);
 				got = num_digits_near(buf, n, &v, &h);
 				CHECK(got == want && v == ref);
+				if (n >= 1 && n <= 8) {
+					v = 0;
+					got = (size_t)num_short_digits(buf, n,
+					    &v);
+					CHECK(got == (want == n) &&
+					    (want < n || v == ref));
+				}
 			}
 		}
 	}
