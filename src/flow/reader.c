@@ -418,14 +418,14 @@ put_plain(struct reader *rd, const struct parsed *pr)
 		put8(at, d);
 	} else if (bytes <= sizeof(q)) {
 		memset(q, 0, sizeof(q));
-		memcpy(q, pr->key, pr->keylen);
-		memcpy((char *)q + pr->keylen, pr->tval, tvaln);
+		(void)wire_put_bytes(wire_put_bytes((char *)q, pr->key,
+		    pr->keylen), pr->tval, tvaln);
 		for (i = 0; i < (bytes > FIELD_PAD ? (bytes + 7) / 8 : 1); i++)
 			put8(at + 8 * i, q[i]);
 	} else {	/* (a long one: written through the cache) */
 		memset(at + ((bytes - 1) & ~(size_t)7), 0, 8);
-		memcpy(at, pr->key, pr->keylen);
-		memcpy(at + pr->keylen, pr->tval, tvaln);
+		(void)wire_put_bytes(wire_put_bytes(at, pr->key, pr->keylen),
+		    pr->tval, tvaln);
 	}
 	rd->wline = pr->line;
 	return 0;
