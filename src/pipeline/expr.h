@@ -68,9 +68,9 @@ int expr_test(const struct expr *e, struct xvm *vm,
     const struct xslice *slots);
 
 /* One field against an integer constant ($3 >= 0), the commonest
- * --where, which the caller may test in place: the field's slot, and
- * which of less (bit 0), equal (1) and greater (2) than the constant
- * its value may be. */
+ * --where, which the caller may test in place: the field's slot, the
+ * constant, and whether the comparison holds for a value less than it
+ * (bit 0), equal to it (bit 1) and greater (bit 2). */
 struct xquick {
 	size_t slot;
 	int64_t k;
