@@ -267,13 +267,15 @@ new_group(struct hashagg *h, uint64_t i, uint32_t tag, int64_t start,
 	w->g[w->n++].s = slot[i];
 	if (start < h->hold)
 		h->held++;
+	else if (h->slide && start >= h->sl_in)
+		h->sl_open++;
 	if (++h->n * 2 > h->cap)
 		grow_table(h);
 	if (arena_hdr(&h->a)->ah_used > h->peak)
 		h->peak = arena_hdr(&h->a)->ah_used;
 	/* (grown past what the cache holds: from the next record on; none
 	 * waits now, or this is the oldest's) */
-	if (h->want_ahead && bytes_held(h) > AHEAD_FROM) {
+	if (!h->ahead && ahead_due(h)) {
 		h->ahead = 1;
 		quick_again(h);
 	}
@@ -406,6 +408,11 @@ ledger_at(struct hashagg *h, int64_t start)
 
 	if (h->nlw > 0 && h->lw[h->lw_at].start == start)
 		return &h->lw[h->lw_at];
+	/* (out of order by a window or two, most often) */
+	if (h->lw_at > 0 && h->lw[h->lw_at - 1].start == start)
+		return &h->lw[--h->lw_at];
+	if (h->lw_at + 1 < h->nlw && h->lw[h->lw_at + 1].start == start)
+		return &h->lw[++h->lw_at];
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
 		if (h->lw[mid].start < start)
@@ -631,7 +638,7 @@ hashagg_look_ahead(struct hashagg *h)
 {
 	h->want_ahead = aggs_numbers_only(h->g);
 	h->blocks = !aggs_flat(h->g);
-	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+	h->ahead = ahead_due(h);
 	quick_again(h);
 }
 

@@ -361,13 +361,18 @@ hashagg_fire_due(struct hashagg *h, int force, int64_t from, op_emit_fn emit,
     void *arg)
 {
 	hold_from(h, from);
+	/* (--slide: once its open panes hold as many groups, and a window
+	 * is due; a firing reads the panes that join and leave, not those
+	 * held between, which are most of the table) */
+	if (h->slide)
+		return !force && (h->sl_open < FIRE_MIN ||
+		    ha_slide_due(h) > h->wm) ? 0 :
+		    ha_slide_fire(h, h->wm, emit, arg);
 	if (!force && h->n - h->held < 2 * h->kept + FIRE_MIN)
 		return 0;
 	if (h->cum)
 		return ha_cum_due(h) > h->wm ? 0 :
 		    ha_cum_fire(h, h->wm, h->hold, emit, arg);
-	if (h->slide)
-		return ha_slide_fire(h, h->wm, emit, arg);
 	if (h->min_start == INT64_MAX || h->min_end > h->wm)
 		return 0;
 	return fire_range(h, h->hold, ha_ended_before(h, h->wm), emit, arg);

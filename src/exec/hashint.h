@@ -199,6 +199,7 @@ struct hashagg {
 	int (*slide_join)(struct hashagg *h, uint64_t gh, int64_t start,
 	    const char *key, size_t keylen, const struct aval *vals);
 	int64_t sl_in, sl_out;
+	uint64_t sl_open;	/* groups of panes past sl_in and the hold */
 	struct srun *sr, *srm;
 	size_t nsr, capsr, capsrm;
 	/* hashagg_spill(): the sorted runs written (hashspill.c), how
@@ -223,6 +224,21 @@ static inline uint64_t
 bytes_held(const struct hashagg *h)
 {
 	return arena_hdr(&h->a)->ah_live;
+}
+
+/* Whether records wait in the look-ahead (hashagg_look_ahead()): the
+ * groups they go to are past what the cache holds. A sliding table's
+ * records go to its open panes (sl_open of its n groups); the panes in
+ * the running groups, or held for the first half, are read again only
+ * as they leave, and may be many times more. */
+static inline int
+ahead_due(const struct hashagg *h)
+{
+	uint64_t b = bytes_held(h);
+
+	if (h->slide && h->n > 0)
+		b = b / h->n * h->sl_open;
+	return h->want_ahead && b > AHEAD_FROM;
 }
 
 static inline struct group *

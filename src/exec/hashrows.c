@@ -13,36 +13,40 @@
 #include "base/util.h"
 
 /* Sorts a window's groups v[0..n) by key prefix: a least-significant-
- * byte radix sort, skipping the bytes every group shares, of the window's
- * list itself (16 bytes a group, against 40 of a row), with tmp of n for
- * scratch. Returns v or tmp, whichever holds them sorted. */
+ * byte radix sort of the window's list itself (16 bytes a group, against
+ * 40 of a row), with tmp of n for scratch, a pass for each byte in which
+ * the prefixes differ (those of short keys share their last bytes, a
+ * window of a few keys its first). Returns v or tmp, whichever holds
+ * them sorted. */
 static struct hwslot *
 sort_window(struct hwslot *v, struct hwslot *tmp, size_t n)
 {
-	size_t (*count)[256] = xcalloc(8, sizeof(*count));
+	size_t count[256], i, j, pos, k;
 	struct hwslot *from = v, *to = tmp, *t;
-	size_t i, j, pos, k;
-	unsigned b;
+	uint64_t all = ~(uint64_t)0, any = 0;
+	unsigned shift;
 
-	for (i = 0; i < n; i++)
-		for (b = 0; b < 8; b++)
-			count[b][v[i].prefix >> (8 * b) & 0xff]++;
-	for (b = 0; b < 8; b++) {
-		if (count[b][v[0].prefix >> (8 * b) & 0xff] == n)
+	for (i = 0; i < n; i++) {
+		all &= v[i].prefix;
+		any |= v[i].prefix;
+	}
+	for (shift = 0; shift < 64; shift += 8) {
+		if (((all ^ any) >> shift & 0xff) == 0)
 			continue;
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[from[i].prefix >> shift & 0xff]++;
 		for (j = 0, pos = 0; j < 256; j++) {
-			k = count[b][j];
-			count[b][j] = pos;
+			k = count[j];
+			count[j] = pos;
 			pos += k;
 		}
 		for (i = 0; i < n; i++)
-			to[count[b][from[i].prefix >> (8 * b) & 0xff]++] =
-			    from[i];
+			to[count[from[i].prefix >> shift & 0xff]++] = from[i];
 		t = from;
 		from = to;
 		to = t;
 	}
-	free(count);
 	return from;
 }
 
@@ -189,6 +193,12 @@ ha_recount(struct hashagg *h)
 		h->min_start = h->win[i].start;
 		h->min_end = h->as.ops->end_after(&h->as, h->min_start);
 	}
+	if (h->slide) {
+		h->sl_open = 0;
+		for (i = ha_window_at(h, h->sl_in > h->hold ? h->sl_in :
+		    h->hold); i < h->nwin; i++)
+			h->sl_open += h->win[i].n;
+	}
 }
 
 /* Sorts v[0..n) (a least-significant-byte radix sort), with tmp of n
@@ -269,7 +279,7 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 	h->win_at = 0;
 	ha_recount(h);
 	/* (the look-ahead is empty: ha_collect() took it) */
-	h->ahead = h->want_ahead && bytes_held(h) > AHEAD_FROM;
+	h->ahead = ahead_due(h);
 	quick_again(h);
 }
 
