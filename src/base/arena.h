@@ -55,6 +55,7 @@ struct arena {
 	uint8_t *base;
 	uint64_t cap;		/* bytes mapped */
 	int filemap;		/* base is a private mapping of a checkpoint */
+	uint64_t ready;		/* bytes whose pages are in (arena.c) */
 };
 
 /* Maps a new empty arena. Returns 0, or -1 with errno set. */

@@ -122,6 +122,7 @@ hashagg_free(struct hashagg *h)
 		h->spill_free(h);
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
+	free(h->front);
 	free(h->rows);
 	spare_free(h);
 	free(h->lw);
@@ -149,6 +150,7 @@ ha_reset(struct hashagg *h)
 	h->cap = HA_INITCAP;
 	h->n = 0;
 	h->table = arena_alloc(&h->a, h->cap * sizeof(struct hslot));
+	ha_front_clear(h);
 	h->ahead = 0;	/* (until it is past AHEAD_FROM again) */
 	quick_again(h);
 }
@@ -216,12 +218,22 @@ static aoff new_group(struct hashagg *h, uint64_t i, uint32_t tag,
  * new past the budget (with bounded). A padded key (input.h: FIELD_PAD)
  * of up to 8 bytes is compared in one load, as a group's key is padded
  * to 8 bytes (group_size). */
+static inline int
+is_group(const struct hashagg *h, aoff g, int64_t start, const char *key,
+    size_t keylen, int padded)
+{
+	const struct group *gp = group_at(h, g);
+
+	return gp->g_start == start && gp->g_len == keylen &&
+	    (padded && keylen - 1 < 8 ? same_bytes8(gp->g_key, key, keylen) :
+	    same_bytes(gp->g_key, key, keylen));
+}
+
 static inline aoff
 group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen, int bounded, int padded)
 {
 	struct hslot *slot = table(h);
-	struct group *gp;
 	uint64_t i, mask = h->cap - 1;
 	uint32_t tag = (uint32_t)(gh >> 32);
 	aoff g;
@@ -230,14 +242,40 @@ group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 		if (slot[i].tag != tag)
 			continue;
 		g = (aoff)slot[i].g * SLOT_UNIT;
-		gp = group_at(h, g);
-		if (gp->g_start == start && gp->g_len == keylen &&
-		    (padded && keylen - 1 < 8 ?
-		    same_bytes8(gp->g_key, key, keylen) :
-		    same_bytes(gp->g_key, key, keylen)))
+		if (is_group(h, g, start, key, keylen, padded))
 			return g;
 	}
 	return new_group(h, i, tag, start, key, keylen, bounded);
+}
+
+/* group_of(), asking the front first where there is one: the group its
+ * hash last found, if it is still that group (the front is emptied
+ * whenever groups leave the table: ha_front_clear()). */
+static inline aoff
+front_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
+    size_t keylen, int bounded, int padded)
+{
+	struct hslot *f;
+	aoff g;
+
+	if (h->front == NULL)
+		return group_of(h, gh, start, key, keylen, bounded, padded);
+	f = &h->front[gh & (FRONT - 1)];
+	if (f->tag == (uint32_t)gh && f->g != 0 &&
+	    is_group(h, (aoff)f->g * SLOT_UNIT, start, key, keylen, padded))
+		return (aoff)f->g * SLOT_UNIT;
+	if ((g = group_of(h, gh, start, key, keylen, bounded, padded)) != 0) {
+		f->tag = (uint32_t)gh;
+		f->g = (uint32_t)(g / SLOT_UNIT);
+	}
+	return g;
+}
+
+void
+ha_front_clear(struct hashagg *h)
+{
+	if (h->front != NULL)
+		memset(h->front, 0, FRONT * sizeof(*h->front));
 }
 
 /* group_of()'s group made in the free slot i (out of line: most records
@@ -330,7 +368,7 @@ static inline __attribute__((always_inline)) int
 add_to_group(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen, int padded, const struct aval *vals)
 {
-	aoff g = group_of(h, gh, start, key, keylen, !h->ahead, padded);
+	aoff g = front_of(h, gh, start, key, keylen, !h->ahead, padded);
 
 	if (g == 0)
 		return HA_FULL;

@@ -132,6 +132,14 @@ struct hspare {
 	size_t scratch_bytes;
 };
 
+/* Entries of the front (hashagg.c's front_of()), each a struct hslot
+ * naming the group that a group hash with its low bits last found:
+ * --slide keeps a group per key and pane for as long as a window holds
+ * the pane (SIZE/STEP panes), so the slots of the panes that records go
+ * to lie apart, each on a line of its own, in a table that many times
+ * larger; the front holds them on 8 bytes each. */
+#define FRONT 2048
+
 struct hashagg {
 	const struct config *c;
 	struct aggs *g;
@@ -196,6 +204,7 @@ struct hashagg {
 	 * groups sr (of nsr; srm: scratch), those before sl_out have left
 	 * them and the table */
 	int slide;
+	struct hslot *front;	/* of FRONT, hashagg_slide() on */
 	int (*slide_join)(struct hashagg *h, uint64_t gh, int64_t start,
 	    const char *key, size_t keylen, const struct aval *vals);
 	int64_t sl_in, sl_out;
@@ -365,6 +374,8 @@ size_t ha_window_at(const struct hashagg *h, int64_t t);
 /* hashagg.c: the table empty again, as new (its time, peak, budget and
  * runs kept). */
 void ha_reset(struct hashagg *h);
+/* hashagg.c: the front emptied, as groups leave the table. */
+void ha_front_clear(struct hashagg *h);
 
 /* hashrows.c: the groups of windows (panes) that start in [from, upto),
  * sorted into h->rows; those groups dropped from the table and freed

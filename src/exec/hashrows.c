@@ -260,6 +260,7 @@ ha_drop(struct hashagg *h, int64_t from, int64_t upto, int merged)
 		if (!(h->rows[i].g & ROW_MOVED))
 			gs[ng++] = (uint32_t)(g / SLOT_UNIT);
 	}
+	ha_front_clear(h);
 	sort_u32(gs, gs + h->nrows, ng);
 	for (i = ng; i-- > 0;) {
 		g = (aoff)gs[i] * SLOT_UNIT;

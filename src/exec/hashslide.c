@@ -468,6 +468,8 @@ void
 hashagg_slide(struct hashagg *h)
 {
 	h->slide = 1;
+	if (h->front == NULL)
+		h->front = xcalloc(FRONT, sizeof(*h->front));
 	quick_again(h);
 	h->slide_join = slide_join;
 	h->sl_in = h->sl_out = INT64_MIN;
