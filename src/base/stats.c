@@ -36,11 +36,8 @@
 #define NO_FMA
 #endif
 
-/* Values whose squares the fixed width takes inline: |m| < 2^63. */
-#define SQUARE_FAST	((__int128)1 << 63)
-
 void
-stats_var_add(struct arena *a, aoff slot, const struct dec *v, double d)
+stats_var_add_any(struct arena *a, aoff slot, const struct dec *v, double d)
 {
 	struct stats_var *s = arena_ptr(a, slot);
 	aoff xx = slot + offsetof(struct stats_var, xx);
@@ -53,7 +50,7 @@ stats_var_add(struct arena *a, aoff slot, const struct dec *v, double d)
 	}
 	if (dec_sum_add(&s->x, v) != 0)
 		bigsum_add(a, slot, v, 0);
-	if (v->m > -SQUARE_FAST && v->m < SQUARE_FAST) {
+	if (v->m > -STATS_SQUARE_FAST && v->m < STATS_SQUARE_FAST) {
 		sq.m = v->m * v->m;	/* < 2^126 < 10^38: a struct dec */
 		sq.scale = 2 * v->scale;
 		sq.exp = 1;

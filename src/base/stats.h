@@ -24,8 +24,31 @@ struct stats_var {
 
 /* Adds the value v, read exactly (NULL: the double d), to the
  * accumulator at slot. */
-void stats_var_add(struct arena *a, aoff slot, const struct dec *v,
+void stats_var_add_any(struct arena *a, aoff slot, const struct dec *v,
     double d);
+
+/* Values whose squares the fixed width takes inline: |m| < 2^63. */
+#define STATS_SQUARE_FAST	((__int128)1 << 63)
+
+/* stats_var_add_any(), inline where it runs per record: a decimal whose
+ * sum adds in the fixed width, and whose square can. */
+static inline void
+stats_var_add(struct arena *a, aoff slot, const struct dec *v, double d)
+{
+	struct stats_var *s = arena_ptr(a, slot);
+	struct dec sq;
+
+	if (v == NULL || v->m <= -STATS_SQUARE_FAST ||
+	    v->m >= STATS_SQUARE_FAST || dec_sum_add(&s->x, v) != 0) {
+		stats_var_add_any(a, slot, v, d);
+		return;
+	}
+	sq.m = v->m * v->m;	/* < 2^126 < 10^38: a struct dec */
+	sq.scale = 2 * v->scale;
+	sq.exp = 1;
+	if (dec_sum_add(&s->xx, &sq) != 0)
+		bigsum_add(a, slot + offsetof(struct stats_var, xx), &sq, 0);
+}
 
 /* Merges the accumulator at src into dst; src's blocks are freed. */
 void stats_var_merge(struct arena *a, aoff dst, aoff src);

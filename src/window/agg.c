@@ -61,7 +61,8 @@ struct aggs {
 	 * --if's mark) */
 	size_t *takes, ntakes;
 	struct plain_agg *plain;	/* plain_init() */
-	int sums_only;		/* counts and sums only: aggs_sums() */
+	int sums_only;		/* counts and sums only */
+	int adds_inline;	/* and variances: aggs_sums() */
 	int ints;		/* counts and sums that print as integers:
 				 * aggs_put_ints() */
 };
@@ -594,15 +595,19 @@ plain_init(struct aggs *g)
 			return;
 	g->plain = xcalloc(g->n ? g->n : 1, sizeof(*g->plain));
 	g->sums_only = 1;
+	g->adds_inline = 1;
 	g->ints = 1;
 	for (i = 0; i < g->n; i++) {
 		add = g->v[i].op->add;
 		g->plain[i].off = (uint32_t)g->v[i].off;
 		g->plain[i].kind = add == sum_add ? PA_SUM :
-		    add == count_add ? PA_COUNT : PA_CALL;
+		    add == count_add ? PA_COUNT : add == var_add ? PA_VAR :
+		    PA_CALL;
 		g->plain[i].valued = (uint8_t)g->v[i].valued;
 		g->plain[i].add = add;
 		if (g->plain[i].kind == PA_CALL)
+			g->adds_inline = 0;
+		if (g->plain[i].kind == PA_CALL || g->plain[i].kind == PA_VAR)
 			g->sums_only = 0;
 		if (g->plain[i].kind == PA_CALL ||
 		    (g->v[i].op->emit != count_emit &&
@@ -820,7 +825,7 @@ aggs_add(const struct aggs *g, struct arena *a, aoff acc,
 const struct plain_agg *
 aggs_sums(const struct aggs *g)
 {
-	return g->sums_only ? g->plain : NULL;
+	return g->adds_inline ? g->plain : NULL;
 }
 
 void

@@ -19,6 +19,7 @@
 #include "pipeline/config.h"
 #include "base/bigsum.h"
 #include "base/decimal.h"
+#include "base/stats.h"
 #include "io/input.h"
 #include "io/output.h"
 
@@ -103,8 +104,9 @@ aggs_sum_add(struct arena *a, aoff slot, const struct aval *v)
 /* The aggregates of a set none of which orders its values by time (all
  * but --increase, --rate and histograms): where each one's slot lies and
  * how it adds, side by side, so that a record's values are added without
- * a walk of the aggregates' entries. */
-enum plain_kind { PA_COUNT, PA_SUM, PA_CALL };
+ * a walk of the aggregates' entries. PA_VAR: a variance's or a standard
+ * deviation's exact sums (stats.h). */
+enum plain_kind { PA_COUNT, PA_SUM, PA_VAR, PA_CALL };
 
 struct plain_agg {
 	uint32_t off;
@@ -112,9 +114,9 @@ struct plain_agg {
 	void (*add)(struct arena *, aoff, const struct aval *, uint64_t);
 };
 
-/* g's aggregates as such a list (as many as g has) when they are counts
- * and sums only, the commonest set, which a table adds inline
- * (aggs_add_sums); else NULL. */
+/* g's aggregates as such a list (as many as g has) when they are counts,
+ * sums and variances only, the commonest sets, which a table adds
+ * inline (aggs_add_sums); else NULL. */
 const struct plain_agg *aggs_sums(const struct aggs *g);
 
 /* aggs_add() of a set that aggs_sums() lists as pa[0..n). */
@@ -129,8 +131,11 @@ aggs_add_sums(const struct plain_agg *pa, size_t n, struct arena *a,
 			continue;	/* NULL, or not for its --if */
 		if (pa[i].kind == PA_SUM)
 			aggs_sum_add(a, acc + pa[i].off, &vals[i]);
-		else
+		else if (pa[i].kind == PA_COUNT)
 			((struct acc_count *)arena_ptr(a, acc + pa[i].off))->n++;
+		else
+			stats_var_add(a, acc + pa[i].off, vals[i].is_dec ?
+			    &vals[i].dec : NULL, vals[i].d);
 	}
 }
 
