@@ -214,10 +214,9 @@ window_of(struct hashagg *h, int64_t start)
 static aoff new_group(struct hashagg *h, uint64_t i, uint32_t tag,
     int64_t start, const char *key, size_t keylen, int bounded);
 
-/* The group (start, key) of hash gh, made if new; 0 when it would be
- * new past the budget (with bounded). A padded key (input.h: FIELD_PAD)
- * of up to 8 bytes is compared in one load, as a group's key is padded
- * to 8 bytes (group_size). */
+/* Whether g is the group (start, key). A padded key (input.h:
+ * FIELD_PAD) of up to 8 bytes is compared in one load, as a group's key
+ * is padded to 8 bytes (group_size). */
 static inline int
 is_group(const struct hashagg *h, aoff g, int64_t start, const char *key,
     size_t keylen, int padded)
@@ -229,6 +228,8 @@ is_group(const struct hashagg *h, aoff g, int64_t start, const char *key,
 	    same_bytes(gp->g_key, key, keylen));
 }
 
+/* The group (start, key) of hash gh, made if new; 0 when it would be
+ * new past the budget (with bounded); the key padded or not. */
 static inline aoff
 group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
     size_t keylen, int bounded, int padded)

@@ -270,7 +270,7 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 	int64_t back = h->as.step - h->as.size;
 	int64_t e, ns, keep, out = h->sl_out, last = end_by(h, w);
 	struct hrow *in;
-	size_t nin, incap, ii = 0, li = 0, wl = 0, j, k;
+	size_t nin, incap, ii = 0, li = 0, j, k;
 	uint64_t fired = 0;
 
 	if (w == INT64_MAX)
@@ -301,15 +301,6 @@ ha_slide_fire(struct hashagg *h, int64_t w, op_emit_fn emit, void *arg)
 		ns = sat_add(e, back);	/* (the start of the window after) */
 		if (ns < h->hold)	/* (held panes never joined) */
 			ns = h->hold;
-		/* (the groups of the panes that leave now and with the next
-		 * window, made SIZE ago, fetched back to back before they
-		 * are read: the next's while this window is at work) */
-		for (; wl < h->nrows &&
-		    h->rows[wl].start < sat_add(ns, h->as.step); wl = k) {
-			k = wl + WARM_ROWS < h->nrows ? wl + WARM_ROWS :
-			    h->nrows;
-			warm_rows(h, h->rows + wl, k - wl);
-		}
 		for (j = li; j < h->nrows && h->rows[j].start < ns; j = k) {
 			for (k = j + 1; k < h->nrows &&
 			    h->rows[k].start == h->rows[j].start; k++)
