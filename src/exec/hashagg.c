@@ -423,8 +423,10 @@ ha_take_pending(struct hashagg *h)
 				    group_acc(h, found[k]));
 	for (k = 0; k < h->npend; k++) {
 		q = &h->pend[k];
-		(void)add_to_group(h, q->gh, q->start, q->key, q->keylen,
-		    0, q->vals);
+		/* (warmed above, so not through the front; made past the
+		 * budget too: hashagg_add() said full before it took it) */
+		add_values(h, group_of(h, q->gh, q->start, q->key, q->keylen,
+		    0, 0), q->vals);
 	}
 	h->npend = 0;
 }
