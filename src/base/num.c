@@ -488,20 +488,24 @@ shortest_digits(const struct dinterval *iv, int *kp)
 }
 
 /*
- * Writes prec digits dig times 10^(exp - prec + 1) at p in Python's
+ * Writes the prec digits of c times 10^(exp - prec + 1) at p in Python's
  * repr() notation, as %.*f and %.*e print these digits; returns the end.
+ * The digits go where they belong, the part before the point and the
+ * part after it each a number of its own (no copy of a digit string).
  */
 static char *
-put_notation(char *p, const char *dig, int prec, int exp)
+put_notation(char *p, uint64_t c, int prec, int exp)
 {
+	uint64_t ip;
 	int i;
 
 	if (exp >= 16 || exp < -4) {
-		*p++ = dig[0];
+		ip = prec > 1 ? div_pow10(c, prec - 1) : c;
+		*p++ = (char)('0' + ip);
 		if (prec > 1) {
 			*p++ = '.';
-			memcpy(p, dig + 1, (size_t)prec - 1);
-			p += prec - 1;
+			p = num_put_uint(p, c - ip * num_pow10[prec - 1],
+			    prec - 1);
 		}
 		*p++ = 'e';
 		*p++ = exp < 0 ? '-' : '+';
@@ -512,32 +516,27 @@ put_notation(char *p, const char *dig, int prec, int exp)
 		*p++ = '.';
 		for (i = exp; i < -1; i++)
 			*p++ = '0';
-		memcpy(p, dig, (size_t)prec);
-		return p + prec;
+		return num_put_uint(p, c, prec);
 	}
 	/* the integer part: digits, then zeros where they run out (then d
 	 * is that integer exactly, as %.0f prints it) */
-	if (prec <= exp) {
-		memcpy(p, dig, (size_t)prec);
-		memset(p + prec, '0', (size_t)(exp + 1 - prec));
-		p += exp + 1;
-	} else {
-		memcpy(p, dig, (size_t)exp + 1);
-		p += exp + 1;
+	if (prec <= exp + 1) {
+		p = num_put_uint(p, c, prec);
+		memset(p, '0', (size_t)(exp + 1 - prec));
+		return p + exp + 1 - prec;
 	}
-	if (prec > exp + 1) {
-		*p++ = '.';
-		memcpy(p, dig + exp + 1, (size_t)(prec - exp - 1));
-		p += prec - exp - 1;
-	}
-	return p;
+	ip = div_pow10(c, prec - exp - 1);
+	p = num_put_uint(p, ip, exp + 1);
+	*p++ = '.';
+	return num_put_uint(p, c - ip * num_pow10[prec - exp - 1],
+	    prec - exp - 1);
 }
 
 size_t
 num_format_double(char *buf, double d)
 {
 	struct dinterval iv;
-	char dig[24], *p = buf;
+	char *p = buf;
 	uint64_t c;
 	int prec, k;
 
@@ -572,8 +571,7 @@ num_format_double(char *buf, double d)
 		k++;
 	}
 	prec = digits_of(c);
-	num_put_uint(dig, c, prec);
-	p = put_notation(p, dig, prec, iv.e10 + k + prec - 1);
+	p = put_notation(p, c, prec, iv.e10 + k + prec - 1);
 	*p = '\0';
 	return (size_t)(p - buf);
 }
@@ -585,28 +583,48 @@ static const char digit_pairs[201] =
     "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
     "8081828384858687888990919293949596979899";
 
+/* v < 10^8 as exactly 8 digits at q: 32-bit arithmetic, two digits a
+ * lookup. */
+static void
+put8(char *q, uint32_t v)
+{
+	uint32_t hi = v / 10000, lo = v % 10000;
+
+	memcpy(q, digit_pairs + 2 * (hi / 100), 2);
+	memcpy(q + 2, digit_pairs + 2 * (hi % 100), 2);
+	memcpy(q + 4, digit_pairs + 2 * (lo / 100), 2);
+	memcpy(q + 6, digit_pairs + 2 * (lo % 100), 2);
+}
+
 char *
 num_put_uint(char *p, uint64_t v, int width)
 {
-	/* written in place from the last digit, no copy */
+	/* written in place from the last digit, no copy: eight digits at
+	 * a time while they last (a time in milliseconds has 13, a double
+	 * 17), then two */
 	int n = digits_of(v);
 	char *q, *e;
+	uint32_t w;
 
 	if (n < width) {
 		memset(p, '0', (size_t)(width - n));
 		p += width - n;
 	}
 	e = q = p + n;
-	while (v >= 100) {
-		q -= 2;
-		memcpy(q, digit_pairs + 2 * (v % 100), 2);
-		v /= 100;
+	while (v >= 100000000) {
+		q -= 8;
+		put8(q, (uint32_t)(v % 100000000));
+		v /= 100000000;
 	}
-	if (v >= 10) {
+	for (w = (uint32_t)v; w >= 100; w /= 100) {
 		q -= 2;
-		memcpy(q, digit_pairs + 2 * v, 2);
+		memcpy(q, digit_pairs + 2 * (w % 100), 2);
+	}
+	if (w >= 10) {
+		q -= 2;
+		memcpy(q, digit_pairs + 2 * w, 2);
 	} else
-		*--q = (char)('0' + v);
+		*--q = (char)('0' + w);
 	return e;
 }
 

@@ -554,6 +554,21 @@ out_int(struct out *o, int64_t v)
 }
 
 void
+out_double(struct out *o, double v)
+{
+	char buf[NUM_BUFSZ];
+
+	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS) {
+		out_num(o, buf, num_format_double(buf, v));
+		return;
+	}
+	cell_begin(o);
+	if (o->o_cap - o->o_len < NUM_BUFSZ)
+		drain(o);	/* (its text and NUL fit in what is left) */
+	o->o_len += num_format_double(o->o_buf + o->o_len, v);
+}
+
+void
 out_null(struct out *o)
 {
 	if (o->o_fmt == OF_CELLS) {

@@ -61,6 +61,8 @@ void out_own_num(struct out *o, const char *p, size_t n);
 /* An integer, as out_own_num() of num_format_int()'s text, written in
  * place: per row, for counts and sums. */
 void out_int(struct out *o, int64_t v);
+/* A double, as out_own_num() of num_format_double()'s text. */
+void out_double(struct out *o, double v);
 void out_null(struct out *o);		/* empty cell; null in json */
 /* The first ncells cells of a row, written already in o's format: a
  * record as read (--over). In json, p is an object, whose members come

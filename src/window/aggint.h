@@ -99,9 +99,7 @@ emit_int(struct out *o, int64_t v)
 static inline void
 emit_double(struct out *o, double v)
 {
-	char buf[NUM_BUFSZ];
-
-	out_own_num(o, buf, num_format_double(buf, v));
+	out_double(o, v);
 }
 
 /* aggdist.c: the table's entries for the aggregates of a distribution */
