@@ -53,8 +53,12 @@ struct dds_pair {
 };
 
 _Static_assert(sizeof(struct dds) == DDS_HDRSIZE, "dds header size");
-_Static_assert(DDS_INITSIZE == DDS_HDRSIZE + 8 * DDS_SPARSEMAX,
-    "a new sketch holds its pairs");
+/* A sketch of DDS_SPARSEMAX + 1 buckets spans 2 DDS_SPARSEMAX keys or
+ * more: dense, it needs no fewer bytes than its pairs did (4 a count, 8
+ * a pair), so a block never shrinks as it turns dense. */
+_Static_assert((DDS_SPARSEMAX & (DDS_SPARSEMAX - 1)) == 0 &&
+    DDS_SPARSEMAX >= DDS_INITPAIRS && DDS_SPARSEMAX <= 256,
+    "DDS_SPARSEMAX: a power of two that dds_class() doubles");
 ARENA_LAYOUT(struct dds_pair, 8);
 /* --approx-percentile keeps these blocks in the arena */
 ARENA_LAYOUT(struct dds_store, 8);
@@ -115,6 +119,18 @@ static size_t
 dds_bytes(size_t t, int wide)
 {
 	return DDS_HDRSIZE + dds_class(t) * (wide ? 8 : 4);
+}
+
+/* Pairs in use -> bytes of the canonical sparse block: room for
+ * DDS_INITPAIRS, doubled as needed. */
+static size_t
+pair_bytes(size_t t)
+{
+	size_t c = DDS_INITPAIRS;
+
+	while (c < t)
+		c *= 2;
+	return DDS_HDRSIZE + c * sizeof(struct dds_pair);
 }
 
 /* Whether n - zero non-zero values need uint64_t counts: a bucket can
@@ -320,11 +336,31 @@ densify(struct dds *h, struct dds_store pos, struct dds_store neg, int wide)
 	return 0;
 }
 
+/* The first of the n pairs p whose key is k or more (n if none): a
+ * search by halves whose steps are selects, not branches (a store holds
+ * up to DDS_SPARSEMAX pairs, where a scan took a tenth of an add). */
+static size_t
+pair_find(const struct dds_pair *p, size_t n, int32_t k)
+{
+	const struct dds_pair *b = p;
+	size_t half;
+
+	if (n == 0)
+		return 0;
+	for (; n > 1; n -= half) {
+		half = n / 2;
+		b = b[half].key < k ? b + half : b;
+	}
+	return (size_t)(b - p) + (b->key < k);
+}
+
 /* Adds count c to key k of the sparse h's store (positive or negative),
- * as a pair. Returns 0, or -1, h unchanged, when the sketch must turn
- * dense: a pair too many, keys too far apart, or counts that need 64
- * bits. */
-static int
+ * as a pair. Returns 0; or TO_DENSE, h unchanged, when the sketch must
+ * turn dense: a pair past DDS_SPARSEMAX, keys too far apart, or counts
+ * that need 64 bits; or the size of the sparse block it needs first. */
+#define TO_DENSE ((size_t)-1)
+
+static size_t
 sparse_add(struct dds *h, int positive, int32_t k, uint64_t c)
 {
 	struct dds_store *st = positive ? &h->pos : &h->neg;
@@ -334,9 +370,8 @@ sparse_add(struct dds *h, int positive, int32_t k, uint64_t c)
 	size_t i;
 
 	if (need_wide(h->n - h->zero + c))
-		return -1;
-	for (j = 0; j < st->len && p[j].key < k; j++)
-		;
+		return TO_DENSE;
+	j = pair_find(p, st->len, k);
 	if (j < st->len && p[j].key == k) {
 		p[j].count += (uint32_t)c;
 		return 0;
@@ -345,7 +380,9 @@ sparse_add(struct dds *h, int positive, int32_t k, uint64_t c)
 	lo = st->len > 0 && p[0].key < k ? p[0].key : k;
 	hi = st->len > 0 && p[st->len - 1].key > k ? p[st->len - 1].key : k;
 	if (t == DDS_SPARSEMAX || (int64_t)hi - lo + 1 > DDS_MAXBUCKETS)
-		return -1;
+		return TO_DENSE;
+	if (DDS_HDRSIZE + (t + 1) * sizeof(*p) > h->size)
+		return pair_bytes(t + 1);
 	for (i = t - base; i > j; i--)	/* (at most DDS_SPARSEMAX) */
 		p[i] = p[i - 1];
 	p[j].key = k;
@@ -374,8 +411,10 @@ dds_add(void *b, double x)
 	k = dds_key(fabs(x));
 	st = x > 0 ? &h->pos : &h->neg;
 	if (h->sparse) {
-		if (sparse_add(h, x > 0, k, 1) == 0)
+		if ((need = sparse_add(h, x > 0, k, 1)) == 0)
 			goto added;
+		if (need != TO_DENSE)
+			return need;
 		pos = ent_range(h, &h->pos, 0);
 		neg = ent_range(h, &h->neg, h->pos.len);
 		store_widen(x > 0 ? &pos : &neg, k, k);
@@ -406,26 +445,35 @@ added:
 	return 0;
 }
 
-/* Adds src's pairs to the sparse dst, if it stays sparse. Returns 0, or
- * -1, dst unchanged. */
-static int
+/* Adds src's pairs to the sparse dst, if it stays sparse. Returns 0;
+ * or TO_DENSE, or the size of the sparse block it needs first, dst
+ * unchanged. */
+static size_t
 sparse_merge(struct dds *dst, const struct dds *src)
 {
 	struct {
 		struct dds h;
 		struct dds_pair p[DDS_SPARSEMAX];
 	} t;
-	size_t i;
+	size_t i, n;
 
-	memcpy(&t, dst, sizeof(t));
+	n = (size_t)dst->pos.len + dst->neg.len;
+	memcpy(&t.h, dst, DDS_HDRSIZE);
+	memcpy(t.p, dds_pairs(dst), n * sizeof(struct dds_pair));
+	t.h.size = sizeof(t);
 	for (i = 0; i < (size_t)src->pos.len + src->neg.len; i++)
 		if (sparse_add(&t.h, i < src->pos.len,
 		    dds_pairs(src)[i].key, dds_pairs(src)[i].count) != 0)
-			return -1;
+			return TO_DENSE;
 		else	/* (sparse_add() reads n for the width) */
 			t.h.n += dds_pairs(src)[i].count;
+	n = (size_t)t.h.pos.len + t.h.neg.len;
+	if (pair_bytes(n) > dst->size)
+		return pair_bytes(n);
 	t.h.n = dst->n;
-	memcpy(dst, &t, sizeof(t));
+	t.h.size = dst->size;
+	memcpy(dst, &t.h, DDS_HDRSIZE);
+	memcpy(dds_pairs(dst), t.p, n * sizeof(struct dds_pair));
 	return 0;
 }
 
@@ -441,8 +489,12 @@ dds_merge(void *dst, const void *src)
 
 	if (s->n == 0)
 		return 0;
-	if (d->sparse && s->sparse && sparse_merge(d, s) == 0)
-		goto merged;
+	if (d->sparse && s->sparse) {
+		if ((need = sparse_merge(d, s)) == 0)
+			goto merged;
+		if (need != TO_DENSE)
+			return need;
+	}
 	pos = ent_range(d, &d->pos, 0);
 	neg = ent_range(d, &d->neg, d->pos.len);
 	if ((r = ent_range(s, &s->pos, 0)).len > 0)
@@ -484,7 +536,7 @@ dds_fit(const void *b)
 	const struct dds *h = b;
 
 	if (h->sparse)
-		return DDS_INITSIZE;
+		return pair_bytes((size_t)h->pos.len + h->neg.len);
 	return dds_bytes((size_t)h->pos.len + h->neg.len,
 	    need_wide(h->n - h->zero));
 }
@@ -671,9 +723,11 @@ dds_check(const void *b, size_t avail)
 	if (h->size < DDS_HDRSIZE || h->size > avail || h->size % 8 != 0 ||
 	    h->size > DDS_MAXSIZE)
 		return "bad sketch size";
-	cap = h->sparse ? DDS_SPARSEMAX : dds_cap(h);
+	cap = h->sparse ? (h->size - DDS_HDRSIZE) / sizeof(struct dds_pair) :
+	    dds_cap(h);
 	t = (size_t)h->pos.len + h->neg.len;
-	if (t > cap || (h->sparse && h->size < DDS_INITSIZE))
+	if (t > cap || (h->sparse && (t > DDS_SPARSEMAX ||
+	    h->size < DDS_INITSIZE)))
 		return "sketch overflows its block";
 	sum = h->zero;
 	if ((e = store_check(h, h->pos, 0, &sum)) != NULL ||

@@ -11,16 +11,21 @@
  * decades of magnitude (1e-6 to 1e10, say). Past that its lowest buckets
  * (the smallest magnitudes) are collapsed into one, as the paper's
  * collapsing store does: only quantiles that fall there lose accuracy.
- * A new sketch is sparse: up to DDS_SPARSEMAX buckets in use are kept as
- * (key, count) pairs in its first 128 bytes, however far apart, as most
- * windows hold few values; past that it turns dense, a count for every
- * bucket from its lowest in use to its highest. Both forms give the same
- * quantiles, and which one a sketch has follows from its buckets alone.
- * Counts are uint32 until a sketch holds more than 2^32 - 1 non-zero
- * values, uint64 after. Memory: 64 bytes + 4 per bucket in the range,
- * rounded up to a size class: 128 bytes for up to 8 buckets in use or a
- * range of 16, 3 KiB for values over 5 decades, 8 KiB over 15, 16 KiB at
- * most (32 KiB past 2^32 values).
+ * A new sketch is sparse: up to DDS_SPARSEMAX = 64 buckets in use are
+ * kept as (key, count) pairs, however far apart, as most windows hold
+ * few values: 128 bytes for up to 8 pairs, doubling to 576 for 64.
+ * Past that it turns dense, a count for every bucket from its lowest in
+ * use to its highest: 64 bytes + 4 per bucket in the range, rounded up
+ * to a size class (16 buckets, doubling to 512, then multiples of 256):
+ * 576 bytes or more, 3 KiB for values over 5 decades, 8 KiB over 15,
+ * 16 KiB at most (32 KiB past 2^32 values, when counts turn from uint32
+ * to uint64). The sparse form is mostly the smaller where it is used (40
+ * values from 1 to 999 span some 300 buckets: 2 KiB dense, 576 bytes
+ * as pairs), and it zeroes no counts it will not use. Both forms
+ * give the same quantiles, and which one a sketch fwin makes has follows
+ * from its buckets alone (one restored from an older fwin, which turned
+ * dense past 8 pairs, may be dense with fewer: it reads and merges
+ * the same).
  *
  * hll_*: HyperLogLog (Flajolet et al. 2007) with HLL++'s changes (Heule,
  * Nunkesser, Hall, "HyperLogLog in Practice", EDBT 2013): 64-bit hashes
@@ -63,8 +68,9 @@
 #define DDS_ALPHA	0.009
 #define DDS_MAXBUCKETS	2048		/* per store */
 #define DDS_HDRSIZE	64
-#define DDS_SPARSEMAX	8		/* pairs of a sparse sketch */
-#define DDS_INITSIZE	(DDS_HDRSIZE + 4 * 16)
+#define DDS_SPARSEMAX	64		/* pairs of a sparse sketch */
+#define DDS_INITPAIRS	8		/* pairs a new sketch has room for */
+#define DDS_INITSIZE	(DDS_HDRSIZE + 8 * DDS_INITPAIRS)
 #define DDS_MAXSIZE	(DDS_HDRSIZE + 8 * 2 * DDS_MAXBUCKETS)
 
 /* Writes an empty sketch into size bytes: DDS_INITSIZE, or DDS_MAXSIZE

@@ -402,24 +402,39 @@ test_dds_merge(void)
 	}
 }
 
-/* Small sketches, sparse and past the turn to dense (8 buckets in use, or
- * keys more than DDS_MAXBUCKETS apart): the same bytes in any order of
- * adds and merges, a sparse one in DDS_INITSIZE bytes, and every
- * percentile within the bound. */
+/* Whether a DDSketch block is sparse: the fourth uint32_t of its header
+ * (sketch.c, struct dds, pinned by ARENA_LAYOUT). */
+static int
+dsparse(const void *b)
+{
+	uint32_t f;
+
+	memcpy(&f, (const char *)b + 12, sizeof(f));
+	return f != 0;
+}
+
+/* Small sketches, sparse and past the turn to dense (DDS_SPARSEMAX
+ * buckets in use, or keys more than DDS_MAXBUCKETS apart): the same bytes
+ * in any order of adds and merges, a sparse one in as many bytes as its
+ * pairs need (DDS_INITSIZE for up to 8, doubling), and every percentile
+ * within the bound. */
 static void
 test_dds_sparse(void)
 {
 	static const double pool[] = { 1, 2, 3, 5, 8, 13, 21, 34, 55, 89,
 	    144, 233, 377, 610, 987, 0, -1, -7.5, -1000, 1e-300, 1e300, 0.5 };
-	double v[24], x[24];
+	double v[96], x[96];
 	void *one, *rev, *singles, *halves, *h2, *s;
-	size_t n, i, k, sparse_seen = 0, dense_seen = 0;
+	size_t n, i, k, sparse_seen = 0, dense_seen = 0, grown_seen = 0;
 	int t;
 
-	for (t = 0; t < 3000; t++) {
-		n = 1 + rnd() % 20;
+	for (t = 0; t < 4000; t++) {
+		/* t % 4 == 3: integers up to 3000, up to 96 of them, most
+		 * in buckets of their own (the turn at DDS_SPARSEMAX) */
+		n = 1 + rnd() % (t % 4 == 3 ? NEL(v) : 20);
 		for (i = 0; i < n; i++)	/* few pools: more repeats */
-			v[i] = pool[rnd() % (t % 3 == 0 ? 6 : t % 3 == 1 ?
+			v[i] = t % 4 == 3 ? (double)(1 + rnd() % 3000) :
+			    pool[rnd() % (t % 4 == 0 ? 6 : t % 4 == 1 ?
 			    16 : NEL(pool))];
 		one = dbuild(v, n);
 		for (i = 0; i < n; i++)
@@ -440,15 +455,17 @@ test_dds_sparse(void)
 		CHECK(same(one, dds_size(one), halves, dds_size(halves)));
 		CHECK(dds_check(one, dds_size(one)) == NULL);
 		CHECK(dds_fit(one) == dds_size(one));
-		if (dds_size(one) == DDS_INITSIZE)
+		if (dsparse(one)) {
 			sparse_seen++;
-		else
+			grown_seen += dds_size(one) > DDS_INITSIZE;
+			CHECK(dds_size(one) <= DDS_HDRSIZE + 8 * DDS_SPARSEMAX);
+		} else
 			dense_seen++;
 		memcpy(x, v, n * sizeof(*x));
 		qsort(x, n, sizeof(*x), cmpd);
 		/* (not where 1e300 and 1e-300 collapse the lowest
 		 * buckets) */
-		if (t % 3 != 2)
+		if (t % 4 != 2)
 			CHECK(accurate(one, x, n, 0));
 		free(one);
 		free(rev);
@@ -456,10 +473,10 @@ test_dds_sparse(void)
 		free(halves);
 		free(h2);
 	}
-	if (!(sparse_seen > 500 && dense_seen > 500))
-		fprintf(stderr, "sparse %zu, dense %zu\n", sparse_seen,
-		    dense_seen);
-	CHECK(sparse_seen > 500 && dense_seen > 500);
+	if (!(sparse_seen > 500 && dense_seen > 500 && grown_seen > 300))
+		fprintf(stderr, "sparse %zu (%zu grown), dense %zu\n",
+		    sparse_seen, grown_seen, dense_seen);
+	CHECK(sparse_seen > 500 && dense_seen > 500 && grown_seen > 300);
 }
 
 /* A million distinct values over the whole range of double: the block
