@@ -337,8 +337,8 @@ densify(struct dds *h, struct dds_store pos, struct dds_store neg, int wide)
 }
 
 /* The first of the n pairs p whose key is k or more (n if none): a
- * search by halves whose steps are selects, not branches (a store holds
- * up to DDS_SPARSEMAX pairs, where a scan took a tenth of an add). */
+ * search by halves whose steps are selects, not branches, as a store
+ * holds up to DDS_SPARSEMAX pairs. */
 static size_t
 pair_find(const struct dds_pair *p, size_t n, int32_t k)
 {
