@@ -538,19 +538,29 @@ out_own_num(struct out *o, const char *p, size_t n)
 	}
 }
 
+/* Where a number fwin formats itself goes in a csv or tsv row: after its
+ * separator, with room for NUM_BUFSZ bytes (its text and NUL). */
+static char *
+own_num_room(struct out *o)
+{
+	cell_begin(o);
+	if (o->o_cap - o->o_len < NUM_BUFSZ)
+		drain(o);
+	return o->o_buf + o->o_len;
+}
+
 void
 out_int(struct out *o, int64_t v)
 {
 	char buf[NUM_BUFSZ];
 
-	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS) {
+	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS)
 		out_num(o, buf, num_format_int(buf, v));
-		return;
+	else {
+		char *at = own_num_room(o);	/* (moves o_len first) */
+
+		o->o_len += num_format_int(at, v);
 	}
-	cell_begin(o);
-	if (o->o_cap - o->o_len < NUM_BUFSZ)
-		drain(o);	/* (its text and NUL fit in what is left) */
-	o->o_len += num_format_int(o->o_buf + o->o_len, v);
 }
 
 void
@@ -558,14 +568,13 @@ out_double(struct out *o, double v)
 {
 	char buf[NUM_BUFSZ];
 
-	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS) {
+	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS)
 		out_num(o, buf, num_format_double(buf, v));
-		return;
+	else {
+		char *at = own_num_room(o);	/* (moves o_len first) */
+
+		o->o_len += num_format_double(at, v);
 	}
-	cell_begin(o);
-	if (o->o_cap - o->o_len < NUM_BUFSZ)
-		drain(o);	/* (its text and NUL fit in what is left) */
-	o->o_len += num_format_double(o->o_buf + o->o_len, v);
 }
 
 void
