@@ -134,14 +134,15 @@ write_cells(struct sink *s, struct out *o, const struct op_row *row)
 }
 
 /* write_cells() and the row's end, for the commonest row, in one piece
- * (output.h: out_row_room): bounds in numbers, one key written as it is,
- * counts and sums that print as integers, in csv or tsv. Returns 0 for
- * write_cells() to write any other. */
+ * (output.h: out_row_room): bounds in numbers and one key written as it
+ * is, in csv or tsv, then counts and sums that print as integers, or
+ * any other aggregates a cell at a time. Returns 0 for write_cells() to
+ * write any other row. */
 static int
 write_row_whole(struct sink *s, const struct op_row *row)
 {
 	const struct shown_time *a, *b;
-	char *p, sep;
+	char *p, *e, sep;
 
 	if (!row->has_bounds || s->ofmt == TF_ISO || s->c->nkeys != 1 ||
 	    s->rx != NULL || s->c->emit_every > 0)
@@ -160,10 +161,14 @@ write_row_whole(struct sink *s, const struct op_row *row)
 	*p++ = sep;
 	if (row->keylen != 0)	/* (an empty key may come as NULL) */
 		memcpy(p, row->key, row->keylen);
-	if ((p = aggs_put_ints(row->g, row->acc, p + row->keylen, sep)) ==
-	    NULL)
-		return 0;
-	out_row_done(s->out, p);
+	p += row->keylen;
+	if ((e = aggs_put_ints(row->g, row->acc, p, sep)) != NULL) {
+		out_row_done(s->out, e);
+		return 1;
+	}
+	out_row_cells(s->out, p, 3);
+	aggs_emit(row->g, row->a, row->acc, s->out);
+	out_end_row(s->out);
 	return 1;
 }
 

@@ -657,6 +657,13 @@ out_row_done(struct out *o, char *end)
 	o->o_len = (size_t)(end - o->o_buf);
 }
 
+void
+out_row_cells(struct out *o, char *end, size_t ncells)
+{
+	o->o_len = (size_t)(end - o->o_buf);
+	o->o_col += ncells;
+}
+
 int
 out_flush(struct out *o)
 {

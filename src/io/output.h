@@ -75,12 +75,15 @@ void out_end_row(struct out *o);
  * than their bytes): out_row_room() gives room for n bytes and the
  * separator (to put between cells), or NULL where the cells are to be
  * written one at a time (json, a row begun, cells kept in memory, no
- * such room); out_row_done() ends the row at end, past its last cell.
- * Between them, out_str_as_is() tells whether out_str() would write
- * p[0..n) as it is: no quotes needed. */
+ * such room); out_row_done() ends the row at end, past its last cell,
+ * or out_row_cells() takes the ncells cells written up to end as begun
+ * for the rest to follow one call each. Between them, out_str_as_is()
+ * tells whether out_str() would write p[0..n) as it is: no quotes
+ * needed. */
 char *out_row_room(struct out *o, size_t n, char *sep);
 int out_str_as_is(const struct out *o, const char *p, size_t n);
 void out_row_done(struct out *o, char *end);
+void out_row_cells(struct out *o, char *end, size_t ncells);
 
 /* Writes out what is buffered. Returns 0, or -1 with errno set; after a
  * failed write every later call fails too (the error is sticky). */

@@ -61,7 +61,7 @@ struct aggs {
 	 * --if's mark) */
 	size_t *takes, ntakes;
 	struct plain_agg *plain;	/* plain_init() */
-	int sums_only;		/* counts and sums only */
+	int sums_only;		/* counts, sums and variances only */
 	int adds_inline;	/* and variances: aggs_sums() */
 	int ints;		/* counts and sums that print as integers:
 				 * aggs_put_ints() */
@@ -607,7 +607,7 @@ plain_init(struct aggs *g)
 		g->plain[i].add = add;
 		if (g->plain[i].kind == PA_CALL)
 			g->adds_inline = 0;
-		if (g->plain[i].kind == PA_CALL || g->plain[i].kind == PA_VAR)
+		if (g->plain[i].kind == PA_CALL)
 			g->sums_only = 0;
 		if (g->plain[i].kind == PA_CALL ||
 		    (g->v[i].op->emit != count_emit &&
@@ -1160,15 +1160,20 @@ int
 aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc)
 {
 	const struct dec_sum *s;
+	const struct stats_var *v;
 	size_t i;
 
 	if (!g->sums_only)
 		return 0;
 	for (i = 0; i < g->n; i++) {
-		if (g->plain[i].kind != PA_SUM)
-			continue;
 		s = arena_ptr(a, acc + g->plain[i].off);
-		if (s->big != 0 || (s->scale != 0 && dec_sum_zero(s)))
+		v = (const void *)s;
+		if (g->plain[i].kind == PA_SUM &&
+		    (s->big != 0 || (s->scale != 0 && dec_sum_zero(s))))
+			return 0;
+		/* (a variance is the same from sums at any scale: stats.h) */
+		if (g->plain[i].kind == PA_VAR &&
+		    (v->x.big != 0 || v->xx.big != 0))
 			return 0;
 	}
 	return 1;

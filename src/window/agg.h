@@ -170,10 +170,11 @@ void aggs_fold(struct aggs *g, const struct arena *a, aoff acc);
 void aggs_emit(struct aggs *g, const struct arena *a, const void *acc,
     struct out *o);
 
-/* Whether the accumulators at acc, folded alone, would be what they
- * are: counts, and sums (aggs_sums) that hold no big value and no zero
- * at a scale (a fold writes zero at scale 0). Rows of one group each are
- * then written without a fold. */
+/* Whether the accumulators at acc, folded alone, would print what they
+ * print as they are: counts, sums (aggs_sums) that hold no big value and
+ * no zero at a scale (a fold writes zero at scale 0), and variances
+ * whose sums hold no big value. Rows of one group each are then written
+ * without a fold. */
 int aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc);
 
 /* aggs_emit()'s cells straight into a row being written whole (output.h:
