@@ -139,6 +139,22 @@ ok() {
 	assert_equal "$stderr" "fwin: --stddev: a result past the largest double (1.8e+308) is an empty cell"
 }
 
+@test "stddev: a group whose exact sums outgrow the fixed width prints as one beside it that does not, on every route" {
+	# a: 1e300 and 1, stddev (1e300 - 1) / sqrt(2) = 7.071067811865476e+299
+	# (Python's decimal), its sums past 320 bits; b: 2 4 4 4 5 5 7 9,
+	# sqrt(32/7) = 2.138089935299395 (a row printed from its accumulator)
+	printf '%s\n' '1 a 1e300' '1 a 1' '1 b 2' '1 b 4' '1 b 4' '1 b 4' \
+		'1 b 5' '1 b 5' '1 b 7' '1 b 9' > in
+	for n in 1 2; do
+		for mode in stream batch; do
+			for of in tsv csv; do
+				ok --threads $n --mode $mode -t 1 -k 2 --tumble 10s --stddev 3 --output-format $of in
+				assert_output "$(printf '0\t10\ta\t7.071067811865476e+299\n0\t10\tb\t2.138089935299395\n' | tr '\t' "$([ $of = csv ] && echo , || printf '\t')")"
+			done
+		done
+	done
+}
+
 @test "stddev: values near 1e9 with small differences lose nothing" {
 	# 1e9 + 0.25, 0.5, 0.75, 1 (exact doubles): mean 1e9 + 0.625, squared
 	# deviations 0.140625 + 0.015625 + 0.015625 + 0.140625 = 0.3125;

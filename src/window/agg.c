@@ -61,8 +61,8 @@ struct aggs {
 	 * --if's mark) */
 	size_t *takes, ntakes;
 	struct plain_agg *plain;	/* plain_init() */
-	int sums_only;		/* counts, sums and variances only */
-	int adds_inline;	/* and variances: aggs_sums() */
+	int adds_inline;	/* counts, sums and variances only:
+				 * aggs_sums() */
 	int ints;		/* counts and sums that print as integers:
 				 * aggs_put_ints() */
 };
@@ -594,7 +594,6 @@ plain_init(struct aggs *g)
 		if (g->v[i].add_at != NULL || g->v[i].off > UINT32_MAX)
 			return;
 	g->plain = xcalloc(g->n ? g->n : 1, sizeof(*g->plain));
-	g->sums_only = 1;
 	g->adds_inline = 1;
 	g->ints = 1;
 	for (i = 0; i < g->n; i++) {
@@ -607,8 +606,6 @@ plain_init(struct aggs *g)
 		g->plain[i].add = add;
 		if (g->plain[i].kind == PA_CALL)
 			g->adds_inline = 0;
-		if (g->plain[i].kind == PA_CALL)
-			g->sums_only = 0;
 		if (g->plain[i].kind == PA_CALL ||
 		    (g->v[i].op->emit != count_emit &&
 		    g->v[i].op->emit != sum_emit))
@@ -1163,7 +1160,7 @@ aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc)
 	const struct stats_var *v;
 	size_t i;
 
-	if (!g->sums_only)
+	if (!g->adds_inline)
 		return 0;
 	for (i = 0; i < g->n; i++) {
 		s = arena_ptr(a, acc + g->plain[i].off);
