@@ -1162,17 +1162,17 @@ aggs_emit_as_is(const struct aggs *g, const struct arena *a, aoff acc)
 
 	if (!g->adds_inline)
 		return 0;
-	for (i = 0; i < g->n; i++) {
-		s = arena_ptr(a, acc + g->plain[i].off);
-		v = (const void *)s;
-		if (g->plain[i].kind == PA_SUM &&
-		    (s->big != 0 || (s->scale != 0 && dec_sum_zero(s))))
-			return 0;
-		/* (a variance is the same from sums at any scale: stats.h) */
-		if (g->plain[i].kind == PA_VAR &&
-		    (v->x.big != 0 || v->xx.big != 0))
-			return 0;
-	}
+	for (i = 0; i < g->n; i++)
+		if (g->plain[i].kind == PA_SUM) {
+			s = arena_ptr(a, acc + g->plain[i].off);
+			if (s->big != 0 || (s->scale != 0 && dec_sum_zero(s)))
+				return 0;
+		} else if (g->plain[i].kind == PA_VAR) {
+			/* (the same from sums at any scale: stats.h) */
+			v = arena_ptr(a, acc + g->plain[i].off);
+			if (v->x.big != 0 || v->xx.big != 0)
+				return 0;
+		}
 	return 1;
 }
 
