@@ -950,13 +950,13 @@ flip() {
 	assert_equal "$stderr" "fwin: bad.ckpt: not an fwin checkpoint (bad magic number)"
 	flip real.ckpt bad.ckpt 8
 	try_damaged bad.ckpt "version"
-	assert_equal "$stderr" "fwin: bad.ckpt: unsupported checkpoint format version 92 (this fwin reads version 6)"
+	assert_equal "$stderr" "fwin: bad.ckpt: unsupported checkpoint format version 93 (this fwin reads version 7)"
 	# an older fwin's checkpoint (version 4: sums kept a double beside
 	# them, 56 bytes) is refused too, and says so
 	cp real.ckpt old.ckpt
 	printf '\004' | dd of=old.ckpt bs=1 seek=8 count=1 conv=notrunc status=none
 	try_damaged old.ckpt "version"
-	assert_equal "$stderr" "fwin: old.ckpt: unsupported checkpoint format version 4 (this fwin reads version 6)"
+	assert_equal "$stderr" "fwin: old.ckpt: unsupported checkpoint format version 4 (this fwin reads version 7)"
 	flip real.ckpt bad.ckpt 16
 	try_damaged bad.ckpt "checksum"
 	assert_equal "$stderr" "fwin: bad.ckpt: checksum mismatch: the file is damaged"

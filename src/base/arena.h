@@ -28,14 +28,17 @@ typedef uint64_t aoff;
  * Version 6: variance keeps exact sums of its values and of their
  * squares (struct stats_var), the same whatever their order; a DDSketch
  * starts sparse, its buckets as (key, count) pairs (struct dds_pair).
+ * Version 7: a DDSketch turns dense past 16 pairs, not 64, and a dense
+ * one's counts are 2 bytes up to 65,535 values, then 4, then 8 (struct
+ * dds.width).
  */
-#define ARENA_FORMAT 6
+#define ARENA_FORMAT 7
 #define ARENA_LAYOUT(type, size) \
-	_Static_assert(ARENA_FORMAT == 6 && sizeof(type) == (size), \
-	    #type " is stored in checkpoints of format 6")
+	_Static_assert(ARENA_FORMAT == 7 && sizeof(type) == (size), \
+	    #type " is stored in checkpoints of format 7")
 #define ARENA_OFFSET(type, field, off) \
-	_Static_assert(ARENA_FORMAT == 6 && offsetof(type, field) == (off), \
-	    #type "." #field " is stored in checkpoints of format 6")
+	_Static_assert(ARENA_FORMAT == 7 && offsetof(type, field) == (off), \
+	    #type "." #field " is stored in checkpoints of format 7")
 
 #define ARENA_NCLASS 96
 

@@ -35,7 +35,7 @@ struct dds_store {
 struct dds {
 	uint32_t magic;
 	uint32_t size;		/* bytes of the block */
-	uint32_t wide;		/* counts are uint64_t, else uint32_t */
+	uint32_t width;		/* bytes a count: 2, 4 or 8; 0 when sparse */
 	uint32_t sparse;	/* its entries are struct dds_pair */
 	uint64_t n;		/* values, zeros included */
 	uint64_t zero;		/* values equal to 0 */
@@ -53,11 +53,10 @@ struct dds_pair {
 };
 
 _Static_assert(sizeof(struct dds) == DDS_HDRSIZE, "dds header size");
-/* A sketch of DDS_SPARSEMAX + 1 buckets spans 2 DDS_SPARSEMAX keys or
- * more: dense, it needs no fewer bytes than its pairs did (4 a count, 8
- * a pair), so a block never shrinks as it turns dense. */
+/* (dds_class() starts from the pairs' bytes, as counts of 2 to 8 bytes,
+ * below the 512 it doubles to) */
 _Static_assert((DDS_SPARSEMAX & (DDS_SPARSEMAX - 1)) == 0 &&
-    DDS_SPARSEMAX >= DDS_INITPAIRS && DDS_SPARSEMAX <= 256,
+    DDS_SPARSEMAX >= DDS_INITPAIRS && DDS_SPARSEMAX <= 64,
     "DDS_SPARSEMAX: a power of two that dds_class() doubles");
 ARENA_LAYOUT(struct dds_pair, 8);
 /* --approx-percentile keeps these blocks in the arena */
@@ -76,37 +75,78 @@ dds_pairs(const struct dds *h)
 	return (struct dds_pair *)dds_cnt(h);
 }
 
+/* Count i of counts of w bytes at c. */
+static uint64_t
+cnt_at(const unsigned char *c, unsigned w, size_t i)
+{
+	switch (w) {
+	case 2:
+		return ((const uint16_t *)c)[i];
+	case 4:
+		return ((const uint32_t *)c)[i];
+	default:
+		return ((const uint64_t *)c)[i];
+	}
+}
+
+/* Sets it to v, which callers keep within the width (count_width). */
+static void
+cnt_put(unsigned char *c, unsigned w, size_t i, uint64_t v)
+{
+	switch (w) {
+	case 2:
+		((uint16_t *)c)[i] = (uint16_t)v;
+		break;
+	case 4:
+		((uint32_t *)c)[i] = (uint32_t)v;
+		break;
+	default:
+		((uint64_t *)c)[i] = v;
+	}
+}
+
+/* Adds 1 to it: an add's own, in one switch. */
+static void
+cnt_inc(unsigned char *c, unsigned w, size_t i)
+{
+	switch (w) {
+	case 2:
+		((uint16_t *)c)[i]++;
+		break;
+	case 4:
+		((uint32_t *)c)[i]++;
+		break;
+	default:
+		((uint64_t *)c)[i]++;
+	}
+}
+
 static uint64_t
 cnt_get(const struct dds *h, size_t i)
 {
-	const unsigned char *c = dds_cnt(h);
-
-	return h->wide ? ((const uint64_t *)c)[i] : ((const uint32_t *)c)[i];
+	return cnt_at(dds_cnt(h), h->width, i);
 }
 
-/* Callers keep uint32_t counts below 2^32 (see need_wide). */
 static void
 cnt_add(struct dds *h, size_t i, uint64_t v)
 {
-	unsigned char *c = dds_cnt(h);
-
-	if (h->wide)
-		((uint64_t *)c)[i] += v;
-	else
-		((uint32_t *)c)[i] += (uint32_t)v;
+	cnt_put(dds_cnt(h), h->width, i, cnt_get(h, i) + v);
 }
 
 static size_t
 dds_cap(const struct dds *h)
 {
-	return (h->size - DDS_HDRSIZE) / (h->wide ? 8 : 4);
+	return (h->size - DDS_HDRSIZE) / h->width;
 }
 
-/* Buckets in use -> buckets of the canonical block. */
+/* Buckets in use -> buckets of the canonical block whose counts are
+ * width bytes: at least the bytes of the largest sparse block, so that a
+ * block never shrinks as it turns dense or its counts widen (the
+ * protocol only grows), doubling to 512, then multiples of 256. */
 static size_t
-dds_class(size_t t)
+dds_class(size_t t, unsigned width)
 {
-	size_t c = 16;
+	size_t c = DDS_SPARSEMAX * sizeof(struct dds_pair) / width;
 
 	while (c < t && c < 512)
 		c *= 2;
@@ -116,9 +156,9 @@ dds_class(size_t t)
 }
 
 static size_t
-dds_bytes(size_t t, int wide)
+dds_bytes(size_t t, unsigned width)
 {
-	return DDS_HDRSIZE + dds_class(t) * (wide ? 8 : 4);
+	return DDS_HDRSIZE + dds_class(t, width) * width;
 }
 
 /* Pairs in use -> bytes of the canonical sparse block: room for
@@ -133,9 +173,19 @@ pair_bytes(size_t t)
 	return DDS_HDRSIZE + c * sizeof(struct dds_pair);
 }
 
-/* Whether n - zero non-zero values need uint64_t counts: a bucket can
- * hold no more than all of them, and the rule depends on the multiset
- * alone, so the width is canonical too. */
+/* The bytes of a dense sketch's counts for n - zero non-zero values:
+ * 2 up to 65,535 of them, then 4, then 8, as a bucket can hold no more
+ * than all of them. The rule depends on the multiset alone, so the width
+ * is canonical too. (Not 1 below 256: windows of either size meet on
+ * the same hot path, and the width's switch then costs more than the
+ * smaller block saves.) */
+static unsigned
+count_width(uint64_t nonzero)
+{
+	return nonzero <= UINT16_MAX ? 2 : nonzero <= UINT32_MAX ? 4 : 8;
+}
+
+/* Whether sparse pairs (uint32_t counts) can no longer hold them. */
 static int
 need_wide(uint64_t nonzero)
 {
@@ -200,7 +250,7 @@ store_move(struct dds *h, size_t ob, struct dds_store o, size_t nb,
     struct dds_store w)
 {
 	unsigned char *c = dds_cnt(h);
-	size_t sz = h->wide ? 8 : 4, keep = 0, to = nb;
+	size_t sz = h->width, keep = 0, to = nb;
 	uint64_t fold = 0;
 	int64_t first, end = (int64_t)o.lo + o.len;
 
@@ -223,33 +273,28 @@ store_move(struct dds *h, size_t ob, struct dds_store o, size_t nb,
 		cnt_add(h, nb, fold);
 }
 
-/* Makes h's stores pos and neg, wide if asked, when the block can hold
- * them: returns 0, or the size needed (h unchanged). */
+/* Makes h's stores pos and neg, with counts of width bytes if wider
+ * than its own, when the block can hold them: returns 0, or the size
+ * needed (h unchanged). */
 static size_t
 dds_reserve(struct dds *h, struct dds_store pos, struct dds_store neg,
-    int wide)
+    unsigned width)
 {
-	size_t t = (size_t)pos.len + neg.len, i;
-	unsigned char *c = dds_cnt(h);
+	size_t t = (size_t)pos.len + neg.len, i, n;
 
-	if (wide && !h->wide) {
-		if ((h->size - DDS_HDRSIZE) / 8 < t)
-			return dds_bytes(t, 1);
-		/* in place, from the top: entry i moves from 4i to 8i */
-		for (i = (size_t)h->pos.len + h->neg.len; i-- > 0;) {
-			uint32_t v32;
-			uint64_t v64;
-
-			memcpy(&v32, c + 4 * i, 4);
-			v64 = v32;
-			memcpy(c + 8 * i, &v64, 8);
-		}
-		i = (size_t)h->pos.len + h->neg.len;
-		memset(c + 8 * i, 0, h->size - DDS_HDRSIZE - 8 * i);
-		h->wide = 1;
+	if (width > h->width) {
+		if ((h->size - DDS_HDRSIZE) / width < t)
+			return dds_bytes(t, width);
+		/* in place, from the top: each count to its wider place */
+		n = (size_t)h->pos.len + h->neg.len;
+		for (i = n; i-- > 0;)
+			cnt_put(dds_cnt(h), width, i, cnt_get(h, i));
+		h->width = width;
+		memset(dds_cnt(h) + n * width, 0, h->size - DDS_HDRSIZE -
+		    n * width);
 	}
 	if (dds_cap(h) < t)
-		return dds_bytes(t, h->wide);
+		return dds_bytes(t, h->width);
 	/* Neither store shrinks, so the negative one, moved first, never
 	 * lands on the positive one's old place, nor the positive one on
 	 * the negative one's new place. */
@@ -312,19 +357,20 @@ ent_range(const struct dds *h, const struct dds_store *st, size_t base)
  * range, widened as store_widen() does). Returns 0, or the size it needs
  * first. */
 static size_t
-densify(struct dds *h, struct dds_store pos, struct dds_store neg, int wide)
+densify(struct dds *h, struct dds_store pos, struct dds_store neg,
+    unsigned width)
 {
 	struct dds_pair p[DDS_SPARSEMAX];
 	size_t np = h->pos.len, t = np + h->neg.len, i, base;
 	const struct dds_store *st;
 	int32_t k;
 
-	if (h->size < dds_bytes((size_t)pos.len + neg.len, wide))
-		return dds_bytes((size_t)pos.len + neg.len, wide);
+	if (h->size < dds_bytes((size_t)pos.len + neg.len, width))
+		return dds_bytes((size_t)pos.len + neg.len, width);
 	memcpy(p, dds_pairs(h), t * sizeof(*p));
 	memset(dds_cnt(h), 0, h->size - DDS_HDRSIZE);
 	h->sparse = 0;
-	h->wide = (uint32_t)wide;
+	h->width = width;
 	h->pos = pos;
 	h->neg = neg;
 	for (i = 0; i < t; i++) {
@@ -418,19 +464,19 @@ dds_add(void *b, double x)
 		pos = ent_range(h, &h->pos, 0);
 		neg = ent_range(h, &h->neg, h->pos.len);
 		store_widen(x > 0 ? &pos : &neg, k, k);
-		if ((need = densify(h, pos, neg, need_wide(nonzero + 1))) != 0)
+		if ((need = densify(h, pos, neg, count_width(nonzero + 1))) != 0)
 			return need;
 	}
 	if (st->len == 0 || k < st->lo || k >= (int64_t)st->lo + st->len ||
-	    (!h->wide && need_wide(nonzero + 1))) {
+	    count_width(nonzero + 1) > h->width) {
 		pos = h->pos;
 		neg = h->neg;
 		store_widen(x > 0 ? &pos : &neg, k, k);
 		/* a key below a full store changes nothing but the first count */
 		if (memcmp(&pos, &h->pos, sizeof(pos)) != 0 ||
 		    memcmp(&neg, &h->neg, sizeof(neg)) != 0 ||
-		    (!h->wide && need_wide(nonzero + 1))) {
-			need = dds_reserve(h, pos, neg, need_wide(nonzero + 1));
+		    count_width(nonzero + 1) > h->width) {
+			need = dds_reserve(h, pos, neg, count_width(nonzero + 1));
 			if (need != 0)
 				return need;
 		}
@@ -438,7 +484,7 @@ dds_add(void *b, double x)
 	base = x > 0 ? 0 : h->pos.len;
 	if (k < st->lo)
 		k = st->lo;	/* collapsed */
-	cnt_add(h, base + (size_t)(k - st->lo), 1);
+	cnt_inc(dds_cnt(h), h->width, base + (size_t)(k - st->lo));
 added:
 	dds_minmax(h, x, x);
 	h->n++;
@@ -485,7 +531,7 @@ dds_merge(void *dst, const void *src)
 	struct dds_store pos, neg, r;
 	size_t need, i, base;
 	int64_t k;
-	int wide;
+	unsigned width;
 
 	if (s->n == 0)
 		return 0;
@@ -501,9 +547,11 @@ dds_merge(void *dst, const void *src)
 		store_widen(&pos, r.lo, r.lo + (int32_t)r.len - 1);
 	if ((r = ent_range(s, &s->neg, s->pos.len)).len > 0)
 		store_widen(&neg, r.lo, r.lo + (int32_t)r.len - 1);
-	wide = d->wide || need_wide(d->n - d->zero + (s->n - s->zero));
-	need = d->sparse ? densify(d, pos, neg, wide) :
-	    dds_reserve(d, pos, neg, wide);
+	width = count_width(d->n - d->zero + (s->n - s->zero));
+	if (width < d->width)
+		width = d->width;
+	need = d->sparse ? densify(d, pos, neg, width) :
+	    dds_reserve(d, pos, neg, width);
 	if (need != 0)
 		return need;
 	for (i = 0; i < s->pos.len; i++) {
@@ -538,7 +586,7 @@ dds_fit(const void *b)
 	if (h->sparse)
 		return pair_bytes((size_t)h->pos.len + h->neg.len);
 	return dds_bytes((size_t)h->pos.len + h->neg.len,
-	    need_wide(h->n - h->zero));
+	    count_width(h->n - h->zero));
 }
 
 int
@@ -547,7 +595,6 @@ dds_copy(void *dst, size_t size, const void *src)
 	const struct dds *s = src;
 	struct dds *d = dst;
 	size_t t = (size_t)s->pos.len + s->neg.len, i;
-	int wide = need_wide(s->n - s->zero);
 
 	if (size < DDS_HDRSIZE || size > UINT32_MAX || size < dds_fit(src))
 		return -1;
@@ -558,9 +605,9 @@ dds_copy(void *dst, size_t size, const void *src)
 		memcpy(dds_pairs(d), dds_pairs(s), t * sizeof(struct dds_pair));
 		return 0;
 	}
-	d->wide = (uint32_t)wide;
+	d->width = count_width(s->n - s->zero);
 	for (i = 0; i < t; i++)
-		cnt_add(d, i, cnt_get(s, i));
+		cnt_put(dds_cnt(d), d->width, i, cnt_get(s, i));
 	return 0;
 }
 
@@ -717,8 +764,9 @@ dds_check(const void *b, size_t avail)
 
 	if (avail < DDS_HDRSIZE)
 		return "truncated sketch";
-	if (h->magic != DDS_MAGIC || h->sparse > 1 || h->wide > 1 ||
-	    (h->sparse && h->wide))
+	if (h->magic != DDS_MAGIC || h->sparse > 1 ||
+	    (h->sparse ? h->width != 0 : h->width != 2 && h->width != 4 &&
+	    h->width != 8))
 		return "bad sketch header";
 	if (h->size < DDS_HDRSIZE || h->size > avail || h->size % 8 != 0 ||
 	    h->size > DDS_MAXSIZE)
@@ -738,7 +786,7 @@ dds_check(const void *b, size_t avail)
 	/* far beyond any input, and merges of two cannot wrap */
 	if (sum != h->n || h->n > (1ULL << 62))
 		return "bad sketch count";
-	if (!h->wide && need_wide(h->n - h->zero))
+	if (!h->sparse && h->width < count_width(h->n - h->zero))
 		return "bad sketch width";
 	for (i = t; i < cap; i++)
 		if (h->sparse ? dds_pairs(h)[i].key != 0 ||

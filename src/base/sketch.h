@@ -11,21 +11,22 @@
  * decades of magnitude (1e-6 to 1e10, say). Past that its lowest buckets
  * (the smallest magnitudes) are collapsed into one, as the paper's
  * collapsing store does: only quantiles that fall there lose accuracy.
- * A new sketch is sparse: up to DDS_SPARSEMAX = 64 buckets in use are
+ * A new sketch is sparse: up to DDS_SPARSEMAX = 16 buckets in use are
  * kept as (key, count) pairs, however far apart, as most windows hold
- * few values: 128 bytes for up to 8 pairs, doubling to 576 for 64.
- * Past that it turns dense, a count for every bucket from its lowest in
- * use to its highest: 64 bytes + 4 per bucket in the range, rounded up
- * to a size class (16 buckets, doubling to 512, then multiples of 256):
- * 576 bytes or more, 3 KiB for values over 5 decades, 8 KiB over 15,
- * 16 KiB at most (32 KiB past 2^32 values, when counts turn from uint32
- * to uint64). The sparse form is mostly the smaller where it is used (40
- * values from 1 to 999 span some 300 buckets: 2 KiB dense, 576 bytes
- * as pairs), and it zeroes no counts it will not use. Both forms
- * give the same quantiles, and which one a sketch fwin makes has follows
- * from its buckets alone (one restored from an older fwin, which turned
- * dense past 8 pairs, may be dense with fewer: it reads and merges
- * the same).
+ * few values: 128 bytes for up to 8 pairs, 192 for 16. Past that it
+ * turns dense, a count for every bucket from its lowest in use to its
+ * highest, of 2 bytes while the sketch holds up to 65,535 values (4 past
+ * that, 8 past 2^32): 64 bytes + 2 per bucket in the range, rounded up
+ * to a size class (64 buckets, doubling to 512, then multiples of 256):
+ * 192 bytes or more, 1.6 KiB for values over 5 decades, 4 KiB over 15,
+ * 8 KiB at most (16 and 32 KiB with wider counts). A sparse add searches
+ * and moves pairs, 4 to 6 times the time of a dense one (an increment),
+ * so the sparse form stops at 16 pairs: past them, values within a
+ * decade weigh no more dense (320 bytes, as 17 to 32 pairs do), values
+ * over 5 decades up to 5 times more in windows of 17 to 64 buckets, and
+ * half what counts of 4 bytes did in larger ones. Both forms give the
+ * same quantiles, and which one a sketch has, and its size, follow from
+ * its values alone.
  *
  * hll_*: HyperLogLog (Flajolet et al. 2007) with HLL++'s changes (Heule,
  * Nunkesser, Hall, "HyperLogLog in Practice", EDBT 2013): 64-bit hashes
@@ -46,7 +47,7 @@
  * (most windows hold few values) and the caller keeps one offset. Growing
  * only by the sizes returned keeps blocks canonical: the same multiset of
  * values gives the same bytes, in whatever order it was added and merged.
- * A fixed maximum-size struct was the other choice; it would cost 16 KiB
+ * A fixed maximum-size struct was the other choice; it would cost 32 KiB
  * per window even for a single value.
  *
  * A fold scratch outside the arena can be a block of DDS_MAXSIZE or
@@ -68,7 +69,7 @@
 #define DDS_ALPHA	0.009
 #define DDS_MAXBUCKETS	2048		/* per store */
 #define DDS_HDRSIZE	64
-#define DDS_SPARSEMAX	64		/* pairs of a sparse sketch */
+#define DDS_SPARSEMAX	16		/* pairs of a sparse sketch */
 #define DDS_INITPAIRS	8		/* pairs a new sketch has room for */
 #define DDS_INITSIZE	(DDS_HDRSIZE + 8 * DDS_INITPAIRS)
 #define DDS_MAXSIZE	(DDS_HDRSIZE + 8 * 2 * DDS_MAXBUCKETS)

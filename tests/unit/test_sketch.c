@@ -533,6 +533,56 @@ test_dds_bounded(void)
 	free(v);
 }
 
+/* A dense sketch's counts take 2 bytes up to 65,535 non-zero values and
+ * 4 past them: the block widens (in place or grown) at the 65,536th, by
+ * an add or a merge, and its bytes are the same whichever way it got
+ * there; a sketch of 65,535 stays narrow, and every percentile holds. */
+static void
+test_dds_width(void)
+{
+	enum { N = 65536 + 1000 };
+	double *v = malloc(N * sizeof(*v)), *x = malloc(N * sizeof(*x));
+	void *one, *halves, *h2, *at, *narrow;
+	size_t i, k;
+
+	for (i = 0; i < N; i++)	/* 40 buckets, and zeros that do not count */
+		v[i] = i % 97 == 0 ? 0 : (double)(1 + rnd() % 60);
+	one = dbuild(v, N);
+	for (i = 0; i < N; i++)
+		x[i] = v[N - 1 - i];
+	halves = dbuild(x, N);
+	CHECK(same(one, dds_size(one), halves, dds_size(halves)));
+	free(halves);
+	for (int t = 0; t < 4; t++) {
+		k = t == 0 ? 1 : t == 1 ? N / 2 : t == 2 ? 65530 : N - 1;
+		halves = dbuild(v, k);
+		h2 = dbuild(v + k, N - k);
+		halves = dmerge(halves, h2);
+		CHECK(same(one, dds_size(one), halves, dds_size(halves)));
+		free(halves);
+		free(h2);
+	}
+	CHECK(dds_check(one, dds_size(one)) == NULL);
+	CHECK(dds_fit(one) == dds_size(one));
+	/* the first 65,535 non-zero values (zeros are in no bucket) */
+	for (i = 0, k = 0; k < 65535; i++)
+		k += v[i] != 0;
+	CHECK(i < N);
+	narrow = dbuild(v, i);
+	at = dadd(dbuild(v, i), 7);
+	CHECK(dds_size(at) > dds_size(narrow));
+	CHECK(dds_check(narrow, dds_size(narrow)) == NULL);
+	CHECK(dds_check(at, dds_size(at)) == NULL);
+	memcpy(x, v, N * sizeof(*x));
+	qsort(x, N, sizeof(*x), cmpd);
+	CHECK(accurate(one, x, N, 0));
+	free(one);
+	free(narrow);
+	free(at);
+	free(v);
+	free(x);
+}
+
 /* Past 2^32 - 1 non-zero values the counts widen to 64 bits (doubling a
  * sketch by merging it with a copy of itself 33 times). */
 static void
@@ -852,6 +902,7 @@ main(void)
 	test_dds_sparse();
 	test_dds_integers();
 	test_dds_bounded();
+	test_dds_width();
 	test_dds_wide();
 	test_dds_check();
 	test_hll_exact();
