@@ -655,7 +655,7 @@ make_state() {
 	assert_success
 	assert_equal "$stderr" ""
 	assert_line --index 0 'file             c.ckpt'
-	assert_line --index 1 'format version   6'
+	assert_line --index 1 'format version   7'
 	assert_line --index 2 --regexp '^generation       [1-9][0-9]*$'
 	assert_regex "${lines[3]}" '^saved            [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z \([0-9]+ ns\)$'
 	assert_regex "${lines[4]}" '^checksum         ok \(XXH3-64 [0-9a-f]{16} over [0-9]+ bytes\)$'
