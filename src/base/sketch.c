@@ -53,8 +53,9 @@ struct dds_pair {
 };
 
 _Static_assert(sizeof(struct dds) == DDS_HDRSIZE, "dds header size");
-/* (dds_class() starts from the pairs' bytes, as counts of 2 to 8 bytes,
- * below the 512 it doubles to) */
+/* dds_class() starts a dense block at the bytes of DDS_SPARSEMAX pairs,
+ * below the 512 counts it doubles to, so that a block never shrinks as
+ * it turns dense. */
 _Static_assert((DDS_SPARSEMAX & (DDS_SPARSEMAX - 1)) == 0 &&
     DDS_SPARSEMAX >= DDS_INITPAIRS && DDS_SPARSEMAX <= 64,
     "DDS_SPARSEMAX: a power of two that dds_class() doubles");
