@@ -106,22 +106,6 @@ cnt_put(unsigned char *c, unsigned w, size_t i, uint64_t v)
 	}
 }
 
-/* Adds 1 to it: an add's own, in one switch. */
-static void
-cnt_inc(unsigned char *c, unsigned w, size_t i)
-{
-	switch (w) {
-	case 2:
-		((uint16_t *)c)[i]++;
-		break;
-	case 4:
-		((uint32_t *)c)[i]++;
-		break;
-	default:
-		((uint64_t *)c)[i]++;
-	}
-}
-
 static uint64_t
 cnt_get(const struct dds *h, size_t i)
 {
@@ -485,7 +469,7 @@ dds_add(void *b, double x)
 	base = x > 0 ? 0 : h->pos.len;
 	if (k < st->lo)
 		k = st->lo;	/* collapsed */
-	cnt_inc(dds_cnt(h), h->width, base + (size_t)(k - st->lo));
+	cnt_add(h, base + (size_t)(k - st->lo), 1);
 added:
 	dds_minmax(h, x, x);
 	h->n++;
