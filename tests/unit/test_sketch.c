@@ -545,7 +545,7 @@ test_dds_width(void)
 	void *one, *rev, *halves, *h2, *at, *narrow;
 	size_t i, k;
 
-	for (i = 0; i < N; i++)	/* 1 to 60, a bucket each; zeros in none */
+	for (i = 0; i < N; i++)	/* 1 to 60: some 60 buckets; zeros in none */
 		v[i] = i % 97 == 0 ? 0 : (double)(1 + rnd() % 60);
 	one = dbuild(v, N);
 	for (i = 0; i < N; i++)
