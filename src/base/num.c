@@ -488,25 +488,34 @@ shortest_digits(const struct dinterval *iv, int *kp)
 }
 
 /*
+ * Writes c's prec digits at p with a point after the first ni of them (0
+ * < ni < prec); returns the end. c goes as one number, and the point is
+ * let in by moving the few digits before it back one place: two numbers,
+ * the part before the point and the part after it, cost more.
+ */
+static char *
+put_point(char *p, uint64_t c, int prec, int ni)
+{
+	num_put_uint(p + 1, c, prec);
+	memmove(p, p + 1, (size_t)ni);
+	p[ni] = '.';
+	return p + prec + 1;
+}
+
+/*
  * Writes the prec digits of c times 10^(exp - prec + 1) at p in Python's
  * repr() notation, as %.*f and %.*e print these digits; returns the end.
- * The digits go where they belong, the part before the point and the
- * part after it each a number of its own (no copy of a digit string).
  */
 static char *
 put_notation(char *p, uint64_t c, int prec, int exp)
 {
-	uint64_t ip;
 	int i;
 
 	if (exp >= 16 || exp < -4) {
-		ip = prec > 1 ? div_pow10(c, prec - 1) : c;
-		*p++ = (char)('0' + ip);
-		if (prec > 1) {
-			*p++ = '.';
-			p = num_put_uint(p, c - ip * num_pow10[prec - 1],
-			    prec - 1);
-		}
+		if (prec > 1)
+			p = put_point(p, c, prec, 1);
+		else
+			*p++ = (char)('0' + c);
 		*p++ = 'e';
 		*p++ = exp < 0 ? '-' : '+';
 		return num_put_uint(p, (uint64_t)(exp < 0 ? -exp : exp), 2);
@@ -525,11 +534,7 @@ put_notation(char *p, uint64_t c, int prec, int exp)
 		memset(p, '0', (size_t)(exp + 1 - prec));
 		return p + exp + 1 - prec;
 	}
-	ip = div_pow10(c, prec - exp - 1);
-	p = num_put_uint(p, ip, exp + 1);
-	*p++ = '.';
-	return num_put_uint(p, c - ip * num_pow10[prec - exp - 1],
-	    prec - exp - 1);
+	return put_point(p, c, prec, exp + 1);
 }
 
 size_t

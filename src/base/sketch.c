@@ -10,6 +10,7 @@
  * into a bucket the final one folds into as well.
  */
 #include <math.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -643,30 +644,98 @@ bucket_value(const struct dds *h, size_t j)
 	return v;
 }
 
+/* Count i of a kind of entries at c: sparse pairs (kind 0), or dense
+ * counts of kind bytes. */
+static inline __attribute__((always_inline)) uint64_t
+count_of(const unsigned char *c, unsigned kind, ptrdiff_t i)
+{
+	return kind == 0 ? ((const struct dds_pair *)c)[i].count :
+	    cnt_at(c, kind, (size_t)i);
+}
+
+static inline __attribute__((always_inline)) ptrdiff_t
+walk_kind(const unsigned char *c, unsigned kind, ptrdiff_t i, ptrdiff_t end,
+    ptrdiff_t step, uint64_t lim, uint64_t *acc)
+{
+	uint64_t a = *acc, x;
+
+	for (; i != end; i += step) {
+		if (a + (x = count_of(c, kind, i)) > lim)
+			break;
+		a += x;
+	}
+	*acc = a;
+	return i;
+}
+
+/* Walks entries i, i + step, ... up to end, adding their counts to *acc
+ * while it stays at most lim: returns the entry that would pass lim, or
+ * end. A loop for each kind of entry, so that the walk through a dense
+ * store of hundreds of buckets does not ask their kind at each. */
+static ptrdiff_t
+walk(const struct dds *h, ptrdiff_t i, ptrdiff_t end, ptrdiff_t step,
+    uint64_t lim, uint64_t *acc)
+{
+	const unsigned char *c = dds_cnt(h);
+
+	if (h->sparse)
+		return walk_kind(c, 0, i, end, step, lim, acc);
+	switch (h->width) {
+	case 2:
+		return walk_kind(c, 2, i, end, step, lim, acc);
+	case 4:
+		return walk_kind(c, 4, i, end, step, lim, acc);
+	default:
+		return walk_kind(c, 8, i, end, step, lim, acc);
+	}
+}
+
 /* The bucket that holds rank r (from 0, below n), and in *below the
  * values of the buckets under it. The walk starts from the end nearer
- * r: an upper percentile lies in the few buckets at the top. */
+ * r: an upper percentile lies in the few buckets at the top. Buckets in
+ * value order are the negative store's entries from its last, the
+ * zeros, then the positive store's entries. */
 static size_t
 rank_bucket(const struct dds *h, uint64_t r, uint64_t *below)
 {
-	size_t nb = bucket_total(h), j;
+	ptrdiff_t np = h->pos.len, nn = h->neg.len, e;
 	uint64_t acc = 0, c;
+	size_t j;
 
-	if (r < h->n / 2) {
-		for (j = 0; j < nb; acc += c, j++)
-			if (acc + (c = bucket_count(h, j)) > r)
-				break;
+	if (r < h->n / 2) {	/* the first bucket whose values pass r */
+		if ((e = walk(h, np + nn - 1, np - 1, -1, r, &acc)) != np - 1)
+			j = (size_t)(np + nn - 1 - e);
+		else if (acc + h->zero > r)
+			j = (size_t)nn;
+		else {
+			acc += h->zero;
+			j = (size_t)(nn + 1 + walk(h, 0, np, 1, r, &acc));
+		}
 		*below = acc;
 		return j;
 	}
-	for (j = nb; j-- > 0;)	/* acc: the values from bucket j up */
-		if ((acc += bucket_count(h, j)) >= h->n - r)
-			break;
-	if (j >= nb || acc > h->n) {	/* (counts that do not add up to n) */
-		*below = h->n;
-		return nb;
+	/* the last bucket whose values and those above it reach n - r */
+	if ((e = walk(h, np - 1, -1, -1, h->n - r - 1, &acc)) != -1) {
+		j = (size_t)(nn + 1 + e);
+		c = ent_count(h, (size_t)e);
+	} else if (acc + h->zero > h->n - r - 1) {
+		j = (size_t)nn;
+		c = h->zero;
+	} else {
+		acc += h->zero;
+		if ((e = walk(h, np, np + nn, 1, h->n - r - 1, &acc)) ==
+		    np + nn) {
+			*below = h->n;	/* (counts that do not add up to n) */
+			return bucket_total(h);
+		}
+		j = (size_t)(np + nn - 1 - e);
+		c = ent_count(h, (size_t)e);
 	}
-	*below = h->n - acc;
+	if (acc + c > h->n) {
+		*below = h->n;
+		return bucket_total(h);
+	}
+	*below = h->n - acc - c;
 	return j;
 }
 
