@@ -9,6 +9,7 @@
  * the whole multiset: ranges only widen, so a collapse made early folds
  * into a bucket the final one folds into as well.
  */
+#include <float.h>
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -186,20 +187,32 @@ need_wide(uint64_t nonzero)
 #define DDS_INTKEYS	4096
 static int32_t dds_int_keys[DDS_INTKEYS];
 
-/* The key of a finite a > 0: a is in (gamma^(k-1), gamma^k]. */
-static int32_t
+/* The key of a finite a > 0, by its logarithm, kept for an integer
+ * below DDS_INTKEYS. */
+static __attribute__((noinline)) int32_t
+key_by_log(double a)
+{
+	int32_t k = (int32_t)ceil(log(a) * DDS_INVLNG);
+
+	if (a < DDS_INTKEYS && a == (double)(uint32_t)a)
+		__atomic_store_n(&dds_int_keys[(uint32_t)a], k + 1,
+		    __ATOMIC_RELAXED);
+	return k;
+}
+
+/* The key of a finite a > 0: a is in (gamma^(k-1), gamma^k]. Inline for
+ * the integer already met, the logarithm out of line, so that an add
+ * saves no registers for a call it seldom makes. */
+static inline __attribute__((always_inline)) int32_t
 dds_key(double a)
 {
 	uint32_t i;
 	int32_t k;
 
-	if (a >= DDS_INTKEYS || a != (double)(i = (uint32_t)a))
-		return (int32_t)ceil(log(a) * DDS_INVLNG);
-	if ((k = __atomic_load_n(&dds_int_keys[i], __ATOMIC_RELAXED)) != 0)
+	if (a < DDS_INTKEYS && a == (double)(i = (uint32_t)a) &&
+	    (k = __atomic_load_n(&dds_int_keys[i], __ATOMIC_RELAXED)) != 0)
 		return k - 1;
-	k = (int32_t)ceil(log(a) * DDS_INVLNG);
-	__atomic_store_n(&dds_int_keys[i], k + 1, __ATOMIC_RELAXED);
-	return k;
+	return key_by_log(a);
 }
 
 /* The bucket's value, gamma^k (1 - a): within a of both its edges. */
@@ -423,25 +436,15 @@ sparse_add(struct dds *h, int positive, int32_t k, uint64_t c)
 	return 0;
 }
 
-size_t
-dds_add(void *b, double x)
+/* Adds x, finite and not 0, of key k: any case, the sketch's layout
+ * changed if it must (widened, turned dense, its counts wider). */
+static __attribute__((noinline)) size_t
+add_key(struct dds *h, double x, int32_t k)
 {
-	struct dds *h = b;
-	struct dds_store *st, pos, neg;
+	struct dds_store *st = x > 0 ? &h->pos : &h->neg, pos, neg;
 	uint64_t nonzero = h->n - h->zero;
 	size_t need, base;
-	int32_t k;
 
-	if (!isfinite(x))
-		return 0;
-	if (x == 0) {
-		dds_minmax(h, 0.0, 0.0);	/* never -0: min and max are bytes */
-		h->zero++;
-		h->n++;
-		return 0;
-	}
-	k = dds_key(fabs(x));
-	st = x > 0 ? &h->pos : &h->neg;
 	if (h->sparse) {
 		if ((need = sparse_add(h, x > 0, k, 1)) == 0)
 			goto added;
@@ -472,6 +475,46 @@ dds_add(void *b, double x)
 		k = st->lo;	/* collapsed */
 	cnt_add(h, base + (size_t)(k - st->lo), 1);
 added:
+	dds_minmax(h, x, x);
+	h->n++;
+	return 0;
+}
+
+/* The usual add, of a positive value to a sparse sketch's pairs or
+ * within a dense one's store and width, is made here without a register
+ * saved for what it seldom needs; the rest, add_key(). */
+size_t
+dds_add(void *b, double x)
+{
+	struct dds *h = b;
+	size_t need;
+	uint64_t i;
+	int32_t k;
+
+	if (!(x > 0 && x <= DBL_MAX)) {
+		if (!isfinite(x))
+			return 0;
+		if (x == 0) {
+			dds_minmax(h, 0.0, 0.0);	/* never -0: min and max are bytes */
+			h->zero++;
+			h->n++;
+			return 0;
+		}
+		return add_key(h, x, dds_key(-x));
+	}
+	k = dds_key(x);
+	if (h->sparse) {
+		if ((need = sparse_add(h, 1, k, 1)) != 0)	/* (h unchanged) */
+			return need == TO_DENSE ? add_key(h, x, k) : need;
+	} else {
+		i = (uint64_t)((int64_t)k - h->pos.lo);
+		/* (one more value passes the width's counts when it needs
+		 * more than 8 * width bits, never at 8 bytes) */
+		if (i >= h->pos.len ||
+		    (h->n - h->zero + 1) >> (8 * h->width - 1) >> 1 != 0)
+			return add_key(h, x, k);
+		cnt_add(h, (size_t)i, 1);
+	}
 	dds_minmax(h, x, x);
 	h->n++;
 	return 0;

@@ -659,15 +659,29 @@ sk_release(struct arena *a, aoff slot, const struct skops *ops)
 		arena_free(a, b, ops->size(arena_ptr(a, b)));
 }
 
+/* dds_agg_add() past its first try: the sketch made, or grown to the
+ * need bytes that try asked for, and the add made. Out of line, so that
+ * the usual add saves no registers for it. */
+static __attribute__((noinline)) void
+dds_add_again(struct arena *a, aoff slot, size_t need, double x)
+{
+	void *b = sk_get(a, slot, &dds_ops);
+
+	if (need != 0)
+		b = sk_grow(a, slot, need, &dds_ops);
+	while ((need = dds_add(b, x)) != 0)
+		b = sk_grow(a, slot, need, &dds_ops);
+}
+
 void
 dds_agg_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
 {
-	void *b = sk_get(a, slot, &dds_ops);
-	size_t need;
+	aoff b = ((const struct acc_block *)arena_ptr(a, slot))->b;
+	size_t need = 0;
 
 	(void)seq;
-	while ((need = dds_add(b, v->d)) != 0)
-		b = sk_grow(a, slot, need, &dds_ops);
+	if (b == 0 || (need = dds_add(arena_ptr(a, b), v->d)) != 0)
+		dds_add_again(a, slot, need, v->d);
 }
 
 void
