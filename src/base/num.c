@@ -191,10 +191,13 @@ flog2_pow10(int e)
 	return (int)(((int64_t)e * 913124641741LL) >> 38);
 }
 
+_Static_assert(GMP_LIMB_BITS == 64, "g_init() reads g as two limbs");
+
 static void
 g_init(void)
 {
 	mpz_t num, den, g;
+	uint64_t lo, hi;
 	int k, e;
 
 	mpz_inits(num, den, g, NULL);
@@ -212,9 +215,10 @@ g_init(void)
 			mpz_mul_2exp(den, den, (mp_bitcnt_t)-e);
 		mpz_fdiv_q(g, num, den);
 		mpz_add_ui(g, g, 1);
-		g_tab[k - G_KMIN][1] = mpz_getlimbn(g, 0) & 0x7FFFFFFFFFFFFFFFULL;
-		mpz_fdiv_q_2exp(g, g, 63);
-		g_tab[k - G_KMIN][0] = mpz_get_ui(g);
+		lo = mpz_getlimbn(g, 0);	/* (126 bits: two limbs) */
+		hi = mpz_getlimbn(g, 1);
+		g_tab[k - G_KMIN][0] = hi << 1 | lo >> 63;
+		g_tab[k - G_KMIN][1] = lo & 0x7FFFFFFFFFFFFFFFULL;
 	}
 	mpz_clears(num, den, g, NULL);
 }

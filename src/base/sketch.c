@@ -494,8 +494,8 @@ dds_add(void *b, double x)
 	if (!(x > 0 && x <= DBL_MAX)) {
 		if (!isfinite(x))
 			return 0;
-		if (x == 0) {
-			dds_minmax(h, 0.0, 0.0);	/* never -0: min and max are bytes */
+		if (x == 0) {	/* never -0: min and max are bytes */
+			dds_minmax(h, 0.0, 0.0);
 			h->zero++;
 			h->n++;
 			return 0;
@@ -504,7 +504,8 @@ dds_add(void *b, double x)
 	}
 	k = dds_key(x);
 	if (h->sparse) {
-		if ((need = sparse_add(h, 1, k, 1)) != 0)	/* (h unchanged) */
+		/* (h unchanged when it says so) */
+		if ((need = sparse_add(h, 1, k, 1)) != 0)
 			return need == TO_DENSE ? add_key(h, x, k) : need;
 	} else {
 		i = (uint64_t)((int64_t)k - h->pos.lo);
