@@ -243,6 +243,37 @@ sweep() {
 	FWIN_THREADS=1 sweep malloc ENOMEM
 }
 
+# GMP allocates for a sum past 320 bits and for the table a double's
+# digits come from (num.c), made at the first one printed: each failing
+# allocation there ends the run as any other, never in GMP's abort(3).
+# (One thread: the start of a reading thread has the sweep below.)
+@test "malloc fails (ENOMEM) where GMP allocates: exit 1 with a message, never a crash" {
+	local big n=1 oom=0
+	big=$(printf '9%.0s' $(seq 110))
+	printf '1700000000 a 1.5 %s\n1700000001 b 2.25 %s\n1700000005 b 7 1\n' \
+	    "$big" "$big" > in
+	while :; do
+		rm -f log
+		run --separate-stderr env FWIN_THREADS=1 FAULT_CALL=malloc \
+		    FAULT_N=$n FAULT_ERRNO=ENOMEM FAULT_LOG=$PWD/log \
+		    LD_PRELOAD=$SHIM "$FWIN" -t 1 -k 2 --tumble 2s --avg 3 \
+		    --sum 4 in
+		[ -s log ] || break	# past the last allocation: a clean run
+		if ((status != 0)); then
+			assert_failure 1
+			[[ $stderr == 'fwin: '* ]]
+			if [[ $stderr == 'fwin: out of memory' ]]; then
+				oom=$((oom + 1))
+			fi
+		fi
+		n=$((n + 1))
+	done
+	assert_success
+	((oom > 10))
+	assert_line --index 0 $'1700000000\t1700000002\ta\t1.5\t1e+110'
+	((n > 20))
+}
+
 # With a reading thread, its start and its slots allocate too. Not under
 # a sanitizer: its runtime allocates as a thread starts, and a failure
 # there stops it in its own check, before fwin can say anything.

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <gmp.h>
 #include <xxhash.h>
 
 #include "base/util.h"
@@ -88,6 +89,33 @@ fwin_oom(void)
 {
 	fputs("fwin: out of memory\n", stderr);
 	exit(1);
+}
+
+/* GMP's allocations, through these (gmp_use_xmalloc). */
+static void *
+gmp_alloc(size_t n)
+{
+	return xmalloc(n);
+}
+
+static void *
+gmp_realloc(void *p, size_t old, size_t n)
+{
+	(void)old;
+	return xrealloc(p, n);
+}
+
+static void
+gmp_free(void *p, size_t n)
+{
+	(void)n;
+	free(p);
+}
+
+void
+gmp_use_xmalloc(void)
+{
+	mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
 }
 
 void *

@@ -31,6 +31,11 @@ void fwin_die(const char *fmt, ...)
 /* "fwin: out of memory", exit status 1. */
 void fwin_oom(void) __attribute__((noreturn));
 
+/* GMP's memory from xmalloc() and xrealloc(), set once before any
+ * thread starts: running out of it in GMP (exact sums, the table of
+ * num.c's digits) ends fwin as anywhere else, not in GMP's abort(3). */
+void gmp_use_xmalloc(void);
+
 /* malloc, calloc, realloc and strdup that never return NULL. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
