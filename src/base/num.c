@@ -247,6 +247,8 @@ round_odd(const uint64_t t[2], uint64_t x)
 static uint64_t
 to_decimal(int q, uint64_t c, int dk, int *e)
 {
+	/* out: c odd, the interval's ends are not in it; cb, cbl, cbr:
+	 * d and the ends, times 4 2^q */
 	uint64_t out = c & 1, cb = c << 2, cbr = cb + 2, cbl;
 	uint64_t vb, vbl, vbr, s, t, sp10, tp10;
 	const uint64_t *g;
@@ -267,6 +269,7 @@ to_decimal(int q, uint64_t c, int dk, int *e)
 	s = vb >> 2;
 	*e = k + dk;
 	if (s >= 10) {	/* the multiples of 10^(k+1) around d */
+		/* (s / 10: the high word of s times a little over 2^64 / 10) */
 		sp10 = 10 * mul_high(s, 115292150460684698ULL << 4);
 		tp10 = sp10 + 10;
 		up = vbl + out <= sp10 << 2;
