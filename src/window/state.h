@@ -162,7 +162,7 @@ st_acc(aoff p)
  * the arena (an offset of a restored key not checked yet may not be),
  * without waiting for it. State that fits in the caches' reach is
  * prefetched; larger state is warmed with util.h's warm(), a load: on
- * the virtual machines measured (BENCH.md) prefetches into state of
+ * the virtual machines measured, prefetches into state of
  * hundreds of MB were dropped (1M keys ran no faster with them than
  * without; with loads, 24% faster), while over a few MB loads cost 12%
  * more than prefetches. */
