@@ -504,15 +504,14 @@ dds_add(void *b, double x)
 	}
 	k = dds_key(x);
 	if (h->sparse) {
-		/* (h unchanged when it says so) */
+		/* (h unchanged when it says so; add_key() asks it again
+		 * before it turns the sketch dense, once in its life) */
 		if ((need = sparse_add(h, 1, k, 1)) != 0)
 			return need == TO_DENSE ? add_key(h, x, k) : need;
 	} else {
 		i = (uint64_t)((int64_t)k - h->pos.lo);
-		/* (one more value passes the width's counts when it needs
-		 * more than 8 * width bits, never at 8 bytes) */
 		if (i >= h->pos.len ||
-		    (h->n - h->zero + 1) >> (8 * h->width - 1) >> 1 != 0)
+		    count_width(h->n - h->zero + 1) > h->width)
 			return add_key(h, x, k);
 		cnt_add(h, (size_t)i, 1);
 	}
