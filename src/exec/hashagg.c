@@ -66,9 +66,7 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	size_t i;
 
 	h->c = c;
-	h->g = g;
-	h->plain = aggs_sums(g);
-	quick_again(h);
+	hashagg_set_aggs(h, g);
 	assigner_init(&h->as, c);
 	if (arena_init(&h->a) != 0)
 		fwin_die("cannot map memory: %s", strerror(errno));
@@ -86,6 +84,7 @@ hashagg_new(const struct config *c, struct aggs *g, uint64_t budget)
 	    sizeof(struct aval));
 	for (i = 1; i < AHEAD; i++)
 		h->pend[i].vals = h->pend[0].vals + i * c->naggs;
+	h->late_vals = xcalloc(c->naggs ? c->naggs : 1, sizeof(struct aval));
 	return h;
 }
 
@@ -122,6 +121,7 @@ hashagg_free(struct hashagg *h)
 		h->spill_free(h);
 	arena_fini(&h->a);
 	free(h->pend[0].vals);
+	free(h->late_vals);
 	free(h->front);
 	free(h->rows);
 	spare_free(h);
@@ -349,16 +349,59 @@ ha_group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	return group_of(h, gh, start, key, keylen, 0, 0);
 }
 
-/* Adds values vals to group g's accumulators: counts and sums inline. */
+/* Adds values vals to the accumulators at acc: counts and sums inline. */
+static inline __attribute__((always_inline)) void
+add_at(struct hashagg *h, aoff acc, const struct aval *vals)
+{
+	if (__builtin_expect(h->plain != NULL, 1))
+		aggs_add_sums(h->plain, h->naggs, &h->a, acc, vals);
+	else
+		aggs_add(h->g, &h->a, acc, vals, h->seq);
+	h->seq++;
+}
+
+/* Adds values vals to group g's accumulators. */
 static inline __attribute__((always_inline)) void
 add_values(struct hashagg *h, aoff g, const struct aval *vals)
 {
-	if (__builtin_expect(h->plain != NULL, 1))
-		aggs_add_sums(h->plain, h->naggs, &h->a, group_acc(h, g),
-		    vals);
-	else
-		aggs_add(h->g, &h->a, group_acc(h, g), vals, h->seq);
-	h->seq++;
+	add_at(h, group_acc(h, g), vals);
+}
+
+/* The record that waits in add_late(), added. */
+static inline __attribute__((always_inline)) void
+add_waiting(struct hashagg *h)
+{
+	if (h->late_acc != 0) {
+		add_at(h, h->late_acc, h->late_vals);
+		h->late_acc = 0;
+	}
+}
+
+/* Adds values vals to group g one record late. The record that waits is
+ * added now, and this one waits in its place: the block its accumulator
+ * names (a sketch, a percentile's values) lies in lines of its own,
+ * apart from the group, and is fetched now, to be in the cache once the
+ * next record has been read and found. Added at once, each record would
+ * wait for its block as it waits for its table slot and its group.
+ * Prefetches, not the look-ahead's warm() loads: in a table of this size
+ * they are kept, and they hold up no instruction after them. Whatever
+ * reads the groups adds the record that waits first (ha_take_pending()).
+ * Measured (the headline's data, --approx-percentile, two threads): 5%
+ * less time. */
+static inline __attribute__((always_inline)) void
+add_late(struct hashagg *h, aoff g, const struct aval *vals)
+{
+	aoff acc = group_acc(h, g), b;
+	size_t k;
+
+	add_waiting(h);
+	if ((b = aggs_block_at(&h->a, acc, h->late_slot)) != 0) {
+		__builtin_prefetch(arena_ptr(&h->a, b));
+		__builtin_prefetch((const char *)arena_ptr(&h->a, b) + 64);
+	}
+	h->late_acc = acc;
+	for (k = 0; k < h->naggs; k++)
+		h->late_vals[k] = vals[k];
 }
 
 /* Adds values vals to the group (start, key) of hash gh, made if new.
@@ -394,6 +437,7 @@ ha_take_pending(struct hashagg *h)
 	size_t k, last;
 	aoff g, found[AHEAD];
 
+	add_waiting(h);
 	for (k = 0; k < h->npend; k++)
 		warm(&slot[slot_home(h, h->pend[k].gh)]);
 	for (k = 0; k < h->npend; k++) {
@@ -525,7 +569,10 @@ add_quick(struct hashagg *h, const struct op_rec *r, const int64_t *win)
 	if ((g = group_of(h, group_hash(r->hash, start), start, r->key,
 	    r->keylen, 1, r->padded)) == 0)
 		return HA_FULL;
-	add_values(h, g, r->vals);
+	if (h->late_slot >= 0)
+		add_late(h, g, r->vals);
+	else
+		add_values(h, g, r->vals);
 	if (h->ledger)
 		ledger_note(h, ledger_at(h, start), r->t);
 	stream_added(h, r->t, start, h->last_pend);
@@ -575,7 +622,7 @@ add_one(struct hashagg *h, int64_t t, const int64_t *win,
 	}
 	gh = group_hash(hash, start);
 	if (!h->ahead || keylen > sizeof(q->key)) {
-		if (h->npend > 0)
+		if (h->npend > 0 || h->late_acc != 0)
 			ha_take_pending(h);
 		if ((rc = add_to_group(h, gh, start, key, keylen, padded,
 		    vals)) != HA_ADDED)
@@ -692,8 +739,13 @@ hashagg_gave_up(const struct hashagg *h)
 void
 hashagg_set_aggs(struct hashagg *h, struct aggs *g)
 {
+	if (h->g != NULL)
+		ha_take_pending(h);
 	h->g = g;
 	h->plain = aggs_sums(g);
+	/* (a record waits only while its values' text is not read: that
+	 * text is in the input's buffer, gone by the next record) */
+	h->late_slot = aggs_numbers_only(g) ? aggs_block_slot(g) : -1;
 	quick_again(h);
 }
 

@@ -162,6 +162,13 @@ struct hashagg {
 	int blocks;		/* accumulators name blocks: warmed too */
 	struct pending pend[AHEAD];
 	size_t naggs, npend;
+	/* add_quick() adds a record one late when its accumulators name a
+	 * block (add_late()): late_slot, that accumulator's offset (-1:
+	 * never); late_acc, the accumulators of the record that waits (0:
+	 * none), and its values */
+	ptrdiff_t late_slot;
+	aoff late_acc;
+	struct aval *late_vals;
 	struct hrow *rows;	/* hashagg_sort(): the groups in order */
 	size_t nrows, caprows;
 	struct hspare spare;
@@ -364,7 +371,8 @@ key_order(const void *va, const void *vb, void *arg)
 }
 
 /* hashagg.c: the group (start, key) of hash gh, made if new (past the
- * budget too); the look-ahead's records, all added. */
+ * budget too); the records that wait, all added: the one add_quick()
+ * holds back, then the look-ahead's. */
 aoff ha_group_of(struct hashagg *h, uint64_t gh, int64_t start,
     const char *key, size_t keylen);
 void ha_take_pending(struct hashagg *h);

@@ -1015,6 +1015,17 @@ aggs_warm_blocks(const struct aggs *g, const struct arena *a, aoff acc)
 		}
 }
 
+ptrdiff_t
+aggs_block_slot(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].op->flags & AGF_BLOCK)
+			return (ptrdiff_t)g->v[i].off;
+	return -1;
+}
+
 int
 aggs_any_order(const struct aggs *g)
 {

@@ -222,6 +222,18 @@ int aggs_numbers_only(const struct aggs *g);
  * nothing uses, so that the misses of records waiting overlap. */
 void aggs_warm_blocks(const struct aggs *g, const struct arena *a, aoff acc);
 
+/* The offset in a set of accumulators of the first that keeps its
+ * values in a block of its own (a sketch, a percentile's values), or -1
+ * when none does. That accumulator's first 8 bytes are the block's
+ * offset in the arena (0 until it has one): aggs_block_at(). */
+ptrdiff_t aggs_block_slot(const struct aggs *g);
+
+static inline aoff
+aggs_block_at(const struct arena *a, aoff acc, ptrdiff_t slot)
+{
+	return *(const aoff *)arena_ptr(a, acc + (aoff)slot);
+}
+
 /* Whether a group's accumulators in one table's arena fold with the
  * same group's in another's (flat ones, percentiles, sketches): two
  * tables fire together. */

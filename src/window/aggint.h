@@ -24,6 +24,8 @@ struct acc_block {
 	aoff b;
 };
 ARENA_LAYOUT(struct acc_block, 8);
+_Static_assert(offsetof(struct acc_block, b) == 0,
+    "aggs_block_at() reads a block's offset at an accumulator's start");
 
 /* The values of an exact percentile, in arrival order (sorted only in
  * the fold). The block's bytes double as it grows: 64, 128, 256... */
