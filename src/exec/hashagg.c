@@ -355,7 +355,10 @@ add_at(struct hashagg *h, aoff acc, const struct aval *vals)
 {
 	if (__builtin_expect(h->plain != NULL, 1))
 		aggs_add_sums(h->plain, h->naggs, &h->a, acc, vals);
-	else
+	else if (h->one != NULL) {
+		if (!h->one->valued || vals->p != NULL)
+			h->one->add(&h->a, acc + h->one->off, vals, h->seq);
+	} else
 		aggs_add(h->g, &h->a, acc, vals, h->seq);
 	h->seq++;
 }
@@ -400,8 +403,11 @@ add_late(struct hashagg *h, aoff g, const struct aval *vals)
 		__builtin_prefetch((const char *)arena_ptr(&h->a, b) + 64);
 	}
 	h->late_acc = acc;
-	for (k = 0; k < h->naggs; k++)
-		h->late_vals[k] = vals[k];
+	if (h->naggs == 1)	/* (the commonest: a copy, not a loop) */
+		*h->late_vals = *vals;
+	else
+		for (k = 0; k < h->naggs; k++)
+			h->late_vals[k] = vals[k];
 }
 
 /* Adds values vals to the group (start, key) of hash gh, made if new.
@@ -743,6 +749,7 @@ hashagg_set_aggs(struct hashagg *h, struct aggs *g)
 		ha_take_pending(h);
 	h->g = g;
 	h->plain = aggs_sums(g);
+	h->one = aggs_one_call(g);
 	/* (a record waits only while its values' text is not read: that
 	 * text is in the input's buffer, gone by the next record) */
 	h->late_slot = aggs_numbers_only(g) ? aggs_block_slot(g) : -1;

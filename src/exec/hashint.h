@@ -144,6 +144,7 @@ struct hashagg {
 	const struct config *c;
 	struct aggs *g;
 	const struct plain_agg *plain;	/* aggs_sums(g): added inline */
+	const struct plain_agg *one;	/* aggs_one_call(g): called at once */
 	/* add_one()'s commonest case, which add_quick() takes: a stream
 	 * of tumbling windows (not --slide, not --cumulate), no look-ahead
 	 * (quick_again() after each of those changes) */

@@ -825,6 +825,13 @@ aggs_sums(const struct aggs *g)
 	return g->adds_inline ? g->plain : NULL;
 }
 
+const struct plain_agg *
+aggs_one_call(const struct aggs *g)
+{
+	return g->plain != NULL && g->n == 1 && g->plain->kind == PA_CALL ?
+	    g->plain : NULL;
+}
+
 void
 aggs_add_at(const struct aggs *g, struct arena *a, aoff acc,
     const struct aval *vals, uint64_t seq, int64_t t)

@@ -119,6 +119,11 @@ struct plain_agg {
  * inline (aggs_add_sums); else NULL. */
 const struct plain_agg *aggs_sums(const struct aggs *g);
 
+/* g's aggregate, when it has one only and aggs_add() calls its add:
+ * the entry to call (its add, unless valued and the value is NULL), as
+ * aggs_add() would; else NULL. */
+const struct plain_agg *aggs_one_call(const struct aggs *g);
+
 /* aggs_add() of a set that aggs_sums() lists as pa[0..n). */
 static inline void
 aggs_add_sums(const struct plain_agg *pa, size_t n, struct arena *a,
