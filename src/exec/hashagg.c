@@ -349,17 +349,26 @@ ha_group_of(struct hashagg *h, uint64_t gh, int64_t start, const char *key,
 	return group_of(h, gh, start, key, keylen, 0, 0);
 }
 
+/* add_at() of aggregates not all counts and sums: a set of one called
+ * at once (aggs_one_call), else through aggs_add(). Out of line, so
+ * that the sums' inline adds keep their registers. */
+static __attribute__((noinline)) void
+add_called(struct hashagg *h, aoff acc, const struct aval *vals)
+{
+	if (h->one != NULL)
+		plain_call(h->one, &h->a, acc, vals, h->seq);
+	else
+		aggs_add(h->g, &h->a, acc, vals, h->seq);
+}
+
 /* Adds values vals to the accumulators at acc: counts and sums inline. */
 static inline __attribute__((always_inline)) void
 add_at(struct hashagg *h, aoff acc, const struct aval *vals)
 {
 	if (__builtin_expect(h->plain != NULL, 1))
 		aggs_add_sums(h->plain, h->naggs, &h->a, acc, vals);
-	else if (h->one != NULL) {
-		if (!h->one->valued || vals->p != NULL)
-			h->one->add(&h->a, acc + h->one->off, vals, h->seq);
-	} else
-		aggs_add(h->g, &h->a, acc, vals, h->seq);
+	else
+		add_called(h, acc, vals);
 	h->seq++;
 }
 

@@ -803,8 +803,7 @@ add_several(const struct aggs *g, struct arena *a, aoff acc,
 	/* (a set of counts and sums is added inline by a table: here, a
 	 * call each is a loop that keeps little in registers) */
 	for (i = 0; i < g->n; i++)
-		if (!pa[i].valued || vals[i].p != NULL)
-			pa[i].add(a, acc + pa[i].off, &vals[i], seq);
+		plain_call(&pa[i], a, acc, &vals[i], seq);
 }
 
 void
@@ -815,8 +814,8 @@ aggs_add(const struct aggs *g, struct arena *a, aoff acc,
 
 	if (pa == NULL || g->n != 1)
 		add_several(g, a, acc, vals, seq);
-	else if (!pa->valued || vals->p != NULL)
-		pa->add(a, acc + pa->off, vals, seq);
+	else
+		plain_call(pa, a, acc, vals, seq);
 }
 
 const struct plain_agg *

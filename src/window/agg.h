@@ -120,9 +120,18 @@ struct plain_agg {
 const struct plain_agg *aggs_sums(const struct aggs *g);
 
 /* g's aggregate, when it has one only and aggs_add() calls its add:
- * the entry to call (its add, unless valued and the value is NULL), as
- * aggs_add() would; else NULL. */
+ * the entry to give plain_call(), as aggs_add() does; else NULL. */
 const struct plain_agg *aggs_one_call(const struct aggs *g);
+
+/* Adds value v by entry pa's call: unless pa is valued and v NULL (or
+ * not for its --if). */
+static inline void
+plain_call(const struct plain_agg *pa, struct arena *a, aoff acc,
+    const struct aval *v, uint64_t seq)
+{
+	if (!pa->valued || v->p != NULL)
+		pa->add(a, acc + pa->off, v, seq);
+}
 
 /* aggs_add() of a set that aggs_sums() lists as pa[0..n). */
 static inline void
