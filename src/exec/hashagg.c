@@ -126,6 +126,7 @@ hashagg_free(struct hashagg *h)
 	free(h->rows);
 	spare_free(h);
 	free(h->lw);
+	free(h->lwi);
 	for (i = 0; i < h->nwin; i++)
 		free(h->win[i].g);
 	free(h->win);
@@ -500,38 +501,61 @@ ledger_note(const struct hashagg *h, struct ledger_win *e, int64_t t)
 		e->lag = sat_add(h->wm, -t);
 }
 
-/* The ledger's entry of the window that starts at start, made if new. */
+/* Where the ledger's index looks first for the window that starts at
+ * start. */
+static inline size_t
+ledger_home(const struct hashagg *h, int64_t start)
+{
+	return (size_t)(((uint64_t)start * 0x9e3779b97f4a7c15u) >> 32) &
+	    (h->caplwi - 1);
+}
+
+/* The ledger's index made again, with room for twice its entries. */
+static void
+ledger_reindex(struct hashagg *h)
+{
+	size_t i, j, cap = 64;
+
+	while (cap < 4 * (h->nlw + 1))
+		cap *= 2;
+	free(h->lwi);
+	h->lwi = xcalloc(cap, sizeof(*h->lwi));
+	h->caplwi = cap;
+	for (i = 0; i < h->nlw; i++) {
+		for (j = ledger_home(h, h->lw[i].start); h->lwi[j] != 0;
+		    j = (j + 1) & (cap - 1))
+			;
+		h->lwi[j] = (uint32_t)(i + 1);
+	}
+}
+
+/* The ledger's entry of the window that starts at start, made if new:
+ * found through the index, as input out of time order brings its
+ * windows in any order (hashagg_drop_ended() reads them all). */
 static struct ledger_win *
 ledger_at(struct hashagg *h, int64_t start)
 {
-	size_t lo = 0, hi = h->nlw, mid;
+	struct ledger_win *e;
+	size_t i;
+	uint32_t k;
 
 	if (h->nlw > 0 && h->lw[h->lw_at].start == start)
 		return &h->lw[h->lw_at];
-	/* (out of order by a window or two, most often) */
-	if (h->lw_at > 0 && h->lw[h->lw_at - 1].start == start)
-		return &h->lw[--h->lw_at];
-	if (h->lw_at + 1 < h->nlw && h->lw[h->lw_at + 1].start == start)
-		return &h->lw[++h->lw_at];
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (h->lw[mid].start < start)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo == h->nlw || h->lw[lo].start != start) {
-		xgrow(&h->lw, &h->caplw, h->nlw + 1, sizeof(*h->lw));
-		memmove(h->lw + lo + 1, h->lw + lo,
-		    (h->nlw - lo) * sizeof(*h->lw));
-		h->lw[lo].start = start;
-		h->lw[lo].n = 0;
-		h->lw[lo].mint = INT64_MAX;
-		h->lw[lo].lag = INT64_MIN;
-		h->nlw++;
-	}
-	h->lw_at = lo;
-	return &h->lw[lo];
+	if (2 * (h->nlw + 1) > h->caplwi)
+		ledger_reindex(h);
+	for (i = ledger_home(h, start); (k = h->lwi[i]) != 0;
+	    i = (i + 1) & (h->caplwi - 1))
+		if (h->lw[k - 1].start == start)
+			return &h->lw[h->lw_at = k - 1];
+	xgrow(&h->lw, &h->caplw, h->nlw + 1, sizeof(*h->lw));
+	e = &h->lw[h->nlw];
+	e->start = start;
+	e->n = 0;
+	e->mint = INT64_MAX;
+	e->lag = INT64_MIN;
+	h->lw_at = h->nlw++;
+	h->lwi[i] = (uint32_t)h->nlw;
+	return e;
 }
 
 /* In a stream: the ends of the pane that starts at start (the last

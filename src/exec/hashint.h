@@ -191,11 +191,15 @@ struct hashagg {
 	uint64_t held;
 	int64_t fired_from;	/* the earliest window it fired */
 	size_t at;		/* rows fired of h->rows */
-	/* hashagg_ledger(): the records of each window (sorted by start;
-	 * the last one used at lw_at), and those found late */
+	/* hashagg_ledger(): the records of each window (in the order they
+	 * were made, the last one used at lw_at; lwi: an index of their
+	 * starts, open-addressed, each entry 1 + its place, 0 free), and
+	 * those found late */
 	int ledger;
 	struct ledger_win *lw;
 	size_t nlw, caplw, lw_at;
+	uint32_t *lwi;
+	size_t caplwi;
 	struct ledger_win late;
 	/* --cumulate (hashagg_stream() only): groups are of panes (those of
 	 * records whose pane had ended: of the watermark's pane), folded
