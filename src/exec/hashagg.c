@@ -510,7 +510,8 @@ ledger_home(const struct hashagg *h, int64_t start)
 	    (h->caplwi - 1);
 }
 
-/* The ledger's index made again, with room for twice its entries. */
+/* The ledger's index made again, four slots an entry (ledger_at()
+ * makes it again once it is half full). */
 static void
 ledger_reindex(struct hashagg *h)
 {
