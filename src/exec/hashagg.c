@@ -502,12 +502,11 @@ ledger_note(const struct hashagg *h, struct ledger_win *e, int64_t t)
 }
 
 /* Where the ledger's index looks first for the window that starts at
- * start. */
+ * start: its hash as a group's of no key (group_hash). */
 static inline size_t
 ledger_home(const struct hashagg *h, int64_t start)
 {
-	return (size_t)(((uint64_t)start * 0x9e3779b97f4a7c15u) >> 32) &
-	    (h->caplwi - 1);
+	return (size_t)(group_hash(0, start) >> 32) & (h->caplwi - 1);
 }
 
 /* The ledger's index made again, four slots an entry (ledger_at()
