@@ -27,10 +27,11 @@
  * Its input is a file, so with -t and no stream-only option it runs in
  * batch mode (fwin(1): BATCH AND STREAM MODES).
  *
- * Mode 3 checks fwin(1) BATCH AND STREAM MODES: with event time, a run
- * with --max-memory 1 (every record spilled as a sorted run of its own,
- * the runs merged) writes exactly what a run with the default budget
- * writes, and exits the same.
+ * Mode 3 checks fwin(1) BATCH AND STREAM MODES: with event time and no
+ * stream-only option (batch mode), a run with --max-memory 1 (every
+ * record spilled as a sorted run of its own, the runs merged) writes
+ * exactly what a run with the default budget writes, and exits the
+ * same. (In a stream --max-memory bounds the state instead.)
  *
  * Split modes check fwin(1) CHECKPOINTS: the input is cut at a
  * line end into two parts, and a run over the whole must write exactly
@@ -78,6 +79,7 @@ static const char *const offset[4] = { NULL, "-500ms", "1h", "-8h" };
 
 struct opts {
 	int wkind, header, names, has_time, flush, oflag, csv;
+	int stream;	/* a stream-only option chose stream mode */
 };
 
 /* Field references: a column number, or with -H and names a header
@@ -190,10 +192,12 @@ build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
 		break;
 	}
 	if (lateness[(b[3] >> 2) & 3] != NULL) {
+		o->stream = 1;
 		fz_arg(a, "-l");
 		fz_arg(a, lateness[(b[3] >> 2) & 3]);
 	}
 	if (allowed[(b[3] >> 4) & 3] != NULL) {
+		o->stream = 1;
 		fz_arg(a, "--allowed-lateness");
 		fz_arg(a, allowed[(b[3] >> 4) & 3]);
 	}
@@ -219,14 +223,17 @@ build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
 	if (b[5] & 4)
 		fz_arg(a, "--strict");
 	if (b[5] & 8) {
+		o->stream = 1;
 		fz_arg(a, "--late-file");
 		fz_arg(a, "/dev/null");
 	}
 	o->flush = (b[5] >> 4) & 3;
 	if (o->flush & 1)
 		fz_arg(a, "--flush");
-	if (o->flush & 2)
+	if (o->flush & 2) {
+		o->stream = 1;
 		fz_arg(a, "--no-flush");
+	}
 	if (b[5] & 64)
 		fz_arg(a, "--stats");
 	if (b[5] & 128) {
@@ -411,7 +418,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    (o.csv && memchr(p, '"', n) != NULL))
 			mode = 0;
 	} else if (mode == 3) {
-		if (o.has_time) {
+		/* (in a stream --max-memory bounds the state, and past it
+		 * stops the run: fwin(1), --max-memory) */
+		if (o.has_time && !o.stream) {
 			budget_check(&args, &o, p, n, fz_path(4, "out"));
 			return 0;
 		}
