@@ -325,6 +325,12 @@ split_check(const struct fz_args *args, const struct opts *o, int mode,
 			return;
 	}
 
+	/* a new file that starts with a byte order mark skips it (fwin(1),
+	 * --format), where the whole file holds it in a record */
+	if (mode == 1 && hl == 0 && n - at >= 3 &&
+	    memcmp(p + at, "\xef\xbb\xbf", 3) == 0)
+		return;
+
 	unlink(ck);
 	unlink(outfile);
 	fz_put_file(whole, p, n, 0);
