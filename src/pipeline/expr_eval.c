@@ -52,7 +52,9 @@ scratch(struct xvm *vm, size_t n)
 {
 	char *p;
 
-	if (vm->used + n > vm->cap) {
+	/* (none yet: made even for 0 bytes, a result's pointer never
+	 * NULL) */
+	if (vm->buf == NULL || vm->used + n > vm->cap) {
 		if (vm->buf != NULL) {	/* results may point into it */
 			vm->old = xrealloc(vm->old, (vm->nold + 1) *
 			    sizeof(*vm->old));
