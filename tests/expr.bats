@@ -435,6 +435,22 @@ reference() {
 	fi
 }
 
+@test "--explain flink-sql: in() whose value holds a comma (a call, a string) keeps it whole" {
+	access
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --tumble 1m --count --where 'coalesce(host, path) in ("web1", "web2") or substr(path, 1, 4) in ("/api") or "a, b" in (path)' access.csv
+	assert_success
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > s.sql
+	grep -qF "(COALESCE(\`host\`, \`path\`) IN ('web1', 'web2'))" s.sql
+	grep -qF "(SUBSTR(\`path\`, 1, 4) IN ('/api'))" s.sql
+	grep -qF "('a, b' IN (\`path\`))" s.sql
+	if [ -s "$BATS_TEST_DIRNAME/.flinksql/check.cjs" ]; then
+		run node "$BATS_TEST_DIRNAME/.flinksql/check.cjs" s.sql
+		assert_success
+		assert_output ""
+	fi
+}
+
 @test "the README's example over tests/data/access.csv" {
 	run --separate-stderr fwin --csv -H -t ts -k host --tumble 2m --count --if 'latency_ms > 150' --as slow --count --as requests --eval 'slow_pct=round(100 * slow / requests)' --having 'slow_pct >= 30' "$DATA/access.csv"
 	assert_success

@@ -236,6 +236,7 @@ expr_sql(const struct expr *e, FILE *f,
 {
 	struct sqlstack st = { NULL, 0, 0 };
 	const struct xins *ip;
+	enum sqlkind k;
 	char *s, *a;
 
 	for (ip = e->code; ip < e->code + e->ncode; ip++) {
@@ -262,13 +263,12 @@ expr_sql(const struct expr *e, FILE *f,
 			free(a);
 			free(s);
 			break;
-		case X_IN:
-			s = sql_args(&st, ip->a + 1, any_num(&st, ip->a + 1) ?
-			    SK_NUM : SK_FIELD);
-			a = strchr(s, ',');	/* the value, then the items */
-			*a = '\0';
-			sql_push(&st, ip->a + 1, SK_BOOL, "(%s IN (%s))", s,
-			    a + 2);
+		case X_IN:	/* the value, then the items */
+			k = any_num(&st, ip->a + 1) ? SK_NUM : SK_FIELD;
+			a = sql_as(&st, ip->a + 1, k);
+			s = sql_args(&st, ip->a, k);
+			sql_push(&st, ip->a + 1, SK_BOOL, "(%s IN (%s))", a, s);
+			free(a);
 			free(s);
 			break;
 		case X_ISNULL:
