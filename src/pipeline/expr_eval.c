@@ -341,6 +341,22 @@ digit(int c)
 	return c >= '0' && c <= '9';
 }
 
+/* The exponent written at p[0..end) (a number's text, which may go on
+ * past end), clamped where it is past any double's. */
+static long
+exponent(const char *p, const char *end)
+{
+	long e = 0;
+	int neg = 0;
+
+	if (p < end && (*p == '-' || *p == '+'))
+		neg = *p++ == '-';
+	for (; p < end && digit(*p); p++)
+		if (e < 100000)
+			e = e * 10 + (*p - '0');
+	return neg ? -e : e;
+}
+
 /* round(x, d) of a double, half away from zero on its decimal text (so
  * that 2.675 rounds to 2.68, as written, not as the binary double
  * below it). */
@@ -369,7 +385,7 @@ round_dbl(struct xval *v, int64_t d)
 	if (pt < 0)
 		pt = (int)nd;
 	if (p < end && (*p == 'e' || *p == 'E'))
-		ex = strtol(p + 1, NULL, 10);
+		ex = exponent(p + 1, end);
 	if (ex > 300 || ex < -300 || d > 300 || d < -300)
 		goto approx;
 	/* digits before the point: pt + ex; keep that many plus d */

@@ -10,7 +10,9 @@
 
 #define NEL(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* The record every expression reads: its fields by name, and as $1... */
+/* The record every expression reads: its fields by name, and as $1...
+ * (ecut: but its text's last byte, which follows it as the next bytes
+ * of a line follow a field). */
 static const struct {
 	const char *name, *text;
 } rec[] = {
@@ -20,6 +22,7 @@ static const struct {
 	{ "ip", "10.0.0.1" }, { "user.id", "u1" }, { "with space", "ws" },
 	{ "status", "503" }, { "x", "2.675" }, { "h", "1e3" },
 	{ "not", "1" }, { "in", "5" }, { "w", "-2.5" },
+	{ "ecut", "2.55e-13" },
 };
 
 static struct xslice slots[NEL(rec)];
@@ -64,7 +67,8 @@ eval(const char *text)
 
 	for (i = 0; i < NEL(rec); i++) {
 		slots[i].p = rec[i].text;
-		slots[i].n = strlen(rec[i].text);
+		slots[i].n = strlen(rec[i].text) -
+		    (strcmp(rec[i].name, "ecut") == 0);
 	}
 	if ((e = expr_parse(text, err, sizeof(err))) == NULL) {
 		snprintf(out, sizeof(out), "error %s", err);
@@ -228,6 +232,7 @@ test_functions(void)
 		{ "round(a, 2)", "7" }, { "round(1234.5, -2)", "1200" },
 		{ "round(f, e)", "NULL" }, { "round(f, 0.5)", "NULL" },
 		{ "round(1.005, 2)", "1.01" }, { "round(0.05, 1)", "0.1" },
+		{ "round(ecut, 2)", "0.26" }, { "round(ecut, 1)", "0.3" },
 		{ "min(a, b, t)", "2" }, { "max(a, b, t)", "10" },
 		{ "min(a, e)", "NULL" }, { "max(s, \"Z\")", "Z" },
 		{ "min(f, 3)", "2.5" }, { "max(a)", "7" },
