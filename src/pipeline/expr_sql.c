@@ -55,7 +55,8 @@ sql_as(const struct sqlstack *st, size_t i, enum sqlkind want)
 	char *s;
 	int rc = 0;
 
-	if (i > st->n)	/* (a parsed program always has its operands) */
+	/* (a parsed program always has its operands) */
+	if (i == 0 || i > st->n)
 		return xstrdup("NULL");
 	it = &st->v[st->n - i];
 
