@@ -265,6 +265,14 @@ Try 'fwin --help' for more information."
 	e --where 'path ~ "(x"'
 	assert_equal "$stderr" "fwin: --where: at 8: bad regular expression '(x': Unmatched ( or \\(
 Try 'fwin --help' for more information."
+	# (repetitions that would compile to gigabytes)
+	e --where 'path ~ "a++++++++++++++++++++++"'
+	assert_equal "$stderr" "fwin: --where: at 8: bad regular expression 'a++++++++++++++++++++++': its repetitions stack or nest past 100000 copies of its parts
+Try 'fwin --help' for more information."
+	e --where 'path !~ "((((((((((((((((((((a)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+)+"'
+	[[ "$stderr" == *"its repetitions stack or nest past 100000 copies"* ]]
+	e --count --if 'path ~ "(((a){1,100}){1,100}){1,100}"'
+	[[ "$stderr" == *"its repetitions stack or nest past 100000 copies"* ]]
 	e --where 'a < b < c'
 	assert_equal "$stderr" "fwin: --where: at 7: unexpected '<'
 Try 'fwin --help' for more information."

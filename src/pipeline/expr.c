@@ -539,6 +539,88 @@ sum(struct pstate *ps)
 }
 
 /* sum ('~' | '!~') STRING: compiled here, once. */
+/* The regex library makes a copy of a subexpression for each repetition
+ * that needs one (a+ is aa*, a{2,5} five a's): repetitions that stack or
+ * nest multiply, and a short text can take gigabytes to compile. Past
+ * this many copies of its parts, a regular expression is refused. */
+#define RE_PARTS	100000
+
+/* About how many parts re compiles to (more than RE_PARTS: as good as
+ * any), from its repetitions, groups and brackets. */
+static double
+re_parts(const char *re)
+{
+	double stack[64][2], cur = 0, last = 0, m, n;
+	const char *p = re;
+	int depth = 0;
+	char *end;
+
+	while (*p != '\0' && cur <= RE_PARTS) {
+		switch (*p) {
+		case '(':
+			if (depth == 64)
+				return RE_PARTS + 1.0;
+			stack[depth][0] = cur;
+			stack[depth++][1] = last;
+			cur = last = 0;
+			p++;
+			continue;
+		case ')':
+			last = cur;
+			cur = depth > 0 ? stack[--depth][0] + last : last;
+			p++;
+			continue;
+		case '|':
+			last = 0;
+			p++;
+			continue;
+		case '+':
+			cur += last;
+			last *= 2;
+			p++;
+			continue;
+		case '*':
+		case '?':
+			p++;
+			continue;
+		case '{':
+			m = (double)strtoul(p + 1, &end, 10);
+			n = *end == ',' ? (end[1] == '}' ? m + 1 :
+			    (double)strtoul(end + 1, &end, 10)) : m;
+			if (n < m)
+				n = m;
+			if (n > 1) {
+				cur += last * (n - 1);
+				last *= n;
+			}
+			p = strchr(p, '}') != NULL ? strchr(p, '}') + 1 : p + 1;
+			continue;
+		case '[':	/* one part: to its ']' (first: one of them) */
+			p++;
+			if (*p == '^')
+				p++;
+			if (*p == ']')
+				p++;
+			while (*p != '\0' && *p != ']')
+				p += p[0] == '[' && (p[1] == ':' || p[1] == '.' ||
+				    p[1] == '=') && strchr(p + 2, ']') != NULL ?
+				    strchr(p + 2, ']') - p + 1 : 1;
+			if (*p == ']')
+				p++;
+			break;
+		case '\\':
+			p += p[1] != '\0' ? 2 : 1;
+			break;
+		default:
+			p++;
+			break;
+		}
+		cur += 1;
+		last = 1;
+	}
+	return cur;
+}
+
 static void
 match(struct pstate *ps, enum xop op)
 {
@@ -555,6 +637,13 @@ match(struct pstate *ps, enum xop op)
 		return;
 	}
 	re = unquote(ps, &n);
+	if (re_parts(re) > RE_PARTS) {
+		fail(ps, ps->tok.pos, "bad regular expression '%s': its "
+		    "repetitions stack or nest past %d copies of its parts",
+		    re, RE_PARTS);
+		free(re);
+		return;
+	}
 	e->res = xrealloc(e->res, (e->nres + 1) * sizeof(*e->res));
 	e->retext = xrealloc(e->retext, (e->nres + 1) * sizeof(*e->retext));
 	if ((rc = regcomp(&e->res[e->nres], re, REG_EXTENDED | REG_NOSUB))
