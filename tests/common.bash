@@ -4,6 +4,10 @@ bats_require_minimum_version 1.5.0
 # asan points it at the sanitizer build), and each test gets a scratch dir.
 export FWIN=${FWIN:-$BATS_TEST_DIRNAME/../fwin}
 DATA=$BATS_TEST_DIRNAME/data
+# The Flink SQL grammar checker, which explain.bats makes from npm
+# packages: third-party code, kept in the user's cache, not in the
+# repository.
+FLINKSQL=${FWIN_FLINKSQL:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/fwin/flinksql}
 
 load /usr/lib/bats/bats-support/load
 load /usr/lib/bats/bats-assert/load

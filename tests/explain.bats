@@ -2,14 +2,12 @@
 # --explain flink-sql: the Flink SQL script of a pipeline (fwin(1): BEYOND
 # ONE MACHINE). Exact scripts for a few pipelines; every window kind and
 # aggregate checked against a Flink SQL grammar (dt-sql-parser's FlinkSQL
-# parser, installed with npm into tests/.flinksql on first use); the
+# parser, installed with npm into $FLINKSQL on first use); the
 # pipelines without a counterpart.
 load common
 
-FLINKSQL=$BATS_TEST_DIRNAME/.flinksql
-
 # Prepares the grammar checker once: dt-sql-parser and esbuild from npm in
-# tests/.flinksql (git-ignored), and tests/explain/check.mjs bundled into
+# $FLINKSQL (common.bash), and tests/explain/check.mjs bundled into
 # check.cjs there. A later run finds check.cjs newer than its source and
 # does nothing; an interrupted one is finished. Prints why it cannot.
 flinksql_checker() {

@@ -434,8 +434,8 @@ reference() {
 	grep -qF -- "--   --where 'len(lower(path)) > 1 or not host in (\"web3\", \"web4\")'" s.sql
 	fwin --explain flink-sql --csv -H -t ts -k host --slide 2m,1m --max-by bytes:path --if 'status == 200' --where 'status is not null' --eval 'x=upper(host)' --eval 'y=coalesce(x, "-")' access.csv > s2.sql
 	fwin --explain flink-sql --csv -H -t ts --session 1m --count --if 'min(status, 300) % 2 == 0' --having 'abs($3 - 1) >= 1' access.csv > s3.sql
-	if [ -s "$BATS_TEST_DIRNAME/.flinksql/check.cjs" ]; then
-		run node "$BATS_TEST_DIRNAME/.flinksql/check.cjs" s.sql s2.sql s3.sql
+	if [ -s "$FLINKSQL/check.cjs" ]; then
+		run node "$FLINKSQL/check.cjs" s.sql s2.sql s3.sql
 		assert_success
 		assert_output ""
 	else
@@ -452,8 +452,8 @@ reference() {
 	grep -qF "(COALESCE(\`host\`, \`path\`) IN ('web1', 'web2'))" s.sql
 	grep -qF "(SUBSTR(\`path\`, 1, 4) IN ('/api'))" s.sql
 	grep -qF "('a, b' IN (\`path\`))" s.sql
-	if [ -s "$BATS_TEST_DIRNAME/.flinksql/check.cjs" ]; then
-		run node "$BATS_TEST_DIRNAME/.flinksql/check.cjs" s.sql
+	if [ -s "$FLINKSQL/check.cjs" ]; then
+		run node "$FLINKSQL/check.cjs" s.sql
 		assert_success
 		assert_output ""
 	fi
