@@ -384,12 +384,28 @@ dec_read(const char *p, size_t n, struct dec *out)
 	return dec_parse(p, n, out) == 0 ? 0 : dec_read_exp(p, n, out);
 }
 
+int64_t
+dec_exponent(const char *p, size_t n, size_t *used)
+{
+	size_t i = 0, d;
+	int64_t e = 0;
+	int neg = 0;
+
+	if (i < n && (p[i] == '-' || p[i] == '+'))
+		neg = p[i++] == '-';
+	for (d = i; i < n && isdig(p[i]); i++)
+		if (e < 100000)
+			e = e * 10 + (p[i] - '0');
+	*used = i > d ? i : 0;
+	return neg ? -e : e;
+}
+
 int
 dec_read_exp(const char *p, size_t n, struct dec *out)
 {
-	size_t i = 0, ms, me, dot = (size_t)-1, first, last, j;
-	int64_t e = 0, scale;
-	int neg = 0, eneg = 0;
+	size_t i = 0, ms, me, dot = (size_t)-1, first, last, j, used;
+	int64_t e, scale;
+	int neg = 0;
 	u128 m = 0;
 
 	if (n > 4096)
@@ -404,14 +420,8 @@ dec_read_exp(const char *p, size_t n, struct dec *out)
 	if (i == n || (p[i] != 'e' && p[i] != 'E') ||
 	    me - ms - (dot != (size_t)-1) == 0)
 		return -1;
-	if (++i < n && (p[i] == '-' || p[i] == '+'))
-		eneg = p[i++] == '-';
-	if (i == n)
-		return -1;
-	for (; i < n && isdig(p[i]); i++)
-		if (e < 100000)		/* far past any scale read exactly */
-			e = e * 10 + (p[i] - '0');
-	if (i != n)
+	e = dec_exponent(p + i + 1, n - i - 1, &used);
+	if (used == 0 || i + 1 + used != n)
 		return -1;
 	if (dot == (size_t)-1)
 		dot = me;
@@ -424,7 +434,7 @@ dec_read_exp(const char *p, size_t n, struct dec *out)
 	/* the value is digits [first, last) with places counted from dot */
 	scale = (int64_t)(last > dot ? last - dot - 1 : 0) -
 	    (int64_t)(last < dot ? dot - last : 0);
-	scale -= eneg ? -e : e;
+	scale -= e;
 	if (first == last)
 		scale = 0;		/* zero */
 	if (last - first - (first < dot && dot < last) > DEC_DIGITS ||

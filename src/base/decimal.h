@@ -101,6 +101,11 @@ int dec_read(const char *p, size_t n, struct dec *out);
 /* dec_read() of a text dec_parse() refused: only the exponent form. */
 int dec_read_exp(const char *p, size_t n, struct dec *out);
 
+/* The exponent written at p[0..n), after a number's 'e': an optional
+ * sign, then digits (past 100000 kept at that, far past any scale or
+ * double); *used: the bytes it takes, 0 when it has no digit. */
+int64_t dec_exponent(const char *p, size_t n, size_t *used);
+
 /* Places above which a value read exactly (m < 10^38) is certainly within
  * the doubles' range (below 10^308), so that no strtod(3) need say so. */
 #define DEC_SAFESCALE	(-270)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "pipeline/exprint.h"
+#include "base/decimal.h"
 #include "base/num.h"
 #include "base/util.h"
 
@@ -341,22 +342,6 @@ digit(int c)
 	return c >= '0' && c <= '9';
 }
 
-/* The exponent written at p[0..end) (a number's text, which may go on
- * past end), clamped where it is past any double's. */
-static long
-exponent(const char *p, const char *end)
-{
-	long e = 0;
-	int neg = 0;
-
-	if (p < end && (*p == '-' || *p == '+'))
-		neg = *p++ == '-';
-	for (; p < end && digit(*p); p++)
-		if (e < 100000)
-			e = e * 10 + (*p - '0');
-	return neg ? -e : e;
-}
-
 /* round(x, d) of a double, half away from zero on its decimal text (so
  * that 2.675 rounds to 2.68, as written, not as the binary double
  * below it). */
@@ -365,7 +350,7 @@ round_dbl(struct xval *v, int64_t d)
 {
 	char buf[NUM_BUFSZ], dig[64], out[128];
 	const char *p, *end;
-	size_t n, nd = 0, i, keep;
+	size_t n, nd = 0, i, keep, used;
 	int neg = 0, pt = -1, up;
 	long ex = 0;
 	char *o = out;
@@ -385,7 +370,7 @@ round_dbl(struct xval *v, int64_t d)
 	if (pt < 0)
 		pt = (int)nd;
 	if (p < end && (*p == 'e' || *p == 'E'))
-		ex = exponent(p + 1, end);
+		ex = (long)dec_exponent(p + 1, (size_t)(end - p - 1), &used);
 	if (ex > 300 || ex < -300 || d > 300 || d < -300)
 		goto approx;
 	/* digits before the point: pt + ex; keep that many plus d */
