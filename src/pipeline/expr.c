@@ -538,81 +538,82 @@ sum(struct pstate *ps)
 	}
 }
 
-/* sum ('~' | '!~') STRING: compiled here, once. */
 /* The regex library makes a copy of a subexpression for each repetition
  * that needs one (a+ is aa*, a{2,5} five a's): repetitions that stack or
  * nest multiply, and a short text can take gigabytes to compile. Past
  * this many copies of its parts, a regular expression is refused. */
 #define RE_PARTS	100000
 
+/* Past the bracket expression at p ('['): its first ']' is one of its
+ * bytes, and so is each ']' of a [:class:], [.coll.] or [=equiv=]. */
+static const char *
+bracket_end(const char *p)
+{
+	const char *q;
+
+	p++;
+	p += *p == '^';
+	p += *p == ']';
+	while (*p != '\0' && *p != ']')
+		if (p[0] == '[' && p[1] != '\0' && strchr(":.=", p[1]) != NULL &&
+		    (q = strchr(p + 2, ']')) != NULL)
+			p = q + 1;
+		else
+			p++;
+	return *p == ']' ? p + 1 : p;
+}
+
 /* About how many parts re compiles to (more than RE_PARTS: as good as
- * any), from its repetitions, groups and brackets. */
+ * any): each atom one, a group the sum of its own, '+' doubling what it
+ * repeats and {m,n} making it n times as many. */
 static double
 re_parts(const char *re)
 {
-	double stack[64][2], cur = 0, last = 0, m, n;
+	double outer[64], cur = 0, last = 0, m, n;
 	const char *p = re;
-	int depth = 0;
 	char *end;
+	int depth = 0;
 
 	while (*p != '\0' && cur <= RE_PARTS) {
-		switch (*p) {
+		switch (*p++) {
 		case '(':
 			if (depth == 64)
 				return RE_PARTS + 1.0;
-			stack[depth][0] = cur;
-			stack[depth++][1] = last;
+			outer[depth++] = cur;
 			cur = last = 0;
-			p++;
 			continue;
 		case ')':
 			last = cur;
-			cur = depth > 0 ? stack[--depth][0] + last : last;
-			p++;
+			cur = (depth > 0 ? outer[--depth] : 0) + last;
 			continue;
 		case '|':
 			last = 0;
-			p++;
+			continue;
+		case '*':
+		case '?':
 			continue;
 		case '+':
 			cur += last;
 			last *= 2;
-			p++;
 			continue;
-		case '*':
-		case '?':
-			p++;
-			continue;
-		case '{':
-			m = (double)strtoul(p + 1, &end, 10);
-			n = *end == ',' ? (end[1] == '}' ? m + 1 :
-			    (double)strtoul(end + 1, &end, 10)) : m;
+		case '{':	/* {m}, {m,} (m + 1 copies), {m,n} */
+			m = (double)strtoul(p, &end, 10);
+			n = *end != ',' ? m : end[1] == '}' ? m + 1 :
+			    (double)strtoul(end + 1, NULL, 10);
 			if (n < m)
 				n = m;
 			if (n > 1) {
 				cur += last * (n - 1);
 				last *= n;
 			}
-			p = strchr(p, '}') != NULL ? strchr(p, '}') + 1 : p + 1;
+			if ((end = strchr(p, '}')) != NULL)
+				p = end + 1;
 			continue;
-		case '[':	/* one part: to its ']' (first: one of them) */
-			p++;
-			if (*p == '^')
-				p++;
-			if (*p == ']')
-				p++;
-			while (*p != '\0' && *p != ']')
-				p += p[0] == '[' && (p[1] == ':' || p[1] == '.' ||
-				    p[1] == '=') && strchr(p + 2, ']') != NULL ?
-				    strchr(p + 2, ']') - p + 1 : 1;
-			if (*p == ']')
-				p++;
+		case '[':
+			p = bracket_end(p - 1);
 			break;
 		case '\\':
-			p += p[1] != '\0' ? 2 : 1;
-			break;
-		default:
-			p++;
+			p += *p != '\0';
 			break;
 		}
 		cur += 1;
@@ -621,6 +622,7 @@ re_parts(const char *re)
 	return cur;
 }
 
+/* sum ('~' | '!~') STRING: compiled here, once. */
 static void
 match(struct pstate *ps, enum xop op)
 {
