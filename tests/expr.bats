@@ -138,6 +138,8 @@ fwin: 1 bad record skipped"
 	assert_equal "$(f 'coalesce(status, 0) == 0')" 1
 	assert_equal "$(f 'status % 100 == 0 && status / 100 in (2, 5)')" 3
 	assert_equal "$(f 'host ~ "^[ab]$" && host !~ "b"')" 3
+	# at the bound of what a regular expression may repeat (EXPRESSIONS)
+	assert_equal "$(f 'host ~ "^a{1,4000}$" && host ~ "^x{0,2000}y{0,2000}a$"')" 3
 	assert_equal "$(f 'ts >= 5 and ts < 65 or bytes == 1')" 4
 }
 
@@ -273,6 +275,14 @@ Try 'fwin --help' for more information."
 	[[ "$stderr" == *"its repetitions stack or nest past 100000 copies"* ]]
 	e --count --if 'path ~ "(((a){1,100}){1,100}){1,100}"'
 	[[ "$stderr" == *"its repetitions stack or nest past 100000 copies"* ]]
+	# (runs of parts that can match the empty string: minutes to compile)
+	e --where 'path ~ "a*??++++++++"'
+	assert_equal "$stderr" "fwin: --where: at 8: bad regular expression 'a*??++++++++': its parts that can match the empty string run past 4000 copies in a row
+Try 'fwin --help' for more information."
+	e --where 'path ~ "x{1,32767}"'
+	[[ "$stderr" == *"'x{1,32767}': its parts that can match the empty string run past 4000 copies in a row"* ]]
+	e --having 'path !~ "([a-z]{0,3999}x){1,20}"'
+	[[ "$stderr" == *"run past 4000 copies in a row"* ]]
 	e --where 'a < b < c'
 	assert_equal "$stderr" "fwin: --where: at 7: unexpected '<'
 Try 'fwin --help' for more information."

@@ -2,6 +2,7 @@
  * descent that emits each operand before its operator, so the program
  * is postfix: a flat array of instructions run (expr_eval.c) over a
  * value stack whose depth is known when parsing ends. */
+#include <math.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -543,6 +544,17 @@ sum(struct pstate *ps)
  * nest multiply, and a short text can take gigabytes to compile. Past
  * this many copies of its parts, a regular expression is refused. */
 #define RE_PARTS	100000
+/* A run of parts that can each match the empty string (a?, a*, the
+ * optional copies of a{m,n}) costs it time that grows as the cube of its
+ * length (x{1,8000} 0.2 s, x{1,32767} 20 s); a repetition stacked on such
+ * a part (a*?, (a?)+) about eight times more at each level (a*??++++++++
+ * 2 s, two '+' more: 2 minutes), and twice as much again for each of its
+ * optional copies ((a*+.(b*?){1,18})+ 0.3 s, {1,20} 1.2 s, {1,51}
+ * hours). Past a run this long, so weighed, it is refused too. */
+#define RE_EMPTY	4000
+#define RE_STACKED	8
+
+enum { RE_FITS, RE_TOO_MANY, RE_TOO_EMPTY };
 
 /* Past the bracket expression at p ('['): its first ']' is one of its
  * bytes, and so is each ']' of a [:class:], [.coll.] or [=equiv=]. */
@@ -563,38 +575,133 @@ bracket_end(const char *p)
 	return *p == ']' ? p + 1 : p;
 }
 
-/* About how many parts re compiles to (more than RE_PARTS: as good as
- * any): each atom one, a group the sum of its own, '+' doubling what it
- * repeats and {m,n} making it n times as many. */
+/* A piece of a regular expression as re_fits() reads it: copies of its
+ * parts; whether it can match the empty string, and then the longest run
+ * of such parts in it (w); else the runs it starts with, ends with and
+ * holds, the longest (pre, suf, max). */
+struct re_piece {
+	double parts, pre, suf, max, w;
+	int can;
+};
+
+static const struct re_piece re_none = { 0, 0, 0, 0, 0, 1 };
+static const struct re_piece re_atom = { 1, 0, 0, 0, 0, 0 };
+
+/* The longest run of parts that can match the empty string in x. */
 static double
-re_parts(const char *re)
+re_run(const struct re_piece *x)
 {
-	double outer[64], cur = 0, last = 0, m, n;
+	return x->can ? x->w : x->max;
+}
+
+/* a then b. */
+static struct re_piece
+re_then(const struct re_piece *a, const struct re_piece *b)
+{
+	struct re_piece r;
+
+	r.parts = a->parts + b->parts;
+	r.can = a->can && b->can;
+	r.w = a->w + b->w;
+	r.pre = a->can ? a->w + b->pre : a->pre;
+	r.suf = b->can ? b->w + a->suf : b->suf;
+	r.max = fmax(fmax(re_run(a), re_run(b)), (a->can ? a->w : a->suf) +
+	    (b->can ? b->w : b->pre));
+	return r;
+}
+
+/* a or b. */
+static struct re_piece
+re_or(const struct re_piece *a, const struct re_piece *b)
+{
+	struct re_piece r;
+
+	r.parts = a->parts + b->parts;
+	r.can = a->can || b->can;
+	r.w = fmax(fmax(re_run(a), re_run(b)), r.can);	/* (a|) */
+	r.pre = fmax(a->pre, b->pre);
+	r.suf = fmax(a->suf, b->suf);
+	r.max = fmax(re_run(a), re_run(b));
+	return r;
+}
+
+/* x repeated: n copies of it, the last opt of them optional (or
+ * starred); none at all with m0. */
+static void
+re_repeat(struct re_piece *x, double n, double opt, int m0)
+{
+	if (x->parts == 0)	/* (nothing to repeat: regcomp() says) */
+		return;
+	x->parts *= n;
+	if (x->can) {		/* a run of copies, stacked when they repeat */
+		x->w *= n * (opt > 0 ? ldexp(RE_STACKED, (int)fmin(opt, 64) -
+		    1) : 1);
+		return;
+	}
+	if (m0) {		/* each copy optional: skipped, or begun */
+		x->can = 1;
+		x->w = fmax(x->max, x->suf + n * (1 + x->pre));
+	} else {		/* the optional ones run on from the last:
+				 * each can be skipped, or begun */
+		x->max = fmax(x->max, x->suf + (n > 1 ? x->pre : 0));
+		x->suf += opt * (1 + x->pre);
+		x->max = fmax(x->max, x->suf);
+	}
+}
+
+/* Whether re compiles to few enough parts (RE_FITS), or what it has too
+ * many of: each atom one part, a group the sum of its own, '+' doubling
+ * what it repeats and {m,n} making it n times as many; the runs of parts
+ * that can match the empty string as RE_EMPTY says. */
+static int
+re_fits(const char *re)
+{
+	/* each group's: its branches before, that branch's pieces before
+	 * the last, and the last (quantifiers repeat it) */
+	struct re_piece alt[64], seq[64], last = re_none, r;
+	int has_alt[64], depth = 0;
+	double m, n;
 	const char *p = re;
 	char *end;
-	int depth = 0;
 
-	while (*p != '\0' && cur <= RE_PARTS) {
+	seq[0] = re_none;
+	has_alt[0] = 0;
+	for (;;) {
+		r = re_then(&seq[depth], &last);
+		if (has_alt[depth])
+			r = re_or(&alt[depth], &r);
+		if (r.parts > RE_PARTS)
+			return RE_TOO_MANY;
+		if (re_run(&r) > RE_EMPTY)
+			return RE_TOO_EMPTY;
+		if (*p == '\0')
+			return RE_FITS;
 		switch (*p++) {
 		case '(':
-			if (depth == 64)
-				return RE_PARTS + 1.0;
-			outer[depth++] = cur;
-			cur = last = 0;
+			if (depth == 63)
+				return RE_TOO_MANY;
+			seq[depth] = re_then(&seq[depth], &last);
+			depth++;
+			seq[depth] = last = re_none;
+			has_alt[depth] = 0;
 			continue;
 		case ')':
-			last = cur;
-			cur = (depth > 0 ? outer[--depth] : 0) + last;
+			if (depth == 0)
+				break;	/* (an atom, or an error regcomp() says) */
+			last = r;
+			depth--;
 			continue;
 		case '|':
-			last = 0;
+			alt[depth] = r;
+			has_alt[depth] = 1;
+			seq[depth] = last = re_none;
 			continue;
 		case '*':
 		case '?':
+			re_repeat(&last, 1, 1, 1);
 			continue;
-		case '+':
-			cur += last;
-			last *= 2;
+		case '+':	/* (aa*) */
+			re_repeat(&last, 2, 1, 0);
 			continue;
 		case '{':	/* {m}, {m,} (m + 1 copies), {m,n} */
 			m = (double)strtoul(p, &end, 10);
@@ -602,10 +709,7 @@ re_parts(const char *re)
 			    (double)strtoul(end + 1, NULL, 10);
 			if (n < m)
 				n = m;
-			if (n > 1) {
-				cur += last * (n - 1);
-				last *= n;
-			}
+			re_repeat(&last, n > 1 ? n : 1, n - m, m == 0);
 			if ((end = strchr(p, '}')) != NULL)
 				p = end + 1;
 			continue;
@@ -616,10 +720,9 @@ re_parts(const char *re)
 			p += *p != '\0';
 			break;
 		}
-		cur += 1;
-		last = 1;
+		seq[depth] = re_then(&seq[depth], &last);
+		last = re_atom;
 	}
-	return cur;
 }
 
 /* sum ('~' | '!~') STRING: compiled here, once. */
@@ -639,10 +742,15 @@ match(struct pstate *ps, enum xop op)
 		return;
 	}
 	re = unquote(ps, &n);
-	if (re_parts(re) > RE_PARTS) {
-		fail(ps, ps->tok.pos, "bad regular expression '%s': its "
-		    "repetitions stack or nest past %d copies of its parts",
-		    re, RE_PARTS);
+	if ((rc = re_fits(re)) != RE_FITS) {
+		if (rc == RE_TOO_MANY)
+			fail(ps, ps->tok.pos, "bad regular expression '%s': "
+			    "its repetitions stack or nest past %d copies of "
+			    "its parts", re, RE_PARTS);
+		else
+			fail(ps, ps->tok.pos, "bad regular expression '%s': "
+			    "its parts that can match the empty string run "
+			    "past %d copies in a row", re, RE_EMPTY);
 		free(re);
 		return;
 	}
