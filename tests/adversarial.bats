@@ -330,6 +330,17 @@ fwin: in:3: field 1: window out of range for time "9223372035854775807"; record 
 fwin: 2 bad records skipped'
 }
 
+@test "int64 limits: a late record at INT64_MIN is behind the watermark by INT64_MAX at most" {
+	printf '%s\n' 5 -9223372036854775808 > in
+	run --separate-stderr fwin --mode stream -t 1 --time-format ns --tumble 1ns in
+	assert_success
+	assert_output $'5\t6\t1'
+	assert_equal "$stderr" 'fwin: 1 late record dropped (the latest by 15250w1d23h47m16854775807ns behind the watermark); -l 15250w1d23h47m16854775807ns, --late-file or --mode batch keeps them'
+	run --separate-stderr fwin --mode stream --threads 3 -t 1 --time-format ns --tumble 1ns in
+	assert_output $'5\t6\t1'
+	[[ "$stderr" == *"the latest by 15250w1d23h47m16854775807ns behind"* ]]
+}
+
 @test "int64 limits: the same in seconds and iso" {
 	printf '%s\n' 9223372036.854775807 -9223372036.854775808 9223372036.854775808 0 > in
 	run --separate-stderr fwin -t 1 --time-format s --tumble 1s in

@@ -151,4 +151,16 @@ sat_add(int64_t a, int64_t b)
 	return r;
 }
 
+/* a - b, saturated at the int64 limits (b may be INT64_MIN, whose
+ * negation is not an int64). */
+static inline int64_t
+sat_sub(int64_t a, int64_t b)
+{
+	int64_t r;
+
+	if (__builtin_sub_overflow(a, b, &r))
+		return b < 0 ? INT64_MAX : INT64_MIN;
+	return r;
+}
+
 #endif

@@ -497,8 +497,8 @@ ledger_note(const struct hashagg *h, struct ledger_win *e, int64_t t)
 	e->n++;
 	if (t < e->mint)
 		e->mint = t;
-	if (sat_add(h->wm, -t) > e->lag)
-		e->lag = sat_add(h->wm, -t);
+	if (sat_sub(h->wm, t) > e->lag)
+		e->lag = sat_sub(h->wm, t);
 }
 
 /* Where the ledger's index looks first for the window that starts at

@@ -121,7 +121,7 @@ rows_late(struct worker *w, int64_t t, const char *raw, size_t rawlen)
 {
 	struct rows *b = w->cur;
 	struct rowhdr *h;
-	int64_t by = sat_add(op_globals(w->op)->g_wm, -t);
+	int64_t by = sat_sub(op_globals(w->op)->g_wm, t);
 	size_t at;
 
 	w->late++;

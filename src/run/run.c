@@ -126,8 +126,8 @@ apply_good(struct run *r, const struct parsed *pr)
 		watermark_after(r, orec.t);
 		break;
 	case EX_LATE:
-		if (sat_add(G(r)->g_wm, -orec.t) > r->late_by)
-			r->late_by = sat_add(G(r)->g_wm, -orec.t);
+		if (sat_sub(G(r)->g_wm, orec.t) > r->late_by)
+			r->late_by = sat_sub(G(r)->g_wm, orec.t);
 		recsink_write(r->late, pr->raw, pr->rawlen);
 		break;
 	case EX_RANGE:
