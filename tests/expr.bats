@@ -281,6 +281,8 @@ Try 'fwin --help' for more information."
 Try 'fwin --help' for more information."
 	e --where 'path ~ "x{1,32767}"'
 	[[ "$stderr" == *"'x{1,32767}': its parts that can match the empty string run past 4000 copies in a row"* ]]
+	e --where 'path ~ "x{1,32767"'
+	[[ "$stderr" == *"'x{1,32767': Unmatched \{"* ]]
 	e --having 'path !~ "([a-z]{0,3999}x){1,20}"'
 	[[ "$stderr" == *"run past 4000 copies in a row"* ]]
 	e --where 'a < b < c'

@@ -704,14 +704,15 @@ re_fits(const char *re)
 			re_repeat(&last, 2, 1, 0);
 			continue;
 		case '{':	/* {m}, {m,} (m + 1 copies), {m,n} */
+			if (strchr(p, '}') == NULL)
+				break;	/* (an error regcomp() says) */
 			m = (double)strtoul(p, &end, 10);
 			n = *end != ',' ? m : end[1] == '}' ? m + 1 :
 			    (double)strtoul(end + 1, NULL, 10);
 			if (n < m)
 				n = m;
 			re_repeat(&last, n > 1 ? n : 1, n - m, m == 0);
-			if ((end = strchr(p, '}')) != NULL)
-				p = end + 1;
+			p = strchr(p, '}') + 1;
 			continue;
 		case '[':
 			p = bracket_end(p - 1);
