@@ -661,7 +661,7 @@ re_fits(const char *re)
 	struct re_piece alt[64], seq[64], last = re_none, r;
 	int has_alt[64], depth = 0;
 	double m, n;
-	const char *p = re;
+	const char *p = re, *close;
 	char *end;
 
 	seq[0] = re_none;
@@ -704,7 +704,7 @@ re_fits(const char *re)
 			re_repeat(&last, 2, 1, 0);
 			continue;
 		case '{':	/* {m}, {m,} (m + 1 copies), {m,n} */
-			if (strchr(p, '}') == NULL)
+			if ((close = strchr(p, '}')) == NULL)
 				break;	/* (an error regcomp() says) */
 			m = (double)strtoul(p, &end, 10);
 			n = *end != ',' ? m : end[1] == '}' ? m + 1 :
@@ -712,7 +712,7 @@ re_fits(const char *re)
 			if (n < m)
 				n = m;
 			re_repeat(&last, n > 1 ? n : 1, n - m, m == 0);
-			p = strchr(p, '}') + 1;
+			p = close + 1;
 			continue;
 		case '[':
 			p = bracket_end(p - 1);
