@@ -494,11 +494,13 @@ ha_take_pending(struct hashagg *h)
 static void
 ledger_note(const struct hashagg *h, struct ledger_win *e, int64_t t)
 {
+	int64_t lag = sat_sub(h->wm, t);
+
 	e->n++;
 	if (t < e->mint)
 		e->mint = t;
-	if (sat_sub(h->wm, t) > e->lag)
-		e->lag = sat_sub(h->wm, t);
+	if (lag > e->lag)
+		e->lag = lag;
 }
 
 /* Where the ledger's index looks first for the window that starts at

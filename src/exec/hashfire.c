@@ -312,8 +312,9 @@ hashagg_drop_ended(struct hashagg *h, int64_t w, int64_t *late_by)
 		if (e->n == 0 || (i < h->nlw && e->start >= upto))
 			continue;
 		n += e->n;
-		lag = sat_sub(w, e->mint) > e->lag ? sat_sub(w, e->mint) :
-		    e->lag;
+		lag = sat_sub(w, e->mint);
+		if (lag < e->lag)
+			lag = e->lag;
 		if (lag > *late_by)
 			*late_by = lag;
 	}

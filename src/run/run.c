@@ -115,6 +115,7 @@ apply_good(struct run *r, const struct parsed *pr)
 {
 	const struct config *c = r->c;
 	struct op_rec orec;
+	int64_t by;
 
 	parsed_op_rec(pr, &orec);
 	if (!c->has_time && (op_uses_time(r->op) || c->mode == MODE_BATCH))
@@ -126,8 +127,9 @@ apply_good(struct run *r, const struct parsed *pr)
 		watermark_after(r, orec.t);
 		break;
 	case EX_LATE:
-		if (sat_sub(G(r)->g_wm, orec.t) > r->late_by)
-			r->late_by = sat_sub(G(r)->g_wm, orec.t);
+		by = sat_sub(G(r)->g_wm, orec.t);
+		if (by > r->late_by)
+			r->late_by = by;
 		recsink_write(r->late, pr->raw, pr->rawlen);
 		break;
 	case EX_RANGE:
