@@ -414,3 +414,31 @@ fwin: all 1 record was bad; see the messages above"
 	threads_alike "1 2 4" -d '|' -t 2 -k 1 --tumble 1m --count --partition 2/2 in
 	grep -qF "does not parse as auto; --time-format '[%d/%b/%Y:%H:%M:%S %z]' reads it" err1
 }
+
+# ------------------------------------------- rows and messages in one file
+
+@test "2>&1: the summary at the end comes after every row" {
+	printf '1 a\n2 a\n12 a\nbad\n13 a\n' > in
+	# bats' run gives standard output and standard error one pipe
+	run fwin --mode stream -t 1 -k 2 --tumble 10s --count in
+	assert_success
+	assert_output $'fwin: in:4: field 2: missing (record has 1 field); record skipped\n0\t10\ta\t2\n10\t20\ta\t2\nfwin: 1 bad record skipped'
+	# apart, each stream holds what it held
+	run --separate-stderr fwin --mode stream -t 1 -k 2 --tumble 10s --count in
+	assert_output $'0\t10\ta\t2\n10\t20\ta\t2'
+	assert_equal "$stderr" $'fwin: in:4: field 2: missing (record has 1 field); record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "2>&1: a message never splits a row, whatever the threads" {
+	# 20000 rows fill the output's buffer several times over
+	{ seq 1 20000 | sed 's/$/ abc/'; echo '5 abc'; echo 'bad'; } > in
+	for t in 1 2 3; do
+		fwin --mode stream --threads $t -t 1 -k 2 --tumble 1s --changelog in > out$t 2>&1
+		# every line is a whole row or a whole message
+		run grep -cvE $'^(\\+I\t[0-9]+\t[0-9]+\tabc\t1|fwin: .*)$' out$t
+		assert_output 0
+		assert_equal "$(tail -n 3 out$t)" $'+I\t20000\t20001\tabc\t1\nfwin: 1 late record dropped (the latest by 5h33m15s behind the watermark); -l 5h33m15s, --late-file or --mode batch keeps them\nfwin: 1 bad record skipped'
+	done
+	cmp out1 out2
+	cmp out1 out3
+}

@@ -25,6 +25,17 @@ fwin_warn_to(void (*fn)(void *arg, const char *line, size_t n), void *arg)
 	warn_arg = arg;
 }
 
+/* What this thread's messages to standard error come after. */
+static __thread void (*first_fn)(void *);
+static __thread void *first_arg;
+
+void
+fwin_warn_after(void (*fn)(void *arg), void *arg)
+{
+	first_fn = fn;
+	first_arg = arg;
+}
+
 /* Writes "fwin: MESSAGE\n" in one piece: to the thread's receiver, or to
  * standard error in one write, so that a run killed while it speaks
  * leaves no part of a line, and two runs' lines do not mix. */
@@ -56,8 +67,11 @@ vwarn(const char *fmt, va_list ap)
 	p[6 + n] = '\n';
 	if (warn_fn != NULL)
 		warn_fn(warn_arg, p, 7 + (size_t)n);
-	else
+	else {
+		if (first_fn != NULL)
+			first_fn(first_arg);
 		(void)fwrite(p, 1, 7 + (size_t)n, stderr);
+	}
 	if (p != line)
 		free(p);
 }
@@ -78,6 +92,7 @@ fwin_die(const char *fmt, ...)
 	va_list ap;
 
 	warn_fn = NULL;	/* said at once: nobody else will */
+	first_fn = NULL;	/* (it may be what failed) */
 	va_start(ap, fmt);
 	vwarn(fmt, ap);
 	va_end(ap);

@@ -23,6 +23,11 @@ void fwin_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fwin_warn_to(void (*fn)(void *arg, const char *line, size_t n),
     void *arg);
 
+/* Runs fn(arg) before each of this thread's messages goes to standard
+ * error (fn NULL: nothing): the run writes the rows that came before a
+ * message ahead of it where both go to one file (fwin(1): DIAGNOSTICS). */
+void fwin_warn_after(void (*fn)(void *arg), void *arg);
+
 /* fwin_warn, then exit status 1: for state that cannot grow, where going
  * on is impossible and nothing better than the last checkpoint is left. */
 void fwin_die(const char *fmt, ...)

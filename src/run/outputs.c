@@ -4,6 +4,8 @@
  * to the lengths its checkpoint recorded before they are opened, and -o
  * sqlite: learns which checkpoint its transactions belong to. See
  * runint.h. */
+#include <sys/stat.h>
+
 #include <string.h>
 
 #include "run/persist.h"
@@ -23,11 +25,29 @@ sql_generations(void *arg, uint64_t *tag, uint64_t *durable)
 	    p->generation - 1 : p->generation;
 }
 
+/* Before a message: the rows that came before it (fwin_warn_after). */
+static void
+rows_first(void *arg)
+{
+	(void)sink_flush(((struct run *)arg)->sink);	/* (said at the close) */
+}
+
+/* Whether fd and standard error are one open file (a terminal, 2>&1). */
+static int
+with_messages(int fd)
+{
+	struct stat a, b;
+
+	return fd >= 0 && fstat(fd, &a) == 0 && fstat(2, &b) == 0 &&
+	    a.st_dev == b.st_dev && a.st_ino == b.st_ino;
+}
+
 int
 open_sinks(struct run *r)
 {
 	const struct config *c = r->c;
 	struct sink_spec sp;
+	int status;
 
 	if (r->restored && (persist_truncate(c->output, r->ps.outlen) != 0 ||
 	    persist_truncate(c->late_file, r->ps.latelen) != 0))
@@ -48,7 +68,11 @@ open_sinks(struct run *r)
 	sp.position = r->ps.outlen;
 	sp.gens = sql_generations;
 	sp.gens_arg = &r->ps;
-	return sink_open(&sp, &r->sink);
+	if ((status = sink_open(&sp, &r->sink)) != 0)
+		return status;
+	if (with_messages(sink_fd(r->sink)))
+		fwin_warn_after(rows_first, r);
+	return 0;
 }
 
 int
@@ -56,6 +80,7 @@ close_sinks(struct run *r)
 {
 	int status = 0;
 
+	fwin_warn_after(NULL, NULL);
 	if (sink_close(r->sink) != 0)
 		status = 1;
 	r->sink = NULL;
