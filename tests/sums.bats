@@ -238,3 +238,18 @@ fwin: 2 bad records skipped"
 		done
 	done
 }
+
+@test "sum: a number beyond the range of doubles makes its record bad, and says so; in an expression, a usage error" {
+	printf '%s\n' 1,a,2 2,a,1e400 3,a,-1e309 4,a,1e308 > in
+	for t in 1 2; do
+		run --separate-stderr fwin --threads $t --csv -t 1 -k 2 --tumble 1m --sum 3 in
+		assert_success
+		assert_output '0,60,a,1e+308'
+		assert_equal "$stderr" 'fwin: in:2: field 3: a number beyond the range of doubles "1e400"; record skipped
+fwin: in:3: field 3: a number beyond the range of doubles "-1e309"; record skipped
+fwin: 2 bad records skipped'
+	done
+	run --separate-stderr fwin --csv -t 1 --tumble 1m --where '$3 < 1e400' in
+	assert_failure 2
+	assert_equal "${lines[0]-}${stderr%%$'\n'*}" "fwin: --where: at 6: bad number '1e400' (beyond the range of doubles)"
+}

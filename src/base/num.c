@@ -125,7 +125,7 @@ num_parse_any(const char *p, size_t n, struct num *out)
 	d = strtod(buf, NULL);
 	errno = saved;
 	if (isinf(d))
-		return -1;
+		return NUM_RANGE;
 	out->d = d;
 	out->i = 0;
 	out->is_int = 0;

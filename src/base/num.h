@@ -15,13 +15,16 @@ struct num {
 	int is_int;	/* written as a decimal integer that fits in int64 */
 };
 
+#define NUM_RANGE	(-2)
+
 /* num_parse() without its inline first step: any text. */
 int num_parse_any(const char *p, size_t n, struct num *out);
 
 /* Parses p[0..n) (not NUL-terminated) as a decimal number: an optional
  * sign, digits with an optional fraction, an optional exponent ("-3",
- * "2.50", "1e3", ".5"). No spaces, hex, inf or nan. Returns 0, or -1 when
- * the text is not such a number (or is out of double range). Inline, as
+ * "2.50", "1e3", ".5"). No spaces, hex, inf or nan. Returns 0, -1 when
+ * the text is not such a number, or NUM_RANGE when it is one beyond the
+ * range of doubles (about 1.8e308, "1e400"). Inline, as
  * it runs per record: a short integer without a sign, the commonest
  * value, is read digit by digit here; num_parse_any() reads the rest. */
 static inline int

@@ -269,7 +269,9 @@ number(struct pstate *ps)
 
 	memset(&v, 0, sizeof(v));
 	if (num_parse(ps->tok.p, ps->tok.n, &nu) != 0) {
-		fail(ps, ps->tok.pos, "bad number '%s'", text);
+		fail(ps, ps->tok.pos, "bad number '%s'%s", text,
+		    num_parse(ps->tok.p, ps->tok.n, &nu) == NUM_RANGE ?
+		    " (beyond the range of doubles)" : "");
 		free(text);
 		return;
 	}

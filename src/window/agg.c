@@ -731,9 +731,13 @@ aggs_extract(const struct aggs *g, const struct record *r,
 			 * no double: sums add dec) */
 			v->d = 0;
 		} else if (fl & AGF_NUMBER) {
-			if (num_parse(v->p, v->n, &nu) != 0) {
+			int rc = num_parse(v->p, v->n, &nu);
+
+			if (rc != 0) {
 				bad->f = a->f;
-				bad->what = "not a number";
+				bad->what = rc == NUM_RANGE ?
+				    "a number beyond the range of doubles" :
+				    "not a number";
 				return -1;
 			}
 			v->d = nu.d;

@@ -37,7 +37,7 @@ struct aval {
 /* Why a record could not be read; filled by aggs_extract(). */
 struct badfield {
 	const struct fieldref *f;
-	const char *what;	/* "missing" or "not a number" */
+	const char *what;	/* "missing", "not a number", ... */
 };
 
 struct agg;
