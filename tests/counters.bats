@@ -173,6 +173,16 @@ ARGS=(--csv -t 1 -k 2 --increase 3 --rate 3)
 	assert_output "$(printf '0\t10\ta\t0\t1\t0\n10\t20\ta\t0\t0\t\n20\t30\ta\t1\t1\t1')"
 }
 
+@test "--histogram: a value is compared as its nearest double, as Prometheus compares it" {
+	printf '1 a 100.0000000000000001
+1 a 100.00000000000002
+1 a 9007199254740993
+' > in
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s --histogram 3:100,9007199254740992 in
+	assert_success
+	assert_output "$(printf '0\t10\ta\t1\t3\t3')"
+}
+
 @test "--histogram: bounds must be numbers in ascending order" {
 	printf '1 a 3\n' > in
 	bad() {
