@@ -112,7 +112,7 @@ routes() {
 0,60,b,0.5
 0,60,c,1.2345678901234568e+38
 0,60,d,0'
-	assert_equal "$stderr" 'fwin: in:8: field 3: not a number "1.5e309"; record skipped
+	assert_equal "$stderr" 'fwin: in:8: field 3: a number beyond the range of doubles "1.5e309"; record skipped
 fwin: 1 bad record skipped'
 }
 
