@@ -498,7 +498,7 @@ rows() {
 	ok -t 1 --tz Europe/Berlin --tumble 1d --state s.ckpt in
 	run --separate-stderr fwin -t 1 --tumble 1d --state s.ckpt in
 	assert_failure 2
-	assert_equal "$stderr" "fwin: s.ckpt was made with --tz Europe/Berlin, not --tumble 1d"
+	assert_equal "$stderr" "fwin: s.ckpt was made with --tz Europe/Berlin, not without --tz"
 	run --separate-stderr fwin -t 1 --tz Europe/Berlin --tumble 24h --state s.ckpt in
 	assert_failure 2
 	assert_equal "$stderr" "fwin: s.ckpt was made with --tumble 1d, not --tumble 24h"

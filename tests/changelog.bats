@@ -187,12 +187,17 @@ apply() {
 	cmp ref.out out
 }
 
-@test "--changelog is part of the pipeline: a checkpoint without it is refused" {
+@test "--changelog is part of the pipeline: a checkpoint without it is refused, and one with it" {
 	run --separate-stderr fwin "${LATE[@]}" --checkpoint s.ckpt in.csv
 	assert_success
 	run --separate-stderr fwin "${LATE[@]}" --changelog --restore s.ckpt in.csv
 	assert_failure 2
-	assert_equal "$stderr" "fwin: s.ckpt was made with aggregates --sum n, not --changelog"
+	assert_equal "$stderr" "fwin: s.ckpt was made without --changelog, not with --changelog"
+	run --separate-stderr fwin "${LATE[@]}" --changelog --checkpoint c.ckpt in.csv
+	assert_success
+	run --separate-stderr fwin "${LATE[@]}" --restore c.ckpt in.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: c.ckpt was made with --changelog, not without --changelog"
 }
 
 @test "--having: a row that stops passing is -D with the row printed; one that never passed prints nothing" {

@@ -359,14 +359,17 @@ teardown() {
 # mismatch "WAS" "NOW" ARGS...: a checkpoint made with BASE (the global
 # array) is refused by a run with ARGS: exit 2, one message naming the
 # difference, no output, and the checkpoint and -o file left as they were.
+# WAS is an option as the checkpoint has it ("--key 2"), or one it was
+# made without ("without --key"): "made with --key 2", "made without --key".
 mismatch() {
 	local was=$1 now=$2
 	shift 2
+	[[ $was == without* ]] || was="with $was"
 	cp s.ckpt s.orig
 	cp out.csv out.orig
 	run --separate-stderr fwin "$@" --state s.ckpt -o out.csv in
 	assert_failure 2
-	assert_equal "$stderr" "fwin: s.ckpt was made with $was, not $now"
+	assert_equal "$stderr" "fwin: s.ckpt was made $was, not $now"
 	assert_output ""
 	cmp s.ckpt s.orig
 	cmp out.csv out.orig
@@ -385,10 +388,10 @@ make_state() {
 	mismatch "--format csv" "--format lines" -t 1 -k 2 --tumble 5s --count
 	mismatch "--delimiter default" "--delimiter ';'" --csv -d ';' -t 1 -k 2 --tumble 5s --count
 	mismatch "--delimiter default" "--delimiter ','" --csv -d , -t 1 -k 2 --tumble 5s --count
-	mismatch "no --header" "--header" --csv -H -t 1 -k 2 --tumble 5s --count
+	mismatch "without --header" "with --header" --csv -H -t 1 -k 2 --tumble 5s --count
 	mismatch "--key 2" "--key 4" --csv -t 1 -k 4 --tumble 5s --count
 	mismatch "--key 2" "--key 2,4" --csv -t 1 -k 2,4 --tumble 5s --count
-	mismatch "--key 2" "no --key" --csv -t 1 --tumble 5s --count
+	mismatch "--key 2" "without --key" --csv -t 1 --tumble 5s --count
 	mismatch "--time 1" "--time 3" --csv -t 3 -k 2 --tumble 5s --count
 	mismatch "--time-format auto" "--time-format s" --csv -t 1 -k 2 --time-format s --tumble 5s --count
 	mismatch "--time-format auto" "--time-format ms" --csv -t 1 -k 2 --time-format ms --tumble 5s --count
@@ -426,7 +429,25 @@ make_state() {
 	make_state --csv -k 2 --count-window 4,2 --avg 3
 	mismatch "--count-window 4,2" "--count-window 4,4" --csv -k 2 --count-window 4 --avg 3
 	mismatch "--count-window 4,2" "--count-window 3,2" --csv -k 2 --count-window 3,2 --avg 3
-	mismatch "no --time (processing time)" "--time 1" --csv -t 1 -k 2 --count-window 4,2 --avg 3
+	mismatch "without --time (processing time)" "with --time 1" --csv -t 1 -k 2 --count-window 4,2 --avg 3
+}
+
+@test "fingerprint: an option given on one side only is named as missing on the other" {
+	base=(--csv -t 1 -k 2 --tz Europe/Berlin --tumble 5s --count --eval 'd=count*2' --eval 'e=count+1')
+	make_state "${base[@]}"
+	mismatch "--tz Europe/Berlin" "without --tz" --csv -t 1 -k 2 --tumble 5s --count \
+		--eval 'd=count*2' --eval 'e=count+1'
+	mismatch "without --fill" "with --fill" "${base[@]}" --fill
+	mismatch "without --having" "with --having 'count > 1'" "${base[@]}" --having 'count > 1'
+	mismatch "--eval 'd=count*2'" "without --eval d" --csv -t 1 -k 2 --tz Europe/Berlin \
+		--tumble 5s --count --eval 'e=count+1'
+	mismatch "without --eval f" "with --eval 'f=1'" "${base[@]}" --eval 'f=1'
+	mismatch "--eval 'd=count*2'" "--eval 'e=count+1'" --csv -t 1 -k 2 --tz Europe/Berlin \
+		--tumble 5s --count --eval 'e=count+1' --eval 'd=count*2'
+	rm s.ckpt out.csv
+	make_state --csv -t 1 -k 2 --tumble 5s --count
+	mismatch "without --tz" "with --tz Europe/Berlin" --csv -t 1 -k 2 --tz Europe/Berlin --tumble 5s --count
+	mismatch "without --partition" "with --partition 1/2" --csv -t 1 -k 2 --tumble 5s --count --partition 1/2
 }
 
 @test "fingerprint: the same definition spelled otherwise is accepted" {

@@ -245,6 +245,20 @@ t2|$(pwd -P)/b.ckpt"
 	assert_success
 }
 
+@test "-o sqlite: is part of the pipeline: a checkpoint of a run to a file is refused, and the other way" {
+	run --separate-stderr fwin "${LATE[@]}" --state b.ckpt -o out.csv in.csv
+	assert_success
+	run --separate-stderr fwin "${LATE[@]}" --state b.ckpt -o sqlite:db in.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: b.ckpt was made without -o sqlite:, not with -o sqlite:"
+	[ ! -e db ]
+	run --separate-stderr fwin "${LATE[@]}" --state s.ckpt -o sqlite:db in.csv
+	assert_success
+	run --separate-stderr fwin "${LATE[@]}" --state s.ckpt -o out2.csv in.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with -o sqlite:, not without -o sqlite:"
+}
+
 @test "--having: a row that stops passing is deleted from the table" {
 	run --separate-stderr fwin "${LATE[@]}" --having 'sum_n < 10' -o sqlite:db in.csv
 	assert_success

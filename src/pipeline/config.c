@@ -474,24 +474,152 @@ config_fingerprint(const struct config *c)
 	return text;
 }
 
-int
-config_fingerprint_diff(const char *old, const char *cur, char **was,
-    char **now)
-{
-	size_t a, b;
+/*
+ * A line of a fingerprint and the option it is about, so that two
+ * fingerprints are compared option by option: an option given on one
+ * side only is named as missing on the other, not paired with the line
+ * that happens to be there.
+ */
+struct fp_line {
+	const char *text;	/* without its newline */
+	int len;
+	const char *opt;	/* "--tz"; the window's line: "a window option" */
+	int optlen;
+	const char *name;	/* which one: --eval's column, -o's "sqlite:" */
+	int namelen;
+	int without;		/* "no --key": the option is not given */
+};
 
-	for (;;) {
-		a = strcspn(old, "\n");
-		b = strcspn(cur, "\n");
-		if (a != b || memcmp(old, cur, a) != 0) {
-			if ((*was = strndup(old, a)) == NULL ||
-			    (*now = strndup(cur, b)) == NULL)
-				fwin_oom();
-			return 1;
+/* The lines of fp; *n is set to their number. */
+static struct fp_line *
+fp_lines(const char *fp, size_t *n)
+{
+	static const char *const windows[] = {
+		"--tumble", "--slide", "--cumulate", "--session",
+		"--count-window", "--global", "--over", "--over-rows",
+		"window",	/* "no window option (rolling mode)" */
+	};
+	struct fp_line *v, *l;
+	const char *p, *s;
+	size_t i, max = 1;
+
+	for (p = fp; *p != '\0'; p++)
+		max += *p == '\n';
+	v = xcalloc(max, sizeof(*v));
+	for (*n = 0, p = fp; *p != '\0'; p += l->len + (p[l->len] == '\n')) {
+		l = &v[(*n)++];
+		l->text = p;
+		l->len = (int)strcspn(p, "\n");
+		s = p;
+		if (strncmp(s, "no ", 3) == 0) {
+			s += 3;
+			l->without = *s == '-';
 		}
-		if (old[a] == '\0' && cur[b] == '\0')
-			return 0;
-		old += a + (old[a] != '\0');
-		cur += b + (cur[b] != '\0');
+		l->opt = s;
+		l->optlen = (int)strcspn(s, " \n");
+		for (i = 0; i < sizeof(windows) / sizeof(windows[0]); i++)
+			if ((size_t)l->optlen == strlen(windows[i]) &&
+			    memcmp(s, windows[i], l->optlen) == 0) {
+				l->opt = "a window option";
+				l->optlen = (int)strlen(l->opt);
+				break;
+			}
+		s += l->optlen;
+		if (*s != ' ')
+			continue;
+		if (strncmp(l->opt, "-o ", 3) == 0) {		/* -o sqlite: */
+			l->name = s + 1;
+			l->namelen = (int)strcspn(l->name, " \n");
+		} else if (strncmp(l->opt, "--eval '", 8) == 0) {
+			l->name = s + 2;			/* NAME=EXPR */
+			l->namelen = (int)strcspn(l->name, "=\n");
+		}
 	}
+	return v;
+}
+
+/* Whether a and b are about the same option. */
+static int
+fp_same(const struct fp_line *a, const struct fp_line *b)
+{
+	return a->optlen == b->optlen && a->namelen == b->namelen &&
+	    memcmp(a->opt, b->opt, a->optlen) == 0 &&
+	    (a->namelen == 0 || memcmp(a->name, b->name, a->namelen) == 0);
+}
+
+/* Whether one of v[from..n) is about l's option. */
+static int
+fp_has(const struct fp_line *v, size_t from, size_t n,
+    const struct fp_line *l)
+{
+	for (; from < n; from++)
+		if (fp_same(&v[from], l))
+			return 1;
+	return 0;
+}
+
+/* One side of the difference: "with LINE" (or just "LINE"), "without
+ * --header" for the line "no --header", and "without --tz" for a line
+ * that is missing (l NULL) where the other side has other's. */
+static void
+fp_side(FILE *f, const struct fp_line *l, const struct fp_line *other,
+    int with)
+{
+	if (l == NULL) {
+		fprintf(f, "without %.*s", other->optlen, other->opt);
+		if (other->namelen > 0)
+			fprintf(f, " %.*s", other->namelen, other->name);
+	} else if (l->without)
+		fprintf(f, "without %.*s", l->len - 3, l->text + 3);
+	else
+		fprintf(f, "%s%.*s", with ? "with " : "", l->len, l->text);
+}
+
+char *
+config_fingerprint_diff(const char *old, const char *cur)
+{
+	struct fp_line *o, *c, *was = NULL, *now = NULL;
+	size_t n, m, i = 0, j = 0, len;
+	char *text = NULL;
+	int later_o, later_c;
+	FILE *f;
+
+	o = fp_lines(old, &n);
+	c = fp_lines(cur, &m);
+	/* both are in the order config_fingerprint writes the options */
+	while (i < n || j < m) {
+		if (i < n && j < m && fp_same(&o[i], &c[j])) {
+			if (o[i].len != c[j].len ||
+			    memcmp(o[i].text, c[j].text, o[i].len) != 0) {
+				was = &o[i];
+				now = &c[j];
+				break;
+			}
+			i++;
+			j++;
+			continue;
+		}
+		later_o = i < n && fp_has(c, j, m, &o[i]);
+		later_c = j < m && fp_has(o, i, n, &c[j]);
+		if (later_o && later_c) {	/* --eval columns reordered */
+			was = &o[i];
+			now = &c[j];
+		} else if (j < m && (i == n || later_o))
+			now = &c[j];		/* given now only */
+		else
+			was = &o[i];		/* given before only */
+		break;
+	}
+	if (was != NULL || now != NULL) {
+		if ((f = open_memstream(&text, &len)) == NULL)
+			fwin_oom();
+		fp_side(f, was, now, 1);
+		fputs(", not ", f);
+		fp_side(f, now, was, was == NULL || was->without);
+		if (fclose(f) != 0 || text == NULL)
+			fwin_oom();
+	}
+	free(o);
+	free(c);
+	return text;
 }

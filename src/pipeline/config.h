@@ -169,10 +169,11 @@ int config_resolve(struct config *c, const struct field *names, size_t n);
  * caller frees it. */
 char *config_fingerprint(const struct config *c);
 
-/* Compares two fingerprints. Returns 0 when equal; otherwise 1, and sets
- * *was and *now (malloc'd) to the first lines that differ. */
-int config_fingerprint_diff(const char *old, const char *cur, char **was,
-    char **now);
+/* Compares two fingerprints option by option. Returns NULL when equal;
+ * otherwise (malloc'd) the first option that differs, as old has it and
+ * as cur has it: "with --tumble 1m, not --tumble 5m", "without --tz, not
+ * with --tz Europe/Berlin". */
+char *config_fingerprint_diff(const char *old, const char *cur);
 
 /* Frees what parsing and resolving allocated. */
 void config_free(struct config *c);

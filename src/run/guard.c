@@ -184,7 +184,7 @@ guard_checkpoint(const struct config *c, const char *fingerprint,
 {
 	const char *path = c->checkpoint, *why;
 	struct stat sb, rb;
-	char *fp, *was, *now;
+	char *fp, *diff;
 	int rc;
 
 	*replaced = 0;
@@ -220,10 +220,9 @@ guard_checkpoint(const struct config *c, const char *fingerprint,
 		fwin_warn("%s: %s; remove it or name another file", path, why);
 		return 1;
 	}
-	if (config_fingerprint_diff(fp, fingerprint, &was, &now) != 0) {
-		fwin_warn("%s was made with %s, not %s", path, was, now);
-		free(was);
-		free(now);
+	if ((diff = config_fingerprint_diff(fp, fingerprint)) != NULL) {
+		fwin_warn("%s was made %s", path, diff);
+		free(diff);
 		free(fp);
 		return 2;
 	}

@@ -197,16 +197,15 @@ persist_open(struct persist *p, struct input *in)
 {
 	const struct config *c = p->c;
 	const struct ckpt_meta *m;
-	char *was, *now;
+	char *diff;
 
 	if ((p->ck = ckpt_open(c->restore)) == NULL)
 		return 1;
 	m = ckpt_meta(p->ck);
-	if (config_fingerprint_diff(m->fingerprint, p->fingerprint, &was,
-	    &now) != 0) {
-		fwin_warn("%s was made with %s, not %s", c->restore, was, now);
-		free(was);
-		free(now);
+	if ((diff = config_fingerprint_diff(m->fingerprint,
+	    p->fingerprint)) != NULL) {
+		fwin_warn("%s was made %s", c->restore, diff);
+		free(diff);
 		return 2;
 	}
 	/* restore truncates only the files the checkpoint measured, and
