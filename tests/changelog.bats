@@ -200,6 +200,36 @@ apply() {
 	assert_equal "$stderr" "fwin: c.ckpt was made with --changelog, not without --changelog"
 }
 
+@test "--output-time and --output-format are part of the pipeline: a -U row is the row as printed before" {
+	A=(--csv -H -t ts -k user --tumble 10s --allowed-lateness 30s --sum n --changelog --state s.ckpt)
+	printf 'ts,user,n\n1,a,1\n11,a,4\n' > g.csv
+	run --separate-stderr fwin "${A[@]}" g.csv
+	assert_success
+	assert_output $'op,window_start,window_end,user,sum_n\n+I,0,10,a,1'
+	printf '3,a,5\n' >> g.csv
+	run --separate-stderr fwin "${A[@]}" --output-time iso g.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made without --output-time, not with --output-time iso"
+	assert_output ""
+	run --separate-stderr fwin "${A[@]}" --output-format json g.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made without --output-format, not with --output-format json"
+	assert_output ""
+	# the input's format, given or not, and auto are what it was made with
+	run --separate-stderr fwin "${A[@]}" --output-format csv --output-time auto g.csv
+	assert_success
+	assert_output $'-U,0,10,a,1\n+U,0,10,a,6'
+	rm s.ckpt
+	run --separate-stderr fwin "${A[@]}" --output-format tsv --output-time iso g.csv
+	assert_success
+	run --separate-stderr fwin "${A[@]}" --output-format tsv --output-time s g.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --output-time iso, not --output-time s"
+	run --separate-stderr fwin "${A[@]}" --output-time iso g.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --output-format tsv, not without --output-format"
+}
+
 @test "--having: a row that stops passing is -D with the row printed; one that never passed prints nothing" {
 	run --separate-stderr fwin "${LATE[@]}" --changelog --having 'sum_n < 10' in.csv
 	assert_success

@@ -259,6 +259,33 @@ t2|$(pwd -P)/b.ckpt"
 	assert_equal "$stderr" "fwin: s.ckpt was made with -o sqlite:, not without -o sqlite:"
 }
 
+@test "--output-time is part of the pipeline: a window's row is updated by its bounds as printed" {
+	A=(--csv -H -t ts -k user --tumble 10s --allowed-lateness 30s --sum n --state s.ckpt -o sqlite:db)
+	printf 'ts,user,n\n1,a,1\n11,a,4\n' > g.csv
+	run --separate-stderr fwin "${A[@]}" g.csv
+	assert_success
+	printf '3,a,5\n' >> g.csv
+	run --separate-stderr fwin "${A[@]}" --output-time iso g.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made without --output-time, not with --output-time iso"
+	run sqlite3 db 'SELECT * FROM fwin'
+	assert_output '0|10|a|1'
+	# auto is the default, given or not
+	run --separate-stderr fwin "${A[@]}" --output-time auto g.csv
+	assert_success
+	run sqlite3 db 'SELECT * FROM fwin'
+	assert_output '0|10|a|6'
+	rm s.ckpt db
+	run --separate-stderr fwin "${A[@]}" --output-time iso g.csv
+	assert_success
+	run --separate-stderr fwin "${A[@]}" g.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --output-time iso, not without --output-time"
+	run --separate-stderr fwin "${A[@]}" --output-time ms g.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --output-time iso, not --output-time ms"
+}
+
 @test "--having: a row that stops passing is deleted from the table" {
 	run --separate-stderr fwin "${LATE[@]}" --having 'sum_n < 10' -o sqlite:db in.csv
 	assert_success

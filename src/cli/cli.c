@@ -312,8 +312,7 @@ static void
 check_over(const struct config *c)
 {
 	const char *opt = c->wkind == WK_OVER ? "--over" : "--over-rows";
-	enum outfmt natural = c->fmt == IF_CSV ? OF_CSV :
-	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+	enum outfmt natural = input_outfmt(c);
 
 	if (!over_window(c))
 		return;

@@ -1024,8 +1024,7 @@ explain_flink_sql(struct config *c, FILE *out)
 	x.c = c;
 	if ((status = definition_counterpart(&x)) != 0)
 		return status;
-	x.of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
-	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+	x.of = row_outfmt(c);
 	if ((status = input_counterpart(&x)) != 0) {
 		ex_free(&x);
 		return status;

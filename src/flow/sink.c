@@ -701,8 +701,7 @@ open_output(struct sink *s, const struct sink_spec *sp)
 			cols[j] = owned[j];
 		}
 	}
-	of = c->outfmt_set ? c->outfmt : c->fmt == IF_CSV ? OF_CSV :
-	    c->fmt == IF_JSON ? OF_JSON : OF_TSV;
+	of = row_outfmt(c);
 	if (unique_names(c, cols, j, c->sqlite != NULL ? "-o sqlite" :
 	    of == OF_JSON ? "JSON output" : NULL) != 0 ||
 	    rowexpr_new(s->c, cols, j, &s->rx) != 0 ||

@@ -373,6 +373,8 @@ config_fingerprint(const struct config *c)
 {
 	static const char *const fmts[] = {
 		"lines", "csv", "tsv", "json"
+	}, *const ofmts[] = {
+		"tsv", "csv", "json"
 	};
 	char *text = NULL, buf[TF_BUFSZ], buf2[TF_BUFSZ];
 	size_t len = 0, i;
@@ -455,6 +457,16 @@ config_fingerprint(const struct config *c)
 		fputs("--changelog\n", f);
 	if (c->sqlite != NULL)
 		fputs("-o sqlite:\n", f);
+	/* a row printed before is updated or retracted as it printed: a
+	 * "-U" row is the kept row's bytes, and the table's primary key is
+	 * the printed bounds; so how they print stays. Only when given (or,
+	 * for the format, other than the input's): checkpoints of runs
+	 * without them stay valid. */
+	if ((c->changelog || c->sqlite != NULL) && c->out_time != TF_AUTO)
+		fprintf(f, "--output-time %s\n", tf_name(c->out_time));
+	if (c->changelog && c->sqlite == NULL &&
+	    row_outfmt(c) != input_outfmt(c))
+		fprintf(f, "--output-format %s\n", ofmts[row_outfmt(c)]);
 	/* only when given: checkpoints of unpartitioned runs stay valid */
 	if (c->part_n > 1)
 		fprintf(f, "--partition %u/%u\n", c->part_i, c->part_n);

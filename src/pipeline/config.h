@@ -151,6 +151,22 @@ struct config {
 	size_t nheader;
 };
 
+/* The format rows print in without --output-format: the input's (tsv
+ * for lines). */
+static inline enum outfmt
+input_outfmt(const struct config *c)
+{
+	return c->fmt == IF_CSV ? OF_CSV : c->fmt == IF_JSON ? OF_JSON :
+	    OF_TSV;
+}
+
+/* The format rows print in (but to -o sqlite:). */
+static inline enum outfmt
+row_outfmt(const struct config *c)
+{
+	return c->outfmt_set ? c->outfmt : input_outfmt(c);
+}
+
 /* Whether c's window is --over or --over-rows. */
 static inline int
 over_window(const struct config *c)
@@ -165,8 +181,8 @@ int config_resolve(struct config *c, const struct field *names, size_t n);
 
 /* The canonical text of the options that define the pipeline's state, one
  * per line, as a user would write them ("--tumble 1h"). Options that do
- * not change state (output format, -o, --stats) are not in it. The
- * caller frees it. */
+ * not change state (-o, --stats; the output format and --output-time but
+ * with --changelog or -o sqlite:) are not in it. The caller frees it. */
 char *config_fingerprint(const struct config *c);
 
 /* Compares two fingerprints option by option. Returns NULL when equal;
