@@ -122,6 +122,37 @@ CREATE TABLE IF NOT EXISTS "fwin" ("window_start" INTEGER, "window_end" INTEGER,
 	cmp notes.csv keep.csv
 }
 
+@test "a file shorter than SQLite's header is refused, through a link too; an empty file is a new database" {
+	# SQLite itself takes a file of 1 to 99 bytes for an empty database
+	printf '\n' > notes.txt
+	printf 'x' > x.txt
+	ln -s x.txt link
+	for f in notes.txt link; do
+		run --separate-stderr fwin "${LATE[@]}" -o "sqlite:$f" in.csv
+		assert_failure 1
+		assert_equal "$stderr" "fwin: $f exists and is not a SQLite database; remove it or name another file"
+	done
+	[ "$(od -An -c notes.txt)" = '  \n' ]
+	[ "$(cat x.txt)" = x ]
+	: > empty
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:empty in.csv
+	assert_success
+	run sqlite3 empty 'SELECT count(*) FROM fwin'
+	assert_output 5
+}
+
+@test "a FIFO, a directory or a device in the database's place is refused, not waited on" {
+	mkfifo ff
+	mkdir dd
+	ln -s ff link
+	for f in ff:FIFO dd:directory link:FIFO /dev/null:device; do
+		run --separate-stderr timeout 10 "$FWIN" "${LATE[@]}" -o "sqlite:${f%:*}" in.csv
+		assert_failure 1
+		assert_equal "$stderr" "fwin: ${f%:*} is a ${f##*:}, not a SQLite database; name another file"
+	done
+	[ -p ff ] && [ -z "$(ls dd)" ]
+}
+
 @test "a locked database is waited for 5 s, then exit 1 with a message" {
 	sqlite3 db 'CREATE TABLE other (a)'
 	mkfifo hold

@@ -1,4 +1,6 @@
 /* util: messages, allocation, write_all; see util.h. */
+#include <sys/stat.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -207,6 +209,20 @@ xgrow(void *v, size_t *cap, size_t n, size_t size)
 		fwin_oom();
 	*vp = xrealloc(*vp, c * size);
 	*cap = c;
+}
+
+const char *
+file_kind(mode_t m)
+{
+	if (S_ISDIR(m))
+		return "a directory";
+	if (S_ISFIFO(m))
+		return "a FIFO";
+	if (S_ISCHR(m) || S_ISBLK(m))
+		return "a device";
+	if (S_ISSOCK(m))
+		return "a socket";
+	return "not a regular file";
 }
 
 int

@@ -10,6 +10,8 @@
 #ifndef FWIN_UTIL_H
 #define FWIN_UTIL_H
 
+#include <sys/types.h>
+
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -65,6 +67,11 @@ int write_all(int fd, const void *p, size_t n);
  * so nothing stays behind however fwin ends. *dir is set to the directory
  * tried, for messages. Returns the fd, or -1 with errno set. */
 int scratch_open(const char **dir);
+
+/* What a file of mode m that is not a regular one is, for a message
+ * ("NAME is a FIFO, not ..."): "a directory", "a FIFO", "a device", "a
+ * socket", else "not a regular file". */
+const char *file_kind(mode_t m);
 
 /* The most bytes hash_range hashes at once. */
 #define HASH_RANGE_MAX	4096

@@ -16,10 +16,14 @@
  *
  * A table without a primary key (no key columns and no window bounds)
  * holds one row, rowid 1, which each row replaces. */
+#include <sys/stat.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <sqlite3.h>
 
@@ -157,8 +161,43 @@ make_table(struct sqlsink *s, int norow)
 }
 
 
-/* Whether the file is a database SQLite can read: a file that is not is
- * refused before anything is written to it. */
+/* Whether db, if it exists, may be opened as a database: a regular file,
+ * empty or beginning with SQLite's header. Checked before SQLite opens
+ * it: SQLite takes a file shorter than its header for an empty database
+ * and writes over it, and says no more than "disk I/O error" of a FIFO
+ * (which it would wait on first) or "unable to open" of a directory.
+ * Returns 0, or -1 after a message. */
+static int
+database_file(const char *db)
+{
+	static const char magic[16] = "SQLite format 3";	/* and '\0' */
+	char head[sizeof(magic)];
+	struct stat sb;
+	ssize_t n;
+	int fd;
+
+	if (stat(db, &sb) != 0)
+		return 0;	/* none yet, or SQLite says why not */
+	if (!S_ISREG(sb.st_mode)) {
+		fwin_warn("%s is %s, not a SQLite database; name another file",
+		    db, file_kind(sb.st_mode));
+		return -1;
+	}
+	if ((fd = open(db, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+		return 0;	/* SQLite says why */
+	n = pread(fd, head, sizeof(head), 0);
+	close(fd);
+	/* empty: a new database (an error: SQLite says why) */
+	if (n <= 0 || (n == (ssize_t)sizeof(head) &&
+	    memcmp(head, magic, sizeof(magic)) == 0))
+		return 0;
+	fwin_warn("%s exists and is not a SQLite database; remove it or name "
+	    "another file", db);
+	return -1;
+}
+
+/* Whether the file is a database SQLite can read: one with SQLite's
+ * header may still be damaged or encrypted. */
 static int
 readable(struct sqlsink *s)
 {
@@ -213,6 +252,8 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	s->cell = xmalloc((sp->ncols + 1) * sizeof(*s->cell));
 	s->cellen = xmalloc((sp->ncols + 1) * sizeof(*s->cellen));
 	s->kinds = xmalloc(sp->ncols + 1);
+	if (database_file(sp->db) != 0)
+		goto fail;
 	if (sqlite3_open_v2(sp->db, &s->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
 		fwin_warn("%s: %s", sp->db, s->db != NULL ?

@@ -163,21 +163,6 @@ guard_clash(const struct config *c, int state)
 	return msg;
 }
 
-/* What a file that is not a regular one is, for a message. */
-static const char *
-kind(mode_t m)
-{
-	if (S_ISDIR(m))
-		return "a directory";
-	if (S_ISFIFO(m))
-		return "a FIFO";
-	if (S_ISCHR(m) || S_ISBLK(m))
-		return "a device";
-	if (S_ISSOCK(m))
-		return "a socket";
-	return "not a regular file";
-}
-
 int
 guard_checkpoint(const struct config *c, const char *fingerprint,
     int *replaced)
@@ -199,7 +184,7 @@ guard_checkpoint(const struct config *c, const char *fingerprint,
 	}
 	if (!S_ISREG(sb.st_mode)) {
 		fwin_warn("%s is %s, not an fwin checkpoint; name another file",
-		    path, kind(sb.st_mode));
+		    path, file_kind(sb.st_mode));
 		return 1;
 	}
 	/* the restore checks its own checkpoint as it reads it */
