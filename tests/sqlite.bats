@@ -317,6 +317,26 @@ t2|$(pwd -P)/b.ckpt"
 	assert_equal "$stderr" "fwin: s.ckpt was made with --output-time iso, not --output-time ms"
 }
 
+@test "a run that restores the table's checkpoint and saves none leaves the table to that checkpoint, as it leaves an -o FILE" {
+	A=(--csv -H -t ts -k user --tumble 10s --allowed-lateness 20s --sum n)
+	head -4 in.csv > grow.csv
+	run --separate-stderr fwin "${A[@]}" --checkpoint a.ckpt -o sqlite:db grow.csv
+	assert_success
+	cp in.csv grow.csv
+	run --separate-stderr fwin "${A[@]}" --restore a.ckpt -o sqlite:db grow.csv
+	assert_success
+	assert_equal "$stderr" ""
+	run sqlite3 db 'SELECT generation > 1, checkpoint FROM fwin_checkpoint'
+	assert_output "1|$(pwd -P)/a.ckpt"
+	run --separate-stderr fwin "${A[@]}" --checkpoint b.ckpt -o sqlite:db grow.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: db: the table fwin belongs to the checkpoint $(pwd -P)/a.ckpt"
+	run --separate-stderr fwin "${A[@]}" -o sqlite:db grow.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: db: the table fwin belongs to the checkpoint $(pwd -P)/a.ckpt"
+	[ ! -e b.ckpt ]
+}
+
 @test "--having: a row that stops passing is deleted from the table" {
 	run --separate-stderr fwin "${LATE[@]}" --having 'sum_n < 10' -o sqlite:db in.csv
 	assert_success

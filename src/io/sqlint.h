@@ -41,7 +41,6 @@ struct sqlsink {
 	size_t *cellen;
 	char *kinds;
 	char num[64];		/* a number's text, NUL-ended, for strtod */
-	char *owner;		/* the checkpoint the table belongs to */
 	int failed;
 	int opened;		/* sqlsink_open made it (close may make TABLE) */
 };
@@ -70,13 +69,12 @@ int sk_bind_cell(struct sqlsink *s, sqlite3_stmt *q, int i, size_t c);
 void sk_bind_pk(struct sqlsink *s, sqlite3_stmt *q, int first);
 
 /* sqljournal.c: fwin_checkpoint and the journal made (in the open
- * transaction); the table's owner checked; the journal's statement; a
- * row's key journaled before it changes; the owner bound in the commit
- * position's statement. */
+ * transaction); the table's owner checked and, for a run that saves the
+ * checkpoint owner (else NULL), recorded; the journal's statement; a
+ * row's key journaled before it changes. */
 int sk_make_own(struct sqlsink *s);
-int sk_check_owner(struct sqlsink *s, const char *from);
+int sk_claim(struct sqlsink *s, const char *owner, const char *from);
 int sk_prepare_journal(struct sqlsink *s);
 int sk_journal_row(struct sqlsink *s);
-void sk_bind_owner(struct sqlsink *s);
 
 #endif

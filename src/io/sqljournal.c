@@ -27,10 +27,10 @@ sk_make_own(struct sqlsink *s)
 	if (sk_exec(s, "CREATE TABLE IF NOT EXISTS fwin_checkpoint (tbl TEXT "
 	    "PRIMARY KEY, generation INTEGER NOT NULL, checkpoint TEXT)") != 0)
 		return -1;
+	/* (the owner is sk_claim()'s) */
 	if (sqlite3_prepare_v3(s->db, "INSERT INTO fwin_checkpoint (tbl, "
-	    "generation, checkpoint) VALUES (?1, ?2, ?3) ON CONFLICT (tbl) DO "
-	    "UPDATE SET generation = excluded.generation, checkpoint = "
-	    "excluded.checkpoint", -1, SQLITE_PREPARE_PERSISTENT,
+	    "generation) VALUES (?1, ?2) ON CONFLICT (tbl) DO UPDATE SET "
+	    "generation = excluded.generation", -1, SQLITE_PREPARE_PERSISTENT,
 	    &s->st[ST_COMMITPOS], NULL) != SQLITE_OK)
 		return sk_fail(s, "preparing");
 	if (!s->journal)
@@ -74,22 +74,15 @@ committed(struct sqlsink *s)
 	return g;
 }
 
-void
-sk_bind_owner(struct sqlsink *s)
-{
-	if (s->owner != NULL)
-		sqlite3_bind_text(s->st[ST_COMMITPOS], 3, s->owner, -1,
-		    SQLITE_STATIC);
-	else
-		sqlite3_bind_null(s->st[ST_COMMITPOS], 3);
-}
-
-/* The table belongs to the checkpoint that wrote it last while that
- * checkpoint exists, as an -o FILE does: another run (under another
- * checkpoint, or none; restoring the owner's state elsewhere moves it)
- * is refused. Returns 0, or -1 after a message. */
+/* The table belongs to the checkpoint of the last run that saved one
+ * while that checkpoint exists, as an -o FILE does (lock_claim()):
+ * another run (under another checkpoint, or none; restoring the owner's
+ * state elsewhere moves it) is refused. A run that saves a checkpoint
+ * records it as the owner as it opens the table, rows or none; one that
+ * saves none (a restore without --checkpoint) leaves the owner as it
+ * is. Returns 0, or -1 after a message. */
 int
-sk_check_owner(struct sqlsink *s, const char *from)
+sk_claim(struct sqlsink *s, const char *owner, const char *from)
 {
 	sqlite3_stmt *q;
 	struct stat sb;
@@ -103,7 +96,7 @@ sk_check_owner(struct sqlsink *s, const char *from)
 	    sqlite3_column_type(q, 0) == SQLITE_TEXT) {
 		const char *was = (const char *)sqlite3_column_text(q, 0);
 
-		if ((s->owner == NULL || strcmp(was, s->owner) != 0) &&
+		if ((owner == NULL || strcmp(was, owner) != 0) &&
 		    (from == NULL || strcmp(was, from) != 0) &&
 		    stat(was, &sb) == 0) {
 			fwin_warn("%s: the table %s belongs to the checkpoint "
@@ -112,7 +105,19 @@ sk_check_owner(struct sqlsink *s, const char *from)
 		}
 	}
 	sqlite3_finalize(q);
-	return rc;
+	if (rc != 0 || owner == NULL)
+		return rc;
+	/* generation 0 in a row made here: nothing committed yet */
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO fwin_checkpoint (tbl, "
+	    "generation, checkpoint) VALUES (?1, 0, ?2) ON CONFLICT (tbl) DO "
+	    "UPDATE SET checkpoint = excluded.checkpoint", -1, &q, NULL) !=
+	    SQLITE_OK)
+		return sk_fail(s, "writing");
+	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q, 2, owner, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	sqlite3_finalize(q);
+	return rc == SQLITE_DONE ? 0 : sk_fail(s, "writing");
 }
 
 /* The journal's statement: what a row's key (bound: ?1 the generation,
@@ -240,7 +245,6 @@ sqlsink_rollback(struct sqlsink *s, uint64_t gen)
 	free(sql);
 	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)gen);
-	sk_bind_owner(s);
 	if (rc != 0 || sk_step(s, ST_COMMITPOS) != 0 || sk_exec(s, "COMMIT") != 0) {
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		return 1;

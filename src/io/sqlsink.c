@@ -7,7 +7,8 @@
  *	fwin_checkpoint(tbl TEXT PRIMARY KEY, generation INTEGER,
  *	    checkpoint TEXT)
  *		one row per TABLE: the generation its last transaction
- *		wrote (the commit position a checkpoint covers)
+ *		wrote (the commit position a checkpoint covers; 0: none
+ *		yet), and the checkpoint it belongs to (sk_claim())
  *	fwin_journal_TABLE(gen, existed, k1..kN, c1..cM,
  *	    PRIMARY KEY (gen, k1..kN))
  *		with checkpoints only: a row's primary key (k) and what it
@@ -265,8 +266,7 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	sqlite3_extended_result_codes(s->db, 0);
 	if (readable(s) != 0 || sk_exec(s, "BEGIN IMMEDIATE") != 0)
 		goto fail;
-	s->owner = sp->owner != NULL ? xstrdup(sp->owner) : NULL;
-	if (sk_make_own(s) != 0 || sk_check_owner(s, sp->from) != 0) {
+	if (sk_make_own(s) != 0 || sk_claim(s, sp->owner, sp->from) != 0) {
 		s->failed = 1;
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
@@ -416,7 +416,6 @@ sqlsink_write(void *arg, const char *p, size_t n, int flush)
 	/* the commit position, in the same transaction as the rows */
 	sqlite3_bind_text(s->st[ST_COMMITPOS], 1, s->table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->st[ST_COMMITPOS], 2, (int64_t)s->tag);
-	sk_bind_owner(s);
 	if (sk_step(s, ST_COMMITPOS) != 0 || sk_exec(s, "COMMIT") != 0)
 		return -1;
 	s->in_txn = 0;
@@ -456,7 +455,6 @@ sqlsink_close(struct sqlsink *s)
 	free(s->cellen);
 	free(s->kinds);
 	free(s->types);
-	free(s->owner);
 	free(s);
 	return rc;
 }

@@ -32,7 +32,7 @@ struct sqlsink_spec {
 	int journal;			/* checkpoints: keep the journal */
 	int iso;			/* SQLC_TIME without a row: TEXT */
 	/* the absolute paths of --checkpoint and --restore, or NULL: the
-	 * table belongs to the checkpoint that last wrote it */
+	 * table belongs to the checkpoint of the last run that saved one */
 	const char *owner, *from;
 };
 
