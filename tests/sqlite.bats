@@ -79,6 +79,22 @@ CREATE TABLE IF NOT EXISTS "fwin" ("window_start" INTEGER, "window_end" INTEGER,
 2026-01-01T00:00:00Z|2026-01-01T00:01:00Z|bob|1|2.5|z|text|integer|real|2.5"
 }
 
+@test "a decimal of 16 or 17 significant digits is kept as its exact text, one of 15 (an exponent too) as a number; a floating result is a real" {
+	printf 'ts,k,v\n1,a,12345678901234.56\n1,b,1.234567890123456\n1,c,99999999999999.99\n1,d,1234567890123.45\n1,e,1.5e3\n' > d.csv
+	run --separate-stderr fwin --csv -H -t ts -k k --tumble 10s --sum v --max v --avg v -o sqlite:d.db d.csv
+	assert_success
+	run sqlite3 d.db 'SELECT k, CAST(sum_v AS TEXT), typeof(sum_v), CAST(max_v AS TEXT), typeof(max_v), typeof(avg_v) FROM fwin ORDER BY k'
+	assert_output "a|12345678901234.56|blob|12345678901234.56|blob|real
+b|1.234567890123456|blob|1.234567890123456|blob|real
+c|99999999999999.99|blob|99999999999999.99|blob|real
+d|1234567890123.45|real|1234567890123.45|real|real
+e|1500|integer|1500|integer|integer"
+	# the average is the double fwin prints
+	run sqlite3 d.db "SELECT k FROM fwin WHERE avg_v = 12345678901234.56 OR avg_v = 99999999999999.98"
+	assert_output "a
+c"
+}
+
 @test "--changelog: -D deletes the row of a session a merge absorbed" {
 	printf '1 a\n20 a\n4 a\n8 a\n40 a\n' > s.txt
 	run --separate-stderr fwin -t 1 -k 2 --session 5s --allowed-lateness 30s --mode stream --changelog -o sqlite:s.db s.txt

@@ -15,6 +15,7 @@ struct rowexpr {
 /* An --eval column's value, kept past the next evaluation. */
 struct evalval {
 	int null, num;		/* an empty cell; a number (bare in json) */
+	int real;		/* a double's (not an exact decimal's) */
 	size_t off, n;		/* its text in rc->text */
 };
 
@@ -166,6 +167,7 @@ keep(struct rowcells *rc, size_t k, const struct xval *v, size_t *used)
 
 	e->null = xval_text(v, buf, &p, &n) != 0;
 	e->num = v->t == XV_INT || v->t == XV_DBL;
+	e->real = v->t == XV_DBL;
 	e->off = *used;
 	e->n = e->null ? 0 : n;
 	if (*used + e->n > rc->cap)
@@ -215,6 +217,8 @@ rowexpr_write(const struct rowexpr *x, const struct rowcells *rc,
 
 		if (e->null)
 			out_null(o);
+		else if (e->real)
+			out_own_float(o, rc->text + e->off, e->n);
 		else if (e->num)
 			out_own_num(o, rc->text + e->off, e->n);
 		else

@@ -550,6 +550,15 @@ own_num_room(struct out *o)
 }
 
 void
+out_own_float(struct out *o, const char *p, size_t n)
+{
+	if (o->o_fmt == OF_CELLS)
+		cells_put(o, 'f', p, n);
+	else
+		out_own_num(o, p, n);
+}
+
+void
 out_int(struct out *o, int64_t v)
 {
 	char buf[NUM_BUFSZ];
@@ -569,7 +578,7 @@ out_double(struct out *o, double v)
 	char buf[NUM_BUFSZ];
 
 	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS)
-		out_num(o, buf, num_format_double(buf, v));
+		out_own_float(o, buf, num_format_double(buf, v));
 	else {
 		char *at = own_num_room(o);	/* (moves o_len first) */
 

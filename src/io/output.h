@@ -8,7 +8,9 @@
 #include <stdint.h>
 
 /* OF_CELLS is no text format: each cell as a tag byte ('s' text, 'n'
- * number, 'z' null), its length (4 bytes, host order) and its bytes, and
+ * number: as written, or an exact decimal; 'f' a floating-point result,
+ * the shortest text of its double; 'z' null), its length (4 bytes, host
+ * order) and its bytes, and
  * 'e' ending a row, so that a writer (out_set_writer) that is no file,
  * such as the SQLite sink, takes cells with their kind and no quoting.
  * A sink in it moves rows between threads and scratch files as any other
@@ -61,7 +63,10 @@ void out_own_num(struct out *o, const char *p, size_t n);
 /* An integer, as out_own_num() of num_format_int()'s text, written in
  * place: per row, for counts and sums. */
 void out_int(struct out *o, int64_t v);
-/* A double, as out_own_num() of num_format_double()'s text. */
+/* A floating-point result fwin formatted (num_format_double()): as
+ * out_own_num(), tagged 'f' in OF_CELLS. */
+void out_own_float(struct out *o, const char *p, size_t n);
+/* A double, as out_own_float() of num_format_double()'s text. */
 void out_double(struct out *o, double v);
 void out_null(struct out *o);		/* empty cell; null in json */
 /* The first ncells cells of a row, written already in o's format: a

@@ -11,7 +11,6 @@
 
 #include <sqlite3.h>
 
-#include "base/num.h"
 #include "io/sqlint.h"
 #include "base/util.h"
 
@@ -169,17 +168,15 @@ int_cell(const char *p, size_t n, int64_t *v)
 }
 
 /* Significant digits of a decimal (digits after the leading zeros, not
- * counting trailing zeros of a fraction) when it has no exponent. */
+ * counting trailing zeros of a fraction; those before its exponent). */
 static size_t
 sig_digits(const char *p, size_t n)
 {
 	size_t i, first = n, last = 0, dot = n;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && p[i] != 'e' && p[i] != 'E'; i++) {
 		if (p[i] == '.')
 			dot = i;
-		else if (p[i] == 'e' || p[i] == 'E')
-			return 99;
 		else if (p[i] >= '1' && p[i] <= '9') {
 			if (first == n)
 				first = i;
@@ -192,15 +189,18 @@ sig_digits(const char *p, size_t n)
 	return last - first + 1 - (dot > first && dot < last);
 }
 
-/* Binds a number cell: an integer as INTEGER, a decimal a double holds
- * exactly (15 significant digits at most, or the shortest form of a
- * double, as fwin prints floating results) as REAL; any other (an exact
- * sum past a double) as its text in a BLOB, which SQLite stores as it is
- * (a TEXT would be rounded to 15 digits by the NUMERIC affinity). */
+/* Binds a number cell: an integer as INTEGER; as REAL a floating-point
+ * result (a double's shortest text: the double it was) and a decimal of
+ * at most 15 significant digits, which a double holds (the 15 digits
+ * SQLite prints it with give it back); any other decimal (an exact sum,
+ * a min or max as written) as its text in a BLOB, which SQLite stores as
+ * it is (a TEXT would be rounded to 15 digits by the NUMERIC affinity).
+ * So a number of 16 or 17 digits is a REAL only when it is a double's. */
 static int
-bind_num(struct sqlsink *s, sqlite3_stmt *q, int i, const char *p, size_t n)
+bind_num(struct sqlsink *s, sqlite3_stmt *q, int i, const char *p, size_t n,
+    int floating)
 {
-	char back[NUM_BUFSZ];
+	size_t digits;
 	int64_t v;
 	double d;
 
@@ -210,9 +210,10 @@ bind_num(struct sqlsink *s, sqlite3_stmt *q, int i, const char *p, size_t n)
 		memcpy(s->num, p, n);
 		s->num[n] = '\0';
 		d = strtod(s->num, NULL);
-		if (isfinite(d) && (sig_digits(p, n) <= 15 ||
-		    (num_format_double(back, d) == n &&
-		    memcmp(back, p, n) == 0)))
+		/* (a subnormal double holds fewer digits) */
+		if (isfinite(d) && (floating ||
+		    ((digits = sig_digits(p, n)) <= 15 &&
+		    (digits == 0 || isnormal(d)))))
 			return sqlite3_bind_double(q, i, d);
 	}
 	return sqlite3_bind_blob(q, i, p, (int)n, SQLITE_TRANSIENT);
@@ -226,7 +227,9 @@ sk_bind_cell(struct sqlsink *s, sqlite3_stmt *q, int i, size_t c)
 	case 'z':
 		return sqlite3_bind_null(q, i);
 	case 'n':
-		return bind_num(s, q, i, s->cell[c], s->cellen[c]);
+	case 'f':
+		return bind_num(s, q, i, s->cell[c], s->cellen[c],
+		    s->kinds[c] == 'f');
 	default:
 		return sqlite3_bind_text(q, i, s->cell[c], (int)s->cellen[c],
 		    SQLITE_STATIC);

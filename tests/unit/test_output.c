@@ -688,8 +688,10 @@ test_cells(void)
 		out_own_num(o, num, (size_t)snprintf(num, sizeof(num), "%zu", i));
 		if (i % 3 == 0)
 			out_null(o);
-		else
+		else if (i % 3 == 1)
 			out_num(o, "2.5", 3);
+		else
+			out_double(o, 2.5);	/* a floating result: 'f' */
 		out_end_row(o);
 	}
 	CHECK(out_flush(o) == 0);
@@ -698,7 +700,7 @@ test_cells(void)
 	while (at < wr_len) {
 		const char *c0 = wr_buf + at;
 
-		/* 's' "+I", 'n' i, 'z' or 'n' "2.5", 'e' */
+		/* 's' "+I", 'n' i, 'z', 'n' or 'f' "2.5", 'e' */
 		memcpy(&len, c0 + 1, 4);
 		bad += c0[0] != 's' || len != 2 || memcmp(c0 + 5, "+I", 2) != 0;
 		at += 7;
@@ -708,7 +710,8 @@ test_cells(void)
 		at += 5 + len;
 		memcpy(&len, wr_buf + at + 1, 4);
 		bad += rows % 3 == 0 ? wr_buf[at] != 'z' || len != 0 :
-		    wr_buf[at] != 'n' || len != 3;
+		    wr_buf[at] != "znf"[rows % 3] || len != 3 ||
+		    memcmp(wr_buf + at + 5, "2.5", 3) != 0;
 		at += 5 + len;
 		bad += wr_buf[at++] != 'e';
 		rows++;
