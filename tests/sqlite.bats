@@ -265,9 +265,26 @@ b|8'
 	run --separate-stderr fwin -o sqlite: --count in.csv
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "fwin: -o sqlite: needs a database file (sqlite:DB[:TABLE])"
-	run --separate-stderr fwin -o sqlite:db:fwin_checkpoint --count in.csv
+	for t in fwin_checkpoint FWIN_CHECKPOINT Fwin_journal_x SQLite_master; do
+		run --separate-stderr fwin -o sqlite:db:$t --count in.csv
+		assert_failure 2
+		assert_equal "${stderr_lines[0]}" "fwin: -o sqlite:db:$t: names beginning 'fwin_' and 'sqlite_' are kept for fwin's and SQLite's own tables"
+	done
+	# TABLE is what follows the last ':', and must be a name
+	for t in my-table 1x é 'a b'; do
+		run --separate-stderr fwin -o "sqlite:db:$t" --count in.csv
+		assert_failure 2
+		assert_equal "${stderr_lines[0]}" "fwin: -o sqlite:db:$t: the TABLE '$t' (after the last ':') is not a name: letters, digits and '_', not first a digit"
+	done
+	run --separate-stderr fwin -o sqlite:db: --count in.csv
 	assert_failure 2
-	assert_equal "${stderr_lines[0]}" "fwin: -o sqlite:db:fwin_checkpoint: names beginning 'fwin_' and 'sqlite_' are kept for fwin's and SQLite's own tables"
+	assert_equal "${stderr_lines[0]}" "fwin: -o sqlite:db:: a TABLE name after ':'"
+	[ -z "$(ls -d db* 2>/dev/null)" ]	# (no database made)
+	# a DB path holding ':' is given with its TABLE
+	run --separate-stderr fwin --csv -H -t ts --tumble 10s --count -o sqlite:a:b:_T1 in.csv
+	assert_success
+	run sqlite3 a:b 'SELECT count(*) FROM _T1'
+	assert_output 3
 }
 
 @test "a table belongs to its checkpoint: another checkpoint's run, or one without, is refused" {

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "window/agg.h"
 #include "run/ckpt.h"
@@ -668,33 +669,40 @@ option_windows(struct config *c, struct cli_extra *x, int ch)
 	return 1;
 }
 
-/* -o sqlite:DB[:TABLE]: TABLE is what follows the last ':' when that is
- * a plain name (letters, digits, '_'; so a table name needs no quoting
- * and a path holding ':' still names a DB). */
+/* -o sqlite:DB[:TABLE]: TABLE is what follows the last ':', whatever it
+ * is, so that one rule splits every argument (a DB path holding ':' is
+ * given with its TABLE: sqlite:a:b:fwin). It must be a plain name, which
+ * SQL reads unquoted: letters, digits and '_', not first a digit. SQLite
+ * compares names without case, so fwin's and SQLite's own prefixes are
+ * kept in any case. */
 static void
 sqlite_target(struct config *c, const char *arg)
 {
 	static const char plain[] = "abcdefghijklmnopqrstuvwxyz"
 	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_";
-	const char *colon = strrchr(arg, ':');
+	const char *colon = strrchr(arg, ':'), *table = "fwin";
 	size_t n = strlen(arg);
 
-	if (colon != NULL && colon[1] == '\0')
-		usage_error("-o sqlite:%s: a TABLE name after ':'", arg);
-	if (colon != NULL && colon[1 + strspn(colon + 1, plain)] == '\0' &&
-	    !(colon[1] >= '0' && colon[1] <= '9'))
+	if (colon != NULL) {
+		table = colon + 1;
 		n = (size_t)(colon - arg);
-	else
-		colon = NULL;
+	}
 	if (n == 0)
 		usage_error("-o sqlite: needs a database file (sqlite:DB[:TABLE])");
-	c->sqlite = xstrndup(arg, n);
-	c->sqlite_table = xstrdup(colon != NULL ? colon + 1 : "fwin");
-	if (strncmp(c->sqlite_table, "fwin_", 5) == 0 ||
-	    strncmp(c->sqlite_table, "sqlite_", 7) == 0)
+	if (*table == '\0')
+		usage_error("-o sqlite:%s: a TABLE name after ':'", arg);
+	if (table[strspn(table, plain)] != '\0' ||
+	    (*table >= '0' && *table <= '9'))
+		usage_error("-o sqlite:%s: the TABLE '%s' (after the last ':') "
+		    "is not a name: letters, digits and '_', not first a "
+		    "digit", arg, table);
+	if (strncasecmp(table, "fwin_", 5) == 0 ||
+	    strncasecmp(table, "sqlite_", 7) == 0)
 		usage_error("-o sqlite:%s: names beginning 'fwin_' and "
 		    "'sqlite_' are kept for fwin's and SQLite's own tables",
 		    arg);
+	c->sqlite = xstrndup(arg, n);
+	c->sqlite_table = xstrdup(table);
 }
 
 /* Output, checkpoints, modes and the rest. Returns whether ch was one. */
