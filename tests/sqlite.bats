@@ -295,10 +295,14 @@ b|8'
 	assert_equal "$stderr" "fwin: db: the table t1 belongs to the checkpoint $(pwd -P)/a.ckpt"
 	run --separate-stderr fwin "${LATE[@]}" -o sqlite:db:t1 in.csv
 	assert_failure 1
+	# SQLite names ignore case: T1 is the same table
+	run --separate-stderr fwin "${LATE[@]}" --checkpoint b.ckpt -o sqlite:db:T1 in.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: db: the table t1 belongs to the checkpoint $(pwd -P)/a.ckpt"
 	# another table of the same database is free; the owner's own run goes on
 	run --separate-stderr fwin "${LATE[@]}" --checkpoint b.ckpt -o sqlite:db:t2 in.csv
 	assert_success
-	run --separate-stderr fwin "${LATE[@]}" --state a.ckpt -o sqlite:db:t1 in.csv
+	run --separate-stderr fwin "${LATE[@]}" --state a.ckpt -o sqlite:db:T1 in.csv
 	assert_success
 	run sqlite3 db 'SELECT tbl, checkpoint FROM fwin_checkpoint ORDER BY 1'
 	assert_output "t1|$(pwd -P)/a.ckpt

@@ -217,6 +217,32 @@ readable(struct sqlsink *s)
 
 
 
+/* TABLE as the database spells it, if it knows it: SQLite compares
+ * names without case, so "T1" and "t1" are one table, whose row in
+ * fwin_checkpoint (its position and its owner) either finds. */
+static int
+spelled(struct sqlsink *s)
+{
+	sqlite3_stmt *q;
+	const char *name;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT coalesce((SELECT name FROM "
+	    "sqlite_schema WHERE type = 'table' AND name = ?1 COLLATE NOCASE), "
+	    "(SELECT tbl FROM fwin_checkpoint WHERE tbl = ?1 COLLATE NOCASE))",
+	    -1, &q, NULL) != SQLITE_OK)
+		return sk_fail(s, "reading the schema");
+	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW &&
+	    (name = (const char *)sqlite3_column_text(q, 0)) != NULL) {
+		free(s->table);
+		s->table = xstrdup(name);
+	}
+	sqlite3_finalize(q);
+	return rc == SQLITE_ROW ? 0 : sk_fail(s, "reading the schema");
+}
+
 /* The table made if it is not there (creating: norow says no row is
  * being applied), and the statements that write rows prepared. */
 static int
@@ -266,7 +292,8 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	sqlite3_extended_result_codes(s->db, 0);
 	if (readable(s) != 0 || sk_exec(s, "BEGIN IMMEDIATE") != 0)
 		goto fail;
-	if (sk_make_own(s) != 0 || sk_claim(s, sp->owner, sp->from) != 0) {
+	if (sk_make_own(s) != 0 || spelled(s) != 0 ||
+	    sk_claim(s, sp->owner, sp->from) != 0) {
 		s->failed = 1;
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
