@@ -315,6 +315,43 @@ link_into_other_dir() {
 	[ ! -e out.csv ]
 }
 
+@test "a lock file that holds another program's text: refused, kept byte for byte, nothing made; fwin's own text is taken" {
+	echo precious > out.csv.lock
+	cp out.csv.lock lock.before
+	run --separate-stderr fwin "${ARGS[@]}" --checkpoint s.ckpt -o out.csv in.txt
+	assert_failure 1
+	assert_equal "$stderr" "fwin: out.csv.lock exists and is not fwin's lock file of out.csv; remove it or name another file"
+	assert_output ""
+	cmp out.csv.lock lock.before
+	# said before the checkpoint's lock file is made
+	[ ! -e s.ckpt ] && [ ! -e s.ckpt.lock ] && [ ! -e out.csv ]
+	mv out.csv.lock s.ckpt.lock
+	run --separate-stderr fwin "${ARGS[@]}" --checkpoint s.ckpt in.txt
+	assert_failure 1
+	assert_equal "$stderr" "fwin: s.ckpt.lock exists and is not fwin's lock file of s.ckpt; remove it or name another file"
+	cmp s.ckpt.lock lock.before
+	[ ! -e s.ckpt ]
+	# a pid and text that is no owner's path; more than fwin writes
+	printf '123\nnotes\n' > s.ckpt.lock
+	run --separate-stderr fwin "${ARGS[@]}" --checkpoint s.ckpt in.txt
+	assert_failure 1
+	assert_equal "$stderr" "fwin: s.ckpt.lock exists and is not fwin's lock file of s.ckpt; remove it or name another file"
+	printf '123\n/x.ckpt\nmore\n' > s.ckpt.lock
+	run --separate-stderr fwin "${ARGS[@]}" --checkpoint s.ckpt in.txt
+	assert_failure 1
+	[ ! -e s.ckpt ]
+	# what fwin leaves there is taken: an empty file, a killed run's pid
+	# and owner
+	: > s.ckpt.lock
+	printf '99999999\n%s/s.ckpt\n' "$PWD" > out.csv.lock
+	run --separate-stderr fwin "${ARGS[@]}" --checkpoint s.ckpt -o out.csv in.txt
+	assert_success
+	assert_equal "$stderr" ""
+	[ -s s.ckpt ]
+	run cat out.csv
+	assert_output $'0\t10\ta\t2\n0\t10\tb\t1'
+}
+
 @test "one writer: a run without a checkpoint takes the lock on its -o; a second writer exits 1 at once" {
 	mkfifo fifo
 	"$FWIN" "${ARGS[@]}" -o out.csv fifo 3>&- 2>bg.err &

@@ -10,8 +10,11 @@
  *
  * Its text is "PID\nOWNER\n": the holder's pid, for the message a second
  * run gives, and for an -o file the absolute path of the checkpoint that
- * owns it. It is rewritten in place with one pwrite(2) and then cut to
- * length, so that a reader sees a whole first line.
+ * owns it. It is rewritten in place: cut to nothing, then written with
+ * one pwrite(2), so that a run killed at any moment leaves text that is
+ * plainly fwin's (nothing, or whole), and a reader that finds it empty
+ * waits for the pid as it does for a lock just made. A file at that name
+ * that holds anything else is another program's, and is never taken.
  *
  * flock locks belong to the open file description, which a fork(2) child
  * shares: a background checkpoint writer would keep the lock of a parent
@@ -123,8 +126,7 @@ write_text(struct lock *l)
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (pwrite(l->fd, buf, (size_t)n, 0) != n ||
-	    ftruncate(l->fd, n) != 0)
+	if (ftruncate(l->fd, 0) != 0 || pwrite(l->fd, buf, (size_t)n, 0) != n)
 		return -1;
 	return 0;
 }
@@ -139,6 +141,69 @@ shown(const char *path, const char *cwd)
 	if (n > 0 && strncmp(path, cwd, n) == 0 && path[n] == '/')
 		return path + n + 1;
 	return path;
+}
+
+/*
+ * Whether the lock file open on fd holds what fwin writes there: nothing
+ * (a lock just made, or cut to be rewritten), or a pid on a line, then
+ * perhaps the owner's absolute path on a line; a lock its holder left
+ * when it was killed holds the same. Returns 1, 0, or -1 with errno set.
+ */
+static int
+fwin_text(int fd)
+{
+	char buf[LOCK_TEXTMAX + 1];
+	ssize_t n = pread(fd, buf, sizeof(buf), 0);
+	const char *p = buf, *end = buf + (n > 0 ? n : 0);
+
+	if (n <= 0)
+		return n == 0 ? 1 : -1;
+	if ((size_t)n == sizeof(buf) || memchr(buf, '\0', (size_t)n) != NULL)
+		return 0;
+	while (p < end && *p >= '0' && *p <= '9')
+		p++;
+	if (p == buf || p == end || *p++ != '\n')
+		return 0;
+	return p == end ||
+	    (*p == '/' && memchr(p, '\n', (size_t)(end - p)) == end - 1);
+}
+
+/* Whether name, opened on fd (-1: the open failed, errno says why), is a
+ * file fwin may take as file's lock: a regular file, no link. Returns 0,
+ * or -1 after a message. */
+static int
+refuse_kind(int fd, const char *name, const char *file, const char *cwd)
+{
+	struct stat sb;
+
+	if (fd < 0 && errno == ELOOP)
+		fwin_warn("%s is a symbolic link, not fwin's lock file of %s; "
+		    "remove it (fwin never follows one)", shown(name, cwd),
+		    file);
+	else if (fd < 0 || fstat(fd, &sb) != 0)
+		fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
+	else if (!S_ISREG(sb.st_mode))
+		fwin_warn("%s is not a regular file, not fwin's lock file of "
+		    "%s; remove it", shown(name, cwd), file);
+	else
+		return 0;
+	return -1;
+}
+
+/* Whether the regular file name, open on fd, holds fwin's text: another
+ * program's file there is never written over. Returns 0, or -1 after a
+ * message. */
+static int
+refuse_text(int fd, const char *name, const char *file, const char *cwd)
+{
+	int rc = fwin_text(fd);
+
+	if (rc < 0)
+		fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
+	else if (rc == 0)
+		fwin_warn("%s exists and is not fwin's lock file of %s; "
+		    "remove it or name another file", shown(name, cwd), file);
+	return rc > 0 ? 0 : -1;
 }
 
 /* Whether path is reached through a descriptor of this process
@@ -273,21 +338,8 @@ lock_take(const char *file)
 	 * another file (as root, any file); O_NONBLOCK: nor a FIFO hang it */
 	l->fd = open(name, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK |
 	    O_CLOEXEC, 0666);
-	if (l->fd < 0 && errno == ELOOP) {
-		fwin_warn("%s is a symbolic link, not fwin's lock file of %s; "
-		    "remove it (fwin never follows one)", shown(name, cwd),
-		    file);
+	if (refuse_kind(l->fd, name, file, cwd) != 0)
 		goto fail;
-	}
-	if (l->fd < 0 || fstat(l->fd, &sb) != 0) {
-		fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
-		goto fail;
-	}
-	if (!S_ISREG(sb.st_mode)) {
-		fwin_warn("%s is not a regular file, not fwin's lock file of "
-		    "%s; remove it", shown(name, cwd), file);
-		goto fail;
-	}
 	if (flock(l->fd, LOCK_EX | LOCK_NB) != 0 && !holder_dying(l->fd)) {
 		if (errno != EWOULDBLOCK) {
 			fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
@@ -309,6 +361,9 @@ lock_take(const char *file)
 			    file);
 		goto fail;
 	}
+	/* judged under the lock: no fwin rewrites it meanwhile */
+	if (refuse_text(l->fd, name, file, cwd) != 0)
+		goto fail;
 	read_text(l->fd, text, sizeof(text));
 	nl = strchr(text, '\n');
 	l->owner = strdup(nl != NULL ? nl + 1 : "");
@@ -334,6 +389,30 @@ fail:
 	free(name);
 	free(cwd);
 	return NULL;
+}
+
+int
+lock_check(const char *file)
+{
+	char *name, *cwd;
+	struct stat sb;
+	int fd, rc = 0;
+
+	/* (a device or a FIFO gets no lock file: see lock_take) */
+	if (stat(file, &sb) == 0 && !S_ISREG(sb.st_mode))
+		return 0;
+	if ((name = lock_name(file)) == NULL)
+		return 0;	/* (lock_take() says why) */
+	cwd = getcwd(NULL, 0);
+	fd = open(name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd >= 0 || errno != ENOENT)
+		rc = refuse_kind(fd, name, file, cwd) != 0 ||
+		    refuse_text(fd, name, file, cwd) != 0 ? -1 : 0;
+	if (fd >= 0)
+		close(fd);
+	free(name);
+	free(cwd);
+	return rc;
 }
 
 /* Whether file belongs to another checkpoint than ckpt (NULL: none) and

@@ -16,8 +16,17 @@ char *lock_target(const char *path);
  * waiting, and writes our pid into it (a file that exists and is not a
  * regular file, such as /dev/stdout, gets no lock and no lock file). The lock lasts until lock_release()
  * or exit; a fork(2) child does not keep it. Returns NULL after "fwin:
- * FILE: in use by another fwin (pid N)" or an I/O message. */
+ * FILE: in use by another fwin (pid N)", a lock_check() message or an I/O
+ * message. */
 struct lock *lock_take(const char *file);
+
+/* Whether file's lock file, if there is one, is fwin's: a regular file,
+ * no link, holding what fwin writes in one (empty, or "PID\n" and
+ * perhaps "OWNER\n"). For a run to refuse before it makes any lock file;
+ * lock_take() judges again, under the lock. Returns 0, or -1 after
+ * "fwin: FILE.lock exists and is not fwin's lock file of FILE; ..." or
+ * the like. */
+int lock_check(const char *file);
 
 /* For an -o file's lock: a run that saves to the checkpoint ckpt (or
  * none: NULL), restoring from restore (or NULL), may write to the file

@@ -148,6 +148,18 @@ persist_lock(struct persist *p)
 	const struct config *c = p->c;
 	struct stat sb;
 
+	/* -o sqlite: one fwin writes a table and its journal, and the
+	 * table belongs to its checkpoint, as an -o FILE does; the lock is
+	 * the table's ("DB:TABLE.lock" beside DB), so that other tables of
+	 * the database stay free for other pipelines */
+	if (c->sqlite != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
+	    asprintf(&p->sqlname, "%s:%s", c->sqlite, c->sqlite_table) < 0)
+		fwin_oom();
+	/* a lock file that is not fwin's is said before any is made */
+	if ((c->checkpoint != NULL && lock_check(c->checkpoint) != 0) ||
+	    (c->output != NULL && lock_check(c->output) != 0) ||
+	    (p->sqlname != NULL && lock_check(p->sqlname) != 0))
+		return 1;
 	/* an -o that is another checkpoint's is said before any lock file
 	 * is made (and again, if it became so meanwhile, under the lock); a
 	 * restoring run says first what is wrong with its checkpoint */
@@ -170,17 +182,8 @@ persist_lock(struct persist *p)
 	 * rows, and a checkpointed one's restore would cut the other's */
 	if (c->output != NULL && (p->outl = lock_take(c->output)) == NULL)
 		return 1;
-	/* -o sqlite: one fwin writes a table and its journal, and the
-	 * table belongs to its checkpoint, as an -o FILE does; the lock is
-	 * the table's ("DB:TABLE.lock" beside DB), so that other tables of
-	 * the database stay free for other pipelines */
-	if (c->sqlite != NULL && (c->checkpoint != NULL || c->restore != NULL)) {
-		if (asprintf(&p->sqlname, "%s:%s", c->sqlite,
-		    c->sqlite_table) < 0)
-			fwin_oom();
-		if ((p->outl = lock_take(p->sqlname)) == NULL)
-			return 1;
-	}
+	if (p->sqlname != NULL && (p->outl = lock_take(p->sqlname)) == NULL)
+		return 1;
 	/* a restoring run claims -o once its checkpoint is verified */
 	if (c->restore == NULL && p->outl != NULL &&
 	    lock_claim(p->outl, c->checkpoint, NULL) != 0)
