@@ -290,6 +290,30 @@ teardown() {
 	assert_output $'0,5,a,1\n0,5,b,1\n5,10,a,1'
 }
 
+@test "end of input: after --flush every record is late; the next run says so once, and its late summary offers no -l" {
+	printf '1,a\n2,a\n' > in
+	ok --csv -t 1 -k 2 --tumble 5s --state s.ckpt --flush in
+	assert_output '0,5,a,2'
+	printf '7,a\n8,b\n' >> in
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt --flush in
+	assert_success
+	assert_output ''
+	assert_equal "$stderr" "fwin: s.ckpt: its stream was ended by --flush, so every record after it is late (--flush is for the last run of a series)
+fwin: 2 late records dropped (the stream was ended by --flush); --late-file keeps them"
+	# nothing read: said at restore all the same
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --restore s.ckpt in
+	assert_success
+	assert_output ''
+	assert_equal "$stderr" "fwin: s.ckpt: its stream was ended by --flush, so every record after it is late (--flush is for the last run of a series)"
+}
+
+@test "end of input: --flush with a checkpoint reads an unfinished last line as a record (no run comes after it)" {
+	printf '1,a\n2,a\n3,a' > in
+	ok --csv -t 1 -k 2 --tumble 5s --state s.ckpt --flush in
+	assert_output '0,5,a,3'
+	assert_equal "$stderr" ""
+}
+
 @test "end of input: --no-flush without a checkpoint fires nothing more" {
 	printf '1,a\n2,b\n7,a\n' > in
 	ok --csv -t 1 -k 2 --tumble 5s --no-flush in

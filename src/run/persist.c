@@ -244,6 +244,12 @@ persist_adopt(struct persist *p, struct op *o)
 		fwin_warn("%s: corrupt state: bad time format", restore);
 		return 1;
 	}
+	/* --flush ended the stream: the watermark lies past every time, so
+	 * no -l can keep what comes after (said once, not per record) */
+	if (op_uses_watermark(o) && op_globals(o)->g_wm == INT64_MAX)
+		fwin_warn("%s: its stream was ended by --flush, so every record "
+		    "after it is late (--flush is for the last run of a "
+		    "series)", restore);
 	return 0;
 }
 

@@ -134,7 +134,13 @@ say_dropped(struct run *r)
 	char d[TF_BUFSZ], l[TF_BUFSZ];
 	int64_t by;
 
-	if (late > 0 && r->late == NULL && r->fut.line > 0 &&
+	if (late > 0 && r->late == NULL && r->at_start.g_wm == INT64_MAX)
+		/* restored after --flush: no -l keeps a record behind the
+		 * end of time (persist_adopt said why) */
+		fwin_warn("%llu late record%s dropped (the stream was ended by "
+		    "--flush); --late-file keeps them", (unsigned long long)late,
+		    late == 1 ? "" : "s");
+	else if (late > 0 && r->late == NULL && r->fut.line > 0 &&
 	    G(r)->g_late > r->fut.late)
 		say_future(r, late);
 	else if (late > 0 && r->late == NULL) {
