@@ -333,6 +333,19 @@ fwin: 3 bad records skipped'
 	assert_equal "$(cat late)" $'11 a\n5 a'
 }
 
+@test "late records dropped under a checkpoint: the summary offers -l and --late-file, not --mode batch, which takes no checkpoint" {
+	printf '10 a\n30 a\n11 a\n5 a\n' > in
+	run --separate-stderr fwin -t 1 --tumble 5s --checkpoint c.ckpt in
+	assert_success
+	assert_output $'10\t15\t1'
+	assert_equal "$stderr" "fwin: 2 late records dropped (the latest by 25s behind the watermark); -l 25s or --late-file keeps them"
+	printf '12 a\n' >> in
+	run --separate-stderr fwin -t 1 --tumble 5s --restore c.ckpt in
+	assert_success
+	assert_output $'30\t35\t1'
+	assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 18s behind the watermark); -l 18s or --late-file keeps them"
+}
+
 @test "--stats: records in a gap between sliding windows" {
 	printf '10 a\n13 a\n16 a\n' > in
 	run --separate-stderr fwin --stats -t 1 --slide 2s,5s in

@@ -133,6 +133,7 @@ say_dropped(struct run *r)
 	uint64_t nowin = G(r)->g_nowin - r->at_start.g_nowin;
 	char d[TF_BUFSZ], l[TF_BUFSZ];
 	int64_t by;
+	int batch;
 
 	if (late > 0 && r->late == NULL && r->at_start.g_wm == INT64_MAX)
 		/* restored after --flush: no -l keeps a record behind the
@@ -148,9 +149,12 @@ say_dropped(struct run *r)
 		by = r->late_by > 0 ? r->late_by : 1;
 		tf_format_duration(d, by);
 		tf_format_duration(l, sat_add(r->c->lateness, by));
+		/* (batch mode takes no checkpoint: not offered with one) */
+		batch = r->c->checkpoint == NULL && r->c->restore == NULL;
 		fwin_warn("%llu late record%s dropped (the latest by %s behind "
-		    "the watermark); -l %s, --late-file or --mode batch keeps "
-		    "them", (unsigned long long)late, late == 1 ? "" : "s", d, l);
+		    "the watermark); -l %s%s --late-file%s keeps them",
+		    (unsigned long long)late, late == 1 ? "" : "s", d, l,
+		    batch ? "," : " or", batch ? " or --mode batch" : "");
 	}
 	if (nowin > 0)
 		fwin_warn("%llu record%s in no window dropped (between --slide "
