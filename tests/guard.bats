@@ -417,6 +417,32 @@ link_into_other_dir() {
 	cmp s.ckpt s.orig
 }
 
+@test "restore refuses to cut bytes added to -o after a run that --flush ended; after any other end it cuts them" {
+	printf '1,a\n7,a\n' > in.csv
+	fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt --flush -o out.csv in.csv
+	assert_equal "$(cat out.csv)" $'0,5,a,1\n5,10,a,1'
+	cp s.ckpt s.orig
+	echo foreign >> out.csv
+	cp out.csv out.before
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
+	assert_failure 1
+	assert_equal "$stderr" "fwin: out.csv: 8 bytes were added after the run that saved s.ckpt ended (with --flush); not truncating it"
+	assert_output ""
+	cmp out.csv out.before
+	cmp s.ckpt s.orig
+	# a checkpoint saved at an end without --flush is not told from a
+	# periodic one, whose killed run may have written rows past it: what
+	# follows its length is cut (fwin(1), CHECKPOINTS)
+	rm s.ckpt
+	: > out.csv
+	fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
+	echo foreign >> out.csv
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_equal "$(cat out.csv)" '0,5,a,1'
+}
+
 @test "as an unprivileged user: another user's checkpoint it cannot read is refused, untouched, nothing made" {
 	in_open_dir
 	as_nobody true

@@ -225,6 +225,33 @@ persist_open(struct persist *p, struct input *in)
 	return 0;
 }
 
+/*
+ * A checkpoint saved after --flush ended the stream is the last of a run
+ * that ended cleanly, saved once every row was written (a run killed
+ * before that save leaves the one before it, whose watermark is not past
+ * every time): bytes of -o past its length are another writer's, and a
+ * restore must not cut them. (A checkpoint saved at any other clean end
+ * cannot be told from a periodic one, whose run may have written rows
+ * past it before it was killed: those are cut.) Returns 0, or -1 after a
+ * message.
+ */
+static int
+added_after_end(const struct persist *p)
+{
+	const struct config *c = p->c;
+	struct stat sb;
+
+	if (c->output == NULL || p->outlen == CK_NONE ||
+	    stat(c->output, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (uint64_t)sb.st_size <= p->outlen)
+		return 0;
+	fwin_warn("%s: %llu bytes were added after the run that saved %s "
+	    "ended (with --flush); not truncating it", c->output,
+	    (unsigned long long)((uint64_t)sb.st_size - p->outlen),
+	    c->restore);
+	return -1;
+}
+
 int
 persist_adopt(struct persist *p, struct op *o)
 {
@@ -246,10 +273,13 @@ persist_adopt(struct persist *p, struct op *o)
 	}
 	/* --flush ended the stream: the watermark lies past every time, so
 	 * no -l can keep what comes after (said once, not per record) */
-	if (op_uses_watermark(o) && op_globals(o)->g_wm == INT64_MAX)
+	if (op_uses_watermark(o) && op_globals(o)->g_wm == INT64_MAX) {
+		if (added_after_end(p) != 0)
+			return 1;
 		fwin_warn("%s: its stream was ended by --flush, so every record "
 		    "after it is late (--flush is for the last run of a "
 		    "series)", restore);
+	}
 	return 0;
 }
 
