@@ -907,6 +907,48 @@ SQL
 	assert_failure 2
 }
 
+@test "--over and --over-rows: --where is the query's WHERE, an --if its aggregate's CASE WHEN" {
+	printf 'ts,host,status,bytes\n1,a,200,10\n5,a,500,30\n' > w.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host \
+		--over 1h --count --where 'status > 1' w.csv
+	assert_success
+	assert_output --partial "$(cat <<'SQL'
+INSERT INTO `sink`
+SELECT
+  `ts`,
+  `host`,
+  `status`,
+  `bytes`,
+  COUNT(*) OVER (PARTITION BY `host`
+    ORDER BY `event_time` RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS `count`
+FROM `source`
+WHERE (CAST(`status` AS DOUBLE) > 1);
+SQL
+)"
+	echo "$output" > where.sql
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host \
+		--over-rows 3 --count --if 'status >= 500' --as err \
+		--sum bytes --if 'status >= 500' w.csv
+	assert_success
+	assert_output --partial "$(cat <<'SQL'
+INSERT INTO `sink`
+SELECT
+  `ts`,
+  `host`,
+  `status`,
+  `bytes`,
+  COUNT(CASE WHEN (CAST(`status` AS DOUBLE) >= 500) THEN 1 END) OVER (PARTITION BY `host`
+    ORDER BY `event_time` ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS `err`,
+  SUM(CAST(CASE WHEN (CAST(`status` AS DOUBLE) >= 500) THEN `bytes` END AS DOUBLE)) OVER (PARTITION BY `host`
+    ORDER BY `event_time` ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) AS `sum_bytes`
+FROM `source`;
+SQL
+)"
+	echo "$output" > if.sql
+	run grammar where.sql if.sql
+	assert_success
+}
+
 @test "--changelog and -o sqlite: an upsert sink with a primary key, a JDBC table commented" {
 	printf '1 a b 2\n' > in
 	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2,3 \

@@ -608,7 +608,10 @@ query_simple(struct ex *x, FILE *o)
 }
 
 /* --over, --over-rows: each record's columns and its aggregates OVER
- * its key's frame (Flink SQL's OVER aggregation). */
+ * its key's frame (Flink SQL's OVER aggregation): an --if as the
+ * aggregate's CASE WHEN, as the windowed query writes it (FILTER does
+ * not take an OVER), and --where as the query's WHERE, which comes
+ * before the OVER aggregates, as fwin's before the frames. */
 static int
 query_over(struct ex *x, FILE *o)
 {
@@ -624,7 +627,7 @@ query_over(struct ex *x, FILE *o)
 	for (i = 0; i < c->naggs; i++)
 		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			fputs(",\n  ", o);
-			if (sql_agg_expr(x, o, &c->aggs[i], j) != 0)
+			if (agg_sql(x, o, &c->aggs[i], j) != 0)
 				return no_counterpart("--%s with --over",
 				    c->aggs[i].op->option);
 			fputs(" OVER (", o);
@@ -645,6 +648,7 @@ query_over(struct ex *x, FILE *o)
 			free(name);
 		}
 	fputs("\nFROM `source`", o);
+	ex_where(x, o, "\n");
 	return 0;
 }
 
