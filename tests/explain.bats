@@ -949,6 +949,43 @@ SQL
 	assert_success
 }
 
+@test "--over: --having and --eval name the record's fields and the aggregates, as a run does" {
+	printf 'ts,host,lat\n1,a,10\n2,a,11\n' > req.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host \
+		--over 1h --avg lat --stddev lat --eval 'd=$3-avg_lat' \
+		--having 'lat > avg_lat + 3 * stddev_lat' req.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output --partial "$(cat <<'SQL'
+INSERT INTO `sink`
+SELECT *
+FROM (
+  SELECT *, (CAST(`lat` AS DOUBLE) - CAST(`avg_lat` AS DOUBLE)) AS `d`
+  FROM (
+    SELECT
+      `ts`,
+      `host`,
+      `lat`,
+      AVG(CAST(`lat` AS DOUBLE)) OVER (PARTITION BY `host`
+        ORDER BY `event_time` RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS `avg_lat`,
+      STDDEV_SAMP(CAST(`lat` AS DOUBLE)) OVER (PARTITION BY `host`
+        ORDER BY `event_time` RANGE BETWEEN INTERVAL '1' HOUR PRECEDING AND CURRENT ROW) AS `stddev_lat`
+    FROM `source`
+  ) AS `r1`
+) AS `r2`
+WHERE (CAST(`lat` AS DOUBLE) > (CAST(`avg_lat` AS DOUBLE) + (3 * CAST(`stddev_lat` AS DOUBLE))));
+SQL
+)"
+	echo "$output" > having.sql
+	run grammar having.sql
+	assert_success
+	# the window's bounds are no column of an OVER row
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host \
+		--over 1h --count --having 'window_start > 0' req.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --having: at 1: no column 'window_start'"
+}
+
 @test "--changelog and -o sqlite: an upsert sink with a primary key, a JDBC table commented" {
 	printf '1 a b 2\n' > in
 	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2,3 \

@@ -107,21 +107,28 @@ sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
 }
 
 /* The row's column names before the --eval ones (malloc'd, as the
- * strings; *n of them), with room for those. */
+ * strings; *n of them), with room for those: the window's bounds and
+ * keys, or --over's record (the source's columns), then the
+ * aggregates. */
 static char **
 row_cols(struct ex *x, size_t *n)
 {
 	const struct config *c = x->c;
-	size_t i, j, k = 0, m = 2 + c->nkeys + c->nevals;
+	size_t i, j, k = 0, m = 2 + c->nkeys + x->ncols + c->nevals;
 	char **cols;
 
 	for (i = 0; i < c->naggs; i++)
 		m += sql_agg_ncols(&c->aggs[i]);
 	cols = xcalloc(m, sizeof(*cols));
-	cols[k++] = xstrdup("window_start");
-	cols[k++] = xstrdup("window_end");
-	for (i = 0; i < c->nkeys; i++)
-		cols[k++] = sql_key_name(x, i);
+	if (over_window(c))
+		for (i = 0; i < x->ncols; i++)
+			cols[k++] = xstrdup(x->cols[i]);
+	else {
+		cols[k++] = xstrdup("window_start");
+		cols[k++] = xstrdup("window_end");
+		for (i = 0; i < c->nkeys; i++)
+			cols[k++] = sql_key_name(x, i);
+	}
 	for (i = 0; i < c->naggs; i++)
 		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++)
 			cols[k++] = sql_agg_name(&c->aggs[i], j);
