@@ -246,6 +246,31 @@ Try 'fwin --help' for more information."
 Try 'fwin --help' for more information."
 }
 
+@test "--having reads --emit-every's final column, by name and \$N; --eval does not" {
+	printf '5 a 1\n3 a 2\n5 a 3\n7 a 4\n4 a 9\n' > l.txt
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10 \
+		--emit-every 4 --count --having 'final == 1' --mode stream l.txt
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output $'0\t10\ta\t5\t1'
+	# final follows the --eval columns
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10 \
+		--emit-every 4 --count --eval 'x=count*2' --having '$6 == 0 && x > 0' \
+		--mode stream l.txt
+	assert_success
+	assert_output $'0\t10\ta\t1\t2\t0'
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10 \
+		--emit-every 4 --count --eval 'x=final' l.txt
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval: at 1: no column 'final'"
+	# the Flink SQL script's rows are all final
+	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 \
+		--tumble 10 --emit-every 4 --count --having 'final == 1' l.txt
+	assert_success
+	assert_line "WHERE (CAST('1' AS DOUBLE) = 1);"
+	assert_line "--   script prints them, without the final column (--having reads it as 1)."
+}
+
 @test "parse errors say where, at start, with exit status 2" {
 	e() {
 		run --separate-stderr fwin --csv -H -t ts --tumble 1m "$@" /nonexistent

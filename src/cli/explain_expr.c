@@ -31,6 +31,7 @@ ident(char **buf, const char *name)
 struct names {
 	const struct ex *x;
 	const char **cols;	/* the row's columns (having, eval) */
+	size_t ncols;
 	char *buf;
 };
 
@@ -43,19 +44,22 @@ source_name(void *arg, size_t slot)
 	return ident(&n->buf, sql_col(n->x, &n->x->c->xfields[slot].f));
 }
 
-/* A column of a row: the query's output name. */
+/* A column of a row: the query's output name; past them --emit-every's
+ * final column (rowexpr.h), 1 in every row, as Flink's rows are final. */
 static const char *
 row_name(void *arg, size_t slot)
 {
 	struct names *n = arg;
 
+	if (slot >= n->ncols)
+		return "'1'";
 	return ident(&n->buf, n->cols[slot]);
 }
 
 void
 ex_where(struct ex *x, FILE *o, const char *lead)
 {
-	struct names n = { x, NULL, NULL };
+	struct names n = { x, NULL, 0, NULL };
 
 	if (x->c->where == NULL)
 		return;
@@ -67,7 +71,7 @@ ex_where(struct ex *x, FILE *o, const char *lead)
 void
 ex_cond(struct ex *x, FILE *o, const struct aggspec *a)
 {
-	struct names n = { x, NULL, NULL };
+	struct names n = { x, NULL, 0, NULL };
 
 	expr_sql(a->cond, o, source_name, &n);
 	free(n.buf);
@@ -175,7 +179,7 @@ char *
 ex_wrap_rows(struct ex *x, char *body)
 {
 	const struct config *c = x->c;
-	struct names nm = { x, NULL, NULL };
+	struct names nm = { x, NULL, 0, NULL };
 	size_t i, n, len = 0;
 	char **cols, *out;
 	FILE *o;
@@ -186,6 +190,7 @@ ex_wrap_rows(struct ex *x, char *body)
 	for (i = 0; i < c->nevals; i++)
 		cols[n + i] = xstrdup(c->evals[i].name);
 	nm.cols = (const char **)cols;
+	nm.ncols = n + c->nevals;
 	/* an --eval sees the ones before it: one query around another */
 	for (i = 0; i <= c->nevals; i++) {
 		if (i == c->nevals && c->having == NULL)

@@ -168,15 +168,17 @@ window_notes(struct ex *x)
 	if (c->emit_every > 0 && c->wkind == WK_GLOBAL)
 		note(x, 0, "--emit-every %s: Flink's updating result already "
 		    "emits as records arrive; the final column is not "
-		    "written.", d);
+		    "written%s.", d, c->having != NULL ? " (--having reads it "
+		    "as 1)" : "");
 	else if (c->emit_every > 0)
 		note(x, 0, "--emit-every %s: window table functions emit final "
 		    "rows only; this script prints them, without the final "
-		    "column. Nearest for partial rows: a CUMULATE window with "
+		    "column%s. Nearest for partial rows: a CUMULATE window with "
 		    "that step over each window, or on a legacy GROUP BY "
 		    "window the experimental 'table.exec.emit.early-fire."
 		    "enabled' = 'true' with 'table.exec.emit.early-fire.delay' "
-		    "= '%lld ms'.", d, (long long)(c->emit_every / MS));
+		    "= '%lld ms'.", d, c->having != NULL ? " (--having reads "
+		    "it as 1)" : "", (long long)(c->emit_every / MS));
 }
 
 /* What differs in this pipeline's aggregates. */

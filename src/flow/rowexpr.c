@@ -10,6 +10,8 @@
 struct rowexpr {
 	const struct config *c;
 	size_t ncols;		/* the rendered columns; the evals follow */
+	int final;		/* --emit-every: then the final column, which
+				   --having may read, --eval not */
 };
 
 /* An --eval column's value, kept past the next evaluation. */
@@ -92,7 +94,8 @@ rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
     struct rowexpr **out)
 {
 	const char **names;
-	size_t i, n = ncols + c->nevals;
+	int final = c->emit_every > 0;
+	size_t i, n = ncols + c->nevals + final;
 	int rc = -1;
 
 	*out = NULL;
@@ -102,6 +105,8 @@ rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
 	memcpy(names, cols, ncols * sizeof(*names));
 	for (i = 0; i < c->nevals; i++)
 		names[ncols + i] = c->evals[i].name;
+	if (final)
+		names[n - 1] = "final";
 	for (i = 0; i < c->nevals; i++)
 		if (bind(c->evals[i].e, "--eval", names, ncols + i) != 0)
 			goto done;
@@ -110,6 +115,7 @@ rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
 	*out = xcalloc(1, sizeof(**out));
 	(*out)->c = c;
 	(*out)->ncols = ncols;
+	(*out)->final = final;
 	rc = 0;
 done:
 	free(names);
@@ -126,7 +132,7 @@ struct rowcells *
 rowcells_new(const struct rowexpr *x)
 {
 	struct rowcells *rc = xcalloc(1, sizeof(*rc));
-	size_t n = x->ncols + x->c->nevals;
+	size_t n = x->ncols + x->c->nevals + x->final;
 
 	rc->sink = out_open_mem();
 	rc->vm = xvm_new();
@@ -186,6 +192,9 @@ rowexpr_judge(const struct rowexpr *x, struct rowcells *rc)
 
 	for (i = 0; i < x->ncols; i++)
 		rc->slots[i].p = out_cell(rc->sink, i, &rc->slots[i].n);
+	if (x->final)	/* rendered after the others, read after the evals */
+		rc->slots[x->ncols + c->nevals].p = out_cell(rc->sink,
+		    x->ncols, &rc->slots[x->ncols + c->nevals].n);
 	for (i = 0; i < c->nevals; i++) {
 		expr_eval(c->evals[i].e, rc->vm, rc->slots, &v);
 		keep(rc, i, &v, &used);

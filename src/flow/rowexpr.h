@@ -15,8 +15,10 @@ struct rowexpr;
 struct rowcells;
 
 /* Binds c's --having and --eval to a row of ncols columns named cols
- * (the --eval columns not among them). Returns 0 and sets *x (NULL when
- * c has neither), or -1 after a usage message (an unknown column). */
+ * (the --eval columns not among them; with --emit-every, --having also
+ * reads the row's last column, "final", which follows them). Returns 0
+ * and sets *x (NULL when c has neither), or -1 after a usage message (an
+ * unknown column). */
 int rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
     struct rowexpr **x);
 void rowexpr_free(struct rowexpr *x);
@@ -25,7 +27,8 @@ void rowexpr_free(struct rowexpr *x);
 struct rowcells *rowcells_new(const struct rowexpr *x);
 void rowcells_free(struct rowcells *rc);
 
-/* The sink to render a row's cells into, emptied. */
+/* The sink to render a row's cells into, emptied: its ncols columns,
+ * then with --emit-every its final cell. */
 struct out *rowcells_sink(struct rowcells *rc);
 
 /* Computes the --eval columns of the row rendered into the sink, and

@@ -118,6 +118,8 @@ judge_row(struct sink *s, const struct op_row *row)
 		s->rcells = rowcells_new(s->rx);
 	o = rowcells_sink(s->rcells);
 	row_cells(s, o, row);
+	if (s->c->emit_every > 0)	/* (--having may read it) */
+		out_own_num(o, row->final ? "1" : "0", 1);
 	return rowexpr_judge(s->rx, s->rcells);
 }
 
