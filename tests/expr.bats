@@ -313,6 +313,26 @@ Try 'fwin --help' for more information."
 	e --where 'a < b < c'
 	assert_equal "$stderr" "fwin: --where: at 7: unexpected '<'
 Try 'fwin --help' for more information."
+	# nesting past 1000 levels (the parser's stack), however it nests
+	deep=$(printf '%*s' 20000 '' | tr ' ' '('; printf 1; printf '%*s' 20000 '' | tr ' ' ')')
+	e --where "$deep"
+	assert_equal "$stderr" "fwin: --where: at 1001: nested more than 1000 levels deep
+Try 'fwin --help' for more information."
+	e --having "$(printf '%*s' 20000 '' | sed 's/ /abs(/g'; printf 1)"
+	assert_equal "$stderr" "fwin: --having: at 4001: nested more than 1000 levels deep
+Try 'fwin --help' for more information."
+	e --count --if "$(printf '%*s' 20000 '' | tr ' ' '-')1"
+	[[ "$stderr" == "fwin: --if: at 1001: nested more than 1000 levels deep"* ]]
+	e --eval "x=$(printf 'not !%.0s' $(seq 10000))1"
+	[[ "$stderr" == "fwin: --eval: at 2501: nested more than 1000 levels deep"* ]]
+	# 1000 levels are read, evaluated and written as SQL
+	deep=$(printf '%*s' 500 '' | sed 's/ /-(/g'; printf 2; printf '%*s' 500 '' | tr ' ' ')')
+	printf 'ts,n\n2026-01-01T00:00:00Z,1\n' > in.csv
+	run --separate-stderr fwin --csv -H -t ts --tumble 1m --where "$deep == 2" in.csv
+	assert_success
+	assert_output $'window_start,window_end,count\n2026-01-01T00:00:00Z,2026-01-01T00:01:00Z,1'
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --tumble 1m --where "$deep == 2" in.csv
+	assert_success
 	e --where 'host == "web'
 	assert_equal "$stderr" "fwin: --where: at 9: unterminated string
 Try 'fwin --help' for more information."

@@ -49,6 +49,7 @@ struct pstate {
 	const char *s;
 	size_t at;		/* the next byte to lex */
 	struct token tok;	/* the current token */
+	size_t nest;		/* the levels open (nest_in()) */
 	char *err;
 	size_t errsz;
 	int failed;
@@ -361,6 +362,28 @@ field(struct pstate *ps, const char *name, size_t col, int braced)
 static void expr_or(struct pstate *ps);
 static void sum(struct pstate *ps);
 
+/* Opens a level of nesting at the current token (a parenthesis, a call,
+ * a unary '-' or '!'), which the parser recurses into: past
+ * EXPR_MAXNEST, fails rather than run out of stack. Returns 0 when it
+ * failed; else nest_out() closes the level. */
+static int
+nest_in(struct pstate *ps)
+{
+	if (ps->nest == EXPR_MAXNEST) {
+		fail(ps, ps->tok.pos, "nested more than %d levels deep",
+		    EXPR_MAXNEST);
+		return 0;
+	}
+	ps->nest++;
+	return 1;
+}
+
+static void
+nest_out(struct pstate *ps)
+{
+	ps->nest--;
+}
+
 /* fn '(' [expr {',' expr}] ')', the name being the current token. */
 static void
 call(struct pstate *ps)
@@ -395,6 +418,8 @@ call(struct pstate *ps)
 			fail(ps, pos, "unknown function '%.*s'", (int)n, name);
 		return;
 	}
+	if (!nest_in(ps))
+		return;
 	lex(ps);	/* '(' */
 	lex(ps);
 	if (ps->tok.t != T_RP)
@@ -405,6 +430,7 @@ call(struct pstate *ps)
 				break;
 			lex(ps);
 		}
+	nest_out(ps);
 	if (ps->failed)
 		return;
 	if (ps->tok.t != T_RP) {
@@ -483,8 +509,11 @@ primary(struct pstate *ps)
 		free(name);
 		break;
 	case T_LP:
+		if (!nest_in(ps))
+			return;
 		lex(ps);
 		expr_or(ps);
+		nest_out(ps);
 		if (ps->failed)
 			return;
 		if (ps->tok.t != T_RP) {
@@ -505,8 +534,11 @@ static void
 unary(struct pstate *ps)
 {
 	if (ps->tok.t == T_MINUS) {
+		if (!nest_in(ps))
+			return;
 		lex(ps);
 		unary(ps);
+		nest_out(ps);
 		emit(ps, X_NEG, 0, 0, 1, 1);
 		return;
 	}
@@ -865,8 +897,11 @@ static void
 expr_not(struct pstate *ps)
 {
 	if (negation(ps)) {
+		if (!nest_in(ps))
+			return;
 		lex(ps);
 		expr_not(ps);
+		nest_out(ps);
 		emit(ps, X_NOT, 0, 0, 1, 1);
 		return;
 	}

@@ -33,6 +33,10 @@ struct xslice {
 struct expr;
 struct xvm;
 
+/* How deep parentheses, calls and unary '-' and '!' may nest: the
+ * parser recurses a level each (fwin(1), EXPRESSIONS). */
+#define EXPR_MAXNEST	1000
+
 /* Parses text. Returns the program, or NULL and writes what is wrong,
  * "at N: ..." (N the 1-based byte of text where it is), into
  * err[0..errsz). */
