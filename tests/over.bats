@@ -63,6 +63,18 @@ in_disorder() {
 	    '2026-01-01T00:01:20Z,web,200,115,200')"
 }
 
+@test "over: with -H a row has the header's cells: missing fields empty, a lines record's extra ones left out" {
+	printf 'ts,k,v\n1,a\n2,"a,b"\n3,a,"x,y"\n' > in.csv
+	ok --csv -H -t ts --time-format s -k k --over 10 --count in.csv
+	assert_output $'ts,k,v,count\n1,a,,1\n2,"a,b",,1\n3,a,"x,y",2'
+	printf 'ts\tk\tv\n1\ta\n2\ta\t7\n' > in.tsv
+	ok --tsv -H -t ts --time-format s -k k --over-rows 2 --count in.tsv
+	assert_output $'ts\tk\tv\tcount\n1\ta\t\t1\n2\ta\t7\t2'
+	printf 'ts k v\n1 a\n2 a 7 8\n' > in
+	ok -H -t ts --time-format s -k k --over 10 --count in
+	assert_output $'ts\tk\tv\tcount\n1\ta\t\t1\n2\ta\t7\t2'
+}
+
 @test "over: json records get the aggregates as members" {
 	printf '{"ts":1,"h":"a","v":2}\n{"ts":2,"h":"a","v":4, "x":{"y":1}}\n{"ts":3,"h":"b","v":null}\n' > in.json
 	ok --json -t ts --time-format s -k h --over-rows 5 --sum v --count in.json

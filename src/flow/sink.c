@@ -15,6 +15,7 @@
 #include "flow/recsink.h"
 #include "flow/rowexpr.h"
 #include "flow/sink.h"
+#include "io/fieldcount.h"
 #include "io/keycodec.h"
 #include "window/changelog.h"
 
@@ -270,15 +271,27 @@ record_cells(struct sink *s, struct out *o, const char *p, size_t n)
 }
 
 /* --over: the record as read, as the first cells of its row: csv, tsv
- * and json as they came; lines split as read into tsv cells. */
+ * and json as they came, a csv or tsv record with fewer fields than the
+ * header with empty cells for the missing ones (the aggregates then stand
+ * under their names); lines split as read into tsv cells (with -H, as
+ * many as the header names). */
 static void
 write_record(struct sink *s, const char *p, size_t n)
 {
 	const struct config *c = s->c;
 	const char *e = p + n, *q;
+	size_t nf;
 
+	if (c->fmt != IF_LINES && s->nrec_cols > 0) {	/* csv, tsv */
+		nf = text_fields(p, n, c->fmt == IF_CSV ? ',' : '\t',
+		    c->fmt == IF_CSV);
+		out_record(s->out, p, n, nf);
+		for (; nf < s->nrec_cols; nf++)
+			out_null(s->out);
+		return;
+	}
 	if (c->fmt != IF_LINES) {
-		out_record(s->out, p, n, s->nrec_cols > 0 ? s->nrec_cols : 1);
+		out_record(s->out, p, n, 1);
 		return;
 	}
 	if (s->nrec_cols > 0) {

@@ -71,3 +71,11 @@ record_fields(const struct record *rec, int delim, int quoted)
 	return rec->nf + count_byte(from, (size_t)(end - from),
 	    (unsigned char)delim);
 }
+
+size_t
+text_fields(const char *p, size_t n, int delim, int quoted)
+{
+	if (quoted && memchr(p, '"', n) != NULL)
+		return 1 + count_quoted(p, n, delim);
+	return 1 + count_byte(p, n, (unsigned char)delim);
+}

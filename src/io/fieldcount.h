@@ -14,4 +14,8 @@
  * lie in the record as read; else the whole record. */
 size_t record_fields(const struct record *rec, int delim, int quoted);
 
+/* The number of fields of a record's text p[0..n), split on delim
+ * (quoted: csv): at least one. */
+size_t text_fields(const char *p, size_t n, int delim, int quoted);
+
 #endif
