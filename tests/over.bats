@@ -83,6 +83,11 @@ in_disorder() {
 	    '{"ts":3,"h":"b","v":null,"sum_v":null,"count":1}')"
 	run fwin --json --over-rows 5 --count <<<$'{}\n{ }'
 	assert_output $'{"count":1}\n{ "count":2}'
+	# the record is no column of a name: any name is free for --as
+	ok --json --over-rows 5 --count --as record <<<'{"a":1}'
+	assert_output '{"a":1,"record":1}'
+	ok --over-rows 5 --count --as record <<<'a b'
+	assert_output $'a\tb\t1'
 }
 
 @test "over: lines are split as read into tsv cells" {

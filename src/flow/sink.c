@@ -658,9 +658,12 @@ lead_columns(struct sink *s, const char **cols, enum sqlcol *types,
 			types[j] = SQLC_TEXT;
 			cols[j++] = s->rec_cols[i];
 		}
-		if (s->nrec_cols == 0) {
+		if (s->nrec_cols == 0) {	/* (json's members, lines
+						   without -H: a cell of no
+						   name, which no --as or
+						   --eval name can be) */
 			types[j] = SQLC_TEXT;
-			cols[j++] = "record";
+			cols[j++] = "";
 		}
 	}
 	for (i = 0; i < c->nkeys && !over_window(c); i++, j++) {
