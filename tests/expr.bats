@@ -246,6 +246,24 @@ Try 'fwin --help' for more information."
 Try 'fwin --help' for more information."
 }
 
+@test "--having and --eval: a name of two columns is a usage error, not the first or last of them" {
+	printf 'ts,k,count\n1,a,5\n2,a,6\n' > dup.csv
+	run --separate-stderr fwin --csv -H -t ts --time-format s -k k --over 5 --count --having 'count > 5' dup.csv
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "fwin: --having: at 1: 'count' names two columns, \$3 and \$4; name one apart with --as, or write \$N"
+	run --separate-stderr fwin --csv -H -t ts --time-format s -k k --over 5 --count --as n --eval 'x=count+n' --having '$4 > 1' dup.csv
+	assert_success
+	assert_output $'ts,k,count,n,x\n2,a,6,2,8'
+	# two aggregates named alike by default
+	run --separate-stderr fwin --csv -H -t ts --time-format s -k k --tumble 5 --count --if 'count > 5' --count --eval 'r=count/2' dup.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --eval: at 1: 'count' names two columns, \$4 and \$5; name one apart with --as, or write \$N"
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --time-format s -k k --over 5 --count --having 'count > 5' dup.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --having: at 1: 'count' names two columns, \$3 and \$4; name one apart with --as, or write \$N"
+}
+
 @test "--having reads --emit-every's final column, by name and \$N; --eval does not" {
 	printf '5 a 1\n3 a 2\n5 a 3\n7 a 4\n4 a 9\n' > l.txt
 	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10 \

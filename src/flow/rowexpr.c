@@ -63,7 +63,7 @@ static int
 bind(struct expr *e, const char *opt, const char *const *names, size_t n)
 {
 	const char *name;
-	size_t i, j, col, pos;
+	size_t i, j, k, col, pos;
 	int braced;
 
 	for (i = 0; i < expr_nfields(e); i++) {
@@ -77,14 +77,22 @@ bind(struct expr *e, const char *opt, const char *const *names, size_t n)
 			expr_bind(e, i, col - 1);
 			continue;
 		}
-		for (j = n; j-- > 0;)	/* the last of a name: an --eval's */
-			if (strcmp(names[j], name) == 0)
-				break;
-		if (j == SIZE_MAX) {
+		for (j = 0, k = SIZE_MAX; j < n; j++) {
+			if (strcmp(names[j], name) != 0)
+				continue;
+			if (k != SIZE_MAX) {	/* which one is meant? */
+				fwin_warn("%s: at %zu: '%s' names two columns, "
+				    "$%zu and $%zu; name one apart with --as, "
+				    "or write $N", opt, pos, name, k + 1, j + 1);
+				return -1;
+			}
+			k = j;
+		}
+		if (k == SIZE_MAX) {
 			no_column(opt, pos, name, names, n);
 			return -1;
 		}
-		expr_bind(e, i, j);
+		expr_bind(e, i, k);
 	}
 	return 0;
 }
