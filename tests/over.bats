@@ -300,3 +300,27 @@ in_disorder() {
 	assert_failure 2
 	assert_equal "${stderr%%$'\n'*}" "fwin: --having with --over needs -H to name the record's fields (csv, tsv or lines input)"
 }
+
+@test "over: with json input --having and --eval read the record's members by their paths, and the aggregates" {
+	printf '{"t":1,"h":"a","v":1,"x":{"y":"q"}}\n{"t":2,"h":"a","v":5}\n{"t":3,"h":"a","v":null}\n{"t":4,"h":"b","v":"7"}\n' > in.json
+	ok --json -t t --time-format s -k h --over 2 --count --having 'count > 1' in.json
+	assert_output $'{"t":2,"h":"a","v":5,"count":2}\n{"t":3,"h":"a","v":null,"count":3}'
+	ok --json -t t --time-format s -k h --over 2 --avg v --eval 'd=v-avg_v' \
+	    --eval 'y=coalesce(x.y, "-")' --having 'v is null or d >= 0' in.json
+	assert_output "$(printf '%s\n' '{"t":1,"h":"a","v":1,"x":{"y":"q"},"avg_v":1,"d":0,"y":"q"}' \
+	    '{"t":2,"h":"a","v":5,"avg_v":3,"d":2,"y":"-"}' \
+	    '{"t":3,"h":"a","v":null,"avg_v":3,"d":null,"y":"-"}' \
+	    '{"t":4,"h":"b","v":"7","avg_v":7,"d":0,"y":"-"}')"
+	# an aggregate's name is the aggregate's, whatever the record holds
+	printf '{"t":1,"h":"a","count":7}\n' > c.json
+	ok --json -t t --time-format s -k h --over 2 --count --having 'count > 5' c.json
+	assert_output ""
+	# members have no order: no $N; ${N} names one
+	run --separate-stderr fwin --json -t t --time-format s -k h --over 2 --count --having '$3 > 1' in.json
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "fwin: --having: at 1: no column \$3: a JSON record's members have no order; name them (\${3} for one named 3)"
+	printf '{"t":1,"h":"a","3":1}\n{"t":2,"h":"a"}\n' > n.json
+	ok --json -t t --time-format s -k h --over-rows 2 --count --having '${3} > 0' n.json
+	assert_output '{"t":1,"h":"a","3":1,"count":1}'
+}

@@ -97,6 +97,66 @@ bind(struct expr *e, const char *opt, const char *const *names, size_t n)
 	return 0;
 }
 
+/* Adds to names[0..*n) e's field names that none of cols[0..ncols) nor
+ * an --eval column has, each once. Returns 0, or -1 after a usage
+ * message ($N). */
+static int
+add_members(const struct config *c, const struct expr *e, const char *opt,
+    const char *const *cols, size_t ncols, const char **names, size_t *n)
+{
+	const char *name;
+	size_t i, j, col, pos;
+	int braced;
+
+	for (i = 0; i < expr_nfields(e); i++) {
+		expr_field(e, i, &name, &col, &pos, &braced);
+		if (name == NULL) {
+			fwin_warn("%s: at %zu: no column $%zu: a JSON record's "
+			    "members have no order; name them (${%zu} for "
+			    "one named %zu)", opt, pos, col, col, col);
+			return -1;
+		}
+		for (j = 0; j < ncols && strcmp(cols[j], name) != 0; j++)
+			;
+		if (j < ncols)
+			continue;
+		for (j = 0; j < c->nevals && strcmp(c->evals[j].name,
+		    name) != 0; j++)
+			;
+		if (j < c->nevals)
+			continue;
+		for (j = 0; j < *n && strcmp(names[j], name) != 0; j++)
+			;
+		if (j == *n)
+			names[(*n)++] = name;
+	}
+	return 0;
+}
+
+int
+rowexpr_members(const struct config *c, const char *const *cols,
+    size_t ncols, const char ***names, size_t *n)
+{
+	size_t i, most = c->having != NULL ? expr_nfields(c->having) : 0;
+
+	for (i = 0; i < c->nevals; i++)
+		most += expr_nfields(c->evals[i].e);
+	*names = xmalloc((most ? most : 1) * sizeof(**names));
+	*n = 0;
+	for (i = 0; i < c->nevals; i++)
+		if (add_members(c, c->evals[i].e, "--eval", cols, ncols,
+		    *names, n) != 0)
+			goto fail;
+	if (c->having != NULL && add_members(c, c->having, "--having", cols,
+	    ncols, *names, n) != 0)
+		goto fail;
+	return 0;
+fail:
+	free(*names);
+	*names = NULL;
+	return -1;
+}
+
 int
 rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
     struct rowexpr **out)

@@ -23,6 +23,15 @@ int rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
     struct rowexpr **x);
 void rowexpr_free(struct rowexpr *x);
 
+/* With --over and JSON input, whose records have no columns until read:
+ * the names c's --having and --eval read that none of cols[0..ncols)
+ * (the aggregates') nor an --eval column has, the records' members they
+ * name, each once, into *names (malloc'd; the strings are c's), *n of
+ * them. Returns 0, or -1 after a usage message ($N, which has no member
+ * to count). */
+int rowexpr_members(const struct config *c, const char *const *cols,
+    size_t ncols, const char ***names, size_t *n);
+
 /* A thread's scratch for rows. Never NULL. */
 struct rowcells *rowcells_new(const struct rowexpr *x);
 void rowcells_free(struct rowcells *rc);

@@ -16,6 +16,7 @@
 #include "flow/rowexpr.h"
 #include "flow/sink.h"
 #include "io/fieldcount.h"
+#include "io/json.h"
 #include "io/keycodec.h"
 #include "window/changelog.h"
 
@@ -39,6 +40,12 @@ struct sink {
 	size_t nrec_cols;
 	char *rec_buf;		/* a csv field unquoted */
 	size_t rec_cap;
+	/* --over with json input: the record's members --having and --eval
+	 * read (the opened sink's), and this sink's scanner of them */
+	const char **members;
+	size_t nmembers;
+	struct json *mjson;
+	struct field *mfields;
 	struct out *out;
 	int outfd;		/* -o FILE's, 1, or -1: none of its own */
 	const char *name;	/* in messages */
@@ -315,6 +322,29 @@ write_record(struct sink *s, const char *p, size_t n)
 	}
 }
 
+/* --over with json input: the members of the record as read into o,
+ * those --having and --eval name; missing ones (and null) empty. */
+static void
+member_cells(struct sink *s, struct out *o, const char *p, size_t n)
+{
+	const char *err;
+	size_t i;
+	int found;
+
+	if (s->mjson == NULL) {
+		s->mjson = json_new(s->members, s->nmembers);
+		s->mfields = xcalloc(s->nmembers ? s->nmembers : 1,
+		    sizeof(*s->mfields));
+	}
+	/* (read before as one object: never -1) */
+	found = json_scan(s->mjson, p, n, s->mfields, NULL, &err) == 1;
+	for (i = 0; i < s->nmembers; i++)
+		if (found && s->mfields[i].n > 0)
+			out_str(o, s->mfields[i].p, s->mfields[i].n);
+		else
+			out_null(o);
+}
+
 /* --over with --having, --eval: the record's cells and its frame's, in
  * memory. Returns whether --having keeps it. */
 static int
@@ -325,7 +355,10 @@ judge_record(struct sink *s, const struct op_row *row)
 	if (s->rcells == NULL)
 		s->rcells = rowcells_new(s->rx);
 	o = rowcells_sink(s->rcells);
-	record_cells(s, o, row->rec, row->reclen);
+	if (s->c->fmt == IF_JSON)
+		member_cells(s, o, row->rec, row->reclen);
+	else
+		record_cells(s, o, row->rec, row->reclen);
 	aggs_emit(row->g, row->a, row->acc, o);
 	return rowexpr_judge(s->rx, s->rcells);
 }
@@ -679,6 +712,32 @@ lead_columns(struct sink *s, const char **cols, enum sqlcol *types,
 	return j;
 }
 
+/* Binds --having and --eval (rowexpr.h) to the row's n columns cols, the
+ * aggregates' from first; with --over and json input, whose record has
+ * no columns until read, to the record's members they name and then the
+ * aggregates' columns. Returns 0, or -1 after a usage message. */
+static int
+bind_rows(struct sink *s, const char **cols, size_t n, size_t first)
+{
+	const char **names;
+	int rc;
+
+	if (!over_window(s->c) || s->c->fmt != IF_JSON)
+		return rowexpr_new(s->c, cols, n, &s->rx);
+	if (s->c->having == NULL && s->c->nevals == 0)
+		return 0;
+	if (rowexpr_members(s->c, cols + first, n - first, &s->members,
+	    &s->nmembers) != 0)
+		return -1;
+	names = xmalloc((s->nmembers + n - first) * sizeof(*names));
+	memcpy(names, s->members, s->nmembers * sizeof(*names));
+	memcpy(names + s->nmembers, cols + first, (n - first) *
+	    sizeof(*names));
+	rc = rowexpr_new(s->c, names, s->nmembers + n - first, &s->rx);
+	free(names);
+	return rc;
+}
+
 /* Builds the output's column names and opens it. Returns 0, or the exit
  * status after a message. */
 static int
@@ -722,7 +781,7 @@ open_output(struct sink *s, const struct sink_spec *sp)
 	of = row_outfmt(c);
 	if (unique_names(c, cols, j, c->sqlite != NULL ? "-o sqlite" :
 	    of == OF_JSON ? "JSON output" : NULL) != 0 ||
-	    rowexpr_new(s->c, cols, j, &s->rx) != 0 ||
+	    bind_rows(s, cols, j, first) != 0 ||
 	    (c->top_n > 0 && top_column(s, cols + first, first, j - first,
 	    colagg) != 0)) {
 		status = 2;
@@ -831,6 +890,8 @@ sink_like(const struct sink *s, struct out *o)
 	n->ofmt = s->ofmt;
 	n->rec_cols = s->rec_cols;
 	n->nrec_cols = s->nrec_cols;
+	n->members = s->members;
+	n->nmembers = s->nmembers;
 	n->out = o;
 	n->outfd = -1;
 	n->name = s->name;
@@ -871,8 +932,13 @@ sink_close(struct sink *s)
 		(void)out_close(s->cells);
 	clog_fini(&s->clog);
 	rowcells_free(s->rcells);
-	if (s->opened)
+	if (s->opened) {
 		rowexpr_free(s->rx);
+		free(s->members);
+	}
+	if (s->mjson != NULL)
+		json_free(s->mjson);
+	free(s->mfields);
 	free(s->rec_buf);
 	free(s);
 	return rc;
