@@ -90,6 +90,19 @@ in_disorder() {
 	assert_output $'a\tb\t1'
 }
 
+@test "over: a json record with a member named as a column the row adds is warned of, once" {
+	printf '{"t":1,"k":"a","count":5}\n{"t":2,"k":"a","count":6,"e":null}\n' > in.json
+	run --separate-stderr fwin --json -t t --time-format s -k k --over 5 --count --eval 'e=1' in.json
+	assert_success
+	assert_output $'{"t":1,"k":"a","count":5,"count":1,"e":1}\n{"t":2,"k":"a","count":6,"e":null,"count":2,"e":1}'
+	assert_equal "$stderr" "fwin: a record has a member 'count', as a column of the output is named: its row holds the name twice; name the column apart (--as)"
+	# a name in a value, or in a nested object, is no member of the row
+	printf '{"t":1,"k":"a","x":"count","y":{"count":1}}\n' > v.json
+	ok --json -t t --time-format s -k k --over 5 --count v.json
+	assert_output '{"t":1,"k":"a","x":"count","y":{"count":1},"count":1}'
+	ok --json -t t --time-format s -k k --over 5 --count --as n in.json
+}
+
 @test "over: lines are split as read into tsv cells" {
 	printf 'a  b\tc\n' > in
 	ok --over-rows 1 --count in

@@ -46,6 +46,8 @@ struct sink {
 	size_t nmembers;
 	struct json *mjson;
 	struct field *mfields;
+	struct twice *twice;	/* (the opened sink's: no copy prints --over
+				   rows) */
 	struct out *out;
 	int outfd;		/* -o FILE's, 1, or -1: none of its own */
 	const char *name;	/* in messages */
@@ -345,6 +347,102 @@ member_cells(struct sink *s, struct out *o, const char *p, size_t n)
 			out_null(o);
 }
 
+/* --over with json input: the names of the members a row adds (the
+ * aggregates' and --eval columns'), which its record may have too, the
+ * record's own being known only as it is read; the first row that holds
+ * a name twice is warned of. */
+struct twice {
+	char **names;		/* (a name with a '.' is left out: a path
+				   would read it as nested) */
+	size_t *len;
+	size_t n;
+	struct json *j;		/* the record read for them */
+	unsigned char *kind;
+	struct field *f;
+	int said;
+};
+
+/* The twice of names[0..n), or NULL when it has none to look for. */
+static struct twice *
+twice_new(const char *const *names, size_t n)
+{
+	struct twice *tw;
+	size_t i, k = 0;
+
+	for (i = 0; i < n; i++)
+		k += strchr(names[i], '.') == NULL;
+	if (k == 0)
+		return NULL;
+	tw = xcalloc(1, sizeof(*tw));
+	tw->names = xcalloc(k, sizeof(*tw->names));
+	tw->len = xcalloc(k, sizeof(*tw->len));
+	for (i = 0; i < n; i++)
+		if (strchr(names[i], '.') == NULL) {
+			tw->names[tw->n] = xstrdup(names[i]);
+			tw->len[tw->n++] = strlen(names[i]);
+		}
+	tw->j = json_new((const char *const *)tw->names, tw->n);
+	tw->kind = xcalloc(k, sizeof(*tw->kind));
+	tw->f = xcalloc(k, sizeof(*tw->f));
+	return tw;
+}
+
+static void
+twice_free(struct twice *tw)
+{
+	size_t i;
+
+	if (tw == NULL)
+		return;
+	for (i = 0; i < tw->n; i++)
+		free(tw->names[i]);
+	free(tw->names);
+	free(tw->len);
+	json_free(tw->j);
+	free(tw->kind);
+	free(tw->f);
+	free(tw);
+}
+
+/* Whether p[0..n) holds name[0..len) in quotes (as a member's name, or a
+ * string): most records do not, and need not be read again. */
+static int
+holds_quoted(const char *p, size_t n, const char *name, size_t len)
+{
+	const char *e = p + n, *q = p;
+
+	while ((q = memmem(q, (size_t)(e - q), name, len)) != NULL) {
+		if (q > p && q[-1] == '"' && q + len < e && q[len] == '"')
+			return 1;
+		q++;
+	}
+	return 0;
+}
+
+/* Warns, once, when the json record p[0..n) has a member named as one
+ * its row adds. */
+static void
+twice_check(struct twice *tw, const char *p, size_t n)
+{
+	const char *err;
+	size_t i;
+
+	for (i = 0; i < tw->n; i++)
+		if (holds_quoted(p, n, tw->names[i], tw->len[i]))
+			break;
+	if (i == tw->n || json_scan(tw->j, p, n, tw->f, tw->kind, &err) != 1)
+		return;
+	for (i = 0; i < tw->n; i++)
+		if (tw->kind[i] != JSON_MISSING) {
+			fwin_warn("a record has a member '%s', as a column of "
+			    "the output is named: its row holds the name "
+			    "twice; name the column apart (--as)",
+			    tw->names[i]);
+			tw->said = 1;
+			return;
+		}
+}
+
 /* --over with --having, --eval: the record's cells and its frame's, in
  * memory. Returns whether --having keeps it. */
 static int
@@ -371,6 +469,8 @@ sink_row(struct sink *s, const struct op_row *row)
 	if (row->rec != NULL) {	/* --over: the record, then its frame's */
 		if (s->rx != NULL && !judge_record(s, row))
 			return;		/* --having */
+		if (s->twice != NULL && !s->twice->said)
+			twice_check(s->twice, row->rec, row->reclen);
 		write_record(s, row->rec, row->reclen);
 		aggs_emit(row->g, row->a, row->acc, s->out);
 		if (s->rx != NULL)
@@ -791,6 +891,9 @@ open_output(struct sink *s, const struct sink_spec *sp)
 		types[j] = SQLC_NUMERIC;
 		cols[j++] = c->evals[i].name;
 	}
+	if (over_window(c) && c->fmt == IF_JSON)	/* (the record's names are
+							   known as it is read) */
+		s->twice = twice_new(cols + first, j - first);
 	if (c->emit_every > 0) {
 		types[j] = SQLC_INTEGER;
 		cols[j++] = "final";
@@ -935,6 +1038,7 @@ sink_close(struct sink *s)
 	if (s->opened) {
 		rowexpr_free(s->rx);
 		free(s->members);
+		twice_free(s->twice);
 	}
 	if (s->mjson != NULL)
 		json_free(s->mjson);
