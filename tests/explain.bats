@@ -979,6 +979,17 @@ SQL
 	echo "$output" > having.sql
 	run grammar having.sql
 	assert_success
+	# a table's columns have names of their own
+	printf 'ts,k,count\n1,a,5\n' > dup.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k k --over 1h --count dup.csv
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "fwin: --explain flink-sql: two columns of the sink are named 'count'; name one apart with --as"
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k k --tumble 1h --count --if 'count > 1' --count dup.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --explain flink-sql: two columns of the sink are named 'count'; name one apart with --as"
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k k --over 1h --count --as n dup.csv
+	assert_success
 	# the window's bounds are no column of an OVER row
 	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host \
 		--over 1h --count --having 'window_start > 0' req.csv

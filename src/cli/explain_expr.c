@@ -153,13 +153,26 @@ free_cols(char **cols, size_t n)
 int
 ex_bind_rows(struct ex *x)
 {
+	const struct config *c = x->c;
 	struct rowexpr *rx;
-	size_t n;
+	size_t n, i, j;
 	char **cols = row_cols(x, &n);
 	int rc = rowexpr_new(x->c, (const char *const *)cols, n, &rx);
 
 	rowexpr_free(rx);
-	free_cols(cols, n);
+	for (i = 0; i < c->nevals; i++)
+		cols[n + i] = xstrdup(c->evals[i].name);
+	/* the sink table's: a SQL table's columns have names of their own */
+	for (i = 0; rc == 0 && i < n + c->nevals; i++)
+		for (j = 0; j < i; j++)
+			if (strcmp(cols[i], cols[j]) == 0) {
+				fwin_warn("--explain flink-sql: two columns of "
+				    "the sink are named '%s'; name one apart "
+				    "with --as", cols[i]);
+				rc = -1;
+				break;
+			}
+	free_cols(cols, n + c->nevals);
 	return rc == 0 ? 0 : 2;
 }
 
