@@ -649,9 +649,11 @@ make_state() {
 	ok "${args[@]}" --state s.ckpt -o out.csv in
 	len=$(wc -c < out.csv)
 	assert_equal "$(inspect_value 'output length' s.ckpt)" "$len bytes"
-	# rows that a killed run wrote after its last checkpoint
+	# rows that a killed run wrote after its last checkpoint, and the
+	# lock it left (its pid, the owner, no mark of an end)
 	printf 'written,after,the,checkpoint\n' >> out.csv
 	printf 'late,junk\n' >> late
+	printf '%s\n%s\n' 99999999 "$(pwd -P)/s.ckpt" > out.csv.lock
 	sed -n '1501,$p' full.csv >> in
 	ok "${args[@]}" --state s.ckpt -o out.csv --flush in
 	cmp out.csv ref.csv

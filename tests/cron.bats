@@ -363,8 +363,10 @@ fwin: -: ended before its checkpoint position ($(tail -n 10 app.log | wc -c) of 
 	head -n 1500 full.csv > in.csv
 	fwin "${ARGS[@]}" --state s.ckpt -o out.csv in.csv
 	len=$(wc -c < out.csv)
-	# rows appended after the checkpoint are cut (a killed run's)
+	# rows appended after the checkpoint are cut (a killed run's, which
+	# left its lock: its pid, the owner, no mark of an end)
 	printf 'after,the,checkpoint\n' >> out.csv
+	printf '%s\n%s\n' 99999999 "$(pwd -P)/s.ckpt" > out.csv.lock
 	cp s.ckpt s.orig
 	fwin "${ARGS[@]}" --state s.ckpt -o out.csv in.csv
 	assert_equal "$(wc -c < out.csv)" "$len"

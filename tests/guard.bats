@@ -417,30 +417,44 @@ link_into_other_dir() {
 	cmp s.ckpt s.orig
 }
 
-@test "restore refuses to cut bytes added to -o after a run that --flush ended; after any other end it cuts them" {
+@test "restore refuses to cut bytes added to -o after a run that ended, --flush or not; after a killed run it cuts them" {
 	printf '1,a\n7,a\n' > in.csv
-	fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt --flush -o out.csv in.csv
-	assert_equal "$(cat out.csv)" $'0,5,a,1\n5,10,a,1'
-	cp s.ckpt s.orig
-	echo foreign >> out.csv
-	cp out.csv out.before
-	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
-	assert_failure 1
-	assert_equal "$stderr" "fwin: out.csv: 8 bytes were added after the run that saved s.ckpt ended (with --flush); not truncating it"
-	assert_output ""
-	cmp out.csv out.before
-	cmp s.ckpt s.orig
-	# a checkpoint saved at an end without --flush is not told from a
-	# periodic one, whose killed run may have written rows past it: what
-	# follows its length is cut (fwin(1), CHECKPOINTS)
-	rm s.ckpt
-	: > out.csv
-	fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
-	echo foreign >> out.csv
+	for flush in --flush --no-flush; do
+		rm -f s.ckpt out.csv
+		fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt $flush -o out.csv in.csv
+		cp s.ckpt s.orig
+		echo foreign >> out.csv
+		cp out.csv out.before
+		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
+		assert_failure 1
+		assert_equal "$stderr" "fwin: out.csv: 8 bytes were added after the run that saved s.ckpt ended; not truncating it"
+		assert_output ""
+		cmp out.csv out.before
+		cmp s.ckpt s.orig
+		# refused again: the refusal keeps the mark of the end
+		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
+		assert_failure 1
+	done
+	# the lock a run killed while it wrote leaves: its pid, the owner, no
+	# mark of an end; what follows the checkpoint's length is its rows
+	printf '%s\n%s\n' 99999999 "$(pwd -P)/s.ckpt" > out.csv.lock
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
 	assert_success
 	assert_equal "$stderr" ""
 	assert_equal "$(cat out.csv)" '0,5,a,1'
+}
+
+@test "a lock file holding anything past fwin's lines, or a mark of an end that is not a number, is not fwin's" {
+	printf '1,a\n' > in.csv
+	for text in '1\n/x\nended 2\nmore\n' '1\n/x\nended two\n' '1\nended 2' '1\n/x'; do
+		printf "$text" > out.csv.lock
+		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
+		assert_failure 1
+		assert_equal "$stderr" "fwin: out.csv.lock exists and is not fwin's lock file of out.csv; remove it or name another file"
+	done
+	printf '1\nended 2\n' > out.csv.lock
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
+	assert_success
 }
 
 @test "as an unprivileged user: another user's checkpoint it cannot read is refused, untouched, nothing made" {

@@ -8,9 +8,12 @@
  * new inode while the first still holds the old one), so it is named
  * plainly, "FILE.lock", where a user who wonders about it can see it.
  *
- * Its text is "PID\nOWNER\n": the holder's pid, for the message a second
- * run gives, and for an -o file the absolute path of the checkpoint that
- * owns it. It is rewritten in place: cut to nothing, then written with
+ * Its text is "PID\nOWNER\nended GEN\n": the holder's pid, for the message
+ * a second run gives; for an -o file the absolute path of the checkpoint
+ * that owns it, and once a run that wrote it ended with a checkpoint
+ * saved after its last row, that checkpoint's generation (lock_mark_end:
+ * a restore of that checkpoint then knows that bytes past its length are
+ * another program's). It is rewritten in place: cut to nothing, then written with
  * one pwrite(2), so that a run killed at any moment leaves text that is
  * plainly fwin's (nothing, or whole), and a reader that finds it empty
  * waits for the pid as it does for a lock just made. A file at that name
@@ -46,6 +49,7 @@ struct lock {
 	int fd;
 	char *file;		/* the guarded file, as given */
 	char *owner;		/* recorded owner, "" when none */
+	uint64_t ended;		/* the end's mark (lock_ended), 0: none */
 };
 
 static int held[LOCK_MAXHELD];
@@ -114,13 +118,39 @@ read_text(int fd, char *buf, size_t n)
 	buf[r > 0 ? r : 0] = '\0';
 }
 
-/* Rewrites the text: our pid and the owner. */
+/* The lines of a lock's text after the pid, in text (cut at each line's
+ * end): the owner, an absolute path ("" when none), and the end's mark
+ * (0 when none). */
+static void
+text_fields(char *text, const char **owner, uint64_t *ended)
+{
+	char *p = strchr(text, '\n'), *e;
+
+	*owner = "";
+	*ended = 0;
+	while (p != NULL && *++p != '\0') {
+		e = p + strcspn(p, "\n");
+		if (*p == '/')
+			*owner = p;
+		else if (strncmp(p, "ended ", 6) == 0)
+			*ended = strtoull(p + 6, NULL, 10);
+		p = *e != '\0' ? e : NULL;
+		*e = '\0';
+	}
+}
+
+/* Rewrites the text: our pid, the owner and the end's mark. */
 static int
 write_text(struct lock *l)
 {
-	char buf[LOCK_TEXTMAX];
-	int n = snprintf(buf, sizeof(buf), "%ld\n%s%s", (long)getpid(),
-	    l->owner, *l->owner != '\0' ? "\n" : "");
+	char buf[LOCK_TEXTMAX], mark[32] = "";
+	int n;
+
+	if (l->ended != 0)
+		(void)snprintf(mark, sizeof(mark), "ended %llu\n",
+		    (unsigned long long)l->ended);
+	n = snprintf(buf, sizeof(buf), "%ld\n%s%s%s", (long)getpid(),
+	    l->owner, *l->owner != '\0' ? "\n" : "", mark);
 
 	if (n < 0 || (size_t)n >= sizeof(buf)) {
 		errno = ENAMETOOLONG;
@@ -146,8 +176,9 @@ shown(const char *path, const char *cwd)
 /*
  * Whether the lock file open on fd holds what fwin writes there: nothing
  * (a lock just made, or cut to be rewritten), or a pid on a line, then
- * perhaps the owner's absolute path on a line; a lock its holder left
- * when it was killed holds the same. Returns 1, 0, or -1 with errno set.
+ * perhaps the owner's absolute path on a line, then perhaps "ended GEN"
+ * on a line; a lock its holder left when it was killed holds the same.
+ * Returns 1, 0, or -1 with errno set.
  */
 static int
 fwin_text(int fd)
@@ -164,8 +195,18 @@ fwin_text(int fd)
 		p++;
 	if (p == buf || p == end || *p++ != '\n')
 		return 0;
-	return p == end ||
-	    (*p == '/' && memchr(p, '\n', (size_t)(end - p)) == end - 1);
+	if (p < end && *p == '/') {	/* the owner */
+		if ((p = memchr(p, '\n', (size_t)(end - p))) == NULL)
+			return 0;
+		p++;
+	}
+	if (p < end && (size_t)(end - p) > 6 && memcmp(p, "ended ", 6) == 0) {
+		for (p += 6; p < end && *p >= '0' && *p <= '9'; p++)
+			;
+		if (p == end || *p++ != '\n')
+			return 0;
+	}
+	return p == end;
 }
 
 /* Whether name, opened on fd (-1: the open failed, errno says why), is a
@@ -315,7 +356,8 @@ struct lock *
 lock_take(const char *file)
 {
 	struct lock *l = calloc(1, sizeof(*l));
-	char *name = NULL, *cwd = getcwd(NULL, 0), text[LOCK_TEXTMAX], *nl;
+	char *name = NULL, *cwd = getcwd(NULL, 0), text[LOCK_TEXTMAX];
+	const char *owner;
 	struct stat sb;
 	long pid = 0;
 	int i;
@@ -365,13 +407,13 @@ lock_take(const char *file)
 	if (refuse_text(l->fd, name, file, cwd) != 0)
 		goto fail;
 	read_text(l->fd, text, sizeof(text));
-	nl = strchr(text, '\n');
-	l->owner = strdup(nl != NULL ? nl + 1 : "");
-	if (l->owner == NULL || (l->file = strdup(file)) == NULL) {
+	text_fields(text, &owner, &l->ended);
+	if ((l->owner = strdup(owner)) == NULL ||
+	    (l->file = strdup(file)) == NULL) {
 		fwin_warn("%s", strerror(ENOMEM));
 		goto fail;
 	}
-	l->owner[strcspn(l->owner, "\n")] = '\0';
+	/* (the mark stays until the run writes the file: lock_mark_end) */
 	if (write_text(l) != 0) {
 		fwin_warn("%s: %s", shown(name, cwd), strerror(errno));
 		goto fail;
@@ -485,7 +527,9 @@ lock_claim(struct lock *l, const char *ckpt, const char *restore)
 int
 lock_peek_claim(const char *file, const char *ckpt, const char *restore)
 {
-	char *name = lock_name(file), text[LOCK_TEXTMAX], *nl;
+	char *name = lock_name(file), text[LOCK_TEXTMAX];
+	const char *owner;
+	uint64_t ended;
 	long pid;
 	int fd, rc;
 
@@ -503,12 +547,28 @@ lock_peek_claim(const char *file, const char *ckpt, const char *restore)
 	pid = strtol(text, NULL, 10);
 	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 		return 0;
-	nl = strchr(text, '\n');
-	if (nl == NULL)
-		return 0;
-	nl[1 + strcspn(nl + 1, "\n")] = '\0';
-	rc = owned_elsewhere(file, nl + 1, ckpt, restore);
+	text_fields(text, &owner, &ended);
+	rc = owned_elsewhere(file, owner, ckpt, restore);
 	return rc != 0 ? -1 : 0;
+}
+
+uint64_t
+lock_ended(const struct lock *l)
+{
+	return l != NULL ? l->ended : 0;
+}
+
+int
+lock_mark_end(struct lock *l, uint64_t gen)
+{
+	if (l == NULL || l->fd < 0 || l->ended == gen)
+		return 0;
+	l->ended = gen;
+	if (write_text(l) != 0) {
+		fwin_warn("%s.lock: %s", l->file, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 void

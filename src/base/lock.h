@@ -3,6 +3,8 @@
 #ifndef FWIN_LOCK_H
 #define FWIN_LOCK_H
 
+#include <stdint.h>
+
 struct lock;
 
 /* The file path names once the symbolic links of its last component
@@ -44,6 +46,18 @@ int lock_peek_claim(const char *file, const char *ckpt, const char *restore);
 /* The absolute form of path (its directory resolved, the name kept), in
  * malloc'd memory; NULL on error. */
 char *lock_abspath(const char *path);
+
+/* For an -o file's lock: the generation of the checkpoint that the file's
+ * last writer saved as it ended, after its last row, as it marked it with
+ * lock_mark_end(); 0 when it did not (a run killed, one that failed, or
+ * one that has written since). */
+uint64_t lock_ended(const struct lock *l);
+
+/* Marks the end of the run that wrote the file with the generation of
+ * the checkpoint it saved after its last row; 0 takes the mark away, as
+ * a run must before it writes the file. Returns 0, or -1 after a
+ * message. */
+int lock_mark_end(struct lock *l, uint64_t gen);
 
 void lock_release(struct lock *l);
 

@@ -49,6 +49,8 @@ open_sinks(struct run *r)
 	struct sink_spec sp;
 	int status;
 
+	if (persist_writing(&r->ps) != 0)
+		return 1;
 	if (r->restored && (persist_truncate(c->output, r->ps.outlen) != 0 ||
 	    persist_truncate(c->late_file, r->ps.latelen) != 0))
 		return 1;

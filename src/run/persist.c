@@ -195,6 +195,32 @@ persist_lock(struct persist *p)
 	return 0;
 }
 
+/*
+ * The -o file's lock marks the end of the run that wrote it last with
+ * the checkpoint it saved after its last row (lock_mark_end): when that
+ * is the checkpoint restored, bytes past its length are another
+ * program's, and a restore must not cut them. (Bytes past the length of
+ * a checkpoint whose run went on writing are that run's rows, cut.)
+ * Returns 0, or -1 after a message.
+ */
+static int
+added_after_end(const struct persist *p, const struct ckpt_meta *m)
+{
+	const struct config *c = p->c;
+	struct stat sb;
+
+	if (c->output == NULL || m->outlen == CK_NONE ||
+	    lock_ended(p->outl) != m->generation ||
+	    stat(c->output, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (uint64_t)sb.st_size <= m->outlen)
+		return 0;
+	fwin_warn("%s: %llu bytes were added after the run that saved %s "
+	    "ended; not truncating it", c->output,
+	    (unsigned long long)((uint64_t)sb.st_size - m->outlen),
+	    c->restore);
+	return -1;
+}
+
 int
 persist_open(struct persist *p, struct input *in)
 {
@@ -214,7 +240,7 @@ persist_open(struct persist *p, struct input *in)
 	/* restore truncates only the files the checkpoint measured, and
 	 * the -o file stays its checkpoint's */
 	if (ckpt_check_outputs(p->ck, c->output, c->late_file) != 0 ||
-	    (p->outl != NULL &&
+	    added_after_end(p, m) != 0 || (p->outl != NULL &&
 	    lock_claim(p->outl, c->checkpoint, c->restore) != 0))
 		return 1;
 	if (!c->new_input)
@@ -225,31 +251,17 @@ persist_open(struct persist *p, struct input *in)
 	return 0;
 }
 
-/*
- * A checkpoint saved after --flush ended the stream is the last of a run
- * that ended cleanly, saved once every row was written (a run killed
- * before that save leaves the one before it, whose watermark is not past
- * every time): bytes of -o past its length are another writer's, and a
- * restore must not cut them. (A checkpoint saved at any other clean end
- * cannot be told from a periodic one, whose run may have written rows
- * past it before it was killed: those are cut.) Returns 0, or -1 after a
- * message.
- */
-static int
-added_after_end(const struct persist *p)
+int
+persist_writing(struct persist *p)
 {
-	const struct config *c = p->c;
-	struct stat sb;
+	return p->c->output != NULL ? lock_mark_end(p->outl, 0) : 0;
+}
 
-	if (c->output == NULL || p->outlen == CK_NONE ||
-	    stat(c->output, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size <= p->outlen)
-		return 0;
-	fwin_warn("%s: %llu bytes were added after the run that saved %s "
-	    "ended (with --flush); not truncating it", c->output,
-	    (unsigned long long)((uint64_t)sb.st_size - p->outlen),
-	    c->restore);
-	return -1;
+int
+persist_ended(struct persist *p)
+{
+	return p->c->output != NULL ? lock_mark_end(p->outl, p->generation) :
+	    0;
 }
 
 int
@@ -273,13 +285,10 @@ persist_adopt(struct persist *p, struct op *o)
 	}
 	/* --flush ended the stream: the watermark lies past every time, so
 	 * no -l can keep what comes after (said once, not per record) */
-	if (op_uses_watermark(o) && op_globals(o)->g_wm == INT64_MAX) {
-		if (added_after_end(p) != 0)
-			return 1;
+	if (op_uses_watermark(o) && op_globals(o)->g_wm == INT64_MAX)
 		fwin_warn("%s: its stream was ended by --flush, so every record "
 		    "after it is late (--flush is for the last run of a "
 		    "series)", restore);
-	}
 	return 0;
 }
 

@@ -60,6 +60,13 @@ void persist_reap(struct persist *p, int block);
  * (pid N)". */
 int persist_lock(struct persist *p);
 
+/* The -o file's lock keeps the mark of the end of the run that wrote the
+ * file last (lock_mark_end): taken away before a run writes the file,
+ * set once it saved its last checkpoint after its last row. Return 0, or
+ * -1 after a message. */
+int persist_writing(struct persist *p);
+int persist_ended(struct persist *p);
+
 /* Opens --restore's checkpoint, checks that this pipeline made it, that
  * the output files it measured are still those, and that the -o file is
  * this checkpoint's; sets up skipping the input it consumed (before the

@@ -634,7 +634,8 @@ run_stream(struct run *r)
 	 * run (unless --flush fired them), and on a fatal error the last
 	 * good checkpoint is kept. */
 	persist_reap(&r->ps, 1);
-	if (c->checkpoint != NULL && status == 0 && save(r, 0) != 0)
+	if (c->checkpoint != NULL && status == 0 &&
+	    (save(r, 0) != 0 || persist_ended(&r->ps) != 0))
 		status = 1;
 	if (r->ps.failed || input_failed(r->in))
 		status = 1;
