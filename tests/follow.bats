@@ -165,6 +165,27 @@ grep_err() {
 	ends_ok
 }
 
+@test "--idle-timeout: when every file is idle, the watermark follows the clock from that of the file that went idle last" {
+	local threads
+	for threads in 1 4; do
+		printf '1 a\n' >a.log
+		printf '5 b\n' >b.log
+		start_follow -F -t 1 -k 2 --tumble 1s --idle-timeout 1s \
+		    --threads "$threads" a.log b.log
+		# read while a.log, not idle yet, holds the watermark at 1
+		printf '1000 b\n' >>b.log
+		# a.log idle: the watermark is b.log's, 1000; b.log idle
+		# a second later: it follows the clock from 1000, and passes
+		# 1001 a second after that, not 999 s later, from a.log's 1
+		expect_row $'1\t2\ta\t1'
+		expect_row $'5\t6\tb\t1'
+		expect_row $'1000\t1001\tb\t1'
+		stop_with TERM
+		ends_ok
+		stop_fwin
+	done
+}
+
 @test "a file that is not there yet is waited for, and holds the watermark" {
 	printf '1 a\n11 a\n' >a.log
 	start_follow -F -t 1 -k 2 --tumble 10s a.log later.log

@@ -295,6 +295,7 @@ static int64_t
 clock_due(struct run *r, int64_t w)
 {
 	const struct config *c = r->c;
+	int64_t idle_from;
 
 	if (w == T_NONE)
 		return T_NONE;
@@ -302,7 +303,26 @@ clock_due(struct run *r, int64_t w)
 		return sat_add(w, c->lateness);
 	if (c->idle_timeout <= 0 || r->idle_wm == INT64_MIN)
 		return T_NONE;
-	return sat_add(sat_add(r->idle_since, c->idle_timeout), w - r->idle_wm);
+	idle_from = sat_add(r->idle_since, c->idle_timeout);
+	/* (several FILEs: a window that the watermark passes when the
+	 * last of them goes idle is due then) */
+	return w <= r->idle_wm ? idle_from : sat_add(idle_from, w - r->idle_wm);
+}
+
+/* --follow with several FILEs: the clock moves the watermark on only
+ * once every file is idle, and from what it is then (srcwm_all_idle():
+ * the watermark of the file that went idle last), not from the one now,
+ * which a file not idle yet may hold back. */
+static void
+idle_wm_of_sources(struct run *r)
+{
+	int64_t m = srcwm_all_idle(r->srcs), w;
+
+	if (m == INT64_MIN)
+		return;
+	w = sat_add(m, -r->c->lateness);
+	if (w > r->idle_wm)
+		r->idle_wm = w;
 }
 
 /* Milliseconds for poll(2) until due (-1: forever), rounded up: waking
@@ -345,6 +365,8 @@ wait_input(struct run *r)
 		r->idle_read = G(r)->g_read;
 		r->idle_since = now_ns();
 		r->idle_wm = G(r)->g_wm;
+		if (r->srcs != NULL)
+			idle_wm_of_sources(r);
 	}
 	for (;;) {
 		if (run_signal() != 0)

@@ -63,7 +63,8 @@ struct run {
 	uint64_t others;	/* --partition: records of other partitions */
 	uint64_t filtered;	/* --where: records it rejected */
 	struct persist ps;
-	/* --idle-timeout: input idle since this wall time, with this W */
+	/* --idle-timeout: input idle since this wall time, with this W
+	 * (several FILEs: the W once every one is idle) */
 	uint64_t idle_read;
 	int64_t idle_since, idle_wm;
 	/* --follow with several FILEs and event time: each input's own

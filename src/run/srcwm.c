@@ -56,17 +56,24 @@ is_idle(const struct srcwm *s, int i, int64_t now)
 int64_t
 srcwm_min(const struct srcwm *s, int64_t now)
 {
-	int64_t m = T_NONE, last = INT64_MIN;
+	int64_t m = T_NONE;
 	int i;
 
 	for (i = 0; i < s->n; i++)
 		if (!is_idle(s, i, now) && s->s[i].maxt < m)
 			m = s->s[i].maxt;
-	if (m != T_NONE)
-		return m;
-	/* All idle: the watermark is what it was when the last of them
-	 * went idle, the others left out before it: that one's own (a
-	 * look now and then must not miss the moment). */
+	return m != T_NONE ? m : srcwm_all_idle(s);
+}
+
+/* The watermark is what it was when the last of them went idle, the
+ * others left out before it: that one's own (a look now and then must
+ * not miss the moment). */
+int64_t
+srcwm_all_idle(const struct srcwm *s)
+{
+	int64_t m = T_NONE, last = INT64_MIN;
+	int i;
+
 	for (i = 0; i < s->n; i++)
 		if (s->s[i].seen > last)
 			last = s->s[i].seen;

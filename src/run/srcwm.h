@@ -24,6 +24,11 @@ void srcwm_record(struct srcwm *s, int i, int64_t t, int64_t now);
  * did), INT64_MIN if it had none. */
 int64_t srcwm_min(const struct srcwm *s, int64_t now);
 
+/* What srcwm_min() is once every input is idle (as it will be, with no
+ * record, when the last one read goes idle): the watermark from which
+ * --idle-timeout's clock moves it on. */
+int64_t srcwm_all_idle(const struct srcwm *s);
+
 /* Wall time at which the next input not idle yet becomes idle, or T_NONE. */
 int64_t srcwm_next_idle(const struct srcwm *s, int64_t now);
 
