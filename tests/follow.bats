@@ -122,6 +122,28 @@ grep_err() {
 	ends_ok "fwin: f.log: truncated; reading it again from its start"
 }
 
+@test "-H: after a copytruncate, the first line is skipped when it is the header again, else it is a record" {
+	local again
+	for again in 't,k\n' ''; do
+		printf 't,k\n1,a\n2,a\n' >f.csv
+		start_follow -F --csv -H -t t -k k --tumble 10s f.csv
+		printf '11,a\n' >>f.csv
+		expect_row 'window_start,window_end,k,count'
+		expect_row '0,10,a,2'
+		cp f.csv f.csv.1
+		: >f.csv
+		wait_until "$LIVE_WAIT" grep_err "truncated"
+		# the writer goes on, writing the header again or not
+		printf "${again}12,b\n21,b\n" >>f.csv
+		expect_row '10,20,a,1'
+		expect_row '10,20,b,1'
+		stop_with TERM
+		expect_row '20,30,b,1'
+		ends_ok "fwin: f.csv: truncated; reading it again from its start"
+		stop_fwin
+	done
+}
+
 @test "several files are read side by side, each with its watermark: the slower holds firing until it moves" {
 	printf '1 a\n' >a.log
 	printf '2 b\n' >b.log

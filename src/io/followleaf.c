@@ -19,7 +19,10 @@
 #include "base/util.h"
 
 /* Truncated in place: the bytes buffered (a line not ended yet) are gone
- * with the file's; it is read again from its start, header included. */
+ * with the file's; it is read again from its start. With -H, a writer
+ * that truncates (logrotate's copytruncate) goes on appending records,
+ * or may write the header again: the first line is skipped when it is
+ * the header, and else is a record. */
 void
 follow_rewind(struct input *in)
 {
@@ -37,7 +40,9 @@ follow_rewind(struct input *in)
 		csv_reset(in);
 	in->consumed = in->lineno = 0;
 	in->qsuspect = 0;
-	in->needhdr = in->o.header;
+	/* (a header not read yet is the first line still) */
+	in->needhdr = in->o.header && in->hdr != HDR_HAVE;
+	in->hdragain = in->o.header && in->hdr == HDR_HAVE;
 	in->ipos[0].ip_off = in->ipos[0].ip_lines = 0;
 	in->fpat = UINT64_MAX;
 	__atomic_store_n(&in->shown, 0, __ATOMIC_RELAXED);

@@ -52,6 +52,8 @@ struct input {
 	int isreg;		/* read(2) never blocks: no poll */
 	int eof;		/* the file is read to its end (or abandoned) */
 	int needhdr;		/* the file's next record is its header */
+	int hdragain;		/* truncated: its next record may be the
+				   header again (skipped if it is) */
 	int failed;
 	int fatal;
 	uint64_t lineno;	/* lines of the file consumed */

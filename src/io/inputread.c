@@ -526,6 +526,21 @@ frame(struct input *in, struct record *r, size_t max)
 	}
 }
 
+/* Whether record r names the fields the header named. */
+static int
+same_header(const struct input *in, const struct record *r)
+{
+	size_t i;
+
+	if (r->nf != in->hnf)
+		return 0;
+	for (i = 0; i < r->nf; i++)
+		if (r->f[i].n != in->hf[i].n ||
+		    memcmp(r->f[i].p, in->hf[i].p, r->f[i].n) != 0)
+			return 0;
+	return 1;
+}
+
 /*
  * The stream's next record, headers included (*ishdr says which).
  * Returns INPUT_RECORD, INPUT_END at the end of the input, or INPUT_WAIT.
@@ -556,7 +571,8 @@ next_framed(struct input *in, struct record *r, int *ishdr)
 		hdr = in->needhdr;
 		if (!hdr && in->skip > 0 && in->isreg)
 			seek_resume(in);
-		if ((rc = frame(in, r, hdr ? 0 : in->o.maxfields)) == FR_WAIT) {
+		if ((rc = frame(in, r, hdr || in->hdragain ? 0 :
+		    in->o.maxfields)) == FR_WAIT) {
 			if (in->rewind)	/* truncated: from its start now */
 				continue;
 			return INPUT_WAIT;
@@ -589,6 +605,12 @@ next_framed(struct input *in, struct record *r, int *ishdr)
 			continue;
 		}
 		in->needhdr = 0;
+		if (in->hdragain) {
+			/* truncated: the header again, if the writer wrote
+			 * it; else its first record */
+			in->hdragain = 0;
+			hdr = r->bad == NULL && same_header(in, r);
+		}
 		if (in->skip > 0 && !hdr) {
 			/* a replayed pipe: records already counted */
 			if (in->consumed <= in->skip)
@@ -715,20 +737,6 @@ stream_header(struct input *in, const struct field **names, size_t *n)
 	}
 }
 
-static int
-same_header(const struct input *in, const struct record *r)
-{
-	size_t i;
-
-	if (r->nf != in->hnf)
-		return 0;
-	for (i = 0; i < r->nf; i++)
-		if (r->f[i].n != in->hf[i].n ||
-		    memcmp(r->f[i].p, in->hf[i].p, r->f[i].n) != 0)
-			return 0;
-	return 1;
-}
-
 /* next_framed()'s common case, without its turns: a file open and past
  * its header, nothing to skip, no limit reached, the record framed in
  * one pass (frame_fast). Returns INPUT_RECORD as next_framed() would,
@@ -772,6 +780,7 @@ static void
 quick_from_here(struct input *in)
 {
 	in->quick_until = in->fd == -1 || in->fatal || in->needhdr ||
+	    in->hdragain ||
 	    in->skip != 0 || in->rewind || in->consumed == 0 ||
 	    (in->o.header && in->hdr == HDR_UNREAD) ? 0 :
 	    in->limfi < 0 || in->fi < in->limfi ? UINT64_MAX :
