@@ -292,6 +292,37 @@ cron_run() {
 	assert_equal "$(inspect_value records s.ckpt | sed 's/ read,.*//')" $((3000 + 4000))
 }
 
+@test "input identity: a rotated file given before the log, then the log alone, then both again: each line read once" {
+	"$GEN" 8 6000 10 > full.csv
+	fwin "${ARGS[@]}" --flush -o ref.csv full.csv
+	sed -n '1,1500p' full.csv > app.log
+	cron_run app.log
+	assert_equal "$stderr" ""
+	# renamed and created again: the lines written before the rotation
+	# are read from the rotated file, given first (the checkpoint's
+	# FILE 1, by its inode)
+	sed -n '1501,2000p' full.csv >> app.log
+	mv app.log app.log.1
+	sed -n '2001,3000p' full.csv > app.log
+	cron_run app.log.1 app.log
+	assert_equal "$stderr" ""
+	# the log alone: it resumes as the checkpoint's FILE 2
+	sed -n '3001,3500p' full.csv >> app.log
+	cron_run app.log
+	assert_equal "$stderr" ""
+	# copy-truncated: the copy is the checkpoint's file by its content
+	sed -n '3501,4000p' full.csv >> app.log
+	cp app.log app.log.1
+	: > app.log
+	sed -n '4001,5000p' full.csv >> app.log
+	cron_run app.log.1 app.log
+	assert_equal "$stderr" ""
+	sed -n '5001,$p' full.csv >> app.log
+	cron_run --flush app.log.1 app.log
+	assert_equal "$stderr" ""
+	cmp out.csv ref.csv
+}
+
 @test "input identity: --inspect shows the fingerprints" {
 	printf '1,a,1\n2,b,2\n' > in.csv
 	fwin "${ARGS[@]}" --state s.ckpt -o out.csv in.csv

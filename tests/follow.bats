@@ -360,3 +360,39 @@ second_run() {
 	run --separate-stderr fwin -t 1 -k 2 --tumble 10s a.log b.log
 	assert_equal "$output" $'0\t10\ta\t1\n0\t10\tb\t1\n10\t20\ta\t2\n10\t20\tb\t2\n20\t30\ta\t1\n20\t30\tb\t1'
 }
+
+@test "--state: FILEs given in another order each resume where their file was: known by inode, or by name once rotated" {
+	printf '1 a\n11 a\n' >a.log
+	printf '2 b\n12 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt a.log b.log
+	expect_row $'0\t10\ta\t1'
+	expect_row $'0\t10\tb\t1'
+	stop_with TERM
+	ends_ok
+	stop_fwin
+	# swapped: each file is the checkpoint's other one, by its inode
+	printf '13 a\n21 a\n' >>a.log
+	printf '14 b\n21 b\n' >>b.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt b.log a.log
+	expect_row $'10\t20\ta\t2'
+	expect_row $'10\t20\tb\t2'
+	stop_with TERM
+	ends_ok
+	stop_fwin
+	# both rotated while stopped, and given in the first order again:
+	# known by their names, each rotated file is read to its end first
+	printf '22 a\n' >>a.log
+	printf '23 b\n' >>b.log
+	mv a.log a.log.1
+	mv b.log b.log.1
+	printf '31 a\n' >a.log
+	printf '32 b\n' >b.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush \
+	    a.log b.log
+	expect_row $'20\t30\ta\t2'
+	expect_row $'20\t30\tb\t2'
+	stop_with TERM
+	expect_row $'30\t40\ta\t1'
+	expect_row $'30\t40\tb\t1'
+	ends_ok
+}

@@ -65,51 +65,6 @@ split_path(const char *path, const char **base)
 	return dir;
 }
 
-/* Whether path holds the bytes the checkpoint consumed of its file (and
- * is that file, when inode is set). */
-static int
-holds(const char *path, const struct input_pos *p, int inode)
-{
-	struct stat sb;
-	uint64_t head, tail;
-	int fd, ok;
-
-	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size < p->ip_off)
-		return 0;
-	if (inode && (p->ip_dev != (uint64_t)sb.st_dev ||
-	    p->ip_ino != (uint64_t)sb.st_ino))
-		return 0;
-	if (!p->ip_hashed)	/* nothing to know it by but its inode */
-		return inode;
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return 0;
-	ok = fingerprint(fd, p->ip_off, &head, &tail) == 0 &&
-	    head == p->ip_head && tail == p->ip_tail;
-	close(fd);
-	return ok;
-}
-
-/* A name logrotate gives a rotated copy of base: base.N, base-DATE and
- * the like, not compressed (those cannot be read where they stand). */
-static int
-rotated_name(const char *name, const char *base)
-{
-	static const char *const zipped[] = { ".gz", ".bz2", ".xz", ".zst",
-	    ".Z", ".lz4", ".lzma", ".lz", ".zip" };
-	size_t n = strlen(base), len = strlen(name), i, zn;
-
-	if (strncmp(name, base, n) != 0 || (name[n] != '.' && name[n] != '-') ||
-	    name[n + 1] == '\0')
-		return 0;
-	for (i = 0; i < sizeof(zipped) / sizeof(zipped[0]); i++) {
-		zn = strlen(zipped[i]);
-		if (len > zn && strcmp(name + len - zn, zipped[i]) == 0)
-			return 0;
-	}
-	return 1;
-}
-
 /* The rotated file beside path that holds the checkpoint's bytes: the
  * same inode first (renamed), else the same content (copied). Returns
  * its path (the caller frees it) or NULL. */
@@ -130,7 +85,7 @@ find_rotated(const char *path, const struct input_pos *p)
 				continue;
 			cand = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
 			sprintf(cand, "%s/%s", dir, de->d_name);
-			if (holds(cand, p, pass))
+			if (file_holds(cand, p, pass))
 				found = cand;
 			else
 				free(cand);
@@ -175,7 +130,7 @@ open_rotated(struct input *in)
 
 	in->oldlooked = 1;
 	if (in->nresume == 0 || p->ip_off == 0 || !p->ip_isreg ||
-	    holds(files[0], p, 1))
+	    file_holds(files[0], p, 1))
 		return 0;
 	free(in->oldpath);
 	if ((in->oldpath = find_rotated(files[0], p)) == NULL) {

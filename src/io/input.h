@@ -167,6 +167,19 @@ const struct input_pos *input_positions(struct input *in);
  * already processed (--new-input reads it all)"). */
 void input_resume(struct input *in, const struct input_pos *pos, int n);
 
+/* A checkpoint's positions pos[0..n), saved with the FILE operands
+ * names[0..n), as input_resume() takes them for this run's operands
+ * (input_nfiles() of them; the caller frees them): each operand gets the
+ * entry of its file (its device and inode, and the bytes consumed),
+ * wherever the file stood among the operands then; else of the file it
+ * is a copy of under a rotated name (copy-truncated since); else of its
+ * name (rotated since); else the entry in its place, if no other took
+ * it; else none (read from its start). So the operands may be given in
+ * another order, or some left out or added: each resumes where its file
+ * was. One stat(2) each, and the files matched are read (fingerprints). */
+struct input_pos *input_match(const struct input *in,
+    const struct input_pos *pos, const char *const *names, int n);
+
 /* Ends the stream at byte off of FILE operand fi (fi from 0): past it,
  * input_next() returns INPUT_END before the next record, as it does once
  * a later FILE is reached. input_at_limit() then says whether the input

@@ -39,6 +39,31 @@ fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail)
 	    hash_range(fd, off - n, n, tail) == 0 ? 0 : -1;
 }
 
+/* Whether path holds the bytes the checkpoint consumed of its file (and
+ * is that file, when inode is set). */
+int
+file_holds(const char *path, const struct input_pos *p, int inode)
+{
+	struct stat sb;
+	uint64_t head, tail;
+	int fd, ok;
+
+	if (stat(path, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+	    (uint64_t)sb.st_size < p->ip_off)
+		return 0;
+	if (inode && (p->ip_dev != (uint64_t)sb.st_dev ||
+	    p->ip_ino != (uint64_t)sb.st_ino))
+		return 0;
+	if (!p->ip_hashed)	/* nothing to know it by but its inode */
+		return inode;
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return 0;
+	ok = fingerprint(fd, p->ip_off, &head, &tail) == 0 &&
+	    head == p->ip_head && tail == p->ip_tail;
+	close(fd);
+	return ok;
+}
+
 /* Takes the open file's fingerprint, if it is a regular file that has
  * moved since the last one. */
 void
@@ -214,6 +239,102 @@ input_positions(struct input *in)
 		in->ipos[i] = input_positions(in->sub[i])[0];
 	take_fingerprint(in);
 	return in->ipos;
+}
+
+/* A name logrotate gives a rotated copy of base: base.N, base-DATE and
+ * the like, not compressed (those cannot be read where they stand). */
+int
+rotated_name(const char *name, const char *base)
+{
+	static const char *const zipped[] = { ".gz", ".bz2", ".xz", ".zst",
+	    ".Z", ".lz4", ".lzma", ".lz", ".zip" };
+	size_t n = strlen(base), len = strlen(name), i, zn;
+
+	if (strncmp(name, base, n) != 0 || (name[n] != '.' && name[n] != '-') ||
+	    name[n + 1] == '\0')
+		return 0;
+	for (i = 0; i < sizeof(zipped) / sizeof(zipped[0]); i++) {
+		zn = strlen(zipped[i]);
+		if (len > zn && strcmp(name + len - zn, zipped[i]) == 0)
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether FILE operand path, of stat(2) sb, is the file of checkpoint
+ * entry p: that file still, by its device and inode. */
+static int
+same_file(const char *path, const struct stat *sb, const struct input_pos *p)
+{
+	return S_ISREG(sb->st_mode) && p->ip_isreg &&
+	    p->ip_dev == (uint64_t)sb->st_dev &&
+	    p->ip_ino == (uint64_t)sb->st_ino && file_holds(path, p, 1);
+}
+
+/* Or a copy of it (logrotate's copytruncate): under a name given to
+ * rotated copies of name, with the same bytes before the position. */
+static int
+copy_of(const char *path, const struct stat *sb, const struct input_pos *p,
+    const char *name)
+{
+	return S_ISREG(sb->st_mode) && p->ip_isreg && p->ip_hashed &&
+	    rotated_name(path, name) && file_holds(path, p, 0);
+}
+
+/* FILE operand j resumes checkpoint entry i. */
+static void
+take(struct input_pos *want, char *has, char *taken, int j, int i,
+    const struct input_pos *pos)
+{
+	want[j] = pos[i];
+	has[j] = taken[i] = 1;
+}
+
+struct input_pos *
+input_match(const struct input *in, const struct input_pos *pos,
+    const char *const *names, int n)
+{
+	struct input_pos *want = xcalloc(in->nfiles, sizeof(*want));
+	struct stat *sb = xcalloc(in->nfiles, sizeof(*sb));
+	char *has = xcalloc(in->nfiles, 1), *taken = xcalloc(n + 1, 1);
+	int i, j;
+
+	for (j = 0; j < in->nfiles; j++)
+		if (strcmp(in->files[j], "-") == 0 ||
+		    stat(in->files[j], &sb[j]) != 0)
+			sb[j].st_mode = 0;	/* known by its place only */
+	/* the entry in its place, when it is its file still */
+	for (j = 0; j < in->nfiles && j < n; j++)
+		if (same_file(in->files[j], &sb[j], &pos[j]))
+			take(want, has, taken, j, j, pos);
+	/* the others: the entry of its file, wherever it was */
+	for (j = 0; j < in->nfiles; j++)
+		for (i = 0; i < n && !has[j]; i++)
+			if (!taken[i] &&
+			    same_file(in->files[j], &sb[j], &pos[i]))
+				take(want, has, taken, j, i, pos);
+	/* of the file it is a copy of, as that copy */
+	for (j = 0; j < in->nfiles; j++)
+		for (i = 0; i < n && !has[j]; i++)
+			if (!taken[i] &&
+			    copy_of(in->files[j], &sb[j], &pos[i], names[i])) {
+				take(want, has, taken, j, i, pos);
+				want[j].ip_dev = sb[j].st_dev;
+				want[j].ip_ino = sb[j].st_ino;
+			}
+	/* of its name (a file rotated since); last the one in its place */
+	for (j = 0; j < in->nfiles; j++)
+		for (i = 0; i < n && !has[j]; i++)
+			if (!taken[i] && strcmp(in->files[j], "-") != 0 &&
+			    strcmp(in->files[j], names[i]) == 0)
+				take(want, has, taken, j, i, pos);
+	for (j = 0; j < in->nfiles && j < n; j++)
+		if (!has[j] && !taken[j])
+			take(want, has, taken, j, j, pos);
+	free(sb);
+	free(has);
+	free(taken);
+	return want;
 }
 
 void

@@ -185,6 +185,12 @@ int frame_quoted(struct input *in, struct record *r, size_t max, size_t eol);
 
 /* inputfiles.c */
 int fingerprint(int fd, uint64_t off, uint64_t *head, uint64_t *tail);
+/* Whether path holds the bytes a checkpoint consumed of its file at p
+ * (and is that file, its device and inode, when inode is set). */
+int file_holds(const char *path, const struct input_pos *p, int inode);
+/* Whether name is one logrotate gives a rotated copy of base (base.1,
+ * base-20261203, not compressed). */
+int rotated_name(const char *name, const char *base);
 void take_fingerprint(struct input *in);
 void seek_resume(struct input *in);
 int open_next(struct input *in);

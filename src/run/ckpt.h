@@ -26,7 +26,7 @@ struct ckpt_meta {
 	const char *fingerprint;	/* the pipeline's definition */
 	const struct input_pos *inputs;	/* per FILE operand */
 	int ninputs;
-	const char *const *names;	/* FILE operands, for --inspect */
+	const char *const *names;	/* FILE operands as given */
 };
 
 /* Saves the arena a (its used bytes) and m to path atomically: a crash at

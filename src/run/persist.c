@@ -226,6 +226,7 @@ persist_open(struct persist *p, struct input *in)
 {
 	const struct config *c = p->c;
 	const struct ckpt_meta *m;
+	struct input_pos *pos;
 	char *diff;
 
 	if ((p->ck = ckpt_open(c->restore)) == NULL)
@@ -243,8 +244,11 @@ persist_open(struct persist *p, struct input *in)
 	    added_after_end(p, m) != 0 || (p->outl != NULL &&
 	    lock_claim(p->outl, c->checkpoint, c->restore) != 0))
 		return 1;
-	if (!c->new_input)
-		input_resume(in, m->inputs, m->ninputs);
+	if (!c->new_input) {
+		pos = input_match(in, m->inputs, m->names, m->ninputs);
+		input_resume(in, pos, input_nfiles(in));
+		free(pos);
+	}
 	p->generation = m->generation;
 	p->outlen = m->outlen;
 	p->latelen = m->latelen;
