@@ -63,6 +63,40 @@ usage_error() {
 	usage_error "--tumble may be given only once"
 }
 
+@test "options of one setting given twice, or --flush with --no-flush, are refused before anything is written" {
+	printf '1\n' > in
+	local twice=(
+		"--checkpoint:--checkpoint a --checkpoint b"
+		"--state:--state a --state b"
+		"--restore:--restore a --restore b"
+		"--late-file:--late-file a --late-file b"
+		"--mode:--mode stream --mode batch"
+		"--mode:--mode batch -l 1s --mode stream"
+		"--tz:--tz UTC --tz Europe/Berlin"
+		"-l:-l 1s --lateness 2s"
+		"--offset:--offset 1s --offset 2s"
+		"--top:--top 1 --top 2"
+		"--emit-every:--emit-every 1s --emit-every 2s"
+		"--allowed-lateness:--allowed-lateness 1s --allowed-lateness 2s"
+		"--idle-timeout:--idle-timeout 1s --idle-timeout 2s"
+		"--checkpoint-every:--checkpoint-every 5 --checkpoint-every 1s"
+		"--max-future:--max-future 1h --max-future 2h"
+		"--max-memory:--max-memory 1M --max-memory 2M"
+		"--explain:--explain plan --explain flink-sql"
+		"--inspect:--inspect a --inspect b"
+	) t
+	for t in "${twice[@]}"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr fwin -t 1 --tumble 1s ${t#*:} in
+		usage_error "${t%%:*} may be given only once"
+	done
+	run --separate-stderr fwin -t 1 --tumble 1s --flush --no-flush in
+	usage_error "--flush and --no-flush cannot be used together"
+	run --separate-stderr fwin -t 1 --tumble 1s --no-progress --progress in
+	usage_error "--no-progress and --progress cannot be used together"
+	[[ ! -e a && ! -e b ]]
+}
+
 @test "unknown options, long and short" {
 	run --separate-stderr fwin --bogus --tumble 5s < /dev/null
 	usage_error "unknown option '--bogus'"

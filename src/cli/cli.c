@@ -269,8 +269,6 @@ parse_top_by(struct config *c, const char *arg)
 {
 	size_t n = strlen(arg);
 
-	if (c->top_by != NULL)
-		usage_error("--top-by may be given only once");
 	c->top_asc = n > 4 && strcmp(arg + n - 4, ":asc") == 0;
 	c->top_by = c->top_asc ? xstrndup(arg, n - 4) : xstrdup(arg);
 	if (*c->top_by == '\0')
@@ -407,9 +405,15 @@ bad:
 	usage_error("--partition: '%s' is not I/N", arg);
 }
 
-/* Options that may be given once (a format, a time field, ...). */
+/* Options that may be given once (a format, a time field, ...): each
+ * kind is one setting, which a second option would silently overwrite. */
 enum { ONCE_FORMAT, ONCE_DELIM, ONCE_TIME, ONCE_TIMEFMT, ONCE_OUTTIME,
-	ONCE_OUTFMT, ONCE_OUTPUT, ONCE_N };
+	ONCE_TZ, ONCE_OFFSET, ONCE_LATENESS, ONCE_ALLOWED, ONCE_IDLE,
+	ONCE_LATEFILE, ONCE_FLUSH, ONCE_TOP, ONCE_TOPBY, ONCE_EMITEVERY,
+	ONCE_OUTFMT, ONCE_OUTPUT, ONCE_CHECKPOINT, ONCE_CKEVERY, ONCE_RESTORE,
+	ONCE_STATE, ONCE_INSPECT, ONCE_MAXFUTURE, ONCE_BADFILE, ONCE_PROGRESS,
+	ONCE_PARTITION, ONCE_EXPLAIN, ONCE_MODE, ONCE_MAXMEM, ONCE_THREADS,
+	ONCE_N };
 
 /* Options that a config does not hold. */
 struct cli_extra {
@@ -419,8 +423,8 @@ struct cli_extra {
 	const char *once[ONCE_N];	/* how each was first given */
 };
 
-/* A second option of the same kind (-t twice, --csv and --tsv) is a
- * usage error. */
+/* A second option of the same kind (-t twice, --csv and --tsv, --flush
+ * and --no-flush) is a usage error. */
 static void
 once(struct cli_extra *x, int kind, const char *opt)
 {
@@ -578,6 +582,7 @@ option_records(struct config *c, struct cli_extra *x, int ch)
 			usage_error("--output-time: unknown format '%s'", optarg);
 		break;
 	case O_TZ:
+		once(x, ONCE_TZ, "--tz");
 		x->tz = optarg;
 		break;
 	default:
@@ -614,25 +619,31 @@ option_windows(struct config *c, struct cli_extra *x, int ch)
 		parse_count_window(c, optarg);
 		break;
 	case O_OFFSET:
+		once(x, ONCE_OFFSET, "--offset");
 		c->offset = duration("--offset", optarg, 1, 0);
 		break;
 	case 'l':
+		once(x, ONCE_LATENESS, "-l");
 		stream_only(x, "-l/--lateness");
 		c->lateness = duration("--lateness", optarg, 0, 0);
 		break;
 	case O_ALLOWED:
+		once(x, ONCE_ALLOWED, "--allowed-lateness");
 		stream_only(x, "--allowed-lateness");
 		c->allowed = duration("--allowed-lateness", optarg, 0, 0);
 		break;
 	case O_IDLE:
+		once(x, ONCE_IDLE, "--idle-timeout");
 		stream_only(x, "--idle-timeout");
 		c->idle_timeout = duration("--idle-timeout", optarg, 0, 1);
 		break;
 	case O_LATEFILE:
+		once(x, ONCE_LATEFILE, "--late-file");
 		stream_only(x, "--late-file");
 		c->late_file = optarg;
 		break;
 	case O_FLUSH:
+		once(x, ONCE_FLUSH, "--flush");
 		c->flush = 1;
 		break;
 	case O_GLOBAL:
@@ -650,16 +661,20 @@ option_windows(struct config *c, struct cli_extra *x, int ch)
 		c->fill = 1;
 		break;
 	case O_TOP:
+		once(x, ONCE_TOP, "--top");
 		c->top_n = count_value("--top", optarg);
 		break;
 	case O_TOPBY:
+		once(x, ONCE_TOPBY, "--top-by");
 		parse_top_by(c, optarg);
 		break;
 	case O_EMITEVERY:
+		once(x, ONCE_EMITEVERY, "--emit-every");
 		stream_only(x, "--emit-every");
 		c->emit_every = duration("--emit-every", optarg, 0, 1);
 		break;
 	case O_NOFLUSH:
+		once(x, ONCE_FLUSH, "--no-flush");
 		stream_only(x, "--no-flush");
 		c->flush = 0;
 		break;
@@ -735,10 +750,12 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		c->changelog = 1;
 		break;
 	case O_CHECKPOINT:
+		once(x, ONCE_CHECKPOINT, "--checkpoint");
 		stream_only(x, "--checkpoint");
 		c->checkpoint = optarg;
 		break;
 	case O_CKEVERY:
+		once(x, ONCE_CKEVERY, "--checkpoint-every");
 		stream_only(x, "--checkpoint-every");
 		if (optarg[strspn(optarg, "0123456789")] == '\0') {
 			c->ckpt_every_n = count_value("--checkpoint-every",
@@ -751,10 +768,12 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		}
 		break;
 	case O_RESTORE:
+		once(x, ONCE_RESTORE, "--restore");
 		stream_only(x, "--restore");
 		c->restore = optarg;
 		break;
 	case O_STATE:
+		once(x, ONCE_STATE, "--state");
 		stream_only(x, "--state");
 		x->state = optarg;
 		break;
@@ -766,34 +785,37 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		c->follow = 1;
 		break;
 	case O_INSPECT:
+		once(x, ONCE_INSPECT, "--inspect");
 		x->inspect = optarg;
 		break;
 	case O_MAXFUTURE:
+		once(x, ONCE_MAXFUTURE, "--max-future");
 		c->max_future = duration("--max-future", optarg, 0, 1);
 		break;
 	case O_STRICT:
 		c->strict = 1;
 		break;
 	case O_BADFILE:
-		if (c->bad_file != NULL)
-			usage_error("--bad-file may be given only once");
+		once(x, ONCE_BADFILE, "--bad-file");
 		c->bad_file = optarg;
 		break;
 	case O_PROGRESS:
+		once(x, ONCE_PROGRESS, "--progress");
 		c->progress = 1;
 		break;
 	case O_NOPROGRESS:
+		once(x, ONCE_PROGRESS, "--no-progress");
 		c->progress = 0;
 		break;
 	case O_STATS:
 		c->stats = 1;
 		break;
 	case O_PARTITION:
-		if (c->part_n != 0)
-			usage_error("--partition may be given only once");
+		once(x, ONCE_PARTITION, "--partition");
 		parse_partition(c, optarg);
 		break;
 	case O_EXPLAIN:
+		once(x, ONCE_EXPLAIN, "--explain");
 		if (strcmp(optarg, "flink-sql") != 0 &&
 		    strcmp(optarg, "plan") != 0)
 			usage_error("--explain: unknown explanation '%s' "
@@ -801,6 +823,7 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 		x->explain = optarg;
 		break;
 	case O_MODE:
+		once(x, ONCE_MODE, "--mode");
 		if (strcmp(optarg, "auto") == 0)
 			c->mode = MODE_AUTO;
 		else if (strcmp(optarg, "stream") == 0)
@@ -812,11 +835,11 @@ option_rest(struct config *c, struct cli_extra *x, int ch)
 			    "or batch)", optarg);
 		break;
 	case O_MAXMEM:
+		once(x, ONCE_MAXMEM, "--max-memory");
 		c->max_memory = mem_size(optarg);
 		break;
 	case O_THREADS:
-		if (c->threads != 0)
-			usage_error("--threads may be given only once");
+		once(x, ONCE_THREADS, "--threads");
 		c->threads = threads_value("--threads", optarg);
 		break;
 	default:

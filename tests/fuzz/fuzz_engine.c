@@ -14,8 +14,9 @@
  *	b3	keys (bits 0-1), --lateness (2-3), --allowed-lateness (4-5),
  *		--offset (6-7)
  *	b4	aggregates: count sum avg min max first last distinct
- *	b5	min-by, max-by, --strict, --late-file, --flush, --no-flush,
- *		--stats, -o FILE
+ *	b5	min-by, max-by, --strict, --late-file, --flush or --no-flush
+ *		(bits 4-5: neither, --flush, --no-flush, neither), --stats,
+ *		-o FILE
  *	b6	mode (bits 0-1): 1 and 2 check a checkpointed split run,
  *		3 the memory budget of batch mode; bits 2-7: median,
  *		percentile, approx-percentile, stddev, var-pop,
@@ -227,7 +228,8 @@ build(struct fz_args *a, const uint8_t *b, struct opts *o, const char *outfile)
 		fz_arg(a, "--late-file");
 		fz_arg(a, "/dev/null");
 	}
-	o->flush = (b[5] >> 4) & 3;
+	/* --flush or --no-flush, or neither: both are a usage error */
+	o->flush = ((b[5] >> 4) & 3) % 3;
 	if (o->flush & 1)
 		fz_arg(a, "--flush");
 	if (o->flush & 2) {
