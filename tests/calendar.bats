@@ -289,6 +289,11 @@ rows() {
 	usage --tz ../../etc/passwd "--tz: unknown time zone '../../etc/passwd' (an IANA name such as Europe/Berlin, UTC or local)"
 }
 
+@test "--tz local: a TZ that names no known zone is named, not 'local'" {
+	TZ=Foo/Bar usage -t 1 --tumble 1d --tz local "--tz local: the TZ environment variable names no known time zone 'Foo/Bar' (an IANA name such as Europe/Berlin, or a POSIX rule)"
+	TZ=:Mars usage -t 1 --tz local "--tz local: the TZ environment variable names no known time zone ':Mars' (an IANA name such as Europe/Berlin, or a POSIX rule)"
+}
+
 # ---------------------------------------------------- usage errors
 
 @test "calendar units: where they are taken, and how sizes and steps combine" {

@@ -290,10 +290,12 @@ posix_rule(const char *tz)
 }
 
 /* "local": TZ as glibc reads it, checked as glibc does not; else
- * /etc/localtime, named after the zone file it links to. */
+ * /etc/localtime, named after the zone file it links to. *why names
+ * what was read: "local" is not what is wrong. */
 static int
 open_local(struct cal_zone *z, const char **why)
 {
+	static char unknown[256];
 	const char *tz = getenv("TZ"), *p;
 	char link[PATH_MAX], path[PATH_MAX];
 	ssize_t n;
@@ -305,8 +307,11 @@ open_local(struct cal_zone *z, const char **why)
 		else if (*p != '/' && zone_file(p, path))
 			tab_read(path);
 		else if (!posix_rule(p)) {
-			*why = "the TZ environment variable names no known "
-			    "time zone";
+			snprintf(unknown, sizeof(unknown), "the TZ environment "
+			    "variable names no known time zone '%.128s' (an "
+			    "IANA name such as Europe/Berlin, or a POSIX rule)",
+			    tz);
+			*why = unknown;
 			return -1;
 		}
 		if (set_name(z, p) == -1) {

@@ -20,7 +20,8 @@ struct cal_zone {
  * /usr/share/zoneinfo), "UTC", or "local" (the TZ environment variable,
  * else /etc/localtime), and makes it the process's local time. Returns 0,
  * or -1 with *why saying what is wrong (an unknown name is an error, not
- * UTC as glibc has it). */
+ * UTC as glibc has it): of a name, what is wrong with it; of "local", a
+ * sentence that names what it read (TZ's value, /etc/localtime). */
 int cal_zone_open(struct cal_zone *z, const char *name, const char **why);
 
 /* Days from 1970-01-01 to y-m-d of the proleptic Gregorian calendar (m

@@ -910,9 +910,12 @@ fwin_cli(int argc, char **argv)
 			c.restore = x.state;
 	}
 	/* the zone is opened once: "local" reads TZ, which opening sets */
-	if (cal_zone_open(&c.zone, x.tz, &why) != 0)
+	if (cal_zone_open(&c.zone, x.tz, &why) != 0) {
+		if (strcmp(x.tz, "local") == 0)	/* (why names what it read) */
+			usage_error("--tz local: %s", why);
 		usage_error("--tz: %s '%s' (an IANA name such as "
 		    "Europe/Berlin, UTC or local)", why, x.tz);
+	}
 	/* (--state's first run has nothing to restore: it reads all its
 	 * input, as --new-input asks) */
 	if (c.new_input && c.restore == NULL && x.state == NULL)
