@@ -157,6 +157,15 @@ usage_error() {
 	usage_error "-d: '' is not a single-byte delimiter"
 }
 
+@test "-d: the single bytes refused say why" {
+	run --separate-stderr fwin -d '"' --tumble 5s < /dev/null
+	usage_error "-d: '\"' cannot be the delimiter: it quotes CSV fields"
+	run --separate-stderr fwin -d $'\n' --tumble 5s < /dev/null
+	usage_error "-d: a newline cannot be the delimiter: it ends records"
+	run --separate-stderr fwin -d $'\r' --tumble 5s < /dev/null
+	usage_error "-d: a carriage return cannot be the delimiter: records may end in CR LF"
+}
+
 @test "unknown format names" {
 	run --separate-stderr fwin --format xml --tumble 5s < /dev/null
 	usage_error "--format: unknown format 'xml'"

@@ -436,6 +436,28 @@ once(struct cli_extra *x, int kind, const char *opt)
 	x->once[kind] = opt;
 }
 
+/* -d C: one byte, or "\t"; not one that ends a record or quotes a
+ * field. */
+static void
+delimiter(struct config *c, const char *arg)
+{
+	if (strcmp(arg, "\\t") == 0)
+		c->delim = '\t';
+	else if (strlen(arg) != 1)
+		usage_error("-d: '%s' is not a single-byte delimiter", arg);
+	else if (arg[0] == '\n')
+		usage_error("-d: a newline cannot be the delimiter: it ends "
+		    "records");
+	else if (arg[0] == '\r')
+		usage_error("-d: a carriage return cannot be the delimiter: "
+		    "records may end in CR LF");
+	else if (arg[0] == '"')
+		usage_error("-d: '\"' cannot be the delimiter: it quotes "
+		    "CSV fields");
+	else
+		c->delim = (unsigned char)arg[0];
+}
+
 /* -t F1,F2,...: F1 in c->time, the rest in c->time_more. */
 static void
 add_times(struct config *c, char *arg)
@@ -549,14 +571,7 @@ option_records(struct config *c, struct cli_extra *x, int ch)
 		break;
 	case 'd':
 		once(x, ONCE_DELIM, "-d");
-		if (strcmp(optarg, "\\t") == 0)
-			c->delim = '\t';
-		else if (strlen(optarg) == 1 && optarg[0] != '\n' &&
-		    optarg[0] != '\r' && optarg[0] != '"')
-			c->delim = (unsigned char)optarg[0];
-		else
-			usage_error("-d: '%s' is not a single-byte "
-			    "delimiter", optarg);
+		delimiter(c, optarg);
 		break;
 	case 'H':
 		c->header = 1;
