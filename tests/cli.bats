@@ -97,6 +97,19 @@ usage_error() {
 	[[ ! -e a && ! -e b ]]
 }
 
+@test "--inspect: other options have no effect, but a bad value is a usage error" {
+	printf '1\n' > in
+	fwin -t 1 --tumble 1s --checkpoint k.ckpt in
+	fwin --inspect k.ckpt > want
+	run --separate-stderr fwin --inspect k.ckpt --csv --tumble 1h -o out none
+	assert_success
+	assert_output "$(cat want)"
+	assert_equal "$stderr" ""
+	[ ! -e out ]
+	run --separate-stderr fwin --inspect k.ckpt --tumble bad
+	usage_error "--tumble: bad duration 'bad' (units: ns us ms s m h d w mo q y)"
+}
+
 @test "unknown options, long and short" {
 	run --separate-stderr fwin --bogus --tumble 5s < /dev/null
 	usage_error "unknown option '--bogus'"
