@@ -246,3 +246,14 @@ load common
 	assert_success
 	assert_output $'0\t5\tb\t2\n0\t10\tb\t2\n10\t15\ta\t1\n10\t20\ta\t1'
 }
+
+@test "--emit-every with --cumulate: each window a multiple lies inside prints a partial row" {
+	printf '1 a\n3 a\n4 a\n12 a\n' > in
+	run --separate-stderr fwin --mode stream -t 1 -k 2 --cumulate 10s,5s --emit-every 2s --count in
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "$(printf '%s\t%s\t%s\t%s\t%s\n' \
+		0 5 a 2 0   0 10 a 2 0   0 5 a 3 0   0 10 a 3 0 \
+		0 5 a 3 1   0 10 a 3 1 \
+		10 15 a 1 0   10 20 a 1 0   10 15 a 1 1   10 20 a 1 1)"
+}
