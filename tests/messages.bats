@@ -346,6 +346,21 @@ EOF2
 )"
 }
 
+@test "hint: after a restore, a time auto's fixed format does not read sends the user to a run of its own, not to --time-format auto" {
+	printf '1700000000|x\n' > in
+	run --separate-stderr fwin -d '|' -t 1 --tumble 1h --state s.ckpt in
+	assert_success
+	# TIME=the format a run of its own reads it with
+	local tg t
+	for tg in "1700000000123=auto" "2026/11/29 20:37:03='%Y/%m/%d %H:%M:%S'"; do
+		t=${tg%%=*}
+		printf '%s|x\n' "$t" > in2
+		run --separate-stderr fwin -d '|' -t 1 --tumble 1h --state s.ckpt --new-input in2
+		assert_failure 1
+		assert_equal "$(sed -n 2p <<< "$stderr")" "fwin: in2:1: time '$t' does not parse as s, the format --time-format auto fixed when s.ckpt's run began; a run that does not restore s.ckpt reads it with --time-format ${tg#*=}"
+	done
+}
+
 @test "hint: each common format is named for its times" {
 	check() {	# TIME FORMAT [AS --time-format GIVEN]: GIVEN (auto) fails, FORMAT reads
 		local t=$1 f=$2 as=${3:-auto}

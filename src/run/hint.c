@@ -197,9 +197,18 @@ say_fail(struct hint *h)
 		    h->bracket_open ? "[" : "", common[i],
 		    h->bracket_close ? "]" : "");
 	}
-	fwin_warn("%s:%llu: time '%s' does not parse as %s%s%s; --time-format "
-	    "%s reads it", h->file, (unsigned long long)h->line, h->first, q,
-	    as, q, give);
+	/* auto fixed the format in the first run of the checkpoint this one
+	 * restores, and keeps it: only a run of its own chooses again */
+	if (h->c->time_fmt == TF_AUTO && h->fmt != TF_AUTO)
+		fwin_warn("%s:%llu: time '%s' does not parse as %s, the format "
+		    "--time-format auto fixed when %s's run began; a run that "
+		    "does not restore %s reads it with --time-format %s",
+		    h->file, (unsigned long long)h->line, h->first, as,
+		    h->c->restore, h->c->restore, give);
+	else
+		fwin_warn("%s:%llu: time '%s' does not parse as %s%s%s; "
+		    "--time-format %s reads it", h->file,
+		    (unsigned long long)h->line, h->first, q, as, q, give);
 }
 
 int
