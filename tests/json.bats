@@ -309,3 +309,37 @@ EOF2
 	assert_equal "$status" 0
 	assert_equal "$(cat err)" ""
 }
+
+# ------------------------------------------------- columns named alike
+
+# alike MESSAGE ARGS...: fwin ARGS is refused before any row: exit 2, no
+# output, "fwin: JSON output: MESSAGE" alone on stderr.
+alike() {
+	local msg=$1
+	shift
+	run --separate-stderr fwin "$@"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "fwin: JSON output: $msg"
+}
+
+@test "json output: a key named op or final meets --changelog's op or --emit-every's final; the hint is what renames one" {
+	printf 'ts,window_start,op,final,count,p50_v,v\n1,a,x,y,z,w,2\n' > c.csv
+	local csv=(--csv -H -t ts --tumble 10s --output-format json)
+	alike "two columns are named 'op'; CSV and TSV output keep both" "${csv[@]}" -k op --count --changelog c.csv
+	alike "two columns are named 'window_start'; CSV and TSV output keep both" "${csv[@]}" -k window_start --count --changelog c.csv
+	alike "two columns are named 'final'; CSV and TSV output keep both" "${csv[@]}" --mode stream -k final --count --emit-every 1s c.csv
+	alike "two columns are named 'final'; give the --eval column another name" "${csv[@]}" --mode stream --count --emit-every 1s --eval final=1 c.csv
+	alike "two columns are named 'op'; give the --eval column another name" "${csv[@]}" --count --changelog --eval op=1 c.csv
+	# --as names an aggregate's column, but not one of a list of percentiles
+	alike "two columns are named 'count'; name --count's column with --as" "${csv[@]}" -k count --count c.csv
+	alike "two columns are named 'p50_v'; ask for each percentile once" "${csv[@]}" --percentile v:50,50.0 c.csv
+	alike "two columns are named 'p50_v'; ask for that percentile with a --percentile of its own, and name it with --as" "${csv[@]}" -k p50_v --percentile v:50,90 c.csv
+	# CSV keeps both; --as renames the aggregate's column
+	run --separate-stderr fwin --csv -H -t ts --tumble 10s -k op --count --changelog c.csv
+	assert_success
+	assert_output $'op,window_start,window_end,op,count\n+I,0,10,x,1'
+	run --separate-stderr fwin "${csv[@]}" -k count --count --as n c.csv
+	assert_success
+	assert_output '{"window_start":0,"window_end":10,"count":"z","n":1}'
+}

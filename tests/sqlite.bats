@@ -391,6 +391,17 @@ t2|$(pwd -P)/b.ckpt"
 	assert_failure 2
 	assert_equal "$stderr" "fwin: -o sqlite: two columns are named 'count'; name one with --as"
 	[ ! -e db ]
+	# a key named final meets --emit-every's column, which no option
+	# renames; op is no column of the table
+	printf 'ts,final,op\n1,a,b\n' > f.csv
+	run --separate-stderr fwin --csv -H -t ts -k final --tumble 10s --count --emit-every 1s -o sqlite:db f.csv
+	assert_failure 2
+	assert_equal "$stderr" "fwin: -o sqlite: two columns are named 'final'"
+	[ ! -e db ]
+	run --separate-stderr fwin --csv -H -t ts -k op --tumble 10s --count --changelog -o sqlite:db f.csv
+	assert_success
+	assert_equal "$(sqlite3 db 'SELECT * FROM fwin')" '0|10|b|1'
+	rm db
 	# the same with JSON output; CSV keeps both
 	run --separate-stderr fwin --csv -H -t ts -k user --tumble 10s --count --if 'n > 2' --count --output-format json in.csv
 	assert_failure 2

@@ -598,13 +598,10 @@ columns_named(const struct config *c, const char *const *cols, size_t n,
 	return j;
 }
 
-/* --as and --eval names: each must name one column; and where the
- * output knows columns by their names (named_by: a SQLite table, JSON
- * objects), every name, as one of two alike would be lost (--count --if
- * E --count). Returns 0, or -1 after a usage message. */
+/* --as and --eval names: each must name one column. Returns 0, or -1
+ * after a usage message. */
 static int
-unique_names(const struct config *c, const char *const *cols, size_t n,
-    const char *named_by)
+unique_names(const struct config *c, const char *const *cols, size_t n)
 {
 	const char *name = NULL, *opt = NULL;
 	size_t k;
@@ -625,13 +622,83 @@ unique_names(const struct config *c, const char *const *cols, size_t n,
 		    name);
 		return -1;
 	}
-	for (k = 0; named_by != NULL && k < n; k++)
-		if (columns_named(c, cols, n, cols[k]) > 1) {
-			fwin_warn("%s: two columns are named '%s'; name one "
-			    "with --as", named_by, cols[k]);
-			return -1;
-		}
 	return 0;
+}
+
+/* The output's columns as named_once() sees them: cols[0..n), the
+ * window's bounds or the time and the keys (--over: the record's fields)
+ * before first, then the aggregates' nagg columns (column first + i is
+ * aggregate colagg[i]'s), then --eval's and final. */
+struct colnames {
+	const char *const *cols;
+	size_t n, first, nagg;
+	const size_t *colagg;
+	int op;			/* --changelog's op is one more, index n */
+};
+
+/* What may give column i another name. */
+enum renamer { RN_NONE, RN_AS, RN_PLIST, RN_EVAL };
+
+static enum renamer
+renamer(const struct config *c, const struct colnames *cn, size_t i,
+    const struct aggspec **agg)
+{
+	const struct aggspec *a;
+
+	if (i < cn->first || i >= cn->n)	/* the window's, a key's, op */
+		return RN_NONE;
+	if (i >= cn->first + cn->nagg)
+		return i < cn->first + cn->nagg + c->nevals ? RN_EVAL : RN_NONE;
+	*agg = a = &c->aggs[cn->colagg[i - cn->first]];
+	/* --as names no column of a list of percentiles (cliexpr.c) */
+	return (a->op->flags & AGF_PLIST) && a->npct > 1 ? RN_PLIST : RN_AS;
+}
+
+/* Where the output knows columns by their names (named_by: a SQLite
+ * table, JSON objects), two named alike would be one (--count --if E
+ * --count, a key field named op with --changelog). Returns 0, or -1
+ * after a usage message whose hint is only what renames one of the
+ * two: --as renames an aggregate's column, nothing a key field's. */
+static int
+named_once(const struct config *c, const struct colnames *cn,
+    const char *named_by)
+{
+	const struct aggspec *aa = NULL, *ab = NULL, *as;
+	enum renamer ra, rb;
+	char hint[96];
+	size_t a, b, n = cn->n + (cn->op != 0);
+
+	for (a = 0; a < n; a++)
+		for (b = a + 1; b < n; b++)
+			if (strcmp(cn->cols[a], b < cn->n ? cn->cols[b] :
+			    "op") == 0)
+				goto alike;
+	return 0;
+alike:
+	ra = renamer(c, cn, a, &aa);
+	rb = renamer(c, cn, b, &ab);
+	as = ra == RN_AS ? aa : rb == RN_AS ? ab : NULL;
+	if (ra == RN_AS && rb == RN_AS)
+		snprintf(hint, sizeof(hint), "; name one with --as");
+	else if (as != NULL)
+		snprintf(hint, sizeof(hint), "; name --%s's column%s with --as",
+		    as->op->option, agg_ncols(as) > 1 ? "s" : "");
+	else if (ra == RN_EVAL || rb == RN_EVAL)
+		snprintf(hint, sizeof(hint), "; give the --eval column another "
+		    "name");
+	else if (ra == RN_PLIST && rb == RN_PLIST)
+		snprintf(hint, sizeof(hint), "; ask for each percentile once");
+	else if (ra == RN_PLIST || rb == RN_PLIST)
+		snprintf(hint, sizeof(hint), "; ask for that percentile with a "
+		    "--%s of its own, and name it with --as",
+		    (ra == RN_PLIST ? aa : ab)->op->option);
+	else if (c->sqlite == NULL)	/* a key's, the window's, op, final */
+		snprintf(hint, sizeof(hint), "; CSV and TSV output keep both");
+	else
+		hint[0] = '\0';
+	fwin_warn("%s: two columns are named '%s'%s", named_by, cn->cols[a],
+	    hint);
+	return -1;
 }
 
 /* Whether the fields have names (-H, or json's paths): the output then
@@ -850,9 +917,10 @@ open_output(struct sink *s, const struct sink_spec *sp)
 	enum sqlcol *types;
 	char **owned;
 	size_t *colagg;		/* the aggregate of each aggregate column */
+	struct colnames cn;
 	struct stat sb;
 	enum outfmt of;
-	const char *why;
+	const char *why, *named_by;
 	int status = 1;
 
 	for (i = 0; i < c->naggs; i++)	/* a percentile's column per P */
@@ -879,8 +947,16 @@ open_output(struct sink *s, const struct sink_spec *sp)
 		}
 	}
 	of = row_outfmt(c);
-	if (unique_names(c, cols, j, c->sqlite != NULL ? "-o sqlite" :
-	    of == OF_JSON ? "JSON output" : NULL) != 0 ||
+	named_by = c->sqlite != NULL ? "-o sqlite" :
+	    of == OF_JSON ? "JSON output" : NULL;
+	cn.cols = cols;
+	cn.first = first;
+	cn.nagg = j - first;
+	cn.colagg = colagg;
+	/* (a SQLite table holds no op column: the op is how a row is
+	 * applied) */
+	cn.op = c->changelog && c->sqlite == NULL;
+	if (unique_names(c, cols, j) != 0 ||
 	    bind_rows(s, cols, j, first) != 0 ||
 	    (c->top_n > 0 && top_column(s, cols + first, first, j - first,
 	    colagg) != 0)) {
@@ -899,6 +975,11 @@ open_output(struct sink *s, const struct sink_spec *sp)
 		cols[j++] = "final";
 	}
 	ncols = j;
+	cn.n = ncols;
+	if (named_by != NULL && named_once(c, &cn, named_by) != 0) {
+		status = 2;
+		goto fail;
+	}
 	/* --changelog, -o sqlite: op leads, before the header's columns */
 	s->opcol = c->changelog || c->sqlite != NULL;
 	if (s->opcol) {
