@@ -126,8 +126,11 @@ test_parse_reject(void)
 		"1..2", "--1", "+-1", "-+1", " 1", "1 ", "1\n", "\t1",
 		"1,5", "1_000", "0x10", "0X1p3", "1p3", "inf", "-inf",
 		"infinity", "nan", "NaN", "1d", "1f", "1L", "12a", "a12",
-		"1e309", "-1e309", "1.8e308", "1e99999999999999999999",
 		"\xef\xbc\x91",	/* fullwidth digit one */
+	};
+	/* numbers, but beyond the range of doubles */
+	static const char *const huge[] = {
+		"1e309", "-1e309", "1.8e308", "1e99999999999999999999",
 	};
 	struct num n;
 	size_t i;
@@ -136,6 +139,11 @@ test_parse_reject(void)
 		CHECK(parse(t[i], &n) == -1);
 		if (parse(t[i], &n) != -1)
 			fprintf(stderr, "  accepted \"%s\"\n", t[i]);
+	}
+	for (i = 0; i < NEL(huge); i++) {
+		CHECK(parse(huge[i], &n) == NUM_RANGE);
+		if (parse(huge[i], &n) != NUM_RANGE)
+			fprintf(stderr, "  not out of range \"%s\"\n", huge[i]);
 	}
 	/* An embedded NUL is not the end of the number. */
 	CHECK(num_parse("1\0002", 3, &n) == -1);
@@ -183,7 +191,7 @@ test_parse_long(void)
 	/* errno is left alone, even on overflow and underflow. */
 	errno = 1234;
 	CHECK(num_parse("1e-400", 6, &n) == 0 && errno == 1234);
-	CHECK(num_parse("1e400", 5, &n) == -1 && errno == 1234);
+	CHECK(num_parse("1e400", 5, &n) == NUM_RANGE && errno == 1234);
 }
 
 static void
