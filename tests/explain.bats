@@ -997,6 +997,74 @@ SQL
 	assert_equal "$stderr" "fwin: --having: at 1: no column 'window_start'"
 }
 
+@test "--eval: the sink declares each column by its value's type, a comparison as the 1 or 0 fwin prints" {
+	printf 'ts,k,v\n1,a,5\n2,a,7\n70,a,1\n' > in.csv
+	args=(--csv -H -t ts -k k --tumble 1m --count --sum v
+		--eval 'm=coalesce(count, 1)' --eval 'big=sum_v > 10'
+		--eval 'i=if(big, sum_v, 0)' --eval 'l=if(big, "y", "n")'
+		--where v --having m in.csv)
+	run --separate-stderr fwin "${args[@]}"
+	assert_success
+	assert_output "$(cat <<'CSV'
+window_start,window_end,k,count,sum_v,m,big,i,l
+0,60,a,2,12,2,1,12,y
+60,120,a,1,1,1,0,0,n
+CSV
+)"
+	run --separate-stderr fwin --explain flink-sql "${args[@]}"
+	assert_success
+	assert_equal "$stderr" ""
+	# an aggregate is a number, a value in a boolean place a condition
+	assert_output --partial "$(cat <<'SQL'
+CREATE TABLE `sink` (
+  `window_start` TIMESTAMP(3),
+  `window_end` TIMESTAMP(3),
+  `k` STRING,
+  `count` BIGINT,
+  `sum_v` DOUBLE,
+  `m` DOUBLE,
+  `big` BIGINT,
+  `i` DOUBLE,
+  `l` STRING
+) WITH (
+  'connector' = 'print'
+);
+
+INSERT INTO `sink`
+SELECT *
+FROM (
+  SELECT *, IF((`big` <> 0), 'y', 'n') AS `l`
+  FROM (
+    SELECT *, IF((`big` <> 0), CAST(`sum_v` AS DOUBLE), 0) AS `i`
+    FROM (
+      SELECT *, CASE (CAST(`sum_v` AS DOUBLE) > 10) WHEN TRUE THEN 1 WHEN FALSE THEN 0 END AS `big`
+      FROM (
+        SELECT *, COALESCE(CAST(`count` AS DOUBLE), 1) AS `m`
+        FROM (
+          SELECT
+            window_start,
+            window_end,
+            `k`,
+            COUNT(*) AS `count`,
+            SUM(CAST(`v` AS DOUBLE)) AS `sum_v`
+          FROM TABLE(
+            TUMBLE(TABLE `source`, DESCRIPTOR(`event_time`), INTERVAL '1' MINUTE))
+          WHERE (`v` IS NOT NULL AND `v` <> '0')
+          GROUP BY window_start, window_end, `k`
+        ) AS `r1`
+      ) AS `r2`
+    ) AS `r3`
+  ) AS `r4`
+) AS `r5`
+WHERE (`m` <> 0);
+SQL
+)"
+	printf '%s\n' "$output" > eval.sql
+	run grammar eval.sql
+	assert_success
+	assert_output ""
+}
+
 @test "--changelog and -o sqlite: an upsert sink with a primary key, a JDBC table commented" {
 	printf '1 a b 2\n' > in
 	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2,3 \

@@ -866,6 +866,7 @@ ex_free(struct ex *x)
 		free(x->cols[i]);
 	free(x->cols);
 	free(x->tcol);
+	free(x->eval_types);
 	for (i = 0; i < 2; i++) {
 		if (x->notes[i] != NULL)
 			fclose(x->notes[i]);

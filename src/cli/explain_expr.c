@@ -31,49 +31,54 @@ ident(char **buf, const char *name)
 struct names {
 	const struct ex *x;
 	const char **cols;	/* the row's columns (having, eval) */
+	const char **types;	/* and their SQL types */
 	size_t ncols;
 	char *buf;
 };
 
-/* A field of --where or --if: the source's column. */
+/* A field of --where or --if: the source's column (a STRING). */
 static const char *
-source_name(void *arg, size_t slot)
+source_name(void *arg, size_t slot, int *number)
 {
 	struct names *n = arg;
 
+	(void)number;
 	return ident(&n->buf, sql_col(n->x, &n->x->c->xfields[slot].f));
 }
 
-/* A column of a row: the query's output name; past them --emit-every's
- * final column (rowexpr.h), 1 in every row, as Flink's rows are final. */
+/* A column of a row: the query's output name, a number as its type
+ * has it; past them --emit-every's final column (rowexpr.h), 1 in
+ * every row, as Flink's rows are final. */
 static const char *
-row_name(void *arg, size_t slot)
+row_name(void *arg, size_t slot, int *number)
 {
 	struct names *n = arg;
 
 	if (slot >= n->ncols)
 		return "'1'";
+	*number = strcmp(n->types[slot], "BIGINT") == 0 ||
+	    strcmp(n->types[slot], "DOUBLE") == 0;
 	return ident(&n->buf, n->cols[slot]);
 }
 
 void
 ex_where(struct ex *x, FILE *o, const char *lead)
 {
-	struct names n = { x, NULL, 0, NULL };
+	struct names n = { x, NULL, NULL, 0, NULL };
 
 	if (x->c->where == NULL)
 		return;
 	fprintf(o, "%sWHERE ", lead);
-	expr_sql(x->c->where, o, source_name, &n);
+	expr_sql(x->c->where, o, 1, source_name, &n);
 	free(n.buf);
 }
 
 void
 ex_cond(struct ex *x, FILE *o, const struct aggspec *a)
 {
-	struct names n = { x, NULL, 0, NULL };
+	struct names n = { x, NULL, NULL, 0, NULL };
 
-	expr_sql(a->cond, o, source_name, &n);
+	expr_sql(a->cond, o, 1, source_name, &n);
 	free(n.buf);
 }
 
@@ -111,32 +116,44 @@ sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
 }
 
 /* The row's column names before the --eval ones (malloc'd, as the
- * strings; *n of them), with room for those: the window's bounds and
- * keys, or --over's record (the source's columns), then the
+ * strings; *n of them) and their SQL types, as the sink declares them
+ * (*types, malloc'd), with room for the --eval ones: the window's bounds
+ * and keys, or --over's record (the source's columns), then the
  * aggregates. */
 static char **
-row_cols(struct ex *x, size_t *n)
+row_cols(struct ex *x, size_t *n, const char ***types)
 {
 	const struct config *c = x->c;
 	size_t i, j, k = 0, m = 2 + c->nkeys + x->ncols + c->nevals;
 	char **cols;
+	const char **t;
 
 	for (i = 0; i < c->naggs; i++)
 		m += sql_agg_ncols(&c->aggs[i]);
 	cols = xcalloc(m, sizeof(*cols));
+	t = xcalloc(m, sizeof(*t));
 	if (over_window(c))
-		for (i = 0; i < x->ncols; i++)
+		for (i = 0; i < x->ncols; i++) {
+			t[k] = "STRING";
 			cols[k++] = xstrdup(x->cols[i]);
+		}
 	else {
+		t[k] = "TIMESTAMP(3)";
 		cols[k++] = xstrdup("window_start");
+		t[k] = "TIMESTAMP(3)";
 		cols[k++] = xstrdup("window_end");
-		for (i = 0; i < c->nkeys; i++)
+		for (i = 0; i < c->nkeys; i++) {
+			t[k] = "STRING";
 			cols[k++] = sql_key_name(x, i);
+		}
 	}
 	for (i = 0; i < c->naggs; i++)
-		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++)
+		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
+			t[k] = sql_agg_type(&c->aggs[i]);
 			cols[k++] = sql_agg_name(&c->aggs[i], j);
+		}
 	*n = k;
+	*types = t;
 	return cols;
 }
 
@@ -155,8 +172,10 @@ ex_bind_rows(struct ex *x)
 {
 	const struct config *c = x->c;
 	struct rowexpr *rx;
+	struct names nm = { x, NULL, NULL, 0, NULL };
 	size_t n, i, j;
-	char **cols = row_cols(x, &n);
+	const char **types;
+	char **cols = row_cols(x, &n, &types);
 	int rc = rowexpr_new(x->c, (const char *const *)cols, n, &rx);
 
 	rowexpr_free(rx);
@@ -172,6 +191,17 @@ ex_bind_rows(struct ex *x)
 				rc = -1;
 				break;
 			}
+	/* each --eval's type, which the next ones see */
+	x->eval_types = xcalloc(c->nevals, sizeof(*x->eval_types));
+	nm.cols = (const char **)cols;
+	nm.types = types;
+	for (i = 0; rc == 0 && i < c->nevals; i++) {
+		nm.ncols = n + i;
+		types[n + i] = x->eval_types[i] = expr_sql(c->evals[i].e,
+		    NULL, 0, row_name, &nm);
+	}
+	free(nm.buf);
+	free(types);
 	free_cols(cols, n + c->nevals);
 	return rc == 0 ? 0 : 2;
 }
@@ -192,17 +222,21 @@ char *
 ex_wrap_rows(struct ex *x, char *body)
 {
 	const struct config *c = x->c;
-	struct names nm = { x, NULL, 0, NULL };
+	struct names nm = { x, NULL, NULL, 0, NULL };
 	size_t i, n, len = 0;
+	const char **types;
 	char **cols, *out;
 	FILE *o;
 
 	if (c->nevals == 0 && c->having == NULL)
 		return body;
-	cols = row_cols(x, &n);
-	for (i = 0; i < c->nevals; i++)
+	cols = row_cols(x, &n, &types);
+	for (i = 0; i < c->nevals; i++) {
 		cols[n + i] = xstrdup(c->evals[i].name);
+		types[n + i] = x->eval_types[i];
+	}
 	nm.cols = (const char **)cols;
+	nm.types = types;
 	nm.ncols = n + c->nevals;
 	/* an --eval sees the ones before it: one query around another */
 	for (i = 0; i <= c->nevals; i++) {
@@ -214,7 +248,7 @@ ex_wrap_rows(struct ex *x, char *body)
 		fputs("SELECT *", o);
 		if (i < c->nevals) {
 			fputs(", ", o);
-			expr_sql(c->evals[i].e, o, row_name, &nm);
+			expr_sql(c->evals[i].e, o, 0, row_name, &nm);
 			fputs(" AS ", o);
 			sql_ident(o, c->evals[i].name);
 		}
@@ -223,7 +257,7 @@ ex_wrap_rows(struct ex *x, char *body)
 		fprintf(o, ") AS `r%zu`", i + 1);
 		if (i == c->nevals) {
 			fputs("\nWHERE ", o);
-			expr_sql(c->having, o, row_name, &nm);
+			expr_sql(c->having, o, 1, row_name, &nm);
 		}
 		if (fclose(o) != 0 || out == NULL)
 			fwin_oom();
@@ -231,6 +265,7 @@ ex_wrap_rows(struct ex *x, char *body)
 		body = out;
 	}
 	free(nm.buf);
+	free(types);
 	free_cols(cols, n + c->nevals);
 	return body;
 }
@@ -245,7 +280,6 @@ ex_eval_cols(struct ex *x, FILE *o, const char *lead, int typed)
 		fputs(lead, o);
 		sql_ident(o, c->evals[i].name);
 		if (typed)
-			fputs(expr_sql_numeric(c->evals[i].e) ? " DOUBLE" :
-			    " STRING", o);
+			fprintf(o, " %s", x->eval_types[i]);
 	}
 }

@@ -23,6 +23,8 @@ struct ex {
 	int64_t offset;		/* the windows' offset from the epoch: --offset,
 				   less 3 days for weeks from Monday */
 	int byjoin;		/* min-by / max-by: a Top-N joined per window */
+	const char **eval_types;	/* each --eval column's SQL type
+					   (ex_bind_rows) */
 	FILE *notes[2];		/* the leading comment's lists, being built:
 				   for every pipeline, for this one */
 	char *notebuf[2];
@@ -102,8 +104,8 @@ void ex_cond(struct ex *x, FILE *o, const struct aggspec *a);
  * --if, as CASE WHEN (malloc'd). */
 char *sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
     const char *col);
-/* Binds --having and --eval to the query's columns. Returns 0, or 2
- * after a usage message. */
+/* Binds --having and --eval to the query's columns, and types the
+ * --eval ones. Returns 0, or 2 after a usage message. */
 int ex_bind_rows(struct ex *x);
 /* The query body (malloc'd, taken) with the --eval columns and the
  * --having condition around it. */

@@ -101,15 +101,17 @@ int xval_truth(const struct xval *v);
  * NULL. */
 int xval_text(const struct xval *v, char *buf, const char **p, size_t *n);
 
-/* Writes e as Flink SQL to f; name(arg, slot) gives the SQL text of
- * the field bound to slot (a STRING column). */
-void expr_sql(const struct expr *e, FILE *f,
-    const char *(*name)(void *arg, size_t slot), void *arg);
+/* Writes e as Flink SQL to f (NULL: only its type), as a condition
+ * (cond: a BOOLEAN, a value judged as fwin judges one in a boolean
+ * place) or as the value fwin prints. name(arg, slot, &number) gives the
+ * SQL text of the field bound to slot, a STRING column, or one of a
+ * number type when it sets number. Returns the SQL type a sink column
+ * declares for it: BOOLEAN, BIGINT (a condition's 1 or 0), DOUBLE (other
+ * numbers) or STRING. */
+const char *expr_sql(const struct expr *e, FILE *f, int cond,
+    const char *(*name)(void *arg, size_t slot, int *number), void *arg);
 
 /* Whether e calls the function named fn. */
 int expr_calls(const struct expr *e, const char *fn);
-
-/* Whether e's SQL is a number (a sink column's type: DOUBLE). */
-int expr_sql_numeric(const struct expr *e);
 
 #endif

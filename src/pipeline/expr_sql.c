@@ -13,8 +13,11 @@
 /* Each operand's SQL, as a stack, with what it is: Flink's columns of a
  * source read as text are STRING, so a field is cast to DOUBLE where
  * fwin would read it as a number (against a number, in arithmetic), and
- * a value in a boolean place is made a condition as fwin judges it. */
-enum sqlkind { SK_FIELD, SK_NUM, SK_TEXT, SK_BOOL };
+ * a value in a boolean place is made a condition as fwin judges it. A
+ * column of a number type (SK_NUMCOL: an aggregate's, an --eval's) is a
+ * number, cast to DOUBLE in arithmetic too, as fwin computes: BIGINT
+ * columns would divide as integers. */
+enum sqlkind { SK_FIELD, SK_NUMCOL, SK_NUM, SK_TEXT, SK_BOOL };
 
 struct sqlitem {
 	char *s;
@@ -60,14 +63,14 @@ sql_as(const struct sqlstack *st, size_t i, enum sqlkind want)
 		return xstrdup("NULL");
 	it = &st->v[st->n - i];
 
-	if (want == SK_NUM && it->k == SK_FIELD)
+	if (want == SK_NUM && (it->k == SK_FIELD || it->k == SK_NUMCOL))
 		rc = asprintf(&s, "CAST(%s AS DOUBLE)", it->s);
-	else if (want == SK_TEXT && it->k == SK_NUM)
+	else if (want == SK_TEXT && (it->k == SK_NUM || it->k == SK_NUMCOL))
 		rc = asprintf(&s, "CAST(%s AS STRING)", it->s);
 	else if (want == SK_BOOL && it->k == SK_FIELD)	/* text is true */
 		rc = asprintf(&s, "(%s IS NOT NULL AND %s <> '0')", it->s,
 		    it->s);
-	else if (want == SK_BOOL && it->k == SK_NUM)
+	else if (want == SK_BOOL && (it->k == SK_NUM || it->k == SK_NUMCOL))
 		rc = asprintf(&s, "(%s <> 0)", it->s);
 	else if (want == SK_BOOL && it->k == SK_TEXT)
 		rc = asprintf(&s, "(%s IS NOT NULL)", it->s);
@@ -106,7 +109,8 @@ any_num(const struct sqlstack *st, size_t n)
 	if (n > st->n)	/* (a parsed program always has its operands) */
 		return 0;
 	for (i = 1; i <= n; i++)
-		if (st->v[st->n - i].k == SK_NUM)
+		if (st->v[st->n - i].k == SK_NUM ||
+		    st->v[st->n - i].k == SK_NUMCOL)
 			return 1;
 	return 0;
 }
@@ -231,13 +235,51 @@ sql_const(struct sqlstack *st, const struct expr *e, size_t k)
 		sql_push(st, 0, SK_NUM, "%s", e->ctext[k]);
 }
 
-void
-expr_sql(const struct expr *e, FILE *f,
-    const char *(*name)(void *arg, size_t i), void *arg)
+/* A field: a STRING column, or one of a number type as name() says. */
+static void
+sql_field(struct sqlstack *st, const struct expr *e, size_t k,
+    const char *(*name)(void *arg, size_t slot, int *number), void *arg)
+{
+	int number = 0;
+	const char *s = name(arg, e->fields[k].slot, &number);
+
+	sql_push(st, 0, number ? SK_NUMCOL : SK_FIELD, "%s", s);
+}
+
+/* The whole expression (the top operand; caller frees) and its SQL
+ * type: as a condition, or as the value fwin prints, where a condition
+ * is 1, 0 or NULL (the man page's Values), not SQL's TRUE and FALSE. */
+static const char *
+sql_result(const struct sqlstack *st, int cond, char **s)
+{
+	enum sqlkind k = st->v[st->n - 1].k;
+	char *c;
+
+	if (cond) {
+		*s = sql_as(st, 1, SK_BOOL);
+		return "BOOLEAN";
+	}
+	*s = sql_as(st, 1, k);
+	if (k == SK_NUM || k == SK_NUMCOL)
+		return "DOUBLE";
+	if (k != SK_BOOL)
+		return "STRING";
+	c = *s;
+	if (asprintf(s, "CASE %s WHEN TRUE THEN 1 WHEN FALSE THEN 0 END",
+	    c) < 0)
+		fwin_oom();
+	free(c);
+	return "BIGINT";
+}
+
+const char *
+expr_sql(const struct expr *e, FILE *f, int cond,
+    const char *(*name)(void *arg, size_t slot, int *number), void *arg)
 {
 	struct sqlstack st = { NULL, 0, 0 };
 	const struct xins *ip;
 	enum sqlkind k;
+	const char *type;
 	char *s, *a;
 
 	for (ip = e->code; ip < e->code + e->ncode; ip++) {
@@ -246,8 +288,7 @@ expr_sql(const struct expr *e, FILE *f,
 			sql_const(&st, e, ip->a);
 			break;
 		case X_FIELD:
-			sql_push(&st, 0, SK_FIELD, "%s",
-			    name(arg, e->fields[ip->a].slot));
+			sql_field(&st, e, ip->a, name, arg);
 			break;
 		case X_NEG:
 			a = sql_as(&st, 1, SK_NUM);
@@ -288,8 +329,7 @@ expr_sql(const struct expr *e, FILE *f,
 			sql_call(&st, (enum xfn)ip->a, ip->b);
 			break;
 		case X_FCMP:	/* the field, the constant, the comparison */
-			sql_push(&st, 0, SK_FIELD, "%s",
-			    name(arg, e->fields[ip->a].slot));
+			sql_field(&st, e, ip->a, name, arg);
 			sql_const(&st, e, ip->c);
 			sql_binary(&st, (enum xop)ip->b);
 			break;
@@ -297,10 +337,16 @@ expr_sql(const struct expr *e, FILE *f,
 			sql_binary(&st, (enum xop)ip->op);
 		}
 	}
-	fputs(st.n > 0 ? st.v[0].s : "TRUE", f);
+	if (st.n == 0)	/* (a parsed program has a value) */
+		sql_push(&st, 0, SK_BOOL, "TRUE");
+	type = sql_result(&st, cond, &s);
+	if (f != NULL)
+		fputs(s, f);
+	free(s);
 	while (st.n > 0)
 		free(st.v[--st.n].s);
 	free(st.v);
+	return type;
 }
 
 int
@@ -314,24 +360,3 @@ expr_calls(const struct expr *e, const char *fn)
 			return 1;
 	return 0;
 }
-
-/* Whether e's value is a number in SQL (else text or a condition). */
-int
-expr_sql_numeric(const struct expr *e)
-{
-	const struct xins *last = &e->code[e->ncode - 1];
-
-	switch ((enum xop)last->op) {
-	case X_CONST:
-		return e->consts[last->a].t == XV_INT ||
-		    e->consts[last->a].t == XV_DBL;
-	case X_NEG: case X_ADD: case X_SUB: case X_MUL: case X_DIV:
-	case X_MOD:
-		return 1;
-	case X_CALL:
-		return last->a <= F_MAX || last->a == F_LEN;
-	default:
-		return 0;
-	}
-}
-

@@ -17,11 +17,12 @@
 #include "pipeline/expr.h"
 
 static const char *
-sqlname(void *arg, size_t slot)
+sqlname(void *arg, size_t slot, int *number)
 {
 	static const char *const names[] = { "`a`", "`b`", "`c`", "`d`" };
 
 	(void)arg;
+	*number = slot % 4 == 3;	/* a column of a number type */
 	return names[slot % 4];
 }
 
@@ -50,7 +51,9 @@ check_sql(const struct expr *e)
 
 	if (f == NULL)
 		abort();
-	expr_sql(e, f, sqlname, NULL);
+	expr_sql(e, f, 1, sqlname, NULL);	/* as a condition */
+	fputc(' ', f);
+	expr_sql(e, f, 0, sqlname, NULL);	/* as a value */
 	if (fclose(f) != 0 || s == NULL)
 		abort();
 	for (i = 0; i < len; i++) {

@@ -328,15 +328,42 @@ test_fields(void)
 	expr_free(e);
 }
 
-/* The SQL an expression is explained as. */
+/* The SQL an expression is explained as: slot 9 is a column of a
+ * number type, the others STRING columns. */
 static const char *
-sqlname(void *arg, size_t i)
+sqlname(void *arg, size_t i, int *number)
 {
 	static char buf[16];
 
 	(void)arg;
+	*number = i == 9;
 	snprintf(buf, sizeof(buf), "`f%zu`", i);
 	return buf;
+}
+
+/* e's SQL as a condition or as a value (malloc'd) and its type; $N is
+ * bound to slot N - 1. */
+static char *
+sql_of(const char *text, int cond, const char **type)
+{
+	char err[128], *s = NULL;
+	const char *name;
+	size_t n = 0, i, col, pos;
+	FILE *f = open_memstream(&s, &n);
+	struct expr *e = expr_parse(text, err, sizeof(err));
+	int braced;
+
+	CHECK(e != NULL);
+	for (i = 0; e != NULL && i < expr_nfields(e); i++) {
+		expr_field(e, i, &name, &col, &pos, &braced);
+		if (name == NULL)
+			expr_bind(e, i, col - 1);
+	}
+	if (e != NULL)
+		*type = expr_sql(e, f, cond, sqlname, NULL);
+	fclose(f);
+	expr_free(e);
+	return s;
 }
 
 static void
@@ -355,7 +382,7 @@ test_sql(void)
 	CHECK(e != NULL);
 	if (e == NULL)
 		return;
-	expr_sql(e, f, sqlname, NULL);
+	CHECK_STR(expr_sql(e, f, 1, sqlname, NULL), "BOOLEAN");
 	fclose(f);
 	/* fields are STRING columns: cast where fwin reads a number */
 	CHECK_STR(s, "((((CAST(`f0` AS DOUBLE) / NULLIF(2, 0)) > 1) AND "
@@ -364,6 +391,46 @@ test_sql(void)
 	    "AS DOUBLE), 1), 2) = 0)))");
 	free(s);
 	expr_free(e);
+}
+
+/* An expression as a value: its SQL type, a condition as the 1 or 0
+ * that fwin prints; a column of a number type is a number (cast to
+ * DOUBLE in arithmetic, as fields are: BIGINT divides as integers). */
+static void
+test_sql_value(void)
+{
+	static const struct { const char *text, *sql, *type; } t[] = {
+		{ "$10 > 10", "CASE (CAST(`f9` AS DOUBLE) > 10) WHEN TRUE THEN "
+		    "1 WHEN FALSE THEN 0 END", "BIGINT" },
+		{ "a is null", "CASE (`f0` IS NULL) WHEN TRUE THEN 1 WHEN "
+		    "FALSE THEN 0 END", "BIGINT" },
+		{ "coalesce($10, 1)", "COALESCE(CAST(`f9` AS DOUBLE), 1)",
+		    "DOUBLE" },
+		{ "$10 / 4", "(CAST(`f9` AS DOUBLE) / NULLIF(4, 0))", "DOUBLE" },
+		{ "coalesce($10, a)", "COALESCE(CAST(`f9` AS DOUBLE), "
+		    "CAST(`f1` AS DOUBLE))", "DOUBLE" },
+		{ "coalesce(a, 1)", "COALESCE(CAST(`f0` AS DOUBLE), 1)",
+		    "DOUBLE" },
+		{ "if($10, a, 'x')", "IF((`f9` <> 0), `f1`, 'x')", "STRING" },
+		{ "$10", "`f9`", "DOUBLE" },
+		{ "a", "`f0`", "STRING" },
+		{ "upper($10)", "UPPER(CAST(`f9` AS STRING))", "STRING" },
+	};
+	const char *type = NULL;
+	char *s;
+	size_t i;
+
+	for (i = 0; i < NEL(t); i++) {
+		s = sql_of(t[i].text, 0, &type);
+		CHECK_STR(s, t[i].sql);
+		CHECK_STR(type, t[i].type);
+		free(s);
+	}
+	/* a value in a boolean place, as a condition */
+	s = sql_of("a", 1, &type);
+	CHECK_STR(s, "(`f0` IS NOT NULL AND `f0` <> '0')");
+	CHECK_STR(type, "BOOLEAN");
+	free(s);
 }
 
 /* One evaluator over many records: nothing it made leaks into the next. */
@@ -461,6 +528,7 @@ main(void)
 	test_strings();
 	test_fields();
 	test_sql();
+	test_sql_value();
 	test_reuse();
 	test_quick();
 	return unit_done("expr");
