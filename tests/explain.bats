@@ -1065,6 +1065,80 @@ SQL
 	assert_output ""
 }
 
+@test "a header that names two fields alike: the later one is the column \$N, as an expression names it" {
+	printf 'ts,x,x\n1,a,5\n' > dup.csv
+	run --separate-stderr fwin --csv -H -t ts -k 2,3 --tumble 1m --sum 3 dup.csv
+	assert_success
+	assert_output $'window_start,window_end,x,x,sum_x\n0,60,a,5,5'
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k 2,3 --tumble 1m --sum 3 dup.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output --partial "$(expect <<'SQL'
+CREATE TABLE `source` (
+  `ts` STRING,
+  `x` STRING,
+  `$3` STRING,
+  `event_time` AS TO_TIMESTAMP_LTZ(CAST(`ts` AS BIGINT), 0),
+  WATERMARK FOR `event_time` AS `event_time` - INTERVAL '0.001' SECOND
+) WITH (
+  'connector' = 'filesystem',
+  'path' = 'file://@DIR@/dup.csv',
+  'format' = 'csv',
+  'csv.null-literal' = ''
+  -- or a Kafka topic instead of the file:
+  -- 'connector' = 'kafka',
+  -- 'topic' = 'input',
+  -- 'properties.bootstrap.servers' = 'localhost:9092',
+  -- 'scan.startup.mode' = 'earliest-offset',
+  -- 'format' = 'csv'
+);
+
+CREATE TABLE `sink` (
+  `window_start` TIMESTAMP(3),
+  `window_end` TIMESTAMP(3),
+  `x` STRING,
+  `$3` STRING,
+  `sum_x` DOUBLE
+) WITH (
+  'connector' = 'print'
+);
+
+INSERT INTO `sink`
+SELECT
+  window_start,
+  window_end,
+  `x`,
+  `$3`,
+  SUM(CAST(`$3` AS DOUBLE)) AS `sum_x`
+FROM TABLE(
+  TUMBLE(TABLE `source`, DESCRIPTOR(`event_time`), INTERVAL '1' MINUTE))
+GROUP BY window_start, window_end, `x`, `$3`;
+SQL
+)"
+	printf '%s\n' "$output" > keys.sql
+	# the later key first: it keeps the name, the other is $2
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k 3,2 --tumble 1m --count dup.csv
+	assert_success
+	assert_line "  \`\$3\` AS \`x\`,"
+	assert_line "  \`x\` AS \`\$2\`,"
+	printf '%s\n' "$output" > swapped.sql
+	# --over: the record's columns too; a name taken already gets a _
+	printf 'ts,$4,x,x\n1,a,b,5\n' > dup2.csv
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --over 1h --count --having '$4 > 1' dup2.csv
+	assert_success
+	assert_line "  \`\$4_\` STRING,"
+	assert_line "WHERE (CAST(\`\$4_\` AS DOUBLE) > 1);"
+	printf '%s\n' "$output" > over.sql
+	# the name alone is both fields, as a run has it
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --over 1h --count --having 'x > 1' dup.csv
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "fwin: --having: at 1: 'x' names two columns, \$2 and \$3; name one apart with --as, or write \$N"
+	run grammar keys.sql swapped.sql over.sql
+	assert_success
+	assert_output ""
+}
+
 @test "--changelog and -o sqlite: an upsert sink with a primary key, a JDBC table commented" {
 	printf '1 a b 2\n' > in
 	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2,3 \

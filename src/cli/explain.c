@@ -59,19 +59,47 @@ no_counters(const struct config *c)
 
 /* --- the input: column names and the time format --- */
 
+/* Whether one of the source's columns is named s. */
+static int
+col_named(const struct ex *x, const char *s)
+{
+	size_t i;
+
+	for (i = 0; i < x->ncols; i++)
+		if (strcmp(x->cols[i], s) == 0)
+			return 1;
+	return 0;
+}
+
+/* Adds the column p[0..n) names (n 0: fN). A table's columns have names
+ * of their own, and fwin reads a header that names two fields alike:
+ * the later one is named by its column number, as an expression names
+ * it ($3), with '_' added while another column has that name. */
 static void
 add_col(struct ex *x, const char *p, size_t n)
 {
-	x->cols = xrealloc(x->cols, (x->ncols + 1) * sizeof(*x->cols));
+	char *name;
+	size_t len;
+
 	if (n == 0) {
-		if (asprintf(&x->cols[x->ncols], "f%zu", x->ncols + 1) < 0)
+		if (asprintf(&name, "f%zu", x->ncols + 1) < 0)
 			fwin_oom();
-	} else {
-		x->cols[x->ncols] = xmalloc(n + 1);
-		memcpy(x->cols[x->ncols], p, n);
-		x->cols[x->ncols][n] = '\0';
+	} else
+		name = xstrndup(p, n);
+	x->names = xrealloc(x->names, (x->ncols + 1) * sizeof(*x->names));
+	x->names[x->ncols] = xstrdup(name);
+	if (col_named(x, name)) {
+		free(name);
+		if (asprintf(&name, "$%zu", x->ncols + 1) < 0)
+			fwin_oom();
 	}
-	x->ncols++;
+	while (col_named(x, name)) {
+		len = strlen(name);
+		name = xrealloc(name, len + 2);
+		memcpy(name + len, "_", 2);
+	}
+	x->cols = xrealloc(x->cols, (x->ncols + 1) * sizeof(*x->cols));
+	x->cols[x->ncols++] = name;
 }
 
 /* The time format a record's time tells (-t F1,F2: the fields joined by
@@ -862,9 +890,12 @@ ex_free(struct ex *x)
 {
 	size_t i;
 
-	for (i = 0; i < x->ncols; i++)
+	for (i = 0; i < x->ncols; i++) {
 		free(x->cols[i]);
+		free(x->names[i]);
+	}
 	free(x->cols);
+	free(x->names);
 	free(x->tcol);
 	free(x->eval_types);
 	for (i = 0; i < 2; i++) {

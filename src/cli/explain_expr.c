@@ -116,12 +116,13 @@ sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
 }
 
 /* The row's column names before the --eval ones (malloc'd, as the
- * strings; *n of them) and their SQL types, as the sink declares them
- * (*types, malloc'd), with room for the --eval ones: the window's bounds
- * and keys, or --over's record (the source's columns), then the
+ * strings; *n of them), as the sink has them or (as_fwin) as fwin's row
+ * has them, which may name two alike, and their SQL types (*types,
+ * malloc'd), with room for the --eval ones: the window's bounds and
+ * keys, or --over's record (the source's columns), then the
  * aggregates. */
 static char **
-row_cols(struct ex *x, size_t *n, const char ***types)
+row_cols(struct ex *x, int as_fwin, size_t *n, const char ***types)
 {
 	const struct config *c = x->c;
 	size_t i, j, k = 0, m = 2 + c->nkeys + x->ncols + c->nevals;
@@ -135,7 +136,8 @@ row_cols(struct ex *x, size_t *n, const char ***types)
 	if (over_window(c))
 		for (i = 0; i < x->ncols; i++) {
 			t[k] = "STRING";
-			cols[k++] = xstrdup(x->cols[i]);
+			cols[k++] = xstrdup(as_fwin ? x->names[i] :
+			    x->cols[i]);
 		}
 	else {
 		t[k] = "TIMESTAMP(3)";
@@ -144,7 +146,8 @@ row_cols(struct ex *x, size_t *n, const char ***types)
 		cols[k++] = xstrdup("window_end");
 		for (i = 0; i < c->nkeys; i++) {
 			t[k] = "STRING";
-			cols[k++] = sql_key_name(x, i);
+			cols[k++] = as_fwin ? ex_key_header(x, i) :
+			    sql_key_name(x, i);
 		}
 	}
 	for (i = 0; i < c->naggs; i++)
@@ -175,10 +178,14 @@ ex_bind_rows(struct ex *x)
 	struct names nm = { x, NULL, NULL, 0, NULL };
 	size_t n, i, j;
 	const char **types;
-	char **cols = row_cols(x, &n, &types);
+	/* the names as a run binds them, two alike as a run refuses */
+	char **cols = row_cols(x, 1, &n, &types);
 	int rc = rowexpr_new(x->c, (const char *const *)cols, n, &rx);
 
 	rowexpr_free(rx);
+	free(types);
+	free_cols(cols, n);
+	cols = row_cols(x, 0, &n, &types);
 	for (i = 0; i < c->nevals; i++)
 		cols[n + i] = xstrdup(c->evals[i].name);
 	/* the sink table's: a SQL table's columns have names of their own */
@@ -230,7 +237,7 @@ ex_wrap_rows(struct ex *x, char *body)
 
 	if (c->nevals == 0 && c->having == NULL)
 		return body;
-	cols = row_cols(x, &n, &types);
+	cols = row_cols(x, 0, &n, &types);
 	for (i = 0; i < c->nevals; i++) {
 		cols[n + i] = xstrdup(c->evals[i].name);
 		types[n + i] = x->eval_types[i];

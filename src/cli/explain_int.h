@@ -15,6 +15,8 @@
 struct ex {
 	struct config *c;
 	char **cols;		/* the source table's columns, in order */
+	char **names;		/* and fwin's names of them: the header's,
+				   which may name two alike */
 	size_t ncols;
 	char *tcol;		/* the event (or processing) time column */
 	enum tfmt tfmt;
@@ -47,7 +49,11 @@ void sql_interval(FILE *o, int64_t ns);
 /* The input column a field reference names. */
 const char *sql_col(const struct ex *x, const struct fieldref *f);
 
-/* The output column names, as the run's header has them. */
+/* The i-th key's column name, as the run's header has it. */
+char *ex_key_header(const struct ex *x, size_t i);
+
+/* The i-th key's column of the sink: as the run's header names it, or
+ * $N (N its column number) when an earlier key has that name. */
 char *sql_key_name(const struct ex *x, size_t i);
 
 /* The columns of an aggregate: one per percentile, else one. */

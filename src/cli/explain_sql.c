@@ -84,9 +84,8 @@ sql_col(const struct ex *x, const struct fieldref *f)
 	return x->cols[f->idx];
 }
 
-/* The output column names, as the run's header has them. */
 char *
-sql_key_name(const struct ex *x, size_t i)
+ex_key_header(const struct ex *x, size_t i)
 {
 	char *s;
 
@@ -94,6 +93,29 @@ sql_key_name(const struct ex *x, size_t i)
 		return xstrdup(x->c->keys[i].name);
 	if (asprintf(&s, "key%zu", i + 1) < 0)
 		fwin_oom();
+	return s;
+}
+
+/* (Two key fields that a header names alike: a table's columns have
+ * names of their own, and the later key is named by its column number,
+ * as an expression names it.) */
+char *
+sql_key_name(const struct ex *x, size_t i)
+{
+	char *s = ex_key_header(x, i), *t;
+	size_t j;
+	int alike = 0;
+
+	for (j = 0; j < i && !alike; j++) {
+		t = ex_key_header(x, j);
+		alike = strcmp(s, t) == 0;
+		free(t);
+	}
+	if (alike) {
+		free(s);
+		if (asprintf(&s, "$%zu", x->c->keys[i].idx + 1) < 0)
+			fwin_oom();
+	}
 	return s;
 }
 
