@@ -446,15 +446,30 @@ link_into_other_dir() {
 
 @test "a lock file holding anything past fwin's lines, or a mark of an end that is not a number, is not fwin's" {
 	printf '1,a\n' > in.csv
-	for text in '1\n/x\nended 2\nmore\n' '1\n/x\nended two\n' '1\nended 2' '1\n/x'; do
+	for text in '1\n/x\nended 2 9\nmore\n' '1\n/x\nended two 9\n' '1\n/x\nended 2\n' \
+	    '1\nended 2 9' '1\n/x'; do
 		printf "$text" > out.csv.lock
 		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
 		assert_failure 1
 		assert_equal "$stderr" "fwin: out.csv.lock exists and is not fwin's lock file of out.csv; remove it or name another file"
 	done
-	printf '1\nended 2\n' > out.csv.lock
+	printf '1\nended 2 9\n' > out.csv.lock
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --state s.ckpt -o out.csv in.csv
 	assert_success
+}
+
+@test "a run's own messages after its rows in -o (2>>FILE) are its own: the next run cuts them, as its own" {
+	printf '1 a\n15 a\n3 a\n' > in1
+	printf '25 a\n' > in2
+	fwin -t 1 -k 2 --tumble 10s --count --state s.ckpt -o out.tsv in1 2>>out.tsv
+	assert_equal "$(cat out.tsv)" $'0\t10\ta\t1\nfwin: 1 late record dropped (the latest by 12s behind the watermark); -l 12s or --late-file keeps them'
+	fwin -t 1 -k 2 --tumble 10s --count --state s.ckpt -o out.tsv in1 in2 2>>out.tsv
+	assert_equal "$(cat out.tsv)" $'0\t10\ta\t1\n10\t20\ta\t1'
+	# what another program adds after that is not
+	echo foreign >> out.tsv
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s --count --state s.ckpt -o out.tsv in1 in2
+	assert_failure 1
+	assert_equal "$stderr" "fwin: out.tsv: 8 bytes were added after the run that saved s.ckpt ended; not truncating it"
 }
 
 @test "as an unprivileged user: another user's checkpoint it cannot read is refused, untouched, nothing made" {

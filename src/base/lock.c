@@ -8,12 +8,13 @@
  * new inode while the first still holds the old one), so it is named
  * plainly, "FILE.lock", where a user who wonders about it can see it.
  *
- * Its text is "PID\nOWNER\nended GEN\n": the holder's pid, for the message
- * a second run gives; for an -o file the absolute path of the checkpoint
- * that owns it, and once a run that wrote it ended with a checkpoint
- * saved after its last row, that checkpoint's generation (lock_mark_end:
- * a restore of that checkpoint then knows that bytes past its length are
- * another program's). It is rewritten in place: cut to nothing, then written with
+ * Its text is "PID\nOWNER\nended GEN LEN\n": the holder's pid, for the
+ * message a second run gives; for an -o file the absolute path of the
+ * checkpoint that owns it, and once a run that wrote it ended with a
+ * checkpoint saved after its last row, that checkpoint's generation and
+ * the file's length as the run left it (lock_mark_end: a restore of that
+ * checkpoint then knows that bytes past that length are another
+ * program's). It is rewritten in place: cut to nothing, then written with
  * one pwrite(2), so that a run killed at any moment leaves text that is
  * plainly fwin's (nothing, or whole), and a reader that finds it empty
  * waits for the pid as it does for a lock just made. A file at that name
@@ -49,7 +50,7 @@ struct lock {
 	int fd;
 	char *file;		/* the guarded file, as given */
 	char *owner;		/* recorded owner, "" when none */
-	uint64_t ended;		/* the end's mark (lock_ended), 0: none */
+	uint64_t ended, endlen;	/* the end's mark (lock_ended), 0: none */
 };
 
 static int held[LOCK_MAXHELD];
@@ -122,18 +123,21 @@ read_text(int fd, char *buf, size_t n)
  * end): the owner, an absolute path ("" when none), and the end's mark
  * (0 when none). */
 static void
-text_fields(char *text, const char **owner, uint64_t *ended)
+text_fields(char *text, const char **owner, uint64_t *ended,
+    uint64_t *endlen)
 {
-	char *p = strchr(text, '\n'), *e;
+	char *p = strchr(text, '\n'), *e, *q;
 
 	*owner = "";
-	*ended = 0;
+	*ended = *endlen = 0;
 	while (p != NULL && *++p != '\0') {
 		e = p + strcspn(p, "\n");
 		if (*p == '/')
 			*owner = p;
-		else if (strncmp(p, "ended ", 6) == 0)
-			*ended = strtoull(p + 6, NULL, 10);
+		else if (strncmp(p, "ended ", 6) == 0) {
+			*ended = strtoull(p + 6, &q, 10);
+			*endlen = strtoull(q, NULL, 10);
+		}
 		p = *e != '\0' ? e : NULL;
 		*e = '\0';
 	}
@@ -143,12 +147,13 @@ text_fields(char *text, const char **owner, uint64_t *ended)
 static int
 write_text(struct lock *l)
 {
-	char buf[LOCK_TEXTMAX], mark[32] = "";
+	char buf[LOCK_TEXTMAX], mark[48] = "";
 	int n;
 
 	if (l->ended != 0)
-		(void)snprintf(mark, sizeof(mark), "ended %llu\n",
-		    (unsigned long long)l->ended);
+		(void)snprintf(mark, sizeof(mark), "ended %llu %llu\n",
+		    (unsigned long long)l->ended,
+		    (unsigned long long)l->endlen);
 	n = snprintf(buf, sizeof(buf), "%ld\n%s%s%s", (long)getpid(),
 	    l->owner, *l->owner != '\0' ? "\n" : "", mark);
 
@@ -176,8 +181,8 @@ shown(const char *path, const char *cwd)
 /*
  * Whether the lock file open on fd holds what fwin writes there: nothing
  * (a lock just made, or cut to be rewritten), or a pid on a line, then
- * perhaps the owner's absolute path on a line, then perhaps "ended GEN"
- * on a line; a lock its holder left when it was killed holds the same.
+ * perhaps the owner's absolute path on a line, then perhaps "ended GEN
+ * LEN" on a line; a lock its holder left when it was killed holds the same.
  * Returns 1, 0, or -1 with errno set.
  */
 static int
@@ -185,7 +190,7 @@ fwin_text(int fd)
 {
 	char buf[LOCK_TEXTMAX + 1];
 	ssize_t n = pread(fd, buf, sizeof(buf), 0);
-	const char *p = buf, *end = buf + (n > 0 ? n : 0);
+	const char *p = buf, *end = buf + (n > 0 ? n : 0), *q;
 
 	if (n <= 0)
 		return n == 0 ? 1 : -1;
@@ -203,7 +208,11 @@ fwin_text(int fd)
 	if (p < end && (size_t)(end - p) > 6 && memcmp(p, "ended ", 6) == 0) {
 		for (p += 6; p < end && *p >= '0' && *p <= '9'; p++)
 			;
-		if (p == end || *p++ != '\n')
+		if (p == end || *p++ != ' ')
+			return 0;
+		for (q = p; p < end && *p >= '0' && *p <= '9'; p++)
+			;
+		if (p == q || p == end || *p++ != '\n')
 			return 0;
 	}
 	return p == end;
@@ -407,7 +416,7 @@ lock_take(const char *file)
 	if (refuse_text(l->fd, name, file, cwd) != 0)
 		goto fail;
 	read_text(l->fd, text, sizeof(text));
-	text_fields(text, &owner, &l->ended);
+	text_fields(text, &owner, &l->ended, &l->endlen);
 	if ((l->owner = strdup(owner)) == NULL ||
 	    (l->file = strdup(file)) == NULL) {
 		fwin_warn("%s", strerror(ENOMEM));
@@ -529,7 +538,7 @@ lock_peek_claim(const char *file, const char *ckpt, const char *restore)
 {
 	char *name = lock_name(file), text[LOCK_TEXTMAX];
 	const char *owner;
-	uint64_t ended;
+	uint64_t ended, endlen;
 	long pid;
 	int fd, rc;
 
@@ -547,23 +556,25 @@ lock_peek_claim(const char *file, const char *ckpt, const char *restore)
 	pid = strtol(text, NULL, 10);
 	if (pid > 0 && (kill((pid_t)pid, 0) == 0 || errno == EPERM))
 		return 0;
-	text_fields(text, &owner, &ended);
+	text_fields(text, &owner, &ended, &endlen);
 	rc = owned_elsewhere(file, owner, ckpt, restore);
 	return rc != 0 ? -1 : 0;
 }
 
 uint64_t
-lock_ended(const struct lock *l)
+lock_ended(const struct lock *l, uint64_t *len)
 {
+	*len = l != NULL ? l->endlen : 0;
 	return l != NULL ? l->ended : 0;
 }
 
 int
-lock_mark_end(struct lock *l, uint64_t gen)
+lock_mark_end(struct lock *l, uint64_t gen, uint64_t len)
 {
-	if (l == NULL || l->fd < 0 || l->ended == gen)
+	if (l == NULL || l->fd < 0 || (l->ended == gen && l->endlen == len))
 		return 0;
 	l->ended = gen;
+	l->endlen = len;
 	if (write_text(l) != 0) {
 		fwin_warn("%s.lock: %s", l->file, strerror(errno));
 		return -1;

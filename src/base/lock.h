@@ -48,16 +48,17 @@ int lock_peek_claim(const char *file, const char *ckpt, const char *restore);
 char *lock_abspath(const char *path);
 
 /* For an -o file's lock: the generation of the checkpoint that the file's
- * last writer saved as it ended, after its last row, as it marked it with
- * lock_mark_end(); 0 when it did not (a run killed, one that failed, or
- * one that has written since). */
-uint64_t lock_ended(const struct lock *l);
+ * last writer saved as it ended, after its last row, and in *len the
+ * file's length as it left it, as it marked them with lock_mark_end(); 0
+ * when it did not (a run killed, one that failed, or one that has written
+ * since). */
+uint64_t lock_ended(const struct lock *l, uint64_t *len);
 
 /* Marks the end of the run that wrote the file with the generation of
- * the checkpoint it saved after its last row; 0 takes the mark away, as
- * a run must before it writes the file. Returns 0, or -1 after a
- * message. */
-int lock_mark_end(struct lock *l, uint64_t gen);
+ * the checkpoint it saved after its last row and the file's length; gen
+ * 0 takes the mark away, as a run must before it writes the file.
+ * Returns 0, or -1 after a message. */
+int lock_mark_end(struct lock *l, uint64_t gen, uint64_t len);
 
 void lock_release(struct lock *l);
 

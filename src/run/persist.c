@@ -209,15 +209,16 @@ added_after_end(const struct persist *p, const struct ckpt_meta *m)
 	const struct config *c = p->c;
 	struct stat sb;
 
+	uint64_t len;
+
 	if (c->output == NULL || m->outlen == CK_NONE ||
-	    lock_ended(p->outl) != m->generation ||
+	    lock_ended(p->outl, &len) != m->generation ||
 	    stat(c->output, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-	    (uint64_t)sb.st_size <= m->outlen)
+	    (uint64_t)sb.st_size <= len)
 		return 0;
 	fwin_warn("%s: %llu bytes were added after the run that saved %s "
 	    "ended; not truncating it", c->output,
-	    (unsigned long long)((uint64_t)sb.st_size - m->outlen),
-	    c->restore);
+	    (unsigned long long)((uint64_t)sb.st_size - len), c->restore);
 	return -1;
 }
 
@@ -258,14 +259,19 @@ persist_open(struct persist *p, struct input *in)
 int
 persist_writing(struct persist *p)
 {
-	return p->c->output != NULL ? lock_mark_end(p->outl, 0) : 0;
+	return p->c->output != NULL ? lock_mark_end(p->outl, 0, 0) : 0;
 }
 
 int
 persist_ended(struct persist *p)
 {
-	return p->c->output != NULL ? lock_mark_end(p->outl, p->generation) :
-	    0;
+	struct stat sb;
+
+	/* (its messages may follow its rows there: 2>>FILE) */
+	if (p->c->output == NULL || !p->saved_last ||
+	    stat(p->c->output, &sb) != 0 || !S_ISREG(sb.st_mode))
+		return 0;
+	return lock_mark_end(p->outl, p->generation, (uint64_t)sb.st_size);
 }
 
 int

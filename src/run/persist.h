@@ -28,6 +28,7 @@ struct persist {
 	struct lock *ckl, *outl;	/* one writer: the checkpoint, -o */
 	char *savepath;		/* the checkpoint, its links followed */
 	int replaced;		/* it holds earlier state no restore takes */
+	int saved_last;		/* the run's last save was made (at its end) */
 	char *sqlname;		/* -o sqlite: "DB:TABLE", its lock's name */
 };
 
@@ -62,8 +63,9 @@ int persist_lock(struct persist *p);
 
 /* The -o file's lock keeps the mark of the end of the run that wrote the
  * file last (lock_mark_end): taken away before a run writes the file,
- * set once it saved its last checkpoint after its last row. Return 0, or
- * -1 after a message. */
+ * set once it saved its last checkpoint after its last row (saved_last)
+ * and wrote its last byte, with exit status 0. Return 0, or -1 after a
+ * message. */
 int persist_writing(struct persist *p);
 int persist_ended(struct persist *p);
 

@@ -656,9 +656,12 @@ run_stream(struct run *r)
 	 * run (unless --flush fired them), and on a fatal error the last
 	 * good checkpoint is kept. */
 	persist_reap(&r->ps, 1);
-	if (c->checkpoint != NULL && status == 0 &&
-	    (save(r, 0) != 0 || persist_ended(&r->ps) != 0))
-		status = 1;
+	if (c->checkpoint != NULL && status == 0) {
+		if (save(r, 0) != 0)
+			status = 1;
+		else
+			r->ps.saved_last = 1;
+	}
 	if (r->ps.failed || input_failed(r->in))
 		status = 1;
 	if (c->stats)
@@ -820,6 +823,9 @@ run_pipeline(struct config *c, const struct plan *p)
 	    (status = open_sinks(&r)) == 0)
 		status = run_stream(&r);
 	if (close_sinks(&r) != 0)
+		status = 1;
+	/* after the last byte the run writes, its messages' too (2>>FILE) */
+	if (status == 0 && persist_ended(&r.ps) != 0)
 		status = 1;
 	persist_fini(&r.ps);
 	exec_close(&r.x);
