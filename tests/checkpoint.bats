@@ -828,6 +828,39 @@ watermark        1970-01-01T00:00:14Z (14000000000 ns)"
 	done
 }
 
+@test "SIGTERM while saves come every few thousand records: the run always ends, with the rows of one run" {
+	# a save pauses the reading thread and resumes it; a signal right
+	# after asks for the next pause before the thread wakes, which must
+	# still answer it
+	awk 'BEGIN { for (i = 0; i < 300000; i++) printf "%d k%d\n", i, i % 7 }' > in
+	fwin -t 1 -k 2 --tumble 10s --count --flush in > ref
+	for i in $(seq 16); do
+		rm -f s.ckpt out
+		"$FWIN" --threads 2 -t 1 -k 2 --tumble 10s --count --state s.ckpt \
+			--checkpoint-every 5000 -o out in 2> err &
+		pid=$!
+		# (its signals are caught before its first save)
+		for w in $(seq 100); do
+			[ -e s.ckpt ] && break
+			sleep 0.05
+		done
+		sleep "0.0$((i % 9))"
+		kill -TERM "$pid" 2> /dev/null || true
+		for w in $(seq 100); do
+			kill -0 "$pid" 2> /dev/null || break
+			sleep 0.1
+		done
+		if kill -0 "$pid" 2> /dev/null; then
+			kill -9 "$pid"
+			false	# it did not end in 10 s
+		fi
+		wait "$pid"
+		assert_equal "$(cat err)" ""
+		fwin -t 1 -k 2 --tumble 10s --count --state s.ckpt --flush -o out in
+		cmp out ref
+	done
+}
+
 # -------------------------------------------------------------- usage errors
 
 @test "usage: --state with --checkpoint or --restore" {

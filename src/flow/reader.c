@@ -143,6 +143,8 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	int full[NSLOT];
 	int waiting;		/* the input would block: the thread polls */
 	int pause, stop;	/* asked by the driver (atomic) */
+	unsigned pauses;	/* pauses asked, each answered by a slot
+				   SL_PAUSED (changed under mu) */
 
 	/* the thread's, and the driver's, each on lines of its own: the
 	 * driver writes rn at every record */
@@ -587,11 +589,21 @@ await_input(struct reader *rd)
 			;
 }
 
+/* The thread: answers the pauses asked so far with a slot SL_PAUSED and
+ * waits for the resume, or for a pause asked after it: the driver may
+ * resume and pause again before the thread wakes, and that pause wants
+ * an answer of its own. */
 static void
-await_resume(struct reader *rd)
+pause_here(struct reader *rd)
 {
+	unsigned asked;
+
 	pthread_mutex_lock(&rd->mu);
-	while (loaded(&rd->pause) && !loaded(&rd->stop))
+	asked = rd->pauses;
+	pthread_mutex_unlock(&rd->mu);
+	publish(rd, SL_PAUSED, 0);
+	pthread_mutex_lock(&rd->mu);
+	while (loaded(&rd->pause) && rd->pauses == asked && !loaded(&rd->stop))
 		pthread_cond_wait(&rd->cv, &rd->mu);
 	pthread_mutex_unlock(&rd->mu);
 }
@@ -611,8 +623,7 @@ reader_main(void *arg)
 		if (loaded(&rd->stop))
 			break;
 		if (loaded(&rd->pause)) {
-			publish(rd, SL_PAUSED, 0);
-			await_resume(rd);
+			pause_here(rd);
 			if (take(rd) != 0)
 				break;
 			continue;
@@ -815,7 +826,11 @@ reader_pause(struct source *src)
 
 	if (rd->ended)	/* (it has stopped: the input stands at its end) */
 		return 0;
+	pthread_mutex_lock(&rd->mu);
+	rd->pauses++;
 	__atomic_store_n(&rd->pause, 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&rd->cv);
+	pthread_mutex_unlock(&rd->mu);
 	wake(rd);
 	return 1;
 }
