@@ -323,6 +323,24 @@ cron_run() {
 	cmp out.csv ref.csv
 }
 
+@test "input identity: a FILE is known whatever path reaches it: ./app.log.1, \$PWD/app.log, app.log" {
+	"$GEN" 8 6000 10 > full.csv
+	fwin "${ARGS[@]}" --flush -o ref.csv full.csv
+	sed -n '1,1500p' full.csv > app.log
+	cron_run "$PWD/app.log"
+	# copy-truncated, the copy named another way than the log was
+	sed -n '1501,3000p' full.csv >> app.log
+	cp app.log app.log.1
+	: > app.log
+	sed -n '3001,4000p' full.csv >> app.log
+	cron_run ./app.log.1 app.log
+	assert_equal "$stderr" ""
+	sed -n '4001,$p' full.csv >> app.log
+	cron_run --flush "$PWD/app.log"
+	assert_equal "$stderr" ""
+	cmp out.csv ref.csv
+}
+
 @test "input identity: --inspect shows the fingerprints" {
 	printf '1,a,1\n2,b,2\n' > in.csv
 	fwin "${ARGS[@]}" --state s.ckpt -o out.csv in.csv

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "io/inputint.h"
+#include "base/lock.h"
 #include "base/util.h"
 
 #define PIPE_WIDE	(1 << 20)
@@ -290,15 +291,32 @@ take(struct input_pos *want, char *has, char *taken, int j, int i,
 	has[j] = taken[i] = 1;
 }
 
+/* A FILE operand's name as the match compares it: absolute, its
+ * directory resolved ("./app.log" and "app.log" alike), in malloc'd
+ * memory; as given where that fails. */
+static char *
+match_name(const char *name)
+{
+	char *abs = strcmp(name, "-") != 0 ? lock_abspath(name) : NULL;
+
+	return abs != NULL ? abs : xstrdup(name);
+}
+
 struct input_pos *
 input_match(const struct input *in, const struct input_pos *pos,
-    const char *const *names, int n)
+    const char *const *given, int n)
 {
 	struct input_pos *want = xcalloc(in->nfiles, sizeof(*want));
 	struct stat *sb = xcalloc(in->nfiles, sizeof(*sb));
 	char *has = xcalloc(in->nfiles, 1), *taken = xcalloc(n + 1, 1);
+	char **files = xcalloc(in->nfiles + 1, sizeof(*files));
+	char **names = xcalloc(n + 1, sizeof(*names));
 	int i, j;
 
+	for (j = 0; j < in->nfiles; j++)
+		files[j] = match_name(in->files[j]);
+	for (i = 0; i < n; i++)
+		names[i] = match_name(given[i]);
 	for (j = 0; j < in->nfiles; j++)
 		if (strcmp(in->files[j], "-") == 0 ||
 		    stat(in->files[j], &sb[j]) != 0)
@@ -317,7 +335,7 @@ input_match(const struct input *in, const struct input_pos *pos,
 	for (j = 0; j < in->nfiles; j++)
 		for (i = 0; i < n && !has[j]; i++)
 			if (!taken[i] &&
-			    copy_of(in->files[j], &sb[j], &pos[i], names[i])) {
+			    copy_of(files[j], &sb[j], &pos[i], names[i])) {
 				take(want, has, taken, j, i, pos);
 				want[j].ip_dev = sb[j].st_dev;
 				want[j].ip_ino = sb[j].st_ino;
@@ -326,11 +344,17 @@ input_match(const struct input *in, const struct input_pos *pos,
 	for (j = 0; j < in->nfiles; j++)
 		for (i = 0; i < n && !has[j]; i++)
 			if (!taken[i] && strcmp(in->files[j], "-") != 0 &&
-			    strcmp(in->files[j], names[i]) == 0)
+			    strcmp(files[j], names[i]) == 0)
 				take(want, has, taken, j, i, pos);
 	for (j = 0; j < in->nfiles && j < n; j++)
 		if (!has[j] && !taken[j])
 			take(want, has, taken, j, j, pos);
+	for (j = 0; j < in->nfiles; j++)
+		free(files[j]);
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(files);
+	free(names);
 	free(sb);
 	free(has);
 	free(taken);
