@@ -128,21 +128,6 @@ drain(struct input *in)
 			;
 }
 
-/* Whether two header rows name the same fields. */
-static int
-same_names(const struct input *a, const struct input *b)
-{
-	size_t i;
-
-	if (a->hnf != b->hnf)
-		return 0;
-	for (i = 0; i < a->hnf; i++)
-		if (a->hf[i].n != b->hf[i].n ||
-		    memcmp(a->hf[i].p, b->hf[i].p, a->hf[i].n) != 0)
-			return 0;
-	return 1;
-}
-
 int
 follow_header(struct input *in, const struct field **names, size_t *n)
 {
@@ -160,7 +145,8 @@ check_header(struct input *in, struct input *leaf)
 {
 	if (!in->o.header || leaf->hdrok || leaf->hdr != HDR_HAVE)
 		return 0;
-	if (!same_names(in->sub[0], leaf)) {
+	if (!same_fields(in->sub[0]->hf, in->sub[0]->hnf, leaf->hf,
+	    leaf->hnf)) {
 		fwin_warn("%s: header differs from the first file's",
 		    leaf->files[0]);
 		in->fatal = 1;

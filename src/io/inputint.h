@@ -178,6 +178,10 @@ void stream_unframe(struct input *in, const struct record *r);
 void stream_close(struct input *in);
 /* A record past RECMAX: consumed without being kept, and bad. */
 void too_long(struct input *in, struct record *r);
+/* Whether a[0..na) and b[0..nb) are the same fields: a header read again,
+ * a followed file's header against the first file's. */
+int same_fields(const struct field *a, size_t na, const struct field *b,
+    size_t nb);
 
 /* inputcsv.c: CSV records with quotes, through libcsv */
 void csv_reset(struct input *in);

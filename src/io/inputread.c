@@ -526,17 +526,16 @@ frame(struct input *in, struct record *r, size_t max)
 	}
 }
 
-/* Whether record r names the fields the header named. */
-static int
-same_header(const struct input *in, const struct record *r)
+int
+same_fields(const struct field *a, size_t na, const struct field *b,
+    size_t nb)
 {
 	size_t i;
 
-	if (r->nf != in->hnf)
+	if (na != nb)
 		return 0;
-	for (i = 0; i < r->nf; i++)
-		if (r->f[i].n != in->hf[i].n ||
-		    memcmp(r->f[i].p, in->hf[i].p, r->f[i].n) != 0)
+	for (i = 0; i < na; i++)
+		if (a[i].n != b[i].n || memcmp(a[i].p, b[i].p, a[i].n) != 0)
 			return 0;
 	return 1;
 }
@@ -609,7 +608,8 @@ next_framed(struct input *in, struct record *r, int *ishdr)
 			/* truncated: the header again, if the writer wrote
 			 * it; else its first record */
 			in->hdragain = 0;
-			hdr = r->bad == NULL && same_header(in, r);
+			hdr = r->bad == NULL &&
+			    same_fields(r->f, r->nf, in->hf, in->hnf);
 		}
 		if (in->skip > 0 && !hdr) {
 			/* a replayed pipe: records already counted */
@@ -936,7 +936,7 @@ stream_slow(struct input *in, struct record *r)
 			bad_header(in, r);
 			return -1;
 		}
-		if (!same_header(in, r)) {
+		if (!same_fields(r->f, r->nf, in->hf, in->hnf)) {
 			fwin_warn("%s: header differs from the "
 			    "first file's", r->file);
 			in->fatal = 1;
