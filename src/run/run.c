@@ -347,6 +347,32 @@ wake_ms(const struct run *r, int ms)
 	return wake >= 0 && (ms < 0 || ms > wake) ? wake : ms;
 }
 
+/* poll(2) on pfd for ms (-1: no end), unless a signal to stop came: one
+ * that comes after the look and before the sleep would not end it, so
+ * the signals are held over the look and let in by ppoll(2) alone.
+ * Returns as poll(2), or -1 with errno EINTR for the signal. */
+static int
+poll_unless_stopped(struct pollfd *pfd, int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+	sigset_t stops, old;
+	int rc;
+
+	sigemptyset(&stops);
+	sigaddset(&stops, SIGINT);
+	sigaddset(&stops, SIGTERM);
+	sigaddset(&stops, SIGHUP);
+	sigaddset(&stops, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &stops, &old);
+	if (run_signal() != 0) {
+		errno = EINTR;
+		rc = -1;
+	} else
+		rc = ppoll(pfd, 1, ms < 0 ? NULL : &ts, &old);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 /*
  * Input would block: fires what the clock makes due, flushes output,
  * saves if due, and sleeps in poll(2) until input is readable or the next
@@ -397,8 +423,8 @@ wait_input(struct run *r)
 			return 0;
 		pfd.fd = source_fd(r->source);
 		pfd.events = POLLIN;
-		if (poll(&pfd, 1, wake_ms(r, poll_timeout(due, now))) > 0 ||
-		    source_wait_ms(r->source) >= 0)
+		if (poll_unless_stopped(&pfd, wake_ms(r, poll_timeout(due,
+		    now))) > 0 || source_wait_ms(r->source) >= 0)
 			return 0;
 	}
 }
