@@ -1,7 +1,7 @@
 #!/usr/bin/env bats
 # Fault injection: tests/faults/shim.c, an LD_PRELOAD library, makes the
 # N-th write, fsync, fdatasync, rename, ftruncate, truncate, msync, mmap,
-# mremap, malloc, open, read or close fail, and tests/faults/sweep sweeps N
+# mremap, malloc, open, read, close or waitpid fail, and tests/faults/sweep sweeps N
 # over a small checkpointed run (see there for what each run must satisfy:
 # exit 0-2 with a message, never exit 0 after losing output, the previous
 # checkpoint never damaged, exactly-once after recovery). fwin(1): CHECKPOINTS, EXIT STATUS.
@@ -287,6 +287,23 @@ sweep() {
 	FAULT_WHERE=child sweep write ENOSPC
 	FAULT_WHERE=child sweep fsync EIO
 	FAULT_WHERE=child sweep rename EIO
+}
+
+@test "a wait for a background checkpoint writer interrupted by a signal waits again: the run ends whole, nothing said" {
+	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "%d k%d\n", i, i % 7 }' > in
+	args=(-t 1 -k 2 --tumble 10s --count --flush)
+	fwin "${args[@]}" in > want
+	for n in 1 2 3 4; do
+		rm -f s.ckpt got
+		run --separate-stderr env FAULT_CALL=waitpid FAULT_N=$n FAULT_ERRNO=EINTR \
+		    FAULT_LOG=$PWD/log LD_PRELOAD=$SHIM "$FWIN" "${args[@]}" --state s.ckpt \
+		    --checkpoint-every 2000 -o got in
+		assert_success
+		assert_equal "$stderr" ''
+		cmp got want
+	done
+	# each run was given its fault
+	[ "$(grep -c ' waitpid .* EINTR$' log)" = 4 ]
 }
 
 @test "sweep, big state: write, fsync, rename and ftruncate fail" {

@@ -41,10 +41,25 @@ file_length(int fd)
 void
 persist_reap(struct persist *p, int block)
 {
+	pid_t got;
 	int st;
 
-	if (p->saver <= 0 || waitpid(p->saver, &st, block ? 0 : WNOHANG) == 0)
+	if (p->saver <= 0)
 		return;
+	/* a stop signal interrupts the wait (no SA_RESTART): wait again,
+	 * for the writer is still at work, not dead */
+	while ((got = waitpid(p->saver, &st, block ? 0 : WNOHANG)) < 0 &&
+	    errno == EINTR)
+		;
+	if (got == 0)
+		return;
+	if (got < 0) {
+		fwin_warn("%s: checkpoint writer: %s", p->c->checkpoint,
+		    strerror(errno));
+		p->failed = 1;
+		p->saver = 0;
+		return;
+	}
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		if (!WIFEXITED(st))
 			fwin_warn("%s: checkpoint writer died", p->c->checkpoint);

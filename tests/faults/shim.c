@@ -5,7 +5,8 @@
  *	FAULT_CALL	the kind of call: write, read, fsync, fdatasync,
  *			rename, ftruncate, truncate, msync, mmap, mremap,
  *			malloc (malloc, calloc, realloc), open (open,
- *			openat), close
+ *			openat), close, waitpid (EINTR: a signal came
+ *			while it waited)
  *	FAULT_N		which call of that kind fails, counted from 1 from
  *			the start of main() (the loader's and libc's own
  *			start-up calls are not counted); 0 or unset: none
@@ -45,6 +46,7 @@
 #include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/types.h>
+#include <sys/wait.h>
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -59,12 +61,13 @@
 enum kind {
 	K_WRITE, K_READ, K_FSYNC, K_FDATASYNC, K_RENAME, K_FTRUNCATE,
 	K_TRUNCATE, K_MSYNC, K_MMAP, K_MREMAP, K_MALLOC, K_OPEN, K_CLOSE,
-	NKINDS
+	K_WAITPID, NKINDS
 };
 
 static const char *const kind_names[NKINDS] = {
 	"write", "read", "fsync", "fdatasync", "rename", "ftruncate",
 	"truncate", "msync", "mmap", "mremap", "malloc", "open", "close",
+	"waitpid",
 };
 
 enum mode { M_ONCE, M_STICKY, M_SHORT };
@@ -85,7 +88,7 @@ static long counts[NKINDS];
 REAL(write); REAL(read); REAL(pread); REAL(pread64); REAL(fsync);
 REAL(fdatasync); REAL(rename); REAL(ftruncate); REAL(truncate);
 REAL(msync); REAL(mmap); REAL(mremap); REAL(open); REAL(open64);
-REAL(openat); REAL(close);
+REAL(openat); REAL(close); REAL(waitpid);
 static void *(*real_malloc)(size_t);
 static void *(*real_calloc)(size_t, size_t);
 static void *(*real_realloc)(void *, size_t);
@@ -417,6 +420,14 @@ fdatasync(int fd)
 {
 	RESOLVE(fdatasync);
 	return hit(K_FDATASYNC) == 1 ? -1 : real_fdatasync(fd);
+}
+
+/* a failed wait leaves the child unwaited for, as a signal does */
+pid_t
+waitpid(pid_t pid, int *status, int options)
+{
+	RESOLVE(waitpid);
+	return hit(K_WAITPID) == 1 ? -1 : real_waitpid(pid, status, options);
 }
 
 int
