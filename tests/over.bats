@@ -101,6 +101,11 @@ in_disorder() {
 	ok --json -t t --time-format s -k k --over 5 --count v.json
 	assert_output '{"t":1,"k":"a","x":"count","y":{"count":1},"count":1}'
 	ok --json -t t --time-format s -k k --over 5 --count --as n in.json
+	# any of the names, wherever it stands in the record
+	printf '{"e":0,"t":1,"k":"a"}\n' > e.json
+	run --separate-stderr fwin --json -t t --time-format s -k k --over 5 --count --eval 'e=1' e.json
+	assert_success
+	assert_equal "$stderr" "fwin: a record has a member 'e', as a column of the output is named: its row holds the name twice; name the column apart (--as)"
 }
 
 @test "over: lines are split as read into tsv cells" {

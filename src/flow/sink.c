@@ -356,6 +356,7 @@ struct twice {
 				   would read it as nested) */
 	size_t *len;
 	size_t n;
+	unsigned char first[256];	/* 1 where a name begins so */
 	struct json *j;		/* the record read for them */
 	unsigned char *kind;
 	struct field *f;
@@ -380,6 +381,7 @@ twice_new(const char *const *names, size_t n)
 		if (strchr(names[i], '.') == NULL) {
 			tw->names[tw->n] = xstrdup(names[i]);
 			tw->len[tw->n++] = strlen(names[i]);
+			tw->first[(unsigned char)names[i][0]] = 1;
 		}
 	tw->j = json_new((const char *const *)tw->names, tw->n);
 	tw->kind = xcalloc(k, sizeof(*tw->kind));
@@ -404,17 +406,23 @@ twice_free(struct twice *tw)
 	free(tw);
 }
 
-/* Whether p[0..n) holds name[0..len) in quotes (as a member's name, or a
- * string): most records do not, and need not be read again. */
+/* Whether p[0..n) holds one of the names in quotes (as a member's name,
+ * or a string): most records do not, and need not be read again. One
+ * pass over the record, its quotes found by memchr(3), whatever the
+ * number of names. */
 static int
-holds_quoted(const char *p, size_t n, const char *name, size_t len)
+holds_quoted(const struct twice *tw, const char *p, size_t n)
 {
 	const char *e = p + n, *q = p;
+	size_t i;
 
-	while ((q = memmem(q, (size_t)(e - q), name, len)) != NULL) {
-		if (q > p && q[-1] == '"' && q + len < e && q[len] == '"')
-			return 1;
-		q++;
+	while ((q = memchr(q, '"', (size_t)(e - q))) != NULL) {
+		if (++q < e && tw->first[(unsigned char)*q])
+			for (i = 0; i < tw->n; i++)
+				if ((size_t)(e - q) > tw->len[i] &&
+				    q[tw->len[i]] == '"' &&
+				    memcmp(q, tw->names[i], tw->len[i]) == 0)
+					return 1;
 	}
 	return 0;
 }
@@ -427,10 +435,8 @@ twice_check(struct twice *tw, const char *p, size_t n)
 	const char *err;
 	size_t i;
 
-	for (i = 0; i < tw->n; i++)
-		if (holds_quoted(p, n, tw->names[i], tw->len[i]))
-			break;
-	if (i == tw->n || json_scan(tw->j, p, n, tw->f, tw->kind, &err) != 1)
+	if (!holds_quoted(tw, p, n) ||
+	    json_scan(tw->j, p, n, tw->f, tw->kind, &err) != 1)
 		return;
 	for (i = 0; i < tw->n; i++)
 		if (tw->kind[i] != JSON_MISSING) {
