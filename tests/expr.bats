@@ -518,6 +518,32 @@ reference() {
 	fi
 }
 
+@test "--explain flink-sql: division is true division; window bounds in --having and --eval are read as the row prints them" {
+	access
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host --tumble 1m --count --output-time s --eval 'h=7/2' --eval 'mid=(window_start+window_end)/2' --having 'window_start >= 0' access.csv
+	assert_success
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > s.sql
+	# INT / INT would divide as integers
+	grep -qF "SELECT *, (CAST(7 AS DOUBLE) / NULLIF(2, 0)) AS \`h\`" s.sql
+	# the row's bounds in epoch seconds, their milliseconds a fraction
+	ms='(UNIX_TIMESTAMP(DATE_FORMAT(`window_start`, '"'yyyy-MM-dd HH:mm:ss'"')) * 1000 + CAST(DATE_FORMAT(`window_start`, '"'SSS'"') AS BIGINT))'
+	grep -qF "WHERE ((CAST($ms AS DOUBLE) / 1000) >= 0)" s.sql
+	grep -qF "SELECT *, (((CAST($ms AS DOUBLE) / 1000) + (CAST(${ms//window_start/window_end} AS DOUBLE) / 1000)) / NULLIF(2, 0)) AS \`mid\`" s.sql
+	# in milliseconds, and as ISO text (the access log's times)
+	fwin --explain flink-sql --csv -H -t ts -k host --tumble 1m --count --output-time ms --having 'window_start >= 0' access.csv > s2.sql
+	grep -qF "WHERE (CAST($ms AS DOUBLE) >= 0)" s2.sql
+	fwin --explain flink-sql --csv -H -t ts -k host --tumble 1m --count --having 'window_end > "2026"' access.csv > s3.sql
+	grep -qF "WHERE (CONCAT(DATE_FORMAT(\`window_end\`, 'yyyy-MM-dd''T''HH:mm:ss'), IF(DATE_FORMAT(\`window_end\`, 'SSS') = '000', '', CONCAT('.', DATE_FORMAT(\`window_end\`, 'SSS'))), 'Z') > '2026')" s3.sql
+	if [ -s "$FLINKSQL/check.cjs" ]; then
+		run node "$FLINKSQL/check.cjs" s.sql s2.sql s3.sql
+		assert_success
+		assert_output ""
+	else
+		skip "Flink SQL grammar check: explain.bats installs it"
+	fi
+}
+
 @test "--explain flink-sql: in() whose value holds a comma (a call, a string) keeps it whole" {
 	access
 	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --tumble 1m --count --where 'coalesce(host, path) in ("web1", "web2") or substr(path, 1, 4) in ("/api") or "a, b" in (path)' access.csv

@@ -46,6 +46,50 @@ source_name(void *arg, size_t slot, int *number)
 	return ident(&n->buf, sql_col(n->x, &n->x->c->xfields[slot].f));
 }
 
+enum tfmt
+ex_bound_format(const struct ex *x)
+{
+	if (x->c->out_time != TF_AUTO)
+		return x->c->out_time;
+	return !x->c->has_time || x->tfmt == TF_STRPTIME ? TF_ISO : x->tfmt;
+}
+
+/* A window bound, which the sink has as a TIMESTAMP(3) of the session
+ * time zone, as fwin's row holds it for --having and --eval: an epoch
+ * number in the unit the row prints (from the zone's wall clock and
+ * its milliseconds), or ISO text, kept until the next. */
+static const char *
+bound_name(struct names *n, const char *col, int *number)
+{
+	enum tfmt f = ex_bound_format(n->x);
+	char *c = NULL, *ms = NULL;
+	int rc;
+
+	ident(&c, col);
+	rc = asprintf(&ms, "(UNIX_TIMESTAMP(DATE_FORMAT(%s, 'yyyy-MM-dd "
+	    "HH:mm:ss')) * 1000 + CAST(DATE_FORMAT(%s, 'SSS') AS BIGINT))",
+	    c, c);
+	free(n->buf);
+	*number = f == TF_ISO ? 0 : f == TF_S ? 2 : 1;
+	if (rc < 0)
+		fwin_oom();
+	else if (f == TF_ISO)	/* (a --tz's offset: explain_notes.c) */
+		rc = asprintf(&n->buf, "CONCAT(DATE_FORMAT(%s, "
+		    "'yyyy-MM-dd''T''HH:mm:ss'), IF(DATE_FORMAT(%s, 'SSS') = "
+		    "'000', '', CONCAT('.', DATE_FORMAT(%s, 'SSS')))%s)",
+		    c, c, c, n->x->c->zone.utc ? ", 'Z'" : "");
+	else if (f == TF_MS || f == TF_AUTO)
+		rc = asprintf(&n->buf, "%s", ms);
+	else
+		rc = asprintf(&n->buf, f == TF_S ? "(CAST(%s AS DOUBLE) / 1000)" :
+		    f == TF_US ? "(%s * 1000)" : "(%s * 1000000)", ms);
+	if (rc < 0)
+		fwin_oom();
+	free(c);
+	free(ms);
+	return n->buf;
+}
+
 /* A column of a row: the query's output name, a number as its type
  * has it; past them --emit-every's final column (rowexpr.h), 1 in
  * every row, as Flink's rows are final. */
@@ -56,6 +100,8 @@ row_name(void *arg, size_t slot, int *number)
 
 	if (slot >= n->ncols)
 		return "'1'";
+	if (strcmp(n->types[slot], "TIMESTAMP(3)") == 0)
+		return bound_name(n, n->cols[slot], number);
 	*number = strcmp(n->types[slot], "BIGINT") == 0 ||
 	    strcmp(n->types[slot], "DOUBLE") == 0;
 	return ident(&n->buf, n->cols[slot]);

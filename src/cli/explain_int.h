@@ -110,6 +110,10 @@ void ex_cond(struct ex *x, FILE *o, const struct aggspec *a);
  * --if, as CASE WHEN (malloc'd). */
 char *sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
     const char *col);
+/* How fwin's rows print window bounds: as --output-time says, else in
+ * the input times' format (ISO for strptime and processing time). */
+enum tfmt ex_bound_format(const struct ex *x);
+
 /* Binds --having and --eval to the query's columns, and types the
  * --eval ones. Returns 0, or 2 after a usage message. */
 int ex_bind_rows(struct ex *x);

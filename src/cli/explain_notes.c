@@ -113,10 +113,14 @@ window_notes(struct ex *x)
 	if (!c->zone.utc)
 		note(x, 0, "--tz %s: it is the session time zone "
 		    "('table.local-time-zone')%s; Flink prints window bounds "
-		    "as TIMESTAMP(3) times of that zone, without an offset.",
+		    "as TIMESTAMP(3) times of that zone, without an offset%s.",
 		    c->zone.name, x->tfmt == TF_ISO || x->tfmt == TF_STRPTIME ?
 		    "; times written without an offset are read in it (a "
-		    "TIMESTAMP cast to TIMESTAMP_LTZ)" : "");
+		    "TIMESTAMP cast to TIMESTAMP_LTZ)" : "",
+		    (c->having != NULL || c->nevals > 0) &&
+		    ex_bound_format(x) == TF_ISO ? ", and --having and --eval "
+		    "read a bound's ISO text without the offset fwin's has" :
+		    "");
 	if (cal)
 		note(x, 0, "Calendar days and weeks (d, w) are windows of "
 		    "INTERVAL days: Flink aligns windows over a TIMESTAMP_LTZ "

@@ -16,8 +16,18 @@
  * a value in a boolean place is made a condition as fwin judges it. A
  * column of a number type (SK_NUMCOL: an aggregate's, an --eval's) is a
  * number, cast to DOUBLE in arithmetic too, as fwin computes: BIGINT
- * columns would divide as integers. */
-enum sqlkind { SK_FIELD, SK_NUMCOL, SK_NUM, SK_TEXT, SK_BOOL };
+ * columns would divide as integers. A number is SK_DBL where its SQL
+ * type is DOUBLE (a cast field, arithmetic with one), SK_NUM where it
+ * may be exact (a literal, a length): SQL divides two exact ones as
+ * integers, so the first is cast. */
+enum sqlkind { SK_FIELD, SK_NUMCOL, SK_NUM, SK_DBL, SK_TEXT, SK_BOOL };
+
+/* Whether k is a number of some SQL type. */
+static int
+numeric(enum sqlkind k)
+{
+	return k == SK_NUM || k == SK_NUMCOL || k == SK_DBL;
+}
 
 struct sqlitem {
 	char *s;
@@ -65,12 +75,12 @@ sql_as(const struct sqlstack *st, size_t i, enum sqlkind want)
 
 	if (want == SK_NUM && (it->k == SK_FIELD || it->k == SK_NUMCOL))
 		rc = asprintf(&s, "CAST(%s AS DOUBLE)", it->s);
-	else if (want == SK_TEXT && (it->k == SK_NUM || it->k == SK_NUMCOL))
+	else if (want == SK_TEXT && numeric(it->k))
 		rc = asprintf(&s, "CAST(%s AS STRING)", it->s);
 	else if (want == SK_BOOL && it->k == SK_FIELD)	/* text is true */
 		rc = asprintf(&s, "(%s IS NOT NULL AND %s <> '0')", it->s,
 		    it->s);
-	else if (want == SK_BOOL && (it->k == SK_NUM || it->k == SK_NUMCOL))
+	else if (want == SK_BOOL && numeric(it->k))
 		rc = asprintf(&s, "(%s <> 0)", it->s);
 	else if (want == SK_BOOL && it->k == SK_TEXT)
 		rc = asprintf(&s, "(%s IS NOT NULL)", it->s);
@@ -109,10 +119,26 @@ any_num(const struct sqlstack *st, size_t n)
 	if (n > st->n)	/* (a parsed program always has its operands) */
 		return 0;
 	for (i = 1; i <= n; i++)
-		if (st->v[st->n - i].k == SK_NUM ||
-		    st->v[st->n - i].k == SK_NUMCOL)
+		if (numeric(st->v[st->n - i].k))
 			return 1;
 	return 0;
+}
+
+/* The kind of a number computed from the top n operands: a DOUBLE
+ * where one of them is read as one (a field or a number column is cast
+ * to it), else exact as they are. */
+static enum sqlkind
+num_of(const struct sqlstack *st, size_t n)
+{
+	size_t i;
+	enum sqlkind k;
+
+	for (i = 1; i <= n && i <= st->n; i++) {
+		k = st->v[st->n - i].k;
+		if (k == SK_FIELD || k == SK_NUMCOL || k == SK_DBL)
+			return SK_DBL;
+	}
+	return SK_NUM;
 }
 
 /* The top n operands, each as want, joined by ", " (caller frees). */
@@ -143,7 +169,8 @@ sql_call(struct sqlstack *st, enum xfn fn, size_t n)
 
 	switch (fn) {
 	case F_ABS: case F_FLOOR: case F_CEIL: case F_ROUND:
-		want = k = SK_NUM;
+		want = SK_NUM;
+		k = num_of(st, n);
 		break;
 	case F_LEN:
 		want = SK_TEXT;
@@ -153,13 +180,17 @@ sql_call(struct sqlstack *st, enum xfn fn, size_t n)
 		want = SK_TEXT;
 		break;
 	case F_MIN: case F_MAX: case F_COALESCE:
-		if (any_num(st, n))
-			want = k = SK_NUM;
+		if (any_num(st, n)) {
+			want = SK_NUM;
+			k = num_of(st, n);
+		}
 		break;
 	case F_IF:
 		c = sql_as(st, 3, SK_BOOL);
-		if (any_num(st, 2))
-			want = k = SK_NUM;
+		if (any_num(st, 2)) {
+			want = SK_NUM;
+			k = num_of(st, 2);
+		}
 		a = sql_args(st, 2, want);
 		sql_push(st, 3, k, "IF(%s, %s)", c, a);
 		free(c);
@@ -199,7 +230,7 @@ sql_binary(struct sqlstack *st, enum xop op)
 		[X_EQ] = "=", [X_NE] = "<>", [X_LT] = "<", [X_LE] = "<=",
 		[X_GT] = ">", [X_GE] = ">=", [X_AND] = "AND", [X_OR] = "OR"
 	};
-	enum sqlkind want = SK_NUM, k = SK_NUM;
+	enum sqlkind want = SK_NUM, k = op == X_DIV ? SK_DBL : num_of(st, 2);
 	char *a, *b;
 
 	if (op >= X_EQ && op <= X_GE) {
@@ -209,7 +240,11 @@ sql_binary(struct sqlstack *st, enum xop op)
 		want = k = SK_BOOL;
 	a = sql_as(st, 2, want);
 	b = sql_as(st, 1, want);
-	if (op == X_DIV)	/* true division, as fwin's */
+	/* true division, as fwin's: of two exact numbers the first is made
+	 * a DOUBLE */
+	if (op == X_DIV && num_of(st, 2) == SK_NUM)
+		sql_push(st, 2, k, "(CAST(%s AS DOUBLE) / NULLIF(%s, 0))", a, b);
+	else if (op == X_DIV)
 		sql_push(st, 2, k, "(%s / NULLIF(%s, 0))", a, b);
 	else if (op == X_MOD)
 		sql_push(st, 2, k, "MOD(%s, %s)", a, b);
@@ -243,7 +278,8 @@ sql_field(struct sqlstack *st, const struct expr *e, size_t k,
 	int number = 0;
 	const char *s = name(arg, e->fields[k].slot, &number);
 
-	sql_push(st, 0, number ? SK_NUMCOL : SK_FIELD, "%s", s);
+	sql_push(st, 0, number == 2 ? SK_DBL : number ? SK_NUMCOL : SK_FIELD,
+	    "%s", s);
 }
 
 /* The whole expression (the top operand; caller frees) and its SQL
@@ -260,7 +296,7 @@ sql_result(const struct sqlstack *st, int cond, char **s)
 		return "BOOLEAN";
 	}
 	*s = sql_as(st, 1, k);
-	if (k == SK_NUM || k == SK_NUMCOL)
+	if (numeric(k))
 		return "DOUBLE";
 	if (k != SK_BOOL)
 		return "STRING";
@@ -291,8 +327,9 @@ expr_sql(const struct expr *e, FILE *f, int cond,
 			sql_field(&st, e, ip->a, name, arg);
 			break;
 		case X_NEG:
+			k = num_of(&st, 1);
 			a = sql_as(&st, 1, SK_NUM);
-			sql_push(&st, 1, SK_NUM, "(-%s)", a);
+			sql_push(&st, 1, k, "(-%s)", a);
 			free(a);
 			break;
 		case X_MATCH:
