@@ -167,9 +167,18 @@ persist_lock(struct persist *p)
 	 * table belongs to its checkpoint, as an -o FILE does; the lock is
 	 * the table's ("DB:TABLE.lock" beside DB), so that other tables of
 	 * the database stay free for other pipelines */
-	if (c->sqlite != NULL && (c->checkpoint != NULL || c->restore != NULL) &&
-	    asprintf(&p->sqlname, "%s:%s", c->sqlite, c->sqlite_table) < 0)
-		fwin_oom();
+	if (c->sqlite != NULL && (c->checkpoint != NULL || c->restore != NULL)) {
+		char *t;
+
+		if (asprintf(&p->sqlname, "%s:%s", c->sqlite,
+		    c->sqlite_table) < 0)
+			fwin_oom();
+		/* SQLite's names are one in any case of ASCII: so is
+		 * the lock */
+		for (t = p->sqlname + strlen(c->sqlite) + 1; *t != '\0'; t++)
+			if (*t >= 'A' && *t <= 'Z')
+				*t = (char)(*t - 'A' + 'a');
+	}
 	/* a lock file that is not fwin's is said before any is made */
 	if ((c->checkpoint != NULL && lock_check(c->checkpoint) != 0) ||
 	    (c->output != NULL && lock_check(c->output) != 0) ||
