@@ -29,6 +29,16 @@ data() {
 	[[ $stderr == *$'\r\033[K' ]]
 }
 
+@test "--progress while a batch run writes its rows to a slow reader: the rows written so far" {
+	awk 'BEGIN { for (i = 0; i < 400000; i++) printf "%d,k%d,1\n", 1700000000 + i, i % 50 }' > in
+	# the reader takes nothing for a second: the rows wait for it
+	fwin --csv -t 1 -k 2 --tumble 1s --count --mode batch --progress in 2> err | { sleep 1.2; cat > out; }
+	re=$'\r''fwin: all 3.6 MB read; [0-9]+ rows written so far'
+	[[ $(cat err) =~ $re ]] || fail "no progress line: $(cat -v err)"
+	[[ $(cat err) == *$'\r\033[K' ]]
+	[ "$(wc -l < out)" = 400000 ]
+}
+
 @test "--progress on a file says the total, the percent and the time left" {
 	data 20000 > in
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1m --mode stream --progress in in in

@@ -261,7 +261,8 @@ progress_files(struct run *r, char *buf, size_t size)
 
 /* At most four times a second, one line on stderr, rewritten in place:
  * bytes read (of the total, with percent and time left), records per
- * second, the watermark, open windows and keys. */
+ * second, the watermark, open windows and keys; once the input is done,
+ * the rows written so far (a batch run writes them all then). */
 void
 progress(struct run *r)
 {
@@ -275,6 +276,14 @@ progress(struct run *r)
 	if (r->show == 0 || now < r->next_show)
 		return;
 	r->next_show = now + NS_PER_S / 4;
+	if (r->writing) {	/* the input is done */
+		fprintf(stderr, "\rfwin: all %.1f MB read; %llu rows "
+		    "written so far\033[K", done / 1e6,
+		    (unsigned long long)r->rows);
+		fflush(stderr);
+		r->shown = 1;
+		return;
+	}
 	memset(&z, 0, sizeof(z));
 	z.panes = st_root(s)->sr_npanes;
 	z.keys = st_root(s)->sr_nkeys;

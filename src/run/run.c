@@ -659,7 +659,7 @@ run_stream(struct run *r)
 		}
 	}
 	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
-	progress_end(r);
+	r->writing = 1;
 	hint_end(r->hint);
 	if (rc < 0 || r->fatal || r->corrupt)
 		status = 1;
@@ -675,6 +675,7 @@ run_stream(struct run *r)
 		op_set_span(r->op, r->started, now_ns());	/* the run's */
 	if (exec_finish(&r->x, flush, status != 0 || batch_stopped(r)) != 0)
 		status = 1;
+	progress_end(r);
 	if (status == 0 && !batch_stopped(r) && check_corrupt(r))
 		status = 1;
 	stopped = batch_stopped(r);	/* (a signal after this: too late) */
@@ -718,8 +719,13 @@ on_row(void *arg, const struct op_row *row)
 {
 	struct run *r = arg;
 
-	if (!batch_stopped(r))
-		sink_row(r->sink, row);
+	if (batch_stopped(r))
+		return;
+	sink_row(r->sink, row);
+	/* (the rows at the end of input: a batch run's all, written as
+	 * fast as their reader takes them) */
+	if ((++r->rows & 1023) == 0 && r->writing)
+		progress(r);
 }
 
 /* --emit-every, --top: the sink's (op_digest_fn, op_rank_fn); the sink

@@ -77,6 +77,8 @@ struct run {
 	int shown;		/* a line is on the terminal, to erase */
 	int64_t next_show;	/* monotonic ns of the next line */
 	uint64_t total;		/* bytes of the regular FILEs, or 0 */
+	int writing;		/* the input is done: the rows at its end */
+	uint64_t rows;		/* rows written through on_row() */
 	/* --mode batch stopped by a signal (runstop.c) */
 	int halted;		/* the sink was halted */
 	int read_all;		/* the input was read to its end */
