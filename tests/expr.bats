@@ -8,6 +8,15 @@ load common
 
 GEN=$BATS_TEST_DIRNAME/../scripts/gen
 
+# flink_grammar FILE...: each script read by a Flink SQL grammar (the
+# one explain.bats installs; skipped without it)
+flink_grammar() {
+	[ -s "$FLINKSQL/check.cjs" ] || skip "Flink SQL grammar check: explain.bats installs it"
+	run node "$FLINKSQL/check.cjs" "$@"
+	assert_success
+	assert_output ""
+}
+
 # The access log of the man page's EXPRESSIONS.
 access() {
 	cat > access.csv <<'EOF'
@@ -509,13 +518,7 @@ reference() {
 	grep -qF -- "--   --where 'len(lower(path)) > 1 or not host in (\"web3\", \"web4\")'" s.sql
 	fwin --explain flink-sql --csv -H -t ts -k host --slide 2m,1m --max-by bytes:path --if 'status == 200' --where 'status is not null' --eval 'x=upper(host)' --eval 'y=coalesce(x, "-")' access.csv > s2.sql
 	fwin --explain flink-sql --csv -H -t ts --session 1m --count --if 'min(status, 300) % 2 == 0' --having 'abs($3 - 1) >= 1' access.csv > s3.sql
-	if [ -s "$FLINKSQL/check.cjs" ]; then
-		run node "$FLINKSQL/check.cjs" s.sql s2.sql s3.sql
-		assert_success
-		assert_output ""
-	else
-		skip "Flink SQL grammar check: explain.bats installs it"
-	fi
+	flink_grammar s.sql s2.sql s3.sql
 }
 
 @test "--explain flink-sql: division is true division; window bounds in --having and --eval are read as the row prints them" {
@@ -535,13 +538,7 @@ reference() {
 	grep -qF "WHERE (CAST($ms AS DOUBLE) >= 0)" s2.sql
 	fwin --explain flink-sql --csv -H -t ts -k host --tumble 1m --count --having 'window_end > "2026"' access.csv > s3.sql
 	grep -qF "WHERE (CONCAT(DATE_FORMAT(\`window_end\`, 'yyyy-MM-dd''T''HH:mm:ss'), IF(DATE_FORMAT(\`window_end\`, 'SSS') = '000', '', CONCAT('.', DATE_FORMAT(\`window_end\`, 'SSS'))), 'Z') > '2026')" s3.sql
-	if [ -s "$FLINKSQL/check.cjs" ]; then
-		run node "$FLINKSQL/check.cjs" s.sql s2.sql s3.sql
-		assert_success
-		assert_output ""
-	else
-		skip "Flink SQL grammar check: explain.bats installs it"
-	fi
+	flink_grammar s.sql s2.sql s3.sql
 }
 
 @test "--explain flink-sql: in() whose value holds a comma (a call, a string) keeps it whole" {
@@ -553,11 +550,7 @@ reference() {
 	grep -qF "(COALESCE(\`host\`, \`path\`) IN ('web1', 'web2'))" s.sql
 	grep -qF "(SUBSTR(\`path\`, 1, 4) IN ('/api'))" s.sql
 	grep -qF "('a, b' IN (\`path\`))" s.sql
-	if [ -s "$FLINKSQL/check.cjs" ]; then
-		run node "$FLINKSQL/check.cjs" s.sql
-		assert_success
-		assert_output ""
-	fi
+	flink_grammar s.sql
 }
 
 @test "the README's example over tests/data/access.csv" {
