@@ -46,14 +46,6 @@ source_name(void *arg, size_t slot, int *number)
 	return ident(&n->buf, sql_col(n->x, &n->x->c->xfields[slot].f));
 }
 
-enum tfmt
-ex_bound_format(const struct ex *x)
-{
-	if (x->c->out_time != TF_AUTO)
-		return x->c->out_time;
-	return !x->c->has_time || x->tfmt == TF_STRPTIME ? TF_ISO : x->tfmt;
-}
-
 /* A window bound, which the sink has as a TIMESTAMP(3) of the session
  * time zone, as fwin's row holds it for --having and --eval: an epoch
  * number in the unit the row prints (from the zone's wall clock and

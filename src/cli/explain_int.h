@@ -33,6 +33,16 @@ struct ex {
 	size_t notelen[2];
 };
 
+/* How fwin's rows print window bounds: as --output-time says, else in
+ * the input times' format (ISO for strptime and processing time). */
+static inline enum tfmt
+ex_bound_format(const struct ex *x)
+{
+	if (x->c->out_time != TF_AUTO)
+		return x->c->out_time;
+	return !x->c->has_time || x->tfmt == TF_STRPTIME ? TF_ISO : x->tfmt;
+}
+
 /* --- explain_sql.c: SQL text --- */
 
 /* An identifier, in backticks (a backtick in it doubled). */
@@ -110,9 +120,6 @@ void ex_cond(struct ex *x, FILE *o, const struct aggspec *a);
  * --if, as CASE WHEN (malloc'd). */
 char *sql_filtered(struct ex *x, const struct aggspec *a, const char *agg,
     const char *col);
-/* How fwin's rows print window bounds: as --output-time says, else in
- * the input times' format (ISO for strptime and processing time). */
-enum tfmt ex_bound_format(const struct ex *x);
 
 /* Binds --having and --eval to the query's columns, and types the
  * --eval ones. Returns 0, or 2 after a usage message. */
