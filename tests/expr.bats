@@ -527,6 +527,7 @@ reference() {
 	assert_success
 	assert_equal "$stderr" ""
 	printf '%s\n' "$output" > s.sql
+	grep -qF -- "-- * --eval: a number is a DOUBLE column, which Flink prints with a fraction" s.sql
 	# INT / INT would divide as integers
 	grep -qF "SELECT *, (CAST(7 AS DOUBLE) / NULLIF(2, 0)) AS \`h\`" s.sql
 	# the row's bounds in epoch seconds, their milliseconds a fraction

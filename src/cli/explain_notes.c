@@ -226,6 +226,9 @@ expr_notes(struct ex *x)
 		    "(fields that hold numbers compared with each other: "
 		    "CAST them). A value in a boolean place is true in fwin "
 		    "when it is text or a number other than 0.");
+	if (c->nevals > 0)
+		note(x, 0, "--eval: a number is a DOUBLE column, which Flink "
+		    "prints with a fraction (2.0 where fwin prints 2).");
 	if (config_calls(c, "len"))
 		note(x, 0, "len(s) counts bytes; the script's POSITION(CHR(0) IN "
 		    "CONCAT(s, CHR(0))) - 1 is CHAR_LENGTH(s), which counts "
