@@ -277,9 +277,8 @@ progress(struct run *r)
 		return;
 	r->next_show = now + NS_PER_S / 4;
 	if (r->writing) {	/* the input is done */
-		fprintf(stderr, "\rfwin: all %.1f MB read; %llu rows "
-		    "written so far\033[K", done / 1e6,
-		    (unsigned long long)r->rows);
+		fprintf(stderr, "\rfwin: all input read; %llu rows written "
+		    "so far\033[K", (unsigned long long)r->rows);
 		fflush(stderr);
 		r->shown = 1;
 		return;
