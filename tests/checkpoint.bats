@@ -828,6 +828,18 @@ watermark        1970-01-01T00:00:14Z (14000000000 ns)"
 	done
 }
 
+@test "a SIGCHLD ignored by whoever started fwin: the background saves are waited for all the same" {
+	awk 'BEGIN { for (i = 0; i < 100000; i++) printf "%d k%d\n", i, i % 7 }' > in
+	fwin -t 1 -k 2 --tumble 10s --count --flush in > ref
+	# (a writer reaped unseen had each save said failed, exit 1)
+	run --separate-stderr perl -e '$SIG{CHLD} = "IGNORE"; exec @ARGV' \
+		"$FWIN" -t 1 -k 2 --tumble 10s --count --flush --state s.ckpt \
+		--checkpoint-every 2000 -o out in
+	assert_success
+	assert_equal "$stderr" ""
+	cmp out ref
+}
+
 @test "SIGTERM while saves come every few thousand records: the run always ends, with the rows of one run" {
 	# a save pauses the reading thread and resumes it; a signal right
 	# after asks for the next pause before the thread wakes, which must

@@ -37,6 +37,11 @@ catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 	sigaction(SIGUSR1, &sa, NULL);
+	/* a SIGCHLD ignored by whoever started fwin would have the
+	 * background checkpoint writers reaped unseen: their status is
+	 * how a save is known to have ended well */
+	sa.sa_handler = SIG_DFL;
+	sigaction(SIGCHLD, &sa, NULL);
 }
 
 int
