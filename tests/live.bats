@@ -260,6 +260,27 @@ signal_mid_stream() {
 	signal_mid_stream HUP
 }
 
+@test "a signal ignored by whoever started fwin stays ignored (nohup): SIGHUP is not the end of input" {
+	# start_fwin as it is, but with SIGHUP ignored, as nohup(1) leaves it
+	mkfifo in out
+	env --ignore-signal=HUP "$FWIN" -t 1 --tumble 5s <in >out 2>err 3>&- &
+	FWIN_PID=$!
+	exec {IN}>in
+	exec {OUT}<out
+	put '1\n2\n7\n'
+	expect_row $'0\t5\t2'
+	kill -HUP "$FWIN_PID"
+	put '8\n11\n'
+	expect_row $'5\t10\t2'
+	assert_running
+	kill -TERM "$FWIN_PID"
+	expect_row $'10\t15\t1'
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	assert_equal "$(cat err)" ""
+}
+
 @test "SIGTERM: a partial line pending at the signal is not processed" {
 	start_fwin -t 1 --tumble 5s
 	put '1\n6\n'

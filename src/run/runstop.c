@@ -23,6 +23,19 @@ on_signal(int sig)
 		run_stop_signal = sig;
 }
 
+/* Catches sig, unless whoever started fwin ignores it (nohup(1), a
+ * shell's background job): that choice stands, as the convention of
+ * Unix programs has it. */
+static void
+catch_unless_ignored(int sig, const struct sigaction *sa)
+{
+	struct sigaction old;
+
+	if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+		return;
+	sigaction(sig, sa, NULL);
+}
+
 /* No SA_RESTART: they interrupt poll(2), so a waiting fwin notices at
  * once. */
 void
@@ -33,9 +46,9 @@ catch_signals(void)
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	catch_unless_ignored(SIGINT, &sa);
+	catch_unless_ignored(SIGTERM, &sa);
+	catch_unless_ignored(SIGHUP, &sa);
 	sigaction(SIGUSR1, &sa, NULL);
 	/* a SIGCHLD ignored by whoever started fwin would have the
 	 * background checkpoint writers reaped unseen: their status is
