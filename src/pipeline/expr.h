@@ -105,9 +105,9 @@ int xval_text(const struct xval *v, char *buf, const char **p, size_t *n);
  * (cond: a BOOLEAN, a value judged as fwin judges one in a boolean
  * place) or as the value fwin prints. name(arg, slot, &number) gives the
  * SQL text of the field bound to slot, a STRING column, or one of a
- * number type when it sets number (2: a DOUBLE already). Returns the SQL type a sink column
- * declares for it: BOOLEAN, BIGINT (a condition's 1 or 0), DOUBLE (other
- * numbers) or STRING. */
+ * number type when it sets number (2: a DOUBLE already). Returns the
+ * SQL type a sink column declares for it: BOOLEAN, BIGINT (a condition's
+ * 1 or 0), DOUBLE (other numbers) or STRING. */
 const char *expr_sql(const struct expr *e, FILE *f, int cond,
     const char *(*name)(void *arg, size_t slot, int *number), void *arg);
 
