@@ -530,6 +530,10 @@ reference() {
 	grep -qF -- "-- * --eval: a number is a DOUBLE column, which Flink prints with a fraction" s.sql
 	# INT / INT would divide as integers
 	grep -qF "SELECT *, (CAST(7 AS DOUBLE) / NULLIF(2, 0)) AS \`h\`" s.sql
+	# SQL's MOD takes exact numbers: a DOUBLE's remainder is C's fmod()'s
+	fwin --explain flink-sql --csv -H -t ts -k host --tumble 1m --count --eval 'r=count % 2' --eval 'q=7 % 2' access.csv > s4.sql
+	grep -qF "(CAST(\`count\` AS DOUBLE) - 2 * CAST(CAST(\`count\` AS DOUBLE) / NULLIF(2, 0) AS BIGINT)) AS \`r\`" s4.sql
+	grep -qF "MOD(7, NULLIF(2, 0)) AS \`q\`" s4.sql
 	# the row's bounds in epoch seconds, their milliseconds a fraction
 	ms='(UNIX_TIMESTAMP(DATE_FORMAT(`window_start`, '"'yyyy-MM-dd HH:mm:ss'"')) * 1000 + CAST(DATE_FORMAT(`window_start`, '"'SSS'"') AS BIGINT))'
 	grep -qF "WHERE ((CAST($ms AS DOUBLE) / 1000) >= 0)" s.sql
@@ -539,7 +543,7 @@ reference() {
 	grep -qF "WHERE (CAST($ms AS DOUBLE) >= 0)" s2.sql
 	fwin --explain flink-sql --csv -H -t ts -k host --tumble 1m --count --having 'window_end > "2026"' access.csv > s3.sql
 	grep -qF "WHERE (CONCAT(DATE_FORMAT(\`window_end\`, 'yyyy-MM-dd''T''HH:mm:ss'), IF(DATE_FORMAT(\`window_end\`, 'SSS') = '000', '', CONCAT('.', DATE_FORMAT(\`window_end\`, 'SSS'))), 'Z') > '2026')" s3.sql
-	flink_grammar s.sql s2.sql s3.sql
+	flink_grammar s.sql s2.sql s3.sql s4.sql
 }
 
 @test "--explain flink-sql: in() whose value holds a comma (a call, a string) keeps it whole" {

@@ -246,8 +246,11 @@ sql_binary(struct sqlstack *st, enum xop op)
 		sql_push(st, 2, k, "(CAST(%s AS DOUBLE) / NULLIF(%s, 0))", a, b);
 	else if (op == X_DIV)
 		sql_push(st, 2, k, "(%s / NULLIF(%s, 0))", a, b);
-	else if (op == X_MOD)
-		sql_push(st, 2, k, "MOD(%s, %s)", a, b);
+	else if (op == X_MOD && k == SK_NUM)
+		sql_push(st, 2, k, "MOD(%s, NULLIF(%s, 0))", a, b);
+	else if (op == X_MOD)	/* C's fmod(): SQL's MOD takes exact types */
+		sql_push(st, 2, k, "(%s - %s * CAST(%s / NULLIF(%s, 0) AS "
+		    "BIGINT))", a, b, a, b);
 	else
 		sql_push(st, 2, k, "(%s %s %s)", a, bin[op], b);
 	free(a);
