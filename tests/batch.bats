@@ -440,7 +440,7 @@ spill_open() {
 	mkdir tmp
 	mkfifo fifo
 	# the run reads the file, then waits on the fifo with runs spilled
-	TMPDIR=$PWD/tmp "$FWIN" --mode batch --max-memory 16K --csv -t 1 --tumble 10s in fifo > out 3>&- &
+	TMPDIR=$PWD/tmp "${DFL_SIGNALS[@]}" "$FWIN" --mode batch --max-memory 16K --csv -t 1 --tumble 10s in fifo > out 3>&- &
 	pid=$!
 	# fwin opens the fifo once it has read in, and spilled it
 	exec 7> fifo
@@ -789,7 +789,7 @@ many() {
 	planned_only
 	many 209 40000 > sorted
 	mkfifo fifo
-	"$FWIN" --stats --mode batch --csv -t 1 -k 2 --tumble 1s --count sorted fifo > out 2> err 3>&- &
+	"${DFL_SIGNALS[@]}" "$FWIN" --stats --mode batch --csv -t 1 -k 2 --tumble 1s --count sorted fifo > out 2> err 3>&- &
 	pid=$!
 	exec 7> fifo
 	# fwin has read the file once it opens the fifo

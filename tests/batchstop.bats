@@ -10,16 +10,14 @@ gen() {
 }
 
 # stop_reading SIG STATUS THREADS: the run reads a file, then waits on a
-# fifo that is never written; SIG stops it there. (An asynchronous
-# command starts with SIGINT ignored, which fwin leaves so: the runs are
-# given the default.)
+# fifo that is never written; SIG stops it there.
 stop_reading() {
 	local sig=$1 want=$2 n=$3 st=0
 	gen -n 20000 -k 50 --seed 31 > in
 	mkdir -p tmp
 	rm -f fifo out err
 	mkfifo fifo
-	TMPDIR=$PWD/tmp env --default-signal=INT "$FWIN" --threads $n --mode batch --max-memory 64K --csv -t 1 -k 2 --session 1s --count in fifo > out 2> err 3>&- &
+	TMPDIR=$PWD/tmp "${DFL_SIGNALS[@]}" "$FWIN" --threads $n --mode batch --max-memory 64K --csv -t 1 -k 2 --session 1s --count in fifo > out 2> err 3>&- &
 	pid=$!
 	exec 7> fifo
 	# it has read in and spilled once it opens the fifo
@@ -53,7 +51,7 @@ fd_pos() {
 	gen -n 3000000 -k 1000 --seed 34 > big
 	size=$(wc -c < big)
 	for n in 1 2; do
-		env --default-signal=INT "$FWIN" --threads $n --mode batch --csv -t 1 -k 2 --session 1s --count 3>&- < big > out 2> err &
+		"${DFL_SIGNALS[@]}" "$FWIN" --threads $n --mode batch --csv -t 1 -k 2 --session 1s --count 3>&- < big > out 2> err &
 		pid=$!
 		# stopped once it has begun to read: then the signal comes
 		# before the end of its input, however fast it reads
@@ -85,7 +83,7 @@ stop_writing() {
 	fwin --threads 1 --mode batch --csv -t 1 "$@" big > full
 	rm -f ofifo got err
 	mkfifo ofifo
-	"$FWIN" --threads $n --mode batch --csv -t 1 "$@" big 3>&- > ofifo 2> err &
+	"${DFL_SIGNALS[@]}" "$FWIN" --threads $n --mode batch --csv -t 1 "$@" big 3>&- > ofifo 2> err &
 	pid=$!
 	exec 8< ofifo
 	head -c 1 <&8 > got
@@ -112,7 +110,7 @@ stop_writing() {
 
 @test "stream mode: a signal still ends the input, fires what is open, exit 0" {
 	mkfifo fifo
-	"$FWIN" --mode stream -t 1 --time-format s -k 2 --tumble 10s --count 3>&- < fifo > out 2> err &
+	"${DFL_SIGNALS[@]}" "$FWIN" --mode stream -t 1 --time-format s -k 2 --tumble 10s --count 3>&- < fifo > out 2> err &
 	pid=$!
 	exec 7> fifo
 	printf '1 a\n12 b\n' >&7

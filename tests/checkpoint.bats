@@ -115,7 +115,7 @@ BG_PID=
 # held open for writing on fd 5; stdout to "bg.out", stderr to "bg.err".
 start_bg() {
 	mkfifo fifo
-	"$FWIN" "$@" fifo >bg.out 2>bg.err 3>&- &
+	"${DFL_SIGNALS[@]}" "$FWIN" "$@" fifo >bg.out 2>bg.err 3>&- &
 	BG_PID=$!
 	# read-write: opening does not wait for fwin (nor hang if it is gone)
 	exec 5<>fifo
@@ -848,7 +848,7 @@ watermark        1970-01-01T00:00:14Z (14000000000 ns)"
 	fwin -t 1 -k 2 --tumble 10s --count --flush in > ref
 	for i in $(seq 16); do
 		rm -f s.ckpt out
-		"$FWIN" --threads 2 -t 1 -k 2 --tumble 10s --count --state s.ckpt \
+		"${DFL_SIGNALS[@]}" "$FWIN" --threads 2 -t 1 -k 2 --tumble 10s --count --state s.ckpt \
 			--checkpoint-every 5000 -o out in 2> err &
 		pid=$!
 		# (its signals are caught before its first save)

@@ -16,6 +16,13 @@ setup() {
 	cd "$BATS_TEST_TMPDIR" || return 1
 }
 
+# Put before "$FWIN" in a command run with & that a test signals: the
+# stop signals at their defaults, as a foreground job has them. An
+# asynchronous command starts with SIGINT ignored (no job control),
+# whoever runs the suite may ignore SIGHUP (nohup(1)), and fwin leaves a
+# signal ignored at its start so (fwin(1): Signals).
+DFL_SIGNALS=(env --default-signal=HUP,INT,TERM)
+
 # fwin ARGS... : runs the binary (use with `run` / `run --separate-stderr`).
 fwin() {
 	"$FWIN" "$@"

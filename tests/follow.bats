@@ -18,13 +18,9 @@ teardown() {
 # start_follow ARGS...: fwin ARGS in the background, stdout the FIFO
 # read by expect_row, stderr the file err.
 start_follow() {
-	local -a pre=()
 	rm -f out
 	mkfifo out
-	if env --default-signal=INT true 2>/dev/null; then
-		pre=(env --default-signal=INT)
-	fi
-	"${pre[@]}" "$FWIN" "$@" </dev/null >out 2>err 3>&- &
+	"${DFL_SIGNALS[@]}" "$FWIN" "$@" </dev/null >out 2>err 3>&- &
 	FWIN_PID=$!
 	exec {OUT}<out
 }

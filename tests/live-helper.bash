@@ -26,16 +26,10 @@ IN=
 OUT=
 
 start_fwin() {
-	local -a pre=()
 	mkfifo in out
-	# An asynchronous command starts with SIGINT ignored (no job control);
-	# give fwin the default, as it has in an interactive foreground job.
-	if env --default-signal=INT true 2>/dev/null; then
-		pre=(env --default-signal=INT)
-	fi
 	# fd 3 closed: bats waits for whoever holds it. The child opens the
 	# FIFOs in order (in, then out), as we do, so neither side deadlocks.
-	"${pre[@]}" "$FWIN" "$@" <in >out 2>err 3>&- &
+	"${DFL_SIGNALS[@]}" "$FWIN" "$@" <in >out 2>err 3>&- &
 	FWIN_PID=$!
 	exec {IN}>in
 	exec {OUT}<out

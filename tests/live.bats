@@ -263,7 +263,7 @@ signal_mid_stream() {
 @test "a signal ignored by whoever started fwin stays ignored (nohup): SIGHUP is not the end of input" {
 	# start_fwin as it is, but with SIGHUP ignored, as nohup(1) leaves it
 	mkfifo in out
-	env --ignore-signal=HUP "$FWIN" -t 1 --tumble 5s <in >out 2>err 3>&- &
+	"${DFL_SIGNALS[@]}" --ignore-signal=HUP "$FWIN" -t 1 --tumble 5s <in >out 2>err 3>&- &
 	FWIN_PID=$!
 	exec {IN}>in
 	exec {OUT}<out
