@@ -6,6 +6,7 @@
 int
 main(int argc, char **argv)
 {
+	std_hold();
 	gmp_use_xmalloc();
 	return fwin_cli(argc, argv);
 }

@@ -6,6 +6,24 @@ STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? reco
 
 # --- bad records ---
 
+@test "standard input or output closed by whoever started fwin: said, exit 1, and no file fwin opens takes its place" {
+	printf '1 a\n7 b\n' > in
+	# (a reading thread's pipe took fd 0 and was read as the input: the
+	# run waited forever)
+	run --separate-stderr timeout 10 bash -c '"$0" -t 1 --tumble 5s <&-' "$FWIN"
+	assert_failure 1
+	assert_equal "$stderr" "fwin: -: Bad file descriptor"
+	run --separate-stderr timeout 10 bash -c '"$0" -t 1 --tumble 5s in >&-' "$FWIN"
+	assert_failure 1
+	assert_equal "$stderr" "fwin: standard output: Bad file descriptor"
+	# with -o the run goes on; its checkpoint's files stay its own
+	run --separate-stderr timeout 10 bash -c '"$0" -t 1 --tumble 5s --checkpoint c.ckpt -o out in >&-' "$FWIN"
+	assert_success
+	assert_equal "$(cat out)" $'0\t5\t1'
+	run fwin --inspect c.ckpt
+	assert_success
+}
+
 @test "bad record: a missing field" {
 	printf '10 a 1 5\n11 a 2\n12 a 3 7\n' > in
 	run --separate-stderr fwin -t 1 -k 2 --sum 4 --tumble 5s in

@@ -135,6 +135,25 @@ gmp_use_xmalloc(void)
 	mp_set_memory_functions(gmp_alloc, gmp_realloc, gmp_free);
 }
 
+static int stdclosed[3];
+
+void
+std_hold(void)
+{
+	int fd;
+
+	for (fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) == -1 && errno == EBADF &&
+		    open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) == fd)
+			stdclosed[fd] = 1;
+}
+
+int
+std_closed(int fd)
+{
+	return fd >= 0 && fd < 3 && stdclosed[fd];
+}
+
 void *
 xmalloc(size_t n)
 {

@@ -43,6 +43,13 @@ void fwin_oom(void) __attribute__((noreturn));
  * num.c's digits) ends fwin as anywhere else, not in GMP's abort(3). */
 void gmp_use_xmalloc(void);
 
+/* Standard input, output or error closed by whoever started fwin: each
+ * is held by /dev/null, set once at start before any file is opened, so
+ * that no file fwin opens takes its number (rows written into a lock
+ * file, a thread's pipe read as the input); std_closed(fd) says which. */
+void std_hold(void);
+int std_closed(int fd);
+
 /* malloc, calloc, realloc and strdup that never return NULL. */
 void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);

@@ -1007,6 +1007,11 @@ open_output(struct sink *s, const struct sink_spec *sp)
 	}
 	s->outfd = 1;
 	s->name = "standard output";
+	if (c->output == NULL && std_closed(1)) {	/* (/dev/null holds it) */
+		fwin_warn("standard output: %s", strerror(EBADF));
+		status = 1;
+		goto fail;
+	}
 	if (c->output != NULL) {
 		if ((s->outfd = append_open(c->output)) < 0)
 			goto fail;

@@ -165,7 +165,10 @@ open_next(struct input *in)
 		in->eof = 0;
 		in->needhdr = in->o.header;
 		quotes_moved(in);
-		if (strcmp(in->name, "-") == 0) {
+		if (strcmp(in->name, "-") == 0 && std_closed(0)) {
+			report(in, EBADF);	/* (/dev/null holds it) */
+			continue;
+		} else if (strcmp(in->name, "-") == 0) {
 			in->fd = 0;
 			in->fdown = 0;
 		} else if ((in->fd = open(in->name, O_RDONLY | O_CLOEXEC)) ==
