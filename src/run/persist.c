@@ -53,15 +53,11 @@ persist_reap(struct persist *p, int block)
 		;
 	if (got == 0)
 		return;
-	if (got < 0) {
-		fwin_warn("%s: checkpoint writer: %s", p->c->checkpoint,
-		    strerror(errno));
-		p->failed = 1;
-		p->saver = 0;
-		return;
-	}
-	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-		if (!WIFEXITED(st))
+	if (got < 0 || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		if (got < 0)
+			fwin_warn("%s: checkpoint writer: %s",
+			    p->c->checkpoint, strerror(errno));
+		else if (!WIFEXITED(st))
 			fwin_warn("%s: checkpoint writer died", p->c->checkpoint);
 		p->failed = 1;
 	}
