@@ -2,9 +2,10 @@
 # Fault injection: tests/faults/shim.c, an LD_PRELOAD library, makes the
 # N-th write, fsync, fdatasync, rename, ftruncate, truncate, msync, mmap,
 # mremap, malloc, open, read, close or waitpid fail, and
-# tests/faults/sweep sweeps N over a small checkpointed run (see there for what each run must satisfy:
-# exit 0-2 with a message, never exit 0 after losing output, the previous
-# checkpoint never damaged, exactly-once after recovery). fwin(1): CHECKPOINTS, EXIT STATUS.
+# tests/faults/sweep sweeps N over a small checkpointed run (see there for
+# what each run must satisfy: exit 0-2 with a message, never exit 0 after
+# losing output, the previous checkpoint never damaged, exactly-once after
+# recovery). fwin(1): CHECKPOINTS, EXIT STATUS.
 load common
 
 setup_file() {
