@@ -154,7 +154,7 @@ struct ex_methods {
 	/* Optional: warms the cache for the records from reads ahead
 	 * (source_ahead(), which looks past the last record handed over:
 	 * the driver takes them one at a time for it). */
-	void (*prefetch)(void *s, const struct source *from);
+	void (*prefetch)(void *s, struct source *from);
 	void (*free)(void *s);
 };
 
@@ -230,7 +230,7 @@ exec_idle(struct exec *x)
 }
 
 static inline void
-exec_prefetch(struct exec *x, const struct source *from)
+exec_prefetch(struct exec *x, struct source *from)
 {
 	if (x->m->prefetch != NULL)
 		x->m->prefetch(x->s, from);

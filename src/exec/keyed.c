@@ -141,7 +141,7 @@ keyed_size(void *arg, struct ex_size *z, int live)
 }
 
 static void
-keyed_prefetch(void *arg, const struct source *from)
+keyed_prefetch(void *arg, struct source *from)
 {
 	warm_op(((struct keyed *)arg)->env->op, from);
 }

@@ -82,7 +82,7 @@ ordered_finish(void *arg, int flush, int failed)
 }
 
 static void
-ordered_prefetch(void *arg, const struct source *from)
+ordered_prefetch(void *arg, struct source *from)
 {
 	warm_op(((struct ordered *)arg)->env->op, from);
 }

@@ -145,7 +145,7 @@ straight_size(void *arg, struct ex_size *z, int live)
 }
 
 static void
-straight_prefetch(void *arg, const struct source *from)
+straight_prefetch(void *arg, struct source *from)
 {
 	warm_op(((struct straight *)arg)->env->op, from);
 }

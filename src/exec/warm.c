@@ -13,7 +13,7 @@ static const size_t dist[] = { 12, 8, 4 };
 #define WARM_FROM	((uint64_t)16 << 20)
 
 void
-warm_op(struct op *op, const struct source *from)
+warm_op(struct op *op, struct source *from)
 {
 	const struct state *s = op_state(op);
 	uint64_t h;

@@ -10,6 +10,6 @@
 #include "window/operator.h"
 #include "flow/source.h"
 
-void warm_op(struct op *op, const struct source *from);
+void warm_op(struct op *op, struct source *from);
 
 #endif

@@ -25,9 +25,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#ifdef __x86_64__
-#include <immintrin.h>
-#endif
 
 #include "window/assign.h"
 #include "flow/source.h"
@@ -39,9 +36,13 @@
 #define SLOT_BYTES	(1024 * 1024)
 /* About 50 microseconds of waiting awake before sleeping (spin()). */
 #define SPIN_ROUNDS	2000
-/* How far ahead the driver fetches entries into its cache: beyond the
- * farthest source_ahead() look (exec/warm.c). */
-#define AHEAD_FETCH	20
+/* How far ahead of the entry it decodes the driver fetches the slot
+ * into its cache, in bytes: about 20 plain entries, beyond the farthest
+ * source_ahead() look (exec/warm.c). */
+#define FETCH_AHEAD	1280
+/* The offsets of the entries source_ahead() looks at, found by walking
+ * them (a power of two, past its farthest look). */
+#define AHEAD_RING	32
 
 enum { SL_WAIT = 1, SL_END = 2, SL_PAUSED = 4 };
 
@@ -49,8 +50,7 @@ struct slot {
 	_Alignas(64) char *buf;	/* (a slot filled shares no line with
 				   the one emptied) */
 	size_t cap, used;	/* entries in buf[0..used) */
-	size_t *at;		/* where each entry starts (source_ahead) */
-	size_t n, ncap;		/* entries */
+	size_t n;		/* entries */
 	int flags;		/* SL_*: what came after them */
 	int rc;			/* SL_END: source_next()'s last word */
 	uint64_t bytes;		/* input consumed through them */
@@ -61,9 +61,13 @@ struct slot {
  * crosses from one core's cache to the other's (about two lines for a
  * typical record): this header, a struct wval per aggregate that takes
  * a FIELD (a record's only), then the bytes: key, time, raw record,
- * each value's text and OUT, and the message (a C string).
+ * each value's text and OUT, and the message (a C string). Entries lie
+ * one after the other, 8-byte aligned, each found from the one before
+ * by its first word: a full entry's size (a multiple of 8, its top byte
+ * 0), a plain entry's meta word (below, WP_PLAIN in its top byte).
  */
 struct wire {
+	uint64_t size;
 	int64_t t;
 	uint64_t hash;
 	uint64_t line;
@@ -86,29 +90,27 @@ keeps_time(const struct parsed *pr)
  * exact decimals of 64 bits (or NULL) whose text does not cross, it keeps
  * no raw record, it was read in the file of the entry before it, and
  * what a record shares with the one before is not written at all: the
- * driver keeps it from the entry before. Its offset in the slot's at[]
- * is marked WP_PLAIN (entries are 8-byte aligned). Its key is padded as
- * a field is (input.h: FIELD_PAD bytes from it are its own, written), so
- * that the table compares a short key in one load.
+ * driver keeps it from the entry before. Its key is padded as a field
+ * is (input.h: FIELD_PAD bytes from it are its own, written), so that
+ * the table compares a short key in one load.
  */
-#define WP_PLAIN	((size_t)1)
-
-enum { WP_HAS_T = 1, WP_HAS_WIN = 2 };
+enum { WP_HAS_T = 1, WP_HAS_WIN = 2, WP_PLAIN = 4 };
 
 struct wplain {
+	uint64_t meta;		/* WP_META(): the rest, in one word */
 	int64_t t;
 	uint64_t hash;
 	int64_t win;
-	uint64_t meta;		/* WP_META(): the rest, in one word */
 };
 
-/* A plain entry's line less the entry before's, its key's length, its
- * time's text's (none where its window was found) and WP_* flags, in the
- * one word the thread writes at once. */
-#define WP_META(dline, keylen, tvaln, flags) ((uint64_t)(dline) | \
-	(uint64_t)(keylen) << 32 | (uint64_t)(tvaln) << 48 | \
-	(uint64_t)(flags) << 56)
-#define WP_DLINE(m)	((uint32_t)(m))
+/* A plain entry's line less the entry before's, its size, its key's
+ * length, its time's text's (none where its window was found) and WP_*
+ * flags, in the one word the thread writes at once. */
+#define WP_META(dline, size, keylen, tvaln, flags) ((uint64_t)(dline) | \
+	(uint64_t)(size) << 16 | (uint64_t)(keylen) << 32 | \
+	(uint64_t)(tvaln) << 48 | (uint64_t)(flags) << 56)
+#define WP_DLINE(m)	((uint16_t)(m))
+#define WP_SIZE(m)	((uint16_t)((m) >> 16))
 #define WP_KEYLEN(m)	((uint16_t)((m) >> 32))
 #define WP_TVALN(m)	((uint8_t)((m) >> 48))
 #define WP_FLAGS(m)	((uint8_t)((m) >> 56))
@@ -118,6 +120,31 @@ struct wpval {
 	int64_t m;
 	int64_t scale;
 };
+
+/* The longest key of a plain entry, and the most values it has (its
+ * size fits in 16 bits). */
+#define PLAIN_KEY	1024
+#define PLAIN_VALS	((UINT16_MAX - sizeof(struct wplain) - PLAIN_KEY - \
+	UINT8_MAX - 7) / sizeof(struct wpval))
+
+/* The size of a plain entry of nvf values whose key and time's text
+ * take bytes. */
+static inline size_t
+plain_size(size_t nvf, size_t bytes)
+{
+	return (sizeof(struct wplain) + nvf * sizeof(struct wpval) +
+	    (bytes > FIELD_PAD ? bytes : FIELD_PAD) + 7) & ~(size_t)7;
+}
+
+/* The size of the entry at e, from its first word. */
+static inline size_t
+entry_size(const char *e)
+{
+	uint64_t head;
+
+	memcpy(&head, e, sizeof(head));
+	return WP_FLAGS(head) & WP_PLAIN ? WP_SIZE(head) : head;
+}
 
 /* The padding is the point: what each thread writes sits on lines of
  * its own. */
@@ -157,12 +184,19 @@ struct reader {	/* NOLINT(clang-analyzer-optin.performance.Padding) */
 	_Alignas(64) unsigned ri;
 	struct slot *r;		/* being emptied, or NULL */
 	size_t rn;		/* its next entry */
+	size_t rpos, lastpos;	/* where it starts, and the one before */
+	/* source_ahead(): the offsets of its entries up to afar (from the
+	 * one handed over last), at their number modulo AHEAD_RING */
+	size_t afar;
+	size_t apos[AHEAD_RING];
 	/* the entries handed over last (a block: source_next_n), their
 	 * values (nvals each), whether each has a plain entry's constant
 	 * fields; the line and file of the entry decoded last */
 	struct parsed cur[PARSE_SETS];
 	struct aval *vals;
 	size_t nvals;
+	struct aval **vfvals;	/* cur[k]'s values that take a FIELD:
+				   [k * nvf, (k + 1) * nvf) */
 	uint8_t cur_plain[PARSE_SETS];
 	uint64_t line;
 	const char *file;
@@ -192,30 +226,16 @@ spin(int *flag, int want)
 	}
 }
 
-/*
- * The thread writes entries with stores that pass the cache by (movnti):
- * a slot's lines were last read by the driver on the other core, and a
- * store through the cache would first fetch each line back from there
- * for ownership. The driver fetches them ahead of its reads
- * (decode_next()); publish()'s fence orders them before the slot is
- * handed over.
- */
+/* The thread writes an entry's words whole, each made in a register
+ * first (eight bytes read back from smaller stores are not forwarded: the
+ * thread would wait for them). Through the cache: stores that pass it by
+ * (movnti) send each line to memory, whence the driver reads it back;
+ * measured on an AMD EPYC, the thread took 5% longer so, the driver as
+ * long. */
 static inline void
 put8(void *p, uint64_t v)
 {
-#ifdef __x86_64__
-	_mm_stream_si64((long long *)p, (long long)v);
-#else
 	memcpy(p, &v, sizeof(v));
-#endif
-}
-
-static inline void
-put_fence(void)
-{
-#ifdef __x86_64__
-	_mm_sfence();
-#endif
 }
 
 /* The thread: waits for the next slot to be free and starts filling it.
@@ -253,7 +273,6 @@ publish(struct reader *rd, int flags, int rc)
 	char b = 0;
 	int polled;
 
-	put_fence();
 	s->flags = flags;
 	s->rc = rc;
 	s->bytes = source_bytes(rd->in);
@@ -271,11 +290,10 @@ publish(struct reader *rd, int flags, int rc)
 		(void)!write(rd->notify[1], &b, 1);
 }
 
-/* The thread: room for an entry of size bytes in the slot being filled,
- * its offset marked with tag; NULL when asked to stop while it waited
- * for a slot. */
+/* The thread: room for an entry of size bytes in the slot being filled;
+ * NULL when asked to stop while it waited for a slot. */
 static inline __attribute__((always_inline)) char *
-reserve(struct reader *rd, size_t size, size_t tag)
+reserve(struct reader *rd, size_t size)
 {
 	struct slot *s = rd->w;
 	char *e;
@@ -293,9 +311,7 @@ reserve(struct reader *rd, size_t size, size_t tag)
 			s->buf = xmalloc(s->cap);
 		}
 	}
-	if (s->n == s->ncap)
-		xgrow(&s->at, &s->ncap, s->n + 1, sizeof(*s->at));
-	put8(&s->at[s->n++], s->used | tag);
+	s->n++;
 	e = s->buf + s->used;
 	s->used += size;
 	return e;
@@ -315,7 +331,7 @@ static int
 fits_plain(const struct reader *rd, const struct parsed *pr)
 {
 	return rd->plain && pr->fmt == TF_AUTO && pr->file == rd->wfile &&
-	    pr->line - rd->wline <= UINT32_MAX && pr->keylen <= UINT16_MAX &&
+	    pr->line - rd->wline <= UINT16_MAX && pr->keylen <= PLAIN_KEY &&
 	    pr->tvaln <= UINT8_MAX && (unsigned)pr->has_t <= 1;
 }
 
@@ -338,9 +354,11 @@ put_full(struct reader *rd, const struct parsed *pr)
 	struct wval *wv;
 	char *at;
 
-	w = (struct wire *)reserve(rd, (size + 7) & ~(size_t)7, 0);
+	size = (size + 7) & ~(size_t)7;
+	w = (struct wire *)reserve(rd, size);
 	if (w == NULL)
 		return -1;
+	w->size = size;
 	w->kind = (uint8_t)pr->kind;
 	w->has_t = (uint8_t)pr->has_t;
 	w->has_msg = pr->msg != NULL;
@@ -382,12 +400,11 @@ put_plain(struct reader *rd, const struct parsed *pr)
 	int64_t win = 0;
 	int has_win = find_window(rd, pr, &win);
 	size_t i, nvf = rd->wf.nvf, tvaln = has_win ? 0 : pr->tvaln,
-	    bytes = pr->keylen + tvaln,
-	    size = (sizeof(struct wplain) + nvf * sizeof(struct wpval) +
-		(bytes > FIELD_PAD ? bytes : FIELD_PAD) + 7) & ~(size_t)7;
-	char *e = reserve(rd, size, WP_PLAIN), *at;
+	    bytes = pr->keylen + tvaln, size = plain_size(nvf, bytes);
+	char *e = reserve(rd, size), *at;
 	uint64_t d, q[8];
-	int flags = (pr->has_t ? WP_HAS_T : 0) | (has_win ? WP_HAS_WIN : 0);
+	int flags = WP_PLAIN | (pr->has_t ? WP_HAS_T : 0) |
+	    (has_win ? WP_HAS_WIN : 0);
 
 	if (e == NULL)
 		return -1;
@@ -411,10 +428,10 @@ put_plain(struct reader *rd, const struct parsed *pr)
 		put8(at, (uint64_t)(int64_t)v->dec.m);
 		put8(at + 8, (uint64_t)(int64_t)v->dec.scale);
 	}
-	put8(e, (uint64_t)pr->t);
-	put8(e + 8, pr->hash);
-	put8(e + 16, (uint64_t)win);
-	put8(e + 24, WP_META(pr->line - rd->wline, pr->keylen, tvaln, flags));
+	put8(e, WP_META(pr->line - rd->wline, size, pr->keylen, tvaln, flags));
+	put8(e + 8, (uint64_t)pr->t);
+	put8(e + 16, pr->hash);
+	put8(e + 24, (uint64_t)win);
 	if (pr->key_padded && tvaln == 0 && bytes <= FIELD_PAD) {
 		memcpy(&d, pr->key, sizeof(d));	/* (one load) */
 		put8(at, d);
@@ -488,11 +505,10 @@ decode_plain(struct reader *rd, const char *e, size_t k)
 	const struct wplain *w = (const struct wplain *)e;
 	const struct wpval *wv = (const struct wpval *)(w + 1);
 	struct parsed *pr = &rd->cur[k];
-	struct aval *vals = rd->vals + k * rd->nvals;
 	/* (read once: the stores below could alias them) */
-	const size_t *vf = rd->wf.vf, nvf = rd->wf.nvf;
+	size_t nvf = rd->wf.nvf, i;
+	struct aval *const *vals = rd->vfvals + k * nvf, *v;
 	uint64_t meta = w->meta;
-	size_t i;
 
 	if (!rd->cur_plain[k]) {	/* what every plain entry has */
 		pr->kind = PR_RECORD;
@@ -504,8 +520,7 @@ decode_plain(struct reader *rd, const char *e, size_t k)
 		pr->msglen = 0;
 		pr->key_padded = 1;
 		for (i = 0; i < nvf; i++) {
-			struct aval *v = &vals[vf[i]];
-
+			v = vals[i];
 			v->n = 0;
 			v->d = 0;
 			v->is_dec = 1;
@@ -520,38 +535,42 @@ decode_plain(struct reader *rd, const char *e, size_t k)
 	pr->win = w->win;
 	pr->line = rd->line += WP_DLINE(meta);
 	pr->file = rd->file;
-	for (i = 0; i < nvf; i++, wv++) {
-		struct aval *v = &vals[vf[i]];
-
-		v->p = wv->scale != INT32_MIN ? "" : NULL;
-		v->dec.m = wv->m;
-		v->dec.scale = (int32_t)wv->scale;
+	for (i = 0; i < nvf; i++) {	/* (one, most often) */
+		v = vals[i];
+		v->p = wv[i].scale != INT32_MIN ? "" : NULL;
+		v->dec.m = wv[i].m;
+		v->dec.scale = (int32_t)wv[i].scale;
+		if (nvf == 1)
+			break;
 	}
-	pr->key = (const char *)wv;
+	pr->key = (const char *)(wv + nvf);
 	pr->keylen = WP_KEYLEN(meta);
 	pr->tval = pr->key + pr->keylen;
 	pr->tvaln = WP_TVALN(meta);
 	return pr;
 }
 
-/* The driver: entry rn of slot s, into cur[k]. */
-static inline const struct parsed *
-decode_at(struct reader *rd, const struct slot *s, size_t rn, size_t k)
+/* The driver: the entry at buf + *pos, into cur[k]; *pos moves past
+ * it. (Its place is the caller's local: the stores into cur[k] could
+ * alias the reader's.) */
+static inline __attribute__((always_inline)) const struct parsed *
+decode_next(struct reader *rd, const char *buf, size_t *pos, size_t k)
 {
-	size_t at;
+	const char *e = buf + *pos;
+	uint64_t head;
 
 	/* the thread wrote them on the other core: fetched ahead of
-	 * source_ahead()'s look */
-	if (rn + AHEAD_FETCH < s->n) {
-		const char *a = s->buf + (s->at[rn + AHEAD_FETCH] &
-		    ~WP_PLAIN);
-
-		__builtin_prefetch(a);
-		__builtin_prefetch(a + 64);
+	 * source_ahead()'s look (a fetch past the slot's end is harmless;
+	 * a plain entry is under a line, and the entries are read in
+	 * order: a line a record) */
+	__builtin_prefetch(e + FETCH_AHEAD);
+	memcpy(&head, e, sizeof(head));
+	if (WP_FLAGS(head) & WP_PLAIN) {
+		*pos += WP_SIZE(head);
+		return decode_plain(rd, e, k);
 	}
-	at = s->at[rn];
-	return at & WP_PLAIN ? decode_plain(rd, s->buf + (at & ~WP_PLAIN), k) :
-	    decode(rd, s->buf + at, k);
+	*pos += head;
+	return decode(rd, e, k);
 }
 
 /* The thread's messages: entries among the records. */
@@ -669,7 +688,9 @@ reader_next(struct source *src, const struct parsed **pr)
 	for (;;) {
 		if ((s = rd->r) != NULL) {
 			if (rd->rn < s->n) {
-				*pr = decode_at(rd, s, rd->rn++, 0);
+				rd->lastpos = rd->rpos;
+				rd->rn++;
+				*pr = decode_next(rd, s->buf, &rd->rpos, 0);
 				return SOURCE_RECORD;
 			}
 			flags = s->flags;
@@ -705,6 +726,8 @@ reader_next(struct source *src, const struct parsed **pr)
 		pthread_mutex_unlock(&rd->mu);
 		rd->r = &rd->slot[rd->ri];
 		rd->rn = 0;
+		rd->rpos = 0;
+		rd->afar = 0;
 	}
 }
 
@@ -716,7 +739,7 @@ reader_next_n(struct source *src, const struct parsed **pr, size_t max,
 {
 	struct reader *rd = (struct reader *)src;
 	const struct slot *s;
-	size_t k = 1, rn, end;
+	size_t k = 1, end, pos, last;
 	int rc;
 
 	*n = 0;
@@ -725,34 +748,49 @@ reader_next_n(struct source *src, const struct parsed **pr, size_t max,
 	s = rd->r;	/* (the slot of the record just handed over) */
 	if (s != NULL) {
 		end = max < PARSE_SETS ? max : PARSE_SETS;
-		rn = rd->rn;
-		if (end > s->n - rn + 1)
-			end = s->n - rn + 1;
-		for (; k < end; k++)
-			pr[k] = decode_at(rd, s, rn++, k);
-		rd->rn = rn;
+		if (end > s->n - rd->rn + 1)
+			end = s->n - rd->rn + 1;
+		pos = rd->rpos;
+		last = rd->lastpos;
+		for (; k < end; k++) {
+			last = pos;
+			pr[k] = decode_next(rd, s->buf, &pos, k);
+		}
+		rd->rn += end > 1 ? end - 1 : 0;
+		rd->rpos = pos;
+		rd->lastpos = last;
 	}
 	*n = k;
 	return SOURCE_RECORD;
 }
 
+/* The entry d after the one handed over last, found by walking the
+ * entries from it: each is walked once, its offset kept in apos[]. */
 static int
-reader_ahead(const struct source *src, size_t d, uint64_t *hash)
+reader_ahead(struct source *src, size_t d, uint64_t *hash)
 {
-	const struct reader *rd = (const struct reader *)src;
+	struct reader *rd = (struct reader *)src;
 	const struct slot *s = rd->r;
 	const struct wire *w;
-	size_t at;
+	size_t j = rd->rn - 1 + d, p;
 
-	if (s == NULL || rd->rn - 1 + d >= s->n)
+	if (s == NULL || rd->rn == 0 || j >= s->n || d >= AHEAD_RING)
 		return 0;
-	at = s->at[rd->rn - 1 + d];
-	if (at & WP_PLAIN) {
-		*hash = ((const struct wplain *)(s->buf +
-		    (at & ~WP_PLAIN)))->hash;
+	if (rd->afar < rd->rn) {	/* (a new slot, or left behind) */
+		rd->afar = rd->rn;
+		rd->apos[(rd->rn - 1) % AHEAD_RING] = rd->lastpos;
+	}
+	for (; rd->afar <= j; rd->afar++) {
+		p = rd->apos[(rd->afar - 1) % AHEAD_RING];
+		rd->apos[rd->afar % AHEAD_RING] = p +
+		    entry_size(s->buf + p);
+	}
+	p = rd->apos[j % AHEAD_RING];
+	w = (const struct wire *)(s->buf + p);
+	if (WP_FLAGS(w->size) & WP_PLAIN) {
+		*hash = ((const struct wplain *)w)->hash;
 		return 1;
 	}
-	w = (const struct wire *)(s->buf + at);
 	*hash = w->hash;
 	return w->kind == PR_RECORD;
 }
@@ -868,10 +906,8 @@ reader_free(struct source *src)
 	pthread_mutex_unlock(&rd->mu);
 	wake(rd);
 	pthread_join(rd->th, NULL);
-	for (i = 0; i < NSLOT; i++) {
+	for (i = 0; i < NSLOT; i++)
 		free(rd->slot[i].buf);
-		free(rd->slot[i].at);
-	}
 	close(rd->wake[0]);
 	close(rd->wake[1]);
 	close(rd->notify[0]);
@@ -880,6 +916,7 @@ reader_free(struct source *src)
 	pthread_cond_destroy(&rd->cv);
 	wire_fields_fini(&rd->wf);
 	free(rd->vals);
+	free(rd->vfvals);
 	free(rd);
 }
 
@@ -903,7 +940,7 @@ struct source *
 source_thread(struct source *in, const struct config *c, int keep_raw)
 {
 	struct reader *rd = source_alloc(sizeof(*rd));
-	size_t nvals = c->naggs ? c->naggs : 1, i;
+	size_t nvals = c->naggs ? c->naggs : 1, i, k;
 	sigset_t all, old;
 	int err;
 
@@ -914,11 +951,17 @@ source_thread(struct source *in, const struct config *c, int keep_raw)
 	if (c->wkind == WK_TUMBLE)	/* for source_find_windows */
 		assigner_init(&rd->as, c);
 	wire_fields_init(&rd->wf, c);
-	rd->plain = !keep_raw && !rd->wf.bytes;
+	rd->plain = !keep_raw && !rd->wf.bytes && rd->wf.nvf <= PLAIN_VALS;
 	rd->nvals = nvals;
 	rd->vals = xcalloc_lines(PARSE_SETS * nvals * sizeof(*rd->vals));
-	for (i = 0; i < PARSE_SETS; i++)
+	rd->vfvals = xcalloc_lines(PARSE_SETS * (rd->wf.nvf + 1) *
+	    sizeof(struct aval *));
+	for (i = 0; i < PARSE_SETS; i++) {
 		rd->cur[i].vals = rd->vals + i * nvals;
+		for (k = 0; k < rd->wf.nvf; k++)
+			rd->vfvals[i * rd->wf.nvf + k] =
+			    rd->vals + i * nvals + rd->wf.vf[k];
+	}
 	make_pipe(rd->wake);
 	make_pipe(rd->notify);
 	pthread_mutex_init(&rd->mu, NULL);

@@ -48,7 +48,7 @@ struct source_methods {
 	/* optional (NULL): the wrappers below say what it means */
 	int (*next_n)(struct source *s, const struct parsed **pr, size_t max,
 	    size_t *n);
-	int (*ahead)(const struct source *s, size_t d, uint64_t *hash);
+	int (*ahead)(struct source *s, size_t d, uint64_t *hash);
 	struct source *(*rewind)(struct source *s, uint64_t n, int timefmt);
 	uint64_t (*bytes)(const struct source *s);
 	int (*fd)(const struct source *s);
@@ -102,7 +102,7 @@ source_reads_ahead(const struct source *s)
  * one source_next() handed over last is read already and a good record:
  * then *hash is its key's hash, to warm the cache for it (st_prefetch). */
 static inline int
-source_ahead(const struct source *s, size_t d, uint64_t *hash)
+source_ahead(struct source *s, size_t d, uint64_t *hash)
 {
 	return s->m->ahead(s, d, hash);
 }
