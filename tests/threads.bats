@@ -134,6 +134,20 @@ $TRY"
 	assert_output "10	11	1"
 }
 
+@test "threads: a record's line is right after 70000 blank lines, in the late summary" {
+	# (the hand-over writes a record's line as the step from the one
+	# before in 16 bits where it can)
+	{ echo 1700000000000,a,1
+	  yes '' | head -n 70000
+	  echo 1900000000000,a,2
+	  yes '' | head -n 70000
+	  echo 1700000001000,a,3
+	  echo 1700000002000,b,3; } > in
+	ALIKE_IN=in both --mode stream --csv -t 1 -k 2 --tumble 1s --count
+	assert_equal "$(cat out1)" $'1700000000000,1700000001000,a,1\n1900000000000,1900000001000,a,1'
+	[[ "$(cat err1)" == "fwin: 2 late records dropped; -:70002 (2030-03-17T17:46:40Z, "* ]]
+}
+
 @test "threads: records longer than a slot of the hand-over pass whole, late ones too" {
 	gen 10 2000 > in
 	# two 3 MB records (the slots are 1 MB): one on time, one late
