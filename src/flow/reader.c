@@ -136,14 +136,24 @@ plain_size(size_t nvf, size_t bytes)
 	    (bytes > FIELD_PAD ? bytes : FIELD_PAD) + 7) & ~(size_t)7;
 }
 
-/* The size of the entry at e, from its first word. */
+/* Whether the entry at e is a plain one, and its size: from its first
+ * word. */
+static inline int
+is_plain(const char *e)
+{
+	uint64_t head;
+
+	memcpy(&head, e, sizeof(head));
+	return (WP_FLAGS(head) & WP_PLAIN) != 0;
+}
+
 static inline size_t
 entry_size(const char *e)
 {
 	uint64_t head;
 
 	memcpy(&head, e, sizeof(head));
-	return WP_FLAGS(head) & WP_PLAIN ? WP_SIZE(head) : head;
+	return is_plain(e) ? WP_SIZE(head) : head;
 }
 
 /* The padding is the point: what each thread writes sits on lines of
@@ -557,20 +567,14 @@ static inline __attribute__((always_inline)) const struct parsed *
 decode_next(struct reader *rd, const char *buf, size_t *pos, size_t k)
 {
 	const char *e = buf + *pos;
-	uint64_t head;
 
 	/* the thread wrote them on the other core: fetched ahead of
 	 * source_ahead()'s look (a fetch past the slot's end is harmless;
 	 * a plain entry is under a line, and the entries are read in
 	 * order: a line a record) */
 	__builtin_prefetch(e + FETCH_AHEAD);
-	memcpy(&head, e, sizeof(head));
-	if (WP_FLAGS(head) & WP_PLAIN) {
-		*pos += WP_SIZE(head);
-		return decode_plain(rd, e, k);
-	}
-	*pos += head;
-	return decode(rd, e, k);
+	*pos += entry_size(e);
+	return is_plain(e) ? decode_plain(rd, e, k) : decode(rd, e, k);
 }
 
 /* The thread's messages: entries among the records. */
@@ -756,7 +760,7 @@ reader_next_n(struct source *src, const struct parsed **pr, size_t max,
 			last = pos;
 			pr[k] = decode_next(rd, s->buf, &pos, k);
 		}
-		rd->rn += end > 1 ? end - 1 : 0;
+		rd->rn += k - 1;
 		rd->rpos = pos;
 		rd->lastpos = last;
 	}
@@ -786,11 +790,11 @@ reader_ahead(struct source *src, size_t d, uint64_t *hash)
 		    entry_size(s->buf + p);
 	}
 	p = rd->apos[j % AHEAD_RING];
-	w = (const struct wire *)(s->buf + p);
-	if (WP_FLAGS(w->size) & WP_PLAIN) {
-		*hash = ((const struct wplain *)w)->hash;
+	if (is_plain(s->buf + p)) {
+		*hash = ((const struct wplain *)(s->buf + p))->hash;
 		return 1;
 	}
+	w = (const struct wire *)(s->buf + p);
 	*hash = w->hash;
 	return w->kind == PR_RECORD;
 }
