@@ -39,6 +39,31 @@ data() {
 	[ "$(wc -l < out)" = 400000 ]
 }
 
+# slow_reader: takes its input 64 KiB at a time, 20 times a second (about
+# 1.3 MB/s): the rows wait for it while they are written
+slow_reader() {
+	while [ "$(dd bs=65536 count=1 status=none | wc -c)" -gt 0 ]; do
+		sleep 0.05
+	done
+}
+
+@test "--progress with two halves of a file: the first half's keys, and the second's rows counted as they are copied" {
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n 300000 -k 3000 --seed 7 > in
+	rows=$(fwin --csv -t 1 -k 2 --tumble 10s -l 2s --count in | wc -l)
+	run --separate-stderr fwin --explain plan --csv -t 1 -k 2 --tumble 10s -l 2s --count in
+	assert_line --index 1 --regexp '^strategy: halves '
+	fwin --csv -t 1 -k 2 --tumble 10s -l 2s --count --progress in 2> err | slow_reader
+	# while the first half is read: its table's windows and keys
+	re=', 1 open windows, [1-9][0-9]* keys'
+	[[ $(cat err) =~ $re ]] || fail "no keys: $(cat -v err)"
+	# the second half's rows, formatted on its thread, are copied after
+	# the first's (over half of them): counted as they go, not at the end
+	most=$(tr '\r' '\n' < err | sed -n 's/.*all input read; \([0-9]*\) rows.*/\1/p' | sort -n | tail -1)
+	[ -n "$most" ] || fail "no rows written: $(cat -v err)"
+	(( most * 4 >= rows * 3 )) || fail "$most rows of $rows shown"
+	[[ $(cat err) == *$'\r\033[K' ]]
+}
+
 @test "--progress on a file says the total, the percent and the time left" {
 	data 20000 > in
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 1m --mode stream --progress in in in

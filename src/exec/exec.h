@@ -66,6 +66,9 @@ struct ex_env {
 	void (*found_late)(void *arg, uint64_t n, int64_t by);
 	/* n records that --where rejected, read apart (a second half). */
 	void (*filtered)(void *arg, uint64_t n);
+	/* n more rows written that another thread formatted (copied from
+	 * its scratch file: hold_write), which row() did not see. */
+	void (*copied)(void *arg, uint64_t n);
 	/* Whether a signal stopped a batch run: no further row. */
 	int (*stopped)(void *arg);
 	/* The operator made anew, empty, the driver's counters of what was

@@ -292,8 +292,11 @@ halves_size(void *arg, struct ex_size *z, int live)
 	struct halves *s = arg;
 	struct stable *t = s->in;
 
-	if (live)
+	if (live) {	/* the first half's (the second's is its thread's) */
+		if (s->in != NULL)
+			s->im->size(s->in, z, 1);
 		return;
+	}
 	if (s->im == &ex_table)
 		table_size(s->in, &s->hf, z);
 	else

@@ -29,7 +29,11 @@ int hold_commit(struct hold *h);
 void hold_drop(struct hold *h);
 
 /* Writes the rows in scratch file fd (written by a sink like s) after
- * s's. Returns 0, or -1 after a message. */
-int hold_write(struct sink *s, int fd);
+ * s's. Where they are rows that s has not counted (another thread
+ * formatted them), there are rows of them, and copied(arg, n) says each
+ * part of them as it is written: n more rows of them written (copied
+ * NULL: none said). Returns 0, or -1 after a message. */
+int hold_write(struct sink *s, int fd, uint64_t rows,
+    void (*copied)(void *arg, uint64_t n), void *arg);
 
 #endif

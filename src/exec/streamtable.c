@@ -172,7 +172,8 @@ fire_joined(struct stable *t, struct hashagg *h2, int64_t from,
 	*n = hashagg_fire_split(t->h, h2, from, env->row, env->arg, g2,
 	    sink_emit, sink, &cut);
 	if (cut.fired2 > 0 && sink_flush(sink) == 0)
-		rc = hold_write(env->sink, fd);
+		rc = hold_write(env->sink, fd, cut.fired2, env->copied,
+		    env->arg);
 	else if (cut.fired2 > 0)	/* (the scratch file's error: unsaid) */
 		(void)hashagg_fire_cut(t->h, h2, &cut, env->row, env->arg);
 	*n += cut.fired2;
@@ -207,7 +208,8 @@ stable_end(struct stable *t, int failed, const struct half *hf)
 	if (fire_joined(t, h2, from, &n) != 0)
 		return -1;
 	if (!gave_up(t, h2) && hf != NULL && hf->rows > 0) {
-		if (hold_write(t->env->sink, hf->fd) != 0)
+		if (hold_write(t->env->sink, hf->fd, hf->rows, t->env->copied,
+		    t->env->arg) != 0)
 			return -1;	/* (no row after it: said once) */
 		n += hf->rows;
 	}
@@ -247,6 +249,15 @@ table_stats(const struct hashagg *h, const struct half *hf, int in_order,
 	snprintf(z->how, sizeof(z->how), "%s%s", in_order ?
 	    ", in time order" : ", aggregated as read",
 	    hf != NULL && hf->h2 != NULL ? ", in two halves" : "");
+}
+
+void
+table_live(const struct hashagg *h, struct ex_size *z)
+{
+	uint64_t peak;
+
+	z->panes = hashagg_windows(h);
+	hashagg_size(h, &z->keys, &peak);
 }
 
 /* --- the strategy --- */
@@ -340,15 +351,11 @@ static void
 streamtable_size(void *t, struct ex_size *z, int live)
 {
 	const struct hashagg *h = ((struct stable *)t)->h;
-	uint64_t peak;
 
-	if (!live) {
+	if (live)
+		table_live(h, z);
+	else
 		table_stats(h, NULL, 0, z);
-		return;
-	}
-	/* --progress: the windows and the groups held now */
-	z->panes = hashagg_windows(h);
-	hashagg_size(h, &z->keys, &peak);
 }
 
 static void

@@ -182,10 +182,15 @@ table_size(const struct table *t, const struct half *hf, struct ex_size *z)
 }
 
 static void
-table_size_of(void *t, struct ex_size *z, int live)
+table_size_of(void *arg, struct ex_size *z, int live)
 {
+	const struct table *t = arg;
+	const struct hashagg *h = t->any ? t->h : t->st.h;
+
 	if (!live)
 		table_size(t, NULL, z);
+	else if (h != NULL)
+		table_live(h, z);
 }
 
 static void

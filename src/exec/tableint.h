@@ -54,6 +54,8 @@ void stable_give_up(struct stable *t, struct ex_left *left);
  * and peak, both halves' (hf, or NULL); how: in time order, or as read. */
 void table_stats(const struct hashagg *h, const struct half *hf,
     int in_order, struct ex_size *z);
+/* --progress of table h: the windows and the groups it holds now. */
+void table_live(const struct hashagg *h, struct ex_size *z);
 
 /* Batch mode's table (table.c): the table it fills, whether the records
  * came in time order so far (then *max: its budget), and its end. */

@@ -752,7 +752,8 @@ out_rows(struct out *o, const char *p, size_t n)
 }
 
 int
-out_copy_from(struct out *o, int fd)
+out_copy_from(struct out *o, int fd, void (*sent)(void *arg, uint64_t n),
+    void *arg)
 {
 	enum { COPY = 1 << 20 };
 	char *buf = xmalloc(COPY);
@@ -770,6 +771,8 @@ out_copy_from(struct out *o, int fd)
 			break;
 		}
 		off += n;
+		if (sent != NULL)
+			sent(arg, (uint64_t)off);
 	}
 	if (n < 0)
 		rc = -2;

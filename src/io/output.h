@@ -27,10 +27,13 @@ struct out *out_open(int fd, const char *name, enum outfmt f,
 struct out *out_open_like(const struct out *o, int fd);
 
 /* Writes the bytes of file fd (rows written by a sink like o, read from
- * its start) after o's rows, which are flushed. Returns 0, or with errno
- * set -1 (a write error) or -2 (a read error of fd); o is left as it
- * was. */
-int out_copy_from(struct out *o, int fd);
+ * its start) after o's rows, flushed before (out_flush: what o holds
+ * still would follow them); sent(arg, n) after each
+ * part of them written, n the bytes written so far (sent NULL: none).
+ * Returns 0, or with errno set -1 (a write error) or -2 (a read error of
+ * fd); o is left as it was. */
+int out_copy_from(struct out *o, int fd, void (*sent)(void *arg, uint64_t n),
+    void *arg);
 
 /* Key-group workers (workers.h): a sink like o whose rows stay in memory,
  * growing, until out_mem_clear(); out_buffered() is what it holds. Rows

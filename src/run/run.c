@@ -516,6 +516,17 @@ ex_filtered(void *arg, uint64_t n)
 	((struct run *)arg)->filtered += n;
 }
 
+/* (the rows of --progress: on_row()'s) */
+static void
+ex_copied(void *arg, uint64_t n)
+{
+	struct run *r = arg;
+
+	r->rows += n;
+	if (r->writing)
+		progress(r);
+}
+
 static int
 ex_stopped(void *arg)
 {
@@ -574,6 +585,7 @@ exec_env(struct run *r)
 	e->time = ex_time;
 	e->found_late = ex_late;
 	e->filtered = ex_filtered;
+	e->copied = ex_copied;
 	e->stopped = ex_stopped;
 	e->renew = ex_renew;
 	e->solo = ex_solo;

@@ -968,7 +968,7 @@ test_halt(void)
 	out_end_row(o);
 	out_str(o, big, MB);
 	out_end_row(o);
-	CHECK(out_copy_from(o, src) == 0);
+	CHECK(out_copy_from(o, src, NULL, NULL) == 0);
 	CHECK(out_flush(o) == 0);
 	CHECK(out_close(o) == 0);
 	CHECK(fstat(fd, &st) == 0 && st.st_size == 4);
@@ -976,6 +976,52 @@ test_halt(void)
 	close(fd);
 	close(src);
 	free(big);
+}
+
+/* out_copy_from: the file's bytes after the rows, and each part said
+ * as it is written, by the bytes written so far. */
+static uint64_t sent_at[8];
+static size_t nsent;
+
+static void
+on_sent(void *arg, uint64_t n)
+{
+	(void)arg;
+	if (nsent < sizeof(sent_at) / sizeof(sent_at[0]))
+		sent_at[nsent++] = n;
+}
+
+static void
+test_copy_from(void)
+{
+	const char *cols[] = { "a" };
+	size_t len = 2 * MB + MB / 2, i;
+	char *big = malloc(len), *back = malloc(len + 4);
+	struct out *o;
+	int fd = tmpfd(), src = tmpfd();
+
+	if (big == NULL || back == NULL)
+		abort();
+	for (i = 0; i < len; i++)
+		big[i] = (char)('a' + i % 26);
+	if (write(src, big, len) != (ssize_t)len)
+		abort();
+	o = out_open(fd, "copy", OF_TSV, cols, 1);
+	S(o, "one");
+	out_end_row(o);
+	CHECK(out_flush(o) == 0);
+	CHECK(out_copy_from(o, src, on_sent, NULL) == 0);
+	CHECK(out_close(o) == 0);
+	CHECK(pread(fd, back, len + 4, 0) == (ssize_t)len + 4);
+	CHECK(memcmp(back, "one\n", 4) == 0);
+	CHECK(memcmp(back + 4, big, len) == 0);
+	/* its parts: a mebibyte each, the last what is left */
+	CHECK(nsent == 3);
+	CHECK(sent_at[0] == MB && sent_at[1] == 2 * MB && sent_at[2] == len);
+	close(fd);
+	close(src);
+	free(big);
+	free(back);
 }
 
 int
@@ -997,6 +1043,7 @@ main(void)
 	test_write_error();
 	test_nonblocking();
 	test_halt();
+	test_copy_from();
 	test_cells();
 	return unit_done("output");
 }
