@@ -54,13 +54,27 @@ slow_reader() {
 	assert_line --index 1 --regexp '^strategy: halves '
 	fwin --csv -t 1 -k 2 --tumble 10s -l 2s --count --progress in 2> err | slow_reader
 	# while the first half is read: its table's windows and keys
-	re=', 1 open windows, [1-9][0-9]* keys'
+	re=', [1-9][0-9]* open windows, [1-9][0-9]* keys'
 	[[ $(cat err) =~ $re ]] || fail "no keys: $(cat -v err)"
 	# the second half's rows, formatted on its thread, are copied after
 	# the first's (over half of them): counted as they go, not at the end
 	most=$(tr '\r' '\n' < err | sed -n 's/.*all input read; \([0-9]*\) rows.*/\1/p' | sort -n | tail -1)
 	[ -n "$most" ] || fail "no rows written: $(cat -v err)"
 	(( most * 4 >= rows * 3 )) || fail "$most rows of $rows shown"
+	[[ $(cat err) == *$'\r\033[K' ]]
+}
+
+@test "--progress with key-group workers: the rows they fire, written by the main thread, counted as it writes them" {
+	"$BATS_TEST_DIRNAME/../scripts/gen" -n 150000 -k 50000 --seed 7 > in
+	rows=$(fwin --csv -t 1 -k 2 --session 1h --count in | wc -l)
+	run --separate-stderr bash -c 'cat in | "$0" --explain plan --threads 3 --csv -t 1 -k 2 --session 1h --count' "$FWIN"
+	assert_line --index 1 --regexp '^strategy: keyed '
+	# every session ends with the input: its rows wait for the reader
+	cat in | fwin --threads 3 --csv -t 1 -k 2 --session 1h --count --progress 2> err | slow_reader
+	# (every row is a worker's: the count is theirs alone)
+	most=$(tr '\r' '\n' < err | sed -n 's/.*all input read; \([0-9]*\) rows.*/\1/p' | sort -n | tail -1)
+	[ -n "$most" ] || fail "no rows written: $(cat -v err)"
+	(( most > 0 && most <= rows )) || fail "$most rows of $rows shown"
 	[[ $(cat err) == *$'\r\033[K' ]]
 }
 

@@ -404,6 +404,8 @@ workers_start(struct ex_env *env)
 	ws->c = c;
 	ws->sink = env->sink;
 	ws->late = env->late_file;
+	ws->copied = env->copied;
+	ws->arg = env->arg;
 	ws->n = c->threads - 1;	/* (the reading thread is one) */
 	if (ws->n > NGROUPS)
 		ws->n = NGROUPS;

@@ -83,6 +83,11 @@ struct workers {
 	 * writes to */
 	struct sink *sink;
 	struct recsink *late;
+	/* its rows said to the driver (struct ex_env's copied), a batch
+	 * of them at a time: those written and not said yet */
+	void (*copied)(void *arg, uint64_t n);
+	void *arg;
+	uint64_t unsaid;
 	struct wire_fields wf;	/* the aggregates that take a FIELD */
 	int judges;		/* workers judge lateness (sessions) */
 	int keep_raw;		/* and send records as read, for the late file */

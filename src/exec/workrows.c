@@ -204,6 +204,17 @@ past(const struct workers *ws, const struct worker *w,
 	    before(ws, h, hkey, &w->m_front, w->m_frontkey));
 }
 
+/* A row the merge wrote, said to the driver a thousand at a time (as
+ * --progress counts them: run.c's on_row()). */
+static void
+row_written(struct workers *ws)
+{
+	if (ws->copied != NULL && ++ws->unsaid == 1024) {
+		ws->copied(ws->arg, ws->unsaid);
+		ws->unsaid = 0;
+	}
+}
+
 /* Writes the rows that are final: each goes before anything a worker
  * has yet to publish. */
 void
@@ -248,6 +259,7 @@ rows_merge(struct workers *ws)
 			text = out_buffered(bw->merge->text, &len);
 			out_rows(sink_out(ws->sink), text + best->text,
 			    best->textlen);
+			row_written(ws);
 		}
 		bw->merge->at++;
 	}
