@@ -47,15 +47,19 @@ slow_reader() {
 	done
 }
 
-@test "--progress with two halves of a file: the first half's keys, and the second's rows counted as they are copied" {
+@test "--progress with two halves of a file: both halves' bytes and records, the first half's keys, and the second's rows counted as they are copied" {
 	"$BATS_TEST_DIRNAME/../scripts/gen" -n 300000 -k 3000 --seed 7 > in
 	rows=$(fwin --csv -t 1 -k 2 --tumble 10s -l 2s --count in | wc -l)
-	run --separate-stderr fwin --explain plan --csv -t 1 -k 2 --tumble 10s -l 2s --count in
+	run --separate-stderr fwin --threads 2 --explain plan --csv -t 1 -k 2 --tumble 10s -l 2s --count in
 	assert_line --index 1 --regexp '^strategy: halves '
-	fwin --csv -t 1 -k 2 --tumble 10s -l 2s --count --progress in 2> err | slow_reader
-	# while the first half is read: its table's windows and keys
+	fwin --threads 2 --csv -t 1 -k 2 --tumble 10s -l 2s --count --progress in 2> err | slow_reader
+	# while the first half is read: its table's windows and keys, and the
+	# bytes both halves have read (the first alone stops near 60%: it
+	# begins past the bytes read before the cut)
 	re=', [1-9][0-9]* open windows, [1-9][0-9]* keys'
 	[[ $(cat err) =~ $re ]] || fail "no keys: $(cat -v err)"
+	re=' of 7\.1 MB \(([89][0-9]|100)%'
+	[[ $(cat err) =~ $re ]] || fail "the second half's bytes left out: $(cat -v err)"
 	# the second half's rows, formatted on its thread, are copied after
 	# the first's (over half of them): counted as they go, not at the end
 	most=$(tr '\r' '\n' < err | sed -n 's/.*all input read; \([0-9]*\) rows.*/\1/p' | sort -n | tail -1)

@@ -103,6 +103,9 @@ struct ex_left {
 struct ex_size {
 	uint64_t fired, panes, keys, peak;
 	uint64_t runs, bytes;	/* sorted runs spilled, and their bytes */
+	/* live: the input read by another thread (a second half), its
+	 * bytes and records, which the driver's counts leave out */
+	uint64_t read_bytes, read_records;
 	char how[64];		/* after the mode: ", in time order", ... */
 	int replaying;		/* the records kept go through the windows */
 	uint64_t replayed;	/* how many did */

@@ -292,9 +292,13 @@ halves_size(void *arg, struct ex_size *z, int live)
 	struct halves *s = arg;
 	struct stable *t = s->in;
 
-	if (live) {	/* the first half's (the second's is its thread's) */
+	if (live) {	/* the first half's table (the second's is its
+			   thread's), and how far each half has read */
 		if (s->in != NULL)
 			s->im->size(s->in, z, 1);
+		if (s->split != NULL)
+			split_read(s->split, &z->read_bytes,
+			    &z->read_records);
 		return;
 	}
 	if (s->im == &ex_table)

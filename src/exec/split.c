@@ -40,6 +40,9 @@ struct split {
 	uint64_t nrows;
 	int stop;		/* asked to (atomic) */
 	int unclean;		/* something to say in its half: dropped */
+	/* --progress (split_read): src's bytes before the half, and the
+	 * half's bytes and records read so far (atomic) */
+	uint64_t base, bytes, records;
 };
 
 /* The byte after the first line end at or after off in file path, or 0
@@ -125,9 +128,14 @@ split_main(void *arg)
 	fwin_warn_to(unclean, s);
 	while (!s->unclean && !__atomic_load_n(&s->stop, __ATOMIC_RELAXED) &&
 	    (rc = source_next_n(s->src, pr, PARSE_SETS, &n)) ==
-	    SOURCE_RECORD)
+	    SOURCE_RECORD) {
 		for (k = 0; k < n && !s->unclean; k++)
 			take_record(s, pr[k]);
+		__atomic_store_n(&s->bytes, source_bytes(s->src) - s->base,
+		    __ATOMIC_RELAXED);
+		__atomic_store_n(&s->records, s->nread + s->nfiltered,
+		    __ATOMIC_RELAXED);
+	}
 	/* (a FILE that could not be read ends it with -1) */
 	if (rc != SOURCE_RECORD && rc != SOURCE_END)
 		s->unclean = 1;
@@ -202,6 +210,7 @@ split_start(const struct config *c, struct aggs *g, int timefmt, int fi,
 		hashagg_ledger(s->h);
 	}
 	hashagg_look_ahead(s->h);
+	s->base = source_bytes(s->src);
 	if ((errno = pthread_create(&s->th, NULL, split_main, s)) != 0)
 		fwin_die("cannot start a thread: %s", strerror(errno));
 	*cut_fi = j;
@@ -237,6 +246,13 @@ split_join(struct split *s, struct split_done *d)
 	}
 	split_free(s);
 	return h;
+}
+
+void
+split_read(const struct split *s, uint64_t *bytes, uint64_t *records)
+{
+	*bytes = __atomic_load_n(&s->bytes, __ATOMIC_RELAXED);
+	*records = __atomic_load_n(&s->records, __ATOMIC_RELAXED);
 }
 
 void

@@ -59,6 +59,10 @@ struct split *split_start(const struct config *c, struct aggs *g,
  * either way. */
 struct hashagg *split_join(struct split *s, struct split_done *d);
 
+/* How far the thread has read, for --progress: its half's bytes and
+ * records so far (any thread may ask). */
+void split_read(const struct split *s, uint64_t *bytes, uint64_t *records);
+
 /* Asks the thread to stop, waits, and drops its work; frees s. */
 void split_abort(struct split *s);
 

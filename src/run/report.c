@@ -287,9 +287,10 @@ progress(struct run *r)
 	z.panes = st_root(s)->sr_npanes;
 	z.keys = st_root(s)->sr_nkeys;
 	exec_size(&r->x, &z, 1);	/* (workers: the keys are theirs) */
+	done += z.read_bytes;		/* (a second half's) */
 	el = now - ((int64_t)r->t0.tv_sec * NS_PER_S + r->t0.tv_nsec);
 	secs = el / 1e9;
-	nread = G(r)->g_read - r->at_start.g_read;
+	nread = G(r)->g_read - r->at_start.g_read + z.read_records;
 	if (G(r)->g_wm != INT64_MIN)
 		wm[tf_format_tz(wm, G(r)->g_wm, TF_ISO, &r->c->zone)] = '\0';
 	if (r->c->follow)
