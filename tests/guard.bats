@@ -67,11 +67,14 @@ in_open_dir() {
 	assert_output ""
 	cmp notes.txt notes.before
 	nothing_made
-	# --state reads it as a checkpoint: refused as damaged, untouched
-	run --separate-stderr fwin "${ARGS[@]}" --state notes.txt in.txt
+	# --state reads it as a checkpoint: refused as damaged, untouched,
+	# before a lock is made (its own, or the -o file's)
+	run --separate-stderr fwin "${ARGS[@]}" --state notes.txt -o out.txt in.txt
 	assert_failure 1
 	assert_equal "$stderr" "fwin: notes.txt: truncated: too short for a checkpoint header"
 	cmp notes.txt notes.before
+	nothing_made
+	[ ! -e out.txt ]
 }
 
 @test "--checkpoint over a FIFO, a directory or a device: refused, not replaced" {
@@ -116,6 +119,36 @@ in_open_dir() {
 	assert_output ""
 	cmp s.ckpt s.before
 	nothing_made
+	# --state too, before a lock is made
+	run --separate-stderr fwin -t 1 -k 2 --tumble 20s --mode stream --state s.ckpt -o out.txt in.txt
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --tumble 10s, not --tumble 20s"
+	cmp s.ckpt s.before
+	nothing_made
+	[ ! -e out.txt ]
+}
+
+@test "-o, --late-file or --bad-file naming a checkpoint, whole or damaged: refused, exit 1, untouched, nothing made" {
+	fwin "${ARGS[@]}" --checkpoint s.ckpt in.txt > /dev/null
+	rm s.ckpt.lock
+	head -c 5000 s.ckpt > d.ckpt
+	cp s.ckpt s.before
+	cp d.ckpt d.before
+	printf '1 a\n2 b\n3 a\n12 b\n1 late\nbad\n' > late.txt
+	for opt in -o --late-file --bad-file; do
+		for f in s.ckpt d.ckpt; do
+			run --separate-stderr fwin -t 1 -k 2 --tumble 1m --mode stream "$opt" "$f" late.txt
+			assert_failure 1
+			assert_equal "$stderr" "fwin: $opt names $f, an fwin checkpoint; name another file"
+			assert_output ""
+		done
+	done
+	cmp s.ckpt s.before
+	cmp d.ckpt d.before
+	nothing_made
+	# the hourly pipeline goes on from its state
+	run fwin "${ARGS[@]}" --state s.ckpt in.txt
+	assert_success
 }
 
 @test "--checkpoint over the same pipeline's checkpoint without a restore: replaced, with a warning" {

@@ -521,39 +521,53 @@ hash_payload(XXH3_state_t *xs, int fd, const char *base, uint64_t off,
 	}
 }
 
-/* Opens and verifies; on failure *why says what is wrong. */
+/* Opens path and reads its header region into a new k, checked as far
+ * as it goes alone (not against the payload's checksum): returns k and
+ * *fd, or NULL with *why saying what is wrong. */
 static struct ckpt *
-open_verified(const char *path, const char **why)
+open_header(const char *path, int *fd, const char **why)
 {
 	struct ckpt *k;
 	struct stat sb;
-	XXH3_state_t *xs;
-	uint64_t sum, want, holes;
-	int fd;
-	static char sparse[128];
 
 	*why = NULL;
+	*fd = -1;
 	if ((k = calloc(1, sizeof(*k))) == NULL) {
 		*why = strerror(ENOMEM);
 		return NULL;
 	}
 	k->map = MAP_FAILED;
 	/* O_NONBLOCK: a FIFO in its place must not hang the open */
-	if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
+	if ((*fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
 		*why = strerror(errno);
-		goto fail;
-	}
-	if (fstat(fd, &sb) != 0) {
+	else if (fstat(*fd, &sb) != 0)
 		*why = strerror(errno);
-		goto fail;
-	}
-	if (!S_ISREG(sb.st_mode)) {
+	else if (!S_ISREG(sb.st_mode))
 		*why = S_ISDIR(sb.st_mode) ? strerror(EISDIR) :
 		    "not a regular file";
-		goto fail;
-	}
-	if ((*why = read_header(k, fd, (uint64_t)sb.st_size)) != NULL)
-		goto fail;
+	else
+		*why = read_header(k, *fd, (uint64_t)sb.st_size);
+	if (*why == NULL)
+		return k;
+	if (*fd >= 0)
+		close(*fd);
+	*fd = -1;
+	ckpt_close(k);
+	return NULL;
+}
+
+/* Opens and verifies; on failure *why says what is wrong. */
+static struct ckpt *
+open_verified(const char *path, const char **why)
+{
+	struct ckpt *k;
+	XXH3_state_t *xs;
+	uint64_t sum, want, holes;
+	int fd;
+	static char sparse[128];
+
+	if ((k = open_header(path, &fd, why)) == NULL)
+		return NULL;
 	/* Only the pages in use come from the file; the rest of the arena's
 	 * room is anonymous memory. A page of the file's hole would have to
 	 * be supplied by its file system, and one that is full (tmpfs)
@@ -622,6 +636,22 @@ ckpt_open(const char *path)
 	if (k == NULL)
 		fwin_warn("%s: %s", path, why);
 	return k;
+}
+
+int
+ckpt_peek(const char *path, char **fp, const char **why)
+{
+	struct ckpt *k;
+	int fd;
+
+	*fp = NULL;
+	if ((k = open_header(path, &fd, why)) == NULL)
+		return -1;
+	close(fd);
+	if ((*why = parse_meta(k)) == NULL && (*fp = strdup(k->fp)) == NULL)
+		*why = strerror(ENOMEM);
+	ckpt_close(k);
+	return *why == NULL ? 0 : -1;
 }
 
 int

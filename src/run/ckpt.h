@@ -49,6 +49,12 @@ struct ckpt *ckpt_open(const char *path);
  * says what is wrong. */
 int ckpt_probe(const char *path, char **fp, const char **why);
 
+/* Reads path's header as ckpt_open() would, without the payload's
+ * checksum (which the restore verifies): 0 and *fp (malloc'd) the
+ * fingerprint of its pipeline, or -1 with *why saying what is wrong, as
+ * ckpt_open() would say it. */
+int ckpt_peek(const char *path, char **fp, const char **why);
+
 const struct ckpt_meta *ckpt_meta(const struct ckpt *k);
 
 /* Hands the mapped payload to a as its arena (see arena_attach) and

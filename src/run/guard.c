@@ -163,13 +163,28 @@ guard_clash(const struct config *c, int state)
 	return msg;
 }
 
+/* Whether checkpoint path, of pipeline fp (freed), is another
+ * pipeline's: 2 after the message that says what differs, else 0. */
+static int
+differs(const char *path, char *fp, const char *fingerprint)
+{
+	char *diff = config_fingerprint_diff(fp, fingerprint);
+
+	free(fp);
+	if (diff == NULL)
+		return 0;
+	fwin_warn("%s was made %s", path, diff);
+	free(diff);
+	return 2;
+}
+
 int
 guard_checkpoint(const struct config *c, const char *fingerprint,
     int *replaced)
 {
 	const char *path = c->checkpoint, *why;
 	struct stat sb, rb;
-	char *fp, *diff;
+	char *fp;
 	int rc;
 
 	*replaced = 0;
@@ -187,10 +202,17 @@ guard_checkpoint(const struct config *c, const char *fingerprint,
 		    path, file_kind(sb.st_mode));
 		return 1;
 	}
-	/* the restore checks its own checkpoint as it reads it */
+	/* --state: what the restore would refuse, said as it says it, but
+	 * before a lock is made (its payload's checksum is the restore's to
+	 * verify, once) */
 	if (c->restore != NULL && stat(c->restore, &rb) == 0 &&
-	    rb.st_dev == sb.st_dev && rb.st_ino == sb.st_ino)
-		return 0;
+	    rb.st_dev == sb.st_dev && rb.st_ino == sb.st_ino) {
+		if (ckpt_peek(path, &fp, &why) != 0) {
+			fwin_warn("%s: %s", path, why);
+			return 1;
+		}
+		return differs(path, fp, fingerprint);
+	}
 	rc = ckpt_probe(path, &fp, &why);
 	if (rc == 0) {
 		fwin_warn("%s exists and is not an fwin checkpoint; remove it "
@@ -205,13 +227,33 @@ guard_checkpoint(const struct config *c, const char *fingerprint,
 		fwin_warn("%s: %s; remove it or name another file", path, why);
 		return 1;
 	}
-	if ((diff = config_fingerprint_diff(fp, fingerprint)) != NULL) {
-		fwin_warn("%s was made %s", path, diff);
-		free(diff);
-		free(fp);
-		return 2;
-	}
-	free(fp);
+	if ((rc = differs(path, fp, fingerprint)) != 0)
+		return rc;
 	*replaced = c->restore == NULL;
+	return 0;
+}
+
+int
+guard_outputs(const struct config *c)
+{
+	const char *opt[] = { "-o", "--late-file", "--bad-file" },
+	    *path[] = { c->output, c->late_file, c->bad_file }, *why;
+	struct stat sb;
+	char *fp;
+	size_t i;
+	int rc;
+
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+		if (path[i] == NULL || stat(path[i], &sb) != 0 ||
+		    !S_ISREG(sb.st_mode))
+			continue;
+		/* (damaged or whole, it is a checkpoint's) */
+		if ((rc = ckpt_probe(path[i], &fp, &why)) == 1 || rc == -1) {
+			free(fp);
+			fwin_warn("%s names %s, an fwin checkpoint; name "
+			    "another file", opt[i], path[i]);
+			return 1;
+		}
+	}
 	return 0;
 }

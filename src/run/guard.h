@@ -23,4 +23,9 @@ char *guard_clash(const struct config *c, int state);
 int guard_checkpoint(const struct config *c, const char *fingerprint,
     int *replaced);
 
+/* An existing -o, --late-file or --bad-file FILE must not be an fwin
+ * checkpoint (rows appended would destroy it). Returns 0, or 1 after a
+ * message. */
+int guard_outputs(const struct config *c);
+
 #endif

@@ -848,7 +848,8 @@ run_pipeline(struct config *c, const struct plan *p)
 	clock_gettime(CLOCK_MONOTONIC, &r.t0);
 	persist_init(&r.ps, c, r.fingerprint, now_ns());
 	/* before anything is made: a lock file, the input's first read */
-	if ((status = guard_checkpoint(c, r.fingerprint, &r.ps.replaced)) != 0) {
+	if ((status = guard_checkpoint(c, r.fingerprint, &r.ps.replaced)) != 0 ||
+	    (status = guard_outputs(c)) != 0) {
 		free(r.fingerprint);
 		return status;
 	}
