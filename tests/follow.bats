@@ -320,6 +320,74 @@ second_run() {
 	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone"
 }
 
+# rotated_twice_run OLD...: after first_run and two rotations while
+# stopped, with "14 c" in the file between: the second run reads the
+# rest of the first rotated file, the second whole, then f.log; every
+# row ever printed must be what one run over OLD... and f.log prints.
+rotated_twice_run() {
+	local row
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	for row in $'10\t20\ta\t2' $'10\t20\tb\t1' $'10\t20\tc\t1'; do
+		expect_row "$row"
+		printf '%s\n' "$row" >>rows1
+	done
+	stop_with TERM
+	for row in $'20\t30\ta\t1' $'20\t30\tb\t1'; do
+		expect_row "$row"
+		printf '%s\n' "$row" >>rows1
+	done
+	ends_ok "${WANT_ERR-}"
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s "$@" f.log
+	assert_equal "$(cat rows1)" "$output"
+}
+
+@test "--state: rotated twice while fwin was stopped (dated names): the first rotated file from the position, the second whole, then the new one" {
+	first_run
+	# an older rotation, before the checkpoint: not read again
+	printf '5 z\n' >f.log-20261130
+	touch -d '2026-11-30 00:00' f.log-20261130
+	mv f.log f.log-20261201
+	touch -d '2026-12-01 00:00' f.log-20261201
+	printf '14 c\n' >f.log
+	mv f.log f.log-20261202
+	touch -d '2026-12-02 00:00' f.log-20261202
+	printf '21 a\n22 b\n' >f.log
+	rotated_twice_run f.log-20261201 f.log-20261202
+}
+
+@test "--state: rotated twice while fwin was stopped (numbered names, shifted): each rotated file once, oldest first" {
+	first_run
+	printf '5 z\n' >f.log.3
+	touch -d '2026-11-30 00:00' f.log.3
+	mv f.log f.log.1
+	touch -d '2026-12-01 00:00' f.log.1
+	printf '14 c\n' >f.log
+	# the second rotation shifts the first: f.log.1 becomes f.log.2
+	mv f.log.1 f.log.2
+	mv f.log f.log.1
+	touch -d '2026-12-02 00:00' f.log.1
+	printf '21 a\n22 b\n' >f.log
+	rotated_twice_run f.log.2 f.log.1
+}
+
+@test "--state: a later rotated file that is compressed is said, its records not read" {
+	first_run
+	mv f.log f.log-20261201
+	touch -d '2026-12-01 00:00' f.log-20261201
+	printf '14 c\n' >f.log
+	mv f.log f.log-20261202
+	touch -d '2026-12-02 00:00' f.log-20261202
+	gzip f.log-20261202
+	printf '21 a\n22 b\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	expect_row $'10\t20\ta\t2'
+	expect_row $'10\t20\tb\t1'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok "fwin: f.log: ./f.log-20261202.gz was rotated since the checkpoint and is compressed; its records are not read"
+}
+
 @test "--progress: each followed file and how far behind its end fwin is, erased at exit" {
 	printf '1 a\n' >f.log
 	start_follow -F --progress -t 1 -k 2 --tumble 10s f.log none.log

@@ -85,15 +85,19 @@ follow_close(struct input *in)
 int
 input_source(const struct input *in, const char *file)
 {
-	int i;
+	int i, j;
 
 	for (i = 0; i < in->nsub; i++)
 		if (file == in->files[i])
 			return i;
 	/* (a rotated file read on at a restart, before the one named) */
-	for (i = 0; i < in->nsub; i++)
+	for (i = 0; i < in->nsub; i++) {
 		if (file == in->sub[i]->oldpath)
 			return i;
+		for (j = 0; j < in->sub[i]->nlater; j++)
+			if (file == in->sub[i]->later[j])
+				return i;
+	}
 	return -1;
 }
 

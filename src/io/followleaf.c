@@ -96,6 +96,91 @@ find_rotated(const char *path, const struct input_pos *p)
 	return found;
 }
 
+/* A file rotated after another, and when it was last written. */
+struct later {
+	char *path;
+	struct timespec mtime;
+};
+
+static int
+by_mtime(const void *a, const void *b)
+{
+	const struct later *x = a, *y = b;
+
+	if (x->mtime.tv_sec != y->mtime.tv_sec)
+		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
+	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
+		return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+/* Whether stat a was last written after stat b. */
+static int
+written_after(const struct stat *a, const struct stat *b)
+{
+	return a->st_mtim.tv_sec != b->st_mtim.tv_sec ?
+	    a->st_mtim.tv_sec > b->st_mtim.tv_sec :
+	    a->st_mtim.tv_nsec > b->st_mtim.tv_nsec;
+}
+
+/* The rotated files beside path written after old (the rotated file a
+ * restart reads on from the checkpoint's position) and that are not the
+ * file under the name: rotated later than old, while fwin was not
+ * running. They are read after old, oldest first (by the time each was
+ * last written), each to its end, before the file under the name: a
+ * restart after several rotations reads every record once. Compressed
+ * ones cannot be read: each is said, with its records left out. */
+static void
+find_later(struct input *in, const char *path, const struct stat *old)
+{
+	const char *base;
+	char *dir = split_path(path, &base), *cand;
+	struct later *l = NULL;
+	struct stat sb, cur;
+	struct dirent *de;
+	size_t n = 0, cap = 0, i;
+	int have_cur = stat(path, &cur) == 0, plain;
+	DIR *d;
+
+	if ((d = opendir(dir)) == NULL) {
+		free(dir);
+		return;
+	}
+	while ((de = readdir(d)) != NULL) {
+		plain = rotated_name(de->d_name, base);
+		if (!plain && !rotated_zipped(de->d_name, base))
+			continue;
+		cand = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
+		sprintf(cand, "%s/%s", dir, de->d_name);
+		if (stat(cand, &sb) != 0 || !S_ISREG(sb.st_mode) ||
+		    (sb.st_dev == old->st_dev && sb.st_ino == old->st_ino) ||
+		    (have_cur && sb.st_dev == cur.st_dev &&
+		    sb.st_ino == cur.st_ino) || !written_after(&sb, old)) {
+			free(cand);
+			continue;
+		}
+		if (!plain) {
+			fwin_warn("%s: %s was rotated since the checkpoint and "
+			    "is compressed; its records are not read", path,
+			    cand);
+			free(cand);
+			continue;
+		}
+		xgrow(&l, &cap, n + 1, sizeof(*l));
+		l[n].path = cand;
+		l[n++].mtime = sb.st_mtim;
+	}
+	closedir(d);
+	free(dir);
+	qsort(l, n, sizeof(*l), by_mtime);
+	in->later = xcalloc(n ? n : 1, sizeof(*in->later));
+	for (i = 0; i < n; i++)
+		in->later[i] = l[i].path;
+	in->nlater = (int)n;
+	in->nextlater = 0;
+	free(l);
+}
+
 /* n with a comma every three digits, as the message writes sizes. */
 static const char *
 commas(uint64_t n, char buf[32])
@@ -145,6 +230,7 @@ open_rotated(struct input *in)
 	if (stat(in->oldpath, &sb) == 0) {	/* (a copy: another inode) */
 		p->ip_dev = sb.st_dev;
 		p->ip_ino = sb.st_ino;
+		find_later(in, files[0], &sb);
 	}
 	in->files = (char *const *)&in->oldpath;
 	in->fi = -1;
@@ -156,6 +242,26 @@ open_rotated(struct input *in)
 	return rc ? 1 : 0;
 }
 
+/* The next file rotated after the one a restart read on (find_later()),
+ * opened to be read from its start to its end: 1, or 0 when none is
+ * left to open. */
+static int
+open_later(struct input *in)
+{
+	char *const *files = in->files;
+	int rc = 0;
+
+	while (!rc && in->nextlater < in->nlater) {
+		in->files = (char *const *)&in->later[in->nextlater++];
+		in->fi = -1;
+		rc = open_next(in);	/* (one that cannot be: said) */
+		__atomic_store_n(&in->shown, in->skip, __ATOMIC_RELAXED);
+		in->files = files;
+	}
+	in->readold = rc;
+	return rc;
+}
+
 int
 follow_reopen(struct input *in)
 {
@@ -163,6 +269,8 @@ follow_reopen(struct input *in)
 	int rc;
 
 	if (!in->oldlooked && open_rotated(in))
+		return 1;
+	if (open_later(in))
 		return 1;
 	if (stat(in->files[0], &sb) != 0 && errno == ENOENT) {
 		if (!in->missing)

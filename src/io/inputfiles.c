@@ -246,9 +246,10 @@ input_positions(struct input *in)
 }
 
 /* A name logrotate gives a rotated copy of base: base.N, base-DATE and
- * the like, not compressed (those cannot be read where they stand). */
-int
-rotated_name(const char *name, const char *base)
+ * the like: 0 for none, 1 for one that can be read, 2 for a compressed
+ * one (which cannot be read where it stands). */
+static int
+rotation_of(const char *name, const char *base)
 {
 	static const char *const zipped[] = { ".gz", ".bz2", ".xz", ".zst",
 	    ".Z", ".lz4", ".lzma", ".lz", ".zip" };
@@ -260,9 +261,21 @@ rotated_name(const char *name, const char *base)
 	for (i = 0; i < sizeof(zipped) / sizeof(zipped[0]); i++) {
 		zn = strlen(zipped[i]);
 		if (len > zn && strcmp(name + len - zn, zipped[i]) == 0)
-			return 0;
+			return 2;
 	}
 	return 1;
+}
+
+int
+rotated_name(const char *name, const char *base)
+{
+	return rotation_of(name, base) == 1;
+}
+
+int
+rotated_zipped(const char *name, const char *base)
+{
+	return rotation_of(name, base) == 2;
 }
 
 /* Whether FILE operand path, of stat(2) sb, is the file of checkpoint

@@ -132,6 +132,10 @@ struct input {
 	int oldlooked;		/* a restart looked for a rotated file */
 	int readold;		/* reading it: its end is a rotation */
 	char *oldpath;		/* its name */
+	char **later;		/* the files rotated after it, oldest first,
+				   read next, each to its end (their names
+				   kept to the close: records name them) */
+	int nlater, nextlater;
 	uint64_t shown;		/* consumed, for --progress on another
 				   thread (atomic) */
 };
@@ -195,6 +199,8 @@ int file_holds(const char *path, const struct input_pos *p, int inode);
 /* Whether name is one logrotate gives a rotated copy of base (base.1,
  * base-20261203, not compressed). */
 int rotated_name(const char *name, const char *base);
+/* Whether name is a compressed rotated copy of base (base.1.gz). */
+int rotated_zipped(const char *name, const char *base);
 void take_fingerprint(struct input *in);
 void seek_resume(struct input *in);
 int open_next(struct input *in);

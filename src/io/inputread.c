@@ -958,7 +958,10 @@ stream_close(struct input *in)
 {
 	if (in == NULL)
 		return;
-	free(in->oldpath);	/* a leaf's rotated file (followleaf.c) */
+	free(in->oldpath);	/* a leaf's rotated files (followleaf.c) */
+	while (in->nlater > 0)
+		free(in->later[--in->nlater]);
+	free(in->later);
 	if (in->fd != -1)
 		close_file(in);
 	if (in->csvready)
