@@ -172,7 +172,8 @@ find_later(struct input *in, const char *path, const struct stat *old)
 	}
 	closedir(d);
 	free(dir);
-	qsort(l, n, sizeof(*l), by_mtime);
+	if (n > 1)
+		qsort(l, n, sizeof(*l), by_mtime);
 	in->later = xcalloc(n ? n : 1, sizeof(*in->later));
 	for (i = 0; i < n; i++)
 		in->later[i] = l[i].path;

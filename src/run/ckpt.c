@@ -538,19 +538,19 @@ open_header(const char *path, int *fd, const char **why)
 	}
 	k->map = MAP_FAILED;
 	/* O_NONBLOCK: a FIFO in its place must not hang the open */
-	if ((*fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0)
+	if ((*fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
 		*why = strerror(errno);
-	else if (fstat(*fd, &sb) != 0)
+		ckpt_close(k);
+		return NULL;
+	}
+	if (fstat(*fd, &sb) != 0)
 		*why = strerror(errno);
 	else if (!S_ISREG(sb.st_mode))
 		*why = S_ISDIR(sb.st_mode) ? strerror(EISDIR) :
 		    "not a regular file";
-	else
-		*why = read_header(k, *fd, (uint64_t)sb.st_size);
-	if (*why == NULL)
+	else if ((*why = read_header(k, *fd, (uint64_t)sb.st_size)) == NULL)
 		return k;
-	if (*fd >= 0)
-		close(*fd);
+	close(*fd);
 	*fd = -1;
 	ckpt_close(k);
 	return NULL;
