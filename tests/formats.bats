@@ -114,6 +114,24 @@ line",1
 	assert_equal "$stderr" ""
 }
 
+@test "csv: a '\"' inside an unquoted field is data; with -H a record's fields are counted as they are read" {
+	printf 'ts,k,v\n1,x"y,2\n2,x"y,3,4\n3,"q"r,s",5\n4,x"y,7\n' > in
+	for mode in stream batch; do
+		run --separate-stderr fwin --mode $mode --csv -H -t ts -k k \
+		    --tumble 10s --sum v in
+		assert_success
+		assert_output $'window_start,window_end,k,sum_v\n0,10,"q""r,s",5\n0,10,"x""y",9'
+		assert_equal "$stderr" $'fwin: in:3: 4 fields, the header has 3; record skipped\nfwin: 1 bad record skipped'
+	done
+	# a -d byte above 0x7f, after a quoted field
+	printf 'ts\247k\247v\n1\247"a"\2472\2479\n2\247"b"\2473\n' > in
+	run --separate-stderr fwin --csv -d $'\247' -H -t ts -k k --tumble 10s \
+	    --sum v in
+	assert_success
+	assert_output $'window_start,window_end,k,sum_v\n0,10,b,3'
+	assert_equal "$stderr" $'fwin: in:2: 4 fields, the header has 3; record skipped\nfwin: 1 bad record skipped'
+}
+
 @test "csv: a key holding a comma and a newline comes out quoted in csv, as is in tsv" {
 	printf '10,"x,\ny"\n11,"x,\ny"\n12,z\n' > in
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s in

@@ -75,6 +75,58 @@ in_disorder() {
 	assert_output $'ts\tk\tv\tcount\n1\ta\t\t1\n2\ta\t7\t2'
 }
 
+@test "over: with -H a '\"' inside an unquoted csv field is data: the record as read, the aggregates under their names" {
+	printf 'ts,a,b\n3,x"yz,2\n4,ok,5\n' > in.csv
+	ok --csv -H -t ts --time-format s --over-rows 1 --count --sum b in.csv
+	assert_output $'ts,a,b,count,sum_b\n3,x"yz,2,1,2\n4,ok,5,1,5'
+	# in the first field, the last, several and several times; --over
+	# alike
+	printf 'a,ts,c,b\nx"yz,3,p"q"r,2\ny,4,p"q,5\n' > in.csv
+	ok --csv -H -t ts --time-format s --over 10s --count --sum b in.csv
+	assert_output $'a,ts,c,b,count,sum_b\nx"yz,3,p"q"r,2,1,2\ny,4,p"q,5,2,7'
+	printf 'ts,b,a\n3,2,x"yz\n' > in.csv
+	ok --csv -H -t ts --time-format s --over-rows 1 --count --sum b in.csv
+	assert_output $'ts,b,a,count,sum_b\n3,2,x"yz,1,2'
+	# a quoted field goes on past a '"' that no delimiter follows; CRLF
+	printf 'ts,a,b\r\n3,"q"r,s",2\r\n4,x"y,5\r\n' > in.csv
+	ok --csv -H -t ts --time-format s --over-rows 2 --count --sum b in.csv
+	assert_output $'ts,a,b,count,sum_b\n3,"q"r,s",2,1,2\n4,x"y,5,2,7'
+}
+
+@test "over: with -H a csv record with a '\"' inside a field and fewer fields than the header gets empty cells; one with more is bad" {
+	printf 'ts,a,b,c\n3,x"yz,2\n4,x"yz,5,6,7\n5,ok,8,9\n6,x"y,3\n' > in.csv
+	run --separate-stderr fwin --csv -H -t ts --time-format s \
+	    --over-rows 2 --count --sum b in.csv
+	assert_success
+	assert_output $'ts,a,b,c,count,sum_b\n3,x"yz,2,,1,2\n5,ok,8,9,2,10\n6,x"y,3,,2,11'
+	assert_equal "$stderr" $'fwin: in.csv:3: 5 fields, the header has 4; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "over: --having and --eval read a csv record's fields as the reader frames them" {
+	printf 'ts,a,b\n3,x"yz,2\n4,"q"r,s",5\n5,ok,7\n' > in.csv
+	ok --csv -H -t ts --time-format s --over-rows 1 --count \
+	    --eval 'z=a' --eval 'y=b*10' in.csv
+	assert_output $'ts,a,b,count,z,y\n3,x"yz,2,1,"x""yz",20\n4,"q"r,s",5,1,"q""r,s",50\n5,ok,7,1,ok,70'
+	ok --csv -H -t ts --time-format s --over-rows 1 --count \
+	    --having 'a == "x\"yz" or a == "q\"r,s"' in.csv
+	assert_output $'ts,a,b,count\n3,x"yz,2,1\n4,"q"r,s",5,1'
+}
+
+@test "over: a '\"' inside a field of tsv, lines, json, or csv without -H: the record as read" {
+	printf 'ts\ta\tb\n3\tx"yz\t2\n' > in.tsv
+	ok --tsv -H -t ts --time-format s --over-rows 1 --count --sum b in.tsv
+	assert_output $'ts\ta\tb\tcount\tsum_b\n3\tx"yz\t2\t1\t2'
+	printf 'ts a b\n3 x"yz 2\n' > in
+	ok -H -t ts --time-format s --over-rows 1 --count --sum b in
+	assert_output $'ts\ta\tb\tcount\tsum_b\n3\tx"yz\t2\t1\t2'
+	printf '{"ts":3,"a":"x\\"yz","b":2}\n' > in.json
+	ok --json -t ts --time-format s --over-rows 1 --count --sum b in.json
+	assert_output '{"ts":3,"a":"x\"yz","b":2,"count":1,"sum_b":2}'
+	printf '3,x"yz,2\n4,x"y,5,6\n' > in.csv
+	ok --csv -t 1 --time-format s --over-rows 1 --count --sum 3 in.csv
+	assert_output $'3,x"yz,2,1,2\n4,x"y,5,6,1,5'
+}
+
 @test "over: json records get the aggregates as members" {
 	printf '{"ts":1,"h":"a","v":2}\n{"ts":2,"h":"a","v":4, "x":{"y":1}}\n{"ts":3,"h":"b","v":null}\n' > in.json
 	ok --json -t ts --time-format s -k h --over-rows 5 --sum v --count in.json

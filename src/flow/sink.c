@@ -244,8 +244,9 @@ changelog_drop(struct sink *s, const struct op_row *row)
 }
 
 /* --over: the cells of the record as read into o, as many as the
- * header names (csv unquoted; lines split as read, on runs of blanks or
- * -d), missing ones empty: what --having and --eval read. */
+ * header names (csv's framed as the reader frames them, and unquoted;
+ * lines split as read, on runs of blanks or -d), missing ones empty: what
+ * --having and --eval read. */
 static void
 record_cells(struct sink *s, struct out *o, const char *p, size_t n)
 {
@@ -258,16 +259,15 @@ record_cells(struct sink *s, struct out *o, const char *p, size_t n)
 		if (sep < 0)	/* lines: runs of blanks */
 			while (p < e && (*p == ' ' || *p == '\t'))
 				p++;
-		if (c->fmt == IF_CSV && p < e && *p == '"') {
-			for (len = 0, p++; p < e; p++) {
-				if (*p == '"' && (p + 1 == e || p[1] != '"'))
-					break;
-				p += *p == '"';	/* a doubled quote */
-				xgrow(&s->rec_buf, &s->rec_cap, len + 1, 1);
-				s->rec_buf[len++] = *p;
-			}
-			out_str(o, s->rec_buf, len);
-			q = memchr(p, sep, (size_t)(e - p));
+		if (c->fmt == IF_CSV) {
+			q = csv_field_end(p, e, sep);
+			len = (size_t)(q - p);
+			if (len > 0 && *p == '"') {
+				xgrow(&s->rec_buf, &s->rec_cap, len, 1);
+				len = csv_field_text(p, len, s->rec_buf);
+				out_str(o, s->rec_buf, len);
+			} else
+				out_str(o, p, len);
 		} else {
 			q = sep < 0 ? p : memchr(p, sep, (size_t)(e - p));
 			if (sep < 0)

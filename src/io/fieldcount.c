@@ -1,6 +1,7 @@
-/* fieldcount: the fields of a record past those split; see fieldcount.h.
- * Every record of a wide file under -H comes here, so the common case (no
- * quote in the rest of the line) counts delimiters 8 bytes at a time. */
+/* fieldcount: the fields of a record past those split, and a csv field
+ * framed in a record's text; see fieldcount.h. Every record of a wide file
+ * under -H comes here, so the common case (no quote in the rest of the
+ * line) counts delimiters 8 bytes at a time. */
 #include <stdint.h>
 #include <string.h>
 
@@ -31,21 +32,72 @@ count_byte(const char *p, size_t n, unsigned char c)
 	return k;
 }
 
-/* Delimiters outside quotes in p[0..n), quotes toggling (a doubled quote
- * toggles twice). */
-static size_t
-count_quoted(const char *p, size_t n, int delim)
+const char *
+csv_field_end(const char *p, const char *e, int delim)
 {
-	size_t i, k = 0;
-	int inq = 0;
+	const char *q;
+	unsigned char d = (unsigned char)delim;
 
-	for (i = 0; i < n; i++) {
-		if (p[i] == '"')
-			inq = !inq;
-		else if (!inq && p[i] == delim)
-			k++;
+	if (p == e || *p != '"') {
+		q = memchr(p, d, (size_t)(e - p));
+		return q != NULL ? q : e;
 	}
-	return k;
+	for (p++;;) {
+		if ((q = memchr(p, '"', (size_t)(e - p))) == NULL)
+			return e;	/* still open (not in a good record) */
+		p = q + 1;
+		if (p == e || (unsigned char)*p == d)
+			return p;
+		p += *p == '"';	/* "" is one '"'; else the '"' is data */
+	}
+}
+
+size_t
+csv_field_text(const char *p, size_t n, char *dst)
+{
+	const char *e = p + n;
+	size_t len = 0;
+
+	if (n == 0 || *p != '"') {
+		if (n > 0)
+			memcpy(dst, p, n);
+		return n;
+	}
+	for (p++; p < e; p++) {
+		if (*p == '"') {
+			if (p + 1 == e)
+				break;		/* the closing quote */
+			p += p[1] == '"';	/* "" is one '"' */
+		}
+		dst[len++] = *p;
+	}
+	return len;
+}
+
+/* The fields of the csv text p[0..e): at least one. Fields are framed
+ * by csv_field_end(); a stretch without a '"' counts its delimiters 8
+ * bytes at a time, and so does a '"' that does not begin a field, which
+ * is data. */
+static size_t
+csv_count(const char *p, const char *e, int delim)
+{
+	const char *text = p, *q;
+	unsigned char d = (unsigned char)delim;
+	size_t k = 1;
+
+	for (;;) {
+		if ((q = memchr(p, '"', (size_t)(e - p))) == NULL)
+			return k + count_byte(p, (size_t)(e - p), d);
+		k += count_byte(p, (size_t)(q - p), d);
+		if (q != text && (unsigned char)q[-1] != d) {
+			p = q + 1;	/* inside an unquoted field */
+			continue;
+		}
+		if ((p = csv_field_end(q, e, delim)) == e)
+			return k;
+		p++;		/* past a quoted field's delimiter */
+		k++;
+	}
 }
 
 size_t
@@ -59,23 +111,21 @@ record_fields(const struct record *rec, int delim, int quoted)
 	last = &rec->f[rec->nf - 1];
 	if (last->p < raw || last->p + last->n > end) {
 		/* the fields are copies (csv with quotes): all of it again */
-		return 1 + (quoted ? count_quoted(raw, rec->rawlen, delim) :
-		    count_byte(raw, rec->rawlen, (unsigned char)delim));
+		return text_fields(raw, rec->rawlen, delim, quoted);
 	}
 	/* the last field split ends at its own delimiter, or the line's end;
-	 * the delimiters after it each start one more field */
+	 * the fields after that delimiter are more */
 	from = last->p + last->n;
-	if (quoted && memchr(from, '"', (size_t)(end - from)) != NULL)
-		return rec->nf + count_quoted(from, (size_t)(end - from),
-		    delim);
-	return rec->nf + count_byte(from, (size_t)(end - from),
-	    (unsigned char)delim);
+	if (from == end)
+		return rec->nf;
+	return rec->nf + text_fields(from + 1, (size_t)(end - from - 1),
+	    delim, quoted);
 }
 
 size_t
 text_fields(const char *p, size_t n, int delim, int quoted)
 {
 	if (quoted && memchr(p, '"', n) != NULL)
-		return 1 + count_quoted(p, n, delim);
+		return csv_count(p, p + n, delim);
 	return 1 + count_byte(p, n, (unsigned char)delim);
 }

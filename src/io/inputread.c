@@ -180,7 +180,8 @@ split_delim(struct input *in, const char *s, size_t n, int delim,
  * Skipping a CSV record too long to keep needs its quoting, and libcsv
  * would hold a field of any length in memory. skim() follows the quotes
  * the way our libcsv setup does (lenient: a '"' inside a quoted field that
- * is not doubled and not before a delimiter or line end is data).
+ * is not doubled and not before a delimiter or line end is data): the
+ * fields of fieldcount.h's csv_field_end(), a byte at a time across reads.
  */
 enum { SK_FIELD, SK_UNQ, SK_Q, SK_QQ, SK_QQCR, SK_END };
 

@@ -1,10 +1,13 @@
 /* Unit tests of fieldcount: a record split up to some fields, its total
  * counted from the rest of its bytes (delimiters 8 at a time, quotes
  * followed for csv), against a plain count over the whole record, for
- * random records at every split point. */
+ * random records at every split point; and csv fields framed in a
+ * record's text, against the reader's fields for random csv. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "io/fieldcount.h"
 #include "unit.h"
@@ -67,6 +70,123 @@ test_fixed(void)
 	/* tsv: quotes are data */
 	CHECK(count(f, split("1\t\"a\tb\"", 7, '\t', 1, f), "1\t\"a\tb\"", 7,
 	    '\t', 0) == 3);
+	/* a '"' inside an unquoted csv field is data, and hides nothing */
+	copy[0].p = "3";
+	copy[0].n = 1;
+	copy[1].p = "x\"yz";
+	copy[1].n = 4;
+	CHECK(count(copy, 2, "3,x\"yz,2", 8, ',', 1) == 3);
+	CHECK(count(copy, 2, "3,x\"yz,2,9", 10, ',', 1) == 4);
+	CHECK(count(copy, 1, "x\"y,p\"q\"r,2", 12, ',', 1) == 3);
+	/* a quoted field goes on past a '"' that no delimiter follows */
+	CHECK(count(copy, 1, "3,\"q\"r,s\",5", 12, ',', 1) == 3);
+}
+
+/* csv_field_end() and csv_field_text() over text, field by field: the
+ * values joined by '|'. */
+static const char *
+fields_of(const char *text)
+{
+	static char out[256];
+	char v[64];
+	const char *p = text, *e = text + strlen(text), *q;
+	size_t len = 0, n;
+
+	for (;;) {
+		q = csv_field_end(p, e, ',');
+		n = csv_field_text(p, (size_t)(q - p), v);
+		memcpy(out + len, v, n);
+		len += n;
+		if (q == e)
+			break;
+		out[len++] = '|';
+		p = q + 1;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+static void
+test_fields(void)
+{
+	CHECK_STR(fields_of("3,x\"yz,2"), "3|x\"yz|2");
+	CHECK_STR(fields_of("x\"yz,3,2"), "x\"yz|3|2");
+	CHECK_STR(fields_of("3,2,x\"yz"), "3|2|x\"yz");
+	CHECK_STR(fields_of("a\"b\"c,\"\",\"d\"\"e\","), "a\"b\"c||d\"e|");
+	CHECK_STR(fields_of("\"ab\"c,d\",2"), "ab\"c,d|2");
+	CHECK_STR(fields_of("\"a\"\"\"\"\",\"\"\"\""), "a\"\"|\"");
+	CHECK_STR(fields_of("\"x\ny\",\"p\r\nq\""), "x\ny|p\r\nq");
+	CHECK_STR(fields_of(" \"a\" ,b"), " \"a\" |b");
+	CHECK_STR(fields_of(""), "");
+	CHECK_STR(fields_of(","), "|");
+	/* a delimiter byte above 0x7f */
+	CHECK(text_fields("1\xa7\"a\"\xa7" "2\xa7" "9", 9, 0xa7, 1) == 4);
+	CHECK(text_fields("\"a\xa7\"\xa7x\"y\xa7" "2", 10, 0xa7, 1) == 3);
+}
+
+/* Random csv of delimiters, quotes, letters, blanks and line ends, read
+ * by the reader (libcsv or the fast path): each good record's text
+ * framed by csv_field_end() gives the reader's fields, and the record
+ * split at one or two fields (as the pipeline splits it) counts them. */
+static void
+test_reader(void)
+{
+	static const char abc[] = ",,\"\"\"a \r\n";
+	struct input_opts o;
+	struct input *all, *few;
+	struct record r, r2;
+	static char v[1 << 16];	/* (a field is shorter than the file) */
+	char path[] = "/tmp/fwin-test-fieldcount.XXXXXX";
+	char *data = malloc(sizeof(v)), *files[1];
+	const char *p, *e, *q;
+	size_t n, i, k, nrec = 0;
+	int fd, round;
+
+	unit_rstate = 0xc5f1e1dc0de5ULL;
+	for (round = 0; round < 40; round++) {
+		for (n = 0; n < sizeof(v) - 1; n++)
+			data[n] = abc[unit_below(sizeof(abc) - 1)];
+		data[n++] = '\n';
+		if ((fd = mkstemp(path)) == -1 ||
+		    write(fd, data, n) != (ssize_t)n) {
+			perror("tmpfile");
+			exit(1);
+		}
+		close(fd);
+		files[0] = path;
+		memset(&o, 0, sizeof(o));
+		o.fmt = IF_CSV;
+		o.delim = -1;
+		all = input_open(files, 1, &o);
+		o.maxfields = 1 + (size_t)(round % 2);
+		few = input_open(files, 1, &o);
+		while (input_next(all, &r) == 1) {
+			CHECK(input_next(few, &r2) == 1);
+			CHECK(r2.line == r.line && r2.rawlen == r.rawlen);
+			if (r.bad != NULL)
+				continue;
+			nrec++;
+			CHECK(text_fields(r.raw, r.rawlen, ',', 1) == r.nf);
+			CHECK(record_fields(&r2, ',', 1) == r.nf);
+			p = r.raw;
+			e = p + r.rawlen;
+			for (i = 0; i < r.nf; i++) {
+				q = csv_field_end(p, e, ',');
+				k = csv_field_text(p, (size_t)(q - p), v);
+				CHECK(k == r.f[i].n &&
+				    memcmp(v, r.f[i].p, k) == 0);
+				CHECK((q == e) == (i + 1 == r.nf));
+				p = q < e ? q + 1 : e;
+			}
+		}
+		CHECK(input_next(few, &r2) == 0);
+		input_close(all);
+		input_close(few);
+		unlink(path);
+		memcpy(path + strlen(path) - 6, "XXXXXX", 6);
+	}
+	CHECK(nrec > 1000);
+	free(data);
 }
 
 /* Random records of tabs, commas and letters: every split point gives
@@ -100,6 +220,8 @@ int
 main(void)
 {
 	test_fixed();
+	test_fields();
 	test_random();
+	test_reader();
 	return unit_done("fieldcount");
 }
