@@ -615,8 +615,8 @@ reference() {
 +I,2026-11-29T20:00:00Z,2026-11-29T20:01:00Z,6"
 	run --separate-stderr fwin --csv -H -t ts --over 1m --count --eval 'x=1' access.csv
 	assert_success
-	run --separate-stderr fwin --csv -t 1 --over 1m --count --eval 'x=1' access.csv
+	# without -H the record's fields have no names: $N is refused
+	run --separate-stderr fwin --csv -t 1 --over 1m --count --eval 'x=$1' access.csv
 	assert_failure 2
-	assert_equal "$stderr" "fwin: --eval with --over needs -H to name the record's fields (csv, tsv or lines input)
-Try 'fwin --help' for more information."
+	assert_equal "$stderr" "fwin: --eval: at 1: no column \$1: without -H a record's fields have no names and no fixed number; name an aggregate's column, or give -H"
 }

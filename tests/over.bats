@@ -365,10 +365,21 @@ in_disorder() {
 	printf 'ts host lat\n1 a 5\n2 a 7\n' > in
 	ok -H -t ts --time-format s -k host --over 1h --sum lat --eval 'x=lat*2' in
 	assert_output $'ts\thost\tlat\tsum_lat\tx\n1\ta\t5\t5\t10\n2\ta\t7\t12\t14'
-	# the record's fields are named by the header
-	run --separate-stderr fwin -t 1 --over 1h --having '$1 > 0' /dev/null
+	# the record's fields are named by the header: without one, only
+	# the aggregates' and --eval's columns are named, and $N is refused
+	printf '1 a 10\n2 a 20\n3 b 5\n' > in
+	ok -t 1 --time-format s -k 2 --over 2s --count --sum 3 --having 'count > 1' in
+	assert_output $'2\ta\t20\t2\t30'
+	ok -t 1 --time-format s -k 2 --over-rows 2 --sum 3 --eval 'h=sum_3/2' --having 'h >= 10' in
+	assert_output $'2\ta\t20\t30\t15'
+	printf '1,a,10\n2,a,20\n' | fwin --csv -t 1 --time-format s -k 2 --over 2s --count --eval 'twice=count*2' > out
+	assert_equal "$(cat out)" $'1,a,10,1,2\n2,a,20,2,4'
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --over 1h --count --having '$1 > 0' in
 	assert_failure 2
-	assert_equal "${stderr%%$'\n'*}" "fwin: --having with --over needs -H to name the record's fields (csv, tsv or lines input)"
+	assert_equal "${stderr%%$'\n'*}" "fwin: --having: at 1: no column \$1: without -H a record's fields have no names and no fixed number; name an aggregate's column, or give -H"
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --over 1h --count --eval 'x=ts' in
+	assert_failure 2
+	assert_equal "${stderr%%$'\n'*}" "fwin: --eval: at 1: no column 'ts'"
 }
 
 @test "over: with json input --having and --eval read the record's members by their paths, and the aggregates" {

@@ -941,7 +941,6 @@ fwin_cli(int argc, char **argv)
 		usage_error("--offset cannot shift mo, q or y windows (they "
 		    "start at midnight on the 1st)");
 	check_firing(&c);
-	cli_expr_check(&c);
 	check_over(&c);
 	/* json records are objects: their members name the fields */
 	if (c.fmt == IF_JSON && c.header)

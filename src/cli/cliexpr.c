@@ -105,16 +105,3 @@ cli_expr_option(struct config *c, int ch, const char *arg)
 		return 0;
 	}
 }
-
-void
-cli_expr_check(const struct config *c)
-{
-	/* --over's rows are the records as read: their fields are named
-	 * by the header's names, or json's members by their paths */
-	if (over_window(c) && (c->having != NULL || c->nevals > 0) &&
-	    c->fmt != IF_JSON && !c->header)
-		usage_error("%s with %s needs -H to name the record's fields "
-		    "(csv, tsv or lines input)", c->having != NULL ?
-		    "--having" : "--eval", c->wkind == WK_OVER ? "--over" :
-		    "--over-rows");
-}

@@ -40,7 +40,4 @@ void bad_option(int ch, const char *arg) __attribute__((noreturn));
 struct config;
 int cli_expr_option(struct config *c, int ch, const char *arg);
 
-/* After the options: what the expression options cannot go with. */
-void cli_expr_check(const struct config *c);
-
 #endif

@@ -133,6 +133,39 @@ add_members(const struct config *c, const struct expr *e, const char *opt,
 	return 0;
 }
 
+/* Whether e reads a column by its number ($N): -1 after a usage
+ * message (opt: the option that gave e), or 0. */
+static int
+numbered(const struct expr *e, const char *opt)
+{
+	const char *name;
+	size_t i, col, pos;
+	int braced;
+
+	for (i = 0; i < expr_nfields(e); i++) {
+		expr_field(e, i, &name, &col, &pos, &braced);
+		if (name == NULL) {
+			fwin_warn("%s: at %zu: no column $%zu: without -H a "
+			    "record's fields have no names and no fixed "
+			    "number; name an aggregate's column, or give -H",
+			    opt, pos, col);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int
+rowexpr_names_only(const struct config *c)
+{
+	size_t i;
+
+	for (i = 0; i < c->nevals; i++)
+		if (numbered(c->evals[i].e, "--eval") != 0)
+			return -1;
+	return c->having != NULL ? numbered(c->having, "--having") : 0;
+}
+
 int
 rowexpr_members(const struct config *c, const char *const *cols,
     size_t ncols, const char ***names, size_t *n)

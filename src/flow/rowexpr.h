@@ -23,6 +23,12 @@ int rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
     struct rowexpr **x);
 void rowexpr_free(struct rowexpr *x);
 
+/* With --over on lines, csv or tsv without -H, whose records' fields
+ * have no names and no fixed number: 0 when c's --having and --eval name
+ * their columns by name only (the aggregates', --eval's), or -1 after a
+ * usage message ($N). */
+int rowexpr_names_only(const struct config *c);
+
 /* With --over and JSON input, whose records have no columns until read:
  * the names c's --having and --eval read that none of cols[0..ncols)
  * (the aggregates') nor an --eval column has, the records' members they

@@ -461,7 +461,7 @@ judge_record(struct sink *s, const struct op_row *row)
 	o = rowcells_sink(s->rcells);
 	if (s->c->fmt == IF_JSON)
 		member_cells(s, o, row->rec, row->reclen);
-	else
+	else if (s->nrec_cols > 0)	/* (without -H: not read) */
 		record_cells(s, o, row->rec, row->reclen);
 	aggs_emit(row->g, row->a, row->acc, o);
 	return rowexpr_judge(s->rx, s->rcells);
@@ -895,6 +895,11 @@ bind_rows(struct sink *s, const char **cols, size_t n, size_t first)
 	const char **names;
 	int rc;
 
+	if (over_window(s->c) && s->c->fmt != IF_JSON && s->nrec_cols == 0)
+		/* (no -H: the record's cells are not read, its fields
+		 * having no names) */
+		return rowexpr_names_only(s->c) != 0 ? -1 :
+		    rowexpr_new(s->c, cols + first, n - first, &s->rx);
 	if (!over_window(s->c) || s->c->fmt != IF_JSON)
 		return rowexpr_new(s->c, cols, n, &s->rx);
 	if (s->c->having == NULL && s->c->nevals == 0)
