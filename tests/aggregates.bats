@@ -168,6 +168,52 @@ fwin: 2 bad records skipped'
 		d 2.0 2.0 e .5 +3)"
 }
 
+@test "min/max: values of one double compared exactly, in either order, stream and batch" {
+	# 1700000000000000001 < 1700000000000000100 and 0.1 <
+	# 0.1000000000000000000001, though each pair rounds to one double;
+	# 0.10 and 1e-1 are equal, so the first to arrive is kept
+	printf '1700000000000000100\n1700000000000000001\n' > big
+	printf '1700000000000000001\n1700000000000000100\n' > big2
+	for f in big big2; do
+		ok --min 1 --max 1 --count-window 2 < $f
+		assert_output $'1700000000000000001\t1700000000000000100'
+		for mode in stream batch; do
+			for n in 1 2; do
+				ok --threads $n --mode $mode -t 1 --min 1 --max 1 --tumble 1s $f
+				assert_output $'1700000000000000000\t1700000001000000000\t1700000000000000001\t1700000000000000100'
+			done
+		done
+	done
+	printf '0.1000000000000000000001\n0.1\n' > small
+	printf '0.1\n0.1000000000000000000001\n' > small2
+	for f in small small2; do
+		ok --min 1 --max 1 --count-window 2 < $f
+		assert_output $'0.1\t0.1000000000000000000001'
+	done
+	printf '%s\n' '1 a 0.10' '2 a 1e-1' '3 a 100000000000000000000000001e-27' \
+		'4 b -1700000000000000001' '5 b -1700000000000000100' '6 b -17e17' > in
+	for mode in stream batch; do
+		for n in 1 2; do
+			ok --threads $n --mode $mode -t 1 -k 2 --tumble 10s --min 3 --max 3 in
+			assert_output "$(printf '0\t10\t%s\t%s\t%s\n' a 0.10 100000000000000000000000001e-27 \
+				b -1700000000000000100 -17e17)"
+		done
+	done
+}
+
+@test "min/max: values of one double compared exactly across slide panes, folds and merged sessions" {
+	printf '1 a 1700000000000000100\n6 b 1700000000000000001\n' > in
+	ok -t 1 --slide 10s,5s --min 3 --max 3 in
+	assert_output $'-5\t5\t1700000000000000100\t1700000000000000100\n0\t10\t1700000000000000001\t1700000000000000100\n5\t15\t1700000000000000001\t1700000000000000001'
+	# panes of 1 s: a window's kept fold
+	ok -t 1 --slide 10s,1s --min 3 --max 3 in
+	assert_equal "$(grep -c $'\t1700000000000000001\t1700000000000000100$' <<< "$output")" 5
+	# sessions at 1 and 5 joined by the record at 3
+	printf '5 a 1700000000000000001\n1 b 1700000000000000100\n3 c 1700000000000000100\n' > in
+	ok -t 1 --session 3s -l 10s --min 3 --max 3 in
+	assert_output $'1\t8\t1700000000000000001\t1700000000000000100'
+}
+
 @test "min/max in json: numbers when valid JSON, else strings" {
 	printf '%s\n' '1 a 2.50' '1 a 10' '1 e +3' '1 e .5' > in
 	ok -t 1 -k 2 --tumble 10s --min 3 --max 3 --output-format json in
@@ -187,6 +233,44 @@ fwin: 2 bad records skipped'
 	printf '1 a 9\n2 b 10\n3 c 1e1\n4 d -20\n' > in
 	ok -t 1 --tumble 10s --min-by 3:2 --max-by 3:2 in
 	assert_output $'0\t10\td\tb'
+}
+
+@test "min-by/max-by: values of one double compared exactly, in either order, stream and batch" {
+	printf '5 x 0.1000000000000000000001\n5 y 0.1\n' > in
+	printf '5 y 0.1\n5 x 0.1000000000000000000001\n' > in2
+	for f in in in2; do
+		ok -t 1 --min-by 3:2 --max-by 3:2 --count-window 2 < $f
+		assert_output $'y\tx'
+		for mode in stream batch; do
+			for n in 1 2; do
+				ok --threads $n --mode $mode -t 1 --time-format s --tumble 10s \
+					--min-by 3:2 --max-by 3:2 --min-by 3 --max-by 3 $f
+				assert_output $'0\t10\ty\tx\t5 y 0.1\t5 x 0.1000000000000000000001'
+			done
+		done
+	done
+	# equal values: the first record to arrive
+	printf '1 a 0.10\n2 b 1e-1\n3 c 1700000000000000100\n4 d 1700000000000000001\n' > eq
+	ok -t 1 --tumble 10s --min-by 3:2 --max-by 3:2 --min-by 3 eq
+	assert_output $'0\t10\ta\tc\t1 a 0.10'
+}
+
+@test "min-by/max-by: values of one double compared exactly across slide panes, merged sessions and a checkpoint" {
+	printf '1 a 1700000000000000100\n6 b 1700000000000000001\n' > in
+	ok -t 1 --slide 10s,5s --min-by 3:2 --max-by 3:2 in
+	assert_output $'-5\t5\ta\ta\n0\t10\tb\ta\n5\t15\tb\tb'
+	ok -t 1 --slide 10s,1s --min-by 3:2 --max-by 3:2 in
+	assert_equal "$(grep -c $'\tb\ta$' <<< "$output")" 5
+	printf '5 a 1700000000000000001\n1 b 1700000000000000100\n3 c 1700000000000000100\n' > se
+	ok -t 1 --session 3s -l 10s --min-by 3:2 --max-by 3:2 --min-by 3 se
+	assert_output $'1\t8\ta\tb\t5 a 1700000000000000001'
+	# the value compared is kept in the checkpoint
+	printf '1 a 1700000000000000100\n' > growing
+	ok -t 1 --tumble 10s --min-by 3:2 --max-by 3:2 --state s.ckpt growing
+	assert_output ""
+	printf '2 b 1700000000000000001\n3 c 1700000000000000100\n' >> growing
+	ok -t 1 --tumble 10s --min-by 3:2 --max-by 3:2 --state s.ckpt --flush growing
+	assert_output $'0\t10\tb\ta'
 }
 
 @test "min-by without OUT on csv input: the record as read, quoted in csv" {

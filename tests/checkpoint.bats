@@ -702,7 +702,7 @@ make_state() {
 	assert_success
 	assert_equal "$stderr" ""
 	assert_line --index 0 'file             c.ckpt'
-	assert_line --index 1 'format version   7'
+	assert_line --index 1 'format version   8'
 	assert_line --index 2 --regexp '^generation       [1-9][0-9]*$'
 	assert_regex "${lines[3]}" '^saved            [0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z \([0-9]+ ns\)$'
 	assert_regex "${lines[4]}" '^checksum         ok \(XXH3-64 [0-9a-f]{16} over [0-9]+ bytes\)$'
@@ -1045,13 +1045,13 @@ flip() {
 	assert_equal "$stderr" "fwin: bad.ckpt: not an fwin checkpoint (bad magic number)"
 	flip real.ckpt bad.ckpt 8
 	try_damaged bad.ckpt "version"
-	assert_equal "$stderr" "fwin: bad.ckpt: unsupported checkpoint format version 93 (this fwin reads version 7)"
+	assert_equal "$stderr" "fwin: bad.ckpt: unsupported checkpoint format version 82 (this fwin reads version 8)"
 	# an older fwin's checkpoint (version 4: sums kept a double beside
 	# them, 56 bytes) is refused too, and says so
 	cp real.ckpt old.ckpt
 	printf '\004' | dd of=old.ckpt bs=1 seek=8 count=1 conv=notrunc status=none
 	try_damaged old.ckpt "version"
-	assert_equal "$stderr" "fwin: old.ckpt: unsupported checkpoint format version 4 (this fwin reads version 7)"
+	assert_equal "$stderr" "fwin: old.ckpt: unsupported checkpoint format version 4 (this fwin reads version 8)"
 	flip real.ckpt bad.ckpt 16
 	try_damaged bad.ckpt "checksum"
 	assert_equal "$stderr" "fwin: bad.ckpt: checksum mismatch: the file is damaged"

@@ -106,6 +106,40 @@ load common
 	assert_output $'0,10,b,1,3\n0,10,c,1,3\n10,20,a,1,1\n10,20,b,1,2'
 }
 
+@test "--top: values of one double ranked exactly, in either order, stream and batch" {
+	# exact sums 1700000000000000100 > 1700000000000000001, one double;
+	# 1.7e+18 (a sum of exponents, printed as a double) is less than both
+	printf '1 a 1700000000000000001\n1 b 1700000000000000100\n' > in
+	printf '1 b 1700000000000000100\n1 a 1700000000000000001\n' > in2
+	for f in in in2; do
+		run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10s --sum 3 --top 1 < $f
+		assert_success
+		assert_equal "$stderr" ""
+		assert_output $'0\t10\tb\t1700000000000000100'
+		for mode in stream batch; do
+			for n in 1 2; do
+				run --separate-stderr fwin --threads $n --mode $mode -t 1 --time-format s -k 2 \
+					--tumble 10s --sum 3 --top 1 $f
+				assert_success
+				assert_output $'0\t10\tb\t1700000000000000100'
+				run --separate-stderr fwin --threads $n --mode $mode -t 1 --time-format s -k 2 \
+					--tumble 10s --sum 3 --top 1 --top-by sum_3:asc $f
+				assert_success
+				assert_output $'0\t10\ta\t1700000000000000001'
+			done
+		done
+	done
+	printf '%s\n' '1 a 1700000000000000001' '1 b 1700000000000000100' '1 c 1.7e18' \
+		'1 d 1700000000000000100' '1 e 0.10' '1 f 1e-1' > in
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10s --max 3 --top 6 in
+	assert_success
+	assert_output "$(printf '0\t10\t%s\t%s\n' b 1700000000000000100 d 1700000000000000100 \
+		a 1700000000000000001 c 1.7e18 e 0.10 f 1e-1)"
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10s --sum 3 --top 3 --top-by sum_3:asc in
+	assert_success
+	assert_output "$(printf '0\t10\t%s\t%s\n' e 0.1 f 0.1 c 1.7e+18)"
+}
+
 @test "--top: the first aggregate by default; with --global, of all rows" {
 	printf '1,a\n2,b\n3,a\n4,c\n5,a\n6,c\n' > in
 	run --separate-stderr fwin --csv -t 1 -k 2 --global --top 2 --count in

@@ -161,7 +161,7 @@ mixed() {
 		assert_equal "$(cat first; printf '%s\n' "$output")" "$want"
 		run fwin --inspect s.ckpt
 		assert_success
-		assert_line --index 1 'format version   7'
+		assert_line --index 1 'format version   8'
 	done
 }
 

@@ -214,27 +214,39 @@ blob_ok(const struct arena *a, aoff b, struct arena_claims *m)
 }
 
 void
-blob_set(struct arena *a, aoff slot_off, const char *p, size_t n)
+blob_set2(struct arena *a, aoff slot_off, const char *p, size_t n,
+    const char *q, size_t m)
 {
 	aoff cur = *(aoff *)(a->base + slot_off), off;
 	struct blob *b;
 
 	if (cur != 0) {
 		b = blob_at(a, cur);
-		if (b->b_cap >= n) {
+		if (b->b_cap >= n + m) {
 			memcpy(b->b_data, p, n);
-			b->b_len = (uint32_t)n;
+			if (m != 0)
+				memcpy(b->b_data + n, q, m);
+			b->b_len = (uint32_t)(n + m);
 			return;
 		}
 		blob_free(a, cur);
 	}
-	/* p never points into the arena, so it stays valid if it moves. */
-	off = arena_alloc(a, sizeof(struct blob) + n);
+	/* p and q never point into the arena, so they stay valid if it
+	 * moves. */
+	off = arena_alloc(a, sizeof(struct blob) + n + m);
 	b = blob_at(a, off);
-	b->b_len = (uint32_t)n;
-	b->b_cap = (uint32_t)n;
+	b->b_len = (uint32_t)(n + m);
+	b->b_cap = (uint32_t)(n + m);
 	memcpy(b->b_data, p, n);
+	if (m != 0)
+		memcpy(b->b_data + n, q, m);
 	*(aoff *)(a->base + slot_off) = off;
+}
+
+void
+blob_set(struct arena *a, aoff slot_off, const char *p, size_t n)
+{
+	blob_set2(a, slot_off, p, n, NULL, 0);
 }
 
 void

@@ -31,14 +31,16 @@ typedef uint64_t aoff;
  * Version 7: a DDSketch turns dense past 16 pairs, not 64, and a dense
  * one's counts are 2 bytes up to 65,535 values, then 4, then 8 (struct
  * dds.width).
+ * Version 8: min-by and max-by keep the value they compare after OUT's
+ * text (struct acc_ext.outn), as extremes compare equal doubles exactly.
  */
-#define ARENA_FORMAT 7
+#define ARENA_FORMAT 8
 #define ARENA_LAYOUT(type, size) \
-	_Static_assert(ARENA_FORMAT == 7 && sizeof(type) == (size), \
-	    #type " is stored in checkpoints of format 7")
+	_Static_assert(ARENA_FORMAT == 8 && sizeof(type) == (size), \
+	    #type " is stored in checkpoints of format 8")
 #define ARENA_OFFSET(type, field, off) \
-	_Static_assert(ARENA_FORMAT == 7 && offsetof(type, field) == (off), \
-	    #type "." #field " is stored in checkpoints of format 7")
+	_Static_assert(ARENA_FORMAT == 8 && offsetof(type, field) == (off), \
+	    #type "." #field " is stored in checkpoints of format 8")
 
 #define ARENA_NCLASS 96
 
@@ -101,6 +103,9 @@ ARENA_LAYOUT(struct blob, 8);
  * offset of the aoff field that holds the blob, so that it can be written
  * after the arena moves. */
 void blob_set(struct arena *a, aoff slot_off, const char *p, size_t n);
+/* blob_set() of p[0..n) followed by q[0..m). */
+void blob_set2(struct arena *a, aoff slot_off, const char *p, size_t n,
+    const char *q, size_t m);
 /* Frees the blob at off (0 is a no-op). */
 void blob_free(struct arena *a, aoff off);
 

@@ -133,6 +133,96 @@ num_parse_any(const char *p, size_t n, struct num *out)
 }
 
 /*
+ * Comparing numbers exactly: a number's text as digits d1 d2 ... (the
+ * integer's then the fraction's, past the leading zeros) and the power
+ * of ten of the first, so that its magnitude is 0.d1 d2 ... 10^pos. Two
+ * numbers of the same sign compare by pos, then digit by digit, the
+ * shorter taken with zeros after it. Linear in the text, and nothing is
+ * allocated: it runs on ties of doubles, which may come per record.
+ */
+
+#define EXP_CAP	INT64_C(100000000000000000)	/* 10^17 */
+
+struct numtext {
+	const char *ip, *fp;	/* the integer's digits, the fraction's */
+	size_t in, fn;
+	size_t lead;		/* zeros before the first other digit */
+	int64_t pos;
+	int sign;		/* -1, 0 (the value is zero) or 1 */
+};
+
+static char
+numtext_digit(const struct numtext *t, size_t k)
+{
+	return k < t->in ? t->ip[k] : t->fp[k - t->in];
+}
+
+static void
+numtext_read(const char *p, size_t n, struct numtext *t)
+{
+	size_t i = 0;
+	int64_t e = 0;
+	int neg = 0, eneg = 0;
+
+	if (i < n && (p[i] == '-' || p[i] == '+'))
+		neg = p[i++] == '-';
+	t->ip = p + i;
+	for (; i < n && isdig(p[i]); i++)
+		;
+	t->in = (size_t)(p + i - t->ip);
+	t->fp = p + i;
+	t->fn = 0;
+	if (i < n && p[i] == '.') {
+		t->fp = p + ++i;
+		for (; i < n && isdig(p[i]); i++)
+			;
+		t->fn = (size_t)(p + i - t->fp);
+	}
+	if (i < n && (p[i] == 'e' || p[i] == 'E')) {
+		if (++i < n && (p[i] == '-' || p[i] == '+'))
+			eneg = p[i++] == '-';
+		for (; i < n && isdig(p[i]); i++)
+			if (e < EXP_CAP)
+				e = e * 10 + (p[i] - '0');
+		if (e > EXP_CAP)
+			e = EXP_CAP;
+	}
+	for (t->lead = 0; t->lead < t->in + t->fn &&
+	    numtext_digit(t, t->lead) == '0'; t->lead++)
+		;
+	t->sign = t->lead == t->in + t->fn ? 0 : neg ? -1 : 1;
+	t->pos = (int64_t)t->in - (int64_t)t->lead + (eneg ? -e : e);
+}
+
+int
+num_cmp_exact(const char *p, size_t n, const char *q, size_t m)
+{
+	struct numtext a, b;
+	size_t ka, kb, na, nb;
+	char da, db;
+
+	if (n == m && memcmp(p, q, n) == 0)	/* (the commonest tie) */
+		return 0;
+	numtext_read(p, n, &a);
+	numtext_read(q, m, &b);
+	if (a.sign != b.sign)
+		return a.sign < b.sign ? -1 : 1;
+	if (a.sign == 0)
+		return 0;
+	if (a.pos != b.pos)
+		return a.pos < b.pos ? -a.sign : a.sign;
+	na = a.in + a.fn;
+	nb = b.in + b.fn;
+	for (ka = a.lead, kb = b.lead; ka < na || kb < nb; ka++, kb++) {
+		da = ka < na ? numtext_digit(&a, ka) : '0';
+		db = kb < nb ? numtext_digit(&b, kb) : '0';
+		if (da != db)
+			return da < db ? -a.sign : a.sign;
+	}
+	return 0;
+}
+
+/*
  * Printing a double: the fewest significant digits that read back as it
  * and, where several such strings do, the one nearest it (ties to even):
  * Python's repr() digits.

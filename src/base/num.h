@@ -46,6 +46,14 @@ num_parse(const char *p, size_t n, struct num *out)
 	return num_parse_any(p, n, out);
 }
 
+/* Compares two numbers num_parse() reads, p[0..n) and q[0..m), by the
+ * exact values written, not their doubles: -1, 0 or 1. "0.10" equals
+ * "1e-1"; "1700000000000000001" is less than "1700000000000000100",
+ * whose doubles are the same. (An exponent past +-10^17 counts as
+ * +-10^17: a number of such an exponent is 0 as a double, or beyond the
+ * doubles.) */
+int num_cmp_exact(const char *p, size_t n, const char *q, size_t m);
+
 /* Writes d in the shortest form that reads back as the same double
  * ("2.5", "0.1", "1e+21"); inf and nan as "inf", "-inf", "nan". Returns
  * the length; buf has NUM_BUFSZ bytes. */

@@ -537,7 +537,8 @@ sink_digest(struct sink *s, const struct op_row *row)
 
 /* --top: the value of a row's --top-by cell. */
 int
-sink_rank(struct sink *s, const struct op_row *row, double *v)
+sink_rank(struct sink *s, const struct op_row *row, double *v,
+    const char **text, size_t *len)
 {
 	struct num nu;
 	const char *p;
@@ -552,6 +553,8 @@ sink_rank(struct sink *s, const struct op_row *row, double *v)
 	if (p == NULL || n == 0 || num_parse(p, n, &nu) != 0)
 		return -1;
 	*v = nu.d;
+	*text = p;
+	*len = n;
 	return 0;
 }
 

@@ -87,9 +87,10 @@ void sink_row(struct sink *s, const struct op_row *row);
 void sink_emit(void *s, const struct op_row *row);
 /* --emit-every: a digest of a row's result (op_digest_fn's). */
 uint64_t sink_digest(struct sink *s, const struct op_row *row);
-/* --top: the value of a row's --top-by cell (op_rank_fn's: 0 and *v,
- * -1 for an empty cell, -2 for a row --having drops). */
-int sink_rank(struct sink *s, const struct op_row *row, double *v);
+/* --top: the value of a row's --top-by cell (op_rank_fn's: 0, *v and
+ * the cell's text, -1 for an empty cell, -2 for a row --having drops). */
+int sink_rank(struct sink *s, const struct op_row *row, double *v,
+    const char **text, size_t *len);
 
 /* The next n rows (but --over's) are not written: a table that gave up
  * wrote them before the operator that takes over fires them again. */

@@ -749,9 +749,10 @@ digest_row(void *arg, const struct op_row *row)
 }
 
 static int
-rank_row(void *arg, const struct op_row *row, double *v)
+rank_row(void *arg, const struct op_row *row, double *v, const char **text,
+    size_t *n)
 {
-	return sink_rank(((struct run *)arg)->sink, row, v);
+	return sink_rank(((struct run *)arg)->sink, row, v, text, n);
 }
 
 /* The window operator, its state not made or restored yet. */

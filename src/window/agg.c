@@ -2,11 +2,13 @@
  *
  * Each aggregate owns a fixed slot of the accumulator block. Values that
  * must be printed as written (min, max, first, last, min-by, max-by) are
- * kept as arena blobs; ties and first/last are decided by the record's
- * arrival number, so that merging slices in any order gives the answer
- * of adding the records one by one. Percentiles keep their values, and
- * sketches themselves, in arena blocks of their own that grow; their
- * folds are outside the arena (AGF_NOKEEP). */
+ * kept as arena blobs; extremes are compared by their exact values (their
+ * doubles, then their texts where those are equal), and ties and
+ * first/last are decided by the record's arrival number, so that merging
+ * slices in any order gives the answer of adding the records one by one.
+ * Percentiles keep their values, and sketches themselves, in arena blocks
+ * of their own that grow; their folds are outside the arena
+ * (AGF_NOKEEP). */
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -38,10 +40,13 @@ ARENA_OFFSET(struct stats_var, xx, 64);
 struct acc_ext {		/* min, max, min-by, max-by */
 	double v;
 	uint64_t seq;
-	aoff text;
-	uint64_t set;
+	aoff text;		/* the value as written; min-by, max-by: OUT's
+				 * text, then the value's */
+	uint32_t set;
+	uint32_t outn;		/* min-by, max-by: the bytes of OUT's text */
 };
 ARENA_LAYOUT(struct acc_ext, 32);
+ARENA_OFFSET(struct acc_ext, outn, 28);
 
 struct acc_pick {		/* first, last */
 	uint64_t seq;
@@ -67,16 +72,54 @@ struct aggs {
 				 * aggs_put_ints() */
 };
 
-/* Whether candidate (v, seq) beats the kept one for min (want_max = 0)
- * or max (want_max = 1): strictly better value, or equal and earlier. */
-static int
-ext_better(int want_max, double v, uint64_t seq, const struct acc_ext *e)
+/* The value kept by e (set), as written: the end of its text. */
+static const char *
+ext_value(const struct arena *a, const struct acc_ext *e, size_t *n)
 {
+	const struct blob *b = blob_at(a, e->text);
+
+	*n = b->b_len - e->outn;
+	return b->b_data + e->outn;
+}
+
+/* Whether candidate (v, written p[0..n), seq) beats the one e keeps, of
+ * arena a, for min (want_max = 0) or max (want_max = 1): a strictly
+ * better value, or an equal one and earlier. Rounding to doubles keeps
+ * the order of values, so the doubles decide unless they are equal: only
+ * then are the texts read, exactly. */
+static int
+ext_better(const struct arena *a, int want_max, double v, const char *p,
+    size_t n, uint64_t seq, const struct acc_ext *e)
+{
+	const char *q;
+	size_t m;
+	int c;
+
 	if (!e->set)
 		return 1;
 	if (v != e->v)
 		return want_max ? v > e->v : v < e->v;
+	q = ext_value(a, e, &m);
+	if ((c = num_cmp_exact(p, n, q, m)) != 0)
+		return want_max ? c > 0 : c < 0;
 	return seq < e->seq;
+}
+
+/* ext_better() of a kept candidate s, of arena a too. */
+static int
+ext_beats(const struct arena *a, int want_max, const struct acc_ext *s,
+    const struct acc_ext *e)
+{
+	const char *p;
+	size_t n;
+
+	if (!s->set)
+		return 0;
+	if (e->set && s->v == e->v) {
+		p = ext_value(a, s, &n);
+		return ext_better(a, want_max, s->v, p, n, s->seq, e);
+	}
+	return ext_better(a, want_max, s->v, NULL, 0, s->seq, e);
 }
 
 
@@ -234,13 +277,17 @@ ext_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq,
 {
 	struct acc_ext *e = arena_ptr(a, slot);
 
-	if (!ext_better(want_max, v->d, seq, e))
+	if (!ext_better(a, want_max, v->d, v->p, v->n, seq, e))
 		return;
 	e->v = v->d;
 	e->seq = seq;
 	e->set = 1;
-	blob_set(a, slot + offsetof(struct acc_ext, text), by ? v->out : v->p,
-	    by ? v->outn : v->n);
+	e->outn = by ? (uint32_t)v->outn : 0;
+	if (by)
+		blob_set2(a, slot + offsetof(struct acc_ext, text), v->out,
+		    v->outn, v->p, v->n);
+	else
+		blob_set(a, slot + offsetof(struct acc_ext, text), v->p, v->n);
 }
 
 static void
@@ -272,7 +319,7 @@ ext_merge(struct arena *a, aoff dst, aoff src, int want_max)
 {
 	struct acc_ext *d = arena_ptr(a, dst), *s = arena_ptr(a, src);
 
-	if (s->set && ext_better(want_max, s->v, s->seq, d)) {
+	if (ext_beats(a, want_max, s, d)) {
 		aoff old = d->text;
 
 		*d = *s;
@@ -300,8 +347,7 @@ min_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 	const struct acc_ext *s = src;
 
 	(void)ag;
-	(void)a;
-	if (s->set && ext_better(0, s->v, s->seq, dst))
+	if (ext_beats(a, 0, s, dst))
 		*(struct acc_ext *)dst = *s;
 }
 
@@ -311,8 +357,7 @@ max_fold(struct agg *ag, const struct arena *a, void *dst, const void *src)
 	const struct acc_ext *s = src;
 
 	(void)ag;
-	(void)a;
-	if (s->set && ext_better(1, s->v, s->seq, dst))
+	if (ext_beats(a, 1, s, dst))
 		*(struct acc_ext *)dst = *s;
 }
 
@@ -333,7 +378,8 @@ ext_emit(struct agg *ag, const struct arena *a, const void *acc,
 	out_num(o, b->b_data, b->b_len);
 }
 
-/* min-by and max-by print a field or a record: text */
+/* min-by and max-by print a field or a record, OUT's part of their
+ * text: text */
 static void
 by_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 {
@@ -346,7 +392,7 @@ by_emit(struct agg *ag, const struct arena *a, const void *acc, struct out *o)
 		return;
 	}
 	b = blob_at(a, e->text);
-	out_str(o, b->b_data, b->b_len);
+	out_str(o, b->b_data, e->outn);
 }
 
 static const char *
@@ -354,7 +400,8 @@ ext_check(const struct arena *a, const void *slot, struct arena_claims *m)
 {
 	const struct acc_ext *e = slot;
 
-	if ((e->set || e->text != 0) && !blob_ok(a, e->text, m))
+	if ((e->set || e->text != 0) && (!blob_ok(a, e->text, m) ||
+	    e->outn > blob_at(a, e->text)->b_len))
 		return "bad value in an accumulator";
 	return NULL;
 }

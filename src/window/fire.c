@@ -6,6 +6,7 @@
 
 #include "io/keycodec.h"
 #include "window/opint.h"
+#include "base/num.h"
 #include "base/util.h"
 
 void
@@ -207,16 +208,29 @@ sort_by_key(struct op *o, struct fire *v, size_t n)
 	}
 }
 
+/* How fire_top() sorts: the order, and the texts of the values. */
+struct rank_order {
+	int asc;
+	const char *text;
+};
+
+/* Rows by their values, exactly: rounding to doubles keeps the order of
+ * values, so the doubles decide unless they are equal, and then the
+ * texts do. */
 static int
 rank_cmp(const void *va, const void *vb, void *arg)
 {
 	const struct ranked *a = va, *b = vb;
-	int asc = *(const int *)arg;
+	const struct rank_order *ro = arg;
+	int c;
 
 	if (a->empty != b->empty)
 		return a->empty - b->empty;	/* empty cells rank last */
 	if (!a->empty && a->v != b->v)
-		return (a->v < b->v) == asc ? -1 : 1;
+		return (a->v < b->v) == ro->asc ? -1 : 1;
+	if (!a->empty && (c = num_cmp_exact(ro->text + a->text, a->n,
+	    ro->text + b->text, b->n)) != 0)
+		return (c < 0) == ro->asc ? -1 : 1;
 	return a->i < b->i ? -1 : a->i > b->i;	/* ties: the smaller key */
 }
 
@@ -227,8 +241,9 @@ fire_top(struct op *o, const struct fire *v, size_t n)
 {
 	const struct key *kp;
 	struct op_row row;
-	size_t i;
-	int asc = o->c->top_asc;
+	struct rank_order ro;
+	const char *text;
+	size_t i, len, used = 0;
 
 	xgrow(&o->ranked, &o->capranked, n, sizeof(*o->ranked));
 	for (i = 0; i < n; i++) {
@@ -243,11 +258,21 @@ fire_top(struct op *o, const struct fire *v, size_t n)
 		row.g = o->g;
 		row.a = &o->st.a;
 		o->ranked[i].i = i;
+		o->ranked[i].text = used;
+		o->ranked[i].n = 0;
 		/* 1: an empty cell, ranked last; 2: --having left it out */
 		o->ranked[i].empty = -o->rank(o->rank_arg, &row,
-		    &o->ranked[i].v);
+		    &o->ranked[i].v, &text, &len);
+		if (o->ranked[i].empty == 0) {
+			xgrow(&o->ranktext, &o->capranktext, used + len, 1);
+			memcpy(o->ranktext + used, text, len);
+			o->ranked[i].n = len;
+			used += len;
+		}
 	}
-	qsort_r(o->ranked, n, sizeof(*o->ranked), rank_cmp, &asc);
+	ro.asc = o->c->top_asc;
+	ro.text = o->ranktext;
+	qsort_r(o->ranked, n, sizeof(*o->ranked), rank_cmp, &ro);
 	for (i = 0; i < n && i < o->c->top_n && o->ranked[i].empty < 2; i++)
 		fire_one(o, &v[o->ranked[i].i]);
 }

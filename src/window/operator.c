@@ -722,6 +722,7 @@ op_free(struct op *o)
 	free(o->touched);
 	free(o->more);
 	free(o->ranked);
+	free(o->ranktext);
 	free(o);
 }
 

@@ -76,9 +76,11 @@ struct op_row {
 typedef void (*op_emit_fn)(void *arg, const struct op_row *row);
 
 /* --top: the value a row ranks by (its --top-by cell); returns 0 and
- * sets *v, -1 for an empty cell, which ranks last, or -2 for a row that
- * is not to be printed (--having), which takes no place. */
-typedef int (*op_rank_fn)(void *arg, const struct op_row *row, double *v);
+ * sets *v and the cell's text *text[0..*n) (a number, valid until the
+ * next call), -1 for an empty cell, which ranks last, or -2 for a row
+ * that is not to be printed (--having), which takes no place. */
+typedef int (*op_rank_fn)(void *arg, const struct op_row *row, double *v,
+    const char **text, size_t *n);
 
 struct op;
 

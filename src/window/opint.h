@@ -56,6 +56,8 @@ struct op {
 	int has_span;
 	struct ranked *ranked;	/* --top: a window's rows and values */
 	size_t capranked;
+	char *ranktext;		/* --top: their values' texts */
+	size_t capranktext;
 	struct fire *batch, *sortbuf;
 	size_t nbatch, capbatch, capsort;
 	aoff *touched;
@@ -95,6 +97,7 @@ globals(const struct op *o)
 struct ranked {
 	size_t i;		/* its place in the batch */
 	double v;
+	size_t text, n;		/* the value as printed: in ranktext */
 	int empty;
 };
 

@@ -811,6 +811,113 @@ test_put_uint(void)
 	CHECK_STR(buf, "18446744073709551615");
 }
 
+/* num_cmp_exact(): exact values, whatever the doubles; each pair both
+ * ways round, and each text against itself. */
+static void
+test_cmp_exact(void)
+{
+	static const struct {
+		const char *a, *b;
+		int want;	/* a against b */
+	} t[] = {
+		{ "1700000000000000001", "1700000000000000100", -1 },
+		{ "0.1", "0.1000000000000000000001", -1 },
+		{ "-0.1", "-0.1000000000000000000001", 1 },
+		{ "0.10", "1e-1", 0 },
+		{ "0.10", ".1", 0 },
+		{ "+3", "3.", 0 },
+		{ "007", "7.000", 0 },
+		{ "0", "-0", 0 },
+		{ "0.000", "0e99", 0 },
+		{ "-0.0", "0E-5", 0 },
+		{ "1e-400", "0", 1 },
+		{ "-1e-400", "0", -1 },
+		{ "-1e-400", "1e-400", -1 },
+		{ "1e-400", "2e-400", -1 },
+		{ "1e-401", "1e-400", -1 },
+		{ "9", "10", -1 },
+		{ "-9", "-10", 1 },
+		{ "99.99", "100", -1 },
+		{ "1.5", "1.49999999999999999999999", 1 },
+		{ "12345678901234567890123456789012345678901",
+		    "12345678901234567890123456789012345678902", -1 },
+		{ "1.7e18", "1700000000000000000", 0 },
+		{ "17e17", "1700000000000000001", -1 },
+		{ "1E+3", "999.9999999999999999999", 1 },
+		{ "0.00012", "1.2e-4", 0 },
+		{ "5", "-5", 1 },
+		{ "-5", "0", -1 },
+		{ "1e100000000000000000000", "1e100000000000000000001", 0 },
+		{ "2e-100000000000000000000", "1e-100000000000000000000", 1 },
+	};
+	size_t i;
+	int got;
+
+	for (i = 0; i < NEL(t); i++) {
+		got = num_cmp_exact(t[i].a, strlen(t[i].a), t[i].b,
+		    strlen(t[i].b));
+		CHECK(got == t[i].want);
+		CHECK(num_cmp_exact(t[i].b, strlen(t[i].b), t[i].a,
+		    strlen(t[i].a)) == -t[i].want);
+		CHECK(num_cmp_exact(t[i].a, strlen(t[i].a), t[i].a,
+		    strlen(t[i].a)) == 0);
+		if (got != t[i].want)
+			fprintf(stderr, "  %s against %s: %d\n", t[i].a,
+			    t[i].b, got);
+	}
+}
+
+/* A random number's text: a sign, up to 25 digits with a point among
+ * them (or none), an exponent at times. */
+static size_t
+random_number(char *buf)
+{
+	size_t n = 0, k, nd = 1 + unit_below(25), point = unit_below(nd + 2);
+
+	if (unit_below(3) == 0)
+		buf[n++] = unit_below(2) ? '-' : '+';
+	for (k = 0; k < nd; k++) {
+		if (k == point)
+			buf[n++] = '.';
+		/* few distinct digits, so that long values share prefixes */
+		buf[n++] = (char)('0' + (unit_below(4) ? unit_below(2) * 9 :
+		    unit_below(10)));
+	}
+	if (unit_below(3) == 0)
+		n += (size_t)sprintf(buf + n, "e%d",
+		    (int)unit_below(41) - 20);
+	buf[n] = '\0';
+	return n;
+}
+
+/* Where the doubles differ, the exact order is theirs; it is
+ * antisymmetric, and a number equals itself with a zero appended. */
+static void
+test_cmp_random(void)
+{
+	char a[64], b[64];
+	size_t na, nb, i;
+	struct num x, y;
+	int c;
+
+	for (i = 0; i < 200000; i++) {
+		na = random_number(a);
+		nb = random_number(b);
+		if (parse(a, &x) != 0 || parse(b, &y) != 0) {
+			CHECK(0);
+			continue;
+		}
+		c = num_cmp_exact(a, na, b, nb);
+		if (x.d != y.d)
+			CHECK(c == (x.d < y.d ? -1 : 1));
+		CHECK(num_cmp_exact(b, nb, a, na) == -c);
+		if (strchr(a, 'e') == NULL && strchr(a, '.') != NULL) {
+			a[na] = '0';
+			CHECK(num_cmp_exact(a, na + 1, a, na) == 0);
+		}
+	}
+}
+
 int
 main(void)
 {
@@ -827,5 +934,7 @@ main(void)
 	test_format_int();
 	test_digits();
 	test_put_uint();
+	test_cmp_exact();
+	test_cmp_random();
 	return unit_done("num");
 }
