@@ -284,6 +284,114 @@ rows() {
 	assert_output "$(rows 2026-07-01T00:00:00-07:00 2026-07-02T00:00:00-07:00 1)"
 }
 
+# The POSIX rules below: Berlin's, New York's, Los Angeles', Auckland's;
+# Jerusalem's, which springs forward at 26:00 of a Thursday (02:00 of the
+# Friday), and Nuuk's, which does at -1:00 of a Sunday (23:00 of the
+# Saturday). The instants of their changes in 2026 are Python's zoneinfo's.
+TZ_RULES=('CET-1CEST,M3.5.0,M10.5.0/3' 'EST5EDT,M3.2.0/2,M11.1.0'
+	'PST8PDT,M3.2.0/2,M11.1.0/2' 'NZST-12NZDT,M9.5.0,M4.1.0/3'
+	'IST-2IDT,M3.4.4/26,M10.5.0' '<-02>2<-01>,M3.5.0/-1,M10.5.0/0')
+
+@test "--tz local: a POSIX rule in TZ, its changes at a time of day" {
+	printf '1780000000\n' > in
+	for tz in "${TZ_RULES[@]:0:4}"; do
+		TZ=$tz ok -t 1 --tumble 1d --tz local --output-time iso in
+		printf '%s\n' "$output" >> out
+	done
+	assert_equal "$(cat out)" "$(rows \
+		2026-05-28T00:00:00+02:00 2026-05-29T00:00:00+02:00 1 \
+		2026-05-28T00:00:00-04:00 2026-05-29T00:00:00-04:00 1 \
+		2026-05-28T00:00:00-07:00 2026-05-29T00:00:00-07:00 1 \
+		2026-05-29T00:00:00+12:00 2026-05-30T00:00:00+12:00 1)"
+	# ':' before a rule, as glibc reads it: the rule
+	TZ=:${TZ_RULES[0]} ok -t 1 --tumble 1d --tz local --output-time iso in
+	assert_output "$(rows 2026-05-28T00:00:00+02:00 2026-05-29T00:00:00+02:00 1)"
+}
+
+@test "--tz local: a POSIX rule's changes, to the second, and its days" {
+	local r
+	# each rule's two changes, the second before each and the second of it
+	printf '%s\n' 1774746000 1792890000 1772953200 1793512800 1772964000 \
+		1793523600 1775311200 1790431200 1774569600 1792882800 \
+		1774746000 1792890000 |
+	    awk '{ print $1 - 1 > ("in" int((NR - 1) / 2)); print > ("in" int((NR - 1) / 2)) }'
+	for r in 0 1 2 3 4 5; do
+		TZ=${TZ_RULES[r]} ok -t 1 --tumble 1s --tz local --output-time iso in$r
+		printf '%s\n' "$output" >> secs
+		TZ=${TZ_RULES[r]} ok -t 1 --tumble 1d --tz local --output-time iso in$r
+		printf '%s\n' "$output" >> days
+	done
+	assert_equal "$(cat secs)" "$(rows \
+		2026-03-29T01:59:59+01:00 2026-03-29T03:00:00+02:00 1 \
+		2026-03-29T03:00:00+02:00 2026-03-29T03:00:01+02:00 1 \
+		2026-10-25T02:59:59+02:00 2026-10-25T02:00:00+01:00 1 \
+		2026-10-25T02:00:00+01:00 2026-10-25T02:00:01+01:00 1 \
+		2026-03-08T01:59:59-05:00 2026-03-08T03:00:00-04:00 1 \
+		2026-03-08T03:00:00-04:00 2026-03-08T03:00:01-04:00 1 \
+		2026-11-01T01:59:59-04:00 2026-11-01T01:00:00-05:00 1 \
+		2026-11-01T01:00:00-05:00 2026-11-01T01:00:01-05:00 1 \
+		2026-03-08T01:59:59-08:00 2026-03-08T03:00:00-07:00 1 \
+		2026-03-08T03:00:00-07:00 2026-03-08T03:00:01-07:00 1 \
+		2026-11-01T01:59:59-07:00 2026-11-01T01:00:00-08:00 1 \
+		2026-11-01T01:00:00-08:00 2026-11-01T01:00:01-08:00 1 \
+		2026-04-05T02:59:59+13:00 2026-04-05T02:00:00+12:00 1 \
+		2026-04-05T02:00:00+12:00 2026-04-05T02:00:01+12:00 1 \
+		2026-09-27T01:59:59+12:00 2026-09-27T03:00:00+13:00 1 \
+		2026-09-27T03:00:00+13:00 2026-09-27T03:00:01+13:00 1 \
+		2026-03-27T01:59:59+02:00 2026-03-27T03:00:00+03:00 1 \
+		2026-03-27T03:00:00+03:00 2026-03-27T03:00:01+03:00 1 \
+		2026-10-25T01:59:59+03:00 2026-10-25T01:00:00+02:00 1 \
+		2026-10-25T01:00:00+02:00 2026-10-25T01:00:01+02:00 1 \
+		2026-03-28T22:59:59-02:00 2026-03-29T00:00:00-01:00 1 \
+		2026-03-29T00:00:00-01:00 2026-03-29T00:00:01-01:00 1 \
+		2026-10-24T23:59:59-01:00 2026-10-24T23:00:00-02:00 1 \
+		2026-10-24T23:00:00-02:00 2026-10-24T23:00:01-02:00 1)"
+	# days of 23 and 25 hours; Nuuk's skipped hour is the last of a day
+	assert_equal "$(cat days)" "$(rows \
+		2026-03-29T00:00:00+01:00 2026-03-30T00:00:00+02:00 2 \
+		2026-10-25T00:00:00+02:00 2026-10-26T00:00:00+01:00 2 \
+		2026-03-08T00:00:00-05:00 2026-03-09T00:00:00-04:00 2 \
+		2026-11-01T00:00:00-04:00 2026-11-02T00:00:00-05:00 2 \
+		2026-03-08T00:00:00-08:00 2026-03-09T00:00:00-07:00 2 \
+		2026-11-01T00:00:00-07:00 2026-11-02T00:00:00-08:00 2 \
+		2026-04-05T00:00:00+13:00 2026-04-06T00:00:00+12:00 2 \
+		2026-09-27T00:00:00+12:00 2026-09-28T00:00:00+13:00 2 \
+		2026-03-27T00:00:00+02:00 2026-03-28T00:00:00+03:00 2 \
+		2026-10-25T00:00:00+03:00 2026-10-26T00:00:00+02:00 2 \
+		2026-03-28T00:00:00-02:00 2026-03-29T00:00:00-01:00 1 \
+		2026-03-29T00:00:00-01:00 2026-03-30T00:00:00-01:00 1 \
+		2026-10-24T00:00:00-01:00 2026-10-25T00:00:00-02:00 2)"
+}
+
+@test "--tz local: a POSIX rule's offsets through a year, every 1201 seconds" {
+	local tz
+	seq 1767225600 1201 1798761599 > in
+	for tz in "${TZ_RULES[@]}"; do
+		TZ=$tz ok -t 1 --tumble 1s --tz local --output-time iso in
+		# the first time of each offset
+		awk -F '\t' '{ o = substr($1, 20) } o != p { print $1 } { p = o }' \
+		    <<< "$output" >> firsts
+	done
+	assert_equal "$(cat firsts)" "2026-01-01T01:00:00+01:00
+2026-03-29T03:04:22+02:00
+2026-10-25T02:16:10+01:00
+2025-12-31T19:00:00-05:00
+2026-03-08T03:19:30-04:00
+2026-11-01T01:04:48-05:00
+2025-12-31T16:00:00-08:00
+2026-03-08T03:19:39-07:00
+2026-11-01T01:04:57-08:00
+2026-01-01T13:00:00+13:00
+2026-04-05T02:12:13+12:00
+2026-09-27T03:02:02+13:00
+2026-01-01T02:00:00+02:00
+2026-03-27T03:01:55+03:00
+2026-10-25T01:16:04+02:00
+2025-12-31T22:00:00-02:00
+2026-03-29T00:04:22-01:00
+2026-10-24T23:16:10-02:00"
+}
+
 @test "--tz: an unknown zone is a usage error" {
 	usage --tz Mars/Olympus "--tz: unknown time zone 'Mars/Olympus' (an IANA name such as Europe/Berlin, UTC or local)"
 	usage --tz ../../etc/passwd "--tz: unknown time zone '../../etc/passwd' (an IANA name such as Europe/Berlin, UTC or local)"
@@ -292,6 +400,11 @@ rows() {
 @test "--tz local: a TZ that names no known zone is named, not 'local'" {
 	TZ=Foo/Bar usage -t 1 --tumble 1d --tz local "--tz local: the TZ environment variable names no known time zone 'Foo/Bar' (an IANA name such as Europe/Berlin, or a POSIX rule)"
 	TZ=:Mars usage -t 1 --tz local "--tz local: the TZ environment variable names no known time zone ':Mars' (an IANA name such as Europe/Berlin, or a POSIX rule)"
+	# a rule is checked whole: a month 13, an hour of change past 167
+	TZ='CET-1CEST,M13.5.0,M10.5.0' usage -t 1 --tz local "--tz local: the TZ environment variable names no known time zone 'CET-1CEST,M13.5.0,M10.5.0' (an IANA name such as Europe/Berlin, or a POSIX rule)"
+	TZ='CET-1CEST,M13.5.0,M10.5.0/3' usage -t 1 --tz local "--tz local: the TZ environment variable names no known time zone 'CET-1CEST,M13.5.0,M10.5.0/3' (an IANA name such as Europe/Berlin, or a POSIX rule)"
+	TZ='CET-1CEST,M3.5.0,M10.5.0/168' usage -t 1 --tz local "--tz local: the TZ environment variable names no known time zone 'CET-1CEST,M3.5.0,M10.5.0/168' (an IANA name such as Europe/Berlin, or a POSIX rule)"
+	TZ='Europe/Berlin/3' usage -t 1 --tz local "--tz local: the TZ environment variable names no known time zone 'Europe/Berlin/3' (an IANA name such as Europe/Berlin, or a POSIX rule)"
 }
 
 # ---------------------------------------------------- usage errors

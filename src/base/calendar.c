@@ -281,15 +281,133 @@ zone_file(const char *name, char path[PATH_MAX])
 	return is_tzif(path);
 }
 
-/* TZ holds a POSIX rule ("EST5EDT,M3.2.0,M11.1.0") rather than a file
- * name when it has an offset: a digit after the zone's name. */
+static int
+digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
+static int
+letter(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The number of min to max decimal digits at *p, read, if it lies in
+ * [lo, hi]; else -1. */
+static int
+rule_num(const char **p, int min, int max, int lo, int hi)
+{
+	const char *s = *p;
+	int v = 0;
+
+	while (digit(*s) && s - *p < max)
+		v = v * 10 + (*s++ - '0');
+	if (s - *p < min || digit(*s) || v < lo || v > hi)
+		return -1;
+	*p = s;
+	return v;
+}
+
+/* A zone's abbreviation: three or more letters, or three or more
+ * letters, digits, '+' and '-' between '<' and '>' ("<-03>"). */
+static int
+rule_name(const char **p)
+{
+	const char *s = *p;
+
+	if (*s != '<') {
+		while (letter(*s))
+			s++;
+		if (s - *p < 3)
+			return -1;
+		*p = s;
+		return 0;
+	}
+	for (s++; letter(*s) || digit(*s) || *s == '+' || *s == '-'; s++)
+		;
+	if (*s != '>' || s - *p < 4)
+		return -1;
+	*p = s + 1;
+	return 0;
+}
+
+/* [+-]hh[:mm[:ss]] with hh up to top: an offset (24), or the time of day
+ * of a change (167, as RFC 8536 extends POSIX's 24 and its sign). */
+static int
+rule_clock(const char **p, int top)
+{
+	int i;
+
+	if (**p == '+' || **p == '-')
+		(*p)++;
+	if (rule_num(p, 1, top > 99 ? 3 : 2, 0, top) == -1)
+		return -1;
+	for (i = 0; i < 2 && **p == ':'; i++) {
+		(*p)++;
+		if (rule_num(p, 2, 2, 0, 59) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* ",date[/time]": Jn (1..365, no February 29), n (0..365) or Mm.w.d (the
+ * d-th weekday of week w, 5 the last, of month m). */
+static int
+rule_change(const char **p)
+{
+	if (*(*p)++ != ',')
+		return -1;
+	if (**p == 'J') {
+		(*p)++;
+		if (rule_num(p, 1, 3, 1, 365) == -1)
+			return -1;
+	} else if (**p == 'M') {
+		(*p)++;
+		if (rule_num(p, 1, 2, 1, 12) == -1 || *(*p)++ != '.' ||
+		    rule_num(p, 1, 1, 1, 5) == -1 || *(*p)++ != '.' ||
+		    rule_num(p, 1, 1, 0, 6) == -1)
+			return -1;
+	} else if (rule_num(p, 1, 3, 0, 365) == -1)
+		return -1;
+	if (**p == '/') {
+		(*p)++;
+		return rule_clock(p, 167);
+	}
+	return 0;
+}
+
+/*
+ * Whether tz is a POSIX rule (POSIX.1-2017 TZ, with RFC 8536's times of
+ * change), the whole of it: std offset[dst[offset][,start[/time],end
+ * [/time]]], such as "CET-1CEST,M3.5.0,M10.5.0/3" or "<-03>3". Without
+ * start and end, glibc takes the changes of its posixrules file, else of
+ * the US rule of 2007.
+ */
 static int
 posix_rule(const char *tz)
 {
-	return strpbrk(tz, "0123456789") != NULL && strchr(tz, '/') == NULL;
+	const char *p = tz;
+	int i;
+
+	if (rule_name(&p) == -1 || rule_clock(&p, 24) == -1)
+		return 0;
+	if (*p == '\0')
+		return 1;
+	if (rule_name(&p) == -1)
+		return 0;
+	if (*p != ',' && *p != '\0' && rule_clock(&p, 24) == -1)
+		return 0;
+	if (*p == '\0')
+		return 1;
+	for (i = 0; i < 2; i++)		/* start, end */
+		if (rule_change(&p) == -1)
+			return 0;
+	return *p == '\0';
 }
 
-/* "local": TZ as glibc reads it, checked as glibc does not; else
+/* "local": TZ as glibc reads it, checked as glibc does not (a leading
+ * ':' dropped, a zone file if there is one, else a POSIX rule); else
  * /etc/localtime, named after the zone file it links to. *why names
  * what was read: "local" is not what is wrong. */
 static int

@@ -488,6 +488,60 @@ test_offsets(void)
 	}
 }
 
+/* POSIX rules in TZ, with times of change: the changes of 2026 where
+ * Python's zoneinfo has them, and libc's offsets from 1677 to 2262. */
+static void
+test_rules(void)
+{
+	static const struct {
+		const char	*tz;
+		int64_t		 at;	/* a change of 2026 */
+		int		 before, after;
+	} t[] = {
+		{ "CET-1CEST,M3.5.0,M10.5.0/3", 1774746000, 3600, 7200 },
+		{ "CET-1CEST,M3.5.0,M10.5.0/3", 1792890000, 7200, 3600 },
+		{ "EST5EDT,M3.2.0/2,M11.1.0", 1772953200, -18000, -14400 },
+		{ "EST5EDT,M3.2.0/2,M11.1.0", 1793512800, -14400, -18000 },
+		{ "PST8PDT,M3.2.0/2,M11.1.0/2", 1772964000, -28800, -25200 },
+		{ "PST8PDT,M3.2.0/2,M11.1.0/2", 1793523600, -25200, -28800 },
+		{ "NZST-12NZDT,M9.5.0,M4.1.0/3", 1775311200, 46800, 43200 },
+		{ "NZST-12NZDT,M9.5.0,M4.1.0/3", 1790431200, 43200, 46800 },
+		{ "IST-2IDT,M3.4.4/26,M10.5.0", 1774569600, 7200, 10800 },
+		{ "IST-2IDT,M3.4.4/26,M10.5.0", 1792882800, 10800, 7200 },
+		{ "<-02>2<-01>,M3.5.0/-1,M10.5.0/0", 1774746000, -7200, -3600 },
+		{ "<-02>2<-01>,M3.5.0/-1,M10.5.0/0", 1792890000, -3600, -7200 },
+	};
+	struct cal_zone z;
+	const char *why;
+	struct tm tm;
+	time_t tt;
+	int64_t s;
+	size_t i;
+	int bad;
+
+	for (i = 0; i < NEL(t); i++) {
+		setenv("TZ", t[i].tz, 1);
+		CHECK(cal_zone_open(&z, "local", &why) == 0);
+		CHECK(cal_utc_offset(&z, t[i].at - 1) == t[i].before);
+		CHECK(cal_utc_offset(&z, t[i].at) == t[i].after);
+		if (i % 2 == 1)
+			continue;
+		bad = 0;
+		for (s = INT64_C(-9223372036); s < INT64_C(9223372036);
+		    s += 6007 * 60) {
+			tt = (time_t)s;
+			localtime_r(&tt, &tm);
+			if (cal_utc_offset(&z, s) != tm.tm_gmtoff)
+				bad++;
+		}
+		CHECK(bad == 0);
+		if (bad != 0)
+			fprintf(stderr, "  TZ=%s: %d offsets differ\n", t[i].tz,
+			    bad);
+	}
+	zone.name[0] = '\0';	/* use() reopens */
+}
+
 static void
 test_zones(void)
 {
@@ -496,9 +550,33 @@ test_zones(void)
 		"Europe/../Europe/Berlin", "", "America", "Europe/Berlin/",
 		"zone.tab", "europe/berlin", "local/", "Europe/Berlin ",
 	};
+	/* POSIX rules in TZ (RFC 8536's times of change too), and values
+	 * that are neither a rule nor a zone file */
+	static const char *const rules[] = {
+		"ABC5", "ABC5DEF", "CET-1CEST,M3.5.0,M10.5.0/3",
+		"EST5EDT,M3.2.0/2,M11.1.0", "PST8PDT,M3.2.0/2,M11.1.0/2",
+		"NZST-12NZDT,M9.5.0,M4.1.0/3", "IST-2IDT,M3.4.4/26,M10.5.0",
+		"<-02>2<-01>,M3.5.0/-1,M10.5.0/0", "<+0330>-3:30",
+		"<+0545>-5:45", "AAA-5:30BBB-6:45,J60/1:30:15,300/-0:00:01",
+		"XXX3YYY,M3.5.0/-167,M10.5.0/+167", "AAA+24BBB-24,0,365",
+		":CET-1CEST,M3.5.0,M10.5.0/3", "EST5EDT4,M3.2.0,M11.1.0",
+	};
+	static const char *const norules[] = {
+		"ABC", "AB5", "<AB>5", "<EST5", "EST+", "EST25", "EST5:6",
+		"EST5:60", "EST5:00:60", "EST005", "EST5EDT,M3.2.0",
+		"EST5EDT,", "EST5EDT,M3.2.0,", "EST5EDT,M0.2.0,M11.1.0",
+		"EST5EDT,M13.2.0,M11.1.0", "EST5EDT,M3.6.0,M11.1.0",
+		"EST5EDT,M3.2.7,M11.1.0", "EST5EDT,J0,J100", "EST5EDT,J366,1",
+		"EST5EDT,366,1", "EST5EDT,M3.2.0/168,M11.1.0",
+		"EST5EDT,M3.2.0/-168,M11.1.0", "EST5EDT,M3.2.0/,M11.1.0",
+		"EST5EDT,M3.2.0/2:0,M11.1.0", "EST5EDT,M3.2.0,M11.1.0/2x",
+		"EST5EDT,M3.2.0,M11.1.0,J1", "EST5 ", "5EST", ":Mars",
+		"Europe/Nowhere,M3.2.0/2", "America/New_York/2",
+	};
 	struct cal_zone z;
 	const char *why;
 	size_t i;
+	int ok;
 
 	for (i = 0; i < NEL(bad); i++) {
 		why = NULL;
@@ -528,6 +606,21 @@ test_zones(void)
 	CHECK(cal_zone_open(&z, "local", &why) == -1);
 	setenv("TZ", "garbage", 1);
 	CHECK(cal_zone_open(&z, "local", &why) == -1);
+	for (i = 0; i < NEL(rules); i++) {
+		setenv("TZ", rules[i], 1);
+		ok = cal_zone_open(&z, "local", &why) == 0 &&
+		    strcmp(z.name, rules[i] + (rules[i][0] == ':')) == 0;
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "  TZ=%s refused\n", rules[i]);
+	}
+	for (i = 0; i < NEL(norules); i++) {
+		setenv("TZ", norules[i], 1);
+		ok = cal_zone_open(&z, "local", &why) == -1;
+		CHECK(ok);
+		if (!ok)
+			fprintf(stderr, "  TZ=%s taken\n", norules[i]);
+	}
 	/* TZ unset, or empty: /etc/localtime (or UTC where there is none) */
 	unsetenv("TZ");
 	CHECK(cal_zone_open(&z, "local", &why) == 0);
@@ -698,6 +791,7 @@ main(void)
 {
 	test_zones();
 	test_offsets();
+	test_rules();
 	test_floor();
 	test_utc_days();
 	test_add();
