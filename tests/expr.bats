@@ -234,6 +234,39 @@ Try 'fwin --help' for more information."
 1795982460,1795982520,web2,3"
 }
 
+@test "--eval: a zero prints 0, never -0, as an aggregate prints it; --having compares it as before" {
+	printf 'ts,a,b\n1,-0.04,-0.0\n2,0.0,-0.5\n' > z.csv
+	# the sum of -0.0 prints 0; so do round(-0.04, 1), -0.5 * 0, -(0.0),
+	# round(-0.001, 2), and a zero as text to a function or a later --eval
+	run --separate-stderr fwin --csv -H -t ts --time-format s --over-rows 1 --sum b --eval 'r=round(a,1)' --eval 'm=b*0' --eval 'n=-a' --eval 'c=round(-0.001,2)' --eval 't=substr(a*0,1)' --eval 'u=substr(r,1)' z.csv
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "ts,a,b,sum_b,r,m,n,c,t,u
+1,-0.04,-0.0,0,0,0,0.04,0,0,0
+2,0.0,-0.5,-0.5,0,0,0,0,0,0"
+	run --separate-stderr fwin --csv -H -t ts --time-format s --over-rows 1 --count --eval 'r=round(a,1)' --having 'r = 0 && r >= 0 && r <= 0' z.csv
+	assert_success
+	assert_output "ts,a,b,count,r
+1,-0.04,-0.0,1,0
+2,0.0,-0.5,1,0"
+	run --separate-stderr fwin --csv -H -t ts --time-format s --over-rows 1 --count --eval 'r=round(a,1)' --having 'r < 0 || r > 0 || r != 0' z.csv
+	assert_success
+	assert_output "ts,a,b,count,r"
+	# of a window's aggregates, in every output format
+	printf '1 a -0.001\n2 b 0.0\n' > z.txt
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10s --sum 3 --min 3 --eval 'r=round(sum_3,2)' --eval 's=-min_3' z.txt
+	assert_success
+	assert_output $'0\t10\ta\t-0.001\t-0.001\t0\t0.001\n0\t10\tb\t0\t0.0\t0\t0'
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10s --sum 3 --min 3 --eval 'r=round(sum_3,2)' --eval 's=-min_3' --output-format json z.txt
+	assert_success
+	assert_output '{"window_start":0,"window_end":10,"key1":"a","sum_3":-0.001,"min_3":-0.001,"r":0,"s":0.001}
+{"window_start":0,"window_end":10,"key1":"b","sum_3":0,"min_3":0.0,"r":0,"s":0}'
+	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10s --sum 3 --eval 'r=round(sum_3,2)' --having 'r = 0' --output-format csv z.txt
+	assert_success
+	assert_output "0,10,a,-0.001,0
+0,10,b,0,0"
+}
+
 @test "--having and --eval: unknown columns name the closest; \$N past the row" {
 	access
 	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --having 'cnt > 1' access.csv

@@ -570,6 +570,12 @@ num_put_uint(char *p, uint64_t v, int width)
 }
 
 size_t
+num_format_result(char *buf, double d)
+{
+	return num_format_double(buf, d == 0 ? 0 : d);
+}
+
+size_t
 num_format_int(char *buf, int64_t v)
 {
 	char *p = buf;

@@ -59,6 +59,11 @@ int num_cmp_exact(const char *p, size_t n, const char *q, size_t m);
  * the length; buf has NUM_BUFSZ bytes. */
 size_t num_format_double(char *buf, double d);
 
+/* Writes d as fwin prints a result, an aggregate's or an expression's:
+ * num_format_double() of it, but a zero as "0" whatever its sign (-0 is
+ * 0 to every comparison, and to the exact sums). */
+size_t num_format_result(char *buf, double d);
+
 /* Writes v in decimal; returns the length; buf has NUM_BUFSZ bytes. */
 size_t num_format_int(char *buf, int64_t v);
 

@@ -578,11 +578,11 @@ out_double(struct out *o, double v)
 	char buf[NUM_BUFSZ];
 
 	if (o->o_fmt == OF_JSON || o->o_fmt == OF_CELLS)
-		out_own_float(o, buf, num_format_double(buf, v));
+		out_own_float(o, buf, num_format_result(buf, v));
 	else {
 		char *at = own_num_room(o);	/* (moves o_len first) */
 
-		o->o_len += num_format_double(at, v);
+		o->o_len += num_format_result(at, v);
 	}
 }
 

@@ -66,10 +66,10 @@ void out_own_num(struct out *o, const char *p, size_t n);
 /* An integer, as out_own_num() of num_format_int()'s text, written in
  * place: per row, for counts and sums. */
 void out_int(struct out *o, int64_t v);
-/* A floating-point result fwin formatted (num_format_double()): as
+/* A floating-point result fwin formatted (num_format_result()): as
  * out_own_num(), tagged 'f' in OF_CELLS. */
 void out_own_float(struct out *o, const char *p, size_t n);
-/* A double, as out_own_float() of num_format_double()'s text. */
+/* A double, as out_own_float() of num_format_result()'s text. */
 void out_double(struct out *o, double v);
 void out_null(struct out *o);		/* empty cell; null in json */
 /* The first ncells cells of a row, written already in o's format: a

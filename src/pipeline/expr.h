@@ -96,7 +96,7 @@ expr_quick_holds(const struct xquick *q, int64_t x)
 int xval_truth(const struct xval *v);
 
 /* Writes v's text as a result prints (an integer as one, other numbers
- * in the shortest form that reads back, text as it is) to buf (at least
+ * as num_format_result() writes them, text as it is) to buf (at least
  * 32 bytes) unless it is text, and sets *p, *n. Returns 0, or -1 for
  * NULL. */
 int xval_text(const struct xval *v, char *buf, const char **p, size_t *n);

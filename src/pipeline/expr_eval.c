@@ -147,7 +147,7 @@ xval_text(const struct xval *v, char *buf, const char **p, size_t *n)
 		*p = buf;
 		return 0;
 	case XV_DBL:
-		*n = num_format_double(buf, v->u.d);
+		*n = num_format_result(buf, v->u.d);
 		*p = buf;
 		return 0;
 	default:

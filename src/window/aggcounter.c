@@ -424,7 +424,7 @@ rate_emit(struct agg *ag, const struct arena *a, const void *acc,
 	if (!isfinite(d))
 		lost(ag, o);
 	else
-		emit_double(o, d == 0 ? 0 : d);
+		emit_double(o, d);
 }
 
 static int

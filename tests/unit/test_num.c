@@ -259,6 +259,11 @@ test_format_double(void)
 		n = num_format_double(buf, t[i].d);
 		CHECK_STR(buf, t[i].want);
 		CHECK(n == strlen(t[i].want));
+		/* a result: the same, but a zero has no sign */
+		memset(buf, 'X', sizeof(buf));
+		n = num_format_result(buf, t[i].d);
+		CHECK_STR(buf, t[i].d == 0 ? "0" : t[i].want);
+		CHECK(n == strlen(buf));
 	}
 }
 
