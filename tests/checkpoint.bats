@@ -1038,6 +1038,30 @@ flip() {
 	ok "${REAL[@]}" -o out.csv --restore real.ckpt a.csv b.csv
 }
 
+@test "format 7: read as 8 where the pipeline has no --min-by or --max-by (its only difference), refused where it has" {
+	command -v cc >/dev/null || skip "no C compiler"
+	cc -O2 -o ckmangle "$BATS_TEST_DIRNAME/ckpt/ckmangle.c" -lxxhash ||
+		skip "cannot build ckmangle (libxxhash-dev)"
+	printf '1 a 5\n2 b 7\n' > in1
+	printf '3 a 2\n12 b 1\n' > in2
+	ok -t 1 -k 2 --tumble 10s --max 3 --sum 3 in1 in2
+	want=$output
+	fwin -t 1 -k 2 --tumble 10s --max 3 --sum 3 --checkpoint v8.ckpt in1
+	# the version (offset 8) made 7, the checksum made again
+	./ckmangle v8.ckpt v7.ckpt 8 15 fix
+	ok --inspect v7.ckpt
+	assert_line --index 1 "format version   7"
+	ok -t 1 -k 2 --tumble 10s --max 3 --sum 3 --state v7.ckpt --new-input --flush in2
+	assert_output "$want"
+	ok --inspect v7.ckpt
+	assert_line --index 1 "format version   8"
+	fwin -t 1 -k 2 --tumble 10s --min-by 3:2 --checkpoint b8.ckpt in1
+	./ckmangle b8.ckpt b7.ckpt 8 15 fix
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s --min-by 3:2 --restore b7.ckpt --new-input in2
+	assert_failure 1
+	assert_equal "$stderr" "fwin: b7.ckpt: unsupported checkpoint format version 7 with --min-by or --max-by (this fwin reads version 8, and 7 without them)"
+}
+
 @test "corruption: messages for the magic number, the version, the checksum" {
 	make_real
 	flip real.ckpt bad.ckpt 0

@@ -402,6 +402,26 @@ read_start(int fd, void *buf, size_t n)
 	return NULL;
 }
 
+/* Format 7 differs from 8 only in the state of --min-by and --max-by
+ * (8 keeps the value they compare after OUT's text): a checkpoint of 7
+ * whose pipeline has neither is read as one of 8, and saved as 8. */
+#define CK_FORMAT_NO_BY	7
+
+/* Whether pipeline fingerprint fp has --min-by or --max-by. */
+static int
+keeps_by(const char *fp)
+{
+	const char *line = strstr(fp, "aggregates "), *end, *p;
+
+	if (line == NULL)
+		return 0;
+	end = strchr(line, '\n');
+	return ((p = strstr(line, " --min-by ")) != NULL &&
+	    (end == NULL || p < end)) ||
+	    ((p = strstr(line, " --max-by ")) != NULL &&
+	    (end == NULL || p < end));
+}
+
 /* Reads the header region of fd (a file of size `size`) into k. Returns
  * NULL, or what is wrong. */
 static const char *
@@ -416,7 +436,7 @@ read_header(struct ckpt *k, int fd, uint64_t size)
 		return why;
 	if (memcmp(h->ck_magic, CK_MAGIC, 8) != 0)
 		return "not an fwin checkpoint (bad magic number)";
-	if (h->ck_version != ARENA_FORMAT) {
+	if (h->ck_version != ARENA_FORMAT && h->ck_version != CK_FORMAT_NO_BY) {
 		/* (another fwin's layout of the state: say which) */
 		static __thread char msg[96];
 
@@ -476,6 +496,10 @@ parse_meta(struct ckpt *k)
 	k->m.inputs = (const struct input_pos *)(k->hdr + fp_end(h->ck_fplen));
 	k->m.ninputs = (int)h->ck_ninputs;
 	k->m.names = k->names;
+	if (h->ck_version == CK_FORMAT_NO_BY && keeps_by(k->fp))
+		return "unsupported checkpoint format version 7 with --min-by "
+		    "or --max-by (this fwin reads version 8, and 7 without "
+		    "them)";
 	return NULL;
 }
 
