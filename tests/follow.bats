@@ -272,13 +272,15 @@ first_run() {
 	printf '12 a\n13 b\n' >>f.log
 }
 
-# second_run WANT_ERR: the same command again, with --flush so that the
+# second_run OLD...: the same command again, with --flush so that the
 # open windows fire at the signal; every row ever printed must be what
-# one batch run over OLD (the rotated file) and f.log prints.
+# one batch run over OLD... (the rotated files) and f.log prints. The
+# rows of the window 10-20 are SECOND_ROWS (a and b by default).
 second_run() {
-	local old=$1 row
+	local row rows=("${SECOND_ROWS[@]}")
+	((${#rows[@]})) || rows=($'10\t20\ta\t2' $'10\t20\tb\t1')
 	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
-	for row in $'10\t20\ta\t2' $'10\t20\tb\t1'; do
+	for row in "${rows[@]}"; do
 		expect_row "$row"
 		printf '%s\n' "$row" >>rows1
 	done
@@ -287,8 +289,8 @@ second_run() {
 		expect_row "$row"
 		printf '%s\n' "$row" >>rows1
 	done
-	ends_ok "${2-}"
-	run --separate-stderr fwin -t 1 -k 2 --tumble 10s "$old" f.log
+	ends_ok
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s "$@" f.log
 	assert_equal "$(cat rows1)" "$output"
 }
 
@@ -320,25 +322,12 @@ second_run() {
 	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone"
 }
 
-# rotated_twice_run OLD...: after first_run and two rotations while
-# stopped, with "14 c" in the file between: the second run reads the
-# rest of the first rotated file, the second whole, then f.log; every
-# row ever printed must be what one run over OLD... and f.log prints.
+# rotated_twice_run OLD...: second_run after first_run and two
+# rotations while stopped, with "14 c" in the file between: the rest of
+# the first rotated file, the second whole, then f.log.
 rotated_twice_run() {
-	local row
-	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
-	for row in $'10\t20\ta\t2' $'10\t20\tb\t1' $'10\t20\tc\t1'; do
-		expect_row "$row"
-		printf '%s\n' "$row" >>rows1
-	done
-	stop_with TERM
-	for row in $'20\t30\ta\t1' $'20\t30\tb\t1'; do
-		expect_row "$row"
-		printf '%s\n' "$row" >>rows1
-	done
-	ends_ok "${WANT_ERR-}"
-	run --separate-stderr fwin -t 1 -k 2 --tumble 10s "$@" f.log
-	assert_equal "$(cat rows1)" "$output"
+	SECOND_ROWS=($'10\t20\ta\t2' $'10\t20\tb\t1' $'10\t20\tc\t1')
+	second_run "$@"
 }
 
 @test "--state: rotated twice while fwin was stopped (dated names): the first rotated file from the position, the second whole, then the new one" {
