@@ -332,9 +332,11 @@ rotated_twice_run() {
 
 @test "--state: rotated twice while fwin was stopped (dated names): the first rotated file from the position, the second whole, then the new one" {
 	first_run
-	# an older rotation, before the checkpoint: not read again
+	# an older rotation, before the checkpoint: not read again; nor a
+	# copy a user made, whose records the rotated files hold
 	printf '5 z\n' >f.log-20261130
 	touch -d '2026-11-30 00:00' f.log-20261130
+	cp f.log f.log.bak
 	mv f.log f.log-20261201
 	touch -d '2026-12-01 00:00' f.log-20261201
 	printf '14 c\n' >f.log

@@ -7,6 +7,7 @@
  * and read to its end first. See inputint.h. */
 #include <sys/stat.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -128,7 +129,10 @@ written_after(const struct stat *a, const struct stat *b)
  * file under the name: rotated later than old, while fwin was not
  * running. They are read after old, oldest first (by the time each was
  * last written), each to its end, before the file under the name: a
- * restart after several rotations reads every record once. Compressed
+ * restart after several rotations reads every record once. Only names
+ * that logrotate numbers or dates count (a digit after the file's name
+ * and its '.' or '-': app.log.2, app.log-20261202), not a copy a user
+ * named (app.log.bak), whose records would be read twice. Compressed
  * ones cannot be read: each is said, with its records left out. */
 static void
 find_later(struct input *in, const char *path, const struct stat *old)
@@ -148,7 +152,8 @@ find_later(struct input *in, const char *path, const struct stat *old)
 	}
 	while ((de = readdir(d)) != NULL) {
 		plain = rotated_name(de->d_name, base);
-		if (!plain && !rotated_zipped(de->d_name, base))
+		if ((!plain && !rotated_zipped(de->d_name, base)) ||
+		    !isdigit((unsigned char)de->d_name[strlen(base) + 1]))
 			continue;
 		cand = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
 		sprintf(cand, "%s/%s", dir, de->d_name);
