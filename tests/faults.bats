@@ -127,13 +127,14 @@ sweep() {
 	printf '10 a\n11 b\n' > in
 	# the closes at exit: in (5), out (4), late (3); one thread, as a
 	# reading thread's own descriptors would add closes before them; a
-	# second run first reads out's lock file twice (that it is fwin's,
-	# then its owner), two closes more
+	# second run first looks whether out and late are checkpoints (a
+	# close each) and reads out's lock file twice (that it is fwin's,
+	# then its owner), four closes more
 	run --separate-stderr env FAULT_CALL=close FAULT_N=2 FAULT_ERRNO=EIO \
 	    LD_PRELOAD=$SHIM "$FWIN" --threads 1 -t 1 --tumble 1s -o out --late-file late in
 	assert_failure 1
 	assert_equal "$stderr" 'fwin: out: Input/output error'
-	run --separate-stderr env FAULT_CALL=close FAULT_N=5 FAULT_ERRNO=EIO \
+	run --separate-stderr env FAULT_CALL=close FAULT_N=7 FAULT_ERRNO=EIO \
 	    LD_PRELOAD=$SHIM "$FWIN" --threads 1 -t 1 --tumble 1s -o out --late-file late in
 	assert_failure 1
 	assert_equal "$stderr" 'fwin: late: Input/output error'
