@@ -164,18 +164,26 @@ table_give_up(void *arg, struct ex_left *left)
 	t->h = NULL;
 }
 
+/* The table the records go to: in any order, or in time order so far
+ * (NULL once a failed run dropped it). */
+static struct hashagg *
+current(const struct table *t)
+{
+	return t->any ? t->h : t->st.h;
+}
+
 struct hashagg *
 table_hashagg(struct table *t, int *in_order, uint64_t *max)
 {
 	*in_order = !t->any;
 	*max = t->max;
-	return t->any ? t->h : t->st.h;
+	return current(t);
 }
 
 void
 table_size(const struct table *t, const struct half *hf, struct ex_size *z)
 {
-	const struct hashagg *h = t->any ? t->h : t->st.h;
+	const struct hashagg *h = current(t);
 
 	if (h != NULL)	/* (a failed run dropped it) */
 		table_stats(h, hf, t->in_order, z);
@@ -185,7 +193,7 @@ static void
 table_size_of(void *arg, struct ex_size *z, int live)
 {
 	const struct table *t = arg;
-	const struct hashagg *h = t->any ? t->h : t->st.h;
+	const struct hashagg *h = current(t);
 
 	if (!live)
 		table_size(t, NULL, z);

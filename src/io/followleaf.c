@@ -66,6 +66,16 @@ split_path(const char *path, const char **base)
 	return dir;
 }
 
+/* dir/name, in malloc'd memory. */
+static char *
+beside(const char *dir, const char *name)
+{
+	char *path = xmalloc(strlen(dir) + strlen(name) + 2);
+
+	sprintf(path, "%s/%s", dir, name);
+	return path;
+}
+
 /* The rotated file beside path that holds the checkpoint's bytes: the
  * same inode first (renamed), else the same content (copied). Returns
  * its path (the caller frees it) or NULL. */
@@ -84,8 +94,7 @@ find_rotated(const char *path, const struct input_pos *p)
 		while (found == NULL && (de = readdir(d)) != NULL) {
 			if (!rotated_name(de->d_name, base))
 				continue;
-			cand = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
-			sprintf(cand, "%s/%s", dir, de->d_name);
+			cand = beside(dir, de->d_name);
 			if (file_holds(cand, p, pass))
 				found = cand;
 			else
@@ -103,25 +112,22 @@ struct later {
 	struct timespec mtime;
 };
 
+/* Times a and b in order: -1, 0 or 1. */
+static int
+time_cmp(const struct timespec *a, const struct timespec *b)
+{
+	if (a->tv_sec != b->tv_sec)
+		return a->tv_sec < b->tv_sec ? -1 : 1;
+	return a->tv_nsec < b->tv_nsec ? -1 : a->tv_nsec > b->tv_nsec;
+}
+
 static int
 by_mtime(const void *a, const void *b)
 {
 	const struct later *x = a, *y = b;
+	int c = time_cmp(&x->mtime, &y->mtime);
 
-	if (x->mtime.tv_sec != y->mtime.tv_sec)
-		return x->mtime.tv_sec < y->mtime.tv_sec ? -1 : 1;
-	if (x->mtime.tv_nsec != y->mtime.tv_nsec)
-		return x->mtime.tv_nsec < y->mtime.tv_nsec ? -1 : 1;
-	return strcmp(x->path, y->path);
-}
-
-/* Whether stat a was last written after stat b. */
-static int
-written_after(const struct stat *a, const struct stat *b)
-{
-	return a->st_mtim.tv_sec != b->st_mtim.tv_sec ?
-	    a->st_mtim.tv_sec > b->st_mtim.tv_sec :
-	    a->st_mtim.tv_nsec > b->st_mtim.tv_nsec;
+	return c != 0 ? c : strcmp(x->path, y->path);
 }
 
 /* The rotated files beside path written after old (the rotated file a
@@ -155,12 +161,12 @@ find_later(struct input *in, const char *path, const struct stat *old)
 		if ((!plain && !rotated_zipped(de->d_name, base)) ||
 		    !isdigit((unsigned char)de->d_name[strlen(base) + 1]))
 			continue;
-		cand = xmalloc(strlen(dir) + strlen(de->d_name) + 2);
-		sprintf(cand, "%s/%s", dir, de->d_name);
+		cand = beside(dir, de->d_name);
 		if (stat(cand, &sb) != 0 || !S_ISREG(sb.st_mode) ||
 		    (sb.st_dev == old->st_dev && sb.st_ino == old->st_ino) ||
 		    (have_cur && sb.st_dev == cur.st_dev &&
-		    sb.st_ino == cur.st_ino) || !written_after(&sb, old)) {
+		    sb.st_ino == cur.st_ino) ||
+		    time_cmp(&sb.st_mtim, &old->st_mtim) <= 0) {
 			free(cand);
 			continue;
 		}

@@ -115,11 +115,8 @@ ext_beats(const struct arena *a, int want_max, const struct acc_ext *s,
 
 	if (!s->set)
 		return 0;
-	if (e->set && s->v == e->v) {
-		p = ext_value(a, s, &n);
-		return ext_better(a, want_max, s->v, p, n, s->seq, e);
-	}
-	return ext_better(a, want_max, s->v, NULL, 0, s->seq, e);
+	p = ext_value(a, s, &n);
+	return ext_better(a, want_max, s->v, p, n, s->seq, e);
 }
 
 
