@@ -277,6 +277,16 @@ rows() {
 	assert_output $'2026-03-08T07:59:59.500Z\t1\n2026-03-08T10:00:00Z\t2'
 }
 
+@test "iso output of a local mean time has offset seconds, and fwin reads them back" {
+	# Amsterdam kept +00:19:32 until 1937: its minutes start at :32 UTC
+	printf '%s\n' 1906-08-16T20:46:12+00:19:32 1906-08-16T20:07:08-00:19:32 > in
+	ok -t 1 --tz Europe/Amsterdam --tumble 1m in
+	assert_output "$(rows 1906-08-16T20:45:32+00:19:32 1906-08-16T20:46:32+00:19:32 2)"
+	cut -f1 <<<"$output" > again
+	ok -t 1 --tz Europe/Amsterdam --tumble 1m --output-time s again
+	assert_output $'-2000000040\t-1999999980\t1'
+}
+
 @test "--tz local is the TZ environment variable" {
 	printf '2026-07-01T12:00:00Z\n' > in
 	TZ=America/Los_Angeles run --separate-stderr "$FWIN" -t 1 --tz local --tumble 1d in

@@ -525,7 +525,8 @@ get_char(const char **pp, const char *e, char c)
 
 /*
  * RFC 3339, with what ISO 8601 and common logs add: 't' or ' ' for 'T',
- * 'z' for 'Z', offsets +HH:MM, +HHMM or +HH, no zone for the zone z
+ * 'z' for 'Z', offsets +HH:MM, +HHMM or +HH (and +HH:MM:SS, the local
+ * mean times put_offset() writes), no zone for the zone z
  * (NULL: UTC), a date alone for its midnight there, any number of
  * fraction digits (beyond 9 truncated). Seconds are required when a time
  * of day is given. Second 60 (a leap second) is taken arithmetically:
@@ -568,19 +569,23 @@ parse_iso(const char *p, size_t n, const struct cal_zone *z, int64_t *ns)
 			p++;
 			zoned = 1;
 		} else if (p < e && (*p == '+' || *p == '-')) {
-			int neg = *p++ == '-';
+			int neg = *p++ == '-', colon = 0, os = 0;
 
 			if (get_digits(&p, e, 2, &oh) == -1)
 				return -1;
 			if (p < e) {
-				if (*p == ':')
-					p++;
+				colon = *p == ':';
+				p += colon;
 				if (get_digits(&p, e, 2, &om) == -1)
 					return -1;
 			}
-			if (oh > 23 || om > 59)
+			/* seconds, as fwin writes a local mean time's */
+			if (colon && p < e && (get_char(&p, e, ':') == -1 ||
+			    get_digits(&p, e, 2, &os) == -1))
 				return -1;
-			off = (oh * 3600 + om * 60) * (neg ? -1 : 1);
+			if (oh > 23 || om > 59 || os > 59)
+				return -1;
+			off = (oh * 3600 + om * 60 + os) * (neg ? -1 : 1);
 			zoned = 1;
 		}
 		if (p != e)

@@ -410,7 +410,14 @@ test_parse_iso(void)
 		{ "2026-11-29T20:37:03+08:", BAD },
 		{ "2026-11-29T20:37:03+24:00", BAD },
 		{ "2026-11-29T20:37:03+08:60", BAD },
-		{ "2026-11-29T20:37:03+08:00:00", BAD },
+		{ "2026-11-29T20:37:03+08:00:00", (T2026 - 8 * 3600) * S },
+		{ "1906-08-16T20:46:12+00:19:32", INT64_C(-2000000000) * S },
+		{ "1906-08-16T20:07:08-00:19:32", INT64_C(-2000000000) * S },
+		{ "2026-11-29T20:37:03+08:00:0", BAD },
+		{ "2026-11-29T20:37:03+08:00:", BAD },
+		{ "2026-11-29T20:37:03+08:00:60", BAD },
+		{ "2026-11-29T20:37:03+0800:00", BAD },
+		{ "2026-11-29T20:37:03+080000", BAD },
 		{ "2026-11-29T20:37:03UTC", BAD },
 		{ "2026-11-29X20:37:03", BAD },
 		{ "2026-11-29Z", BAD },
@@ -930,6 +937,10 @@ test_zone_times(void)
 		n = tf_format_tz(buf, out[i].t, TF_ISO, &z);
 		CHECK_STR(buf, out[i].want);
 		CHECK(n == strlen(buf));
+		/* what fwin writes it reads back, local mean times too */
+		v = BAD;
+		CHECK(tf_parse_time(buf, n, TF_ISO, NULL, &v) == 0 &&
+		    v == out[i].t);
 		/* other formats do not care for the zone */
 		tf_format_tz(buf, out[i].t, TF_S, &z);
 		{
