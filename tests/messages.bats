@@ -168,6 +168,19 @@ EOF
 	assert_equal "$stderr" "fwin: s.ckpt was made with --time 1,2, not --time 1"
 }
 
+@test "a checkpoint's other pipeline is said as a shell takes it: a text with a ' in \"...\", or with '\\''" {
+	printf "1'a\n" > in
+	ok -d "'" -t 1 -k 2 --tumble 1s --state s.ckpt in
+	run --separate-stderr fwin -d , -t 1 -k 2 --tumble 1s --state s.ckpt in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: s.ckpt was made with --delimiter \"'\", not --delimiter ','"
+	printf 'k\na\n' > in
+	ok --csv -H -k k --where "k == 'a'" --count --state w.ckpt in
+	run --separate-stderr fwin --csv -H -k k --where "k == '\$x'" --count --state w.ckpt in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: w.ckpt was made with --where \"k == 'a'\", not --where 'k == '\\''\$x'\\'''"
+}
+
 # -------------------------------------------------------------- output
 
 @test "csv: a row of one empty cell is written \"\"" {

@@ -570,6 +570,38 @@ fp_has(const struct fp_line *v, size_t from, size_t n,
 	return 0;
 }
 
+/* Line text[0..len) as a shell takes it: the fingerprint quotes a
+ * text in '...' whatever it holds, so one with a ' of its own (-d "'",
+ * --where "host == 'a'") is written in "..." when nothing in it is
+ * special there, else each inner ' as '\''. */
+static void
+fp_put_line(FILE *f, const char *text, int len)
+{
+	const char *open = memchr(text, '\'', (size_t)len),
+	    *end = text + len - 1, *p;
+
+	if (open == NULL || open == text || open[-1] != ' ' || open == end ||
+	    *end != '\'' || memchr(open + 1, '\'', (size_t)(end - open - 1)) ==
+	    NULL) {
+		fprintf(f, "%.*s", len, text);	/* as it is */
+		return;
+	}
+	fprintf(f, "%.*s", (int)(open - text), text);
+	for (p = open + 1; p < end && strchr("\"\\$`", *p) == NULL; p++)
+		;
+	if (p == end) {
+		fprintf(f, "\"%.*s\"", (int)(end - open - 1), open + 1);
+		return;
+	}
+	fputc('\'', f);
+	for (p = open + 1; p < end; p++)
+		if (*p == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*p, f);
+	fputc('\'', f);
+}
+
 /* One side of the difference: "with LINE" (or just "LINE"), "without
  * --header" for the line "no --header", and "without --tz" for a line
  * that is missing (l NULL) where the other side has other's. */
@@ -581,10 +613,13 @@ fp_side(FILE *f, const struct fp_line *l, const struct fp_line *other,
 		fprintf(f, "without %.*s", other->optlen, other->opt);
 		if (other->namelen > 0)
 			fprintf(f, " %.*s", other->namelen, other->name);
-	} else if (l->without)
-		fprintf(f, "without %.*s", l->len - 3, l->text + 3);
-	else
-		fprintf(f, "%s%.*s", with ? "with " : "", l->len, l->text);
+	} else if (l->without) {
+		fputs("without ", f);
+		fp_put_line(f, l->text + 3, l->len - 3);
+	} else {
+		fputs(with ? "with " : "", f);
+		fp_put_line(f, l->text, l->len);
+	}
 }
 
 char *
