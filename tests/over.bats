@@ -353,6 +353,31 @@ in_disorder() {
 	assert_output $'1\ta\t10\t0\t\n2\ta\t15\t5\t\n3\ta\t4\t9\t\n4\ta\t9\t9\t\n6\ta\t20\t16\t'
 }
 
+@test "over: a counter counts from the key's last value before the frame, past records its --if rejects or that hold none" {
+	# 48 holds the key's last accepted value before 150's frame [50, 150];
+	# 49 has none (empty, or rejected by --if); while it is still kept
+	# (-l holds the key's records), the step to 10 is from 7
+	printf 'ts,k,v\n0,k,5\n48,k,7\n49,k,\n150,k,10\n' > in.csv
+	for route in '--mode batch' '--mode stream' '--mode stream -l 1s'; do
+		ok $route --csv -H -t ts --time-format ms -k k --over 100ms \
+		    --increase v in.csv
+		assert_output "ts,k,v,increase_v
+0,k,5,0
+48,k,7,2
+49,k,,2
+150,k,10,3"
+	done
+	printf '0 k 5\n48 k 7\n49 k 1\n150 k 10\n' > in
+	for route in '--mode batch' '--mode stream -l 1s'; do
+		ok $route -t 1 --time-format ms -k 2 --over 100ms --increase 3 \
+		    --if '$3 > 2' in
+		assert_output $'0\tk\t5\t0\n48\tk\t7\t2\n49\tk\t1\t2\n150\tk\t10\t3'
+		ok $route -t 1 --time-format ms -k 2 --over-rows 1 \
+		    --increase 3 --if '$3 > 2' in
+		assert_output $'0\tk\t5\t0\n48\tk\t7\t2\n49\tk\t1\t\n150\tk\t10\t3'
+	done
+}
+
 @test "over: --having and --eval read the record's fields and its frame's aggregates" {
 	printf 'ts,host,lat\n1,web,10\n2,web,12\n3,"we""b",11\n4,web,90\n5,web,11\n' > in.csv
 	# the outliers: more than a standard deviation over the hour's mean

@@ -1305,6 +1305,17 @@ aggs_fold_prior(struct aggs *g, const struct arena *a, const void *kb,
 			    acc != 0 ? acc + g->v[i].off : 0);
 }
 
+int
+aggs_prior_known(const struct aggs *g)
+{
+	size_t i;
+
+	for (i = 0; i < g->n; i++)
+		if (g->v[i].cf != NULL && !counter_prior_known(&g->v[i]))
+			return 0;
+	return 1;
+}
+
 void
 aggs_fold_span(struct aggs *g, int64_t len)
 {

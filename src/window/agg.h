@@ -304,6 +304,10 @@ int aggs_key_held(const struct aggs *g, const void *kb);
 void aggs_fold_prior(struct aggs *g, const struct arena *a, const void *kb,
     aoff acc);
 
+/* Between aggs_fold_begin and aggs_emit: whether every counter has a
+ * value before the window folded (by aggs_fold_prior). */
+int aggs_prior_known(const struct aggs *g);
+
 /* Between aggs_fold_begin and aggs_emit: the window's length in
  * nanoseconds for --rate, or -1 where it has none. */
 void aggs_fold_span(struct aggs *g, int64_t len);

@@ -563,6 +563,12 @@ counter_fold_prior(struct agg *ag, const struct arena *a, const void *kb,
 	}
 }
 
+int
+counter_prior_known(const struct agg *ag)
+{
+	return ag->cf->has_prior;
+}
+
 void
 counter_fold_span(struct agg *ag, int64_t len)
 {

@@ -234,6 +234,7 @@ int counter_key_held(const struct agg *ag, const void *kb);
 void counter_fold_prior(struct agg *ag, const struct arena *a,
     const void *kb, aoff slot);
 void counter_set_ordered(struct agg *ag, int ordered);
+int counter_prior_known(const struct agg *ag);
 void counter_fold_span(struct agg *ag, int64_t len);
 void counter_free(struct agg *ag);
 const char *hist_check(const struct agg *ag, const void *slot);

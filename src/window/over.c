@@ -232,6 +232,27 @@ drop(struct op *o, aoff k, aoff p)
 	st_pane_free(&o->st, k, p);
 }
 
+/* Folds the counters' values before the frame that starts at pane
+ * first: the latest of the key's panes kept before it, else of those
+ * dropped (the key's block). A pane may hold no value of a counter (an
+ * empty field, one its --if rejected), so the walk goes back until
+ * every counter has one, or the panes end: the one just before the
+ * frame is not enough. */
+static void
+fold_prior(struct op *o, aoff k, aoff first)
+{
+	struct state *s = &o->st;
+	aoff q;
+
+	for (q = first != 0 ? st_panep(s, first)->p_prev : 0; q != 0;
+	    q = st_panep(s, q)->p_prev) {
+		aggs_fold_prior(o->g, &s->a, NULL, st_acc(q));
+		if (aggs_prior_known(o->g))
+			break;
+	}
+	aggs_fold_prior(o->g, &s->a, opkey_aggs(o, k), 0);
+}
+
 /* Prints pane p's record with the fold of its frame, then lets its text
  * go. A sliding frame of keepable aggregates is folded from kept folds
  * (slide.h: a constant number of merges, the same bytes however the
@@ -258,9 +279,7 @@ print(struct op *o, aoff k, aoff p)
 	if (aggs_keysize(o->g) > 0) {	/* counters: the frame's length, and
 					   the key's value before it */
 		aggs_fold_span(o->g, o->c->wkind == WK_OVER ? o->c->size : -1);
-		aggs_fold_prior(o->g, &s->a, opkey_aggs(o, k), 0);
-		if (first != 0 && (q = st_panep(s, first)->p_prev) != 0)
-			aggs_fold_prior(o->g, &s->a, NULL, st_acc(q));
+		fold_prior(o, k, first);
 	}
 	kp = st_keyp(s, k);
 	rec = arena_ptr(&s->a, st_acc(p) + o->rec_off);
