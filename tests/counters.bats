@@ -149,6 +149,21 @@ ARGS=(--csv -t 1 -k 2 --increase 3 --rate 3)
 	assert_output "$(printf '7\t7\tb\t\t0\n0\t35\ta\t0.45714285714285713\t16')"
 }
 
+@test "--rate: the exact increase divided by the exact length, rounded once" {
+	# 21 in 700 ms is 30 a second, 7 in 300 ms the double nearest 70/3;
+	# dividing by 0.7 and 0.3, doubles below and above those lengths,
+	# gave 30.000000000000004 and 23.333333333333336
+	printf '0 a 0\n1 a 21\n700 a 21\n701 a 28\n' > in
+	run fwin -t 1 --time-format ms -k 2 --tumble 700ms --increase 3 --rate 3 in
+	assert_output "$(printf '0\t700\ta\t21\t30\n700\t1400\ta\t7\t10')"
+	run fwin -t 1 --time-format ms -k 2 --tumble 300ms --rate 3 in
+	assert_output "$(printf '0\t300\ta\t70\n600\t900\ta\t23.333333333333332')"
+	# --over 1ns: 1 in a nanosecond is 1e9 a second
+	printf '0 a 0\n1 a 1\n' > ns
+	run fwin -t 1 --time-format ns -k 2 --over 1ns --rate 3 ns
+	assert_output "$(printf '0\ta\t0\t0\n1\ta\t1\t1000000000')"
+}
+
 # ------------------------------------------------------------ --histogram
 
 @test "--histogram: cumulative le columns and le_inf, counts never empty, header and json names" {

@@ -20,6 +20,7 @@
  * key's block remembers (aggs_carry). */
 #include <math.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -401,6 +402,29 @@ increase_emit(struct agg *ag, const struct arena *a, const void *acc,
 		emit_double(o, d);
 }
 
+/* The increase per second over span nanoseconds: the exact increase
+ * times 1e9 (its decimal exponent moved, no rounding) rounded once,
+ * then divided by the span (exact below 2^53 ns, 104 days) once. The
+ * span in seconds is not a double for most lengths under a second
+ * (0.7 is not), and dividing by it gave 21 in 700 ms as
+ * 30.000000000000004. Past the doubles' range (an increase near
+ * 1e300), the increase divided by the seconds. */
+static double
+rate_double(const struct dec_sum *inc, int64_t span)
+{
+	char buf[DEC_BUFSZ + 16], *e;
+	double d;
+
+	dec_sum_text(buf, inc);
+	e = strrchr(buf, 'e');	/* "digits" "e" "-scale" */
+	snprintf(e + 1, sizeof(buf) - (size_t)(e + 1 - buf), "%ld",
+	    strtol(e + 1, NULL, 10) + 9);
+	d = dec_text_double(buf) / (double)span;
+	if (isfinite(d))
+		return d;
+	return inc_double(inc) / ((double)span / NS_PER_S);
+}
+
 void
 rate_emit(struct agg *ag, const struct arena *a, const void *acc,
     struct out *o)
@@ -419,8 +443,7 @@ rate_emit(struct agg *ag, const struct arena *a, const void *acc,
 		lost(ag, o);
 		return;
 	}
-	/* the exact increase rounded once, then divided once */
-	d = inc_double(&inc) / ((double)ag->cf->span / NS_PER_S);
+	d = rate_double(&inc, ag->cf->span);
 	if (!isfinite(d))
 		lost(ag, o);
 	else
