@@ -152,6 +152,23 @@ fwin: 1 bad record skipped"
 	assert_equal "$(f 'ts >= 5 and ts < 65 or bytes == 1')" 4
 }
 
+@test "an integer and a decimal compare exactly, past the 53 bits of a double" {
+	# 2^53 + 1 and 2^63 - 1 are not the doubles they round to
+	printf 'ts,k,i,d\n0,a,9007199254740993,9007199254740992.0\n0,b,9223372036854775807,9223372036854775808.0\n0,c,-9223372036854775807,-9223372036854775808.0\n0,d,12,12.0\n' > big.csv
+	run fwin --csv -H -t ts -k k --over-rows 1 --count --eval 'eq=i == d' \
+	    --eval 'lt=i < d' --eval 'gt=i > d' --eval 'hi=max(i, d)' \
+	    --eval 'in=d in (i)' big.csv
+	assert_success
+	assert_output "ts,k,i,d,count,eq,lt,gt,hi,in
+0,a,9007199254740993,9007199254740992.0,1,0,0,1,9007199254740993,0
+0,b,9223372036854775807,9223372036854775808.0,1,0,1,0,9.223372036854776e+18,0
+0,c,-9223372036854775807,-9223372036854775808.0,1,0,0,1,-9223372036854775807,0
+0,d,12,12.0,1,1,0,0,12,1"
+	run fwin --csv -H -t ts --tumble 1m --count --where 'i != d' big.csv
+	assert_output "window_start,window_end,count
+0,60,3"
+}
+
 @test "--if and --as: an aggregate of the records its condition is true for" {
 	small
 	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --count --if 'status >= 500' --as errors --sum bytes --if 'status == 404' --as errors404 --max bytes --as 'max bytes' --if 'status < 300' --distinct status --if 'status > 999' log.csv

@@ -216,6 +216,24 @@ load(struct xval *v, const struct xslice *s)
 	}
 }
 
+/* Compares integer i with double d exactly, as SQL does: i as a double
+ * may round onto d (2^53 + 1 onto 2^53, 2^63 - 1 onto 2^63). Rounding
+ * keeps order, so the doubles decide when they differ; when they are
+ * equal, d is whole and, below 2^63, an int64 to compare with i. */
+static int
+int_vs_dbl(int64_t i, double d)
+{
+	double x = (double)i;
+	int64_t j;
+
+	if (x != d)
+		return (x > d) - (x < d);
+	if (d >= 9223372036854775808.0)
+		return -1;
+	j = (int64_t)d;
+	return (i > j) - (i < j);
+}
+
 /* Compares a and b: numerically when both are numbers, else their text
  * byte by byte. Returns -2 when either is NULL (unknown). */
 static int
@@ -230,8 +248,12 @@ compare(const struct xval *a, const struct xval *b)
 		return -2;
 	if (a->t == XV_INT && b->t == XV_INT)
 		return (a->u.i > b->u.i) - (a->u.i < b->u.i);
+	if (a->t == XV_INT && b->t == XV_DBL)
+		return int_vs_dbl(a->u.i, b->u.d);
+	if (a->t == XV_DBL && b->t == XV_INT)
+		return -int_vs_dbl(b->u.i, a->u.d);
 	if (is_num(a) && is_num(b))
-		return (dbl(a) > dbl(b)) - (dbl(a) < dbl(b));
+		return (a->u.d > b->u.d) - (a->u.d < b->u.d);
 	text_of(a, ba, &pa, &na);
 	text_of(b, bb, &pb, &nb);
 	c = memcmp(pa, pb, na < nb ? na : nb);
