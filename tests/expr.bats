@@ -169,6 +169,18 @@ fwin: 1 bad record skipped"
 0,60,3"
 }
 
+@test "round() to more places than a number has keeps it; to fewer than its size makes 0" {
+	printf 'ts,a\n0,1.25\n0,-2.5e-7\n' > r.csv
+	run --separate-stderr fwin --csv -H -t ts --over-rows 1 --count \
+	    --eval 'p=round(a, 400)' --eval 'q=round(a, 301)' \
+	    --eval 'n=round(a, -400)' --eval 'm=round(1e300, -400)' \
+	    --eval 'x=round(a, 9223372036854775807)' --eval 's=round(1e-310, 310)' r.csv
+	assert_success
+	assert_output "ts,a,count,p,q,n,m,x,s
+0,1.25,1,1.25,1.25,0,0,1.25,1e-310
+0,-2.5e-7,1,-2.5e-07,-2.5e-07,0,0,-2.5e-07,1e-310"
+}
+
 @test "--if and --as: an aggregate of the records its condition is true for" {
 	small
 	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --count --if 'status >= 500' --as errors --sum bytes --if 'status == 404' --as errors404 --max bytes --as 'max bytes' --if 'status < 300' --distinct status --if 'status > 999' log.csv

@@ -377,6 +377,13 @@ round_dbl(struct xval *v, int64_t d)
 	long ex = 0;
 	char *o = out;
 
+	/* a double's digits lie within 10^-1074 .. 10^308: past 1000
+	 * places either way the result is the same, and the sums below stay
+	 * far from overflow */
+	if (d > 1000)
+		d = 1000;
+	if (d < -1000)
+		d = -1000;
 	text_of(v, buf, &p, &n);
 	end = p + n;
 	if (p < end && (*p == '-' || *p == '+'))
@@ -393,7 +400,7 @@ round_dbl(struct xval *v, int64_t d)
 		pt = (int)nd;
 	if (p < end && (*p == 'e' || *p == 'E'))
 		ex = (long)dec_exponent(p + 1, (size_t)(end - p - 1), &used);
-	if (ex > 300 || ex < -300 || d > 300 || d < -300)
+	if (ex > 400 || ex < -400)
 		goto approx;
 	/* digits before the point: pt + ex; keep that many plus d */
 	if ((long)pt + ex + d < 0) {	/* below half of the last place */
@@ -427,6 +434,11 @@ round_dbl(struct xval *v, int64_t d)
 approx:
 	{
 		double s = pow(10, (double)d), x = dbl(v) * s;
+
+		/* 10^d past the doubles' range: places finer than any
+		 * digit the number has, or coarser than its size */
+		if (s == 0 || !isfinite(x))
+			return d > 0 ? set_dbl(v, dbl(v)) : set_whole(v, 0);
 
 		x = x < 0 ? -floor(-x + 0.5) : floor(x + 0.5);
 		return d <= 0 ? set_whole(v, x / s) : set_dbl(v, x / s);
