@@ -1049,7 +1049,7 @@ FROM (
             SUM(CAST(`v` AS DOUBLE)) AS `sum_v`
           FROM TABLE(
             TUMBLE(TABLE `source`, DESCRIPTOR(`event_time`), INTERVAL '1' MINUTE))
-          WHERE (`v` IS NOT NULL AND `v` <> '0')
+          WHERE (`v` IS NOT NULL AND `v` <> '0' AND LOWER(`v`) <> 'false')
           GROUP BY window_start, window_end, `k`
         ) AS `r1`
       ) AS `r2`

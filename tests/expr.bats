@@ -152,6 +152,24 @@ fwin: 1 bad record skipped"
 	assert_equal "$(f 'ts >= 5 and ts < 65 or bytes == 1')" 4
 }
 
+@test "in a boolean place JSON's false is false, as the text false in any case; other text is true" {
+	printf '%s\n' '{"ts":1,"k":"a","b":false}' '{"ts":2,"k":"a","b":true}' \
+	    '{"ts":3,"k":"a","b":"FALSE"}' '{"ts":4,"k":"a","b":"no"}' \
+	    '{"ts":5,"k":"a","b":0}' '{"ts":6,"k":"a","b":null}' > b.jsonl
+	run fwin --json -t ts -k k --tumble 1m --count --where 'b' b.jsonl
+	assert_success
+	assert_output '{"window_start":0,"window_end":60,"k":"a","count":2}'
+	run fwin --json -t ts -k k --tumble 1m --count --where '!b' b.jsonl
+	assert_output '{"window_start":0,"window_end":60,"k":"a","count":3}'
+	run fwin --json -t ts -k k --over-rows 1 --count --eval 'v=b && 1' b.jsonl
+	assert_output '{"ts":1,"k":"a","b":false,"count":1,"v":0}
+{"ts":2,"k":"a","b":true,"count":1,"v":1}
+{"ts":3,"k":"a","b":"FALSE","count":1,"v":0}
+{"ts":4,"k":"a","b":"no","count":1,"v":1}
+{"ts":5,"k":"a","b":0,"count":1,"v":0}
+{"ts":6,"k":"a","b":null,"count":1,"v":null}'
+}
+
 @test "an integer and a decimal compare exactly, past the 53 bits of a double" {
 	# 2^53 + 1 and 2^63 - 1 are not the doubles they round to
 	printf 'ts,k,i,d\n0,a,9007199254740993,9007199254740992.0\n0,b,9223372036854775807,9223372036854775808.0\n0,c,-9223372036854775807,-9223372036854775808.0\n0,d,12,12.0\n' > big.csv

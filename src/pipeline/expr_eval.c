@@ -5,6 +5,7 @@
 #include <regex.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "pipeline/exprint.h"
 #include "base/decimal.h"
@@ -129,8 +130,8 @@ xval_truth(const struct xval *v)
 		return v->u.i != 0;
 	case XV_DBL:
 		return v->u.d != 0;
-	default:
-		return 1;
+	default:	/* JSON's false, as a text: false; any other true */
+		return !(v->n == 5 && strncasecmp(v->p, "false", 5) == 0);
 	}
 }
 

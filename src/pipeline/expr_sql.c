@@ -78,12 +78,13 @@ sql_as(const struct sqlstack *st, size_t i, enum sqlkind want)
 	else if (want == SK_TEXT && numeric(it->k))
 		rc = asprintf(&s, "CAST(%s AS STRING)", it->s);
 	else if (want == SK_BOOL && it->k == SK_FIELD)	/* text is true */
-		rc = asprintf(&s, "(%s IS NOT NULL AND %s <> '0')", it->s,
-		    it->s);
+		rc = asprintf(&s, "(%s IS NOT NULL AND %s <> '0' AND "
+		    "LOWER(%s) <> 'false')", it->s, it->s, it->s);
 	else if (want == SK_BOOL && numeric(it->k))
 		rc = asprintf(&s, "(%s <> 0)", it->s);
 	else if (want == SK_BOOL && it->k == SK_TEXT)
-		rc = asprintf(&s, "(%s IS NOT NULL)", it->s);
+		rc = asprintf(&s, "(%s IS NOT NULL AND LOWER(%s) <> 'false')",
+		    it->s, it->s);
 	else
 		s = xstrdup(it->s);
 	if (rc < 0)
