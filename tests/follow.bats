@@ -309,25 +309,51 @@ second_run() {
 	second_run f.log-20261203
 }
 
+# after_save SECS FILE...: FILE's modification time SECS after now, a
+# while after the checkpoint was saved (a rotation while fwin was stopped).
+after_save() {
+	local secs=$1
+	shift
+	touch -d "@$(($(date +%s) + secs))" "$@"
+}
+
 @test "--state: a rotated file that is gone (compressed) is said, and the new file is read" {
 	first_run
 	mv f.log f.log.1
 	gzip f.log.1
+	after_save 60 f.log.1.gz
 	printf '21 a\n22 b\n' >f.log
 	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
 	expect_row $'10\t20\ta\t1'
 	stop_with TERM
 	expect_row $'20\t30\ta\t1'
 	expect_row $'20\t30\tb\t1'
-	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone"
+	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone
+fwin: f.log: ./f.log.1.gz was rotated since the checkpoint and is compressed; its records are not read"
 }
 
-# rotated_twice_run OLD...: second_run after first_run and two
-# rotations while stopped, with "14 c" in the file between: the rest of
-# the first rotated file, the second whole, then f.log.
-rotated_twice_run() {
-	SECOND_ROWS=($'10\t20\ta\t2' $'10\t20\tb\t1' $'10\t20\tc\t1')
-	second_run "$@"
+@test "--state: rotated twice while stopped with delaycompress: the checkpoint's file compressed is said, the one rotated after it read whole" {
+	first_run
+	printf '5 z\n' >f.log.9
+	touch -d '2026-11-30 00:00' f.log.9
+	mv f.log f.log.1
+	printf '14 c\n' >f.log
+	# the second rotation: f.log.1 shifted and compressed now, f.log
+	# renamed f.log.1, which stays as it is until the next
+	mv f.log.1 f.log.2
+	gzip f.log.2
+	after_save 60 f.log.2.gz
+	mv f.log f.log.1
+	after_save 120 f.log.1
+	printf '21 a\n22 b\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	expect_row $'10\t20\ta\t1'
+	expect_row $'10\t20\tc\t1'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone
+fwin: f.log: ./f.log.2.gz was rotated since the checkpoint and is compressed; its records are not read"
 }
 
 @test "--state: rotated twice while fwin was stopped (dated names): the first rotated file from the position, the second whole, then the new one" {

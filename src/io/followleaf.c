@@ -130,8 +130,9 @@ by_mtime(const void *a, const void *b)
 	return c != 0 ? c : strcmp(x->path, y->path);
 }
 
-/* The rotated files beside path written after old (the rotated file a
- * restart reads on from the checkpoint's position) and that are not the
+/* The rotated files beside path written after the time after and that
+ * are neither old (the rotated file a restart reads on from the
+ * checkpoint's position, when it was found: after is its time) nor the
  * file under the name: rotated later than old, while fwin was not
  * running. They are read after old, oldest first (by the time each was
  * last written), each to its end, before the file under the name: a
@@ -141,7 +142,8 @@ by_mtime(const void *a, const void *b)
  * named (app.log.bak), whose records would be read twice. Compressed
  * ones cannot be read: each is said, with its records left out. */
 static void
-find_later(struct input *in, const char *path, const struct stat *old)
+find_later(struct input *in, const char *path, const struct stat *old,
+    const struct timespec *after)
 {
 	const char *base;
 	char *dir = split_path(path, &base), *cand;
@@ -163,10 +165,11 @@ find_later(struct input *in, const char *path, const struct stat *old)
 			continue;
 		cand = beside(dir, de->d_name);
 		if (stat(cand, &sb) != 0 || !S_ISREG(sb.st_mode) ||
-		    (sb.st_dev == old->st_dev && sb.st_ino == old->st_ino) ||
+		    (old != NULL && sb.st_dev == old->st_dev &&
+		    sb.st_ino == old->st_ino) ||
 		    (have_cur && sb.st_dev == cur.st_dev &&
 		    sb.st_ino == cur.st_ino) ||
-		    time_cmp(&sb.st_mtim, &old->st_mtim) <= 0) {
+		    time_cmp(&sb.st_mtim, after) <= 0) {
 			free(cand);
 			continue;
 		}
@@ -210,6 +213,23 @@ commas(uint64_t n, char buf[32])
 	return buf;
 }
 
+/* The checkpoint's old file is gone (compressed or removed by a later
+ * rotation: logrotate's delaycompress, rotated twice): the rotated files
+ * written after the checkpoint was saved hold records fwin never read,
+ * and are read (or, compressed, said) before the file under the name,
+ * as they would be after the old one. */
+static void
+find_later_than_save(struct input *in, const char *path)
+{
+	struct timespec at;
+
+	if (in->saved <= 0)
+		return;
+	at.tv_sec = in->saved / 1000000000;
+	at.tv_nsec = in->saved % 1000000000;
+	find_later(in, path, NULL, &at);
+}
+
 /*
  * A restart whose file is not the checkpoint's (rotated while fwin was
  * not running): the rotated file found beside it is opened to be read
@@ -236,13 +256,14 @@ open_rotated(struct input *in)
 		fwin_warn("%s: rotated while stopped; the bytes after "
 		    "position %s of the old file are gone", files[0],
 		    commas(p->ip_off, b));
+		find_later_than_save(in, files[0]);
 		in->nresume = 0;
 		return 0;
 	}
 	if (stat(in->oldpath, &sb) == 0) {	/* (a copy: another inode) */
 		p->ip_dev = sb.st_dev;
 		p->ip_ino = sb.st_ino;
-		find_later(in, files[0], &sb);
+		find_later(in, files[0], &sb, &sb.st_mtim);
 	}
 	in->files = (char *const *)&in->oldpath;
 	in->fi = -1;

@@ -167,6 +167,12 @@ const struct input_pos *input_positions(struct input *in);
  * already processed (--new-input reads it all)"). */
 void input_resume(struct input *in, const struct input_pos *pos, int n);
 
+/* --follow, after input_resume(): when the checkpoint was saved (wall
+ * time, ns). A file rotated while fwin was stopped whose rotated copy
+ * holding the checkpoint's position is gone (compressed, removed) is
+ * known by it: the rotated files written after the save are read. */
+void input_resume_saved(struct input *in, int64_t saved);
+
 /* A checkpoint's positions pos[0..n), saved with the FILE operands
  * names[0..n), as input_resume() takes them for this run's operands
  * (input_nfiles() of them; the caller frees them): each operand gets the

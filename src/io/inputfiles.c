@@ -394,6 +394,16 @@ input_resume(struct input *in, const struct input_pos *pos, int n)
 	memcpy(in->ipos, pos, (n < in->nfiles ? n : in->nfiles) * sizeof(*pos));
 }
 
+void
+input_resume_saved(struct input *in, int64_t saved)
+{
+	int i;
+
+	for (i = 0; i < in->nsub; i++)
+		input_resume_saved(in->sub[i], saved);
+	in->saved = saved;
+}
+
 int
 input_failed(const struct input *in)
 {

@@ -136,6 +136,7 @@ struct input {
 				   read next, each to its end (their names
 				   kept to the close: records name them) */
 	int nlater, nextlater;
+	int64_t saved;		/* the checkpoint's save time (ns), or 0 */
 	uint64_t shown;		/* consumed, for --progress on another
 				   thread (atomic) */
 };

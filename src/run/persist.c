@@ -268,6 +268,7 @@ persist_open(struct persist *p, struct input *in)
 	if (!c->new_input) {
 		pos = input_match(in, m->inputs, m->names, m->ninputs);
 		input_resume(in, pos, input_nfiles(in));
+		input_resume_saved(in, m->saved);
 		free(pos);
 	}
 	p->generation = m->generation;
