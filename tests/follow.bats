@@ -356,6 +356,33 @@ fwin: f.log: ./f.log.1.gz was rotated since the checkpoint and is compressed; it
 fwin: f.log: ./f.log.2.gz was rotated since the checkpoint and is compressed; its records are not read"
 }
 
+@test "--state: a file that had no record yet at the checkpoint and was written and rotated while fwin was stopped is read from its start" {
+	: >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt f.log
+	wait_until "$LIVE_WAIT" test -e s.ckpt
+	stop_with TERM
+	ends_ok
+	stop_fwin
+	printf '1 a\n2 a\n11 a\n' >>f.log
+	mv f.log f.log.1
+	printf '21 a\n22 b\n' >f.log
+	start_follow -F -t 1 -k 2 --tumble 10s --state s.ckpt --flush f.log
+	expect_row $'0\t10\ta\t2'
+	expect_row $'10\t20\ta\t1'
+	stop_with TERM
+	expect_row $'20\t30\ta\t1'
+	expect_row $'20\t30\tb\t1'
+	ends_ok
+}
+
+# rotated_twice_run OLD...: second_run after first_run and two
+# rotations while stopped, with "14 c" in the file between: the rest of
+# the first rotated file, the second whole, then f.log.
+rotated_twice_run() {
+	SECOND_ROWS=($'10\t20\ta\t2' $'10\t20\tb\t1' $'10\t20\tc\t1')
+	second_run "$@"
+}
+
 @test "--state: rotated twice while fwin was stopped (dated names): the first rotated file from the position, the second whole, then the new one" {
 	first_run
 	# an older rotation, before the checkpoint: not read again; nor a

@@ -78,7 +78,8 @@ beside(const char *dir, const char *name)
 
 /* The rotated file beside path that holds the checkpoint's bytes: the
  * same inode first (renamed), else the same content (copied). Returns
- * its path (the caller frees it) or NULL. */
+ * its path (the caller frees it) or NULL. A position of 0 has no bytes
+ * to know a copy by (every file holds them): only its inode tells. */
 static char *
 find_rotated(const char *path, const struct input_pos *p)
 {
@@ -86,9 +87,9 @@ find_rotated(const char *path, const struct input_pos *p)
 	char *dir = split_path(path, &base), *cand, *found = NULL;
 	struct dirent *de;
 	DIR *d;
-	int pass;
+	int pass, last = p->ip_off > 0 ? 0 : 1;
 
-	for (pass = 1; pass >= 0 && found == NULL; pass--) {
+	for (pass = 1; pass >= last && found == NULL; pass--) {
 		if ((d = opendir(dir)) == NULL)
 			break;
 		while (found == NULL && (de = readdir(d)) != NULL) {
@@ -234,7 +235,9 @@ find_later_than_save(struct input *in, const char *path)
  * A restart whose file is not the checkpoint's (rotated while fwin was
  * not running): the rotated file found beside it is opened to be read
  * from the checkpoint's position to its end, and the new file after it.
- * Returns 1 when it was opened, 0 to open the file under the name.
+ * A position of 0 counts too: the file may have been written from its
+ * start and rotated while fwin was stopped. Returns 1 when it was
+ * opened, 0 to open the file under the name.
  */
 static int
 open_rotated(struct input *in)
@@ -246,8 +249,7 @@ open_rotated(struct input *in)
 	int rc;
 
 	in->oldlooked = 1;
-	if (in->nresume == 0 || p->ip_off == 0 || !p->ip_isreg ||
-	    file_holds(files[0], p, 1))
+	if (in->nresume == 0 || !p->ip_isreg || file_holds(files[0], p, 1))
 		return 0;
 	free(in->oldpath);
 	if ((in->oldpath = find_rotated(files[0], p)) == NULL) {
