@@ -671,6 +671,7 @@ run_stream(struct run *r)
 		}
 	}
 	stop_reader(r, !r->ended && !r->fatal && !r->corrupt);
+	stream_interrupted(r);
 	r->writing = 1;
 	hint_end(r->hint);
 	if (rc < 0 || r->fatal || r->corrupt)

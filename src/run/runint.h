@@ -115,6 +115,9 @@ void save_begun(void);
  * signal. */
 int batch_stopped(struct run *r);
 int batch_interrupted(struct run *r, uint64_t bytes);
+/* A stream that a signal stopped without a checkpoint: the named files
+ * it did not read to their end are said. */
+void stream_interrupted(struct run *r);
 
 /* A record this far ahead of the clock that moves the watermark is named
  * by the late summary, with --max-future (the man page's --max-future). */

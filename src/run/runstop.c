@@ -3,10 +3,12 @@
  * its end would: a stream fires what it holds, as at its end; a batch
  * result is only whole once every record has gone through the windows,
  * so a stopped batch run writes no further row and says that its output
- * is incomplete. SIGUSR1 asks for a checkpoint. */
+ * is incomplete; a stream stopped before the end of a named file says
+ * what it did not read. SIGUSR1 asks for a checkpoint. */
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "run/runint.h"
 #include "base/util.h"
@@ -108,4 +110,44 @@ batch_interrupted(struct run *r, uint64_t bytes)
 		    (unsigned long long)m, m == 1 ? "" : "s",
 		    m > 0 ? 100.0 * (double)n / (double)m : 100.0);
 	return 128 + run_signal();
+}
+
+static const char *
+signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGHUP ? "SIGHUP" : "SIGTERM";
+}
+
+/* A stream stopped by a signal without a checkpoint: each named regular
+ * file (still the one read) that holds bytes past the last record
+ * applied is said, as those bytes (an unfinished line, or the rest of a
+ * file read as it was caught up on) are in no row. With a checkpoint,
+ * the next run reads them. */
+void
+stream_interrupted(struct run *r)
+{
+	const struct input_pos *pos;
+	const char *name;
+	int i, n;
+	struct stat sb;
+
+	if (r->c->mode == MODE_BATCH || r->c->checkpoint != NULL ||
+	    run_signal() == 0 || (pos = input_positions(r->in)) == NULL)
+		return;
+	n = input_nfiles(r->in);
+	for (i = 0; i < n; i++) {
+		name = input_name(r->in, i);
+		if (!pos[i].ip_isreg || strcmp(name, "-") == 0 ||
+		    stat(name, &sb) != 0 ||
+		    (uint64_t)sb.st_dev != pos[i].ip_dev ||
+		    (uint64_t)sb.st_ino != pos[i].ip_ino ||
+		    (uint64_t)sb.st_size <= pos[i].ip_off)
+			continue;
+		fwin_warn("%s: stopped by %s after line %llu (byte %llu of "
+		    "%llu); the rest is not read", name,
+		    signal_name(run_signal()),
+		    (unsigned long long)pos[i].ip_lines,
+		    (unsigned long long)pos[i].ip_off,
+		    (unsigned long long)sb.st_size);
+	}
 }
