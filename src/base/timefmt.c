@@ -402,6 +402,25 @@ tf_format_duration(char *buf, int64_t ns)
 }
 
 size_t
+tf_format_lag(char *buf, int64_t ns)
+{
+	uint64_t v = magnitude(ns), frac = v % NS_PER_S;
+	size_t n;
+
+	if (v < NS_PER_S || frac % NS_PER_MS == 0)
+		return tf_format_duration(buf, ns);
+	n = tf_format_duration(buf, ns < 0 ? -(int64_t)(v - frac) :
+	    (int64_t)(v - frac));		/* "...16s" */
+	buf[n - 1] = '.';
+	n += (size_t)(num_put_uint(buf + n, frac, 9) - (buf + n)) - 1;
+	while (buf[n] == '0')	/* (never the fraction's first digit) */
+		n--;
+	buf[++n] = 's';
+	buf[++n] = '\0';
+	return n;
+}
+
+size_t
 tf_format_rough(char *buf, int64_t ns)
 {
 	static const char *const unit[] = {

@@ -90,6 +90,12 @@ size_t tf_format_tz(char *buf, int64_t t, enum tfmt f,
  * "1500ms", "-8h", "0s") to buf (TF_BUFSZ bytes); returns the length. */
 size_t tf_format_duration(char *buf, int64_t ns);
 
+/* tf_format_duration() for a message: a second or more whose part below
+ * the second is not whole milliseconds (a lag measured on the clock) has
+ * it as the seconds' fraction, "16.001952466s" for "16001952466ns"; it
+ * reads back to the same value. */
+size_t tf_format_lag(char *buf, int64_t ns);
+
 /* Writes a duration roughly, in its largest whole unit up to years of
  * 365 days ("231 years", "3 days", "1 hour"), to buf (TF_BUFSZ bytes);
  * returns the length. */

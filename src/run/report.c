@@ -147,8 +147,8 @@ say_dropped(struct run *r)
 	else if (late > 0 && r->late == NULL) {
 		/* the -l that would have kept them: this one plus the way */
 		by = r->late_by > 0 ? r->late_by : 1;
-		tf_format_duration(d, by);
-		tf_format_duration(l, sat_add(r->c->lateness, by));
+		tf_format_lag(d, by);
+		tf_format_lag(l, sat_add(r->c->lateness, by));
 		/* (batch mode takes no checkpoint: not offered with one) */
 		batch = r->c->checkpoint == NULL && r->c->restore == NULL;
 		fwin_warn("%llu late record%s dropped (the latest by %s behind "

@@ -430,7 +430,7 @@ test_sql_value(void)
 	}
 	/* a value in a boolean place, as a condition */
 	s = sql_of("a", 1, &type);
-	CHECK_STR(s, "(`f0` IS NOT NULL AND `f0` <> '0')");
+	CHECK_STR(s, "(`f0` IS NOT NULL AND `f0` <> '0' AND LOWER(`f0`) <> 'false')");
 	CHECK_STR(type, "BOOLEAN");
 	free(s);
 }

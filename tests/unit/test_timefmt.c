@@ -166,6 +166,39 @@ test_parse_duration(void)
 	}
 }
 
+/* tf_format_lag: a fraction of the seconds where they have a part below
+ * whole milliseconds; else tf_format_duration's form. */
+static void
+test_format_lag(void)
+{
+	static const struct {
+		int64_t ns;
+		const char *want;
+	} t[] = {
+		{ INT64_C(16001952466), "16.001952466s" },
+		{ INT64_C(16001952000), "16.001952s" },
+		{ INT64_C(16001000000), "16001ms" },
+		{ 999999999, "999999999ns" },
+		{ 90 * S + 1, "1m30.000000001s" },
+		{ 2 * S, "2s" },
+		{ -(INT64_C(16001952466)), "-16.001952466s" },
+		{ INT64_MAX, "15250w1d23h47m16.854775807s" },
+		{ INT64_MIN, "-15250w1d23h47m16.854775808s" },
+	};
+	char buf[TF_BUFSZ];
+	size_t i, n;
+	int64_t v;
+
+	for (i = 0; i < NEL(t); i++) {
+		n = tf_format_lag(buf, t[i].ns);
+		CHECK_STR(buf, t[i].want);
+		CHECK(n == strlen(t[i].want));
+		v = BAD;
+		CHECK(t[i].ns == INT64_MIN ||
+		    (tf_parse_duration(buf, 1, &v) == 0 && v == t[i].ns));
+	}
+}
+
 static void
 test_format_duration(void)
 {
@@ -219,6 +252,7 @@ test_format_duration(void)
 			    v == t[i].ns);
 		}
 	}
+	test_format_lag();
 }
 
 struct tcase {
