@@ -420,3 +420,25 @@ t2|$(pwd -P)/b.ckpt"
 10|b|1|1
 20|a|1|1'
 }
+
+@test "a table dropped and made again by a pipeline of other columns: fwin's journal of the old one is made again" {
+	A=(--csv -H -t ts -k user --tumble 10s --allowed-lateness 20s --mode stream)
+	run --separate-stderr fwin "${A[@]}" --sum n --state a.ckpt -o sqlite:db:t in.csv
+	assert_success
+	# starting over: the table and its checkpoint removed
+	sqlite3 db 'DROP TABLE t'
+	rm a.ckpt
+	run --separate-stderr fwin "${A[@]}" --count --sum n --state b.ckpt -o sqlite:db:t in.csv
+	assert_success
+	assert_equal "$stderr" ""
+	run sqlite3 db 'SELECT window_start, user, count, sum_n FROM t ORDER BY 1, 2'
+	assert_output "0|a|4|17
+0|b|1|2
+10|a|1|4
+10|b|1|6"
+	# and it restores: rows past the checkpoint are put back
+	run --separate-stderr fwin "${A[@]}" --count --sum n --state b.ckpt --flush -o sqlite:db:t in.csv
+	assert_success
+	run sqlite3 db 'SELECT count(*) FROM t'
+	assert_output 5
+}

@@ -15,6 +15,56 @@
 #include "io/sqlsink.h"
 #include "base/util.h"
 
+/* The name of the journal's column i, of nk key columns: gen, existed,
+ * k1..kN, c1..cM. */
+static void
+journal_column(char *name, size_t size, size_t i, size_t nk)
+{
+	if (i < 2)
+		snprintf(name, size, "%s", i == 0 ? "gen" : "existed");
+	else if (i < 2 + nk)
+		snprintf(name, size, "k%zu", i - 1);
+	else
+		snprintf(name, size, "c%zu", i - 1 - nk);
+}
+
+/* Whether the journal, if there, has this table's columns (*fits). One
+ * of other columns was kept for a table of other columns that has been
+ * dropped since (one still there is refused after this, the
+ * transaction rolled back): no checkpoint of this table can need it. */
+static int
+journal_fits(struct sqlsink *s, size_t nk, int *fits)
+{
+	sqlite3_stmt *q;
+	char *text = NULL, want[32];
+	size_t len, i = 0;
+	FILE *f = sk_text_open(&text, &len);
+	int rc;
+
+	*fits = 1;
+	fputs("PRAGMA table_info(", f);
+	sk_journal_name(f, s);
+	fputc(')', f);
+	sk_text_close(f, &text);
+	rc = sqlite3_prepare_v2(s->db, text, -1, &q, NULL);
+	free(text);
+	if (rc != SQLITE_OK)
+		return sk_fail(s, "reading the schema");
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		const char *got = (const char *)sqlite3_column_text(q, 1);
+
+		journal_column(want, sizeof(want), i++, nk);
+		if (got == NULL || strcmp(got, want) != 0)
+			*fits = 0;
+	}
+	sqlite3_finalize(q);
+	if (rc != SQLITE_DONE)
+		return sk_fail(s, "reading the schema");
+	if (i > 0 && i != 2 + nk + s->ncols)
+		*fits = 0;
+	return 0;
+}
+
 /* fwin's own tables, and a fresh start of the journal. */
 int
 sk_make_own(struct sqlsink *s)
@@ -22,7 +72,7 @@ sk_make_own(struct sqlsink *s)
 	size_t nk = s->npk ? s->npk : 1, len;
 	char *text = NULL;
 	FILE *f;
-	int rc;
+	int rc, fits;
 
 	if (sk_exec(s, "CREATE TABLE IF NOT EXISTS fwin_checkpoint (tbl TEXT "
 	    "PRIMARY KEY, generation INTEGER NOT NULL, checkpoint TEXT)") != 0)
@@ -35,6 +85,18 @@ sk_make_own(struct sqlsink *s)
 		return sk_fail(s, "preparing");
 	if (!s->journal)
 		return 0;
+	if (journal_fits(s, nk, &fits) != 0)
+		return -1;
+	if (!fits) {
+		f = sk_text_open(&text, &len);
+		fputs("DROP TABLE ", f);
+		sk_journal_name(f, s);
+		sk_text_close(f, &text);
+		rc = sk_exec(s, text);
+		free(text);
+		if (rc != 0)
+			return -1;
+	}
 	f = sk_text_open(&text, &len);
 	fputs("CREATE TABLE IF NOT EXISTS ", f);
 	sk_journal_name(f, s);
