@@ -442,3 +442,34 @@ t2|$(pwd -P)/b.ckpt"
 	run sqlite3 db 'SELECT count(*) FROM t'
 	assert_output 5
 }
+
+@test "a reader sees the last commit while fwin writes: a database fwin makes is in WAL mode, another keeps its own" {
+	# 200,000 windows fired in one transaction (no wait for input), then
+	# late records to a FIFO no one reads yet: fwin stops there, its
+	# transaction open, until the test reads them
+	awk 'BEGIN { for (i = 1; i <= 200000; i++) printf "%d,k%d,1\n", i, i % 7
+		for (i = 0; i < 30000; i++) print "0,late,1" }' > big.csv
+	mkfifo lf
+	exec 5<> lf	# (fwin's open of lf does not wait for a reader)
+	"$FWIN" --csv -t 1 -k 2 --tumble 1s -l 0 --count --late-file lf -o sqlite:db big.csv 3>&- 5>&- &
+	local pid=$!
+	wait_until 20 grep -q pipe_write "/proc/$pid/wchan"
+	run sqlite3 db "SELECT name FROM sqlite_schema WHERE type = 'table'"
+	local said=$output
+	exec 6< lf	# (a reader before 5 closes: fwin never writes to none)
+	exec 5>&-
+	cat <&6 > late.out
+	exec 6<&-
+	wait "$pid"
+	assert_equal "$said" fwin_checkpoint	# (the table is not made yet)
+	run sqlite3 db 'PRAGMA journal_mode; SELECT count(*) FROM fwin'
+	assert_output "wal
+200000"
+	[ "$(wc -l < late.out)" -eq 30000 ]
+	# a database fwin did not make keeps its journal mode
+	sqlite3 other.db 'CREATE TABLE other (a)'
+	run --separate-stderr fwin "${LATE[@]}" -o sqlite:other.db in.csv
+	assert_success
+	run sqlite3 other.db 'PRAGMA journal_mode'
+	assert_output delete
+}

@@ -167,9 +167,10 @@ make_table(struct sqlsink *s, int norow)
  * it: SQLite takes a file shorter than its header for an empty database
  * and writes over it, and says no more than "disk I/O error" of a FIFO
  * (which it would wait on first) or "unable to open" of a directory.
- * Returns 0, or -1 after a message. */
+ * *made says it is none or empty: fwin makes the database. Returns 0,
+ * or -1 after a message. */
 static int
-database_file(const char *db)
+database_file(const char *db, int *made)
 {
 	static const char magic[16] = "SQLite format 3";	/* and '\0' */
 	char head[sizeof(magic)];
@@ -177,8 +178,11 @@ database_file(const char *db)
 	ssize_t n;
 	int fd;
 
-	if (stat(db, &sb) != 0)
+	*made = 0;
+	if (stat(db, &sb) != 0) {
+		*made = errno == ENOENT;
 		return 0;	/* none yet, or SQLite says why not */
+	}
 	if (!S_ISREG(sb.st_mode)) {
 		fwin_warn("%s is %s, not a SQLite database; name another file",
 		    db, file_kind(sb.st_mode));
@@ -189,6 +193,7 @@ database_file(const char *db)
 	n = pread(fd, head, sizeof(head), 0);
 	close(fd);
 	/* empty: a new database (an error: SQLite says why) */
+	*made = n == 0;
 	if (n <= 0 || (n == (ssize_t)sizeof(head) &&
 	    memcmp(head, magic, sizeof(magic)) == 0))
 		return 0;
@@ -216,6 +221,18 @@ readable(struct sqlsink *s)
 
 
 
+
+/* A database fwin makes is in WAL mode: readers see its last commit
+ * while a transaction is open, where a rollback journal locks them out
+ * once the transaction outgrows SQLite's page cache (a file read with
+ * no wait is one transaction). Another's database keeps the mode its
+ * owner chose; SQLite keeps its own where WAL cannot work (no shared
+ * memory). */
+static int
+wal_if_made(struct sqlsink *s, int made)
+{
+	return made ? sk_exec(s, "PRAGMA journal_mode = WAL") : 0;
+}
 
 /* TABLE as the database spells it, if it knows it: SQLite compares
  * names without case, so "T1" and "t1" are one table, whose row in
@@ -260,7 +277,7 @@ struct sqlsink *
 sqlsink_open(const struct sqlsink_spec *sp, int *status)
 {
 	struct sqlsink *s = xcalloc(1, sizeof(*s));
-	int there = 0;
+	int there = 0, made;
 
 	*status = 1;
 	s->dbname = xstrdup(sp->db);
@@ -279,7 +296,7 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	s->cell = xmalloc((sp->ncols + 1) * sizeof(*s->cell));
 	s->cellen = xmalloc((sp->ncols + 1) * sizeof(*s->cellen));
 	s->kinds = xmalloc(sp->ncols + 1);
-	if (database_file(sp->db) != 0)
+	if (database_file(sp->db, &made) != 0)
 		goto fail;
 	if (sqlite3_open_v2(sp->db, &s->db, SQLITE_OPEN_READWRITE |
 	    SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
@@ -290,7 +307,8 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	/* another writer holds it: wait as long as a person would */
 	sqlite3_busy_timeout(s->db, 5000);
 	sqlite3_extended_result_codes(s->db, 0);
-	if (readable(s) != 0 || sk_exec(s, "BEGIN IMMEDIATE") != 0)
+	if (readable(s) != 0 || wal_if_made(s, made) != 0 ||
+	    sk_exec(s, "BEGIN IMMEDIATE") != 0)
 		goto fail;
 	if (sk_make_own(s) != 0 || spelled(s) != 0 ||
 	    sk_claim(s, sp->owner, sp->from) != 0) {
