@@ -473,3 +473,26 @@ t2|$(pwd -P)/b.ckpt"
 	run sqlite3 other.db 'PRAGMA journal_mode'
 	assert_output delete
 }
+
+@test "a database locked by another writer in the middle of a run: one message, exit 1" {
+	mkfifo feed hold
+	"$FWIN" -t 1 -k 2 --tumble 10s --count -o sqlite:live.db 3>&- < feed 2> err &
+	local pid=$!
+	exec 4> feed
+	printf '1 a\n15 a\n' >&4
+	wait_until 10 sh -c '[ "$(sqlite3 live.db "SELECT count(*) FROM fwin" 2>/dev/null)" = 1 ]'
+	# the lock held until hold is written to (see the test above)
+	{ printf '%s\n' 'BEGIN EXCLUSIVE;' 'CREATE TABLE other (a);' ".print held"; cat hold; } 3>&- 4>&- |
+		sqlite3 live.db 3>&- 4>&- > holder 2>&1 &
+	wait_until 5 grep -qx held holder
+	printf '31 a\n' >&4	# (fires [10, 20): a commit that waits)
+	exec 4>&-
+	local st=0
+	wait "$pid" || st=$?
+	release_hold
+	wait
+	assert_equal "$st" 1
+	assert_equal "$(cat err)" "fwin: live.db: the database is locked by another process (waited 5 s)"
+	run sqlite3 live.db 'SELECT * FROM fwin'
+	assert_output '0|10|a|1'
+}

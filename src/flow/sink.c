@@ -1125,7 +1125,12 @@ sink_close(struct sink *s)
 
 	if (s == NULL)
 		return 0;
-	if (s->opened && append_close(s->out, s->outfd, s->name) != 0)
+	if (s->sql != NULL) {
+		/* its writer said what failed, as SQLite said it: an
+		 * errno's text after that would only repeat it, worse */
+		if (s->opened && s->out != NULL && out_close(s->out) != 0)
+			rc = -1;
+	} else if (s->opened && append_close(s->out, s->outfd, s->name) != 0)
 		rc = -1;
 	if (s->sql != NULL && sqlsink_close(s->sql) != 0)
 		rc = -1;
