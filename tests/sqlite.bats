@@ -496,3 +496,15 @@ t2|$(pwd -P)/b.ckpt"
 	run sqlite3 live.db 'SELECT * FROM fwin'
 	assert_output '0|10|a|1'
 }
+
+@test "TABLE the name of an index, a view or a trigger: refused before anything is written" {
+	sqlite3 db 'CREATE TABLE other (x); CREATE INDEX fwin ON other (x); CREATE VIEW v AS SELECT x FROM other; CREATE TRIGGER Tr AFTER INSERT ON other BEGIN SELECT 1; END'
+	sqlite3 db .schema > before
+	for t in "fwin:an index" "v:a view" "tr:a trigger"; do
+		run --separate-stderr fwin "${LATE[@]}" --state s.ckpt -o "sqlite:db:${t%:*}" in.csv
+		assert_failure 2
+		assert_equal "$stderr" "fwin: db: ${t%:*} names ${t#*:}, not a table; name another TABLE"
+		[ ! -e s.ckpt ]
+	done
+	sqlite3 db .schema | cmp - before
+}

@@ -124,6 +124,39 @@ check_table(struct sqlsink *s, const struct sqlsink_spec *sp, int *status,
 	return 0;
 }
 
+/* Whether TABLE names something else in the database (an index, a view,
+ * a trigger: one namespace with tables, in any case), which would make
+ * the table's creation fail at the first row, after a checkpoint; so it
+ * is another's, refused as a table of other columns is (*status 2). */
+static int
+other_object(struct sqlsink *s, int *status)
+{
+	sqlite3_stmt *q;
+	int rc;
+
+	if (sqlite3_prepare_v2(s->db, "SELECT type FROM sqlite_schema WHERE "
+	    "name = ?1 COLLATE NOCASE AND type != 'table'", -1, &q, NULL) !=
+	    SQLITE_OK)
+		return sk_fail(s, "reading the schema");
+	sqlite3_bind_text(q, 1, s->table, -1, SQLITE_STATIC);
+	rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		const char *type = (const char *)sqlite3_column_text(q, 0);
+
+		if (type == NULL)
+			type = "object";
+		fwin_warn("%s: %s names a%s %s, not a table; name another "
+		    "TABLE", s->dbname, s->table,
+		    type[0] != '\0' && strchr("aeiou", type[0]) != NULL ?
+		    "n" : "", type);
+		*status = 2;
+	}
+	sqlite3_finalize(q);
+	if (rc == SQLITE_ROW)
+		return -1;
+	return rc == SQLITE_DONE ? 0 : sk_fail(s, "reading the schema");
+}
+
 /* Creates TABLE, times typed as the row being applied prints them (or,
  * with none, by the iso hint). */
 static int
@@ -316,7 +349,8 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 		(void)sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 		goto fail;
 	}
-	if (check_table(s, sp, status, &there) != 0 ||
+	if (other_object(s, status) != 0 ||
+	    check_table(s, sp, status, &there) != 0 ||
 	    (there && make_ready(s, 0) != 0)) {
 		if (*status == 1 && !s->failed) {
 			fwin_warn("%s: the table %s holds rows of another "
