@@ -508,3 +508,30 @@ t2|$(pwd -P)/b.ckpt"
 	done
 	sqlite3 db .schema | cmp - before
 }
+
+@test "one fwin at a time writes a table, with a checkpoint or without" {
+	mkfifo feed
+	"$FWIN" -t 1 -k 2 --tumble 10s --count -o sqlite:live.db 3>&- < feed &
+	local pid=$!
+	exec 4> feed
+	printf '1 a\n15 a\n' >&4
+	wait_until 10 sh -c '[ "$(sqlite3 live.db "SELECT count(*) FROM fwin" 2>/dev/null)" = 1 ]'
+	printf '1 a\n' > one
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s --count --state s.ckpt -o sqlite:live.db one
+	assert_failure 1
+	assert_equal "$stderr" "fwin: live.db:fwin: in use by another fwin (pid $pid)"
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s --count -o sqlite:live.db:FWIN one
+	assert_failure 1
+	assert_equal "$stderr" "fwin: live.db:fwin: in use by another fwin (pid $pid)"
+	[ ! -e s.ckpt ]
+	# another table of the database is free
+	run --separate-stderr fwin -t 1 -k 2 --tumble 10s --count -o sqlite:live.db:t2 one
+	assert_success
+	printf '31 a\n' >&4
+	exec 4>&-
+	wait "$pid"
+	run sqlite3 live.db 'SELECT * FROM fwin ORDER BY 1'
+	assert_output "0|10|a|1
+10|20|a|1
+30|40|a|1"
+}

@@ -159,11 +159,13 @@ persist_lock(struct persist *p)
 	const struct config *c = p->c;
 	struct stat sb;
 
-	/* -o sqlite: one fwin writes a table and its journal, and the
-	 * table belongs to its checkpoint, as an -o FILE does; the lock is
-	 * the table's ("DB:TABLE.lock" beside DB), so that other tables of
-	 * the database stay free for other pipelines */
-	if (c->sqlite != NULL && (c->checkpoint != NULL || c->restore != NULL)) {
+	/* -o sqlite: one fwin writes a table and its journal, with a
+	 * checkpoint or without, as one writes an -o FILE (a run without
+	 * would mix its rows into a checkpointed run's, whose restore puts
+	 * back what its journal holds over them); the lock is the table's
+	 * ("DB:TABLE.lock" beside DB), so that other tables of the
+	 * database stay free for other pipelines */
+	if (c->sqlite != NULL) {
 		char *t;
 
 		if (asprintf(&p->sqlname, "%s:%s", c->sqlite,
