@@ -138,6 +138,32 @@ c"
 	cmp notes.csv keep.csv
 }
 
+@test "a database fwin may not write is refused as it opens, and left as it was" {
+	sqlite3 r.db 'CREATE TABLE o(x)'
+	chmod 444 r.db
+	cp r.db keep.db
+	# root writes any file: the run is as nobody, who may not write r.db
+	as=()
+	if [ "$(id -u)" = 0 ]; then
+		# (the scratch dirs of this run let nobody in)
+		d=$PWD
+		while [ "${d#"$BATS_RUN_TMPDIR"}" != "$d" ]; do
+			chmod o+x "$d"
+			d=$(dirname "$d")
+		done
+		chmod 777 .
+		cp "$FWIN" ./fwin-bin && chmod 755 ./fwin-bin
+		as=(setpriv --reuid=65534 --regid=65534 --clear-groups ./fwin-bin)
+	else
+		as=("$FWIN")
+	fi
+	run --separate-stderr "${as[@]}" "${LATE[@]}" -o sqlite:r.db in.csv
+	assert_failure 1
+	assert_output ""
+	assert_equal "$stderr" "fwin: r.db: the database is read-only to fwin; make it writable or name another file"
+	cmp r.db keep.db
+}
+
 @test "a file shorter than SQLite's header is refused, through a link too; an empty file is a new database" {
 	# SQLite itself takes a file of 1 to 99 bytes for an empty database
 	printf '\n' > notes.txt

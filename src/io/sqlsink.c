@@ -252,8 +252,19 @@ readable(struct sqlsink *s)
 	return sk_fail(s, "reading");
 }
 
-
-
+/* Whether fwin may write the database: SQLite opens one it may not write
+ * read-only, and says so only at the first write, with that statement's
+ * text. */
+static int
+writable(struct sqlsink *s)
+{
+	if (sqlite3_db_readonly(s->db, "main") != 1)
+		return 0;
+	fwin_warn("%s: the database is read-only to fwin; make it writable "
+	    "or name another file", s->dbname);
+	s->failed = 1;
+	return -1;
+}
 
 /* A database fwin makes is in WAL mode: readers see its last commit
  * while a transaction is open, where a rollback journal locks them out
@@ -340,7 +351,8 @@ sqlsink_open(const struct sqlsink_spec *sp, int *status)
 	/* another writer holds it: wait as long as a person would */
 	sqlite3_busy_timeout(s->db, 5000);
 	sqlite3_extended_result_codes(s->db, 0);
-	if (readable(s) != 0 || wal_if_made(s, made) != 0 ||
+	if (readable(s) != 0 || writable(s) != 0 ||
+	    wal_if_made(s, made) != 0 ||
 	    sk_exec(s, "BEGIN IMMEDIATE") != 0)
 		goto fail;
 	if (sk_make_own(s) != 0 || spelled(s) != 0 ||
