@@ -57,6 +57,9 @@ FILE *sk_text_open(char **text, size_t *len);
 char *sk_text_close(FILE *f, char **text);
 void sk_ident(FILE *f, const char *name);
 void sk_journal_name(FILE *f, const struct sqlsink *s);
+/* PRAGMA table_info of TABLE, or of its journal, prepared: a row per
+ * column, its name the second; NULL after a message. */
+sqlite3_stmt *sk_table_info(struct sqlsink *s, int journal);
 void sk_pk_where(FILE *f, const struct sqlsink *s, const char *const *cols,
     int first);
 void sk_pk_list(FILE *f, const struct sqlsink *s, const char *const *cols);

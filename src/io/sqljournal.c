@@ -35,21 +35,14 @@ journal_column(char *name, size_t size, size_t i, size_t nk)
 static int
 journal_fits(struct sqlsink *s, size_t nk, int *fits)
 {
-	sqlite3_stmt *q;
-	char *text = NULL, want[32];
-	size_t len, i = 0;
-	FILE *f = sk_text_open(&text, &len);
+	sqlite3_stmt *q = sk_table_info(s, 1);
+	char want[32];
+	size_t i = 0;
 	int rc;
 
 	*fits = 1;
-	fputs("PRAGMA table_info(", f);
-	sk_journal_name(f, s);
-	fputc(')', f);
-	sk_text_close(f, &text);
-	rc = sqlite3_prepare_v2(s->db, text, -1, &q, NULL);
-	free(text);
-	if (rc != SQLITE_OK)
-		return sk_fail(s, "reading the schema");
+	if (q == NULL)
+		return -1;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *got = (const char *)sqlite3_column_text(q, 1);
 

@@ -88,21 +88,12 @@ static int
 check_table(struct sqlsink *s, const struct sqlsink_spec *sp, int *status,
     int *there)
 {
-	sqlite3_stmt *q;
-	char *text = NULL;
-	size_t len, i = 0;
-	FILE *f;
+	sqlite3_stmt *q = sk_table_info(s, 0);
+	size_t i = 0;
 	int rc, same = 1;
 
-	f = sk_text_open(&text, &len);
-	fputs("PRAGMA table_info(", f);
-	sk_ident(f, s->table);
-	fputc(')', f);
-	sk_text_close(f, &text);
-	rc = sqlite3_prepare_v2(s->db, text, -1, &q, NULL);
-	free(text);
-	if (rc != SQLITE_OK)
-		return sk_fail(s, "reading the schema");
+	if (q == NULL)
+		return -1;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(q, 1);
 

@@ -61,6 +61,31 @@ sk_journal_name(FILE *f, const struct sqlsink *s)
 	fprintf(f, "\"fwin_journal_%s\"", s->table);
 }
 
+sqlite3_stmt *
+sk_table_info(struct sqlsink *s, int journal)
+{
+	sqlite3_stmt *q;
+	char *text = NULL;
+	size_t len;
+	FILE *f = sk_text_open(&text, &len);
+	int rc;
+
+	fputs("PRAGMA table_info(", f);
+	if (journal)
+		sk_journal_name(f, s);
+	else
+		sk_ident(f, s->table);
+	fputc(')', f);
+	sk_text_close(f, &text);
+	rc = sqlite3_prepare_v2(s->db, text, -1, &q, NULL);
+	free(text);
+	if (rc != SQLITE_OK) {
+		(void)sk_fail(s, "reading the schema");
+		return NULL;
+	}
+	return q;
+}
+
 FILE *
 sk_text_open(char **text, size_t *len)
 {
