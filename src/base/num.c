@@ -18,6 +18,7 @@
 #include <gmp.h>
 
 #include "base/num.h"
+#include "base/util.h"
 
 /*
  * Longest non-integer text num_parse() reads. strtod(3) wants a
@@ -462,6 +463,40 @@ put_notation(char *p, uint64_t c, int prec, int exp)
 		return p + exp + 1 - prec;
 	}
 	return put_point(p, c, prec, exp + 1);
+}
+
+/* The quotient to 40 more digits than m has, truncated, then a digit 1
+ * past them where it was inexact (a sticky digit), so that strtod(3),
+ * rounding once, rounds as the exact quotient would: the 40 digits hold
+ * any double's 17, and more, the quotient of a den below 10^19. */
+double
+num_quotient_double(const char *m, long e, int64_t den)
+{
+	enum { EXTRA = 40 };
+	mpz_t q, r, d, t;
+	char *text, *p;
+	size_t n;
+	double v;
+	int saved = errno;
+
+	mpz_inits(q, r, d, t, NULL);
+	if (mpz_set_str(q, m, 10) != 0)
+		mpz_set_ui(q, 0);
+	mpz_ui_pow_ui(t, 10, EXTRA);
+	mpz_mul(q, q, t);
+	mpz_set_si(d, den);
+	mpz_tdiv_qr(q, r, q, d);
+	text = mpz_get_str(NULL, 10, q);
+	n = strlen(text);
+	p = xmalloc(n + 32);
+	snprintf(p, n + 32, "%s%se%ld", text, mpz_sgn(r) != 0 ? "1" : "",
+	    e - EXTRA - (mpz_sgn(r) != 0));
+	v = strtod(p, NULL);
+	errno = saved;
+	free(p);
+	free(text);
+	mpz_clears(q, r, d, t, NULL);
+	return v == 0 ? 0 : v;	/* never -0 */
 }
 
 size_t

@@ -54,6 +54,11 @@ num_parse(const char *p, size_t n, struct num *out)
  * doubles.) */
 int num_cmp_exact(const char *p, size_t n, const char *q, size_t m);
 
+/* The double nearest (m * 10^e) / den, rounded once, for den > 0 and m
+ * an integer's decimal text ("-123"): what dividing doubles would round
+ * twice (0.7 is no double). Past the doubles' range, +-inf or 0. */
+double num_quotient_double(const char *m, long e, int64_t den);
+
 /* Writes d in the shortest form that reads back as the same double
  * ("2.5", "0.1", "1e+21"); inf and nan as "inf", "-inf", "nan". Returns
  * the length; buf has NUM_BUFSZ bytes. */

@@ -20,7 +20,6 @@
  * key's block remembers (aggs_carry). */
 #include <math.h>
 #include <stdatomic.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -403,12 +402,11 @@ increase_emit(struct agg *ag, const struct arena *a, const void *acc,
 }
 
 /* The increase per second over span nanoseconds: the exact increase
- * times 1e9 (its decimal exponent moved, no rounding) rounded once,
- * then divided by the span (exact below 2^53 ns, 104 days) once. The
- * span in seconds is not a double for most lengths under a second
- * (0.7 is not), and dividing by it gave 21 in 700 ms as
- * 30.000000000000004. Past the doubles' range (an increase near
- * 1e300), the increase divided by the seconds. */
+ * times 1e9 over the span, rounded once (num_quotient_double). Dividing
+ * by the span in seconds, a double that misses most lengths under a
+ * second (0.7 is not), gave 21 in 700 ms as 30.000000000000004. Past
+ * the doubles' range (an increase near 1e300), the increase divided by
+ * the seconds. */
 static double
 rate_double(const struct dec_sum *inc, int64_t span)
 {
@@ -417,9 +415,8 @@ rate_double(const struct dec_sum *inc, int64_t span)
 
 	dec_sum_text(buf, inc);
 	e = strrchr(buf, 'e');	/* "digits" "e" "-scale" */
-	snprintf(e + 1, sizeof(buf) - (size_t)(e + 1 - buf), "%ld",
-	    strtol(e + 1, NULL, 10) + 9);
-	d = dec_text_double(buf) / (double)span;
+	*e = '\0';
+	d = num_quotient_double(buf, strtol(e + 1, NULL, 10) + 9, span);
 	if (isfinite(d))
 		return d;
 	return inc_double(inc) / ((double)span / NS_PER_S);

@@ -818,6 +818,37 @@ test_put_uint(void)
 
 /* num_cmp_exact(): exact values, whatever the doubles; each pair both
  * ways round, and each text against itself. */
+/* num_quotient_double: rounded once, as the exact quotient; dividing
+ * doubles rounds twice. */
+static void
+test_quotient(void)
+{
+	static const struct {
+		const char *m;
+		long e;
+		int64_t den;
+		double want;
+	} t[] = {
+		{ "21", 9, 700000000, 30.0 },
+		{ "-7", 9, 300000000, -23.333333333333332 },
+		{ "1", 9, 1, 1e9 },
+		{ "1", 0, 3000000000000000000, 3.3333333333333334e-19 },
+		/* 0.2 as a double less 0.1, over 60 s in ns */
+		{ "100000000000000011102230246251565404236316680908203125", -45,
+		    60000000000, 0.0016666666666666668 },
+		{ "0", 9, 7, 0.0 },
+		{ "1", 400, 1, HUGE_VAL },
+		{ "-1", 400, 1, -HUGE_VAL },
+	};
+	size_t i;
+	double v;
+
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		v = num_quotient_double(t[i].m, t[i].e, t[i].den);
+		CHECK(v == t[i].want && !signbit(v) == !signbit(t[i].want));
+	}
+}
+
 static void
 test_cmp_exact(void)
 {
@@ -940,6 +971,7 @@ main(void)
 	test_digits();
 	test_put_uint();
 	test_cmp_exact();
+	test_quotient();
 	test_cmp_random();
 	return unit_done("num");
 }
