@@ -474,11 +474,24 @@ num_quotient_double(const char *m, long e, int64_t den)
 {
 	enum { EXTRA = 40 };
 	mpz_t q, r, d, t;
-	char *text, *p;
+	char *text, *p, *end;
 	size_t n;
 	double v;
 	int saved = errno;
+	long long x, lim;
 
+	/* both exact doubles (within 2^53): one division rounds once */
+	errno = 0;
+	x = strtoll(m, &end, 10);
+	if (*end == '\0' && errno == 0 && e >= 0 && e < 16 &&
+	    den <= (int64_t)1 << 53) {
+		lim = (1LL << 53) / (long long)num_pow10[e];
+		if (x <= lim && x >= -lim) {
+			errno = saved;
+			return (double)(x * (long long)num_pow10[e]) /
+			    (double)den;
+		}
+	}
 	mpz_inits(q, r, d, t, NULL);
 	if (mpz_set_str(q, m, 10) != 0)
 		mpz_set_ui(q, 0);
