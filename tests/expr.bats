@@ -170,6 +170,16 @@ fwin: 1 bad record skipped"
 {"ts":6,"k":"a","b":null,"count":1,"v":null}'
 }
 
+@test "the literal -9223372036854775808 is the least integer, as SQL reads it" {
+	printf 'ts,k\n0,a\n' > li.csv
+	run --separate-stderr fwin --csv -H -t ts --over-rows 1 --count \
+	    --eval 'r=-9223372036854775808' --eval 'p=-9223372036854775808 + 1' \
+	    --eval 'q=-9223372036854775808 - 1' --eval 'n=-(9223372036854775808)' li.csv
+	assert_success
+	assert_output "ts,k,count,r,p,q,n
+0,a,1,-9223372036854775808,-9223372036854775807,-9.223372036854776e+18,-9.223372036854776e+18"
+}
+
 @test "an integer and a decimal compare exactly, past the 53 bits of a double" {
 	# 2^53 + 1 and 2^63 - 1 are not the doubles they round to
 	printf 'ts,k,i,d\n0,a,9007199254740993,9007199254740992.0\n0,b,9223372036854775807,9223372036854775808.0\n0,c,-9223372036854775807,-9223372036854775808.0\n0,d,12,12.0\n' > big.csv

@@ -530,6 +530,27 @@ primary(struct pstate *ps)
 	lex(ps);
 }
 
+/* -9223372036854775808: the least integer, whose magnitude is no
+ * integer of its own (SQL reads it so too). */
+static int
+least_integer(struct pstate *ps)
+{
+	static const char mag[] = "9223372036854775808";
+	struct xval v;
+
+	if (ps->tok.t != T_NUM || ps->tok.n != sizeof(mag) - 1 ||
+	    memcmp(ps->tok.p, mag, sizeof(mag) - 1) != 0)
+		return 0;
+	memset(&v, 0, sizeof(v));
+	v.t = XV_INT;
+	v.u.i = INT64_MIN;
+	v.p = xstrdup("-9223372036854775808");
+	v.n = sizeof(mag);
+	add_const(ps, &v, (char *)v.p);
+	lex(ps);
+	return 1;
+}
+
 static void
 unary(struct pstate *ps)
 {
@@ -537,6 +558,10 @@ unary(struct pstate *ps)
 		if (!nest_in(ps))
 			return;
 		lex(ps);
+		if (least_integer(ps)) {
+			nest_out(ps);
+			return;
+		}
 		unary(ps);
 		nest_out(ps);
 		emit(ps, X_NEG, 0, 0, 1, 1);
