@@ -58,6 +58,23 @@ journal_fits(struct sqlsink *s, size_t nk, int *fits)
 	return 0;
 }
 
+/* Runs verb ("DELETE FROM ") on the journal. */
+static int
+journal_exec(struct sqlsink *s, const char *verb)
+{
+	char *text = NULL;
+	size_t len;
+	FILE *f = sk_text_open(&text, &len);
+	int rc;
+
+	fputs(verb, f);
+	sk_journal_name(f, s);
+	sk_text_close(f, &text);
+	rc = sk_exec(s, text);
+	free(text);
+	return rc;
+}
+
 /* fwin's own tables, and a fresh start of the journal. */
 int
 sk_make_own(struct sqlsink *s)
@@ -80,16 +97,8 @@ sk_make_own(struct sqlsink *s)
 		return 0;
 	if (journal_fits(s, nk, &fits) != 0)
 		return -1;
-	if (!fits) {
-		f = sk_text_open(&text, &len);
-		fputs("DROP TABLE ", f);
-		sk_journal_name(f, s);
-		sk_text_close(f, &text);
-		rc = sk_exec(s, text);
-		free(text);
-		if (rc != 0)
-			return -1;
-	}
+	if (!fits && journal_exec(s, "DROP TABLE ") != 0)
+		return -1;
 	f = sk_text_open(&text, &len);
 	fputs("CREATE TABLE IF NOT EXISTS ", f);
 	sk_journal_name(f, s);
@@ -311,19 +320,8 @@ sqlsink_rollback(struct sqlsink *s, uint64_t gen)
 int
 sqlsink_fresh(struct sqlsink *s)
 {
-	char *text = NULL;
-	size_t len;
-	FILE *f;
-	int rc;
-
 	s->position = 0;	/* a new run's generations start again */
 	if (!s->journal)
 		return 0;
-	f = sk_text_open(&text, &len);
-	fputs("DELETE FROM ", f);
-	sk_journal_name(f, s);
-	sk_text_close(f, &text);
-	rc = sk_exec(s, text);
-	free(text);
-	return rc == 0 ? 0 : 1;
+	return journal_exec(s, "DELETE FROM ") == 0 ? 0 : 1;
 }
