@@ -332,7 +332,7 @@ Try 'fwin --help' for more information."
 	# an --eval sees only the columns before it
 	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --eval 'a=b' --eval 'b=1' access.csv
 	assert_failure 2
-	assert_equal "$stderr" "fwin: --eval: at 1: no column 'b'"
+	assert_equal "$stderr" "fwin: --eval: at 1: no column 'b' yet: its --eval comes later (an --eval reads only the columns before its own)"
 	run --separate-stderr fwin --csv -H -t ts -k host --tumble 1m --count --eval 'x=$5' access.csv
 	assert_failure 2
 	assert_equal "$stderr" "fwin: --eval: at 1: no column \$5 (a row has 4 here)"
@@ -379,7 +379,7 @@ Try 'fwin --help' for more information."
 	run --separate-stderr fwin -t 1 --time-format s -k 2 --tumble 10 \
 		--emit-every 4 --count --eval 'x=final' l.txt
 	assert_failure 2
-	assert_equal "$stderr" "fwin: --eval: at 1: no column 'final'"
+	assert_equal "$stderr" "fwin: --eval: at 1: no column 'final' yet: --emit-every's 'final' comes after the --eval columns (an --eval reads only the columns before its own)"
 	# the Flink SQL script's rows are all final
 	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 \
 		--tumble 10 --emit-every 4 --count --having 'final == 1' l.txt

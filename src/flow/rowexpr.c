@@ -57,10 +57,13 @@ no_column(const char *opt, size_t pos, const char *name,
 	    nb > 0 ? "?" : "");
 }
 
-/* Binds e's fields to the first n of names (the columns it may read).
- * Returns 0, or -1 after a message. */
+/* Binds e's fields to the first n of names[0..all) (the columns it may
+ * read; those after are made later, the last --emit-every's 'final'
+ * when final, and a message says so when it names one). Returns 0, or
+ * -1 after a message. */
 static int
-bind(struct expr *e, const char *opt, const char *const *names, size_t n)
+bind(struct expr *e, const char *opt, const char *const *names, size_t n,
+    size_t all, int final)
 {
 	const char *name;
 	size_t i, j, k, col, pos;
@@ -88,6 +91,16 @@ bind(struct expr *e, const char *opt, const char *const *names, size_t n)
 			}
 			k = j;
 		}
+		for (j = n; k == SIZE_MAX && j < all; j++)
+			if (strcmp(names[j], name) == 0) {
+				fwin_warn("%s: at %zu: no column '%s' yet: "
+				    "%s (an --eval reads only the columns "
+				    "before its own)", opt, pos, name,
+				    final && j == all - 1 ? "--emit-every's "
+				    "'final' comes after the --eval columns" :
+				    "its --eval comes later");
+				return -1;
+			}
 		if (k == SIZE_MAX) {
 			no_column(opt, pos, name, names, n);
 			return -1;
@@ -209,9 +222,9 @@ rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
 	if (final)
 		names[n - 1] = "final";
 	for (i = 0; i < c->nevals; i++)
-		if (bind(c->evals[i].e, "--eval", names, ncols + i) != 0)
+		if (bind(c->evals[i].e, "--eval", names, ncols + i, n, final) != 0)
 			goto done;
-	if (c->having != NULL && bind(c->having, "--having", names, n) != 0)
+	if (c->having != NULL && bind(c->having, "--having", names, n, n, final) != 0)
 		goto done;
 	*out = xcalloc(1, sizeof(**out));
 	(*out)->c = c;
