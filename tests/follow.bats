@@ -346,7 +346,7 @@ after_save() {
 	stop_with TERM
 	expect_row $'20\t30\ta\t1'
 	expect_row $'20\t30\tb\t1'
-	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone
+	ends_ok "fwin: f.log: rotated while stopped; any bytes written after position 13 of the old file are gone
 fwin: f.log: ./f.log.1.gz was rotated since the checkpoint and is compressed; its records are not read"
 }
 
@@ -370,7 +370,7 @@ fwin: f.log: ./f.log.1.gz was rotated since the checkpoint and is compressed; it
 	stop_with TERM
 	expect_row $'20\t30\ta\t1'
 	expect_row $'20\t30\tb\t1'
-	ends_ok "fwin: f.log: rotated while stopped; the bytes after position 13 of the old file are gone
+	ends_ok "fwin: f.log: rotated while stopped; any bytes written after position 13 of the old file are gone
 fwin: f.log: ./f.log.2.gz was rotated since the checkpoint and is compressed; its records are not read"
 }
 

@@ -255,8 +255,8 @@ open_rotated(struct input *in)
 	if ((in->oldpath = find_rotated(files[0], p)) == NULL) {
 		/* what was past the position is gone with the old file,
 		 * unless it is still there under another name, shrunk */
-		fwin_warn("%s: rotated while stopped; the bytes after "
-		    "position %s of the old file are gone", files[0],
+		fwin_warn("%s: rotated while stopped; any bytes written "
+		    "after position %s of the old file are gone", files[0],
 		    commas(p->ip_off, b));
 		find_later_than_save(in, files[0]);
 		in->nresume = 0;
