@@ -276,7 +276,9 @@ b|8'
 }
 
 @test "kill -9 sweep: the table of one uninterrupted run" {
-	"$BATS_TEST_DIRNAME/ckpt/gen.sh" 20260101 30000 50 20 > g.csv
+	# (records enough that runs are killed after commits mid-input, and
+	# restored from them)
+	"$BATS_TEST_DIRNAME/ckpt/gen.sh" 20260101 300000 50 20 > g.csv
 	SQLITE=1 run --separate-stderr "$BATS_TEST_DIRNAME/ckpt/killsweep.sh" 108 12 g.csv -- \
 		--csv -t 1 -k 2 --tumble 1m -l 30s --allowed-lateness 2m --count --sum 3
 	[ "$status" -eq 0 ] || fail "$stderr"
