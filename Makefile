@@ -83,13 +83,19 @@ tests/unit/test_%: tests/unit/test_%.c tests/unit/unit.h tests/unit/memout.h $(L
 deps:
 	@./scripts/deps
 
+# bats runs this many tests at once (through GNU parallel): a test waits
+# on sleeps, locks, signals and child processes as much as it computes.
+# BATS_JOBS=1 runs them one at a time.
+BATS_JOBS ?= $(shell echo $$(( $$(nproc 2>/dev/null || echo 1) * 2 )))
+BATS = bats --jobs $(BATS_JOBS)
+
 unit: $(UNITS)
 	@set -e; for t in $(UNITS); do ./$$t; done
 
 bats: fwin
-	FWIN_THREADS=1 bats tests
-	FWIN_THREADS=2 bats $(THREADSUITES)
-	FWIN_THREADS=4 bats $(WORKERSUITES)
+	FWIN_THREADS=1 $(BATS) tests
+	FWIN_THREADS=2 $(BATS) $(THREADSUITES)
+	FWIN_THREADS=4 $(BATS) $(WORKERSUITES)
 	$(MAKE) strategies
 
 strategies: fwin
@@ -97,7 +103,7 @@ strategies: fwin
 		echo "FWIN_STRATEGY=$(word 1,$(subst :, ,$(r))) FWIN_THREADS=$(word 2,$(subst :, ,$(r)))"; \
 		FWIN_STRATEGY=$(word 1,$(subst :, ,$(r))) FWIN_STRATEGY_SOFT=1 \
 		FWIN_THREADS=$(word 2,$(subst :, ,$(r))) \
-		bats $(SUITES_$(word 1,$(subst :, ,$(r))));)
+		$(BATS) $(SUITES_$(word 1,$(subst :, ,$(r))));)
 
 check: deps
 	$(MAKE) fwin
@@ -113,7 +119,7 @@ bats-gawk: fwin
 	mkdir -p build-gawk
 	ln -s "$$(command -v gawk)" build-gawk/awk
 	build-gawk/awk --version | grep -q '^GNU Awk'
-	PATH="$(CURDIR)/build-gawk:$$PATH" FWIN_THREADS=1 bats $(AWKSUITES)
+	PATH="$(CURDIR)/build-gawk:$$PATH" FWIN_THREADS=1 $(BATS) $(AWKSUITES)
 
 # The whole suite again, with every object built under AddressSanitizer and
 # UndefinedBehaviorSanitizer (LeakSanitizer comes with ASan), two threads.
