@@ -23,6 +23,17 @@ setup() {
 # signal ignored at its start so (fwin(1): Signals).
 DFL_SIGNALS=(env --default-signal=HUP,INT,TERM)
 
+# build_shim (from setup_file): tests/faults/shim.c, the LD_PRELOAD
+# library that makes a call fail or wait (see there), built as $SHIM.
+build_shim() {
+	SHIM=$BATS_FILE_TMPDIR/shim.so
+	gcc -O1 -g -Wall -Wextra -shared -fPIC -o "$SHIM" \
+	    "$BATS_TEST_DIRNAME/faults/shim.c" -ldl
+	export SHIM
+	# the sanitizer build wants its runtime first; the shim comes first
+	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+}
+
 # fwin ARGS... : runs the binary (use with `run` / `run --separate-stderr`).
 fwin() {
 	"$FWIN" "$@"

@@ -10,6 +10,10 @@ load common
 GEN=$BATS_TEST_DIRNAME/ckpt/gen.sh
 ARGS=(--csv -t 1 -k 2 --tumble 1h -l 300s --count --sum 3)
 
+setup_file() {
+	build_shim
+}
+
 BG_PID=
 teardown() {
 	if [[ -n $BG_PID ]]; then
@@ -110,6 +114,33 @@ inspect_value() {
 	fwin "${ARGS[@]}" --state s.ckpt -o out.csv --flush in.csv
 	cmp out.csv ref.csv
 	echo "# $refused of 10 runs refused" >&3
+}
+
+@test "one writer: --state looks for its checkpoint under its lock: a run that began before another made it continues it" {
+	"$GEN" 2 20000 20 > full.csv
+	fwin "${ARGS[@]}" --flush -o ref.csv full.csv
+	head -n 3000 full.csv > in.csv
+	# b finds no checkpoint yet, and waits before taking its lock ...
+	env LD_PRELOAD="$SHIM" FAULT_CALL=open FAULT_PATH=s.ckpt.lock FAULT_N=1 \
+	    FAULT_MODE=pause FAULT_GO=go FAULT_LOG=paused \
+	    "$FWIN" "${ARGS[@]}" --state s.ckpt -o out.csv in.csv 2>b.err 3>&- &
+	BG_PID=$!
+	wait_until 10 test -s paused
+	# ... while a makes the first checkpoint, and ends
+	run --separate-stderr fwin "${ARGS[@]}" --state s.ckpt -o out.csv in.csv
+	assert_success
+	cp out.csv out.a
+	# b restores a's checkpoint: nothing new to read, nothing written
+	# again (it read its input from the start, its rows after a's)
+	touch go
+	wait "$BG_PID"
+	BG_PID=
+	assert_equal "$(<b.err)" ""
+	cmp out.csv out.a
+	sed -n '3001,$p' full.csv >> in.csv
+	run --separate-stderr fwin "${ARGS[@]}" --state s.ckpt -o out.csv --flush in.csv
+	assert_success
+	cmp out.csv ref.csv
 }
 
 # Two runs at once, and kill -9 at a random moment to one or both: the

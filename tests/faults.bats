@@ -9,12 +9,7 @@
 load common
 
 setup_file() {
-	SHIM=$BATS_FILE_TMPDIR/shim.so
-	gcc -O1 -g -Wall -Wextra -shared -fPIC -o "$SHIM" \
-	    "$BATS_TEST_DIRNAME/faults/shim.c" -ldl
-	export SHIM
-	# the sanitizer build wants its runtime first; the shim comes first
-	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+	build_shim
 }
 
 # whole_or_said_once NS ARGS...: fwin ARGS -o got in, its N-th write

@@ -921,6 +921,7 @@ fwin_cli(int argc, char **argv)
 			usage_error("--state cannot be used with --checkpoint "
 			    "or --restore");
 		c.checkpoint = x.state;
+		c.state = 1;
 		if (stat(x.state, &sb) == 0)
 			c.restore = x.state;
 	}

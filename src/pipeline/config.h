@@ -123,7 +123,10 @@ struct config {
 	int64_t max_future;		/* --max-future D; 0: none */
 	/* checkpoints */
 	const char *checkpoint;		/* --checkpoint, or --state */
-	const char *restore;		/* --restore, or --state if it exists */
+	const char *restore;		/* --restore, or --state if it exists
+					   (looked at again under its lock:
+					   persist_lock()) */
+	int state;			/* --state */
 	int new_input;
 	uint64_t ckpt_every_n;		/* records; 0: by time */
 	int64_t ckpt_every_ns;

@@ -154,7 +154,7 @@ persist_due(struct persist *p, int64_t now)
 }
 
 int
-persist_lock(struct persist *p)
+persist_lock(struct persist *p, const char **restore)
 {
 	const struct config *c = p->c;
 	struct stat sb;
@@ -190,6 +190,15 @@ persist_lock(struct persist *p)
 		return 1;
 	if (c->checkpoint != NULL && (p->ckl = lock_take(c->checkpoint)) == NULL)
 		return 1;
+	/* --state: whether there is a checkpoint to restore is known under
+	 * its lock only; a run that started while another made the first
+	 * one (cron overlapping) continues it, and does not read its input
+	 * again from the start over it */
+	if (c->state) {
+		*restore = stat(c->checkpoint, &sb) == 0 ? c->checkpoint : NULL;
+		if (*restore != NULL)
+			p->replaced = 0;
+	}
 	/* a save through a link replaces the link's target, not the link */
 	if (c->checkpoint != NULL) {
 		p->savepath = lstat(c->checkpoint, &sb) == 0 &&

@@ -57,9 +57,11 @@ int persist_due(struct persist *p, int64_t now);
 void persist_reap(struct persist *p, int block);
 
 /* One writer at a time: takes the locks of the checkpoint and of the -o
- * file (every run's), before anything is read or written. Returns 0, or 1 after "fwin: FILE: in use by another fwin
- * (pid N)". */
-int persist_lock(struct persist *p);
+ * file (every run's), before anything is read or written. With --state,
+ * *restore (the config's) is the checkpoint once its lock is taken if it
+ * exists then, else NULL. Returns 0, or 1 after "fwin: FILE: in use by
+ * another fwin (pid N)". */
+int persist_lock(struct persist *p, const char **restore);
 
 /* The -o file's lock keeps the mark of the end of the run that wrote the
  * file last (lock_mark_end): taken away before a run writes the file,

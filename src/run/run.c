@@ -786,7 +786,7 @@ setup(struct run *r, int *empty)
 	int rc;
 
 	*empty = 0;
-	if ((rc = persist_lock(&r->ps)) != 0 ||
+	if ((rc = persist_lock(&r->ps, &c->restore)) != 0 ||
 	    (c->restore != NULL && (rc = persist_open(&r->ps, r->in)) != 0))
 		return rc;
 	if (c->header) {

@@ -15,7 +15,12 @@
  *	FAULT_MODE	once (default): only the N-th call fails;
  *			sticky: the N-th and every later one (a full disk);
  *			short: write/read only: the N-th call moves half its
- *			bytes (at least one) and succeeds
+ *			bytes (at least one) and succeeds;
+ *			pause: the N-th call waits until the file FAULT_GO
+ *			exists (at most a minute), then is made as usual:
+ *			a test runs another process meanwhile
+ *	FAULT_PATH	open only: only calls on a path that ends so are
+ *			counted towards N (FAULT_COUNT counts them all)
  *	FAULT_WHERE	any (default), main: only in the process main()
  *			started in, child: only in processes fork(2)ed from
  *			it (fwin's background checkpoint writers)
@@ -56,6 +61,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 enum kind {
@@ -70,7 +76,7 @@ static const char *const kind_names[NKINDS] = {
 	"waitpid",
 };
 
-enum mode { M_ONCE, M_STICKY, M_SHORT };
+enum mode { M_ONCE, M_STICKY, M_SHORT, M_PAUSE };
 
 static int armed;		/* main() has started */
 static pid_t main_pid;		/* the process main() started in */
@@ -79,8 +85,9 @@ static long fault_n;
 static int fault_errno = EIO;
 static enum mode mode = M_ONCE;
 static int where;		/* 0 any, 1 main only, 2 children only */
-static const char *log_path, *count_path;
+static const char *log_path, *count_path, *go_path, *fault_path;
 static long counts[NKINDS];
+static long path_calls;		/* those on FAULT_PATH */
 
 /* --- the real functions --- */
 
@@ -116,24 +123,53 @@ append_line(const char *path, const char *line)
 	(void)syscall(SYS_close, fd);
 }
 
-/* Counts a call of kind k; returns 1 when it is to fail (errno is then
- * set), 2 when it is to be short, 0 otherwise. */
+/* FAULT_MODE=pause: waits for FAULT_GO, every 10 ms, a minute at most. */
+static void
+pause_for_go(void)
+{
+	struct timespec ts = { 0, 10 * 1000 * 1000 };
+	int i;
+
+	for (i = 0; i < 6000 && go_path != NULL &&
+	    syscall(SYS_faccessat, AT_FDCWD, go_path, F_OK) != 0; i++)
+		nanosleep(&ts, NULL);
+}
+
+/* Counts a call of kind k (on path, or NULL); returns 1 when it is to
+ * fail (errno is then set), 2 when it is to be short, 0 otherwise (after
+ * the pause of FAULT_MODE=pause). */
 static int
-hit(enum kind k)
+hit_on(enum kind k, const char *path)
 {
 	char line[128];
 	long n;
+	size_t len;
 
 	if (!armed)
 		return 0;
 	n = ++counts[k];
 	if ((int)k != target || fault_n <= 0)
 		return 0;
+	if (fault_path != NULL) {
+		len = strlen(fault_path);
+		if (path == NULL || strlen(path) < len ||
+		    strcmp(path + strlen(path) - len, fault_path) != 0)
+			return 0;
+		n = ++path_calls;
+	}
 	if ((where == 1 && getpid() != main_pid) ||
 	    (where == 2 && getpid() == main_pid))
 		return 0;
 	if (n != fault_n && !(mode == M_STICKY && n > fault_n))
 		return 0;
+	if (mode == M_PAUSE) {
+		snprintf(line, sizeof(line), "%ld %s %s %ld pause\n",
+		    (long)getpid(), getpid() == main_pid ? "main" : "child",
+		    kind_names[k], n);
+		append_line(log_path, line);
+		pause_for_go();
+		return 0;
+	}
 	if (mode == M_SHORT) {
 		snprintf(line, sizeof(line), "%ld %s %s %ld short\n",
 		    (long)getpid(), getpid() == main_pid ? "main" : "child",
@@ -147,6 +183,12 @@ hit(enum kind k)
 	append_line(log_path, line);
 	errno = fault_errno;
 	return 1;
+}
+
+static int
+hit(enum kind k)
+{
+	return hit_on(k, NULL);
 }
 
 static int
@@ -204,11 +246,14 @@ setup(void)
 		fault_errno = errno_value(s);
 	if ((s = getenv("FAULT_MODE")) != NULL)
 		mode = strcmp(s, "sticky") == 0 ? M_STICKY :
-		    strcmp(s, "short") == 0 ? M_SHORT : M_ONCE;
+		    strcmp(s, "short") == 0 ? M_SHORT :
+		    strcmp(s, "pause") == 0 ? M_PAUSE : M_ONCE;
 	if ((s = getenv("FAULT_WHERE")) != NULL)
 		where = strcmp(s, "main") == 0 ? 1 : strcmp(s, "child") == 0 ? 2 : 0;
 	log_path = getenv("FAULT_LOG");
 	count_path = getenv("FAULT_COUNT");
+	go_path = getenv("FAULT_GO");
+	fault_path = getenv("FAULT_PATH");
 	if (count_path != NULL)
 		atexit(report_counts);
 }
@@ -500,7 +545,7 @@ open(const char *path, int flags, ...)
 	m = mode_arg(flags, ap);
 	va_end(ap);
 	RESOLVE(open);
-	return hit(K_OPEN) == 1 ? -1 : real_open(path, flags, m);
+	return hit_on(K_OPEN, path) == 1 ? -1 : real_open(path, flags, m);
 }
 
 int
@@ -513,7 +558,7 @@ open64(const char *path, int flags, ...)
 	m = mode_arg(flags, ap);
 	va_end(ap);
 	RESOLVE(open64);
-	return hit(K_OPEN) == 1 ? -1 : real_open64(path, flags, m);
+	return hit_on(K_OPEN, path) == 1 ? -1 : real_open64(path, flags, m);
 }
 
 int
@@ -526,7 +571,8 @@ openat(int dirfd, const char *path, int flags, ...)
 	m = mode_arg(flags, ap);
 	va_end(ap);
 	RESOLVE(openat);
-	return hit(K_OPEN) == 1 ? -1 : real_openat(dirfd, path, flags, m);
+	return hit_on(K_OPEN, path) == 1 ? -1 :
+	    real_openat(dirfd, path, flags, m);
 }
 
 int
