@@ -194,7 +194,7 @@ persist_lock(struct persist *p, const char **restore)
 	 * its lock only; a run that started while another made the first
 	 * one (cron overlapping) continues it, and does not read its input
 	 * again from the start over it */
-	if (c->state) {
+	if (c->state && c->checkpoint != NULL) {
 		*restore = stat(c->checkpoint, &sb) == 0 ? c->checkpoint : NULL;
 		if (*restore != NULL)
 			p->replaced = 0;
