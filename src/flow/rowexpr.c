@@ -222,9 +222,11 @@ rowexpr_new(struct config *c, const char *const *cols, size_t ncols,
 	if (final)
 		names[n - 1] = "final";
 	for (i = 0; i < c->nevals; i++)
-		if (bind(c->evals[i].e, "--eval", names, ncols + i, n, final) != 0)
+		if (bind(c->evals[i].e, "--eval", names, ncols + i, n,
+		    final) != 0)
 			goto done;
-	if (c->having != NULL && bind(c->having, "--having", names, n, n, final) != 0)
+	if (c->having != NULL &&
+	    bind(c->having, "--having", names, n, n, final) != 0)
 		goto done;
 	*out = xcalloc(1, sizeof(**out));
 	(*out)->c = c;
