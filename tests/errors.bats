@@ -107,6 +107,26 @@ STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? reco
 	assert_equal "$stderr" $'fwin: in:2: unterminated quoted field; record skipped\nfwin: 1 bad record skipped'
 }
 
+@test "bad record: an undoubled quote that leaves a quoted field open at the line end" {
+	# '"a"b' and '"a" ' (a blank after the closing quote) leave the
+	# field open: read on, it took every line up to the next '"' into
+	# one record, and no message said so
+	printf 'ts,k,v\n1,"a"b,2\n\n3,"",3\n4,c,4\n5,"a" \r\n6,"d",6\n7,"q"r,s",7\n' > in
+	for mode in stream batch; do
+		run --separate-stderr fwin --mode $mode --csv -H -t ts -k k \
+		    --tumble 10s --sum v --bad-file bad in
+		assert_success
+		assert_output $'window_start,window_end,k,sum_v\n0,10,,3\n0,10,c,4\n0,10,d,6\n0,10,"q""r,s",7'
+		assert_equal "$stderr" $'fwin: in:2: a \'"\' inside a quoted field is not doubled; record skipped\nfwin: in:6: a \'"\' inside a quoted field is not doubled; record skipped\nfwin: 2 bad records skipped'
+		assert_equal "$(cat bad)" $'1,"a"b,2\n5,"a" '
+		rm bad
+	done
+	run --separate-stderr fwin --strict --csv -H -t ts -k k --tumble 10s in
+	assert_failure 1
+	assert_output 'window_start,window_end,k,count'
+	assert_equal "$stderr" $'fwin: in:2: a \'"\' inside a quoted field is not doubled'
+}
+
 @test "bad record: LINE is the physical line, after a record spanning lines" {
 	printf 'ts,user\n10,"a\nb"\nxx,c\n11,d\n' > in
 	run --separate-stderr fwin --csv -H -t ts -k user --tumble 5s in

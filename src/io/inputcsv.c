@@ -19,8 +19,10 @@ csv_field(void *s, size_t n, void *arg)
 {
 	struct input *in = arg;
 
-	if (in->cxmax != 0 && in->cxnf == in->cxmax)
+	if (in->cxmax != 0 && in->cxnf == in->cxmax) {
+		in->cxstray = 0;
 		return;
+	}
 	if (in->cxnf == in->cxcap) {
 		in->cxcap *= 2;
 		in->cx = xrealloc(in->cx, in->cxcap * sizeof(*in->cx));
@@ -36,6 +38,7 @@ csv_field(void *s, size_t n, void *arg)
 	in->cx[in->cxnf].n = n;
 	in->cxnf++;
 	in->sclen += n;
+	in->cxstray = 0;
 }
 
 static void
@@ -68,6 +71,35 @@ term_lf(unsigned char c)
 	return c == '\n';
 }
 
+/*
+ * libcsv runs in strict mode only to say where it meets a '"' that is
+ * neither doubled nor the end of a field: inside an unquoted field
+ * ('x"yz'), or after a quoted field's closing quote when the delimiter
+ * or the line end does not follow ('"q"r,s"'). Such a '"' is data (see
+ * fwin(1), csv), so that one byte is fed again leniently; the second kind
+ * marks the field (cxstray), which frame_quoted() takes for a bad record
+ * if the field is still open at the end of the line.
+ */
+static size_t
+feed_stray(struct input *in, const char *s, size_t k)
+{
+	size_t got = csv_parse(&in->csv, s, k, csv_field, csv_row, in);
+
+	if (got == k)
+		return k;
+	/* else libcsv could not grow its buffer */
+	if (csv_error(&in->csv) != CSV_EPARSE)
+		fwin_oom();
+	in->csv.status = CSV_SUCCESS;
+	if (in->csv.quoted)
+		in->cxstray = 1;
+	csv_set_opts(&in->csv, 0);
+	if (csv_parse(&in->csv, s + got, 1, csv_field, csv_row, in) != 1)
+		fwin_oom();
+	csv_set_opts(&in->csv, CSV_STRICT);
+	return got + 1;
+}
+
 static void
 feed(struct input *in, const char *s, size_t n)
 {
@@ -81,9 +113,7 @@ feed(struct input *in, const char *s, size_t n)
 		k = n < FEED_CHUNK ? n : FEED_CHUNK;
 		if (in->csv.entry_size > FEED_CHUNK)
 			csv_set_blk_size(&in->csv, in->csv.entry_size);
-		/* libcsv stops short only when it cannot grow that buffer. */
-		if (csv_parse(&in->csv, s, k, csv_field, csv_row, in) != k)
-			fwin_oom();
+		k = feed_stray(in, s, k);
 		s += k;
 		n -= k;
 	} while (n > 0);
@@ -99,7 +129,7 @@ csv_reset(struct input *in)
 static void
 csv_setup(struct input *in)
 {
-	if (csv_init(&in->csv, 0) != 0)	/* fails only for memory */
+	if (csv_init(&in->csv, CSV_STRICT) != 0)	/* fails only for memory */
 		fwin_oom();
 	csv_set_delim(&in->csv, (unsigned char)in->delim);
 	/* libcsv grows a field by this much at a time: the default, 128,
@@ -169,6 +199,7 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 	if (!in->csvready)
 		csv_setup(in);
 	in->cxdone = 0;
+	in->cxstray = 0;
 	in->cxnf = 0;
 	in->sclen = 0;
 	in->cxmax = max;
@@ -188,6 +219,13 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 			rc = EOL_OK;
 			break;
 		}
+		/* A field that an undoubled '"' left open at the line end
+		 * is a typo ('"a"b,2'), not a field that holds a newline:
+		 * read on, it would take every line up to the next '"'. */
+		if (in->cxstray) {
+			rc = EOL_STRAY;
+			break;
+		}
 		if (from > QUOTE_MAX || in->consumed < in->qsuspect) {
 			rc = EOL_QUOTE;
 			break;
@@ -203,7 +241,8 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		return FR_END;
 	if (rc == EOL_END && in->o.hold_partial)
 		return FR_END;	/* incomplete: left for a later run */
-	if (rc == EOL_END || rc == EOL_QUOTE || rc == EOL_LONG) {
+	if (rc == EOL_END || rc == EOL_QUOTE || rc == EOL_LONG ||
+	    rc == EOL_STRAY) {
 		/* EOL_LONG: a line past RECMAX inside the open quote */
 		if (in->qsuspect < in->consumed + from)
 			in->qsuspect = in->consumed + from;
@@ -212,7 +251,7 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		r->rawlen = firstend;
 		r->f = in->f;
 		r->nf = 0;
-		r->bad = ERR_QUOTE;
+		r->bad = rc == EOL_STRAY ? ERR_STRAY : ERR_QUOTE;
 		in->lineno++;
 		consume(in, first);
 		return FR_RECORD;

@@ -29,9 +29,10 @@
 
 #define ERR_LONG	"record longer than 1 GiB"
 #define ERR_QUOTE	"unterminated quoted field"
+#define ERR_STRAY	"a '\"' inside a quoted field is not doubled"
 
 enum { EOL_OK = 1, EOL_END = 0, EOL_LONG = -1, EOL_ERR = -2, EOL_QUOTE = -3,
-    EOL_WAIT = -4 };
+    EOL_WAIT = -4, EOL_STRAY = -5 };
 enum { FILL_MORE = 1, FILL_EOF = 0, FILL_ERR = -1, FILL_WAIT = -2 };
 enum { FR_RECORD = 1, FR_END = 0, FR_WAIT = -1 };
 enum { HDR_UNREAD, HDR_HAVE, HDR_EMPTY, HDR_ERR };
@@ -107,6 +108,7 @@ struct input {
 	struct csv_parser csv;
 	int csvready;
 	int cxdone;		/* libcsv ended the row */
+	int cxstray;		/* the open field has an undoubled '"' */
 	size_t cxmax;		/* fields to keep, 0 for all */
 	struct slot *cx;	/* offsets, as scr may move while it grows */
 	size_t cxnf, cxcap;
