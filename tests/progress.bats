@@ -29,6 +29,18 @@ data() {
 	[[ $stderr == *$'\r\033[K' ]]
 }
 
+@test "--progress: a message said while the line is shown erases the line first" {
+	# a bad record's message ran on from the progress line, and stayed
+	# on the terminal (and in a log) joined to it
+	run --separate-stderr bash -c '{ echo "1 a"; sleep 0.3; echo "2 a"; sleep 0.4; echo "x a"; sleep 0.3; echo "3 a"; } | "$0" -t 1 -k 2 --tumble 10s --mode stream --progress' "$FWIN"
+	assert_success
+	assert_output $'0\t10\ta\t3'
+	re=$'keys\033\\[K\r\033\\[Kfwin: -:3: field 1: bad time "x"; record skipped\n'
+	[[ $stderr =~ $re ]] || fail "not erased first: $(cat -v <<<"$stderr")"
+	[[ $stderr == *$'\r\033[Kfwin: 1 bad record skipped' ]] ||
+	    fail "the summary: $(cat -v <<<"$stderr")"
+}
+
 @test "--progress while a batch run writes its rows to a slow reader: the rows written so far" {
 	awk 'BEGIN { for (i = 0; i < 400000; i++) printf "%d,k%d,1\n", 1700000000 + i, i % 50 }' > in
 	# the reader takes nothing for a second: the rows wait for it

@@ -79,6 +79,14 @@ vwarn(const char *fmt, va_list ap)
 }
 
 void
+fwin_warn_line(const char *line, size_t n)
+{
+	if (first_fn != NULL)
+		first_fn(first_arg);
+	(void)fwrite(line, 1, n, stderr);
+}
+
+void
 fwin_warn(const char *fmt, ...)
 {
 	va_list ap;

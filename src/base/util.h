@@ -30,6 +30,10 @@ void fwin_warn_to(void (*fn)(void *arg, const char *line, size_t n),
  * message ahead of it where both go to one file (fwin(1): DIAGNOSTICS). */
 void fwin_warn_after(void (*fn)(void *arg), void *arg);
 
+/* Writes a line that another thread's fwin_warn() made ("fwin: ...\n",
+ * n bytes) to standard error, after this thread's fwin_warn_after(). */
+void fwin_warn_line(const char *line, size_t n);
+
 /* fwin_warn, then exit status 1: for state that cannot grow, where going
  * on is impossible and nothing better than the last checkpoint is left. */
 void fwin_die(const char *fmt, ...)

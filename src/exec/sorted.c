@@ -112,7 +112,7 @@ replay(struct sorted *s)
 		if (from != sorted)
 			warm_op(s->env->op, from);
 		if (pr->kind == PR_NOTE)	/* a spill file's */
-			fwrite(pr->msg, 1, pr->msglen, stderr);
+			fwin_warn_line(pr->msg, pr->msglen);
 		else
 			replay_hashed(s, pr->t, pr->key, pr->keylen, pr->hash,
 			    pr->vals);

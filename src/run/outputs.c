@@ -25,11 +25,17 @@ sql_generations(void *arg, uint64_t *tag, uint64_t *durable)
 	    p->generation - 1 : p->generation;
 }
 
-/* Before a message: the rows that came before it (fwin_warn_after). */
+/* Before a message (fwin_warn_after): the progress line erased, so that
+ * the message does not run on from it and stay there with it; and where
+ * rows and messages go to one file, the rows that came before it. */
 static void
-rows_first(void *arg)
+before_message(void *arg)
 {
-	(void)sink_flush(((struct run *)arg)->sink);	/* (said at the close) */
+	struct run *r = arg;
+
+	progress_end(r);
+	if (r->rows_first)
+		(void)sink_flush(r->sink);	/* (said at the close) */
 }
 
 /* Whether fd and standard error are one open file (a terminal, 2>&1). */
@@ -72,8 +78,8 @@ open_sinks(struct run *r)
 	sp.gens_arg = &r->ps;
 	if ((status = sink_open(&sp, &r->sink)) != 0)
 		return status;
-	if (with_messages(sink_fd(r->sink)))
-		fwin_warn_after(rows_first, r);
+	r->rows_first = with_messages(sink_fd(r->sink));
+	fwin_warn_after(before_message, r);
 	return 0;
 }
 

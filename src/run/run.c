@@ -149,7 +149,7 @@ apply_any(struct run *r, const struct parsed *pr)
 	const struct config *c = r->c;
 
 	if (pr->kind == PR_NOTE) {	/* the reading thread's message */
-		fwrite(pr->msg, 1, pr->msglen, stderr);
+		fwin_warn_line(pr->msg, pr->msglen);
 		return;
 	}
 	G(r)->g_read++;

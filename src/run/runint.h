@@ -75,6 +75,7 @@ struct run {
 	/* --progress */
 	int show;		/* 1 on, 0 off, -1 auto */
 	int shown;		/* a line is on the terminal, to erase */
+	int rows_first;		/* rows and messages share a file */
 	int64_t next_show;	/* monotonic ns of the next line */
 	uint64_t total;		/* bytes of the regular FILEs, or 0 */
 	int writing;		/* the input is done: the rows at its end */
