@@ -58,6 +58,28 @@ load common
 	assert_equal "$stderr" $'fwin: in:5: field 1: bad time "x"; record skipped\nfwin: 1 bad record skipped'
 }
 
+@test "lines: a line of blanks only is no record either, but counts as a line; with -d it is one" {
+	# it was a record of no fields: bad under -t ('missing (record has 0
+	# fields)', fatal with --strict), counted in rolling mode
+	printf '10 a\n   \n\t \r\nx a\n12 a\n  ' > in
+	run --separate-stderr fwin -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2'
+	assert_equal "$stderr" $'fwin: in:4: field 1: bad time "x"; record skipped\nfwin: 1 bad record skipped'
+	printf '10 a\n \n12 a\n' > in
+	run --separate-stderr fwin --strict -t 1 --tumble 5s in
+	assert_success
+	assert_output $'10\t15\t2'
+	assert_equal "$stderr" ''
+	printf 'a\n   \nb\n' > in
+	run --separate-stderr fwin --count in
+	assert_success
+	assert_output $'1\n2'
+	run --separate-stderr fwin -d ' ' --count in
+	assert_success
+	assert_output $'1\n2\n3'
+}
+
 @test "lines: a last line without a newline is a record" {
 	printf '10 a\n16 a' > in
 	run --separate-stderr fwin -t 1 -k 2 --tumble 5s in

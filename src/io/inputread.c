@@ -517,9 +517,13 @@ frame(struct input *in, struct record *r, size_t max)
 			}
 			return FR_RECORD;
 		}
-		if (in->delim == -1)
+		if (in->delim == -1) {
 			r->nf = split_blanks(in, s, len, max);
-		else
+			/* its blanks ignored, as its end's are, a line of
+			 * blanks is empty: no record, as JSON's is none */
+			if (r->nf == 0)
+				continue;
+		} else
 			r->nf = split_delim(in, s, len, in->delim, max);
 		r->f = in->f;
 		r->bad = NULL;
