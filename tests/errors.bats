@@ -127,6 +127,14 @@ STATS_TAIL='peak state [0-9]+ bytes, [0-9]+(\.[0-9]+)? s, [0-9]+(\.[0-9]+)? reco
 	assert_equal "$stderr" $'fwin: in:2: a \'"\' inside a quoted field is not doubled'
 }
 
+@test "bad record: a header name with a line end or a TAB shows them as '?', so that each message is one line" {
+	printf '"t\ns",k,"v\tw"\r\n1,a,1\r\nx,b,1\r\n2,c,z\r\n3,d\r\n' > in
+	run --separate-stderr fwin --csv -H -t 1 -k k --sum 3 --tumble 10s in
+	assert_success
+	assert_output $'window_start,window_end,k,sum_v\tw\n0,10,a,1'
+	assert_equal "$stderr" $'fwin: in:4: field t?s: bad time "x"; record skipped\nfwin: in:5: field v?w: not a number "z"; record skipped\nfwin: in:6: field v?w: missing (record has 2 fields); record skipped\nfwin: 3 bad records skipped'
+}
+
 @test "bad record: LINE is the physical line, after a record spanning lines" {
 	printf 'ts,user\n10,"a\nb"\nxx,c\n11,d\n' > in
 	run --separate-stderr fwin --csv -H -t ts -k user --tumble 5s in

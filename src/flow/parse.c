@@ -152,11 +152,31 @@ parse_time_name(const struct parser *p)
 	return p->tname != NULL ? p->tname : p->c->time.name;
 }
 
+/* A field's name as a message shows it: a quoted CSV header's name may
+ * hold a line end or another control byte, and a message is one line
+ * (fwin(1): DIAGNOSTICS); such bytes are shown as '?', as in a value. */
+static const char *
+shown_name(char *buf, size_t bufsz, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] != '\0'; i++)
+		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
+			break;
+	if (name[i] == '\0')
+		return name;	/* the common case: as it is */
+	for (i = 0; name[i] != '\0' && i + 1 < bufsz; i++)
+		buf[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
+		    '?' : name[i];
+	buf[i] = '\0';
+	return buf;
+}
+
 void
 say_field(char *buf, size_t bufsz, const char *name, const char *what,
     const char *v, size_t n)
 {
-	char q[64];
+	char q[64], nb[256];
 	size_t i, j = 0, max = 40;
 
 	q[j++] = '"';
@@ -168,7 +188,8 @@ say_field(char *buf, size_t bufsz, const char *name, const char *what,
 	}
 	q[j++] = '"';
 	q[j] = '\0';
-	snprintf(buf, bufsz, "field %s: %s %s", name, what, q);
+	snprintf(buf, bufsz, "field %s: %s %s", shown_name(nb, sizeof(nb),
+	    name), what, q);
 }
 
 /* The record is bad: counted. Returns whether the driver will still say
@@ -207,9 +228,12 @@ static void
 bad_field(struct parser *p, const struct record *rec, struct parsed *out,
     const char *name, const char *what, const struct field *v)
 {
+	char nb[256];
+
 	if (v == NULL) {
 		say_bad(p, out, "field %s: missing (record has %zu field%s)",
-		    name, rec->nf, rec->nf == 1 ? "" : "s");
+		    shown_name(nb, sizeof(nb), name), rec->nf,
+		    rec->nf == 1 ? "" : "s");
 		return;
 	}
 	if (!count_bad(p, out))
