@@ -265,6 +265,24 @@ rows() {
 	done
 }
 
+@test "strptime %Z: UTC and GMT are offset 0, the zone's abbreviations their offset, others bad" {
+	# date(1)'s own format; 12:00 UTC is not 12:00 in Berlin
+	printf '%s\n' 'Wed Jul  1 12:00:00 UTC 2026' 'Wed Jul  1 14:00:00 CEST 2026' \
+		'Wed Jul  1 12:00:00 GMT 2026' > in
+	ok -d '|' -t 1 --time-format '%a %b %e %H:%M:%S %Z %Y' --tz Europe/Berlin --tumble 1s --output-time s in
+	assert_output $'1782907200\t1782907201\t3'
+	# the name tells the two 01:30 of the night the clocks fall back apart
+	printf '%s\n' '2026-11-01 01:30 PDT' '2026-11-01 01:30 PST' > in
+	ok -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz America/Los_Angeles --output-time s in
+	assert_output $'1793521800\t1\n1793525400\t2'
+	# a name the zone does not use then is bad, never read as local time
+	printf '%s\n' '2026-07-01 12:00 PST' '2026-07-01 12:00 UTC' > in
+	run --separate-stderr fwin -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz America/Los_Angeles --output-time s in
+	assert_success
+	assert_output $'1782907200\t1'
+	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "2026-07-01 12:00 PST"; record skipped\nfwin: 1 bad record skipped'
+}
+
 @test "iso output: local time with its offset; UTC keeps Z; fractions too" {
 	printf '%s\n' 2026-03-08T07:59:59.5Z 2026-03-08T10:00:00Z > in
 	ok -t 1 --tz America/Los_Angeles --tumble 1h in

@@ -634,6 +634,49 @@ cal_local_to_utc(const struct cal_zone *z, int64_t ls)
 	return u;
 }
 
+/* Whether the zone's abbreviation at UTC second s is the n bytes at p.
+ * Only a time written with %Z asks, so libc's lookup is fast enough. */
+static int
+abbr_is(const struct cal_zone *z, int64_t s, const char *p, size_t n)
+{
+	time_t t = (time_t)s;
+	struct tm tm;
+
+	if (z == NULL || z->utc)
+		return n == 3 && memcmp(p, "UTC", 3) == 0;
+	if (localtime_r(&t, &tm) == NULL || tm.tm_zone == NULL)
+		return 0;
+	return strlen(tm.tm_zone) == n && memcmp(tm.tm_zone, p, n) == 0;
+}
+
+int
+cal_named_local_to_utc(const struct cal_zone *z, int64_t ls, const char *p,
+    size_t n, int64_t *u)
+{
+	static const char *const zero[] = { "UTC", "GMT", "UT", "Z" };
+	int off[3];
+	size_t i;
+
+	for (i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
+		if (strlen(zero[i]) == n && memcmp(zero[i], p, n) == 0) {
+			*u = ls;
+			return 0;
+		}
+	/* The offsets a day either side bracket any change near ls (as in
+	 * cal_local_to_utc); each that holds at its instant and is named
+	 * so there is the one meant. */
+	off[0] = cal_utc_offset(z, ls - DAY_S);
+	off[1] = cal_utc_offset(z, ls);
+	off[2] = cal_utc_offset(z, ls + DAY_S);
+	for (i = 0; i < 3; i++)
+		if (cal_utc_offset(z, ls - off[i]) == off[i] &&
+		    abbr_is(z, ls - off[i], p, n)) {
+			*u = ls - off[i];
+			return 0;
+		}
+	return -1;
+}
+
 /* The UTC time of local time l ns, or -2 when it does not fit. */
 static int
 local_to_utc_ns(const struct cal_zone *z, __int128 l, int64_t *t)

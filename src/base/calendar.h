@@ -40,6 +40,15 @@ int cal_utc_offset(const struct cal_zone *z, int64_t s);
  * occurrence. */
 int64_t cal_local_to_utc(const struct cal_zone *z, int64_t ls);
 
+/* The UTC second of local second ls written with the zone name at p (n
+ * bytes, as strptime's %Z reads it): UTC, GMT, UT and Z are offset 0;
+ * another name must be the zone's abbreviation (localtime_r's tm_zone:
+ * EST or EDT in America/New_York) at that wall clock time, which also
+ * tells which of a repeated hour's two times is meant. Returns 0, or -1
+ * when the name is neither. */
+int cal_named_local_to_utc(const struct cal_zone *z, int64_t ls,
+    const char *p, size_t n, int64_t *u);
+
 /*
  * Window units. CAL_FIXED: n nanoseconds, counted from the epoch. The
  * calendar kinds follow the zone's wall clock, n of them per window,

@@ -618,14 +618,16 @@ parse_iso(const char *p, size_t n, const struct cal_zone *z, int64_t *ns)
 	return secs_to_ns(secs, frac, ns);
 }
 
-/* Whether a strptime(3) format sets tm_gmtoff: %z does, and glibc's %s
- * fills the struct from localtime_r(3), gmtoff included. "%%z" is a
- * literal; glibc's flags, widths and E/O modifiers are skipped. */
-static int
-strp_has_zone(const char *fmt)
+/* The first conversion of a strptime(3) format among those in convs
+ * (its '%'), or NULL. "%%z" is a literal; glibc's flags, widths and E/O
+ * modifiers are skipped. */
+static const char *
+strp_find(const char *fmt, const char *convs)
 {
+	const char *pc;
+
 	while ((fmt = strchr(fmt, '%')) != NULL) {
-		fmt++;
+		pc = fmt++;
 		while (*fmt == '-' || *fmt == '_' || *fmt == '0' ||
 		    *fmt == '^' || *fmt == '#')
 			fmt++;
@@ -633,13 +635,21 @@ strp_has_zone(const char *fmt)
 			fmt++;
 		if (*fmt == 'E' || *fmt == 'O')
 			fmt++;
-		if (*fmt == 'z' || *fmt == 's')
-			return 1;
 		if (*fmt == '\0')
 			break;
+		if (strchr(convs, *fmt) != NULL)
+			return pc;
 		fmt++;
 	}
-	return 0;
+	return NULL;
+}
+
+/* Whether a strptime(3) format sets tm_gmtoff: %z does, and glibc's %s
+ * fills the struct from localtime_r(3), gmtoff included. */
+static int
+strp_has_zone(const char *fmt)
+{
+	return strp_find(fmt, "zs") != NULL;
 }
 
 /* Longest text given to strptime(3): it needs a NUL-terminated copy. */
@@ -656,9 +666,10 @@ static int
 parse_strp(const char *p, size_t n, const char *fmt,
     const struct cal_zone *z, int64_t *ns)
 {
-	char buf[STRP_MAX + 1];
+	char buf[STRP_MAX + 1], head[STRP_MAX + 1];
 	struct tm tm;
-	const char *end;
+	const char *end, *name, *zn = NULL;
+	size_t znlen = 0;
 	int64_t y, secs;
 
 	if (fmt == NULL || n == 0 || n > STRP_MAX || memchr(p, '\0', n) != NULL)
@@ -667,7 +678,34 @@ parse_strp(const char *p, size_t n, const char *fmt,
 	buf[n] = '\0';
 	memset(&tm, 0, sizeof(tm));
 	tm.tm_mday = 1;
-	if ((end = strptime(buf, fmt, &tm)) == NULL || end != buf + n)
+	if (!strp_has_zone(fmt) && (name = strp_find(fmt, "Z")) != NULL) {
+		/* glibc's %Z skips the name it reads, which would leave
+		 * "12:00 UTC" on the --tz wall clock: read the name here,
+		 * between the parts of the format before and after it. */
+		if ((size_t)(name - fmt) > STRP_MAX)
+			return -1;
+		memcpy(head, fmt, name - fmt);
+		head[name - fmt] = '\0';
+		if ((end = strptime(buf, head, &tm)) == NULL)
+			return -1;
+		while (*end == ' ' || *end == '\t')
+			end++;
+		zn = end;
+		/* letters (EST), or a sign and digits (tzdata's "-03") */
+		if (*end == '+' || *end == '-')
+			for (end++; isdig(*end); end++)
+				;
+		else
+			while ((*end >= 'A' && *end <= 'Z') ||
+			    (*end >= 'a' && *end <= 'z'))
+				end++;
+		znlen = (size_t)(end - zn);
+		if (znlen == 0 || (end = strptime(end, strchr(name, 'Z') + 1,
+		    &tm)) == NULL)
+			return -1;
+	} else if ((end = strptime(buf, fmt, &tm)) == NULL)
+		return -1;
+	if (end != buf + n)
 		return -1;
 	y = (int64_t)tm.tm_year + 1900;
 	if (tm.tm_mon < 0 || tm.tm_mon > 11 || tm.tm_mday < 1 ||
@@ -678,7 +716,10 @@ parse_strp(const char *p, size_t n, const char *fmt,
 	    tm.tm_hour * 3600LL + tm.tm_min * 60LL + tm.tm_sec;
 	if (strp_has_zone(fmt))
 		secs -= tm.tm_gmtoff;
-	else
+	else if (zn != NULL) {
+		if (cal_named_local_to_utc(z, secs, zn, znlen, &secs) != 0)
+			return -1;
+	} else
 		secs = cal_local_to_utc(z, secs);
 	return secs_to_ns(secs, 0, ns);
 }
