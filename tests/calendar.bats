@@ -280,7 +280,7 @@ rows() {
 	run --separate-stderr fwin -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz America/Los_Angeles --output-time s in
 	assert_success
 	assert_output $'1782907200\t1'
-	assert_equal "$stderr" $'fwin: in:1: field 1: bad time "2026-07-01 12:00 PST"; record skipped\nfwin: 1 bad record skipped'
+	assert_equal "$stderr" $'fwin: in:1: field 1: time zone name (%Z) is not UTC, GMT or the --tz zone\'s at that time "2026-07-01 12:00 PST"; record skipped\nfwin: 1 bad record skipped'
 }
 
 @test "iso output: local time with its offset; UTC keeps Z; fractions too" {

@@ -718,7 +718,7 @@ parse_strp(const char *p, size_t n, const char *fmt,
 		secs -= tm.tm_gmtoff;
 	else if (zn != NULL) {
 		if (cal_named_local_to_utc(z, secs, zn, znlen, &secs) != 0)
-			return -1;
+			return -3;	/* for the message */
 	} else
 		secs = cal_local_to_utc(z, secs);
 	return secs_to_ns(secs, 0, ns);
@@ -816,6 +816,15 @@ tf_out_of_range(const char *p, size_t n, enum tfmt f, const char *strp,
 	if (f == TF_AUTO)
 		f = candidate(p, n);
 	return f != TF_AUTO && parse_any(p, n, f, strp, z, &t) == -2;
+}
+
+int
+tf_unknown_zone_name(const char *p, size_t n, enum tfmt f, const char *strp,
+    const struct cal_zone *z)
+{
+	int64_t t;
+
+	return f == TF_STRPTIME && parse_strp(p, n, strp, z, &t) == -3;
 }
 
 /* t / unit as an exact decimal: the shortest fraction that is exact,

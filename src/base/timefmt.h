@@ -77,6 +77,12 @@ enum tfmt tf_detect(const char *p, size_t n);
 int tf_out_of_range(const char *p, size_t n, enum tfmt f, const char *strp,
     const struct cal_zone *z);
 
+/* Whether p[0..n), which tf_parse_time_tz refuses, is a strptime time
+ * whose %Z name is not UTC, GMT, UT, Z or the --tz zone's abbreviation at
+ * that time, for the message. */
+int tf_unknown_zone_name(const char *p, size_t n, enum tfmt f,
+    const char *strp, const struct cal_zone *z);
+
 /* Writes t in format f (TF_S, TF_MS, TF_US, TF_NS or TF_ISO) to buf, which
  * has room for TF_BUFSZ bytes; NUL-terminates and returns the length. */
 size_t tf_format(char *buf, int64_t t, enum tfmt f);

@@ -338,6 +338,9 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 			bad_field(p, rec, out, name, tf_out_of_range(f.p, f.n,
 			    (enum tfmt)p->fmt, c->strp, &c->zone) ?
 			    "time out of range (1677-09-21 to 2262-04-11)" :
+			    tf_unknown_zone_name(f.p, f.n, (enum tfmt)p->fmt,
+			    c->strp, &c->zone) ? "time zone name (%Z) is not "
+			    "UTC, GMT or the --tz zone's at that time" :
 			    "bad time", &f);
 			out->bad_time = 1;
 		}
