@@ -172,6 +172,13 @@ load common
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 --top-by nope --count in
 	assert_failure 2
 	assert_equal "$stderr" "fwin: --top-by: no aggregate column 'nope'"
+	# a near miss names the columns it may mean, as -k and --having do
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 --sum 1 --count --eval 'total=count' --top-by totl in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --top-by: no aggregate column 'totl'; did you mean 'total'?"
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 --top-by sum --sum 1 in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --top-by: no aggregate column 'sum'; did you mean 'sum_1'?"
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 --top-by first_2 --first 2 in
 	assert_failure 2
 	assert_equal "$stderr" "fwin: --top-by: 'first_2' is text, not a number"

@@ -558,6 +558,39 @@ sink_rank(struct sink *s, const struct op_row *row, double *v,
 	return 0;
 }
 
+/* The closest of the n aggregate columns aggcols and the --eval names to
+ * an unknown --top-by, up to three, as "; did you mean 'a', 'b'?" in
+ * hint (empty when none is close), as -k and --having suggest names. */
+static void
+top_hint(const struct config *c, const char *const *aggcols, size_t n,
+    char *hint, size_t hintsz)
+{
+	size_t i, d, d0 = SIZE_MAX, len, nb = 0, at = 0;
+	const char *name;
+
+	hint[0] = '\0';
+	if (c->top_by == NULL)		/* the default: no aggregate at all */
+		return;
+	len = strlen(c->top_by);
+	for (i = 0; i < n + c->nevals; i++) {
+		name = i < n ? aggcols[i] : c->evals[i - n].name;
+		d = edit_distance(c->top_by, len, name, strlen(name));
+		if (close_enough(d, len) && d < d0)
+			d0 = d;
+	}
+	for (i = 0; i < n + c->nevals && nb < 3 && d0 != SIZE_MAX; i++) {
+		name = i < n ? aggcols[i] : c->evals[i - n].name;
+		if (edit_distance(c->top_by, len, name, strlen(name)) != d0)
+			continue;
+		at += (size_t)snprintf(hint + at, hintsz - at, "%s'%s'",
+		    nb++ == 0 ? "; did you mean " : ", ", name);
+		if (at >= hintsz - 1)
+			return;
+	}
+	if (nb > 0)
+		snprintf(hint + at, hintsz - at, "?");
+}
+
 /* Finds --top-by among the n aggregate columns aggcols (the first by
  * default; colagg[i] is column i's aggregate), which follow first other
  * columns, or among the --eval columns after them, and sets up ranking.
@@ -579,7 +612,11 @@ top_column(struct sink *s, const char *const *aggcols, size_t first,
 				return 0;
 			}
 	if (i == n || n == 0) {
-		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
+		char hint[256];
+
+		top_hint(c, aggcols, n, hint, sizeof(hint));
+		fwin_warn("--top-by: no aggregate column '%s'%s", c->top_by,
+		    hint);
 		return -1;
 	}
 	if (c->aggs[colagg[i]].op->flags & AGF_TEXT) {
