@@ -350,6 +350,30 @@ close_enough(size_t d, size_t tn)
 	return d < tn && d <= (tn <= 2 ? 1 : tn <= 8 ? 2 : 3);
 }
 
+void
+closest_names(const char *name, const char *const *names, size_t n,
+    char *hint, size_t hintsz)
+{
+	size_t i, d, d0 = SIZE_MAX, len = strlen(name), nb = 0, at = 0;
+
+	hint[0] = '\0';
+	for (i = 0; i < n; i++) {
+		d = edit_distance(name, len, names[i], strlen(names[i]));
+		if (close_enough(d, len) && d < d0)
+			d0 = d;
+	}
+	for (i = 0; i < n && nb < 3 && d0 != SIZE_MAX; i++) {
+		if (edit_distance(name, len, names[i], strlen(names[i])) != d0)
+			continue;
+		at += (size_t)snprintf(hint + at, hintsz - at, "%s'%s'",
+		    nb++ == 0 ? "; did you mean " : ", ", names[i]);
+		if (at >= hintsz - 1)
+			return;
+	}
+	if (nb > 0)
+		snprintf(hint + at, hintsz - at, "?");
+}
+
 int
 hash_range(int fd, uint64_t off, size_t n, uint64_t *hash)
 {

@@ -105,6 +105,11 @@ size_t edit_distance(const char *a, size_t an, const char *b, size_t bn);
  * close enough to be suggested. */
 int close_enough(size_t d, size_t tn);
 
+/* The closest of names[0..n) to name, up to three, into hint as
+ * "; did you mean 'a', 'b'?"; empty when none is close enough. */
+void closest_names(const char *name, const char *const *names, size_t n,
+    char *hint, size_t hintsz);
+
 /* Brings the line at p into the cache without waiting for it: a load
  * whose value nothing uses, so the core goes on while it is in flight
  * (where prefetch instructions are dropped: see state.h's st_warm). p

@@ -35,26 +35,10 @@ static void
 no_column(const char *opt, size_t pos, const char *name,
     const char *const *names, size_t n)
 {
-	size_t i, d, d0 = SIZE_MAX, len = strlen(name), nb = 0;
-	char hint[256] = "";
-	size_t at = 0;
+	char hint[256];
 
-	for (i = 0; i < n; i++) {
-		d = edit_distance(name, len, names[i], strlen(names[i]));
-		if (close_enough(d, len) && d < d0)
-			d0 = d;
-	}
-	for (i = 0; i < n && nb < 3 && d0 != SIZE_MAX; i++) {
-		if (edit_distance(name, len, names[i], strlen(names[i])) != d0)
-			continue;
-		at += (size_t)snprintf(hint + at, sizeof(hint) - at, "%s'%s'",
-		    nb == 0 ? "; did you mean " : ", ", names[i]);
-		nb++;
-		if (at >= sizeof(hint))
-			break;
-	}
-	fwin_warn("%s: at %zu: no column '%s'%s%s", opt, pos, name, hint,
-	    nb > 0 ? "?" : "");
+	closest_names(name, names, n, hint, sizeof(hint));
+	fwin_warn("%s: at %zu: no column '%s'%s", opt, pos, name, hint);
 }
 
 /* Binds e's fields to the first n of names[0..all) (the columns it may

@@ -559,36 +559,23 @@ sink_rank(struct sink *s, const struct op_row *row, double *v,
 }
 
 /* The closest of the n aggregate columns aggcols and the --eval names to
- * an unknown --top-by, up to three, as "; did you mean 'a', 'b'?" in
- * hint (empty when none is close), as -k and --having suggest names. */
+ * an unknown --top-by, as "; did you mean 'a', 'b'?" in hint (empty when
+ * none is close), as -k and --having suggest names. */
 static void
 top_hint(const struct config *c, const char *const *aggcols, size_t n,
     char *hint, size_t hintsz)
 {
-	size_t i, d, d0 = SIZE_MAX, len, nb = 0, at = 0;
-	const char *name;
+	const char **names;
+	size_t i;
 
 	hint[0] = '\0';
 	if (c->top_by == NULL)		/* the default: no aggregate at all */
 		return;
-	len = strlen(c->top_by);
-	for (i = 0; i < n + c->nevals; i++) {
-		name = i < n ? aggcols[i] : c->evals[i - n].name;
-		d = edit_distance(c->top_by, len, name, strlen(name));
-		if (close_enough(d, len) && d < d0)
-			d0 = d;
-	}
-	for (i = 0; i < n + c->nevals && nb < 3 && d0 != SIZE_MAX; i++) {
-		name = i < n ? aggcols[i] : c->evals[i - n].name;
-		if (edit_distance(c->top_by, len, name, strlen(name)) != d0)
-			continue;
-		at += (size_t)snprintf(hint + at, hintsz - at, "%s'%s'",
-		    nb++ == 0 ? "; did you mean " : ", ", name);
-		if (at >= hintsz - 1)
-			return;
-	}
-	if (nb > 0)
-		snprintf(hint + at, hintsz - at, "?");
+	names = xmalloc((n + c->nevals + 1) * sizeof(*names));
+	for (i = 0; i < n + c->nevals; i++)
+		names[i] = i < n ? aggcols[i] : c->evals[i - n].name;
+	closest_names(c->top_by, names, n + c->nevals, hint, hintsz);
+	free(names);
 }
 
 /* Finds --top-by among the n aggregate columns aggcols (the first by
