@@ -221,9 +221,11 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		}
 		/* A field that an undoubled '"' left open at the line end
 		 * is a typo ('"a"b,2'), not a field that holds a newline:
-		 * read on, it would take every line up to the next '"'. */
+		 * read on, it would take every line up to the next '"'.
+		 * Met on a later line, that '"' closed a quote left open
+		 * on the first: the first's quote is the one unterminated. */
 		if (in->cxstray) {
-			rc = EOL_STRAY;
+			rc = lines == 1 ? EOL_STRAY : EOL_QUOTE;
 			break;
 		}
 		if (from > QUOTE_MAX || in->consumed < in->qsuspect) {
