@@ -214,6 +214,16 @@ memory: no limit (a stream without --max-memory)"
 Try 'fwin --help' for more information."
 }
 
+@test "--stats: K counts keys held at once by the operator, each window's key apart in a table of groups (K is F)" {
+	printf '10 a\n20 a\n30 a\n' > in
+	FWIN_STRATEGY=ordered run --separate-stderr fwin -t 1 -k 2 --tumble 10s --mode stream --stats in
+	assert_success
+	assert_regex "$stderr" '^fwin: stats: records 3, bad 0, late 0, in no window 0, windows fired 3, open windows 0, keys 1, .*, mode stream$'
+	FWIN_STRATEGY=streamtable run --separate-stderr fwin -t 1 -k 2 --tumble 10s --mode stream --stats in
+	assert_success
+	assert_regex "$stderr" '^fwin: stats: records 3, bad 0, late 0, in no window 0, windows fired 3, open windows 0, keys 3, .*, mode stream, aggregated as read$'
+}
+
 @test "FWIN_STRATEGY: forces a strategy that can run the pipeline, the same bytes; --stats says how it ran" {
 	# out of time order by up to 2 s: within a window for the table,
 	# not for the operator
