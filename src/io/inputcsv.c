@@ -87,7 +87,8 @@ feed_stray(struct input *in, const char *s, size_t k)
 
 	if (got == k)
 		return k;
-	/* else libcsv could not grow its buffer */
+	/* stopped short: at such a '"', or with no memory to grow its
+	 * buffer */
 	if (csv_error(&in->csv) != CSV_EPARSE)
 		fwin_oom();
 	in->csv.status = CSV_SUCCESS;
