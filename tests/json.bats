@@ -95,12 +95,13 @@ EOF
 	printf ' \t{ "t" :1 ,\t"k": "a" } \r\n\n \t \r\n{"t":2,"k":"a"}\r\n' > in
 	ok --json -t t -k k --tumble 10s in
 	assert_output '{"window_start":0,"window_end":10,"k":"a","count":2}'
-	# {} is a record whose fields are empty: here, a time that is not one
-	printf '{}\r\n' >> in
+	# {} is a record whose fields are empty: here, no time at all; a
+	# null one is none either, and "" is a time that is not one
+	printf '{}\r\n{"t":null,"k":"a"}\n{"t":"","k":"a"}\n' >> in
 	run --separate-stderr fwin --json -t t -k k --tumble 10s in
 	assert_success
 	assert_output '{"window_start":0,"window_end":10,"k":"a","count":2}'
-	assert_equal "$stderr" $'fwin: in:5: field t: bad time ""; record skipped\nfwin: 1 bad record skipped'
+	assert_equal "$stderr" $'fwin: in:5: field t: missing or null; record skipped\nfwin: in:6: field t: missing or null; record skipped\nfwin: in:7: field t: bad time ""; record skipped\nfwin: 3 bad records skipped'
 }
 
 @test "json: a line of 2 MB" {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "io/fieldcount.h"
+#include "io/json.h"
 #include "pipeline/expr.h"
 #include "io/keycodec.h"
 #include "base/num.h"
@@ -318,6 +319,7 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	const struct config *c = p->c;
 	const char *name;
 	struct field f;
+	char nb[256];
 	int fmt;
 
 	if (c->time.idx >= rec->nf) {
@@ -337,13 +339,20 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 	    tf_parse_time_tz(f.p, f.n, (enum tfmt)fmt, c->strp, &c->zone,
 	    &out->t) != 0) {
 		if (!quiet) {
-			bad_field(p, rec, out, name, tf_out_of_range(f.p, f.n,
-			    (enum tfmt)p->fmt, c->strp, &c->zone) ?
-			    "time out of range (1677-09-21 to 2262-04-11)" :
-			    tf_unknown_zone_name(f.p, f.n, (enum tfmt)p->fmt,
-			    c->strp, &c->zone) ? "time zone name (%Z) is not "
-			    "UTC, GMT or the --tz zone's at that time" :
-			    "bad time", &f);
+			/* (a JSON member missing or null is no time at all) */
+			if (c->fmt == IF_JSON && json_absent(f.p))
+				say_bad(p, out, "field %s: missing or null",
+				    shown_name(nb, sizeof(nb), name));
+			else
+				bad_field(p, rec, out, name,
+				    tf_out_of_range(f.p, f.n, (enum tfmt)p->fmt,
+				    c->strp, &c->zone) ? "time out of range "
+				    "(1677-09-21 to 2262-04-11)" :
+				    tf_unknown_zone_name(f.p, f.n,
+				    (enum tfmt)p->fmt, c->strp, &c->zone) ?
+				    "time zone name (%Z) is not UTC, GMT or "
+				    "the --tz zone's at that time" :
+				    "bad time", &f);
 			out->bad_time = 1;
 		}
 		return -1;

@@ -56,6 +56,12 @@
 /* A missing value's bytes: none, padded as a field's are (input.h). */
 static const char no_bytes[FIELD_PAD];
 
+int
+json_absent(const char *p)
+{
+	return p == no_bytes;
+}
+
 /* A node of the path trie: one member name. */
 struct jnode {
 	const char *name;

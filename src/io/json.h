@@ -43,6 +43,10 @@ struct json *json_new(const char *const *paths, size_t npaths);
 int json_scan(struct json *j, const char *line, size_t n, struct field *f,
     unsigned char *kind, const char **err);
 
+/* Whether a field's text p is the empty one json_scan() gives for a
+ * member that is missing or null (not an empty string's). */
+int json_absent(const char *p);
+
 /* Whether the fields of j's last json_scan() point into its scratch
  * buffer (a string with escapes), which the next one writes over. */
 int json_scratched(const struct json *j);
