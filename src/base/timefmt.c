@@ -807,24 +807,17 @@ tf_detect(const char *p, size_t n)
 	    TF_AUTO;
 }
 
-int
-tf_out_of_range(const char *p, size_t n, enum tfmt f, const char *strp,
+enum tf_bad
+tf_why_bad(const char *p, size_t n, enum tfmt f, const char *strp,
     const struct cal_zone *z)
 {
 	int64_t t;
+	int rc;
 
 	if (f == TF_AUTO)
 		f = candidate(p, n);
-	return f != TF_AUTO && parse_any(p, n, f, strp, z, &t) == -2;
-}
-
-int
-tf_unknown_zone_name(const char *p, size_t n, enum tfmt f, const char *strp,
-    const struct cal_zone *z)
-{
-	int64_t t;
-
-	return f == TF_STRPTIME && parse_strp(p, n, strp, z, &t) == -3;
+	rc = f != TF_AUTO ? parse_any(p, n, f, strp, z, &t) : -1;
+	return rc == -2 ? TF_BAD_RANGE : rc == -3 ? TF_BAD_ZONE : TF_BAD_TIME;
 }
 
 /* t / unit as an exact decimal: the shortest fraction that is exact,

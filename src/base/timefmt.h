@@ -71,17 +71,14 @@ int tf_parse_time_tz(const char *p, size_t n, enum tfmt f, const char *strp,
  * TF_AUTO when it is neither. */
 enum tfmt tf_detect(const char *p, size_t n);
 
-/* Whether p[0..n), which tf_parse_time_tz refuses, is a time written in
- * format f (auto: as tf_detect would take it) that lies outside the range
- * of int64 nanoseconds (1677-09-21 to 2262-04-11), for the message. */
-int tf_out_of_range(const char *p, size_t n, enum tfmt f, const char *strp,
+/* Why tf_parse_time_tz refuses p[0..n) in format f (auto: as tf_detect
+ * would take it), for the message: TF_BAD_RANGE, a time outside the
+ * range of int64 nanoseconds (1677-09-21 to 2262-04-11); TF_BAD_ZONE, a
+ * strptime time whose %Z name is not UTC, GMT, UT, Z or the --tz zone's
+ * abbreviation at that time; else TF_BAD_TIME. */
+enum tf_bad { TF_BAD_TIME, TF_BAD_RANGE, TF_BAD_ZONE };
+enum tf_bad tf_why_bad(const char *p, size_t n, enum tfmt f, const char *strp,
     const struct cal_zone *z);
-
-/* Whether p[0..n), which tf_parse_time_tz refuses, is a strptime time
- * whose %Z name is not UTC, GMT, UT, Z or the --tz zone's abbreviation at
- * that time, for the message. */
-int tf_unknown_zone_name(const char *p, size_t n, enum tfmt f,
-    const char *strp, const struct cal_zone *z);
 
 /* Writes t in format f (TF_S, TF_MS, TF_US, TF_NS or TF_ISO) to buf, which
  * has room for TF_BUFSZ bytes; NUL-terminates and returns the length. */

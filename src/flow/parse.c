@@ -310,6 +310,14 @@ time_unit(const struct parser *p)
 	    count_unit[p->fmt];
 }
 
+/* A time's message, by tf_why_bad(). */
+static const char *const bad_time_why[] = {
+	[TF_BAD_TIME] = "bad time",
+	[TF_BAD_RANGE] = "time out of range (1677-09-21 to 2262-04-11)",
+	[TF_BAD_ZONE] = "time zone name (%Z) is not UTC, GMT or the --tz "
+	    "zone's at that time",
+};
+
 /* Reads the record's event time into out->t. Returns 0, or -1: the
  * record is bad (said, unless quiet: a record of another partition). */
 static int
@@ -344,15 +352,9 @@ record_time(struct parser *p, const struct record *rec, struct parsed *out,
 				say_bad(p, out, "field %s: missing or null",
 				    shown_name(nb, sizeof(nb), name));
 			else
-				bad_field(p, rec, out, name,
-				    tf_out_of_range(f.p, f.n, (enum tfmt)p->fmt,
-				    c->strp, &c->zone) ? "time out of range "
-				    "(1677-09-21 to 2262-04-11)" :
-				    tf_unknown_zone_name(f.p, f.n,
-				    (enum tfmt)p->fmt, c->strp, &c->zone) ?
-				    "time zone name (%Z) is not UTC, GMT or "
-				    "the --tz zone's at that time" :
-				    "bad time", &f);
+				bad_field(p, rec, out, name, bad_time_why[
+				    tf_why_bad(f.p, f.n, (enum tfmt)p->fmt,
+				    c->strp, &c->zone)], &f);
 			out->bad_time = 1;
 		}
 		return -1;

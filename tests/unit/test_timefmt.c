@@ -1042,18 +1042,18 @@ test_out_of_range(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		int got = tf_out_of_range(t[i].in, strlen(t[i].in), t[i].f,
-		    NULL, NULL);
+		int got = tf_why_bad(t[i].in, strlen(t[i].in), t[i].f,
+		    NULL, NULL) == TF_BAD_RANGE;
 
 		CHECK(got == t[i].want);
 		if (got != t[i].want)
 			fprintf(stderr, "  %s as %s: out of range %d\n",
 			    t[i].in, tf_name(t[i].f), got);
 	}
-	CHECK(tf_out_of_range("2300-01-01", 10, TF_STRPTIME, "%Y-%m-%d",
-	    NULL) == 1);
-	CHECK(tf_out_of_range("2200-01-01", 10, TF_STRPTIME, "%Y-%m-%d",
-	    NULL) == 0);
+	CHECK(tf_why_bad("2300-01-01", 10, TF_STRPTIME, "%Y-%m-%d",
+	    NULL) == TF_BAD_RANGE);
+	CHECK(tf_why_bad("2200-01-01", 10, TF_STRPTIME, "%Y-%m-%d",
+	    NULL) == TF_BAD_TIME);
 }
 
 /* The rough form of a duration, in its largest whole unit. */
