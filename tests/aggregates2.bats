@@ -122,7 +122,7 @@ ok() {
 			run --separate-stderr fwin --threads $n --mode $mode -t 1 --tumble 10s --stddev 2 --var 2 --stddev-pop 2 --var-pop 2 in
 			assert_success
 			assert_output $'0\t10\t7.071067811865476e+307\t\t5e+307\t'
-			assert_equal "$stderr" $'fwin: --var: a result past the largest double (1.8e+308) is an empty cell\nfwin: --var-pop: a result past the largest double (1.8e+308) is an empty cell'
+			assert_equal "$stderr" $'fwin: --var 2: a result past the largest double (1.8e+308) is an empty cell\nfwin: --var-pop 2: a result past the largest double (1.8e+308) is an empty cell'
 		done
 	done
 	# merged from panes (a sliding window), keyed, json: the same; a
@@ -136,7 +136,16 @@ ok() {
 {"window_start":0,"window_end":10,"key1":"b","stddev_3":null,"stddev_pop_3":1.7e+308}
 {"window_start":5,"window_end":15,"key1":"a","stddev_3":null,"stddev_pop_3":0}
 {"window_start":5,"window_end":15,"key1":"b","stddev_3":null,"stddev_pop_3":0}'
-	assert_equal "$stderr" "fwin: --stddev: a result past the largest double (1.8e+308) is an empty cell"
+	assert_equal "$stderr" "fwin: --stddev 3: a result past the largest double (1.8e+308) is an empty cell"
+	# each aggregate is named by its field, once, whichever thread
+	# printed its rows
+	printf '%s\n' ts,a,b 1,1e308,5 1,1,5 12,1e308,1 12,1,1 > in.csv
+	for n in 1 2 4; do
+		run --separate-stderr fwin --threads $n --csv -H -t ts --tumble 10s --var a --var b --stddev a in.csv
+		assert_success
+		assert_output $'window_start,window_end,var_a,var_b,stddev_a\n0,10,,0,7.071067811865476e+307\n10,20,,0,7.071067811865476e+307'
+		assert_equal "$stderr" "fwin: --var a: a result past the largest double (1.8e+308) is an empty cell"
+	done
 }
 
 @test "stddev: a group whose exact sums outgrow the fixed width prints as one beside it that does not, on every route" {

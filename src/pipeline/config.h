@@ -40,6 +40,13 @@ struct fieldref {
 	char *owned;		/* name, when copied from the header */
 };
 
+/* A field as messages name it: its name once resolved, else as written. */
+static inline const char *
+fieldref_said(const struct fieldref *f)
+{
+	return f->name != NULL ? f->name : f->spec;
+}
+
 struct aggspec {
 	const struct aggop *op;
 	struct fieldref f;	/* when op takes a FIELD */

@@ -707,7 +707,7 @@ run_stream(struct run *r)
 	if (c->stats)
 		print_stats(r);
 	say_dropped(r);
-	aggs_say_huge();
+	aggs_say_huge(c);
 	nbad = G(r)->g_bad - r->at_start.g_bad;
 	/* a partition sees only part of the input: it cannot judge it */
 	if (nbad > 0 && !c->strict && c->part_n <= 1 && !stopped &&

@@ -204,8 +204,7 @@ beyond(struct agg *ag, struct out *o)
 	if (atomic_exchange(&said, 1) == 0)
 		fwin_warn("--%s %s: a result is beyond the range of "
 		    "doubles (about 1.8e308): its cell is empty",
-		    ag->op->option, ag->f->name != NULL ? ag->f->name :
-		    ag->f->spec);
+		    ag->op->option, fieldref_said(ag->f));
 }
 
 /* Whether sum s prints as an integer, v: exact, of no exponent's value

@@ -270,7 +270,7 @@ void aggs_fold_store(const struct aggs *g, struct arena *a, aoff dst);
 
 /* Says, once at the end of a run, which variance aggregates had a result
  * past the largest double (printed as an empty cell, never inf). */
-void aggs_say_huge(void);
+void aggs_say_huge(const struct config *c);
 /* --- what --increase and --rate read beyond their window (aggcounter.c) ---
  *
  * A counter's step is counted from the key's previous value, which may

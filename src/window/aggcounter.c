@@ -365,7 +365,7 @@ lost(struct agg *ag, struct out *o)
 	if (atomic_exchange(&said, 1) == 0)
 		fwin_warn("--%s %s: values too far apart in size to sum "
 		    "exactly: a cell is empty", ag->op->option,
-		    ag->f->name != NULL ? ag->f->name : ag->f->spec);
+		    fieldref_said(ag->f));
 }
 
 /* The increase as its double, correctly rounded (+-HUGE_VAL beyond). */

@@ -337,20 +337,41 @@ var_release(struct arena *a, aoff slot)
 	stats_var_release(a, slot);
 }
 
-/* The variance options whose result passed the largest double, a bit
- * each (atomic: workers' threads emit rows too), said at the end. */
-static unsigned huge_seen;
+/* The variance aggregates whose result passed the largest double, said
+ * at the end: each by its FIELD, which names it among the others (the
+ * set is atomic: workers' threads emit rows too). Past HUGE_NAMED of
+ * them, the rest are said by their option alone. */
+#define HUGE_NAMED	64
+static const struct fieldref *huge_seen[HUGE_NAMED];
+static unsigned huge_more;	/* a bit an option (HUGE_* below) */
+enum { HUGE_STDDEV, HUGE_VAR, HUGE_STDDEV_POP, HUGE_VAR_POP };
 static const char *const huge_opt[] = {
 	"--stddev", "--var", "--stddev-pop", "--var-pop",
 };
 
-/* Writes a result of stats_*(): rc 0 and d, or an empty cell (the
- * option's bit noted when the result is too large for a double). */
 static void
-emit_stat(struct out *o, int rc, double d, unsigned bit)
+note_huge(const struct agg *ag, unsigned bit)
+{
+	const struct fieldref *f;
+	size_t i;
+
+	for (i = 0; i < HUGE_NAMED; i++) {
+		f = NULL;	/* (the slot, if free: else what holds it) */
+		if (__atomic_compare_exchange_n(&huge_seen[i], &f, ag->f, 0,
+		    __ATOMIC_RELAXED, __ATOMIC_RELAXED) || f == ag->f)
+			return;
+	}
+	__atomic_fetch_or(&huge_more, 1u << bit, __ATOMIC_RELAXED);
+}
+
+/* Writes a result of stats_*(): rc 0 and d, or an empty cell (the
+ * aggregate noted when the result is too large for a double). */
+static void
+emit_stat(const struct agg *ag, struct out *o, int rc, double d,
+    unsigned bit)
 {
 	if (rc == STATS_HUGE)
-		__atomic_fetch_or(&huge_seen, 1u << bit, __ATOMIC_RELAXED);
+		note_huge(ag, bit);
 	if (rc != 0)
 		out_null(o);
 	else
@@ -358,12 +379,23 @@ emit_stat(struct out *o, int rc, double d, unsigned bit)
 }
 
 void
-aggs_say_huge(void)
+aggs_say_huge(const struct config *c)
 {
-	unsigned seen = __atomic_load_n(&huge_seen, __ATOMIC_RELAXED), i;
+	unsigned more = __atomic_load_n(&huge_more, __ATOMIC_RELAXED);
+	const struct aggspec *a;
+	size_t i, j;
 
+	for (i = 0; i < c->naggs; i++) {
+		a = &c->aggs[i];
+		for (j = 0; j < HUGE_NAMED; j++)
+			if (__atomic_load_n(&huge_seen[j], __ATOMIC_RELAXED) ==
+			    &a->f)
+				fwin_warn("--%s %s: a result past the largest "
+				    "double (1.8e+308) is an empty cell",
+				    a->op->option, fieldref_said(&a->f));
+	}
 	for (i = 0; i < sizeof(huge_opt) / sizeof(*huge_opt); i++)
-		if (seen & (1u << i))
+		if (more & (1u << i))
 			fwin_warn("%s: a result past the largest double "
 			    "(1.8e+308) is an empty cell", huge_opt[i]);
 }
@@ -378,13 +410,13 @@ name(struct agg *ag, const struct arena *a, const void *acc,		\
 	int rc = stats_var_result(acc, ag->bs, pop, root, &d);		\
 									\
 	(void)a;							\
-	emit_stat(o, rc, d, bit);					\
+	emit_stat(ag, o, rc, d, bit);					\
 }
 
-VAR_EMIT(stddev_emit, 0, 1, 0)
-VAR_EMIT(var_emit, 0, 0, 1)
-VAR_EMIT(stddev_pop_emit, 1, 1, 2)
-VAR_EMIT(var_pop_emit, 1, 0, 3)
+VAR_EMIT(stddev_emit, 0, 1, HUGE_STDDEV)
+VAR_EMIT(var_emit, 0, 0, HUGE_VAR)
+VAR_EMIT(stddev_pop_emit, 1, 1, HUGE_STDDEV_POP)
+VAR_EMIT(var_pop_emit, 1, 0, HUGE_VAR_POP)
 
 #undef VAR_EMIT
 
