@@ -19,6 +19,12 @@ ok() {
 	assert_output $'0\t30\t3'
 }
 
+@test "session: --offset has no effect (a session is not aligned)" {
+	printf '0\n10\n20\n31\n' > in
+	ok -t 1 --session 10s --offset 3s in
+	assert_output $'0\t30\t3\n31\t41\t1'
+}
+
 @test "session: a record more than GAP after the last starts a new session" {
 	printf '0\n10\n20\n30.5\n' > in
 	# [0,30) and [30.5,40.5) do not touch; 30.5 sets W=30.5 and fires [0,30).
