@@ -247,6 +247,28 @@ fwin: 3 bad records skipped'
 	assert_equal "$(cat new)" $'1,b,"x\ny"'
 }
 
+@test "--bad-file: a record past 1 GiB, read past and not kept, is said so and leaves no line" {
+	python3 -c '
+import sys
+w = sys.stdout.buffer
+w.write(b"1 a\nx y\n")
+chunk = b"x" * (1 << 20)
+for _ in range(1025):
+    w.write(chunk)
+w.write(b"\n2 b\n")' > in
+	for n in 1 2; do
+		rm -f bad
+		run --separate-stderr fwin --threads $n -t 1 -k 2 --tumble 10s --bad-file bad < in
+		assert_success
+		assert_output $'0\t10\ta\t1\n0\t10\tb\t1'
+		assert_equal "$stderr" 'fwin: -:2: field 1: bad time "x"; record skipped
+fwin: -:3: record longer than 1 GiB; record skipped, not kept in --bad-file
+fwin: 2 bad records skipped'
+		assert_equal "$(cat bad)" 'x y'
+	done
+	rm -f in
+}
+
 @test "--bad-file: not an input, -o, the late file or the checkpoint; once only" {
 	printf '1 a\n' > in
 	run --separate-stderr fwin -t 1 --tumble 5s --bad-file in in

@@ -24,16 +24,21 @@
 void
 reject_record(struct run *r, const struct parsed *pr, const char *msg)
 {
+	/* (a record past 1 GiB was not kept: no bytes, not an empty line) */
+	int unkept = r->badout != NULL && pr->rawlen == 0;
+
 	G(r)->g_bad++;
-	recsink_write(r->badout, pr->raw, pr->rawlen);
+	if (!unkept)
+		recsink_write(r->badout, pr->raw, pr->rawlen);
 	if (r->c->strict)
 		r->fatal = 1;
 	else if (G(r)->g_bad - r->at_start.g_bad > MAX_BAD_MESSAGES)
 		return;
 	if (msg == NULL)	/* the parser stopped writing them earlier */
 		return;
-	fwin_warn("%s:%llu: %s%s", pr->file, (unsigned long long)pr->line,
-	    msg, r->c->strict ? "" : "; record skipped");
+	fwin_warn("%s:%llu: %s%s%s", pr->file, (unsigned long long)pr->line,
+	    msg, r->c->strict ? "" : "; record skipped",
+	    unkept ? ", not kept in --bad-file" : "");
 }
 
 /* Restored state found bad: said once; the run ends and saves nothing. */
