@@ -59,6 +59,21 @@ nofield() {
 		--csv -H -k host in
 }
 
+@test "a name two header columns share: an error only where an option names it" {
+	printf 'ts,host,host,v\n1,a,b,5\n' > in
+	nofield "'host' names two columns of the header, 2 and 3; name the one meant by its number" \
+		--csv -H -t ts -k host --tumble 1m in
+	nofield "'host' names two columns of the header, 2 and 3; name the one meant by its number" \
+		--csv -H -t ts --tumble 1m --max host in
+	nofield "--where: at 1: 'host' names two columns of the header, \$2 and \$3; name the one meant by its number" \
+		--csv -H -t ts --tumble 1m --where 'host == "a"' in
+	# a duplicate no option names is no error, nor one named by number
+	ok --csv -H -t ts -k 3 --tumble 1m --sum v in
+	assert_output $'window_start,window_end,host,sum_v\n0,60,b,5'
+	ok --csv -H -t ts --tumble 1m --where '$2 == "a"' --sum v in
+	assert_output $'window_start,window_end,sum_v\n0,60,5'
+}
+
 @test "a header of one field that another format would split says so" {
 	printf 'ts,v\n1,2\n' > in
 	nofield "no field 'ts' in the header; the header is one field; did you mean --csv?" \

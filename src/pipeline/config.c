@@ -140,11 +140,26 @@ resolve(struct config *c, struct fieldref *f, const struct field *names,
 		    msg_prefix, f->spec);
 		return -1;
 	}
-	for (i = 0; i < n; i++)
-		if (names[i].n == len && memcmp(names[i].p, f->spec, len) == 0) {
-			f->idx = i;
-			return 0;
+	for (i = 0; i < n; i++) {
+		if (names[i].n != len || memcmp(names[i].p, f->spec, len) != 0)
+			continue;
+		if (f->idx != SIZE_MAX) {
+			/* either column could be meant, and taking the first
+			 * would read the wrong one without a word; an
+			 * expression (a msg_prefix) writes a number $N */
+			const char *dollar = msg_prefix[0] != '\0' ? "$" : "";
+
+			fwin_warn("%s'%s' names two columns of the header, "
+			    "%s%zu and %s%zu; name the one meant by its number",
+			    msg_prefix, f->spec, dollar, f->idx + 1, dollar,
+			    i + 1);
+			f->idx = SIZE_MAX;
+			return -1;
 		}
+		f->idx = i;
+	}
+	if (f->idx != SIZE_MAX)
+		return 0;
 	no_field(c, f->spec, names, n);
 	return -1;
 }
