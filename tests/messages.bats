@@ -74,6 +74,14 @@ nofield() {
 	assert_output $'window_start,window_end,sum_v\n0,60,5'
 }
 
+@test "a close header name holding a line end is hinted with '?' for it" {
+	printf '"ts","tem\np",v\n1,2,3\n' > in
+	nofield "no field 'temp' in the header; did you mean 'tem?p'?" \
+		--csv -H -t ts -k temp --tumble 1m in
+	nofield "--where: at 1: no field 'temp' in the header; did you mean 'tem?p'?" \
+		--csv -H -t ts --tumble 1m --where 'temp > 1' in
+}
+
 @test "a header of one field that another format would split says so" {
 	printf 'ts,v\n1,2\n' > in
 	nofield "no field 'ts' in the header; the header is one field; did you mean --csv?" \

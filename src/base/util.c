@@ -374,6 +374,22 @@ closest_names(const char *name, const char *const *names, size_t n,
 		snprintf(hint + at, hintsz - at, "?");
 }
 
+const char *
+shown_bytes(char *buf, size_t bufsz, const char *p, size_t n)
+{
+	size_t i, max = n < bufsz ? n : bufsz - 4;
+
+	for (i = 0; i < max; i++)
+		buf[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' :
+		    p[i];
+	if (i < n) {
+		memcpy(buf + i, "...", 3);
+		i += 3;
+	}
+	buf[i] = '\0';
+	return buf;
+}
+
 int
 hash_range(int fd, uint64_t off, size_t n, uint64_t *hash)
 {

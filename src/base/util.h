@@ -110,6 +110,12 @@ int close_enough(size_t d, size_t tn);
 void closest_names(const char *name, const char *const *names, size_t n,
     char *hint, size_t hintsz);
 
+/* p[0..n) as a message shows a name (a message is one line, and a
+ * quoted CSV header field may hold a line end): control bytes as '?',
+ * cut short with "..." when it does not fit in buf[0..bufsz), bufsz at
+ * least 4. Returns buf. */
+const char *shown_bytes(char *buf, size_t bufsz, const char *p, size_t n);
+
 /* Brings the line at p into the cache without waiting for it: a load
  * whose value nothing uses, so the core goes on while it is in flight
  * (where prefetch instructions are dropped: see state.h's st_warm). p

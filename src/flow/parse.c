@@ -159,20 +159,9 @@ parse_time_name(const struct parser *p)
 static const char *
 shown_name(char *buf, size_t bufsz, const char *name)
 {
-	size_t i;
-
 	if (name == NULL)	/* (a parser made without names: tests) */
 		return "?";
-	for (i = 0; name[i] != '\0'; i++)
-		if ((unsigned char)name[i] < 0x20 || name[i] == 0x7f)
-			break;
-	if (name[i] == '\0')
-		return name;	/* the common case: as it is */
-	for (i = 0; name[i] != '\0' && i + 1 < bufsz; i++)
-		buf[i] = (unsigned char)name[i] < 0x20 || name[i] == 0x7f ?
-		    '?' : name[i];
-	buf[i] = '\0';
-	return buf;
+	return shown_bytes(buf, bufsz, name, strlen(name));
 }
 
 void

@@ -78,6 +78,7 @@ no_field(const struct config *c, const char *spec, const struct field *names,
 {
 	size_t best[3], nb = 0, i, k, d, d0 = SIZE_MAX, len = strlen(spec);
 	int delim = header_delim(c);
+	char shown[80];		/* a close name has at most 64 bytes */
 
 	if (n == 1 && c->fmt != IF_CSV && delim != ',' &&
 	    memchr(names[0].p, ',', names[0].n) != NULL) {
@@ -108,8 +109,9 @@ no_field(const struct config *c, const char *spec, const struct field *names,
 	fprintf(stderr, "fwin: %sno field '%s' in the header; did you mean ",
 	    msg_prefix, spec);
 	for (k = 0; k < nb; k++)
-		fprintf(stderr, "%s'%.*s'", k == 0 ? "" : k + 1 < nb ? ", " :
-		    " or ", (int)names[best[k]].n, names[best[k]].p);
+		fprintf(stderr, "%s'%s'", k == 0 ? "" : k + 1 < nb ? ", " :
+		    " or ", shown_bytes(shown, sizeof(shown), names[best[k]].p,
+		    names[best[k]].n));
 	fputs("?\n", stderr);
 }
 
