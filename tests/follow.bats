@@ -254,7 +254,7 @@ grep_err() {
 	mv b.csv.new b.csv
 	wait_fwin
 	assert_equal "$status" 1
-	assert_equal "$(cat err)" "fwin: b.csv: header differs from the first file's"
+	assert_equal "$(cat err)" "fwin: b.csv: header differs from the first file's: column 1 is 'time', not 't'"
 }
 
 @test "--state: a signal saves open windows and the position; a restart resumes at the byte" {

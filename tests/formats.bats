@@ -298,7 +298,25 @@ y",2
 	run --separate-stderr fwin --mode stream --csv -H -t ts -k user --tumble 5s a b
 	assert_failure 1
 	assert_output $'window_start,window_end,user,count\n10,15,a,1'
-	assert_equal "$stderr" "fwin: b: header differs from the first file's"
+	assert_equal "$stderr" "fwin: b: header differs from the first file's: column 2 is 'name', not 'user'"
+}
+
+@test "-H: a FILE whose header differs names the first column that differs" {
+	printf 'ts,user,v\n10,a,1\n' > a
+	printf 'ts,user\n20,b\n' > fewer
+	printf 'ts,user,v,w\n20,b,1,2\n' > more
+	printf '"ts","us\ner",v\n20,b,1\n' > nl
+	for mode in stream batch; do
+		run --separate-stderr fwin --mode $mode --csv -H -t ts --tumble 5s a fewer
+		assert_failure 1
+		assert_equal "$stderr" "fwin: fewer: header differs from the first file's: column 3 is missing, not 'v'"
+		run --separate-stderr fwin --mode $mode --csv -H -t ts --tumble 5s a more
+		assert_failure 1
+		assert_equal "$stderr" "fwin: more: header differs from the first file's: column 4 is 'w', an extra one"
+		run --separate-stderr fwin --mode $mode --csv -H -t ts --tumble 5s a nl
+		assert_failure 1
+		assert_equal "$stderr" "fwin: nl: header differs from the first file's: column 2 is 'us?er', not 'user'"
+	done
 }
 
 # --- output formats ---

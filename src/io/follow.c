@@ -151,8 +151,8 @@ check_header(struct input *in, struct input *leaf)
 		return 0;
 	if (!same_fields(in->sub[0]->hf, in->sub[0]->hnf, leaf->hf,
 	    leaf->hnf)) {
-		fwin_warn("%s: header differs from the first file's",
-		    leaf->files[0]);
+		header_differs(leaf->files[0], leaf->hf, leaf->hnf,
+		    in->sub[0]->hf, in->sub[0]->hnf);
 		in->fatal = 1;
 		return -1;
 	}

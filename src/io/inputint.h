@@ -189,6 +189,11 @@ void too_long(struct input *in, struct record *r);
  * a followed file's header against the first file's. */
 int same_fields(const struct field *a, size_t na, const struct field *b,
     size_t nb);
+/* Says that file's header a[0..na) is not the first file's, and the
+ * first column where they part: "FILE: header differs from the first
+ * file's: column 2 is 'name', not 'user'". */
+void header_differs(const char *file, const struct field *a, size_t na,
+    const struct field *first, size_t nfirst);
 
 /* inputcsv.c: CSV records with quotes, through libcsv */
 void csv_reset(struct input *in);

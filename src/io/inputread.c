@@ -545,6 +545,32 @@ same_fields(const struct field *a, size_t na, const struct field *b,
 	return 1;
 }
 
+void
+header_differs(const char *file, const struct field *a, size_t na,
+    const struct field *first, size_t nfirst)
+{
+	char x[72], y[72];
+	size_t i;
+
+	for (i = 0; i < na && i < nfirst; i++)
+		if (a[i].n != first[i].n ||
+		    memcmp(a[i].p, first[i].p, a[i].n) != 0)
+			break;
+	if (i < na && i < nfirst)
+		fwin_warn("%s: header differs from the first file's: column "
+		    "%zu is '%s', not '%s'", file, i + 1,
+		    shown_bytes(x, sizeof(x), a[i].p, a[i].n),
+		    shown_bytes(y, sizeof(y), first[i].p, first[i].n));
+	else if (i < nfirst)
+		fwin_warn("%s: header differs from the first file's: column "
+		    "%zu is missing, not '%s'", file, i + 1,
+		    shown_bytes(y, sizeof(y), first[i].p, first[i].n));
+	else
+		fwin_warn("%s: header differs from the first file's: column "
+		    "%zu is '%s', an extra one", file, i + 1,
+		    shown_bytes(x, sizeof(x), a[i].p, a[i].n));
+}
+
 /*
  * The stream's next record, headers included (*ishdr says which).
  * Returns INPUT_RECORD, INPUT_END at the end of the input, or INPUT_WAIT.
@@ -942,8 +968,7 @@ stream_slow(struct input *in, struct record *r)
 			return -1;
 		}
 		if (!same_fields(r->f, r->nf, in->hf, in->hnf)) {
-			fwin_warn("%s: header differs from the "
-			    "first file's", r->file);
+			header_differs(r->file, r->f, r->nf, in->hf, in->hnf);
 			in->fatal = 1;
 			in->quick_until = 0;
 			return -1;

@@ -541,7 +541,8 @@ test_headers(void)
 		char want[256];
 
 		snprintf(want, sizeof(want),
-		    "fwin: %s: header differs from the first file's\n",
+		    "fwin: %s: header differs from the first file's: "
+		    "column 2 is 'hX', not 'h2'\n",
 		    files[1]);
 		CHECK_STR(captured_err(), want);
 	}
@@ -559,7 +560,14 @@ test_headers(void)
 	CHECK(input_next(in, &r) == 1);
 	capture_err();
 	CHECK(input_next(in, &r) == -1);
-	captured_err();
+	{
+		char want[256];
+
+		snprintf(want, sizeof(want),
+		    "fwin: %s: header differs from the first file's: "
+		    "column 3 is missing, not 'c'\n", files[1]);
+		CHECK_STR(captured_err(), want);
+	}
 	input_close(in);
 
 	/* Empty input: no header. */
