@@ -636,6 +636,23 @@ reference() {
 	flink_grammar s.sql s2.sql s3.sql s4.sql
 }
 
+@test "--explain flink-sql: with --tz, a window bound's ISO text in --having carries the zone's offset, as the row prints it" {
+	access
+	run --separate-stderr fwin --explain flink-sql --csv -H -t ts -k host --tz America/New_York --tumble 1m --count --having 'window_end > "2026-11-29T15:01:00-05:00"' access.csv
+	assert_success
+	assert_equal "$stderr" ""
+	printf '%s\n' "$output" > s.sql
+	wall="DATE_FORMAT(\`window_end\`, 'yyyy-MM-dd HH:mm:ss')"
+	off="TIMESTAMPDIFF(SECOND, TO_TIMESTAMP(CONVERT_TZ($wall, 'America/New_York', 'UTC')), TO_TIMESTAMP($wall))"
+	grep -qF "IF(DATE_FORMAT(\`window_end\`, 'SSS') = '000', '', CONCAT('.', DATE_FORMAT(\`window_end\`, 'SSS'))), IF($off < 0, '-', '+'), DATE_FORMAT(TIMESTAMPADD(SECOND, ABS($off), TIMESTAMP '1970-01-01 00:00:00'), IF(MOD($off, 60) = 0, 'HH:mm', 'HH:mm:ss'))) > '2026-11-29T15:01:00-05:00')" s.sql
+	grep -qF -- "--   --eval read a bound's ISO text with the offset of its wall clock time" s.sql
+	# what the run compares: the bound with its offset
+	run --separate-stderr fwin --csv -H -t ts -k host --tz America/New_York --tumble 1m --count --having 'window_end > "2026-11-29T15:01:00-05:00"' access.csv
+	assert_success
+	assert_line --index 1 --partial -- "-05:00,"
+	flink_grammar s.sql
+}
+
 @test "--explain flink-sql: in() whose value holds a comma (a call, a string) keeps it whole" {
 	access
 	run --separate-stderr fwin --explain flink-sql --csv -H -t ts --tumble 1m --count --where 'coalesce(host, path) in ("web1", "web2") or substr(path, 1, 4) in ("/api") or "a, b" in (path)' access.csv

@@ -46,6 +46,39 @@ source_name(void *arg, size_t slot, int *number)
 	return ident(&n->buf, sql_col(n->x, &n->x->c->xfields[slot].f));
 }
 
+/* The offset fwin's ISO text gives bound c (an identifier): 'Z' in UTC,
+ * else the zone's offset at that wall clock time as put_offset() writes
+ * it (+HH:MM, :SS only when there are some). Flink's TIMESTAMP bound has
+ * no offset: it is the difference between the wall clock and the same
+ * wall clock moved to UTC by CONVERT_TZ, both without the bound's
+ * milliseconds so that the seconds come out whole. The caller frees
+ * it. */
+static char *
+iso_offset(const struct ex *x, const char *c)
+{
+	char *buf = NULL, *o = NULL, *wall = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	if (x->c->zone.utc)
+		return xstrdup("'Z'");
+	if (asprintf(&wall, "DATE_FORMAT(%s, 'yyyy-MM-dd HH:mm:ss')", c) < 0 ||
+	    (f = open_memstream(&o, &len)) == NULL)
+		fwin_oom();
+	fprintf(f, "TIMESTAMPDIFF(SECOND, TO_TIMESTAMP(CONVERT_TZ(%s, ", wall);
+	sql_literal(f, x->c->zone.name);
+	fprintf(f, ", 'UTC')), TO_TIMESTAMP(%s))", wall);
+	if (fclose(f) != 0 || o == NULL)
+		fwin_oom();
+	if (asprintf(&buf, "IF(%s < 0, '-', '+'), DATE_FORMAT(TIMESTAMPADD("
+	    "SECOND, ABS(%s), TIMESTAMP '1970-01-01 00:00:00'), IF(MOD(%s, "
+	    "60) = 0, 'HH:mm', 'HH:mm:ss'))", o, o, o) < 0)
+		fwin_oom();
+	free(wall);
+	free(o);
+	return buf;
+}
+
 /* A window bound, which the sink has as a TIMESTAMP(3) of the session
  * time zone, as fwin's row holds it for --having and --eval: an epoch
  * number in the unit the row prints (from the zone's wall clock and
@@ -54,7 +87,7 @@ static const char *
 bound_name(struct names *n, const char *col, int *number)
 {
 	enum tfmt f = ex_bound_format(n->x);
-	char *c = NULL, *ms = NULL;
+	char *c = NULL, *ms = NULL, *off = NULL;
 	int rc;
 
 	ident(&c, col);
@@ -65,11 +98,11 @@ bound_name(struct names *n, const char *col, int *number)
 	*number = f == TF_ISO ? 0 : f == TF_S ? 2 : 1;
 	if (rc < 0)
 		fwin_oom();
-	else if (f == TF_ISO)	/* (a --tz's offset: explain_notes.c) */
+	else if (f == TF_ISO)
 		rc = asprintf(&n->buf, "CONCAT(DATE_FORMAT(%s, "
 		    "'yyyy-MM-dd''T''HH:mm:ss'), IF(DATE_FORMAT(%s, 'SSS') = "
-		    "'000', '', CONCAT('.', DATE_FORMAT(%s, 'SSS')))%s)",
-		    c, c, c, n->x->c->zone.utc ? ", 'Z'" : "");
+		    "'000', '', CONCAT('.', DATE_FORMAT(%s, 'SSS'))), %s)",
+		    c, c, c, off = iso_offset(n->x, c));
 	else if (f == TF_MS || f == TF_AUTO)
 		rc = asprintf(&n->buf, "%s", ms);
 	else
@@ -79,6 +112,7 @@ bound_name(struct names *n, const char *col, int *number)
 		fwin_oom();
 	free(c);
 	free(ms);
+	free(off);
 	return n->buf;
 }
 

@@ -118,9 +118,10 @@ window_notes(struct ex *x)
 		    "; times written without an offset are read in it (a "
 		    "TIMESTAMP cast to TIMESTAMP_LTZ)" : "",
 		    (c->having != NULL || c->nevals > 0) &&
-		    ex_bound_format(x) == TF_ISO ? ", and --having and --eval "
-		    "read a bound's ISO text without the offset fwin's has" :
-		    "");
+		    ex_bound_format(x) == TF_ISO ? "; --having and --eval "
+		    "read a bound's ISO text with the offset of its wall clock "
+		    "time (CONVERT_TZ), which in an hour that the zone "
+		    "repeats may be the other of fwin's two" : "");
 	if (cal)
 		note(x, 0, "Calendar days and weeks (d, w) are windows of "
 		    "INTERVAL days: Flink aligns windows over a TIMESTAMP_LTZ "
