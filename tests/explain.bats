@@ -1164,3 +1164,20 @@ SQL
 	run --separate-stderr fwin --explain flink-sql -t 1 --time-format s -k 2 --tumble 1m in
 	refute_line --partial "PRIMARY KEY"
 }
+
+@test "--top-by that names no column: the same message as a run, with the names it may mean" {
+	printf '1,a\n' > in
+	for args in "--top-by totl --sum 1 --count --eval total=count" \
+		"--top-by sum --sum 1" "--top-by nope --count"; do
+		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 $args in
+		assert_failure 2
+		local want=$stderr
+		run --separate-stderr fwin --explain flink-sql --time-format s --csv -t 1 -k 2 --tumble 5s --top 2 $args in
+		assert_failure 2
+		assert_output ""
+		assert_equal "$stderr" "$want"
+	done
+	assert_equal "$stderr" "fwin: --top-by: no aggregate column 'nope'"
+	run --separate-stderr fwin --explain flink-sql --time-format s --csv -t 1 -k 2 --tumble 5s --top 2 --top-by sum --sum 1 in
+	assert_equal "$stderr" "fwin: --top-by: no aggregate column 'sum'; did you mean 'sum_1'?"
+}

@@ -796,25 +796,41 @@ query_join(struct ex *x, FILE *o)
 }
 
 /* The --top-by column's name (malloc'd): the named one, else the first
- * aggregate's first; NULL when none has the name. */
+ * aggregate's first; NULL when none has the name, with the closest
+ * aggregate and --eval columns in hint, as a run's message names them
+ * (sink.c's top_hint). */
 static char *
-top_col(struct ex *x)
+top_col(struct ex *x, char *hint, size_t hintsz)
 {
 	const struct config *c = x->c;
-	char *name;
-	size_t i, j;
+	char *name = NULL, **names = NULL;
+	size_t i, j, n = 0;
 
-	for (i = 0; i < c->naggs; i++)
+	hint[0] = '\0';
+	for (i = 0; i < c->naggs && name == NULL; i++)
 		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
-			name = sql_agg_name(&c->aggs[i], j);
-			if (c->top_by == NULL || strcmp(name, c->top_by) == 0)
-				return name;
-			free(name);
+			names = xrealloc(names, (n + 1) * sizeof(*names));
+			names[n++] = sql_agg_name(&c->aggs[i], j);
+			if (c->top_by == NULL ||
+			    strcmp(names[n - 1], c->top_by) == 0) {
+				name = xstrdup(names[n - 1]);
+				break;
+			}
 		}
-	for (i = 0; i < c->nevals; i++)
+	for (i = 0; i < c->nevals && name == NULL; i++)
 		if (strcmp(c->evals[i].name, c->top_by) == 0)
-			return xstrdup(c->top_by);
-	return NULL;
+			name = xstrdup(c->top_by);
+	if (name == NULL && c->top_by != NULL) {
+		names = xrealloc(names, (n + c->nevals + 1) * sizeof(*names));
+		for (i = 0; i < c->nevals; i++)	/* (not freed below) */
+			names[n + i] = c->evals[i].name;
+		closest_names(c->top_by, (const char *const *)names,
+		    n + c->nevals, hint, hintsz);
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return name;
 }
 
 /* The INSERT: the query, or with --top the window Top-N over it (ties
@@ -823,13 +839,14 @@ static int
 insert(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
-	char *name, *top = NULL, *body = NULL, *p, *e;
+	char *name, *top = NULL, *body = NULL, *p, *e, hint[256];
 	size_t i, j, len = 0;
 	FILE *b;
 	int rc;
 
-	if (c->top_n > 0 && (top = top_col(x)) == NULL) {
-		fwin_warn("--top-by: no aggregate column '%s'", c->top_by);
+	if (c->top_n > 0 && (top = top_col(x, hint, sizeof(hint))) == NULL) {
+		fwin_warn("--top-by: no aggregate column '%s'%s", c->top_by,
+		    hint);
 		return 2;
 	}
 	if (x->byjoin)
