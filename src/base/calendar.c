@@ -12,11 +12,14 @@
  * a whole struct tm), far too slow for every record. So the zone's file
  * is read here too (RFC 8536, TZif): up to its last transition (2037 in
  * Debian's "fat" files) an offset is a binary search in its table. Past
- * it, the file's footer rule applies, and that is left to libc, one day
- * at a time: a UTC day whose two ends have one offset is taken to have
- * it throughout, else it is split where the offset changes (bisection);
- * that assumes at most one change in a UTC day, as in every rule the tz
- * database writes. Either way the last answer is cached per thread as a
+ * it the file's footer rule applies (and a POSIX rule in TZ always), and
+ * that is left to libc, one UTC day at a time, cut at the times of day at
+ * which the rule changes: a piece whose two ends have one offset is taken
+ * to have it throughout, else it is split where the offset changes
+ * (bisection). A rule changes only at those times of day, so a summer
+ * shorter than a day is found too; a rule without dates (TZ's "EST5EDT",
+ * which takes posixrules' changes) is assumed to change at most once a
+ * UTC day. Either way the last answer is cached per thread as a
  * span of UTC seconds with one offset, and the inverse as the span of
  * local seconds that map one to one onto it. The caches are
  * thread-local, since the reader and the workers look up times at once;
@@ -73,6 +76,15 @@ struct span {
 	int		off;
 	unsigned	gen;
 };
+
+/* The UTC seconds of the day (0 .. DAY_S-1) at which the rule that
+ * libc answers from (TZ's, or past the table the zone file's footer)
+ * changes the offset, whatever the date; n 0 when unknown. */
+struct cuts {
+	int	n;
+	int64_t	at[2];
+};
+static struct cuts cuts;
 
 static __thread struct span utc_span;	/* UTC second -> offset */
 static __thread struct span loc_span;	/* local second -> offset, 1:1 */
@@ -143,12 +155,32 @@ be(const unsigned char *p, int n)
 static void
 tab_free(void)
 {
+	cuts.n = 0;
 	free(tab.at);
 	free(tab.off);
 	tab.at = NULL;
 	tab.off = NULL;
 	tab.n = 0;
 	tab.end = -FAR;
+}
+
+static int posix_rule(const char *tz, struct cuts *c);
+
+/* Sets cuts from a TZif footer, "\nrule\n" in the n bytes at p (left
+ * unknown when it is not a rule read here). */
+static void
+foot_cuts(const char *p, size_t n)
+{
+	char rule[256];
+	const char *e;
+
+	if (n < 2 || *p != '\n' || (e = memchr(p + 1, '\n', n - 1)) == NULL ||
+	    (size_t)(e - p - 1) >= sizeof(rule))
+		return;
+	memcpy(rule, p + 1, e - p - 1);
+	rule[e - p - 1] = '\0';
+	if (!posix_rule(rule, &cuts))
+		cuts.n = 0;
 }
 
 /*
@@ -209,8 +241,10 @@ tab_load(const unsigned char *b, size_t n)
 	 * offset stays. */
 	if (memchr(foot, ',', n - (foot - b)) == NULL)
 		tab.end = FAR;
-	else
+	else {
 		tab.end = tab.n > 0 ? tab.at[tab.n - 1] : -FAR;
+		foot_cuts((const char *)foot, n - (foot - b));
+	}
 }
 
 /* Loads the table of the zone file at path (an unreadable one: none). */
@@ -333,28 +367,33 @@ rule_name(const char **p)
 }
 
 /* [+-]hh[:mm[:ss]] with hh up to top: an offset (24), or the time of day
- * of a change (167, as RFC 8536 extends POSIX's 24 and its sign). */
+ * of a change (167, as RFC 8536 extends POSIX's 24 and its sign), as
+ * seconds in *secs. */
 static int
-rule_clock(const char **p, int top)
+rule_clock(const char **p, int top, int *secs)
 {
-	int i;
+	int i, v, sign = 1;
 
 	if (**p == '+' || **p == '-')
-		(*p)++;
-	if (rule_num(p, 1, top > 99 ? 3 : 2, 0, top) == -1)
+		sign = *(*p)++ == '-' ? -1 : 1;
+	if ((v = rule_num(p, 1, top > 99 ? 3 : 2, 0, top)) == -1)
 		return -1;
+	*secs = v * 3600;
 	for (i = 0; i < 2 && **p == ':'; i++) {
 		(*p)++;
-		if (rule_num(p, 2, 2, 0, 59) == -1)
+		if ((v = rule_num(p, 2, 2, 0, 59)) == -1)
 			return -1;
+		*secs += i == 0 ? v * 60 : v;
 	}
+	*secs *= sign;
 	return 0;
 }
 
 /* ",date[/time]": Jn (1..365, no February 29), n (0..365) or Mm.w.d (the
- * d-th weekday of week w, 5 the last, of month m). */
+ * d-th weekday of week w, 5 the last, of month m); the time of day, 2:00
+ * when none is given, in *secs. */
 static int
-rule_change(const char **p)
+rule_change(const char **p, int *secs)
 {
 	if (*(*p)++ != ',')
 		return -1;
@@ -370,9 +409,10 @@ rule_change(const char **p)
 			return -1;
 	} else if (rule_num(p, 1, 3, 0, 365) == -1)
 		return -1;
+	*secs = 7200;
 	if (**p == '/') {
 		(*p)++;
-		return rule_clock(p, 167);
+		return rule_clock(p, 167, secs);
 	}
 	return 0;
 }
@@ -382,28 +422,40 @@ rule_change(const char **p)
  * change), the whole of it: std offset[dst[offset][,start[/time],end
  * [/time]]], such as "CET-1CEST,M3.5.0,M10.5.0/3" or "<-03>3". Without
  * start and end, glibc takes the changes of its posixrules file, else of
- * the US rule of 2007.
+ * the US rule of 2007. With start and end, c (unless NULL) gets the UTC
+ * times of day at which they fall, whatever the date: a start's time is
+ * on the standard clock, an end's on the daylight one.
  */
 static int
-posix_rule(const char *tz)
+posix_rule(const char *tz, struct cuts *c)
 {
 	const char *p = tz;
-	int i;
+	int std, dst, at[2], i;
 
-	if (rule_name(&p) == -1 || rule_clock(&p, 24) == -1)
+	if (rule_name(&p) == -1 || rule_clock(&p, 24, &std) == -1)
 		return 0;
 	if (*p == '\0')
 		return 1;
 	if (rule_name(&p) == -1)
 		return 0;
-	if (*p != ',' && *p != '\0' && rule_clock(&p, 24) == -1)
+	dst = std - 3600;	/* (west of UTC, as POSIX counts) */
+	if (*p != ',' && *p != '\0' && rule_clock(&p, 24, &dst) == -1)
 		return 0;
 	if (*p == '\0')
 		return 1;
 	for (i = 0; i < 2; i++)		/* start, end */
-		if (rule_change(&p) == -1)
+		if (rule_change(&p, &at[i]) == -1)
 			return 0;
-	return *p == '\0';
+	if (*p != '\0')
+		return 0;
+	if (c != NULL) {
+		c->n = 2;
+		for (i = 0; i < 2; i++)
+			c->at[i] = at[i] + (i == 0 ? std : dst) -
+			    (int64_t)floor_div(at[i] + (i == 0 ? std : dst),
+			    DAY_S) * DAY_S;
+	}
+	return 1;
 }
 
 /* "local": TZ as glibc reads it, checked as glibc does not (a leading
@@ -424,7 +476,7 @@ open_local(struct cal_zone *z, const char **why)
 			tab_read(p);
 		else if (*p != '/' && zone_file(p, path))
 			tab_read(path);
-		else if (!posix_rule(p)) {
+		else if (!posix_rule(p, &cuts)) {
 			snprintf(unknown, sizeof(unknown), "the TZ environment "
 			    "variable names no known time zone '%.128s' (an "
 			    "IANA name such as Europe/Berlin, or a POSIX rule)",
@@ -509,18 +561,28 @@ floor_s(int64_t a, int64_t b)
 }
 
 /*
- * Fills utc_span with the span around s: the UTC day of s when both its
+ * Fills utc_span with the span around s: the part of the UTC day of s
+ * between the rule's times of change (cuts) that holds s, when both its
  * ends have one offset, else the part of it before or after the change,
- * found by bisection (17 lookups, twice a year).
+ * found by bisection (17 lookups, twice a year). Cutting at the rule's
+ * times first is what finds a summer shorter than a day: both changes
+ * can fall in one UTC day, whose ends then agree.
  */
 static int
 fill_utc_span(int64_t s)
 {
-	int64_t lo, hi, a, b, mid;
-	int o1, o2;
+	int64_t lo, hi, a, b, mid, day;
+	int o1, o2, i;
 
-	lo = floor_s(s, DAY_S) * DAY_S;
+	lo = day = floor_s(s, DAY_S) * DAY_S;
 	hi = lo + DAY_S;
+	for (i = 0; i < cuts.n; i++)
+		if (day + cuts.at[i] > lo && day + cuts.at[i] < hi) {
+			if (s < day + cuts.at[i])
+				hi = day + cuts.at[i];
+			else
+				lo = day + cuts.at[i];
+		}
 	o1 = libc_offset(lo);
 	o2 = libc_offset(hi - 1);
 	if (o1 != o2) {

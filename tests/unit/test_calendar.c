@@ -542,6 +542,60 @@ test_rules(void)
 	zone.name[0] = '\0';	/* use() reopens */
 }
 
+/* Rules whose summer is shorter than a day, both its changes in one UTC
+ * day or either side of midnight: every minute of the days around it has
+ * libc's offset, asked in order (through the cached spans) and the
+ * summer's middle asked first. */
+static void
+test_short_summer(void)
+{
+	static const struct {
+		const char	*tz;
+		const char	*start, *end;	/* the summer, in UTC */
+		int		 std, dst;
+	} t[] = {
+		{ "XST0XDT-1,J100/2,J100/20", "2026-04-10T02:00:00Z",
+		    "2026-04-10T19:00:00Z", 0, 3600 },
+		{ "ABC5DEF4,J100/8,J100/12", "2026-04-10T13:00:00Z",
+		    "2026-04-10T16:00:00Z", -18000, -14400 },
+		{ "XST0XDT1,J100/2,J100/20", "2026-04-10T02:00:00Z",
+		    "2026-04-10T21:00:00Z", 0, -3600 },
+		{ "XST0XDT-1,J100/22,J101/6", "2026-04-10T22:00:00Z",
+		    "2026-04-11T05:00:00Z", 0, 3600 },
+	};
+	struct cal_zone z;
+	const char *why;
+	struct tm tm;
+	time_t tt;
+	int64_t a, b, s;
+	size_t i;
+	int bad;
+
+	for (i = 0; i < NEL(t); i++) {
+		a = iso(t[i].start) / S;
+		b = iso(t[i].end) / S;
+		setenv("TZ", t[i].tz, 1);
+		CHECK(cal_zone_open(&z, "local", &why) == 0);
+		CHECK(cal_utc_offset(&z, a + (b - a) / 2) == t[i].dst);
+		CHECK(cal_utc_offset(&z, a - 1) == t[i].std);
+		CHECK(cal_utc_offset(&z, a) == t[i].dst);
+		CHECK(cal_utc_offset(&z, b - 1) == t[i].dst);
+		CHECK(cal_utc_offset(&z, b) == t[i].std);
+		bad = 0;
+		for (s = a - 2 * 86400; s < b + 2 * 86400; s += 60) {
+			tt = (time_t)s;
+			localtime_r(&tt, &tm);
+			if (cal_utc_offset(&z, s) != tm.tm_gmtoff)
+				bad++;
+		}
+		CHECK(bad == 0);
+		if (bad != 0)
+			fprintf(stderr, "  TZ=%s: %d offsets differ\n", t[i].tz,
+			    bad);
+	}
+	zone.name[0] = '\0';	/* use() reopens */
+}
+
 static void
 test_zones(void)
 {
@@ -792,6 +846,7 @@ main(void)
 	test_zones();
 	test_offsets();
 	test_rules();
+	test_short_summer();
 	test_floor();
 	test_utc_days();
 	test_add();
