@@ -420,6 +420,22 @@ TZ_RULES=('CET-1CEST,M3.5.0,M10.5.0/3' 'EST5EDT,M3.2.0/2,M11.1.0'
 2026-10-24T23:16:10-02:00"
 }
 
+@test "--tz local: a POSIX rule whose summer is shorter than a day, both changes in one UTC day" {
+	# summer from 02:00 (UTC) to 20:00 summer time (19:00 UTC) of day 100
+	printf '%s\n' 1775786399 1775786400 1775822400 1775847599 1775847600 > in
+	TZ='XST0XDT-1,J100/2,J100/20' ok -t 1 --tumble 1s --tz local --output-time iso in
+	assert_output "$(rows \
+		2026-04-10T01:59:59+00:00 2026-04-10T03:00:00+01:00 1 \
+		2026-04-10T03:00:00+01:00 2026-04-10T03:00:01+01:00 1 \
+		2026-04-10T13:00:00+01:00 2026-04-10T13:00:01+01:00 1 \
+		2026-04-10T19:59:59+01:00 2026-04-10T19:00:00+00:00 1 \
+		2026-04-10T19:00:00+00:00 2026-04-10T19:00:01+00:00 1)"
+	# local times: in summer, and the repeated hour's first (summer) time
+	printf '2026-04-10 12:00:00\n2026-04-10 19:30:00\n' > loc
+	TZ='XST0XDT-1,J100/2,J100/20' ok -d , -t 1 --tumble 1s --tz local --output-time s loc
+	assert_output "$(rows 1775818800 1775818801 1 1775845800 1775845801 1)"
+}
+
 @test "--tz: an unknown zone is a usage error" {
 	usage --tz Mars/Olympus "--tz: unknown time zone 'Mars/Olympus' (an IANA name such as Europe/Berlin, UTC or local)"
 	usage --tz ../../etc/passwd "--tz: unknown time zone '../../etc/passwd' (an IANA name such as Europe/Berlin, UTC or local)"

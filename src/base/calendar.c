@@ -668,30 +668,60 @@ fill_loc_span(const struct cal_zone *z, int64_t u, int o)
 	loc_span.gen = zone_gen;
 }
 
+/* The offsets that local second ls may have, into c[0..n) (n returned,
+ * at most LOCAL_OFFS): the zone's offsets within a day either side of
+ * ls read as UTC, which hold every instant it can name since offsets are
+ * within a day of 0. Walking the spans between finds those of a summer
+ * shorter than a day, which the two sides alone do not show. */
+#define LOCAL_OFFS	8
+static int
+local_offsets(const struct cal_zone *z, int64_t ls, int c[LOCAL_OFFS])
+{
+	int64_t s = ls - DAY_S;
+	int n = 0, o, i;
+
+	while (n < LOCAL_OFFS) {
+		o = cal_utc_offset(z, s);
+		for (i = 0; i < n && c[i] != o; i++)
+			;
+		if (i == n)
+			c[n++] = o;
+		if (s >= ls + DAY_S)
+			break;
+		/* utc_span holds s (cal_utc_offset's cache) */
+		s = utc_span.hi < ls + DAY_S ? utc_span.hi : ls + DAY_S;
+	}
+	return n;
+}
+
 int64_t
 cal_local_to_utc(const struct cal_zone *z, int64_t ls)
 {
-	int64_t u, ua, ub;
-	int oa, ob;
+	int64_t u = 0;
+	int c[LOCAL_OFFS], i, n, found = 0, least;
 
 	if (z == NULL || z->utc)
 		return ls;
 	if (loc_span.gen == zone_gen && ls >= loc_span.lo &&
 	    ls < loc_span.hi)
 		return ls - loc_span.off;
-	/* Offsets are within a day of 0, so the instants a day either side
-	 * of ls, read as UTC, lie before and after any change that ls can
-	 * fall in. */
-	oa = cal_utc_offset(z, ls - DAY_S);
-	ob = cal_utc_offset(z, ls + DAY_S);
-	ua = ls - oa;
-	ub = ls - ob;
-	if (oa == ob || cal_utc_offset(z, ua) == oa)
-		u = ua;		/* no change, or the earlier of two */
-	else if (cal_utc_offset(z, ub) == ob)
-		u = ub;
-	else
-		return ua;	/* skipped: the offset before the gap */
+	/* An offset that holds at its instant is a reading of ls; of two
+	 * (a repeated hour) the earlier instant. None: ls was skipped, and
+	 * takes the offset before the gap, the smaller one, as a gap opens
+	 * where the offset grows. */
+	n = local_offsets(z, ls, c);
+	least = c[0];
+	for (i = 0; i < n; i++) {
+		if (c[i] < least)
+			least = c[i];
+		if (cal_utc_offset(z, ls - c[i]) == c[i] &&
+		    (!found || ls - c[i] < u)) {
+			u = ls - c[i];
+			found = 1;
+		}
+	}
+	if (!found)
+		return ls - least;
 	fill_loc_span(z, u, (int)(ls - u));
 	return u;
 }

@@ -563,6 +563,30 @@ test_short_summer(void)
 		{ "XST0XDT-1,J100/22,J101/6", "2026-04-10T22:00:00Z",
 		    "2026-04-11T05:00:00Z", 0, 3600 },
 	};
+	static const struct {
+		const char *tz, *local, *utc;
+	} loc[] = {
+		{ "XST0XDT-1,J100/2,J100/20", "2026-04-10T01:59:59Z",
+		    "2026-04-10T01:59:59Z" },
+		{ "XST0XDT-1,J100/2,J100/20", "2026-04-10T02:30:00Z",
+		    "2026-04-10T02:30:00Z" },
+		{ "XST0XDT-1,J100/2,J100/20", "2026-04-10T03:00:00Z",
+		    "2026-04-10T02:00:00Z" },
+		{ "XST0XDT-1,J100/2,J100/20", "2026-04-10T12:00:00Z",
+		    "2026-04-10T11:00:00Z" },
+		{ "XST0XDT-1,J100/2,J100/20", "2026-04-10T19:30:00Z",
+		    "2026-04-10T18:30:00Z" },
+		{ "XST0XDT-1,J100/2,J100/20", "2026-04-10T20:00:00Z",
+		    "2026-04-10T20:00:00Z" },
+		{ "XST0XDT1,J100/2,J100/20", "2026-04-10T01:30:00Z",
+		    "2026-04-10T01:30:00Z" },
+		{ "XST0XDT1,J100/2,J100/20", "2026-04-10T12:00:00Z",
+		    "2026-04-10T13:00:00Z" },
+		{ "XST0XDT1,J100/2,J100/20", "2026-04-10T20:30:00Z",
+		    "2026-04-10T21:30:00Z" },
+		{ "XST0XDT1,J100/2,J100/20", "2026-04-10T21:00:00Z",
+		    "2026-04-10T21:00:00Z" },
+	};
 	struct cal_zone z;
 	const char *why;
 	struct tm tm;
@@ -592,6 +616,19 @@ test_short_summer(void)
 		if (bad != 0)
 			fprintf(stderr, "  TZ=%s: %d offsets differ\n", t[i].tz,
 			    bad);
+	}
+	/* local times: the skipped and the repeated hour take the offset
+	 * before the change, as in test_local */
+	for (i = 0; i < NEL(loc); i++) {
+		setenv("TZ", loc[i].tz, 1);
+		CHECK(cal_zone_open(&zone, "local", &why) == 0);
+		for (bad = 0; bad < 2; bad++) {	/* (then from the cache) */
+			s = cal_local_to_utc(&zone, iso(loc[i].local) / S) * S;
+			CHECK(s == iso(loc[i].utc));
+			if (s != iso(loc[i].utc))
+				fprintf(stderr, "  TZ=%s %s: got %s\n",
+				    loc[i].tz, loc[i].local, show(s));
+		}
 	}
 	zone.name[0] = '\0';	/* use() reopens */
 }
