@@ -275,12 +275,30 @@ rows() {
 	printf '%s\n' '2026-11-01 01:30 PDT' '2026-11-01 01:30 PST' > in
 	ok -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz America/Los_Angeles --output-time s in
 	assert_output $'1793521800\t1\n1793525400\t2'
-	# a name the zone does not use then is bad, never read as local time
-	printf '%s\n' '2026-07-01 12:00 PST' '2026-07-01 12:00 UTC' > in
+	# a name the zone never uses is bad, never read as local time
+	printf '%s\n' '2026-07-01 12:00 CET' '2026-07-01 12:00 UTC' > in
 	run --separate-stderr fwin -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz America/Los_Angeles --output-time s in
 	assert_success
 	assert_output $'1782907200\t1'
-	assert_equal "$stderr" $'fwin: in:1: field 1: time zone name (%Z) is not UTC, GMT or the --tz zone\'s at that time "2026-07-01 12:00 PST"; record skipped\nfwin: 1 bad record skipped'
+	assert_equal "$stderr" $'fwin: in:1: field 1: time zone name (%Z) is not UTC, GMT or one the --tz zone uses "2026-07-01 12:00 CET"; record skipped\nfwin: 1 bad record skipped'
+}
+
+@test "strptime %Z: a name the zone uses at another time of year has its own offset, as Flink's z reads it" {
+	# EST in July is 12:00-05:00, EDT in January 12:00-04:00; each name
+	# in its own season as before
+	printf '%s\n' '2026-07-01 12:00 EST' '2026-07-01 12:00 EDT' \
+		'2026-01-15 12:00 EDT' '2026-01-15 12:00 EST' > in
+	ok -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz America/New_York --tumble 1s --output-time s in
+	assert_output "$(rows 1768492800 1768492801 1 1768496400 1768496401 1 \
+		1782921600 1782921601 1 1782925200 1782925201 1)"
+	# and in the hour the clocks skip: 02:30 EST is 07:30 UTC
+	printf '2026-03-08 02:30 EST\n' > in
+	ok -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz America/New_York --output-time iso in
+	assert_output $'2026-03-08T03:30:00-04:00\t1'
+	# a POSIX rule's names: its standard and its daylight offset
+	printf '2026-07-01 12:00 CET\n2026-01-15 12:00 CEST\n' > in
+	TZ='CET-1CEST,M3.5.0,M10.5.0/3' ok -d '|' -t 1 --time-format '%Y-%m-%d %H:%M %Z' --tz local --tumble 1s --output-time s in
+	assert_output "$(rows 1768471200 1768471201 1 1782903600 1782903601 1)"
 }
 
 @test "iso output: local time with its offset; UTC keeps Z; fractions too" {

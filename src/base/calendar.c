@@ -86,6 +86,16 @@ struct cuts {
 };
 static struct cuts cuts;
 
+/* The abbreviations the open zone uses, each with its offset: the last
+ * one its table gives it, or its rule's (standard or daylight), which
+ * is what a time written with it means in any season (strptime's %Z). */
+#define MAX_ABBRS	64
+static struct abbr {
+	char	name[16];
+	int	off;
+} abbrs[MAX_ABBRS];
+static int nabbrs;
+
 static __thread struct span utc_span;	/* UTC second -> offset */
 static __thread struct span loc_span;	/* local second -> offset, 1:1 */
 
@@ -156,6 +166,7 @@ static void
 tab_free(void)
 {
 	cuts.n = 0;
+	nabbrs = 0;
 	free(tab.at);
 	free(tab.off);
 	tab.at = NULL;
@@ -164,12 +175,52 @@ tab_free(void)
 	tab.end = -FAR;
 }
 
-static int posix_rule(const char *tz, struct cuts *c);
+static int posix_rule(const char *tz, int load);
 
-/* Sets cuts from a TZif footer, "\nrule\n" in the n bytes at p (left
- * unknown when it is not a rule read here). */
+/* Gives the n bytes at p the offset off in abbrs (the last one given
+ * wins). */
 static void
-foot_cuts(const char *p, size_t n)
+abbr_set(const char *p, size_t n, int off)
+{
+	int i;
+
+	if (n == 0 || n >= sizeof(abbrs[0].name))
+		return;
+	for (i = 0; i < nabbrs; i++)
+		if (strlen(abbrs[i].name) == n &&
+		    memcmp(abbrs[i].name, p, n) == 0)
+			break;
+	if (i == nabbrs) {
+		if (nabbrs == MAX_ABBRS)
+			return;
+		memcpy(abbrs[i].name, p, n);
+		abbrs[i].name[n] = '\0';
+		nabbrs++;
+	}
+	abbrs[i].off = off;
+}
+
+/* The offset of abbreviation p (n bytes) in abbrs into *off; -1 when the
+ * zone has no such name. */
+static int
+abbr_offset(const char *p, size_t n, int *off)
+{
+	int i;
+
+	for (i = 0; i < nabbrs; i++)
+		if (strlen(abbrs[i].name) == n &&
+		    memcmp(abbrs[i].name, p, n) == 0) {
+			*off = abbrs[i].off;
+			return 0;
+		}
+	return -1;
+}
+
+/* Sets cuts and the rule's abbreviations from a TZif footer, "\nrule\n"
+ * in the n bytes at p (cuts left unknown when it is not a rule read
+ * here). */
+static void
+foot_rule(const char *p, size_t n)
 {
 	char rule[256];
 	const char *e;
@@ -179,7 +230,7 @@ foot_cuts(const char *p, size_t n)
 		return;
 	memcpy(rule, p + 1, e - p - 1);
 	rule[e - p - 1] = '\0';
-	if (!posix_rule(rule, &cuts))
+	if (!posix_rule(rule, 1))
 		cuts.n = 0;
 }
 
@@ -192,7 +243,8 @@ static void
 tab_load(const unsigned char *b, size_t n)
 {
 	uint64_t cnt[6], need, i, type;
-	const unsigned char *p, *times, *idx, *types, *foot;
+	const unsigned char *p, *times, *idx, *types, *foot, *chars, *e;
+	uint64_t abbr;
 	int64_t t, prev = INT64_MIN;
 
 	tab_free();
@@ -236,15 +288,24 @@ tab_load(const unsigned char *b, size_t n)
 	}
 	tab.n = cnt[3];
 	tab.off0 = (int32_t)be(types, 4);
+	/* the abbreviations, in the order of the transitions to them */
+	chars = types + cnt[4] * 6;
+	for (i = 0; i <= cnt[3]; i++) {
+		type = i == 0 ? 0 : idx[i - 1];
+		if ((abbr = types[6 * type + 5]) < cnt[5] &&
+		    (e = memchr(chars + abbr, '\0', cnt[5] - abbr)) != NULL)
+			abbr_set((const char *)chars + abbr,
+			    e - (chars + abbr),
+			    (int32_t)be(types + 6 * type, 4));
+	}
 	/* The footer ("\nCET-1CEST,M3.5.0,M10.5.0/3\n") rules past the last
 	 * transition. Without a ',' (or empty) it has no DST: the last
 	 * offset stays. */
 	if (memchr(foot, ',', n - (foot - b)) == NULL)
 		tab.end = FAR;
-	else {
+	else
 		tab.end = tab.n > 0 ? tab.at[tab.n - 1] : -FAR;
-		foot_cuts((const char *)foot, n - (foot - b));
-	}
+	foot_rule((const char *)foot, n - (foot - b));
 }
 
 /* Loads the table of the zone file at path (an unreadable one: none). */
@@ -422,38 +483,49 @@ rule_change(const char **p, int *secs)
  * change), the whole of it: std offset[dst[offset][,start[/time],end
  * [/time]]], such as "CET-1CEST,M3.5.0,M10.5.0/3" or "<-03>3". Without
  * start and end, glibc takes the changes of its posixrules file, else of
- * the US rule of 2007. With start and end, c (unless NULL) gets the UTC
- * times of day at which they fall, whatever the date: a start's time is
- * on the standard clock, an end's on the daylight one.
+ * the US rule of 2007. With load, the rule is the open zone's: its names
+ * go to abbrs with their offsets, and with start and end, cuts gets the
+ * UTC times of day at which they fall, whatever the date (a start's time
+ * is on the standard clock, an end's on the daylight one).
  */
 static int
-posix_rule(const char *tz, struct cuts *c)
+posix_rule(const char *tz, int load)
 {
-	const char *p = tz;
-	int std, dst, at[2], i;
+	const char *p = tz, *name[2] = { NULL, NULL };
+	size_t len[2] = { 0, 0 };
+	int off[2], at[2], dates = 0, i;
 
-	if (rule_name(&p) == -1 || rule_clock(&p, 24, &std) == -1)
-		return 0;
-	if (*p == '\0')
-		return 1;
-	if (rule_name(&p) == -1)
-		return 0;
-	dst = std - 3600;	/* (west of UTC, as POSIX counts) */
-	if (*p != ',' && *p != '\0' && rule_clock(&p, 24, &dst) == -1)
-		return 0;
-	if (*p == '\0')
-		return 1;
-	for (i = 0; i < 2; i++)		/* start, end */
-		if (rule_change(&p, &at[i]) == -1)
+	for (i = 0; i < 2 && *p != '\0'; i++) {	/* std, then dst */
+		name[i] = p;
+		if (rule_name(&p) == -1)
 			return 0;
+		len[i] = (size_t)(p - name[i]);
+		if (*name[i] == '<') {
+			name[i]++;
+			len[i] -= 2;
+		}
+		off[i] = i == 1 ? off[0] - 3600 : 0;	/* (west of UTC) */
+		if ((i == 0 || (*p != ',' && *p != '\0')) &&
+		    rule_clock(&p, 24, &off[i]) == -1)
+			return 0;
+	}
+	if (name[1] != NULL && *p != '\0') {
+		for (i = 0; i < 2; i++)		/* start, end */
+			if (rule_change(&p, &at[i]) == -1)
+				return 0;
+		dates = 1;
+	}
 	if (*p != '\0')
 		return 0;
-	if (c != NULL) {
-		c->n = 2;
+	if (!load)
+		return 1;
+	for (i = 0; i < 2 && name[i] != NULL; i++)
+		abbr_set(name[i], len[i], -off[i]);
+	if (dates) {
+		cuts.n = 2;
 		for (i = 0; i < 2; i++)
-			c->at[i] = at[i] + (i == 0 ? std : dst) -
-			    (int64_t)floor_div(at[i] + (i == 0 ? std : dst),
-			    DAY_S) * DAY_S;
+			cuts.at[i] = at[i] + off[i] -
+			    (int64_t)floor_div(at[i] + off[i], DAY_S) * DAY_S;
 	}
 	return 1;
 }
@@ -476,7 +548,7 @@ open_local(struct cal_zone *z, const char **why)
 			tab_read(p);
 		else if (*p != '/' && zone_file(p, path))
 			tab_read(path);
-		else if (!posix_rule(p, &cuts)) {
+		else if (!posix_rule(p, 1)) {
 			snprintf(unknown, sizeof(unknown), "the TZ environment "
 			    "variable names no known time zone '%.128s' (an "
 			    "IANA name such as Europe/Berlin, or a POSIX rule)",
@@ -746,26 +818,32 @@ cal_named_local_to_utc(const struct cal_zone *z, int64_t ls, const char *p,
     size_t n, int64_t *u)
 {
 	static const char *const zero[] = { "UTC", "GMT", "UT", "Z" };
-	int off[3];
-	size_t i;
+	int off[LOCAL_OFFS], i, k;
+	size_t j;
 
-	for (i = 0; i < sizeof(zero) / sizeof(zero[0]); i++)
-		if (strlen(zero[i]) == n && memcmp(zero[i], p, n) == 0) {
+	for (j = 0; j < sizeof(zero) / sizeof(zero[0]); j++)
+		if (strlen(zero[j]) == n && memcmp(zero[j], p, n) == 0) {
 			*u = ls;
 			return 0;
 		}
-	/* The offsets a day either side bracket any change near ls (as in
-	 * cal_local_to_utc); each that holds at its instant and is named
-	 * so there is the one meant. */
-	off[0] = cal_utc_offset(z, ls - DAY_S);
-	off[1] = cal_utc_offset(z, ls);
-	off[2] = cal_utc_offset(z, ls + DAY_S);
-	for (i = 0; i < 3; i++)
+	if (z == NULL || z->utc)
+		return -1;
+	/* An offset that holds at its instant and is named so there is the
+	 * one meant: of the two readings of a repeated hour, the one its
+	 * name tells. */
+	k = local_offsets(z, ls, off);
+	for (i = 0; i < k; i++)
 		if (cal_utc_offset(z, ls - off[i]) == off[i] &&
 		    abbr_is(z, ls - off[i], p, n)) {
 			*u = ls - off[i];
 			return 0;
 		}
+	/* A name the zone uses at another time (EST in July in New York)
+	 * means its own offset, as Java's pattern letter z reads it. */
+	if (abbr_offset(p, n, &i) == 0) {
+		*u = ls - i;
+		return 0;
+	}
 	return -1;
 }
 

@@ -42,10 +42,11 @@ int64_t cal_local_to_utc(const struct cal_zone *z, int64_t ls);
 
 /* The UTC second of local second ls written with the zone name at p (n
  * bytes, as strptime's %Z reads it): UTC, GMT, UT and Z are offset 0;
- * another name must be the zone's abbreviation (localtime_r's tm_zone:
- * EST or EDT in America/New_York) at that wall clock time, which also
- * tells which of a repeated hour's two times is meant. Returns 0, or -1
- * when the name is neither. */
+ * the zone's abbreviation (localtime_r's tm_zone: EST or EDT in
+ * America/New_York) at that wall clock time has the offset it has there,
+ * which also tells which of a repeated hour's two times is meant; one the
+ * zone uses at other times has its own (EST in July: -05:00). Returns 0,
+ * or -1 when the zone never uses the name. */
 int cal_named_local_to_utc(const struct cal_zone *z, int64_t ls,
     const char *p, size_t n, int64_t *u);
 

@@ -303,8 +303,8 @@ time_unit(const struct parser *p)
 static const char *const bad_time_why[] = {
 	[TF_BAD_TIME] = "bad time",
 	[TF_BAD_RANGE] = "time out of range (1677-09-21 to 2262-04-11)",
-	[TF_BAD_ZONE] = "time zone name (%Z) is not UTC, GMT or the --tz "
-	    "zone's at that time",
+	[TF_BAD_ZONE] = "time zone name (%Z) is not UTC, GMT or one the "
+	    "--tz zone uses",
 };
 
 /* Reads the record's event time into out->t. Returns 0, or -1: the
