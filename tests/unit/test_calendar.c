@@ -488,6 +488,28 @@ test_offsets(void)
 	}
 }
 
+/* Checks that zone z (TZ=tz) gives libc's offset at every step seconds
+ * of [from, to). */
+static void
+check_offsets(const struct cal_zone *z, const char *tz, int64_t from,
+    int64_t to, int64_t step)
+{
+	struct tm tm;
+	time_t tt;
+	int64_t s;
+	int bad = 0;
+
+	for (s = from; s < to; s += step) {
+		tt = (time_t)s;
+		localtime_r(&tt, &tm);
+		if (cal_utc_offset(z, s) != tm.tm_gmtoff)
+			bad++;
+	}
+	CHECK(bad == 0);
+	if (bad != 0)
+		fprintf(stderr, "  TZ=%s: %d offsets differ\n", tz, bad);
+}
+
 /* POSIX rules in TZ, with times of change: the changes of 2026 where
  * Python's zoneinfo has them, and libc's offsets from 1677 to 2262. */
 static void
@@ -513,11 +535,7 @@ test_rules(void)
 	};
 	struct cal_zone z;
 	const char *why;
-	struct tm tm;
-	time_t tt;
-	int64_t s;
 	size_t i;
-	int bad;
 
 	for (i = 0; i < NEL(t); i++) {
 		setenv("TZ", t[i].tz, 1);
@@ -526,18 +544,8 @@ test_rules(void)
 		CHECK(cal_utc_offset(&z, t[i].at) == t[i].after);
 		if (i % 2 == 1)
 			continue;
-		bad = 0;
-		for (s = INT64_C(-9223372036); s < INT64_C(9223372036);
-		    s += 6007 * 60) {
-			tt = (time_t)s;
-			localtime_r(&tt, &tm);
-			if (cal_utc_offset(&z, s) != tm.tm_gmtoff)
-				bad++;
-		}
-		CHECK(bad == 0);
-		if (bad != 0)
-			fprintf(stderr, "  TZ=%s: %d offsets differ\n", t[i].tz,
-			    bad);
+		check_offsets(&z, t[i].tz, INT64_C(-9223372036),
+		    INT64_C(9223372036), 6007 * 60);
 	}
 	zone.name[0] = '\0';	/* use() reopens */
 }
@@ -589,8 +597,6 @@ test_short_summer(void)
 	};
 	struct cal_zone z;
 	const char *why;
-	struct tm tm;
-	time_t tt;
 	int64_t a, b, s;
 	size_t i;
 	int bad;
@@ -605,17 +611,7 @@ test_short_summer(void)
 		CHECK(cal_utc_offset(&z, a) == t[i].dst);
 		CHECK(cal_utc_offset(&z, b - 1) == t[i].dst);
 		CHECK(cal_utc_offset(&z, b) == t[i].std);
-		bad = 0;
-		for (s = a - 2 * 86400; s < b + 2 * 86400; s += 60) {
-			tt = (time_t)s;
-			localtime_r(&tt, &tm);
-			if (cal_utc_offset(&z, s) != tm.tm_gmtoff)
-				bad++;
-		}
-		CHECK(bad == 0);
-		if (bad != 0)
-			fprintf(stderr, "  TZ=%s: %d offsets differ\n", t[i].tz,
-			    bad);
+		check_offsets(&z, t[i].tz, a - 2 * 86400, b + 2 * 86400, 60);
 	}
 	/* local times: the skipped and the repeated hour take the offset
 	 * before the change, as in test_local */
