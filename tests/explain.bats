@@ -1165,10 +1165,11 @@ SQL
 	refute_line --partial "PRIMARY KEY"
 }
 
-@test "--top-by that names no column: the same message as a run, with the names it may mean" {
+@test "--top-by that names no column, or a text one: the same message as a run, with the names it may mean" {
 	printf '1,a\n' > in
 	for args in "--top-by totl --sum 1 --count --eval total=count" \
-		"--top-by sum --sum 1" "--top-by nope --count"; do
+		"--top-by sum --sum 1" "--top-by first_2 --first 2" \
+		"--top-by nope --count"; do
 		run --separate-stderr fwin --csv -t 1 -k 2 --tumble 5s --top 2 $args in
 		assert_failure 2
 		local want=$stderr

@@ -798,15 +798,16 @@ query_join(struct ex *x, FILE *o)
 /* The --top-by column's name (malloc'd): the named one, else the first
  * aggregate's first; NULL when none has the name, with the closest
  * aggregate and --eval columns in hint, as a run's message names them
- * (sink.c's top_hint). */
+ * (sink.c's top_hint), or when it is text (*text set). */
 static char *
-top_col(struct ex *x, char *hint, size_t hintsz)
+top_col(struct ex *x, char *hint, size_t hintsz, int *text)
 {
 	const struct config *c = x->c;
 	char *name = NULL, **names = NULL;
 	size_t i, j, n = 0;
 
 	hint[0] = '\0';
+	*text = 0;
 	for (i = 0; i < c->naggs && name == NULL; i++)
 		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
 			names = xrealloc(names, (n + 1) * sizeof(*names));
@@ -814,6 +815,7 @@ top_col(struct ex *x, char *hint, size_t hintsz)
 			if (c->top_by == NULL ||
 			    strcmp(names[n - 1], c->top_by) == 0) {
 				name = xstrdup(names[n - 1]);
+				*text = (c->aggs[i].op->flags & AGF_TEXT) != 0;
 				break;
 			}
 		}
@@ -842,11 +844,17 @@ insert(struct ex *x, FILE *o)
 	char *name, *top = NULL, *body = NULL, *p, *e, hint[256];
 	size_t i, j, len = 0;
 	FILE *b;
-	int rc;
+	int rc, text;
 
-	if (c->top_n > 0 && (top = top_col(x, hint, sizeof(hint))) == NULL) {
+	if (c->top_n > 0 &&
+	    (top = top_col(x, hint, sizeof(hint), &text)) == NULL) {
 		fwin_warn("--top-by: no aggregate column '%s'%s", c->top_by,
 		    hint);
+		return 2;
+	}
+	if (top != NULL && text) {	/* (as a run says it: sink.c) */
+		fwin_warn("--top-by: '%s' is text, not a number", top);
+		free(top);
 		return 2;
 	}
 	if (x->byjoin)
