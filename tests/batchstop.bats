@@ -123,3 +123,61 @@ stop_writing() {
 	assert_equal "$(cat out)" $'0\t10\ta\t1\n10\t20\tb\t1'
 	assert_equal "$(cat err)" ""
 }
+
+# holding PID: PID has a file in tmp/ (a spill, or the rows held while the
+# input is in time order) that holds something.
+holding() {
+	local f
+	for f in /proc/$1/fd/*; do
+		case $(readlink "$f") in
+		"$PWD/tmp/"*) [ "$(stat -L -c %s "$f")" -gt 0 ] && return 0 ;;
+		esac
+	done
+	return 1
+}
+
+# stop_firing WAIT ARGS...: a run whose windows are more than any run
+# could print (one record of trillions of sliding windows, or --fill over
+# a century of milliseconds) gets SIGTERM once it has written a row (WAIT
+# out) or held one in tmp/ (WAIT held); it stops within seconds, as any
+# batch run, with exit status 143.
+stop_firing() {
+	local wait=$1 st=0
+	shift
+	rm -rf ofifo got err tmp
+	mkdir tmp
+	mkfifo ofifo
+	TMPDIR=$PWD/tmp "${DFL_SIGNALS[@]}" "$FWIN" "$@" 3>&- > ofifo 2> err &
+	pid=$!
+	exec 8< ofifo
+	if [ "$wait" = out ]; then
+		head -c 1 <&8 > got
+	else
+		wait_until 10 holding $pid
+	fi
+	kill -TERM $pid
+	cat <&8 >> got 3>&- &
+	for ((i = 0; i < 500; i++)); do
+		kill -0 $pid 2> /dev/null || break
+		sleep 0.02
+	done
+	kill -0 $pid 2> /dev/null && kill -KILL $pid
+	exec 8<&-
+	wait $pid || st=$?
+	assert_equal "$st" 143
+	assert_regex "$(cat err)" '^fwin: interrupted after [12] (of [12] )?records? \([0-9]+%( of the input)?\); the output is incomplete$'
+	assert_equal "$(ls -A tmp)" ""
+}
+
+@test "batch stopped while windows without end fire: it stops at once, exit 143" {
+	printf '0,a\n' > one
+	printf '0,a\n3000000000,b\n' > inorder
+	printf '3000000000,b\n0,a\n' > unordered
+	for n in 1 2; do
+		for s in "" straight sorted; do
+			FWIN_STRATEGY=$s stop_firing out --threads $n --mode batch --csv -t 1 -k 2 --slide 2400000h,1ms one
+			FWIN_STRATEGY=$s stop_firing out --threads $n --mode batch --csv -t 1 -k 2 --tumble 1ms --fill unordered
+		done
+		FWIN_STRATEGY=straight stop_firing held --threads $n --mode batch --csv -t 1 -k 2 --tumble 1ms --fill inorder
+	done
+}

@@ -79,6 +79,7 @@ batch_stopped(struct run *r)
 	if (!r->halted) {
 		r->halted = 1;
 		sink_halt(r->sink);	/* (sorted halts its replay) */
+		op_halt(r->op);
 	}
 	return 1;
 }

@@ -231,7 +231,7 @@ op_advance(struct op *o, int64_t w)
 	/* Memory follows the state, not the output: a key with very many
 	 * windows due (--slide 1d,1ms) gives them FIRE_CAP at a time; what
 	 * every key has up to the end of the first cut fires, and so on. */
-	while (upto != T_NONE) {
+	while (upto != T_NONE && !o->halted) {
 		fire_batch_upto(o, upto);
 		upto = T_NONE;
 		/* collect_key appends at nmore, never past i: more[i] is
@@ -627,6 +627,12 @@ void
 op_set_arrival(struct op *o, uint64_t seq)
 {
 	globals(o)->g_seq = seq;
+}
+
+void
+op_halt(struct op *o)
+{
+	o->halted = 1;
 }
 
 void

@@ -160,6 +160,12 @@ void op_advance(struct op *o, int64_t w);
  * or T_NONE: when the watermark reaching it would do something. */
 int64_t op_next_timer(struct op *o);
 
+/* A signal stopped a batch run: the windows due are collected no
+ * further, so that an advance past more windows than could ever be
+ * printed (--slide 100000h,1ms, --fill over years) ends at its next cut
+ * of FIRE_CAP windows a key. */
+void op_halt(struct op *o);
+
 /* End of input: with flush, time windows all fire (the watermark becomes
  * +inf; with --fill, empty windows up to the last one that holds the
  * largest time seen), count windows fire what they hold, and the global

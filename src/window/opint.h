@@ -70,6 +70,7 @@ struct op {
 	char *over_buf;
 	size_t over_cap;
 	size_t rec_off;		/* the record's slot among the accumulators */
+	int halted;		/* op_halt: no further window is collected */
 };
 
 static inline struct opkey *
