@@ -260,6 +260,20 @@ signal_mid_stream() {
 	signal_mid_stream HUP
 }
 
+@test "a second SIGTERM while a stream finishes after the first ends it at once, by the signal" {
+	# a window a millisecond for 11 days, --fill: more rows than anyone
+	# waits for, fired after the first signal as at end of input
+	start_fwin -t 1 -k 2 --tumble 1ms --fill
+	put '0 a\n1000000 b\n'
+	expect_row $'0\t0.001\ta\t1'
+	kill -TERM "$FWIN_PID"
+	sleep 0.2
+	assert_running
+	kill -TERM "$FWIN_PID"
+	wait_fwin
+	assert_equal "$status" 143
+}
+
 @test "a signal ignored by whoever started fwin stays ignored (nohup): SIGHUP is not the end of input" {
 	# start_fwin as it is, but with SIGHUP ignored, as nohup(1) leaves it
 	mkfifo in out

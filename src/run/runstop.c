@@ -16,13 +16,24 @@
 volatile sig_atomic_t run_stop_signal;
 static volatile sig_atomic_t save_requested;
 
+/* A second signal to stop, while fwin finishes after the first (a
+ * stream fires what it holds, and that can be more than anyone will
+ * wait for: --fill over years of milliseconds), ends it at once, by the
+ * signal's own action, as a second Ctrl-C ends programs that finish
+ * their work after the first. */
 static void
 on_signal(int sig)
 {
-	if (sig == SIGUSR1)
+	if (sig == SIGUSR1) {
 		save_requested = 1;
-	else
-		run_stop_signal = sig;
+		return;
+	}
+	if (run_stop_signal != 0) {	/* (delivered once this returns) */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	run_stop_signal = sig;
 }
 
 /* Catches sig, unless whoever started fwin ignores it (nohup(1), a
