@@ -268,10 +268,16 @@ fwin: 2 bad records skipped'
 	run --separate-stderr fwin --mode fast -t 1 --tumble 5s in
 	assert_failure 2
 	assert_equal "$stderr" "fwin: --mode: unknown mode 'fast' (auto, stream or batch)"$'\n'"$TRY"
-	for bad in 0 12X 1.5G "" -1K 99999999999999999999; do
+	for bad in 0 12X 1.5G "" -1K 99999999999999999999X; do
 		run --separate-stderr fwin --max-memory "$bad" -t 1 --tumble 5s in
 		assert_failure 2
 		assert_equal "$stderr" "fwin: --max-memory: bad size '$bad' (bytes, or a number with K, M, G or T)"$'\n'"$TRY"
+	done
+	# well formed, past 2^64 bytes
+	for big in 99999999999999999999 16777216T 99999999T; do
+		run --separate-stderr fwin --max-memory "$big" -t 1 --tumble 5s in
+		assert_failure 2
+		assert_equal "$stderr" "fwin: --max-memory: '$big' is too large"$'\n'"$TRY"
 	done
 	ok --max-memory 100k -t 1 --tumble 5s in
 	assert_output $'10\t15\t1'

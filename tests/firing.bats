@@ -104,6 +104,11 @@ load common
 	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s --top 2 --top-by sum_3:asc --count --sum 3 in
 	assert_success
 	assert_output $'0,10,b,1,3\n0,10,c,1,3\n10,20,a,1,1\n10,20,b,1,2'
+	# largest first is the default, and the only other order is :asc
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s --top 2 --top-by sum_3:desc --count --sum 3 in
+	assert_failure 2
+	assert_equal "$stderr" "fwin: --top-by: 'sum_3:desc': the largest rank first unless ':asc' follows the name; there is no ':desc'
+Try 'fwin --help' for more information."
 }
 
 @test "--top: values of one double ranked exactly, in either order, stream and batch" {

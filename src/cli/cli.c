@@ -273,6 +273,10 @@ parse_top_by(struct config *c, const char *arg)
 	c->top_by = c->top_asc ? xstrndup(arg, n - 4) : xstrdup(arg);
 	if (*c->top_by == '\0')
 		usage_error("--top-by: no column name in '%s'", arg);
+	/* (largest first is the default: there is no other suffix) */
+	if (n > 5 && strcmp(arg + n - 5, ":desc") == 0)
+		usage_error("--top-by: '%s': the largest rank first unless "
+		    "':asc' follows the name; there is no ':desc'", arg);
 }
 
 /* The options of how windows fire, against the window kind. */
@@ -478,24 +482,25 @@ add_times(struct config *c, char *arg)
 static uint64_t
 mem_size(const char *s)
 {
+	static const char units[] = "KkMmGgTt";
+	const char *u;
 	char *end;
 	unsigned long long v;
 	unsigned shift = 0;
 
 	errno = 0;
 	v = *s >= '0' && *s <= '9' ? strtoull(s, &end, 10) : 0;
-	if (v > 0 && errno == 0) {
-		switch (*end) {
-		case 'K': case 'k': shift = 10; end++; break;
-		case 'M': case 'm': shift = 20; end++; break;
-		case 'G': case 'g': shift = 30; end++; break;
-		case 'T': case 't': shift = 40; end++; break;
-		}
-		if (*end == '\0' && v <= (UINT64_MAX >> shift))
-			return (uint64_t)v << shift;
+	if (v > 0 && *end != '\0' && (u = strchr(units, *end)) != NULL) {
+		shift = 10 * (unsigned)((u - units) / 2 + 1);
+		end++;
 	}
-	usage_error("--max-memory: bad size '%s' (bytes, or a number with "
-	    "K, M, G or T)", s);
+	if (v == 0 || *end != '\0')
+		usage_error("--max-memory: bad size '%s' (bytes, or a number "
+		    "with K, M, G or T)", s);
+	/* (well formed, past 2^64 bytes: said as a duration's is) */
+	if (errno == ERANGE || v > (UINT64_MAX >> shift))
+		usage_error("--max-memory: '%s' is too large", s);
+	return (uint64_t)v << shift;
 }
 
 /* -F: named files only (a pipe is followed by reading it). */
