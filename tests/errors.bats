@@ -353,6 +353,21 @@ fwin: 2 bad records skipped'
 	assert_regex "$stderr" '^fwin: [^'$'\n'']*No space left on device$'
 }
 
+@test "a stream whose rows cannot be written stops reading: exit 1, 'No space left on device', the rest not read" {
+	seq 1 200000 | awk '{ print $1 " k" ($1 % 7) }' > in
+	for n in 1 2; do
+		for s in "" ordered; do
+			FWIN_STRATEGY=$s run --separate-stderr bash -c '"$1" --threads '$n' --mode stream --stats -t 1 -k 2 --tumble 1s -o /dev/full in' _ "$FWIN"
+			assert_failure 1
+			assert_equal "$(grep -c 'No space left on device$' <<<"$stderr")" 1
+			# (a row a record: it stopped once its buffer was written)
+			local read
+			read=$(sed -n 's/^fwin: stats: records \([0-9]*\),.*/\1/p' <<<"$stderr")
+			[ "$read" -lt 100000 ] || fail "read $read records after the write failed"
+		done
+	done
+}
+
 # --- --stats ---
 
 @test "--stats: one line on stderr with the counts" {

@@ -1211,6 +1211,12 @@ sink_halt(struct sink *s)
 	(void)out_halt(s->out);	/* a write error is said at the close */
 }
 
+int
+sink_failed(const struct sink *s)
+{
+	return s->out != NULL && out_error(s->out) != 0;
+}
+
 struct out *
 sink_out(struct sink *s)
 {

@@ -662,6 +662,15 @@ run_stream(struct run *r)
 		}
 		if (apply_block(r, pr, n) != 0)
 			break;
+		/* rows that cannot be written (a full disk): the rest of the
+		 * input would be read for nothing; said at the close. (A
+		 * batch run writes its rows at the end: while it reads, they
+		 * may be held in a scratch file, which failing costs only the
+		 * sort: hold.h) */
+		if (c->mode != MODE_BATCH && sink_failed(r->sink)) {
+			r->fatal = 1;
+			break;
+		}
 		if (c->checkpoint != NULL &&
 		    (r->ps.since_save += n) >= r->ps.save_check) {
 			r->ps.since_save = 0;
