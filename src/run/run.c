@@ -592,9 +592,23 @@ exec_env(struct run *r)
 	e->threaded = ex_threaded;
 }
 
+/* Whether a stream's rows cannot be written (a full disk), which ends
+ * the run: the rest of the input would be read for nothing (said at the
+ * close). A batch run writes its rows at the end: while it reads, they
+ * may be held in a scratch file, which failing costs only the sort
+ * (hold.h). */
+static int
+rows_unwritable(struct run *r)
+{
+	if (r->c->mode == MODE_BATCH || !sink_failed(r->sink))
+		return 0;
+	r->fatal = 1;
+	return 1;
+}
+
 /* Applies the block of n records at pr, and after each what comes at
- * every record. Returns -1 when one ended the run (record_stops), the
- * rest not applied. */
+ * every record (and every 4096: the progress line, rows_unwritable).
+ * Returns -1 when one ended the run, the rest not applied. */
 static int
 apply_block(struct run *r, const struct parsed *const *pr, size_t n)
 {
@@ -608,8 +622,11 @@ apply_block(struct run *r, const struct parsed *const *pr, size_t n)
 			return -1;
 		if (!r->x.begun)	/* (halves: the second half begins) */
 			exec_begin(&r->x);
-		if ((G(r)->g_read & 4095) == 0)
+		if ((G(r)->g_read & 4095) == 0) {
 			progress(r);
+			if (rows_unwritable(r))
+				return -1;
+		}
 	}
 	return 0;
 }
@@ -662,15 +679,6 @@ run_stream(struct run *r)
 		}
 		if (apply_block(r, pr, n) != 0)
 			break;
-		/* rows that cannot be written (a full disk): the rest of the
-		 * input would be read for nothing; said at the close. (A
-		 * batch run writes its rows at the end: while it reads, they
-		 * may be held in a scratch file, which failing costs only the
-		 * sort: hold.h) */
-		if (c->mode != MODE_BATCH && sink_failed(r->sink)) {
-			r->fatal = 1;
-			break;
-		}
 		if (c->checkpoint != NULL &&
 		    (r->ps.since_save += n) >= r->ps.save_check) {
 			r->ps.since_save = 0;
