@@ -366,6 +366,15 @@ fwin: 2 bad records skipped'
 			[ "$read" -lt 100000 ] || fail "read $read records after the write failed"
 		done
 	done
+	# a window that fires more rows than could be printed (--fill, a
+	# millisecond each for 11 days, 23 days) stops making them, whether
+	# a record or the end of input fires it (timeout: it did not)
+	printf '0,a\n1000000,b\n2000000,c\n' > in
+	for n in 1 2; do
+		run --separate-stderr timeout 60 "$FWIN" --threads $n --mode stream --csv -t 1 -k 2 --tumble 1ms --fill -o /dev/full in
+		assert_failure 1
+		assert_equal "$stderr" "fwin: /dev/full: No space left on device"
+	done
 }
 
 # --- --stats ---

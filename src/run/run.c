@@ -743,7 +743,10 @@ run_stream(struct run *r)
 }
 
 /* The operator's and the tables' row callback: the driver halts the
- * sink (batch_stopped) when a signal stops a batch run. */
+ * sink (batch_stopped) when a signal stops a batch run, and the operator
+ * when a stream's rows cannot be written (rows_unwritable): a window
+ * that fires more rows than could ever be printed (--fill over days of
+ * milliseconds) would make them all for nothing. */
 void
 on_row(void *arg, const struct op_row *row)
 {
@@ -752,10 +755,14 @@ on_row(void *arg, const struct op_row *row)
 	if (batch_stopped(r))
 		return;
 	sink_row(r->sink, row);
+	if ((++r->rows & 1023) != 0)
+		return;
 	/* (the rows at the end of input: a batch run's all, written as
 	 * fast as their reader takes them) */
-	if ((++r->rows & 1023) == 0 && r->writing)
+	if (r->writing)
 		progress(r);
+	if (rows_unwritable(r))
+		op_halt(r->op);
 }
 
 /* --emit-every, --top: the sink's (op_digest_fn, op_rank_fn); the sink
