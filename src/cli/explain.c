@@ -795,68 +795,19 @@ query_join(struct ex *x, FILE *o)
 	return 0;
 }
 
-/* The --top-by column's name (malloc'd): the named one, else the first
- * aggregate's first; NULL when none has the name, with the closest
- * aggregate and --eval columns in hint, as a run's message names them
- * (sink.c's top_hint), or when it is text (*text set). */
-static char *
-top_col(struct ex *x, char *hint, size_t hintsz, int *text)
-{
-	const struct config *c = x->c;
-	char *name = NULL, **names = NULL;
-	size_t i, j, n = 0;
-
-	hint[0] = '\0';
-	*text = 0;
-	for (i = 0; i < c->naggs && name == NULL; i++)
-		for (j = 0; j < sql_agg_ncols(&c->aggs[i]); j++) {
-			names = xrealloc(names, (n + 1) * sizeof(*names));
-			names[n++] = sql_agg_name(&c->aggs[i], j);
-			if (c->top_by == NULL ||
-			    strcmp(names[n - 1], c->top_by) == 0) {
-				name = xstrdup(names[n - 1]);
-				*text = (c->aggs[i].op->flags & AGF_TEXT) != 0;
-				break;
-			}
-		}
-	for (i = 0; i < c->nevals && name == NULL; i++)
-		if (strcmp(c->evals[i].name, c->top_by) == 0)
-			name = xstrdup(c->top_by);
-	if (name == NULL && c->top_by != NULL) {
-		names = xrealloc(names, (n + c->nevals + 1) * sizeof(*names));
-		for (i = 0; i < c->nevals; i++)	/* (not freed below) */
-			names[n + i] = c->evals[i].name;
-		closest_names(c->top_by, (const char *const *)names,
-		    n + c->nevals, hint, hintsz);
-	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-	return name;
-}
-
 /* The INSERT: the query, or with --top the window Top-N over it (ties
  * to the smaller key, as fwin's). */
 static int
 insert(struct ex *x, FILE *o)
 {
 	const struct config *c = x->c;
-	char *name, *top = NULL, *body = NULL, *p, *e, hint[256];
+	char *name, *top = NULL, *body = NULL, *p, *e;
 	size_t i, j, len = 0;
 	FILE *b;
-	int rc, text;
+	int rc;
 
-	if (c->top_n > 0 &&
-	    (top = top_col(x, hint, sizeof(hint), &text)) == NULL) {
-		fwin_warn("--top-by: no aggregate column '%s'%s", c->top_by,
-		    hint);
-		return 2;
-	}
-	if (top != NULL && text) {	/* (as a run says it: sink.c) */
-		fwin_warn("--top-by: '%s' is text, not a number", top);
-		free(top);
-		return 2;
-	}
+	if (c->top_n > 0 && agg_top_column(c, &i, &top) != 0)
+		return 2;	/* (as a run says it) */
 	if (x->byjoin)
 		windowed_view(x, o);
 	if ((b = open_memstream(&body, &len)) == NULL)

@@ -558,57 +558,20 @@ sink_rank(struct sink *s, const struct op_row *row, double *v,
 	return 0;
 }
 
-/* The closest of the n aggregate columns aggcols and the --eval names to
- * an unknown --top-by, as "; did you mean 'a', 'b'?" in hint (empty when
- * none is close), as -k and --having suggest names. */
-static void
-top_hint(const struct config *c, const char *const *aggcols, size_t n,
-    char *hint, size_t hintsz)
+/* Finds --top-by (agg_top_column) among the n aggregate columns, which
+ * follow first other columns, or among the --eval columns after them,
+ * and sets up ranking. Returns 0, or -1 after a message (a usage
+ * error). */
+static int
+top_column(struct sink *s, size_t first, size_t n)
 {
-	const char **names;
 	size_t i;
 
-	hint[0] = '\0';
-	if (c->top_by == NULL)		/* the default: no aggregate at all */
-		return;
-	names = xmalloc((n + c->nevals + 1) * sizeof(*names));
-	for (i = 0; i < n + c->nevals; i++)
-		names[i] = i < n ? aggcols[i] : c->evals[i - n].name;
-	closest_names(c->top_by, names, n + c->nevals, hint, hintsz);
-	free(names);
-}
-
-/* Finds --top-by among the n aggregate columns aggcols (the first by
- * default; colagg[i] is column i's aggregate), which follow first other
- * columns, or among the --eval columns after them, and sets up ranking.
- * Returns 0, or -1 after a message (a usage error). */
-static int
-top_column(struct sink *s, const char *const *aggcols, size_t first,
-    size_t n, const size_t *colagg)
-{
-	const struct config *c = s->c;
-	size_t i, k;
-
-	for (i = 0; i < n; i++)
-		if (c->top_by == NULL || strcmp(aggcols[i], c->top_by) == 0)
-			break;
-	if (i == n && c->top_by != NULL)	/* an --eval column */
-		for (k = 0; k < c->nevals; k++)
-			if (strcmp(c->evals[k].name, c->top_by) == 0) {
-				s->rankcol = first + n + k;
-				return 0;
-			}
-	if (i == n || n == 0) {
-		char hint[256];
-
-		top_hint(c, aggcols, n, hint, sizeof(hint));
-		fwin_warn("--top-by: no aggregate column '%s'%s", c->top_by,
-		    hint);
+	if (agg_top_column(s->c, &i, NULL) != 0)
 		return -1;
-	}
-	if (c->aggs[colagg[i]].op->flags & AGF_TEXT) {
-		fwin_warn("--top-by: '%s' is text, not a number", aggcols[i]);
-		return -1;
+	if (i >= n) {	/* an --eval column */
+		s->rankcol = first + i;
+		return 0;
 	}
 	/* (sink_rank ranks by it): among the aggregates' cells, or with
 	 * --having and --eval among all */
@@ -996,8 +959,7 @@ open_output(struct sink *s, const struct sink_spec *sp)
 	cn.op = c->changelog && c->sqlite == NULL;
 	if (unique_names(c, cols, j) != 0 ||
 	    bind_rows(s, cols, j, first) != 0 ||
-	    (c->top_n > 0 && top_column(s, cols + first, first, j - first,
-	    colagg) != 0)) {
+	    (c->top_n > 0 && top_column(s, first, j - first) != 0)) {
 		status = 2;
 		goto fail;
 	}

@@ -1362,3 +1362,53 @@ agg_colname(const struct aggspec *a, size_t j, const char *name)
 		fwin_oom();
 	return s;
 }
+
+int
+agg_top_column(const struct config *c, size_t *col, char **name)
+{
+	const char **names = NULL;
+	char **owned = NULL, hint[256];
+	size_t i, j, n = 0, at = SIZE_MAX;
+	int rc = -1, text = 0;
+
+	for (i = 0; i < c->naggs; i++) {
+		if (c->aggs[i].op->flags & AGF_RECORD)
+			continue;	/* --over's record: no column */
+		for (j = 0; j < agg_ncols(&c->aggs[i]); j++, n++) {
+			owned = xrealloc(owned, (n + 1) * sizeof(*owned));
+			owned[n] = agg_colname(&c->aggs[i], j, c->aggs[i].as);
+			if (at == SIZE_MAX && (c->top_by == NULL ||
+			    strcmp(owned[n], c->top_by) == 0)) {
+				at = n;
+				text = (c->aggs[i].op->flags & AGF_TEXT) != 0;
+			}
+		}
+	}
+	for (i = 0; at == SIZE_MAX && c->top_by != NULL && i < c->nevals; i++)
+		if (strcmp(c->evals[i].name, c->top_by) == 0)
+			at = n + i;
+	if (at == SIZE_MAX) {
+		names = xmalloc((n + c->nevals + 1) * sizeof(*names));
+		for (i = 0; i < n + c->nevals; i++)
+			names[i] = i < n ? owned[i] : c->evals[i - n].name;
+		hint[0] = '\0';
+		if (c->top_by != NULL)	/* (the default: no aggregate at all) */
+			closest_names(c->top_by, names, n + c->nevals, hint,
+			    sizeof(hint));
+		fwin_warn("--top-by: no aggregate column '%s'%s", c->top_by,
+		    hint);
+	} else if (text)
+		fwin_warn("--top-by: '%s' is text, not a number", owned[at]);
+	else {
+		*col = at;
+		if (name != NULL)
+			*name = xstrdup(at < n ? owned[at] :
+			    c->evals[at - n].name);
+		rc = 0;
+	}
+	for (i = 0; i < n; i++)
+		free(owned[i]);
+	free(owned);
+	free(names);
+	return rc;
+}

@@ -323,5 +323,12 @@ const char *agg_hist_bounds(const char *list, struct hist_bound **out,
  * what --as gave it, or NULL), malloc'd. */
 size_t agg_ncols(const struct aggspec *a);
 char *agg_colname(const struct aggspec *a, size_t j, const char *name);
+/* --top-by's column (the first aggregate column by default): *col its
+ * place among the aggregate columns (agg_colname's, of aggregates that
+ * have one), or past them the --eval column's, of n + k for the k-th;
+ * with name, its name (malloc'd). Returns 0, or -1 after the message a
+ * run and --explain flink-sql give (none so named, with the close ones;
+ * a text aggregate's). */
+int agg_top_column(const struct config *c, size_t *col, char **name);
 
 #endif
