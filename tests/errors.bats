@@ -353,7 +353,7 @@ fwin: 2 bad records skipped'
 	assert_regex "$stderr" '^fwin: [^'$'\n'']*No space left on device$'
 }
 
-@test "a stream whose rows cannot be written stops reading: exit 1, 'No space left on device', the rest not read" {
+@test "a run whose rows cannot be written stops reading and firing: exit 1, 'No space left on device', the rest not read" {
 	seq 1 200000 | awk '{ print $1 " k" ($1 % 7) }' > in
 	for n in 1 2; do
 		for s in "" ordered; do
@@ -372,6 +372,13 @@ fwin: 2 bad records skipped'
 	printf '0,a\n1000000,b\n2000000,c\n' > in
 	for n in 1 2; do
 		run --separate-stderr timeout 60 "$FWIN" --threads $n --mode stream --csv -t 1 -k 2 --tumble 1ms --fill -o /dev/full in
+		assert_failure 1
+		assert_equal "$stderr" "fwin: /dev/full: No space left on device"
+	done
+	# and a batch run's, whose rows are written at the end
+	printf '1000000,b\n0,a\n' > in
+	for n in 1 2; do
+		run --separate-stderr timeout 60 "$FWIN" --threads $n --mode batch --csv -t 1 -k 2 --tumble 1ms --fill -o /dev/full in
 		assert_failure 1
 		assert_equal "$stderr" "fwin: /dev/full: No space left on device"
 	done

@@ -1176,7 +1176,10 @@ sink_halt(struct sink *s)
 int
 sink_failed(const struct sink *s)
 {
-	return s->out != NULL && out_error(s->out) != 0;
+	/* (rows diverted to a scratch file are not yet its output: that
+	 * file failing costs only the sort, hold.h) */
+	return s->out != NULL && out_error(s->out) != 0 &&
+	    out_fd(s->out) == s->outfd;
 }
 
 struct out *

@@ -100,7 +100,8 @@ void sink_skip(struct sink *s, uint64_t n);
  * written goes out, later rows are dropped. */
 void sink_halt(struct sink *s);
 
-/* Whether a write of rows has failed (the error is said at the close). */
+/* Whether a write of rows to its output has failed (the error is said
+ * at the close). */
 int sink_failed(const struct sink *s);
 
 /* The output rows go to, to flush, divert to a scratch file and back,

@@ -796,6 +796,12 @@ out_error(const struct out *o)
 }
 
 int
+out_fd(const struct out *o)
+{
+	return o->o_fd;
+}
+
+int
 out_halt(struct out *o)
 {
 	int rc = out_flush(o);

@@ -119,6 +119,8 @@ void out_cells(struct out *o, const char *p, size_t n, size_t ncells);
 
 /* The errno of the first failed write, or 0. */
 int out_error(const struct out *o);
+/* The descriptor it writes to now (out_divert's), or -1: a writer's. */
+int out_fd(const struct out *o);
 
 /* Writes out what is buffered (whole rows, when called between rows),
  * then drops everything written after: a stopped batch run prints no

@@ -592,15 +592,13 @@ exec_env(struct run *r)
 	e->threaded = ex_threaded;
 }
 
-/* Whether a stream's rows cannot be written (a full disk), which ends
- * the run: the rest of the input would be read for nothing (said at the
- * close). A batch run writes its rows at the end: while it reads, they
- * may be held in a scratch file, which failing costs only the sort
- * (hold.h). */
+/* Whether rows cannot be written (a full disk), which ends the run: the
+ * rest of the input would be read, and windows fired, for nothing (said
+ * at the close). */
 static int
 rows_unwritable(struct run *r)
 {
-	if (r->c->mode == MODE_BATCH || !sink_failed(r->sink))
+	if (!sink_failed(r->sink))
 		return 0;
 	r->fatal = 1;
 	return 1;
@@ -744,7 +742,7 @@ run_stream(struct run *r)
 
 /* The operator's and the tables' row callback: the driver halts the
  * sink (batch_stopped) when a signal stops a batch run, and the operator
- * when a stream's rows cannot be written (rows_unwritable): a window
+ * when rows cannot be written (rows_unwritable): a window
  * that fires more rows than could ever be printed (--fill over days of
  * milliseconds) would make them all for nothing. */
 void
