@@ -122,6 +122,19 @@ for l in sys.stdin.buffer: json.loads(l.decode("utf-8"))'
 	cmp out want
 }
 
+@test "UTF-8 in a message: its characters shown, a bad byte as '?', none cut at 40 bytes" {
+	# a bad time and a bad number: UTF-8 kept, \xff shown as '?'; a
+	# value of 39 ASCII bytes and a 2-byte character is cut before it
+	{ printf '2026\xe5\xb9\xb4 5\n1700000000 caf\xc3\xa9\xff\n'
+	  printf '%s\xc3\xa9x 1\n' 123456789012345678901234567890123456789; } > in
+	run --separate-stderr fwin -t 1 --tumble 1s --sum 2 in
+	assert_failure 1
+	assert_equal "$stderr" "$(printf 'fwin: in:1: field 1: bad time "2026\xe5\xb9\xb4"; record skipped
+fwin: in:2: field 2: not a number "caf\xc3\xa9?"; record skipped
+fwin: in:3: field 1: bad time "123456789012345678901234567890123456789..."; record skipped
+fwin: all 3 records were bad; see the messages above')"
+}
+
 # --- CR-only line ends ---
 
 @test "CR-only line ends: lines, one long line where CR is not a blank" {

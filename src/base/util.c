@@ -374,19 +374,77 @@ closest_names(const char *name, const char *const *names, size_t n,
 		snprintf(hint + at, hintsz - at, "?");
 }
 
+size_t
+utf8_seq(const unsigned char *p, size_t n)
+{
+	unsigned char lo = 0x80, hi = 0xbf;
+	size_t len, i;
+
+	if (p[0] < 0xc2)
+		return 0;
+	if (p[0] < 0xe0)
+		len = 2;
+	else if (p[0] < 0xf0) {
+		len = 3;
+		if (p[0] == 0xe0)
+			lo = 0xa0;
+		else if (p[0] == 0xed)
+			hi = 0x9f;
+	} else if (p[0] < 0xf5) {
+		len = 4;
+		if (p[0] == 0xf0)
+			lo = 0x90;
+		else if (p[0] == 0xf4)
+			hi = 0x8f;
+	} else
+		return 0;
+	if (n < len || p[1] < lo || p[1] > hi)
+		return 0;
+	for (i = 2; i < len; i++)
+		if ((p[i] & 0xc0) != 0x80)
+			return 0;
+	return len;
+}
+
+/* The characters of p[0..n) that fit in max bytes, shown into buf as
+ * shown_bytes() shows them, and a NUL: returns how many bytes of p they
+ * took. */
+static size_t
+show_chars(char *buf, size_t max, const char *p, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t i = 0, j = 0, k;
+
+	for (; i < n; i += k, j += k) {
+		if ((k = u[i] < 0x80 ? 1 : utf8_seq(u + i, n - i)) > 1) {
+			if (j + k > max)	/* (a character, whole) */
+				break;
+			memcpy(buf + j, p + i, k);
+			continue;
+		}
+		if (j + 1 > max)
+			break;
+		k = 1;
+		buf[j] = u[i] < 0x20 || u[i] >= 0x7f ? '?' : p[i];
+	}
+	buf[j] = '\0';
+	return i;
+}
+
 const char *
 shown_bytes(char *buf, size_t bufsz, const char *p, size_t n)
 {
-	size_t i, max = n < bufsz ? n : bufsz - 4;
+	if (show_chars(buf, bufsz - 1, p, n) < n &&
+	    show_chars(buf, bufsz - 4, p, n) < n)
+		strcat(buf, "...");
+	return buf;
+}
 
-	for (i = 0; i < max; i++)
-		buf[i] = (unsigned char)p[i] < 0x20 || p[i] == 0x7f ? '?' :
-		    p[i];
-	if (i < n) {
-		memcpy(buf + i, "...", 3);
-		i += 3;
-	}
-	buf[i] = '\0';
+const char *
+shown_value(char *buf, size_t max, const char *p, size_t n)
+{
+	if (show_chars(buf, max, p, n) < n)
+		strcat(buf, "...");
 	return buf;
 }
 

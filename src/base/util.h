@@ -110,11 +110,23 @@ int close_enough(size_t d, size_t tn);
 void closest_names(const char *name, const char *const *names, size_t n,
     char *hint, size_t hintsz);
 
-/* p[0..n) as a message shows a name (a message is one line, and a
- * quoted CSV header field may hold a line end): control bytes as '?',
- * cut short with "..." when it does not fit in buf[0..bufsz), bufsz at
- * least 4. Returns buf. */
+/* Returns the length (2..4) of the well-formed UTF-8 sequence at p[0..n),
+ * whose first byte is >= 0x80, or 0 when there is none: a stray
+ * continuation byte, an overlong form (C0, C1, E0 80..9F, F0 80..8F), a
+ * surrogate (ED A0..BF), a value above U+10FFFF, or a truncated sequence.
+ * These are the ranges of the Unicode standard's table 3-7. */
+size_t utf8_seq(const unsigned char *p, size_t n);
+
+/* p[0..n) as a message shows a name or a line (fwin(1): DIAGNOSTICS; a
+ * message is one line, and a quoted CSV field may hold a line end):
+ * each control byte, DEL and byte of no valid UTF-8 character as '?',
+ * whole when that fits in buf[0..bufsz), else cut short (a character
+ * never cut) with "..." (bufsz at least 4). Returns buf. */
 const char *shown_bytes(char *buf, size_t bufsz, const char *p, size_t n);
+
+/* A value as a message shows it: the same, its first max bytes at most
+ * (buf holds max + 4), "..." after them when there are more. */
+const char *shown_value(char *buf, size_t max, const char *p, size_t n);
 
 /* Brings the line at p into the cache without waiting for it: a load
  * whose value nothing uses, so the core goes on while it is in flight

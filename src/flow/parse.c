@@ -168,20 +168,10 @@ void
 say_field(char *buf, size_t bufsz, const char *name, const char *what,
     const char *v, size_t n)
 {
-	char q[64], nb[256];
-	size_t i, j = 0, max = 40;
+	char q[40 + 4], nb[256];	/* (a value's first 40 bytes) */
 
-	q[j++] = '"';
-	for (i = 0; i < n && i < max && j + 5 < sizeof(q); i++)
-		q[j++] = (v[i] >= 0x20 && v[i] < 0x7f) ? v[i] : '?';
-	if (i < n && j + 5 < sizeof(q)) {
-		memcpy(q + j, "...", 3);
-		j += 3;
-	}
-	q[j++] = '"';
-	q[j] = '\0';
-	snprintf(buf, bufsz, "field %s: %s %s", shown_name(nb, sizeof(nb),
-	    name), what, q);
+	snprintf(buf, bufsz, "field %s: %s \"%s\"", shown_name(nb,
+	    sizeof(nb), name), what, shown_value(q, 40, v, n));
 }
 
 /* The record is bad: counted. Returns whether the driver will still say

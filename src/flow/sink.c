@@ -705,23 +705,14 @@ named(const struct config *c)
 	return c->header || c->fmt == IF_JSON;
 }
 
-/* Writes p[0..n) into buf[0..sz) for a message: quoted, cut short with
- * "..." when it does not fit, control bytes shown as '?'. */
+/* Writes p[0..n) into buf[0..sz) for a message: quoted, as
+ * shown_bytes() shows it. */
 static void
 quote_line(char *buf, size_t sz, const char *p, size_t n)
 {
-	size_t i, j = 0;
-
-	buf[j++] = '\'';
-	for (i = 0; i < n && j + 5 < sz; i++)
-		buf[j++] = (unsigned char)p[i] >= 0x20 && p[i] != 0x7f ?
-		    p[i] : '?';
-	if (i < n) {
-		memcpy(buf + j, "...", 3);
-		j += 3;
-	}
-	buf[j++] = '\'';
-	buf[j] = '\0';
+	buf[0] = '\'';
+	(void)shown_bytes(buf + 1, sz - 2, p, n);
+	strcat(buf, "'");
 }
 
 /* -o FILE, not empty, with a header row: whether its first line is

@@ -131,43 +131,6 @@ put1(struct out *o, char c)
 	o->o_buf[o->o_len++] = c;
 }
 
-/* Returns the length (2..4) of the well-formed UTF-8 sequence at p[0..n),
- * whose first byte is >= 0x80, or 0 when there is none: a stray
- * continuation byte, an overlong form (C0, C1, E0 80..9F, F0 80..8F), a
- * surrogate (ED A0..BF), a value above U+10FFFF, or a truncated sequence.
- * These are the ranges of the Unicode standard's table 3-7. */
-static size_t
-utf8_seq(const unsigned char *p, size_t n)
-{
-	unsigned char lo = 0x80, hi = 0xbf;
-	size_t len, i;
-
-	if (p[0] < 0xc2)
-		return 0;
-	if (p[0] < 0xe0)
-		len = 2;
-	else if (p[0] < 0xf0) {
-		len = 3;
-		if (p[0] == 0xe0)
-			lo = 0xa0;
-		else if (p[0] == 0xed)
-			hi = 0x9f;
-	} else if (p[0] < 0xf5) {
-		len = 4;
-		if (p[0] == 0xf0)
-			lo = 0x90;
-		else if (p[0] == 0xf4)
-			hi = 0x8f;
-	} else
-		return 0;
-	if (n < len || p[1] < lo || p[1] > hi)
-		return 0;
-	for (i = 2; i < len; i++)
-		if ((p[i] & 0xc0) != 0x80)
-			return 0;
-	return len;
-}
-
 /* Writes p[0..n) as a JSON string. Runs of bytes that need no escaping
  * (valid UTF-8 included) are copied at once. Each byte that does not
  * start a well-formed sequence becomes one U+FFFD, so that the line is

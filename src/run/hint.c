@@ -155,15 +155,11 @@ static void
 failed(struct hint *h, const struct parsed *pr)
 {
 	const char *p = pr->tval;
-	size_t n = pr->tvaln, i, j = 0;
+	size_t n = pr->tvaln;
 	int open = n > 0 && p[0] == '[', close = n > 0 && p[n - 1] == ']';
 
 	if (h->nfail++ == 0) {
-		for (i = 0; i < n && i < QUOTE_MAX; i++)
-			h->first[j++] = p[i] >= 0x20 && p[i] < 0x7f ? p[i] : '?';
-		if (i < n)
-			j += (size_t)sprintf(h->first + j, "...");
-		h->first[j] = '\0';
+		(void)shown_value(h->first, QUOTE_MAX, p, n);
 		h->file = pr->file;
 		h->line = pr->line;
 		h->bracket_open = open;
