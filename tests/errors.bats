@@ -549,6 +549,24 @@ fwin: 1 bad record skipped"
 	assert_regex "$stderr" '^fwin: 10 late records dropped \(the latest by [0-9hms]+ behind the watermark\); -l [0-9hms]+, --late-file or --mode batch keeps them$'
 }
 
+@test "late summary: sessions judged over workers name a far-future time only when it came before the late records" {
+	# the late record comes before the far-future one: the usual summary,
+	# whatever the threads (with 3 or more, workers judge sessions)
+	printf '100 a\n200 a\n50 a\n9000000000 a\n' > in
+	for th in 1 2 4; do
+		run --separate-stderr fwin --threads $th -t 1 -k 2 --mode stream --session 10s in
+		assert_success
+		assert_equal "$stderr" "fwin: 1 late record dropped (the latest by 2m30s behind the watermark); -l 2m30s, --late-file or --mode batch keeps them"
+	done
+	# after it: that record is named, whatever the threads
+	printf '100 a\n9000000000 a\n50 a\n' > in2
+	for th in 1 2 4; do
+		run --separate-stderr fwin --threads $th -t 1 -k 2 --mode stream --session 10s in2
+		assert_success
+		assert_equal "$stderr" "fwin: 1 late record dropped; in2:2 (2255-03-14T16:00:00Z, $(years_until 9000000000) ahead of the clock) moved the watermark; --max-future 1d makes such records bad"
+	done
+}
+
 @test "late summary: the -l it suggests is the current lateness plus the largest distance" {
 	printf '10 a\n20 a\n5 a\n' > in
 	run --separate-stderr fwin --mode stream -t 1 -l 1s --tumble 10s in

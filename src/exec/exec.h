@@ -62,8 +62,10 @@ struct ex_env {
 	void (*time)(void *arg, int64_t t);
 	/* n records found late apart from record()'s answers (workers,
 	 * a second half): counted, the farthest by behind the
-	 * watermark (INT64_MIN: none). */
-	void (*found_late)(void *arg, uint64_t n, int64_t by);
+	 * watermark (INT64_MIN: none); maxt, the largest time read when
+	 * the last of them came, tells the late summary whether a time
+	 * far ahead of the clock had moved the watermark before them. */
+	void (*found_late)(void *arg, uint64_t n, int64_t by, int64_t maxt);
 	/* n records that --where rejected, read apart (a second half). */
 	void (*filtered)(void *arg, uint64_t n);
 	/* n more rows written that another thread formatted (copied from

@@ -200,7 +200,7 @@ join(struct halves *s, struct hashagg *h2, uint64_t nrows)
 	if (s->env->plan->pl_mode == MODE_BATCH && late > 0)
 		return 0;
 	s->hf.rows = nrows;
-	s->env->found_late(s->env->arg, late, by);
+	s->env->found_late(s->env->arg, late, by, G->g_maxt);
 	G = op_globals(s->env->op);
 	if (hashagg_max_time(h2) > G->g_maxt)
 		G->g_maxt = hashagg_max_time(h2);

@@ -115,13 +115,13 @@ keyed_finish(void *arg, int flush, int failed)
 {
 	struct keyed *s = arg;
 	uint64_t late;
-	int64_t by;
+	int64_t by, maxt;
 
 	/* the rows of what was applied, and the late records the workers
 	 * found (sessions) counted with the driver's */
 	workers_sync(s->ws);
-	workers_late(s->ws, &late, &by);
-	s->env->found_late(s->env->arg, late, by);
+	workers_late(s->ws, &late, &by, &maxt);
+	s->env->found_late(s->env->arg, late, by, maxt);
 	if (!failed)
 		workers_end(s->ws, flush, op_globals(s->env->op)->g_maxt);
 	return 0;

@@ -380,16 +380,20 @@ workers_held(struct workers *ws, uint64_t *panes, uint64_t *keys)
 }
 
 void
-workers_late(const struct workers *ws, uint64_t *late, int64_t *by)
+workers_late(const struct workers *ws, uint64_t *late, int64_t *by,
+    int64_t *maxt)
 {
 	unsigned i;
 
 	*late = 0;
 	*by = INT64_MIN;
+	*maxt = INT64_MIN;
 	for (i = 0; i < ws->n; i++) {
 		*late += ws->w[i].late;
 		if (ws->w[i].late_by > *by)
 			*by = ws->w[i].late_by;
+		if (ws->w[i].late > 0 && ws->w[i].late_maxt > *maxt)
+			*maxt = ws->w[i].late_maxt;
 	}
 }
 

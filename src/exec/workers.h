@@ -32,7 +32,8 @@ void workers_record(struct workers *ws, const struct op_rec *rec,
 
 /* The records the workers found late so far, and the farthest behind
  * the watermark (INT64_MIN: none). */
-void workers_late(const struct workers *ws, uint64_t *late, int64_t *by);
+void workers_late(const struct workers *ws, uint64_t *late, int64_t *by,
+    int64_t *maxt);
 
 /* The watermark moved to w (the largest time seen is maxt). */
 void workers_advance(struct workers *ws, int64_t w, int64_t maxt);

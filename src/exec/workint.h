@@ -50,6 +50,7 @@ struct worker {
 	struct out *late_like;	/* and one like its late file, or NULL */
 	uint64_t late;		/* records it found late (sessions) */
 	int64_t late_by;	/* the farthest behind the watermark */
+	int64_t late_maxt;	/* the largest time seen at the last one */
 	struct rows *cur;	/* rows fired so far, not yet published */
 	uint64_t pos;		/* the event being done */
 	struct aval *vals;

@@ -127,6 +127,7 @@ rows_late(struct worker *w, int64_t t, const char *raw, size_t rawlen)
 	w->late++;
 	if (by > w->late_by)
 		w->late_by = by;
+	w->late_maxt = op_globals(w->op)->g_maxt;	/* (it only grows) */
 	if (b->late == NULL)
 		return;
 	xgrow(&b->v, &b->cap, b->n + 1, sizeof(*b->v));
