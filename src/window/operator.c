@@ -856,6 +856,7 @@ op_adopt(struct op *o, struct arena *a, uint64_t used)
 		sc.acc_ok = over_acc_ok;
 		sc.acc_arg = o;
 		sc.ties = 1;	/* (records of one time) */
+		sc.follows = over_follows;
 	}
 
 	const char *why = st_adopt(&o->st, a, used, pane_block(o),

@@ -123,6 +123,7 @@ void fire_fold_context(struct op *o, aoff k, aoff first, int64_t start,
 void over_init(struct op *o);
 void over_fini(struct op *o);
 size_t over_pane_block(const struct op *o);
+int over_follows(void *arg, const struct arena *a, aoff q, aoff p);
 const char *over_acc_ok(void *arg, const struct arena *a, aoff acc,
     struct arena_claims *m);
 int over_process(struct op *o, const struct op_rec *r);

@@ -136,6 +136,33 @@ over_acc_ok(void *arg, const struct arena *a, aoff acc,
 	return why;
 }
 
+/* Whether restored pane p may follow pane q in a key's list (the
+ * checks' follows): (time, arrival) order; for --over-rows, the records
+ * added (p_start their place, 0, 1, 2...) in place order, then those
+ * still waiting (p_start their time, which may lie below a place: a
+ * time before 1970) in (time, arrival) order. */
+int
+over_follows(void *arg, const struct arena *a, aoff q, aoff p)
+{
+	const struct op *o = arg;
+	const struct pane *pq = arena_ptr(a, q), *pp = arena_ptr(a, p);
+	size_t at = over_pane_block(o) - sizeof(struct over_pend);
+	int qwait, pwait;
+
+	if (o->c->wkind == WK_OVER_ROWS) {
+		qwait = ((const struct over_pend *)arena_ptr(a, st_acc(q) +
+		    at))->op_vals != 0;
+		pwait = ((const struct over_pend *)arena_ptr(a, st_acc(p) +
+		    at))->op_vals != 0;
+		if (qwait != pwait)
+			return pwait;	/* added ones first */
+		if (!pwait)
+			return pq->p_start < pp->p_start;
+	}
+	return pq->p_start < pp->p_start || (pq->p_start == pp->p_start &&
+	    pq->p_end < pp->p_end);
+}
+
 /* Keeps record r's values in pane p until it is due. */
 static void
 hold(struct op *o, aoff p, const struct op_rec *r)

@@ -700,7 +700,9 @@ key_validate(struct state *s, aoff k)
 		pp = st_panep(s, p);
 		if (pp->p_prev != prev)
 			return "bad window list links";
-		if (prev != 0 && !in_order(st_panep(s, prev), pp, l->ck.ties))
+		if (prev != 0 && !(l->ck.follows != NULL ?
+		    l->ck.follows(l->ck.ext_arg, &s->a, prev, p) :
+		    in_order(st_panep(s, prev), pp, l->ck.ties)))
 			return "bad window list order";
 		if ((why = l->ck.pane_ok(l->ck.ext_arg, pp)) != NULL)
 			return why;

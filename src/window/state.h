@@ -224,6 +224,9 @@ struct st_checks {
 	/* Panes of one start may follow one another, in the order of
 	 * their ends (OVER windows: records of one time, by arrival). */
 	int ties;
+	/* When set, whether pane p may follow pane q in a key's list,
+	 * instead of the order above (panes checked in range, q whole). */
+	int (*follows)(void *arg, const struct arena *a, aoff q, aoff p);
 	/* Checks (and may reset) the operator's block of a restored key,
 	 * claiming in m the blocks it keeps: NULL, or what is wrong. */
 	const char *(*ext_ok)(void *arg, const struct arena *a, void *ext,
