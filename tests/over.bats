@@ -308,6 +308,21 @@ in_disorder() {
 	done
 }
 
+@test "over: --over-rows among times before 1970: each frame its last N records, none still waiting" {
+	# (a place is not comparable to a waiting record's time, which
+	# before 1970 lies below every place: the kept folds took those
+	# records into the frame)
+	printf -- '-5 1\n-4 2\n-3 4\n-2 8\n' > in
+	want=$'-5\t1\t1\t1\n-4\t2\t3\t2\n-3\t4\t6\t2\n-2\t8\t12\t2'
+	run fwin --mode stream -t 1 --over-rows 2 --sum 2 --count in
+	assert_success
+	assert_output "$want"
+	# the same frames from times after 1970
+	printf -- '5 1\n6 2\n7 4\n8 8\n' > in
+	run fwin --mode stream -t 1 --over-rows 2 --sum 2 --count in
+	assert_output $'5\t1\t1\t1\n6\t2\t3\t2\n7\t4\t6\t2\n8\t8\t12\t2'
+}
+
 @test "over: state follows the range, not the stream" {
 	"$BATS_TEST_DIRNAME/../scripts/gen" -n 200000 -k 50 --seed 3 --disorder 0 \
 	    --format csv > in

@@ -295,13 +295,22 @@ print(struct op *o, aoff k, aoff p)
 	aoff q, first = frame_first(o, k, lo);
 	struct op_row row;
 
-	if (o->slide.g != NULL)
+	/* --over-rows: the frame ends at p, whose place is t; the key's
+	 * records still waiting lie after it by time, which a place is not
+	 * comparable to (before 1970, a time is below every place) */
+	if (o->slide.g != NULL && o->c->wkind == WK_OVER_ROWS)
+		slide_fold_last(&o->slide, s, &opkey(o, k)->ok_kept, lo, first,
+		    p);
+	else if (o->slide.g != NULL)
 		slide_fold(&o->slide, s, k, &opkey(o, k)->ok_kept, lo, first);
 	else {
 		aggs_fold_begin(o->g);
 		for (q = first; q != 0 && st_panep(s, q)->p_start <= t;
-		    q = st_panep(s, q)->p_next)
+		    q = st_panep(s, q)->p_next) {
 			aggs_fold(o->g, &s->a, st_acc(q));
+			if (q == p && o->c->wkind == WK_OVER_ROWS)
+				break;
+		}
 	}
 	if (aggs_keysize(o->g) > 0) {	/* counters: the frame's length, and
 					   the key's value before it */

@@ -71,6 +71,10 @@ fold_panes(const struct slide *sl, struct state *s, struct slide_kept *kk,
 	}
 }
 
+static void fold_span(const struct slide *sl, struct state *s,
+    struct slide_kept *kk, int64_t start, int64_t end, int64_t g, aoff first,
+    aoff last);
+
 void
 slide_fold(const struct slide *sl, struct state *s, aoff k,
     struct slide_kept *kk, int64_t start, aoff first)
@@ -81,16 +85,35 @@ slide_fold(const struct slide *sl, struct state *s, aoff k,
 }
 
 void
+slide_fold_last(const struct slide *sl, struct state *s,
+    struct slide_kept *kk, int64_t start, aoff first, aoff last)
+{
+	int64_t end = start + sl->size;
+
+	fold_span(sl, s, kk, start, end, grid_point(sl, end), first, last);
+}
+
+void
 slide_fold_at(const struct slide *sl, struct state *s, aoff k,
     struct slide_kept *kk, int64_t start, int64_t end, int64_t g,
     aoff first)
 {
-	aoff last, p, q;
+	aoff last;
 
 	/* the window's last pane */
 	for (last = st_keyp(s, k)->k_tail; last != 0 && start_of(s, last) >= end;
 	    last = st_panep(s, last)->p_prev)
 		;
+	fold_span(sl, s, kk, start, end, g, first, last);
+}
+
+/* slide_fold_at() of the panes first to last. */
+static void
+fold_span(const struct slide *sl, struct state *s, struct slide_kept *kk,
+    int64_t start, int64_t end, int64_t g, aoff first, aoff last)
+{
+	aoff p, q;
+
 	aggs_fold_begin(sl->g);
 	if (first == 0 || last == 0 || start_of(s, first) >= end)
 		return;		/* no pane: nothing to fold */

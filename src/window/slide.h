@@ -53,6 +53,13 @@ void slide_init(struct slide *sl, struct aggs *g, int64_t size,
 void slide_fold(const struct slide *sl, struct state *s, aoff k,
     struct slide_kept *kk, int64_t start, aoff first);
 
+/* slide_fold of the panes first to last, which start in [start, start +
+ * size): where the key's later panes are not in order of their starts
+ * (--over-rows: those still waiting for the watermark, by time, after
+ * those added, by place). */
+void slide_fold_last(const struct slide *sl, struct state *s,
+    struct slide_kept *kk, int64_t start, aoff first, aoff last);
+
 /* slide_fold of the window [start, end) with its cut g given: windows
  * whose length varies (calendar windows, cumulating windows) cut at
  * points of their own, g the largest <= end, start <= g <= end, and each
