@@ -216,6 +216,39 @@ fwin: all 3 records were bad; see the messages above')"
 	assert_equal "$stderr" $'fwin: in1:3: unterminated quoted field; record skipped\nfwin: 1 bad record skipped'
 }
 
+@test "a stray quote that closes an earlier open one: the record on its line still spans lines" {
+	# line 2 opens a quote that the '"' of line 4 closes, stray: line 2
+	# is the bad record, and line 4 begins a record of its own, whose
+	# quoted field holds a newline and a doubled quote
+	printf '1,a,1\n2,"open,1\n3,b,1\n4,"q""x\n""z",1\n5,c,1\n' > in
+	want=$'0,10,a,1\n0,10,b,1\n0,10,c,1\n0,10,"q""x\n""z",1'
+	for args in "--threads 1" "--threads 2" "--threads 4 --mode stream" "--threads 1 --mode stream"; do
+		run --separate-stderr fwin $args --csv -t 1 -k 2 --tumble 10s --bad-file bad in
+		assert_success
+		assert_equal "$output" "$want"
+		assert_equal "$stderr" $'fwin: in:2: unterminated quoted field; record skipped\nfwin: 1 bad record skipped'
+		assert_equal "$(cat bad)" '2,"open,1'
+		rm bad
+	done
+	# read from a pipe alike
+	run --separate-stderr fwin --csv -t 1 -k 2 --tumble 10s < <(cat in)
+	assert_equal "$output" "$want"
+	assert_equal "$stderr" $'fwin: -:2: unterminated quoted field; record skipped\nfwin: 1 bad record skipped'
+	# the quote of line 2 still open when its 1 MiB runs out on line 4:
+	# line 4 begins a record that ends on line 5
+	{
+		printf '1,a,1\n2,"open,1\n'
+		head -c 1048560 /dev/zero | tr '\0' X
+		printf '\n4,"x","y\nz",1\n6,c,1\n'
+	} > in
+	for n in 1 2; do
+		run --separate-stderr fwin --threads $n --csv -t 1 -k 2 --tumble 10s in
+		assert_success
+		assert_output $'0,10,a,1\n0,10,c,1\n0,10,x,1'
+		assert_equal "$stderr" $'fwin: in:2: unterminated quoted field; record skipped\nfwin: in:3: field 2: missing (record has 1 field); record skipped\nfwin: 2 bad records skipped'
+	done
+}
+
 # --- a header that arrives late on a pipe ---
 
 # The wait hook ran before the state existed and crashed (SIGSEGV) when

@@ -193,7 +193,7 @@ int
 frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 {
 	const char *s;
-	size_t from = 0, cend, i, first = 0, firstend = 0;
+	size_t from = 0, cend, i, first = 0, firstend = 0, last = 0, seen;
 	uint64_t lines = 0;
 	int rc;
 
@@ -206,6 +206,7 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 	in->cxmax = max;
 	for (;;) {
 		s = in->buf + in->pos;
+		last = from;
 		feed_line(in, s + from, eol - from, eol < in->end - in->pos);
 		lines++;
 		cend = eol;
@@ -246,9 +247,18 @@ frame_quoted(struct input *in, struct record *r, size_t max, size_t eol)
 		return FR_END;	/* incomplete: left for a later run */
 	if (rc == EOL_END || rc == EOL_QUOTE || rc == EOL_LONG ||
 	    rc == EOL_STRAY) {
-		/* EOL_LONG: a line past RECMAX inside the open quote */
-		if (in->qsuspect < in->consumed + from)
-			in->qsuspect = in->consumed + from;
+		/* EOL_LONG: a line past RECMAX inside the open quote.
+		 * At each line end this record's open field crossed, a
+		 * record begun on a line in between and left open at
+		 * its line's end is in the same state (inside a quoted
+		 * field), and goes on as this one did: such a record may
+		 * not span lines. Not so one that begins on the last
+		 * line read (the one with the stray '"', or where the
+		 * 1 MiB ran out): past that line's end nothing was read,
+		 * and it spans lines as any record does. */
+		seen = lines > 1 ? last : from;
+		if (in->qsuspect < in->consumed + seen)
+			in->qsuspect = in->consumed + seen;
 		r->line = in->lineno + 1;
 		r->raw = in->buf + in->pos;
 		r->rawlen = firstend;
