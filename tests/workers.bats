@@ -99,6 +99,21 @@ same() {
 	[ -s out1 ]
 }
 
+@test "workers: a session time whose window passes the range of times is a bad record, as with one thread" {
+	# [t, t + 5s) of 9223372036 s passes 2262-04-11: the record is bad,
+	# said and kept in --bad-file; the run goes on and prints its rows
+	printf '1700000000,a,1\n9223372036,b,2\n1700000001,a,3\n' > in
+	for n in 1 3 5; do
+		rm -f bad
+		run --separate-stderr fwin --threads $n --mode stream --csv -t 1 -k 2 --session 5s --sum 3 --bad-file bad < in
+		assert_success
+		assert_output '1700000000,1700000006,a,4'
+		assert_equal "$stderr" $'fwin: -:2: field 1: window out of range for time "9223372036"; record skipped\nfwin: 1 bad record skipped'
+		assert_equal "$(cat bad)" '9223372036,b,2'
+	done
+	same in --csv -t 1 -k 2 --session 5s --sum 3 --late-file late
+}
+
 @test "workers: a window of millions of rows streams out in bounded memory" {
 	if [[ $FWIN == *asan* || $FWIN == *valgrind* || $FWIN == *tsan* ]] ||
 	    ldd "$FWIN" 2>/dev/null | grep -q -e libasan -e libtsan; then

@@ -618,6 +618,13 @@ op_classify(struct op *o, int64_t t, uint64_t *seq)
 
 	if (o->as.ops->kind == AS_PANES)
 		rc = panes_of(o, t, &sp);
+	/* a session's lateness needs its key's sessions, but whether its
+	 * [t, t + gap) is within the range of times does not: judged
+	 * here, as process_session() judges it first, so that the record
+	 * is bad (said, --bad-file) rather than handed to a worker */
+	else if (o->as.ops->kind == AS_MERGING &&
+	    o->as.ops->assign(&o->as, t, &sp) != AS_OK)
+		rc = OP_RANGE;
 	if (rc == OP_ADDED)
 		*seq = globals(o)->g_seq++;
 	return rc;

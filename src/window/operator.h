@@ -144,7 +144,8 @@ int op_record(struct op *o, const struct op_rec *r);
  * (every window kind but sessions, whose lateness depends on the session
  * a record joins); then op_classify() is what op_record() would return
  * for a record at time t, counted as it counts it, without state, and for
- * OP_ADDED *seq is its arrival number. For sessions it returns OP_ADDED:
+ * OP_ADDED *seq is its arrival number. For sessions it returns OP_RANGE
+ * for a time whose session passes the range of times, else OP_ADDED:
  * the worker judges, and *seq counts late records too, which keeps the
  * order of arrival that is all first and last compare. A worker's
  * operator is told that number before op_record() (op_set_arrival). */
