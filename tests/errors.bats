@@ -567,6 +567,19 @@ fwin: 1 bad record skipped"
 	done
 }
 
+@test "late summary: the far-future time named is the last one before the late records, not one after them" {
+	# 9000000000 moved the watermark, 50 was dropped, 9100000000 came
+	# after: the first is named, whatever the window or the threads
+	printf '100 a\n9000000000 a\n50 a\n9100000000 a\n' > in
+	for w in "--tumble 10s" "--session 10s"; do
+		for th in 1 2 4; do
+			run --separate-stderr fwin --threads $th -t 1 -k 2 --mode stream $w in
+			assert_success
+			assert_equal "$stderr" "fwin: 1 late record dropped; in:2 (2255-03-14T16:00:00Z, $(years_until 9000000000) ahead of the clock) moved the watermark; --max-future 1d makes such records bad"
+		done
+	done
+}
+
 @test "late summary: the -l it suggests is the current lateness plus the largest distance" {
 	printf '10 a\n20 a\n5 a\n' > in
 	run --separate-stderr fwin --mode stream -t 1 -l 1s --tumble 10s in

@@ -107,6 +107,9 @@ note_future(struct run *r, const struct parsed *pr, int64_t t)
 	r->fut_bound = sat_add(now, FUTURE_HINT);
 	if (t <= r->fut_bound)
 		return;
+	if (r->fut.line > 0 && G(r)->g_late > r->fut.late)
+		r->named = r->fut;	/* (records were dropped after it) */
+	r->prev = r->fut;
 	snprintf(r->fut.file, sizeof(r->fut.file), "%s", pr->file);
 	r->fut.line = pr->line;
 	r->fut.late = G(r)->g_late;
@@ -114,19 +117,20 @@ note_future(struct run *r, const struct parsed *pr, int64_t t)
 	r->fut.ahead = t - now;
 }
 
-/* Late records that a time far ahead of the clock made late: a corrupt
- * time, most likely, which -l would not cure; --max-future would. */
+/* Late records that a time far ahead of the clock (f) made late: a
+ * corrupt time, most likely, which -l would not cure; --max-future
+ * would. */
 static void
-say_future(struct run *r, uint64_t late)
+say_future(const struct future *f, uint64_t late)
 {
 	char when[TF_BUFSZ], ahead[TF_BUFSZ];
 
-	when[tf_format(when, r->fut.t, TF_ISO)] = '\0';
-	tf_format_rough(ahead, r->fut.ahead);
+	when[tf_format(when, f->t, TF_ISO)] = '\0';
+	tf_format_rough(ahead, f->ahead);
 	fwin_warn("%llu late record%s dropped; %s:%llu (%s, %s ahead of the "
 	    "clock) moved the watermark; --max-future 1d makes such records "
-	    "bad", (unsigned long long)late, late == 1 ? "" : "s", r->fut.file,
-	    (unsigned long long)r->fut.line, when, ahead);
+	    "bad", (unsigned long long)late, late == 1 ? "" : "s", f->file,
+	    (unsigned long long)f->line, when, ahead);
 }
 
 /* Nothing is dropped quietly: late records that no --late-file took,
@@ -148,7 +152,9 @@ say_dropped(struct run *r)
 		    late == 1 ? "" : "s");
 	else if (late > 0 && r->late == NULL && r->fut.line > 0 &&
 	    G(r)->g_late > r->fut.late)
-		say_future(r, late);
+		say_future(&r->fut, late);
+	else if (late > 0 && r->late == NULL && r->named.line > 0)
+		say_future(&r->named, late);
 	else if (late > 0 && r->late == NULL) {
 		/* the -l that would have kept them: this one plus the way */
 		by = r->late_by > 0 ? r->late_by : 1;

@@ -509,8 +509,11 @@ ex_late(void *arg, uint64_t n, int64_t by, int64_t maxt)
 	/* found apart, after the fact: those that came before the time
 	 * far ahead of the clock (the largest time then was below it) were
 	 * not made late by it (say_dropped) */
-	if (r->fut.line > 0 && maxt < r->fut.t)
+	if (r->fut.line > 0 && maxt < r->fut.t) {
 		r->fut.late += n;
+		if (r->prev.line > 0 && maxt >= r->prev.t)
+			r->named = r->prev;	/* (dropped after that one) */
+	}
 	if (by > r->late_by)
 		r->late_by = by;
 }

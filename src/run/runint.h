@@ -51,14 +51,16 @@ struct run {
 	char *fingerprint;
 	struct op_globals at_start;	/* counters as restored: stats are per run */
 	int64_t late_by;	/* the largest distance of a late record behind W */
-	/* the last record that moved W while more than a day ahead of the
-	 * clock, which the late summary names (FUTURE_HINT) */
+	/* the records that moved W while more than a day ahead of the
+	 * clock (FUTURE_HINT): the last (fut), the one before it (prev),
+	 * and the last after which records were dropped as late (named,
+	 * once a later one replaced it), which the late summary names */
 	int64_t fut_bound;	/* the clock when last read, plus a day */
-	struct {
+	struct future {
 		char file[256];
 		uint64_t line, late;	/* late: g_late when it came */
 		int64_t t, ahead;
-	} fut;
+	} fut, prev, named;
 	int64_t started;	/* wall time the run began */
 	uint64_t others;	/* --partition: records of other partitions */
 	uint64_t filtered;	/* --where: records it rejected */
