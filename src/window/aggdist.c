@@ -761,11 +761,16 @@ dds_agg_release(struct arena *a, aoff slot)
 void
 hll_agg_add(struct arena *a, aoff slot, const struct aval *v, uint64_t seq)
 {
-	uint64_t h = XXH3_64bits(v->p, v->n);
 	void *b = sk_get(a, slot, &hll_ops);
+	uint64_t h;
 	size_t need;
 
 	(void)seq;
+	/* (the sketch lies apart from its group, its lines most likely
+	 * not in the cache: fetched while the value is hashed) */
+	__builtin_prefetch(b);
+	__builtin_prefetch((const char *)b + 64);
+	h = XXH3_64bits(v->p, v->n);
 	while ((need = hll_add(b, h)) != 0)
 		b = sk_grow(a, slot, need, &hll_ops);
 }
