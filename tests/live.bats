@@ -133,6 +133,23 @@ finish_ok() {
 	finish_ok
 }
 
+@test "--idle-timeout: a record that comes after a pause meets the watermark the clock has moved" {
+	start_fwin -t 1 -k 2 --tumble 1s --count --idle-timeout 200ms
+	put '10.5 a\n'
+	# W passes 11 by the clock: the window fires, and no window is open
+	expect_row $'10\t11\ta\t1'
+	# the clock goes on moving W while nothing is due: a second and a
+	# half later W is past 12, so the window [11,12) has expired
+	sleep 1.5
+	put '11.2 b\n'
+	close_input
+	expect_eof
+	wait_fwin
+	assert_equal "$status" 0
+	[[ $(cat err) == "fwin: 1 late record dropped (the latest by "* ]] ||
+		fail "stderr: $(cat err)"
+}
+
 @test "no --idle-timeout: an idle event-time window waits for end of input" {
 	start_fwin -t 1 --tumble 1s
 	put '10.0\n10.9\n'

@@ -373,6 +373,27 @@ poll_unless_stopped(struct pollfd *pfd, int ms)
 	return rc;
 }
 
+/* Input may have come after a pause: with --idle-timeout, the clock moved
+ * the event-time watermark all the while, not only to the times a timer
+ * woke fwin at, so the records read now meet the watermark of now (a
+ * record whose windows it passed meanwhile is late). Processing time is
+ * left to its timers: its records take their times as they are taken. */
+static void
+idle_catch_up(struct run *r)
+{
+	int64_t now, w;
+
+	if (!r->c->has_time || r->c->idle_timeout <= 0 ||
+	    !op_uses_watermark(r->op))
+		return;
+	now = now_ns();
+	if (r->srcs != NULL)
+		sources_advance(r, now);
+	w = clock_watermark(r, now);
+	if (w > G(r)->g_wm)
+		advance(r, w);
+}
+
 /*
  * Input would block: fires what the clock makes due, flushes output,
  * saves if due, and sleeps in poll(2) until input is readable or the next
@@ -424,8 +445,10 @@ wait_input(struct run *r)
 		pfd.fd = source_fd(r->source);
 		pfd.events = POLLIN;
 		if (poll_unless_stopped(&pfd, wake_ms(r, poll_timeout(due,
-		    now))) > 0 || source_wait_ms(r->source) >= 0)
+		    now))) > 0 || source_wait_ms(r->source) >= 0) {
+			idle_catch_up(r);
 			return 0;
+		}
 	}
 }
 
