@@ -373,6 +373,20 @@ poll_unless_stopped(struct pollfd *pfd, int ms)
 	return rc;
 }
 
+/* The watermark moved to where the clock has taken it by now (an input
+ * that went idle, --idle-timeout, processing time). */
+static void
+clock_advance(struct run *r, int64_t now)
+{
+	int64_t w;
+
+	if (r->srcs != NULL)	/* an input may have gone idle */
+		sources_advance(r, now);
+	w = clock_watermark(r, now);
+	if (w > G(r)->g_wm && op_uses_watermark(r->op))
+		advance(r, w);
+}
+
 /* Input may have come after a pause: with --idle-timeout, the clock moved
  * the event-time watermark all the while, not only to the times a timer
  * woke fwin at, so the records read now meet the watermark of now (a
@@ -381,17 +395,8 @@ poll_unless_stopped(struct pollfd *pfd, int ms)
 static void
 idle_catch_up(struct run *r)
 {
-	int64_t now, w;
-
-	if (!r->c->has_time || r->c->idle_timeout <= 0 ||
-	    !op_uses_watermark(r->op))
-		return;
-	now = now_ns();
-	if (r->srcs != NULL)
-		sources_advance(r, now);
-	w = clock_watermark(r, now);
-	if (w > G(r)->g_wm)
-		advance(r, w);
+	if (r->c->has_time && r->c->idle_timeout > 0)
+		clock_advance(r, now_ns());
 }
 
 /*
@@ -405,7 +410,7 @@ wait_input(struct run *r)
 {
 	const struct config *c = r->c;
 	struct pollfd pfd;
-	int64_t now, w, due;
+	int64_t now, due;
 
 	if (G(r)->g_read != r->idle_read) {
 		/* records came since the last wait: idle from now */
@@ -419,11 +424,7 @@ wait_input(struct run *r)
 		if (run_signal() != 0)
 			return -1;
 		now = now_ns();
-		if (r->srcs != NULL)	/* an input may have gone idle */
-			sources_advance(r, now);
-		w = clock_watermark(r, now);
-		if (w > G(r)->g_wm && op_uses_watermark(r->op))
-			advance(r, w);
+		clock_advance(r, now);
 		exec_idle(&r->x);	/* (workers: their rows) */
 		if (check_corrupt(r) || flush_outputs(r) != 0)
 			return -1;
