@@ -71,42 +71,6 @@ fold_panes(const struct slide *sl, struct state *s, struct slide_kept *kk,
 	}
 }
 
-static void fold_span(const struct slide *sl, struct state *s,
-    struct slide_kept *kk, int64_t start, int64_t end, int64_t g, aoff first,
-    aoff last);
-
-void
-slide_fold(const struct slide *sl, struct state *s, aoff k,
-    struct slide_kept *kk, int64_t start, aoff first)
-{
-	int64_t end = start + sl->size;
-
-	slide_fold_at(sl, s, k, kk, start, end, grid_point(sl, end), first);
-}
-
-void
-slide_fold_last(const struct slide *sl, struct state *s,
-    struct slide_kept *kk, int64_t start, aoff first, aoff last)
-{
-	int64_t end = start + sl->size;
-
-	fold_span(sl, s, kk, start, end, grid_point(sl, end), first, last);
-}
-
-void
-slide_fold_at(const struct slide *sl, struct state *s, aoff k,
-    struct slide_kept *kk, int64_t start, int64_t end, int64_t g,
-    aoff first)
-{
-	aoff last;
-
-	/* the window's last pane */
-	for (last = st_keyp(s, k)->k_tail; last != 0 && start_of(s, last) >= end;
-	    last = st_panep(s, last)->p_prev)
-		;
-	fold_span(sl, s, kk, start, end, g, first, last);
-}
-
 /* slide_fold_at() of the panes first to last. */
 static void
 fold_span(const struct slide *sl, struct state *s, struct slide_kept *kk,
@@ -164,4 +128,36 @@ fold_span(const struct slide *sl, struct state *s, struct slide_kept *kk,
 		aggs_fold(sl->g, &s->a, kept(sl, first));
 	if (start_of(s, last) >= g)
 		aggs_fold(sl->g, &s->a, kept(sl, last));
+}
+
+void
+slide_fold(const struct slide *sl, struct state *s, aoff k,
+    struct slide_kept *kk, int64_t start, aoff first)
+{
+	int64_t end = start + sl->size;
+
+	slide_fold_at(sl, s, k, kk, start, end, grid_point(sl, end), first);
+}
+
+void
+slide_fold_last(const struct slide *sl, struct state *s,
+    struct slide_kept *kk, int64_t start, aoff first, aoff last)
+{
+	int64_t end = start + sl->size;
+
+	fold_span(sl, s, kk, start, end, grid_point(sl, end), first, last);
+}
+
+void
+slide_fold_at(const struct slide *sl, struct state *s, aoff k,
+    struct slide_kept *kk, int64_t start, int64_t end, int64_t g,
+    aoff first)
+{
+	aoff last;
+
+	/* the window's last pane */
+	for (last = st_keyp(s, k)->k_tail; last != 0 && start_of(s, last) >= end;
+	    last = st_panep(s, last)->p_prev)
+		;
+	fold_span(sl, s, kk, start, end, g, first, last);
 }
